@@ -6,8 +6,13 @@
   large or negative integers, floats, pandas columns) goes through one ``pandas.factorize``.
 * :func:`cr1_se` is the cluster-robust (CR1) standard error of a mean from per-cluster sums of
   residuals, and :func:`clt_se` the i.i.d. one from the sum of squared residuals.
+* :func:`cr2_se_df` is the bias-reduced CR2 standard error of a mean with its Bell-McCaffrey
+  (Satterthwaite) degrees of freedom, from the per-cluster sums of residuals and the cluster sizes.
+* :func:`t_crit` and :func:`t_p_value` are the t(df) critical value and two-sided p-value (df = inf:
+  the normal ones); :func:`sign_flip_p` is the exact randomisation p-value used when the SE is 0.
+* :func:`check_method` validates ``method`` (``"cr2"`` or ``"cr1"``).
 * :func:`check_n_clusters` rejects fewer than two clusters; :func:`few_clusters_notes` warns below
-  :data:`MIN_CLUSTERS`.
+  :data:`MIN_CLUSTERS` (CR1) or :data:`MIN_CLUSTERS_CR2` (CR2).
 """
 
 from __future__ import annotations
@@ -21,12 +26,23 @@ import numpy as np
 from .errors import EvalStatsError, EvalStatsWarning
 
 __all__ = [
-    "MIN_CLUSTERS", "scores_1d", "cluster_codes", "cr1_se", "clt_se", "check_n_clusters", "few_clusters_notes",
+    "MIN_CLUSTERS", "MIN_CLUSTERS_CR2", "METHODS", "scores_1d", "cluster_codes", "cluster_sizes", "cr1_se",
+    "cr2_se_df", "clt_se", "t_crit", "t_p_value", "sign_flip_p", "check_method", "check_n_clusters",
+    "few_clusters_notes",
 ]
+
+#: Standard-error methods: ``"cr2"`` (CR2 / CLT SE with a t(df) reference, the default) and ``"cr1"``
+#: (the paper's CR1 / CLT SE with a normal reference, Miller 2024 Eqs. 1-8).
+METHODS = ("cr2", "cr1")
 
 #: Below this many clusters the CR1 standard error is noticeably biased downward (Cameron & Miller
 #: 2015, J. Human Resources 50(2), Sec. VI: "few clusters"); results then carry a warning.
 MIN_CLUSTERS = 30
+
+#: With CR2 and Satterthwaite degrees of freedom the interval keeps its level down to a handful of
+#: clusters (Imbens & Kolesar 2016; Pustejovsky & Tipton 2018); below this many it is still valid but
+#: wide, and the degrees of freedom say how little the clusters can tell.
+MIN_CLUSTERS_CR2 = 10
 
 # Integer labels up to this multiple of n are bincounted directly (the count array stays small).
 _DIRECT_LABEL_FACTOR = 4
@@ -162,6 +178,88 @@ def cr1_se(resid_sums: np.ndarray, n: int, n_clusters: int) -> float:
     return math.sqrt(c / (c - 1) * float(resid_sums @ resid_sums)) / n  # CR1: Miller Eq. 4 with C/(C-1)
 
 
+def cluster_sizes(codes: np.ndarray) -> np.ndarray:
+    """Sizes ``n_g`` (float64, shape ``(K,)``) of every code bin, empty bins included (they are 0)."""
+    return np.bincount(codes).astype(np.float64)
+
+
+def cr2_se_df(resid_sums: np.ndarray, sizes: np.ndarray, n: int) -> tuple[float, float]:
+    """CR2 standard error of a mean and its Bell-McCaffrey degrees of freedom.
+
+    Parameters
+    ----------
+    resid_sums : ndarray, shape (K,)
+        Per-cluster sums ``S_g`` of the residuals ``s_i - mean`` (empty bins hold 0).
+    sizes : ndarray, shape (K,)
+        Cluster sizes ``n_g`` in the same bins (0 for an empty bin); ``sum(sizes) == n``.
+    n : int
+        Number of scores.
+
+    Notes
+    -----
+    For an intercept-only regression the hat matrix block of cluster ``g`` is ``(1/n) 1 1'``, so the
+    CR2 adjustment ``(I - H_gg)^(-1/2)`` scales the cluster's residual sum by ``(1 - n_g/n)^(-1/2)``
+    (Bell & McCaffrey 2002, Eq. 8; Pustejovsky & Tipton 2018, Eq. 6)::
+
+        SE^2 = sum_g S_g^2 / (1 - n_g/n) / n^2
+
+    The Satterthwaite degrees of freedom under the working model of independent, equal-variance
+    scores (Bell & McCaffrey 2002, Sec. 4; Pustejovsky & Tipton 2018, Eq. 11) are
+    ``(tr G)^2 / tr(G^2)`` with ``G_gh = w_g^(1/2) w_h^(1/2) (n_g [g = h] - n_g n_h / n)`` and
+    ``w_g = 1 / (n^2 (1 - n_g/n))``. With ``f_g = n_g/n`` and ``a_g = 1/(1 - f_g)`` this is, in one
+    pass over the clusters::
+
+        df = 1 / ( sum_g a_g^2 f_g^2 (1 - 2 f_g) + (sum_g a_g f_g^2)^2 )
+
+    Singleton clusters give ``SE = sd / sqrt(n)`` and ``df = n - 1``: the one-sample t-test.
+    """
+    used = sizes > 0.0
+    f = sizes[used] / n  # (C,) cluster shares f_g
+    a = 1.0 / (1.0 - f)  # (C,) CR2 factors (I - H_gg)^-1 on the constant direction
+    sums = resid_sums[used]
+    se = math.sqrt(float((sums * sums) @ a)) / n  # CR2: Bell & McCaffrey Eq. 8, intercept only
+    af2 = a * f * f
+    denom = float(af2 @ (a * (1.0 - 2.0 * f))) + float(af2.sum()) ** 2  # tr(G^2) * n^2
+    return se, 1.0 / denom  # Satterthwaite df = (tr G)^2 / tr(G^2), tr G = 1/n
+
+
+def t_crit(confidence: float, df: float) -> float:
+    """Two-sided critical value of t(df) (the normal one when ``df`` is infinite)."""
+    from scipy.special import ndtri, stdtrit
+
+    q = 0.5 + float(confidence) / 2.0
+    return float(ndtri(q)) if math.isinf(df) else float(stdtrit(df, q))
+
+
+def t_p_value(t: float, df: float) -> float:
+    """Two-sided p-value of ``t`` under t(df) (normal when ``df`` is infinite); nan for nan."""
+    from scipy.special import ndtr, stdtr
+
+    if math.isnan(t):
+        return math.nan
+    return float(2.0 * ndtr(-abs(t))) if math.isinf(df) else float(2.0 * stdtr(df, -abs(t)))
+
+
+def sign_flip_p(n_clusters: int) -> float:
+    """Exact sign-flip p-value when every cluster's residual sum is 0 and the mean is not 0.
+
+    Then each cluster's total is ``n_g * mean``, and of the ``2^G`` sign vectors only "all +" and
+    "all -" reach ``|sum_g s_g T_g| >= |sum_g T_g|``: ``p = 2 / 2^G`` (Fisher's randomisation test;
+    for 0/1 pairs it equals the exact McNemar p, e.g. 0.0625 for 5 of 5 questions).
+    """
+    return min(1.0, 2.0 ** (1 - int(n_clusters)))
+
+
+def check_method(method: str) -> str:
+    """``method`` if it is ``"cr2"`` or ``"cr1"``, else an EvalStatsError that names both."""
+    if method not in METHODS:
+        raise EvalStatsError(
+            f"method ({method!r}) must be 'cr2' (CR2 with Satterthwaite degrees of freedom, the default) or "
+            "'cr1' (the paper's CR1 / CLT standard error with a normal interval)"
+        )
+    return method
+
+
 def clt_se(sum_sq_resid: float, n: int) -> float:
     """CLT standard error ``sqrt( sum (s_i - mean)^2 / (n (n-1)) )`` (Miller 2024, arXiv:2411.00640, Eq. 1)."""
     return math.sqrt(sum_sq_resid / (n * (n - 1)))  # sample sd (ddof=1) / sqrt(n)
@@ -176,17 +274,28 @@ def check_n_clusters(n_clusters: int) -> None:
         )
 
 
-def few_clusters_notes(n_clusters: int) -> tuple[str, ...]:
+def few_clusters_notes(n_clusters: int, method: str = "cr1", df: float = math.inf) -> tuple[str, ...]:
     """``()`` with enough clusters; else the caution, also issued as an :class:`EvalStatsWarning`.
 
-    The warning is attributed to the code that called the public function (``summarize``,
-    ``compare``) which called this helper.
+    With ``method="cr1"`` (normal reference) the caution starts below :data:`MIN_CLUSTERS`; with CR2
+    and Satterthwaite df the interval holds its level, so the note only says how few clusters (and
+    degrees of freedom) there are, below :data:`MIN_CLUSTERS_CR2`. The warning is attributed to the
+    code that called the public function (``summarize``, ``compare``) which called this helper.
     """
-    if n_clusters >= MIN_CLUSTERS:
+    if method == "cr2":
+        if n_clusters >= MIN_CLUSTERS_CR2:
+            return ()
+        note = (
+            f"only {n_clusters} clusters ({df:.1f} degrees of freedom): the CR2 interval accounts for this "
+            "and is wide; a check with wild_cluster_bootstrap is worthwhile"
+        )
+    elif n_clusters >= MIN_CLUSTERS:
         return ()
-    note = (
-        f"only {n_clusters} clusters: with fewer than about {MIN_CLUSTERS} the clustered standard error "
-        "tends to be too small; read the interval as optimistic, or compare with cluster_bootstrap_ci"
-    )
+    else:
+        note = (
+            f"only {n_clusters} clusters: with fewer than about {MIN_CLUSTERS} the CR1 standard error with a "
+            "normal interval tends to be too small; use method='cr2' (the default), or compare with "
+            "wild_cluster_bootstrap"
+        )
     warnings.warn(note, EvalStatsWarning, stacklevel=3)
     return (note,)

@@ -250,7 +250,9 @@ def proportion_ci(
         width at 0/n and n/n; it is not clipped unless ``clip=True``.
         ``wilson``: the score interval, inverting the normal test with the SE at the tested value.
         ``clopper_pearson``: the exact interval from Beta quantiles; never under-covers, often wide.
-        ``bayes``: the equal-tailed credible interval of the posterior ``Beta(a+k, b+n-k)``.
+        ``bayes``: the equal-tailed credible interval of the posterior ``Beta(a+k, b+n-k)``, with the
+        lower end 0 at k = 0 and the upper end 1 at k = n (as Clopper-Pearson), so that an accuracy of
+        exactly 0% or 100% is covered.
     confidence : float, default 0.95
         Two-sided confidence (or credible) level.
     prior : (float, float), default (1.0, 1.0)
@@ -272,7 +274,9 @@ def proportion_ci(
     * Wilson: ``(p + z^2/2n +/- z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)`` (Wilson 1927).
     * Clopper-Pearson: ``[B(a/2; k, n-k+1), B(1-a/2; k+1, n-k)]``, B the Beta quantile, with the
       lower end 0 at k = 0 and the upper end 1 at k = n (Clopper & Pearson 1934).
-    * Bayes: ``[B(a/2; a0+k, b0+n-k), B(1-a/2; a0+k, b0+n-k)]`` (Bowyer et al. 2025).
+    * Bayes: ``[B(a/2; a0+k, b0+n-k), B(1-a/2; a0+k, b0+n-k)]`` (Bowyer et al. 2025), with the
+      lower end 0 at k = 0 and the upper end 1 at k = n: the equal-tailed posterior interval at 10/10
+      is (0.764, 0.998) and would never cover a true accuracy of 100%.
 
     With fewer than a few hundred questions Wald under-covers badly; use Wilson or Bayes
     (Bowyer et al. 2025; Brown, Cai & DasGupta 2001). For many intervals at once use
@@ -358,8 +362,9 @@ def proportion_ci_arrays(
         high = np.where(k == size, 1.0, betaincinv(k + 1.0, np.maximum(size - k, 1.0), 1.0 - tail))
     else:  # bayes
         a, b = _check_prior(prior)
-        low = betaincinv(a + k, b + size - k, tail)  # Bowyer et al. 2025: posterior Beta(a+S, b+N-S)
-        high = betaincinv(a + k, b + size - k, 1.0 - tail)
+        # Bowyer et al. 2025: posterior Beta(a+S, b+N-S); the boundary is kept at 0/n and n/n
+        low = np.where(k == 0, 0.0, betaincinv(a + k, b + size - k, tail))
+        high = np.where(k == size, 1.0, betaincinv(a + k, b + size - k, 1.0 - tail))
     low = np.asarray(low, dtype=np.float64)
     high = np.asarray(high, dtype=np.float64)
     if clip:

@@ -61,7 +61,7 @@ def clustered_data(seed, n_clusters=40, unequal=True):
 
 def test_atlas_worked_numbers():
     """Seed 004: mean 0.636, variance 0.0376, SD 0.194, SE 0.0613, 95% CI [51.6%, 75.6%]."""
-    s = summarize(ATLAS)
+    s = summarize(ATLAS, method="cr1")
     assert s.n == 10 and s.n_clusters == 10
     assert round(s.mean, 3) == 0.636
     assert round(s.se**2 * s.n, 4) == 0.0376  # sample variance (ddof=1)
@@ -78,12 +78,12 @@ def test_math_and_humaneval_binary_se():
     The CLT SE of 0/1 scores is the Bernoulli SE times sqrt(n/(n-1)).
     """
     math_scores = np.r_[np.ones(3275), np.zeros(1725)]
-    s = summarize(math_scores)
+    s = summarize(math_scores, method="cr1")
     assert round(s.mean, 3) == 0.655
     assert round(s.se, 4) == 0.0067
     assert (round(s.ci_low, 3), round(s.ci_high, 3)) == (0.642, 0.668)
     he = np.r_[np.ones(137), np.zeros(27)]  # 137/164 = 83.5%, the seed's 83.6% rounded
-    s = summarize(he)
+    s = summarize(he, method="cr1")
     bernoulli = s.se * math.sqrt((s.n - 1) / s.n)
     # the seed's 2.89% is sqrt(0.836 * 0.164 / 164) with the rounded 83.6%; 137/164 gives 2.896%
     assert bernoulli == pytest.approx(0.0289, abs=1e-4)
@@ -103,7 +103,7 @@ def test_design_effect_seed_formula():
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_cr1_matches_statsmodels_integer_codes(seed):
     scores, codes = clustered_data(seed)
-    s = summarize(scores, codes)
+    s = summarize(scores, codes, method="cr1")
     assert s.se == pytest.approx(statsmodels_cluster_se(scores, codes), rel=1e-12)
     assert s.n_clusters == 40
     assert s.deff == pytest.approx((s.se / s.se_naive) ** 2)
@@ -118,7 +118,7 @@ def test_cr1_matches_statsmodels_string_labels_unequal_sizes():
     labels = np.array([f"passage-{c:03d}" for c in codes])
     expected = statsmodels_cluster_se(scores, codes)
     for form in (labels, labels.tolist(), pd.Series(labels), pd.Series(labels, dtype="category")):
-        assert summarize(scores, form).se == pytest.approx(expected, rel=1e-12)
+        assert summarize(scores, form, method="cr1").se == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -135,7 +135,7 @@ def test_cr1_matches_statsmodels_string_labels_unequal_sizes():
 def test_label_forms_give_the_same_se(relabel):
     scores, codes = clustered_data(11)
     expected = statsmodels_cluster_se(scores, codes)
-    s = summarize(scores, relabel(codes))
+    s = summarize(scores, relabel(codes), method="cr1")
     assert s.se == pytest.approx(expected, rel=1e-12)
     assert s.n_clusters == 40
 
@@ -165,10 +165,10 @@ def test_small_integer_labels_skip_factorize_and_others_use_it(monkeypatch):
     scores, codes = clustered_data(5)
     expected = statsmodels_cluster_se(scores, codes)
     for form in (codes, codes.astype(np.int32), codes.astype(np.uint8), pd.Series(codes)):
-        assert summarize(scores, form).se == pytest.approx(expected, rel=1e-12)
+        assert summarize(scores, form, method="cr1").se == pytest.approx(expected, rel=1e-12)
     assert calls == []  # the fast path: no factorising
-    assert summarize(scores, codes * 10**12 + 7).se == pytest.approx(expected, rel=1e-12)
-    assert summarize(scores, [f"c{c}" for c in codes]).se == pytest.approx(expected, rel=1e-12)
+    assert summarize(scores, codes * 10**12 + 7, method="cr1").se == pytest.approx(expected, rel=1e-12)
+    assert summarize(scores, [f"c{c}" for c in codes], method="cr1").se == pytest.approx(expected, rel=1e-12)
     assert len(calls) == 2
 
 
@@ -200,7 +200,7 @@ def test_fast_cr1_equals_slow_loop(scores, data):
         labels[0], labels[-1] = "x", "y"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
-        s = summarize(scores, labels)
+        s = summarize(scores, labels, method="cr1")
     assert s.se == pytest.approx(slow_cr1(scores, labels), rel=1e-9, abs=1e-12)
 
 
@@ -303,14 +303,24 @@ def test_bad_confidence():
 
 
 def test_few_clusters_warn_and_are_recorded():
+    # CR1 with a normal reference: a caution below 30 clusters that points to CR2
     scores, codes = clustered_data(5, n_clusters=12)
     with pytest.warns(EvalStatsWarning, match="only 12 clusters"):
-        s = summarize(scores, codes)
-    assert len(s.warnings) == 1 and "12 clusters" in s.warnings[0]
+        s = summarize(scores, codes, method="cr1")
+    assert len(s.warnings) == 1 and "12 clusters" in s.warnings[0] and "cr2" in s.warnings[0]
     scores, codes = clustered_data(5, n_clusters=30)
     with warnings.catch_warnings():
         warnings.simplefilter("error", EvalStatsWarning)
+        assert summarize(scores, codes, method="cr1").warnings == ()
+    # CR2 (default) holds its level with 12 clusters: no warning; below 10 it names the df
+    scores, codes = clustered_data(5, n_clusters=12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EvalStatsWarning)
         assert summarize(scores, codes).warnings == ()
+    scores, codes = clustered_data(5, n_clusters=5)
+    with pytest.warns(EvalStatsWarning, match="only 5 clusters"):
+        s = summarize(scores, codes)
+    assert f"{s.df:.1f} degrees of freedom" in s.warnings[0]
 
 
 def test_no_clusters_never_touches_the_cluster_path(monkeypatch):
@@ -322,10 +332,14 @@ def test_no_clusters_never_touches_the_cluster_path(monkeypatch):
 
 
 def test_confidence_changes_the_interval_width():
-    s90, s99 = summarize(ATLAS, confidence=0.90), summarize(ATLAS, confidence=0.99)
+    s90, s99 = summarize(ATLAS, confidence=0.90, method="cr1"), summarize(ATLAS, confidence=0.99, method="cr1")
     assert s90.ci_high - s90.ci_low == pytest.approx(2 * 1.6448536269514722 * s90.se)
     assert s99.ci_high - s99.ci_low == pytest.approx(2 * 2.5758293035489004 * s99.se)
     assert s99.confidence == 0.99
+    # default: t quantiles on n - 1 = 9 df, scipy.stats.t.ppf([0.95, 0.995], 9)
+    t90, t99 = summarize(ATLAS, confidence=0.90), summarize(ATLAS, confidence=0.99)
+    assert t90.ci_high - t90.ci_low == pytest.approx(2 * 1.8331129326536333 * t90.se)
+    assert t99.ci_high - t99.ci_low == pytest.approx(2 * 3.2498355415921263 * t99.se)
 
 
 def test_result_is_frozen_plain_python():
@@ -425,7 +439,7 @@ def test_design_effect_predicts_summarize_deff_on_balanced_data():
     m, c = 8, 4000
     codes = np.repeat(np.arange(c), m)
     y = rng.normal(0, 0.5, c)[codes] + rng.normal(0, 1.0, c * m)
-    s = summarize(y, codes)
+    s = summarize(y, codes, method="cr1")
     assert s.deff == pytest.approx(design_effect(m, icc(y, codes)), rel=0.01)
 
 
@@ -434,7 +448,7 @@ def test_cluster_bootstrap_agrees_with_cr1_and_is_reproducible():
     sizes = rng.integers(1, 20, 300)
     codes = np.repeat(np.arange(sizes.size), sizes)
     scores = (rng.random(sizes.size)[codes] + 0.5 * rng.random(codes.size) > 0.9).astype(float)
-    s = summarize(scores, codes)
+    s = summarize(scores, codes, method="cr1")
     r = cluster_bootstrap_ci(scores, codes, n_boot=4000, rng=1)
     assert r.mean == pytest.approx(s.mean)
     assert r.se == pytest.approx(s.se, rel=0.06)  # bootstrap SE ~ CR0 = CR1 * sqrt((C-1)/C)

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from scipy import stats
 
 import evalstats_core.comparison as comparison
 from evalstats_core.clustering import summarize
@@ -49,7 +50,7 @@ def two_models(seed, n_clusters=40):
 
 def test_atlas_breeze_unpaired():
     """Seed 004: unpaired SE 0.0864, CI [-21.9%, 11.9%]; each model's SE about 6.1%."""
-    c = compare(ATLAS, BREEZE, paired=False)
+    c = compare(ATLAS, BREEZE, paired=False, method="cr1")
     assert round(c.diff, 3) == -0.050
     assert round(c.se, 4) == 0.0864 and c.se == c.se_unpaired
     assert (round(c.ci_low, 3), round(c.ci_high, 3)) == (-0.219, 0.119)
@@ -60,7 +61,7 @@ def test_atlas_breeze_unpaired():
 
 def test_atlas_breeze_paired():
     """Seed 004: paired SE 0.0232, CI [-9.5%, -0.5%], correlation 0.93, 93% of the variance removed."""
-    c = compare(ATLAS, BREEZE)
+    c = compare(ATLAS, BREEZE, method="cr1")
     assert round(c.se, 4) == 0.0232 and c.se == c.se_paired
     assert (round(c.ci_low, 3), round(c.ci_high, 3)) == (-0.095, -0.005)
     assert round(c.correlation, 2) == 0.93
@@ -116,7 +117,7 @@ def test_paired_unclustered_matches_scipy_ttest_rel_se():
 def test_clustered_paired_matches_statsmodels(seed):
     a, b, codes = two_models(seed)
     labels = np.array([f"doc{c}" for c in codes], dtype=object)
-    c = compare(a, b, labels)
+    c = compare(a, b, labels, method="cr1")
     assert c.se_paired == pytest.approx(statsmodels_cluster_se(a - b, codes), rel=1e-10)
     se_a, se_b = statsmodels_cluster_se(a, codes), statsmodels_cluster_se(b, codes)
     assert c.se_unpaired == pytest.approx(math.hypot(se_a, se_b), rel=1e-10)
@@ -172,8 +173,10 @@ def test_clustered_paired_equals_slow_loop_and_summarize_of_differences(ab, data
         codes[0], codes[-1] = 0, 1
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
-        c = compare(a, b, codes)
-        s = summarize(a - b, codes)
+        c = compare(a, b, codes, method="cr1")
+        s = summarize(a - b, codes, method="cr1")
+        c2, s2 = compare(a, b, codes), summarize(a - b, codes)  # CR2: the same identity holds
+    assert c2.se_paired == pytest.approx(s2.se, rel=1e-9, abs=1e-12) and c2.df == pytest.approx(s2.df, rel=1e-12)
     d = a - b
     total = sum((d[codes == g] - d.mean()).sum() ** 2 for g in np.unique(codes))  # slow loop
     k = np.unique(codes).size
@@ -205,11 +208,46 @@ def test_identical_models_have_undefined_z():
     assert c.correlation == pytest.approx(1.0)
 
 
-def test_constant_difference_gives_infinite_z_not_zero_p_silently():
+def test_constant_difference_gives_the_exact_sign_flip_p_never_zero():
     b = np.array([0.0, 0.5, 0.25, 1.0, 0.75, 0.5])  # binary fractions: a - b is exactly 0.25
-    c = compare(b + 0.25, b)
-    assert c.se == pytest.approx(0.0, abs=1e-15)
-    assert c.z == math.inf and c.p_value == 0.0
+    for method in ("cr2", "cr1"):
+        c = compare(b + 0.25, b, method=method)
+        assert c.se == 0.0 and c.z == math.inf
+        assert c.p_value == 2 / 2**6  # only the all-plus and all-minus sign vectors reach |0.25|
+    # 5/5 vs 0/5: the exact McNemar p (scipy.stats.binomtest(5, 5).pvalue = 0.0625)
+    c = compare([1] * 5, [0] * 5)
+    assert c.p_value == pytest.approx(stats.binomtest(5, 5).pvalue, rel=1e-12) == 0.0625
+    # clustered: sign flips of the 3 clusters, 2 / 2^3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        c = compare([1] * 6, [0] * 6, [0, 0, 1, 1, 2, 2])
+    assert c.p_value == 0.25
+    # unpaired, both constant: the split that reaches |diff| (and its mirror), 2 / binom(10, 5)
+    c = compare([1] * 5, [0] * 5, paired=False)
+    assert c.p_value == pytest.approx(2 / math.comb(10, 5)) and c.z == math.inf
+    # nothing differs at all: no test
+    assert math.isnan(compare([1] * 5, [1] * 5).p_value)
+
+
+def test_default_is_the_paired_t_test_and_welch():
+    # oracle: scipy.stats.ttest_rel / ttest_ind(equal_var=False) (the t-tests); seed 004's 10 tasks
+    c = compare(ATLAS, BREEZE)
+    t = stats.ttest_rel(ATLAS, BREEZE)
+    assert c.df == 9.0 and c.method == "cr2"
+    assert c.z == pytest.approx(t.statistic, rel=1e-12) and c.p_value == pytest.approx(t.pvalue, rel=1e-10)
+    low, high = t.confidence_interval(0.95)
+    assert (c.ci_low, c.ci_high) == pytest.approx((low, high), rel=1e-10)
+    assert round(c.p_value, 3) == 0.059 and c.ci_low < 0 < c.ci_high  # the z test said p = 0.031
+    assert round(compare(ATLAS, BREEZE, method="cr1").p_value, 3) == 0.031
+    u = compare(ATLAS, BREEZE[:7], paired=False)
+    w = stats.ttest_ind(ATLAS, BREEZE[:7], equal_var=False)
+    assert u.z == pytest.approx(w.statistic, rel=1e-12) and u.p_value == pytest.approx(w.pvalue, rel=1e-10)
+    assert (u.ci_low, u.ci_high) == pytest.approx(tuple(w.confidence_interval(0.95)), rel=1e-10)
+
+
+def test_method_is_checked():
+    with pytest.raises(EvalStatsError, match="'cr2'.*'cr1'"):
+        compare(ATLAS, BREEZE, method="CR2")
 
 
 def test_constant_model_has_nan_correlation():

@@ -72,12 +72,16 @@ def test_matches_scipy_binomtest(ours, theirs, confidence):
 @pytest.mark.parametrize("prior", [(1.0, 1.0), (0.5, 0.5), (2.0, 5.0)])
 @pytest.mark.parametrize("confidence", CONFIDENCES)
 def test_bayes_matches_scipy_beta_ppf(prior, confidence):
-    # oracle: scipy.stats.beta.ppf([(1-c)/2, (1+c)/2], a + k, b + n - k)
+    # oracle: scipy.stats.beta.ppf([(1-c)/2, (1+c)/2], a + k, b + n - k), with the boundary kept:
+    # low = 0 at k = 0 and high = 1 at k = n (as Clopper-Pearson), so 0% and 100% are covered
     a, b = prior
     low, high = proportion_ci_arrays(GRID_K, GRID_N, method="bayes", confidence=confidence, prior=prior)
     tail = (1 - confidence) / 2
-    np.testing.assert_allclose(low, stats.beta.ppf(tail, a + GRID_K, b + GRID_N - GRID_K), rtol=1e-9)
-    np.testing.assert_allclose(high, stats.beta.ppf(1 - tail, a + GRID_K, b + GRID_N - GRID_K), rtol=1e-9)
+    want_low = np.where(GRID_K == 0, 0.0, stats.beta.ppf(tail, a + GRID_K, b + GRID_N - GRID_K))
+    want_high = np.where(GRID_K == GRID_N, 1.0, stats.beta.ppf(1 - tail, a + GRID_K, b + GRID_N - GRID_K))
+    np.testing.assert_allclose(low, want_low, rtol=1e-9)
+    np.testing.assert_allclose(high, want_high, rtol=1e-9)
+    assert (GRID_K == 0).any() and (GRID_K == GRID_N).any()  # the grid holds both edges
 
 
 def test_wald_unclipped_is_the_plain_normal_formula():
@@ -103,9 +107,12 @@ def test_edges_are_exact():
         assert proportion_ci(7, 7, method=method).high == 1.0
     # Clopper-Pearson at n = 1: (alpha/2)^(1/n) form, e.g. k = 1 -> low = 0.025
     assert proportion_ci(1, 1, method="clopper_pearson") == pytest.approx((0.025, 1.0))
-    # the equal-tailed Bayes interval never reaches the edge: Beta(1, 11) quantiles at k = 0, n = 10
+    # Bayes keeps the edge at 0/n and n/n (the equal-tailed interval would exclude it, and never cover
+    # a true accuracy of exactly 0 or 1); the other end is the Beta(1, 11) quantile at k = 0, n = 10
     low, high = proportion_ci(0, 10, method="bayes")
-    assert low == pytest.approx(1 - 0.975 ** (1 / 11)) and high == pytest.approx(1 - 0.025 ** (1 / 11))
+    assert low == 0.0 and high == pytest.approx(1 - 0.025 ** (1 / 11))
+    low, high = proportion_ci(10, 10, method="bayes")
+    assert high == 1.0 and low == pytest.approx(0.025 ** (1 / 11))
 
 
 # ------------------------------------------------------------------------------------------------
