@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._clusters import MIN_CLUSTERS
+from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, check_method
 from ._validate import check_confidence
 from .data import Dataset, QuestionTable, question_scores
 from .errors import EvalStatsError, EvalStatsWarning
@@ -34,6 +34,24 @@ __all__ = ["Analysis", "ModelResult", "PairResult", "analyze"]
 #: Below this many questions the normal (CLT) interval can under-cover (Bowyer et al. 2025).
 SMALL_N = 300
 _ADJUST = ("holm", "bh", "none")
+
+#: One-model interval methods (the CLI's ``--interval`` and the workbench's choice). ``auto``: Wilson
+#: for 0/1 scores with one answer per independent question and fewer than :data:`SMALL_N` questions,
+#: else ``normal``. ``normal`` is ``mean -/+ t(df) * se`` (z for ``method="cr1"``); the proportion
+#: methods apply to 0/1 scores with one answer per independent question (else ``normal`` is used and
+#: the label says why).
+INTERVALS = ("auto", "normal", "wilson", "clopper-pearson", "bayes")
+
+#: One label per interval method, everywhere (page, exports, CLI).
+INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exact)",
+                   "bayes": "Bayes (uniform prior)"}
+
+
+def normal_label(method: str, clustered: bool) -> str:
+    """The label of the t / normal interval of ``method`` (one wording everywhere)."""
+    if method == "cr2":
+        return "CR2 t (Satterthwaite df)" if clustered else "t (n - 1 df)"
+    return "CR1 normal" if clustered else "CLT normal (z)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +69,20 @@ class ModelResult:
     k, k_min, k_max : int
         Answers per question: most common, smallest, largest (K > 1: resamples were averaged).
     mean, se : float
-        Mean question-level score and its standard error (CR1 when clustered, else CLT).
+        Mean question-level score and its standard error (CR2 or CR1 when clustered, else CLT).
     ci_low, ci_high : float
-        Normal interval ``mean -/+ z * se``.
+        The interval named by ``interval``: ``mean -/+ t(df) * se`` (z with ``method="cr1"``), or a
+        proportion interval (Wilson, Clopper-Pearson, Bayes) for independent 0/1 answers.
     se_naive : float
         The CLT standard error that ignores clusters.
     deff, n_eff : float
         Design effect ``(se / se_naive)^2`` and effective number of questions ``n / deff``.
+    df : float
+        Degrees of freedom of the t reference (``inf``: normal).
+    method : str
+        Standard-error method, ``"cr2"`` or ``"cr1"``.
+    interval : str
+        The interval method used, as a label (e.g. ``"Wilson"``, ``"CR2 t (Satterthwaite df)"``).
     """
 
     model: str
@@ -73,6 +98,9 @@ class ModelResult:
     se_naive: float
     deff: float
     n_eff: float
+    df: float
+    method: str
+    interval: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +120,12 @@ class PairResult:
     mean_model, mean_baseline : float
         Means on the shared questions.
     diff, se, ci_low, ci_high, z, p_value : float
-        Difference, its (paired, clustered when clustered) SE, normal interval, z and two-sided p.
+        Difference, its (paired, clustered when clustered) SE, ``t(df)`` interval (normal with
+        ``method="cr1"``), the statistic ``diff / se`` and its two-sided p.
+    df : float
+        Degrees of freedom of the t reference (``inf``: normal).
+    method : str
+        Standard-error method, ``"cr2"`` or ``"cr1"``.
     p_adjusted : float
         ``p_value`` adjusted across all comparisons of the analysis (Holm by default).
     correlation : float
@@ -103,6 +136,11 @@ class PairResult:
         McNemar's chi-square (no continuity correction) and p-value for 0/1 scores; None otherwise.
     only_model, only_baseline : int or None
         Discordant questions for 0/1 scores: right only for ``model`` / only for ``baseline``.
+    mcnemar_p : float or None
+        Exact McNemar p-value (two-sided binomial on the discordant questions) for paired 0/1 scores
+        without clusters; None otherwise.
+    wild_p_value : float or None
+        Wild cluster bootstrap p-value of the paired difference, when requested; None otherwise.
     """
 
     model: str
@@ -126,6 +164,10 @@ class PairResult:
     mcnemar_p_value: float | None
     only_model: int | None
     only_baseline: int | None
+    df: float = math.inf
+    method: str = "cr1"
+    mcnemar_p: float | None = None
+    wild_p_value: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +205,16 @@ class Analysis:
         percentage points), else ``"score"`` (raw units, e.g. a 1-10 judge scale).
     format, question_col, model_col, score_col, cluster_col : str or None
         How the file was read (None when a QuestionTable was passed).
+    method : str
+        Standard-error method: ``"cr2"`` (default) or ``"cr1"``.
+    interval : str
+        The one-model interval choice (a key of :data:`INTERVALS`).
+    wild_bootstrap : bool
+        Whether the comparisons carry a wild cluster bootstrap p-value.
+    n_boot : int
+        Wild bootstrap draws asked for (every sign vector when there are fewer).
+    seed : int
+        Seed of the wild bootstrap draws.
     """
 
     models: tuple[ModelResult, ...]
@@ -184,6 +236,11 @@ class Analysis:
     model_col: str | None = None
     score_col: str | None = None
     cluster_col: str | None = None
+    method: str = "cr2"
+    interval: str = "auto"
+    wild_bootstrap: bool = False
+    n_boot: int = 9999
+    seed: int = 0
 
     def models_frame(self) -> pd.DataFrame:
         """One row per model, one column per :class:`ModelResult` field."""
@@ -226,24 +283,46 @@ def _adjust(p: list[float], method: str) -> list[float]:
     return [float(x) for x in out]
 
 
-def _mcnemar(a: np.ndarray, b: np.ndarray) -> tuple[float | None, float | None, int | None, int | None]:
-    """McNemar statistic, p-value and discordant counts for 0/1 scores; Nones otherwise."""
+def _mcnemar(a: np.ndarray, b: np.ndarray) -> tuple[float | None, float | None, int | None, int | None,
+                                                    float | None]:
+    """McNemar statistic, p-value, discordant counts and exact p for 0/1 scores; Nones otherwise."""
     from .comparison import mcnemar
 
     if not (np.all((a == 0.0) | (a == 1.0)) and np.all((b == 0.0) | (b == 1.0))):
-        return None, None, None, None
+        return None, None, None, None, None
     res = mcnemar(a, b)
     if res.discordant == 0:  # no discordant question: the test is undefined, not "p = 1"
-        return None, None, res.only_a, res.only_b
-    return float(res.statistic), float(res.p_value), res.only_a, res.only_b
+        return None, None, res.only_a, res.only_b, None
+    return float(res.statistic), float(res.p_value), res.only_a, res.only_b, float(res.p_exact)
 
 
 def _percent(x: float) -> str:
     return f"{100.0 * x:.1f}%"
 
 
+def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: str,
+                    clustered: bool, confidence: float) -> tuple[float, float, str]:
+    """``(low, high, label)`` of one model's interval by the ``interval`` rule (see :data:`INTERVALS`)."""
+    from .intervals import proportion_ci
+
+    chosen = interval
+    if interval == "auto":
+        chosen = "wilson" if proportion and s.n < SMALL_N else "normal"
+    if chosen == "normal":
+        return s.ci_low, s.ci_high, normal_label(method, clustered)
+    if not proportion:
+        why = "clusters" if clustered else ("resamples" if kind == "resampled" else "scores not 0/1")
+        return (s.ci_low, s.ci_high, f"{normal_label(method, clustered)}; {INTERVAL_LABELS[chosen]} needs "
+                f"independent 0/1 answers ({why})")
+    k = int(round(s.mean * s.n))  # 0/1 scores, one answer each: the count of right answers
+    low, high = proportion_ci(k, s.n, method=chosen.replace("-", "_"), confidence=confidence)
+    return float(low), float(high), INTERVAL_LABELS[chosen]
+
+
 def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confidence: float = 0.95,
-            paired: bool = True, use_clusters: bool = True, adjust: str = "holm") -> Analysis:
+            paired: bool = True, use_clusters: bool = True, adjust: str = "holm", method: str = "cr2",
+            interval: str = "auto", wild_bootstrap: bool = False, n_boot: int = 9999,
+            seed: int = 0) -> Analysis:
     """Summarise every model and compare every pair (or every model against a baseline) in one pass.
 
     Parameters
@@ -262,6 +341,15 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     adjust : {"holm", "bh", "none"}, default "holm"
         Adjustment of ``p_adjusted`` across the comparisons: Holm (family-wise error) or
         Benjamini-Hochberg (false discovery rate).
+    method : {"cr2", "cr1"}, default "cr2"
+        Standard errors and reference distribution: CR2 with Satterthwaite df and t (the t-tests
+        without clusters), or the paper's CR1 / CLT with a normal reference.
+    interval : one of :data:`INTERVALS`, default "auto"
+        Each model's interval (the comparisons always use ``diff -/+ t(df) * se``).
+    wild_bootstrap : bool, default False
+        Add a wild cluster bootstrap p-value to every paired comparison (a cross-check).
+    n_boot, seed : int
+        Wild bootstrap draws (every sign vector is used when there are at most this many) and seed.
 
     Returns
     -------
@@ -270,14 +358,15 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     Notes
     -----
     Resamples are averaged to one score per question first (never pooled). Each model's mean and SE
-    come from :func:`~evalstats_core.clustering.summarize` (CLT SE, Miller 2024 Eq. 1; CR1 clustered SE,
-    Eq. 4 with C/(C-1)); each pair from :func:`~evalstats_core.comparison.compare` on the questions both
-    models answered (paired SE, Eq. 7; clustered paired, Eq. 8). The integer cluster codes are
+    come from :func:`~evalstats_core.clustering.summarize`; each pair from
+    :func:`~evalstats_core.comparison.compare` on the questions both models answered (paired SE, Eq. 7;
+    clustered paired, Eq. 8; CR2 with Bell-McCaffrey df by default). The integer cluster codes are
     computed once for the whole file and sliced per model and pair.
 
     References
     ----------
     Miller 2024, "Adding Error Bars to Evals", arXiv:2411.00640, Eqs. 1-8.
+    Bell & McCaffrey 2002, Survey Methodology 28(2); Pustejovsky & Tipton 2018, JBES 36(4).
     Holm 1979, Scand. J. Statistics 6(2); Benjamini & Hochberg 1995, JRSS B 57(1).
 
     Examples
@@ -286,15 +375,18 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     >>> ds = load(b"question,A,B\\n1,0.83,0.89\\n2,0.45,0.58\\n3,0.72,0.74\\n4,0.69,0.56\\n", name="t.csv")
     >>> res = analyze(ds)
     >>> c = res.comparisons[0]
-    >>> c.model, c.baseline, round(c.diff, 4)
-    ('B', 'A', 0.02)
+    >>> c.model, c.baseline, round(c.diff, 4), c.df
+    ('B', 'A', 0.02, 3.0)
     """
     from .clustering import summarize
     from .comparison import compare
 
     confidence = check_confidence(confidence)
+    check_method(method)
     if adjust not in _ADJUST:
         raise EvalStatsError(f"adjust ({adjust!r}) must be one of {', '.join(map(repr, _ADJUST))}")
+    if interval not in INTERVALS:
+        raise EvalStatsError(f"interval ({interval!r}) must be one of {', '.join(map(repr, INTERVALS))}")
     if isinstance(data, Dataset):
         table, dataset = question_scores(data), data
     elif isinstance(data, QuestionTable):
@@ -316,6 +408,7 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     codes = table.cluster_codes if clustered else None
     scores, answered, k = table.scores, table.answered, table.k  # (n_q, n_m) each
     notes: list[str] = list(dataset.notes) if dataset is not None else []
+    binary = table.score_kind == "binary"
 
     with _warnings.catch_warnings():  # per-call warnings are gathered below, once each
         _warnings.simplefilter("ignore", EvalStatsWarning)
@@ -327,13 +420,16 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                 cl = None
                 warn.append(f"{name}: every question it answered lies in one cluster, so its standard error is "
                             "not clustered")
-            s = summarize(scores[mask, j], cl, confidence=confidence)
+            s = summarize(scores[mask, j], cl, confidence=confidence, method=method)
             kj = k[mask, j]
+            proportion = binary and int(kj.max()) == 1 and cl is None
+            low, high, label = _model_interval(s, "resampled" if int(kj.max()) > 1 else table.score_kind,
+                                               interval, proportion, method, cl is not None, confidence)
             rows.append(ModelResult(
                 model=name, n=s.n, n_clusters=s.n_clusters if cl is not None else None,
                 k=int(np.bincount(kj).argmax()), k_min=int(kj.min()), k_max=int(kj.max()),
-                mean=s.mean, se=s.se, ci_low=s.ci_low, ci_high=s.ci_high, se_naive=s.se_naive,
-                deff=s.deff, n_eff=s.n_eff))
+                mean=s.mean, se=s.se, ci_low=low, ci_high=high, se_naive=s.se_naive,
+                deff=s.deff, n_eff=s.n_eff, df=s.df, method=method, interval=label))
         raw: list[dict[str, Any]] = []
         for j, b in _pairs(models, baseline):
             both = answered[:, j] & answered[:, b]
@@ -349,18 +445,25 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                 cl = None
                 warn.append(f"{models[j]} vs {models[b]}: the shared questions lie in one cluster, so this "
                             "comparison is not clustered")
-            c = compare(sj, sb, cl, paired=paired, confidence=confidence)
-            mc = _mcnemar(sj, sb) if paired else (None, None, None, None)
+            c = compare(sj, sb, cl, paired=paired, confidence=confidence, method=method)
+            mc = _mcnemar(sj, sb) if paired else (None, None, None, None, None)
+            wild_p = None
+            if wild_bootstrap and paired:
+                from .wild import wild_cluster_bootstrap
+
+                wild_p = float(wild_cluster_bootstrap(sj - sb, cl, confidence=confidence, n_boot=n_boot,
+                                                      rng=seed).p_value)
             raw.append(dict(model=models[j], baseline=models[b], n=c.n, n_left_out=left_out,
                             n_clusters=c.n_clusters if cl is not None else None, mean_model=c.mean_a,
                             mean_baseline=c.mean_b, diff=c.diff, se=c.se, ci_low=c.ci_low, ci_high=c.ci_high,
                             z=c.z, p_value=c.p_value, correlation=c.correlation, se_unpaired=c.se_unpaired,
                             se_paired=c.se_paired, mcnemar_statistic=mc[0], mcnemar_p_value=mc[1],
-                            only_model=mc[2], only_baseline=mc[3]))
+                            only_model=mc[2], only_baseline=mc[3], df=c.df, method=method,
+                            mcnemar_p=mc[4] if cl is None else None, wild_p_value=wild_p))
     adjusted = _adjust([r["p_value"] for r in raw], adjust)
     pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
 
-    warn += _warnings_for(table, rows, pairs, clustered=clustered, paired=paired)
+    warn += _warnings_for(table, rows, pairs, clustered=clustered, paired=paired, method=method)
     return Analysis(
         models=tuple(rows), comparisons=pairs, warnings=tuple(dict.fromkeys(warn)), notes=tuple(notes),
         name=table.name, confidence=confidence, baseline=baseline, paired=bool(paired), clustered=clustered,
@@ -372,28 +475,57 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         model_col=None if dataset is None else dataset.model_col,
         score_col=None if dataset is None else dataset.score_col,
         cluster_col=table.cluster_col if clustered else None,
+        method=method, interval=interval, wild_bootstrap=bool(wild_bootstrap and paired), n_boot=int(n_boot),
+        seed=int(seed),
     )
 
 
 def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[PairResult, ...], *,
-                  clustered: bool, paired: bool) -> list[str]:
+                  clustered: bool, paired: bool, method: str = "cr2") -> list[str]:
     """Plain-words cautions about the analysis, most important first."""
     out: list[str] = []
     counted = [r.n_clusters for r in rows if r.n_clusters is not None]
     if clustered and counted:
         few = min(counted)
-        if few < MIN_CLUSTERS:
+        low_df = min(r.df for r in rows if r.n_clusters is not None)
+        if method == "cr1" and few < MIN_CLUSTERS:
             out.append(f"only {few} clusters (column '{table.cluster_col}'): with fewer than about {MIN_CLUSTERS} "
-                       "clusters the clustered standard error tends to be too small, so read the intervals as "
-                       "optimistic (Cameron & Miller 2015)")
-    small = [r for r in rows if r.n < SMALL_N]
+                       "clusters the CR1 standard error with a normal interval tends to be too small, so read the "
+                       "intervals as optimistic (Cameron & Miller 2015); the default CR2 with Satterthwaite "
+                       "degrees of freedom (--cluster-se cr2) corrects this")
+        elif method == "cr2" and few < MIN_CLUSTERS_CR2:
+            out.append(f"only {few} clusters (column '{table.cluster_col}'), as little as {low_df:.1f} degrees of "
+                       "freedom: the CR2 intervals account for this and are wide; with so few clusters a "
+                       "difference must be large to be told apart, and the wild cluster bootstrap is a useful "
+                       "cross-check")
+        under = [r for r in rows if r.n_clusters is not None and math.isfinite(r.deff) and r.deff < 1.0]
+        if under:
+            names = ", ".join(f"{r.model} ({r.deff:.2f})" for r in under[:5]) + (", ..." if len(under) > 5 else "")
+            out.append(f"design effect below 1 for {names}: the clustered standard error came out smaller than "
+                       "the naive one, as if questions in a cluster disagreed more than chance would make them. "
+                       + ("With only " + f"{few} clusters this is most likely noise in the clustered variance "
+                          "estimate, not a real negative correlation; the effective n beyond the number of "
+                          "questions is not credible" if few < MIN_CLUSTERS else
+                          "It means a negative within-cluster correlation estimate; check that the cluster "
+                          "column groups related questions"))
+    # small samples: what counts is the independent units (clusters when clustered) and the df
+    units = [(r.n_clusters if r.n_clusters is not None else r.n) for r in rows]
+    small = [r for r, u in zip(rows, units, strict=True) if u < SMALL_N]
     if small:
-        n_min = min(r.n for r in small)
-        out.append(f"{'every model has' if len(small) == len(rows) else 'some models have'} fewer than {SMALL_N} "
-                   f"questions (smallest n = {n_min}): normal (CLT) intervals can be too narrow with fewer than a "
-                   "few hundred questions (Bowyer et al. 2025); "
-                   + ("for 0/1 scores prefer Wilson or Bayesian intervals, and treat close calls as fragile"
-                      if table.score_kind == "binary" else "treat close calls as fragile"))
+        u_min = min(units)
+        what = "clusters" if clustered else "questions"
+        tail = ("for 0/1 scores prefer Wilson or Bayesian intervals, and treat close calls as fragile"
+                if table.score_kind == "binary" and not clustered else "treat close calls as fragile")
+        if method == "cr1":
+            out.append(f"{'every model has' if len(small) == len(rows) else 'some models have'} fewer than "
+                       f"{SMALL_N} {what} (smallest: {u_min}): normal (CLT) intervals can be too narrow with fewer "
+                       f"than a few hundred independent {what} (Bowyer et al. 2025); the default t reference "
+                       f"(--cluster-se cr2) widens them; {tail}")
+        else:
+            df_min = min(r.df for r in rows)
+            out.append(f"{'every model has' if len(small) == len(rows) else 'some models have'} fewer than "
+                       f"{SMALL_N} independent {what} (smallest: {u_min}, {df_min:.1f} degrees of freedom): the "
+                       f"intervals use t on those degrees of freedom rather than the normal; {tail}")
     for r in rows:
         if r.se == 0.0:
             what = f"scored {_percent(r.mean)} on every question" if table.score_kind == "binary" \
@@ -416,7 +548,7 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
                        "the difference has standard error 0 and no test is possible")
     if clustered and paired and any(p.mcnemar_statistic is not None for p in pairs):
         out.append("McNemar's test assumes independent questions; with clusters, use the clustered paired "
-                   "z-test (the p-values in the table)")
+                   "test (the p-values in the table)")
     if not paired:
         out.append("comparisons are unpaired: the standard errors ignore that both models answered the same "
                    "questions and are larger than the paired ones")

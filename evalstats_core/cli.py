@@ -72,6 +72,26 @@ def _confidence(text: str) -> float:
     return value
 
 
+def _n_boot(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--n-boot {text!r} is not a whole number; use e.g. 9999") from None
+    if not 99 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"--n-boot {text!r} must be between 99 and 1000000, e.g. 9999")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seed {text!r} is not a whole number; use e.g. 0") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"--seed {text!r} must be a non-negative whole number")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (``analyze`` subcommand)."""
     parser = _Parser(prog=PROG, description=_DESCRIPTION, epilog=_EXAMPLES,
@@ -97,6 +117,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--layout", choices=("long", "wide"), help="file layout (default: detected)")
     p.add_argument("--unpaired", action="store_true",
                    help="unpaired comparisons (only to show what pairing gains; paired is right for shared questions)")
+    p.add_argument("--cluster-se", choices=("cr2", "cr1"), default="cr2",
+                   help="standard errors: cr2 (default: CR2 with Satterthwaite degrees of freedom and a t reference; "
+                        "the t-tests without clusters) or cr1 (the paper's CR1 / CLT with a normal reference)")
+    p.add_argument("--interval", choices=("auto", "normal", "wilson", "clopper-pearson", "bayes"), default="auto",
+                   help="each model's interval: auto (default: Wilson for 0/1 scores on fewer than 300 independent "
+                        "questions, else normal), normal (t, or z with --cluster-se cr1), wilson, clopper-pearson, "
+                        "bayes (the proportion intervals need independent 0/1 answers)")
+    p.add_argument("--wild-bootstrap", action="store_true",
+                   help="add a wild cluster bootstrap p-value to every paired comparison (a cross-check)")
+    p.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B",
+                   help="wild bootstrap draws (default 9999; every weight vector when there are at most B)")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the wild bootstrap draws (default 0)")
     p.add_argument("--output", "-o", metavar="OUT", help="write the report to OUT instead of printing it")
     return parser
 
@@ -122,8 +154,9 @@ def _run(args: argparse.Namespace) -> int:
     from .data import load  # numpy, pandas, pyarrow: only now, after the arguments are known
 
     source = sys.stdin.buffer.read() if args.file == "-" else args.file
-    dataset = load(source, name="stdin" if args.file == "-" else None, format=args.layout, question_col=args.question_col, model_col=args.model_col,
-                   score_col=args.score_col, cluster_col=args.cluster_col)
+    dataset = load(source, name="stdin" if args.file == "-" else None, format=args.layout,
+                   question_col=args.question_col, model_col=args.model_col, score_col=args.score_col,
+                   cluster_col=args.cluster_col)
     from .analysis import analyze  # the statistics (scipy.special) only for a file that loaded
     from .errors import EvalStatsWarning
     from .report import render
@@ -131,7 +164,13 @@ def _run(args: argparse.Namespace) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)  # they are part of the report (and stderr below)
         result = analyze(dataset, baseline=args.baseline, confidence=args.confidence, paired=not args.unpaired,
-                         use_clusters=not args.no_clusters, adjust=args.adjust)
+                         use_clusters=not args.no_clusters, adjust=args.adjust, method=args.cluster_se,
+                         interval=args.interval, wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot,
+                         seed=args.seed)
+    if args.file != "-":  # settings.command names the file as given, so it reruns from where it was started
+        import dataclasses
+
+        result = dataclasses.replace(result, name=args.file)
     text = render(result, args.format)
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:

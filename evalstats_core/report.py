@@ -197,9 +197,10 @@ def comparisons_table(analysis: Analysis, fmt: str = "markdown") -> str:
     raise EvalStatsError(f"fmt ({fmt!r}) must be 'markdown' or 'latex'; for CSV use comparisons_csv()")
 
 
-_MODEL_KEYS = ("model", "n", "n_clusters", "k", "mean", "se", "ci_low", "ci_high", "se_naive", "deff")
+_MODEL_KEYS = ("model", "n", "n_clusters", "k", "mean", "se", "ci_low", "ci_high", "se_naive", "deff", "df",
+               "method", "interval")
 _PAIR_KEYS = ("model", "baseline", "n", "diff", "se", "ci_low", "ci_high", "z", "p_value", "p_adjusted",
-              "correlation", "se_unpaired")
+              "correlation", "se_unpaired", "df", "method", "mcnemar_p", "wild_p_value")
 
 
 def _csv(keys: tuple[str, ...], items: Any) -> str:
@@ -228,28 +229,39 @@ def comparisons_csv(analysis: Analysis) -> str:
 def _verdict(c: PairResult, analysis: Analysis, st: _Style) -> str:
     level = f"{round(100 * analysis.confidence, 2):g}%"
     alpha = 1.0 - analysis.confidence
+    adjusted = len(analysis.comparisons) > 1 and analysis.adjust != "none"
+    adj = f"adjusted p ({_ADJUST_NAME[analysis.adjust]}) {_p(c.p_adjusted)}" if adjusted else f"p {_p(c.p_value)}"
+    ci = f"{level} CI {st.num(c.ci_low, unit=False)} to {st.num(c.ci_high, unit=False)}"
+    pts = " points" if st.percent else ""
     if c.se == 0.0 or not math.isfinite(c.se):
-        return (f"{c.model} and {c.baseline} differ by the same amount on every shared question "
-                f"({st.num(c.diff, signed=True)}), so no uncertainty can be estimated from these questions.")
-    if c.ci_low > 0 or c.ci_high < 0:
+        text = (f"{c.model} and {c.baseline} differ by the same amount on every shared question "
+                f"({st.num(c.diff, signed=True)}), so no interval can be estimated from these questions")
+        if math.isfinite(c.p_value):
+            text += f"; the exact sign-flip test gives p {_p(c.p_value)}" + (f" ({adj})" if adjusted else "")
+        return text + "."
+    raw_sig = c.ci_low > 0 or c.ci_high < 0
+    sig = (math.isfinite(c.p_adjusted) and c.p_adjusted < alpha) if adjusted else raw_sig
+    if sig:
         win, lose = (c.model, c.baseline) if c.diff > 0 else (c.baseline, c.model)
         lo, hi = (c.ci_low, c.ci_high) if c.diff > 0 else (-c.ci_high, -c.ci_low)
         text = (f"{win} beats {lose} by {st.points(c.diff)} ({level} CI {st.num(lo, unit=False)} to "
-                f"{st.num(hi, unit=False)})")
-        significant = True
+                f"{st.num(hi, unit=False)}; {adj})")
+    elif raw_sig:  # significant alone, not after the adjustment: lead with the adjusted result
+        text = (f"{c.model} and {c.baseline} cannot be told apart after {_ADJUST_NAME[analysis.adjust]} "
+                f"adjustment for {len(analysis.comparisons)} comparisons (adjusted p {_p(c.p_adjusted)}; "
+                f"unadjusted {_p(c.p_value)}): {c.model} - {c.baseline} = "
+                f"{st.num(c.diff, signed=True, unit=False)}{pts} ({ci}, unadjusted)")
     else:
         text = (f"{c.model} and {c.baseline} cannot be told apart: {c.model} - {c.baseline} = "
-                f"{st.num(c.diff, signed=True, unit=False)}{' points' if st.percent else ''} ({level} CI "
-                f"{st.num(c.ci_low, unit=False)} to {st.num(c.ci_high, unit=False)}), an interval that includes zero")
-        significant = False
+                f"{st.num(c.diff, signed=True, unit=False)}{pts} ({ci}, an interval that includes zero; {adj})")
     caveats = []
-    if c.n < SMALL_N:
-        caveats.append(f"with {c.n} questions this is fragile")
-    if c.n_clusters is not None and c.n_clusters < 30:
-        caveats.append(f"with only {c.n_clusters} clusters the interval is optimistic")
-    if significant and len(analysis.comparisons) > 1 and analysis.adjust != "none" and c.p_adjusted >= alpha:
-        caveats.append(f"after {_ADJUST_NAME[analysis.adjust]} adjustment for {len(analysis.comparisons)} "
-                       f"comparisons it is not significant (p = {_p(c.p_adjusted)})")
+    units = c.n_clusters if c.n_clusters is not None else c.n
+    if units < SMALL_N:
+        what = f"{c.n_clusters} clusters" if c.n_clusters is not None else f"{c.n} questions"
+        caveats.append(f"with {what} this is fragile" if analysis.method == "cr2" or c.n_clusters is None else
+                       f"with only {what} the CR1 interval is optimistic")
+    if c.wild_p_value is not None:
+        caveats.append(f"wild cluster bootstrap p {_p(c.wild_p_value)}")
     if c.n_left_out:
         caveats.append(f"{c.n_left_out} questions answered by only one of them are left out")
     return text + ("; " + "; ".join(caveats) if caveats else "") + "."
@@ -264,11 +276,20 @@ def verdicts(analysis: Analysis) -> list[str]:
 def methods_paragraph(analysis: Analysis) -> str:
     """A paragraph naming the estimators used and their sources, for a paper's methods section."""
     z = f"{round(100 * analysis.confidence, 2):g}%"
+    cr2 = analysis.method == "cr2"
     k = any(m.k_max > 1 for m in analysis.models)
     parts = ["Each model's score is the mean of its question-level scores"
              + (" (the several answers to each question were first averaged into one score; resamples are "
                 "not pooled)" if k else "") + "."]
-    if analysis.clustered:
+    if analysis.clustered and cr2:
+        parts.append(f"Standard errors are cluster-robust, clustered on '{analysis.cluster_col}' "
+                     f"({analysis.n_clusters:,} clusters): the bias-reduced CR2 estimator (Bell & McCaffrey 2002) "
+                     "with a t reference on Satterthwaite degrees of freedom (Pustejovsky & Tipton 2018, J. "
+                     "Business & Economic Statistics 36(4)), which keeps intervals near their nominal level with "
+                     "few or unequal clusters, where CR1 with a normal reference does not (Imbens & Kolesar 2016, "
+                     "Rev. Econ. Stat. 98(4)); the naive CLT standard error (Miller 2024, arXiv:2411.00640, Eq. 1) "
+                     "and the design effect are shown beside them.")
+    elif analysis.clustered:
         parts.append(f"Standard errors are cluster-robust, clustered on '{analysis.cluster_col}' "
                      f"({analysis.n_clusters:,} clusters): the CR1 sandwich estimator of Miller (2024, "
                      "arXiv:2411.00640, Eq. 4) with the C/(C-1) small-sample factor of Cameron & Miller "
@@ -277,13 +298,25 @@ def methods_paragraph(analysis: Analysis) -> str:
     else:
         parts.append("Standard errors follow the central limit theorem: the sample standard deviation of "
                      "the question scores over the square root of n (Miller 2024, arXiv:2411.00640, Eq. 1).")
-    parts.append(f"{z} confidence intervals are normal: estimate plus or minus z times the standard error "
-                 "(Eq. 3).")
+    if cr2:
+        parts.append(f"{z} confidence intervals are the estimate plus or minus a t quantile times the standard "
+                     "error, on " + ("Satterthwaite degrees of freedom" if analysis.clustered else
+                                     "n - 1 degrees of freedom (the one-sample and paired t-tests)") + ".")
+    else:
+        parts.append(f"{z} confidence intervals are normal: estimate plus or minus z times the standard error "
+                     "(Eq. 3).")
+    labels = sorted({m.interval for m in analysis.models if not m.interval.startswith(("t ", "CR", "CLT"))})
+    if labels:
+        parts.append("For independent 0/1 answers each model's interval is "
+                     + (f"the {labels[0]} interval" if len(labels) == 1 else "by " + ", ".join(labels))
+                     + (" (chosen automatically below 300 questions, Bowyer et al., ICML 2025, arXiv:2503.01747)"
+                        if analysis.interval == "auto" else "") + ".")
     if analysis.comparisons:
         how = ("paired: the standard error of the per-question differences on the questions both models "
                "answered (Eq. 7" + (", clustered as in Eq. 8)" if analysis.clustered else ")")) if analysis.paired \
-            else "unpaired: the two standard errors combined in quadrature (Eq. 5)"
-        parts.append(f"Comparisons are {how}, with two-sided normal p-values")
+            else "unpaired: the two standard errors combined in quadrature (Eq. 5)" \
+            + (", with Welch-Satterthwaite degrees of freedom" if cr2 else "")
+        parts.append(f"Comparisons are {how}, with two-sided {'t' if cr2 else 'normal'} p-values")
         if len(analysis.comparisons) < 2:
             pass
         elif analysis.adjust == "holm":
@@ -293,10 +326,23 @@ def methods_paragraph(analysis: Analysis) -> str:
             parts[-1] += (f", adjusted across the {len(analysis.comparisons)} comparisons with the "
                           "Benjamini-Hochberg procedure (1995)")
         parts[-1] += "."
-        if any(c.mcnemar_p_value is not None for c in analysis.comparisons):
+        if any(c.se == 0.0 and c.diff != 0.0 for c in analysis.comparisons):
+            parts.append("Where every shared question differs by the same amount the standard error is zero and "
+                         "the p-value is the exact sign-flip (randomisation) test.")
+        if any(c.mcnemar_p is not None for c in analysis.comparisons):
+            parts.append("For 0/1 scores McNemar's test (exact binomial p, and the chi-square without continuity "
+                         "correction) is reported as a check.")
+        elif any(c.mcnemar_p_value is not None for c in analysis.comparisons):
             parts.append("For 0/1 scores McNemar's test (without continuity correction) is reported as a check.")
-    parts.append("With fewer than a few hundred questions, normal intervals can be too narrow; for 0/1 scores "
-                 "Wilson or Bayesian intervals are safer (Bowyer et al., ICML 2025, arXiv:2503.01747).")
+        if analysis.wild_bootstrap:
+            parts.append(f"As a cross-check, each paired comparison also has a restricted wild cluster bootstrap "
+                         f"p-value (null imposed; Webb six-point weights with 12 or fewer clusters, Rademacher "
+                         f"otherwise; every weight vector when there are at most {analysis.n_boot:,}, else "
+                         f"{analysis.n_boot:,} draws with seed {analysis.seed}; Cameron, Gelbach & Miller 2008; "
+                         "Webb 2023; MacKinnon, Nielsen & Webb 2023).")
+    if not cr2:
+        parts.append("With fewer than a few hundred questions, normal intervals can be too narrow; for 0/1 scores "
+                     "Wilson or Bayesian intervals are safer (Bowyer et al., ICML 2025, arXiv:2503.01747).")
     ver = version()
     parts.append("Computed with evalstats" + ("." if ver == "unknown" else f" {ver}."))
     return " ".join(parts)
@@ -329,11 +375,24 @@ def settings(analysis: Analysis) -> dict[str, Any]:
         cmd.append("--unpaired")
     if not analysis.clustered:
         cmd.append("--no-clusters")
+    if analysis.method != "cr2":
+        cmd.append(f"--cluster-se {analysis.method}")
+    if analysis.interval != "auto":
+        cmd.append(f"--interval {analysis.interval}")
+    if analysis.wild_bootstrap:
+        cmd.append("--wild-bootstrap")
+        if analysis.n_boot != 9999:
+            cmd.append(f"--n-boot {analysis.n_boot}")
+        if analysis.seed != 0:
+            cmd.append(f"--seed {analysis.seed}")
     return {
         "file": analysis.name, "format": analysis.format, "question_col": analysis.question_col,
         "model_col": analysis.model_col, "score_col": analysis.score_col, "cluster_col": analysis.cluster_col,
         "confidence": analysis.confidence, "baseline": analysis.baseline, "paired": analysis.paired,
-        "clustered": analysis.clustered, "adjust": analysis.adjust, "score_kind": analysis.score_kind,
+        "clustered": analysis.clustered, "adjust": analysis.adjust, "cluster_se": analysis.method,
+        "interval": analysis.interval, "wild_bootstrap": analysis.wild_bootstrap,
+        "n_boot": analysis.n_boot if analysis.wild_bootstrap else None,
+        "seed": analysis.seed if analysis.wild_bootstrap else None, "score_kind": analysis.score_kind,
         "n_questions": analysis.n_questions, "n_clusters": analysis.n_clusters, "notes": list(analysis.notes),
         "command": " ".join(cmd), "evalstats_version": version(),
     }
@@ -349,11 +408,14 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
     """The fixed-key document: ``models``, ``comparisons``, ``warnings``, ``settings`` (no NaN: null)."""
     models = [{"model": m.model, "n": m.n, "n_clusters": m.n_clusters, "k": m.k, "mean": _clean(m.mean),
                "se": _clean(m.se), "ci": [_clean(m.ci_low), _clean(m.ci_high)], "se_naive": _clean(m.se_naive),
-               "deff": _clean(m.deff)} for m in analysis.models]
+               "deff": _clean(m.deff), "df": _clean(m.df), "method": m.method, "interval": m.interval}
+              for m in analysis.models]
     pairs = [{"model": c.model, "baseline": c.baseline, "n": c.n, "diff": _clean(c.diff), "se": _clean(c.se),
               "ci": [_clean(c.ci_low), _clean(c.ci_high)], "z": _clean(c.z), "p_value": _clean(c.p_value),
               "p_adjusted": _clean(c.p_adjusted), "correlation": _clean(c.correlation),
-              "se_unpaired": _clean(c.se_unpaired)} for c in analysis.comparisons]
+              "se_unpaired": _clean(c.se_unpaired), "df": _clean(c.df), "method": c.method,
+              "mcnemar_p": _clean(c.mcnemar_p), "wild_p_value": _clean(c.wild_p_value)}
+             for c in analysis.comparisons]
     return {"models": models, "comparisons": pairs, "warnings": list(analysis.warnings),
             "settings": settings(analysis)}
 

@@ -46,6 +46,19 @@ def ols_se(y, groups=None):
 
 def test_atlas_breeze_worked_numbers(atlas):
     """Seed 004: Atlas 63.6% (SE 6.1%, CI 51.6% to 75.6%); Breeze - Atlas +5.0, paired SE 0.0232, CI 0.5 to 9.5."""
+    # the default (t on 9 df) against scipy's one-sample and paired t-tests
+    from scipy import stats
+
+    ab = np.loadtxt(EXAMPLES / "atlas_breeze.csv", delimiter=",", skiprows=1, usecols=(1, 2))
+    d = atlas.model("Atlas")
+    t1 = stats.ttest_1samp(ab[:, 0], 0.0).confidence_interval(0.95)
+    assert (d.ci_low, d.ci_high) == pytest.approx((t1.low, t1.high), rel=1e-12) and d.df == 9.0
+    assert d.interval == "t (n - 1 df)" and d.method == "cr2"
+    (c,) = atlas.comparisons
+    tr = stats.ttest_rel(ab[:, 1], ab[:, 0])
+    assert c.p_value == pytest.approx(tr.pvalue, rel=1e-10) and round(c.p_value, 3) == 0.059
+    assert c.ci_low < 0 < c.ci_high and c.df == 9.0
+    atlas = analyze(load(EXAMPLES / "atlas_breeze.csv"), method="cr1")  # the paper's z: seed 004's numbers
     a = atlas.model("Atlas")
     assert (round(a.mean, 3), round(a.se, 4), round(a.ci_low, 3), round(a.ci_high, 3)) == (0.636, 0.0613, 0.516, 0.756)
     (c,) = atlas.comparisons
@@ -59,7 +72,7 @@ def test_atlas_breeze_worked_numbers(atlas):
 
 def test_unpaired_atlas_breeze():
     """Seed 004's naive comparison: SE 0.0864, CI -11.9% to +21.9% for Breeze - Atlas."""
-    res = analyze(load(EXAMPLES / "atlas_breeze.csv"), paired=False)
+    res = analyze(load(EXAMPLES / "atlas_breeze.csv"), paired=False, method="cr1")
     (c,) = res.comparisons
     assert round(c.se, 4) == 0.0864 and (round(c.ci_low, 3), round(c.ci_high, 3)) == (-0.119, 0.219)
     assert any("unpaired" in w for w in res.warnings)
@@ -139,7 +152,7 @@ def test_fast_equals_slow_with_missing_answers_and_resamples(data):
     frame = pd.DataFrame(rows, columns=["question", "model", "score"])
     confidence = data.draw(st.sampled_from([0.8, 0.9, 0.95, 0.99]))
     ds = load(frame.to_csv(index=False).encode())
-    res = analyze(ds, baseline="B", confidence=confidence)
+    res = analyze(ds, baseline="B", confidence=confidence, interval="normal")
     pairs, sums = slow_analysis(ds.frame, "B", confidence)
     for m in res.models:
         s = sums[m.model]
@@ -212,11 +225,23 @@ def test_question_table_input_gives_the_same_numbers(mgsm_ds):
 
 def test_warnings_few_clusters_small_n_and_perfect_scores():
     rows = "".join(f"q{i},A,1,c{i % 4}\nq{i},B,{i % 2},c{i % 4}\n" for i in range(12))
+    res = analyze(load(("question,model,score,cluster\n" + rows).encode()), method="cr1")
+    text = " | ".join(res.warnings)
+    assert "only 4 clusters" in text and "Cameron & Miller" in text and "cr2" in text
+    assert "fewer than 300 clusters (smallest: 4)" in text and "Bowyer" in text
+    assert "A scored 100.0% on every question" in text
+    # the default counts clusters and degrees of freedom, and says the t reference handles them
     res = analyze(load(("question,model,score,cluster\n" + rows).encode()))
     text = " | ".join(res.warnings)
-    assert "only 4 clusters" in text and "Cameron & Miller" in text
-    assert "smallest n = 12" in text and "Bowyer" in text and "Wilson" in text
-    assert "A scored 100.0% on every question" in text
+    df = min(m.df for m in res.models)
+    assert f"only 4 clusters (column 'cluster'), as little as {df:.1f} degrees of freedom" in text
+    assert f"fewer than 300 independent clusters (smallest: 4, {df:.1f} degrees of freedom)" in text
+    assert "Cameron & Miller" not in text
+    # without clusters, 12 questions: Wilson is named for 0/1 scores
+    res = analyze(load(("question,model,score,cluster\n" + rows).encode()), use_clusters=False)
+    text = " | ".join(res.warnings)
+    assert "fewer than 300 independent questions (smallest: 12, 11.0 degrees of freedom)" in text
+    assert "Wilson" in text
 
 
 def test_a_single_cluster_is_not_clustered():

@@ -39,13 +39,19 @@ def atlas():
 
 
 @pytest.fixture(scope="module")
+def atlas_cr1():
+    return analyze(load(EXAMPLES / "atlas_breeze.csv"), method="cr1")
+
+
+@pytest.fixture(scope="module")
 def mgsm():
     return analyze(load(EXAMPLES / "multilingual_clustered.csv"))
 
 
 def model_row(name, mean, se, n, clusters=None):
     return ModelResult(model=name, n=n, n_clusters=clusters, k=1, k_min=1, k_max=1, mean=mean, se=se,
-                       ci_low=mean - 1.959964 * se, ci_high=mean + 1.959964 * se, se_naive=se, deff=1.0, n_eff=n)
+                       ci_low=mean - 1.959964 * se, ci_high=mean + 1.959964 * se, se_naive=se, deff=1.0, n_eff=n,
+                       df=math.inf, method="cr1", interval="CLT normal (z)")
 
 
 def paper_math() -> Analysis:
@@ -101,12 +107,14 @@ def test_raw_units_for_scores_outside_0_1():
     assert "points" not in verdicts(res)[0]
 
 
-def test_latex_tables(atlas):
-    tex = models_table(atlas, "latex")
+def test_latex_tables(atlas_cr1, atlas):
+    tex = models_table(atlas_cr1, "latex")
     assert r"\begin{tabular}{llrr}" in tex and r"\toprule" in tex
     assert r"Atlas & 10 & 63.6\% (6.1\%) & (51.6\%, 75.6\%) \\" in tex
     assert r"\caption{Mean score (standard error) on atlas\_breeze.csv}" in tex
-    assert r"Breeze & Atlas & +5.0\% (2.3\%) & (+0.5\%, +9.5\%) & 0.93" in comparisons_table(atlas, "latex")
+    assert r"Breeze & Atlas & +5.0\% (2.3\%) & (+0.5\%, +9.5\%) & 0.93" in comparisons_table(atlas_cr1, "latex")
+    # the default t(9) interval: scipy.stats.ttest_rel(breeze, atlas).confidence_interval() = (-0.2%, +10.2%)
+    assert r"Breeze & Atlas & +5.0\% (2.3\%) & (-0.2\%, +10.2\%) & 0.93" in comparisons_table(atlas, "latex")
     with pytest.raises(EvalStatsError, match="models_csv"):
         models_table(atlas, "csv")
 
@@ -114,8 +122,12 @@ def test_latex_tables(atlas):
 # --------------------------------------------------------------------------------------- verdicts
 
 
-def test_verdict_significant_with_caveat(atlas):
-    assert verdicts(atlas) == ["Breeze beats Atlas by 5.0 points (95% CI 0.5 to 9.5); with 10 questions this is fragile."]
+def test_verdict_significant_with_caveat(atlas_cr1, atlas):
+    assert verdicts(atlas_cr1) == ["Breeze beats Atlas by 5.0 points (95% CI 0.5 to 9.5; p 0.031); with 10 questions "
+                                   "this is fragile."]
+    # the paired t-test on 10 tasks: p = 0.059, an interval that crosses zero
+    assert verdicts(atlas) == ["Breeze and Atlas cannot be told apart: Breeze - Atlas = +5.0 points (95% CI -0.2 to "
+                               "10.2, an interval that includes zero; p 0.059); with 10 questions this is fragile."]
 
 
 def test_verdict_not_significant_and_holm_caveat():
@@ -123,26 +135,34 @@ def test_verdict_not_significant_and_holm_caveat():
     v = verdicts(res)
     assert v[0].startswith("chat-7b and base-7b cannot be told apart: chat-7b - base-7b = +2.5 points (95% CI")
     assert "includes zero" in v[0]
-    c = res.comparisons[2]  # chat-13b vs chat-7b: p = 0.029, Holm-adjusted 0.059
+    c = res.comparisons[2]  # chat-13b vs chat-7b: p = 0.030, Holm-adjusted 0.060
     assert c.p_value < 0.05 <= c.p_adjusted
-    assert v[2].startswith("chat-13b beats chat-7b by 3.1 points")
-    assert "after Holm adjustment for 3 comparisons it is not significant (p = 0.059)" in v[2]
+    # the verdict leads with the adjusted result, never "beats" when the adjusted test says no
+    assert v[2].startswith(f"chat-13b and chat-7b cannot be told apart after Holm adjustment for 3 comparisons "
+                           f"(adjusted p {c.p_adjusted:.3f}; unadjusted {c.p_value:.3f}): chat-13b - chat-7b = +3.1 "
+                           "points")
+    assert "beats" not in v[2]
 
 
 def test_verdict_losing_model_first_when_the_difference_is_negative(mgsm):
     v = verdicts(mgsm)
     c = mgsm.comparisons[1]  # Frigate - Galleon < 0
     assert c.diff < 0 and v[1].startswith(f"Galleon beats Frigate by {-100 * c.diff:.1f} points (95% CI "
-                                          f"{-100 * c.ci_high:.1f} to {-100 * c.ci_low:.1f})")
+                                          f"{-100 * c.ci_high:.1f} to {-100 * c.ci_low:.1f}; adjusted p (Holm) ")
 
 
-def test_methods_paragraph_cites_its_sources(atlas, mgsm):
+def test_methods_paragraph_cites_its_sources(atlas, mgsm, atlas_cr1):
     plain, clustered = methods_paragraph(atlas), methods_paragraph(mgsm)
     for text in (plain, clustered):
         assert "Miller 2024, arXiv:2411.00640" in text or "Miller (2024, arXiv:2411.00640" in text
-        assert "Bowyer et al., ICML 2025" in text
-    assert "Cameron & Miller" in clustered and "CR1" in clustered and "Cameron" not in plain
+    assert "n - 1 degrees of freedom" in plain and "Cameron" not in plain
+    for source in ("CR2", "Bell & McCaffrey 2002", "Pustejovsky & Tipton 2018", "Imbens & Kolesar 2016",
+                   "Satterthwaite"):
+        assert source in clustered
     assert "Holm" in clustered and "McNemar" in clustered
+    cr1 = methods_paragraph(analyze(load(EXAMPLES / "multilingual_clustered.csv"), method="cr1"))
+    assert "Cameron & Miller" in cr1 and "CR1" in cr1 and "normal" in cr1 and "Bowyer et al., ICML 2025" in cr1
+    assert "Bowyer et al., ICML 2025" in methods_paragraph(atlas_cr1)
 
 
 # ------------------------------------------------------------------------------------------- JSON
@@ -151,9 +171,13 @@ def test_methods_paragraph_cites_its_sources(atlas, mgsm):
 def test_json_document_keys_are_fixed(mgsm):
     doc = json.loads(to_json(mgsm))
     assert list(doc) == ["models", "comparisons", "warnings", "settings"]
-    assert list(doc["models"][0]) == ["model", "n", "n_clusters", "k", "mean", "se", "ci", "se_naive", "deff"]
+    assert list(doc["models"][0]) == ["model", "n", "n_clusters", "k", "mean", "se", "ci", "se_naive", "deff", "df",
+                                      "method", "interval"]
     assert list(doc["comparisons"][0]) == ["model", "baseline", "n", "diff", "se", "ci", "z", "p_value",
-                                           "p_adjusted", "correlation", "se_unpaired"]
+                                           "p_adjusted", "correlation", "se_unpaired", "df", "method", "mcnemar_p",
+                                           "wild_p_value"]
+    assert doc["models"][0]["method"] == "cr2" and doc["settings"]["cluster_se"] == "cr2"
+    assert doc["settings"]["interval"] == "auto"
     s = doc["settings"]
     for key in ("file", "format", "question_col", "model_col", "score_col", "cluster_col", "confidence", "baseline",
                 "evalstats_version", "command"):
@@ -239,7 +263,8 @@ def test_render_formats(atlas):
                     "## Methods", "## How the file was read"):
         assert heading.replace("\\_", "_") in md.replace("\\_", "_")
     assert json.loads(render(atlas, "json"))["comparisons"][0]["model"] == "Breeze"
-    assert render(atlas, "csv").startswith("model,n,n_clusters,k,mean,se,ci_low,ci_high,se_naive,deff\n")
+    assert render(atlas, "csv").startswith("model,n,n_clusters,k,mean,se,ci_low,ci_high,se_naive,deff,df,method,"
+                                           "interval\n")
     assert "\\begin{itemize}" in render(atlas, "latex")
     with pytest.raises(EvalStatsError, match="must be one of markdown, latex, csv, json"):
         render(atlas, "html")
