@@ -107,7 +107,7 @@ def _extras(key: str, roles: tuple, opts: tuple, method: str, _prepared: lesson.
     guards = guardrails(_prepared.dataset, _prepared.table, _analysis, extra_clusters=_prepared.extra_clusters,
                         intervals={r.model: (r.ci_low, r.ci_high) for r in shown.itertuples()})
     ranking = rank_models({m.model: m.mean for m in _all_pairs.models},
-                          [(c.model, c.baseline, c.p_adjusted) for c in _all_pairs.comparisons],
+                          [(c.model, c.baseline, c.p_adjusted, c.diff) for c in _all_pairs.comparisons],
                           alpha=1.0 - _all_pairs.confidence)
     return guards, ranking
 

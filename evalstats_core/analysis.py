@@ -215,6 +215,8 @@ class Analysis:
         Wild bootstrap draws asked for (every sign vector when there are fewer).
     seed : int
         Seed of the wild bootstrap draws.
+    source : str or None
+        The file's path as the user gave it (the command line sets it), for ``settings.command``.
     """
 
     models: tuple[ModelResult, ...]
@@ -241,6 +243,7 @@ class Analysis:
     wild_bootstrap: bool = False
     n_boot: int = 9999
     seed: int = 0
+    source: str | None = None
 
     def models_frame(self) -> pd.DataFrame:
         """One row per model, one column per :class:`ModelResult` field."""

@@ -170,7 +170,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.file != "-":  # settings.command names the file as given, so it reruns from where it was started
         import dataclasses
 
-        result = dataclasses.replace(result, name=args.file)
+        result = dataclasses.replace(result, source=args.file)
     text = render(result, args.format)
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:

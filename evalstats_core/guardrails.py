@@ -8,17 +8,17 @@
 
 The checks, each tied to a mistake the literature documents:
 
-* ``small_n`` -- a CLT (normal) interval with fewer than a few hundred questions is too narrow
-  (Bowyer, Aitchison & Ivanova 2025); with 0/1 scores Wilson's interval is shown beside it, with
-  partial credit the Student-t factor.
+* ``small_n`` -- a CLT (normal) interval with fewer than a few hundred independent questions (or
+  clusters) is too narrow (Bowyer, Aitchison & Ivanova 2025); with 0/1 scores Wilson's interval is
+  shown beside it, otherwise the Student-t factor the default intervals use (in the file's units).
 * ``unused_cluster`` -- a column that groups the questions (passage, source question) left out of
   the analysis: the SE that ignores it is too small (Miller 2024, Sec. 2.2: DROP 3x).
 * ``pooled_resamples`` -- several answers per question pooled as if independent (Miller 2024, Sec. 3.1).
 * ``overlap`` -- two intervals that overlap read as "no difference" although the paired test finds one.
 * ``multiplicity`` -- many pairwise tests without correction (Holm 1979; Benjamini & Hochberg 1995).
 * ``extremes`` -- a model at 0% or 100%: SE 0 and an interval of zero width.
-* ``few_clusters`` -- fewer than 30 clusters: the clustered SE is itself too small (Cameron & Miller
-  2015, Sec. VI).
+* ``few_clusters`` -- few clusters: CR1 with a normal reference is too narrow below about 30 (Cameron &
+  Miller 2015, Sec. VI); CR2 with Satterthwaite df holds its level but is wide below about 10.
 * ``missing`` -- questions missing for some models: comparisons silently use fewer questions.
 """
 
@@ -48,7 +48,7 @@ CHECKS: dict[str, str] = {
     "overlap": "Overlapping intervals read as 'no difference'",
     "multiplicity": "Many comparisons without correction",
     "extremes": "Scores of 0% or 100%",
-    "few_clusters": "Fewer than 30 clusters",
+    "few_clusters": "Few clusters",
     "missing": "Questions missing for some models",
 }
 #: An ignored column counts as cluster-like when clustering on it changes some SE by this factor.
@@ -89,17 +89,28 @@ def _warn(check: str, detail: str) -> Guardrail:
     return Guardrail(check, "warn", CHECKS[check], detail)
 
 
+def _half(x: float, analysis: Analysis) -> str:
+    """A half-width in the file's own units: percentage points for 0-1 scores shown as percent."""
+    return f"±{100.0 * x:.1f} points" if analysis.unit == "percent" else f"±{x:.3g}"
+
+
 def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
     from .intervals import proportion_ci
 
-    small = [m for m in analysis.models if m.n < SMALL_N]
+    def units(r: Any) -> int:
+        return r.n_clusters if r.n_clusters is not None else r.n
+
+    what = "clusters" if analysis.clustered else "questions"
+    small = [m for m in analysis.models if units(m) < SMALL_N]
     if not small:
-        return _ok("small_n", f"every model has at least {SMALL_N} questions; the normal interval is adequate.")
-    m = min(small, key=lambda r: r.n)
+        return _ok("small_n", f"every model has at least {SMALL_N} independent {what}; the normal and t intervals "
+                              "agree here.")
+    m = min(small, key=units)
+    u = units(m)
     z = z_for(analysis.confidence)
     j = table.models.index(m.model)
     kk = table.k[table.answered[:, j], j]
-    independent = not analysis.clustered and int(kk.max()) == 1
+    independent = m.n_clusters is None and int(kk.max()) == 1
     if table.score_kind == "binary" and independent:
         k = int(round(m.mean * m.n))
         wald = proportion_ci(k, m.n, method="wald", confidence=analysis.confidence)
@@ -109,14 +120,19 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
             f"{_pct(wald.low)} to {_pct(wald.high)}; Wilson's interval, which keeps its coverage at small n, is "
             f"{_pct(wil.low)} to {_pct(wil.high)}. Below a few hundred questions the CLT interval claims more "
             "certainty than it has (Bowyer et al. 2025): use Wilson (the interval method above)."))
-    units = analysis.n_clusters if analysis.clustered else m.n
-    df = max(int(units) - 1, 1)
+    if analysis.method == "cr2":
+        t = float(stdtrit(m.df, 0.5 + analysis.confidence / 2.0))  # the t quantile the interval uses
+        return _ok("small_n", (
+            f"{m.model} has {u} {what}, {m.df:.1f} degrees of freedom. Its interval uses Student's t = {t:.2f} "
+            f"rather than z = {z:.2f}: {_half(t * m.se, analysis)} instead of {_half(z * m.se, analysis)}, "
+            f"{100.0 * (t / z - 1.0):.0f}% wider, as it should be with so few. Close calls stay fragile."))
+    df = max(int(u) - 1, 1)
     t = float(stdtrit(df, 0.5 + analysis.confidence / 2.0))  # Student-t quantile with units - 1 df
-    what = "clusters" if analysis.clustered else "questions"
     return _warn("small_n", (
-        f"{m.model} has {units} {what}. The normal interval uses z = {z:.2f}; with so few, Student's t "
+        f"{m.model} has {u} {what}. The normal interval uses z = {z:.2f}; with so few, Student's t "
         f"({df} degrees of freedom) gives {t:.2f}, an interval {100.0 * (t / z - 1.0):.0f}% wider "
-        f"(±{100.0 * t * m.se:.1f} instead of ±{100.0 * z * m.se:.1f} points). Close calls are fragile."))
+        f"({_half(t * m.se, analysis)} instead of {_half(z * m.se, analysis)}). Switch to the default "
+        "(CR2 / t) standard errors. Close calls are fragile."))
 
 
 def _summarize_quiet(scores: np.ndarray, codes: np.ndarray | None, confidence: float):
@@ -267,15 +283,30 @@ def _extremes(table: QuestionTable, analysis: Analysis) -> Guardrail:
 
 
 def _few_clusters(analysis: Analysis) -> Guardrail:
+    from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2
+
     if not analysis.clustered:
         return _ok("few_clusters", "not clustered.")
     c = analysis.n_clusters or 0
-    if c >= 30:
+    dfs = [m.df for m in analysis.models if m.n_clusters is not None]
+    if analysis.method == "cr2":
+        df = min(dfs) if dfs else math.nan
+        if c >= MIN_CLUSTERS_CR2:
+            return _ok("few_clusters", (
+                f"{c} clusters ({df:.1f} degrees of freedom at the fewest): CR2 with Satterthwaite degrees of "
+                "freedom keeps the intervals near their level even with few or unequal clusters."))
+        return _warn("few_clusters", (
+            f"only {c} clusters, {df:.1f} degrees of freedom: the CR2 intervals account for it and are wide, so "
+            "only large differences can be told apart, and the cluster variance itself is poorly known (a "
+            "design effect or an effective n from so few clusters is rough). The wild cluster bootstrap is a "
+            "useful cross-check (Cameron, Gelbach & Miller 2008)."))
+    if c >= MIN_CLUSTERS:
         return _ok("few_clusters", f"{c} clusters: enough for the clustered SE.")
     return _warn("few_clusters", (
-        f"only {c} clusters. The clustered (CR1) SE is biased downward with fewer than about 30 clusters "
-        "(Cameron & Miller 2015, Sec. VI): the intervals are optimistic. Cross-check with a cluster bootstrap "
-        "and treat borderline results as inconclusive."))
+        f"only {c} clusters. The clustered (CR1) SE with a normal interval is biased downward with fewer than "
+        f"about {MIN_CLUSTERS} clusters (Cameron & Miller 2015, Sec. VI): the intervals are optimistic. Use the "
+        "default CR2 standard errors with Satterthwaite degrees of freedom, and cross-check with the wild "
+        "cluster bootstrap."))
 
 
 def _missing(table: QuestionTable, analysis: Analysis) -> Guardrail:

@@ -215,17 +215,50 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
     if clusters is not None and np.unique(clusters).size < 2:
         clusters = None
     est = pilot_estimates(a, b, clusters=clusters)
-    kw = {"omega2": est.omega2, "sigma2_a": est.sigma2_a, "sigma2_b": est.sigma2_b}
+    omega2, notes = est.omega2, [est.note] if est.note else []
+    if analysis.unit == "percent" and clusters is None:
+        # Bhatia-Davis: a difference of two [0, 1] scores lies in [-1, 1], so its variance is at most
+        # (1 - mean)(1 + mean); the ddof=1 estimate can exceed it at small n (e.g. n/(n-1) for +-1 values)
+        cap = (1.0 - est.mean_difference) * (1.0 + est.mean_difference)
+        if omega2 > cap:
+            notes.append(f"the estimated ω² ({omega2:.3g}) is more than differences of scores in [0, 1] can have "
+                         f"with this mean; the plan uses the largest possible value, {cap:.3g}")
+            omega2 = cap
+    if clusters is not None:
+        notes.append(_few_clusters_note(clusters, analysis))
+    kw = {"omega2": omega2, "sigma2_a": est.sigma2_a, "sigma2_b": est.sigma2_b}
     resampled = est.k_a > 1 or est.k_b > 1
     the_mde = float(mde(rows.size, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power))  # Eq. 10
     needed = float(sample_size(delta, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power))  # Eq. 9
     k_need = answers_needed(rows.size, delta, **kw, alpha=alpha, power=power) if resampled else None
     return PairPlan(
         model=model, baseline=baseline, n=int(rows.size), n_clusters=est.n_clusters, k_model=est.k_a,
-        k_baseline=est.k_b, omega2=est.omega2, sigma2_model=est.sigma2_a, sigma2_baseline=est.sigma2_b,
+        k_baseline=est.k_b, omega2=omega2, sigma2_model=est.sigma2_a, sigma2_baseline=est.sigma2_b,
         resampled=resampled, correlation=est.correlation, observed_diff=est.mean_difference, delta=float(delta),
-        alpha=alpha, power=power, mde=the_mde, n_needed=needed, k_needed=k_need, note=est.note,
+        alpha=alpha, power=power, mde=the_mde, n_needed=needed, k_needed=k_need,
+        note="; ".join(n for n in notes if n) or None,
     )
+
+
+def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
+    """What a plan built on a clustered variance cannot know: its range on the clusters' degrees of freedom.
+
+    The clustered variance rests on the Satterthwaite degrees of freedom of the design (Bell &
+    McCaffrey 2002); a variance estimated on ``df`` degrees of freedom is within a factor
+    ``df / chi2_{df, 0.975}`` to ``df / chi2_{df, 0.025}`` of the truth with 95% confidence.
+    """
+    from scipy.special import chdtri
+
+    from ._clusters import MIN_CLUSTERS, cluster_sizes, cr2_se_df
+
+    sizes = cluster_sizes(np.asarray(codes))
+    g = int(np.count_nonzero(sizes))
+    if g >= MIN_CLUSTERS:
+        return None
+    _, df = cr2_se_df(np.zeros_like(sizes), sizes, int(sizes.sum()))
+    lo, hi = df / float(chdtri(df, 0.025)), df / float(chdtri(df, 0.975))  # chi2 upper quantiles
+    return (f"with only {g} clusters the variance behind this plan rests on about {df:.1f} degrees of freedom: the "
+            f"true value could be {lo:.2f}x to {hi:.2f}x this estimate (95%), and the questions needed with it")
 
 
 def _short(x: float) -> str:

@@ -43,7 +43,9 @@ class Ranking:
     Attributes
     ----------
     models : tuple of str
-        Model names, best mean first (ties in the mean keep the input order).
+        Model names, best first: by possible rank (the middle of ``best_rank`` and ``worst_rank``),
+        then by mean score (ties keep the input order), so the order never contradicts a
+        significant test.
     means : tuple of float
         Mean score of each model, in the order of ``models``.
     letters : tuple of str
@@ -176,10 +178,15 @@ def rank_models(means: Any, pairs: Iterable[tuple[str, str, float]], *, alpha: f
     ----------
     means : mapping of str -> float, or a sequence of ``(model, mean)``
         Each model's mean score.
-    pairs : iterable of ``(model_a, model_b, adjusted_p)``
-        The adjusted p-value of every pair that was tested. A pair that was not tested (e.g. two
-        non-baseline models when comparing against a baseline) or has a NaN p-value counts as *not*
-        significantly different: the display never claims a difference that was not tested.
+    pairs : iterable of ``(model_a, model_b, adjusted_p)`` or ``(model_a, model_b, adjusted_p, diff)``
+        The adjusted p-value of every pair that was tested, and optionally the difference
+        ``mean(model_a) - mean(model_b)`` *on the questions both answered* -- the one the test was
+        about. Give it whenever models skipped questions: the direction of a significant difference
+        then comes from the test itself, never from means over different question sets (which can
+        point the other way). Without it the direction comes from ``means``. A pair that was not
+        tested (e.g. two non-baseline models when comparing against a baseline) or has a NaN p-value
+        counts as *not* significantly different: the display never claims a difference that was not
+        tested.
     alpha : float, default 0.05
         Significance level for the adjusted p-values (``1 - confidence``).
 
@@ -195,7 +202,8 @@ def rank_models(means: Any, pairs: Iterable[tuple[str, str, float]], *, alpha: f
 
     Notes
     -----
-    Write ``j > i`` when ``mean_j > mean_i`` and ``p_ij < alpha``, and close the relation under
+    Write ``j > i`` when ``p_ij < alpha`` and the tested difference ``j - i`` is positive (or, without
+    it, ``mean_j > mean_i``), and close the relation under
     transitivity (true means are ordered numbers, so ``A > B > C`` places A above C even when that test
     alone is not significant). Best possible rank of ``i``: ``1 + #{j : j > i}``; worst: ``m - #{j : i > j}``.
     These are exactly the smallest and largest positions of ``i`` over all orders of the models that
@@ -207,6 +215,13 @@ def rank_models(means: Any, pairs: Iterable[tuple[str, str, float]], *, alpha: f
     ...                                                   ("B", "C", 0.20)])
     >>> list(r.letters), r.best_rank, r.worst_rank
     (['a', 'ab', 'b'], (1, 1, 2), (2, 3, 3))
+
+    B's mean over all its questions is higher, but on the questions both answered A scored 3 points more
+    and the test is significant: A is placed above B.
+
+    >>> r = rank_models({"A": 0.60, "B": 0.62}, [("A", "B", 0.01, 0.03)])
+    >>> r.models, r.best_rank, r.worst_rank
+    (('A', 'B'), (1, 2), (1, 2))
     """
     alpha = check_probability(alpha, "alpha")
     items = list(means.items()) if hasattr(means, "items") else [tuple(x) for x in means]
@@ -224,23 +239,35 @@ def rank_models(means: Any, pairs: Iterable[tuple[str, str, float]], *, alpha: f
     index = {name: k for k, name in enumerate(models)}
     m = len(models)
     sig = [[False] * m for _ in range(m)]
+    # gap[i][j]: the tested difference model i - model j (means by default; shared questions when given)
+    gap = [[values[models[i]] - values[models[j]] for j in range(m)] for i in range(m)]
     n_sig = 0
-    for a, b, p in pairs:
-        a, b = str(a), str(b)
+    for pair in pairs:
+        if len(pair) not in (3, 4):
+            raise EvalStatsError(f"pair {pair!r} must be (model_a, model_b, adjusted_p) or (..., diff)")
+        a, b, p = str(pair[0]), str(pair[1]), pair[2]
         for name in (a, b):
             if name not in index:
                 raise EvalStatsError(f"pair ({a!r}, {b!r}) names model {name!r}, which has no mean")
         p = float(p)
+        if len(pair) == 4 and math.isfinite(float(pair[3])) and a != b:
+            gap[index[a]][index[b]], gap[index[b]][index[a]] = float(pair[3]), -float(pair[3])
         if a != b and math.isfinite(p) and p < alpha and not sig[index[a]][index[b]]:
             sig[index[a]][index[b]] = sig[index[b]][index[a]] = True
             n_sig += 1
+    above = _closure([[sig[i][j] and gap[i][j] > 0.0 for j in range(m)] for i in range(m)])
+    best_of = [1 + sum(above[j][i] for j in range(m)) for i in range(m)]  # models surely better than i
+    worst_of = [m - sum(above[i][j] for j in range(m)) for i in range(m)]  # minus those surely worse
+    # display order: by possible rank (so the order never contradicts a significant test), then by mean
+    order = sorted(range(m), key=lambda i: (best_of[i] + worst_of[i], i))
+    models = [models[i] for i in order]
+    sig = [[sig[i][j] for j in order] for i in order]
+    best = tuple(best_of[i] for i in order)
+    worst = tuple(worst_of[i] for i in order)
     letters = letter_display(sig)
     letter_names = sorted({ch for s in letters for ch in _split_letters(s)}, key=_letter_key)
     groups = tuple(tuple(mod for mod, s in zip(models, letters, strict=False) if name in _split_letters(s))
                    for name in letter_names)
-    above = _closure([[sig[i][j] and values[models[i]] > values[models[j]] for j in range(m)] for i in range(m)])
-    best = tuple(1 + sum(above[j][i] for j in range(m)) for i in range(m))  # models surely better than i
-    worst = tuple(m - sum(above[i][j] for j in range(m)) for i in range(m))  # minus those surely worse
     return Ranking(
         models=tuple(models),
         means=tuple(values[x] for x in models),

@@ -358,7 +358,7 @@ def _clean(x: Any) -> Any:
 
 def settings(analysis: Analysis) -> dict[str, Any]:
     """Everything needed to reproduce the analysis, including the command line."""
-    cmd = ["python -m evalstats_core analyze", _quote(analysis.name)]
+    cmd = ["python -m evalstats_core analyze", _quote(analysis.source or analysis.name)]
     if analysis.format is not None:
         cmd.append(f"--layout {analysis.format}")
     for flag, value in (("--question-col", analysis.question_col), ("--model-col", analysis.model_col),

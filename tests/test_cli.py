@@ -106,11 +106,13 @@ def test_json_output_equals_analyze():
     res = analyze(load(EXAMPLES / "multilingual_clustered.csv"), baseline="Galleon")
     for got, m in zip(doc["models"], res.models, strict=True):
         assert got == {"model": m.model, "n": m.n, "n_clusters": m.n_clusters, "k": m.k, "mean": m.mean, "se": m.se,
-                       "ci": [m.ci_low, m.ci_high], "se_naive": m.se_naive, "deff": m.deff}
+                       "ci": [m.ci_low, m.ci_high], "se_naive": m.se_naive, "deff": m.deff, "df": m.df,
+                       "method": "cr2", "interval": "CR2 t (Satterthwaite df)"}
     for got, c in zip(doc["comparisons"], res.comparisons, strict=True):
         assert got == {"model": c.model, "baseline": "Galleon", "n": c.n, "diff": c.diff, "se": c.se,
                        "ci": [c.ci_low, c.ci_high], "z": c.z, "p_value": c.p_value, "p_adjusted": c.p_adjusted,
-                       "correlation": c.correlation, "se_unpaired": c.se_unpaired}
+                       "correlation": c.correlation, "se_unpaired": c.se_unpaired, "df": c.df, "method": "cr2",
+                       "mcnemar_p": None, "wild_p_value": None}  # clustered: no exact McNemar
     assert doc["warnings"] == list(res.warnings)
     assert doc["settings"]["baseline"] == "Galleon" and doc["settings"]["cluster_col"] == "cluster"
 

@@ -66,11 +66,18 @@ def test_small_n_continuous_gives_student_t_factor():
     """Atlas/Breeze: n = 10, t(9) = 2.262 against z = 1.960, 15% wider."""
     from scipy import stats
 
-    checks, *_ = run(example_bytes("atlas_breeze")[0], "ab.csv")
+    checks, *_ = run(example_bytes("atlas_breeze")[0], "ab.csv", method="cr1")
     g = checks["small_n"]
     assert g.status == "warn"
     t = stats.t.ppf(0.975, 9)  # scipy oracle
     assert f"gives {t:.2f}" in g.detail and f"{100 * (t / 1.959964 - 1):.0f}% wider" in g.detail
+    assert "±13.9 points instead of ±12.0 points" in g.detail  # t(9) * 6.13 and 1.96 * 6.13
+    # the default already uses t(9): the check says so and is not a warning
+    checks, _, _, a = run(example_bytes("atlas_breeze")[0], "ab.csv")
+    g = checks["small_n"]
+    assert g.status == "ok" and f"Student's t = {t:.2f}" in g.detail and "9.0 degrees of freedom" in g.detail
+    half = a.model("Atlas").ci_high - a.model("Atlas").mean
+    assert f"±{100 * half:.1f} points" in g.detail  # the half-width of the interval in the table
 
 
 def test_unused_cluster_column_is_found_and_quantified():
@@ -115,7 +122,7 @@ def test_pooling_harmless_when_answers_vary_like_questions():
 
 
 def test_overlap_trap_on_atlas_breeze():
-    checks, *_ = run(example_bytes("atlas_breeze")[0])
+    checks, *_ = run(example_bytes("atlas_breeze")[0], method="cr1")  # the paper's z: a real difference
     g = checks["overlap"]
     assert g.status == "warn"
     assert "(95% CI +0.5 to +9.5)" in g.detail and "Breeze (56.7% to 80.5%)" in g.detail
@@ -155,8 +162,16 @@ def test_extremes_give_the_wilson_interval():
 
 def test_few_clusters():
     frame = binary_long(200, {"A": 0.6, "B": 0.7}, groups=10, seed=2).rename(columns={"doc_group": "cluster"})
-    checks, *_ = run(csv_of(frame))
+    checks, *_ = run(csv_of(frame), method="cr1")
     assert checks["few_clusters"].status == "warn" and "only 10 clusters" in checks["few_clusters"].detail
+    assert "CR2" in checks["few_clusters"].detail
+    checks, _, _, a = run(csv_of(frame))  # CR2: 10 clusters hold their level
+    assert checks["few_clusters"].status == "ok" and "10 clusters" in checks["few_clusters"].detail
+    frame = binary_long(200, {"A": 0.6, "B": 0.7}, groups=6, seed=2).rename(columns={"doc_group": "cluster"})
+    checks, _, _, a = run(csv_of(frame))
+    df = min(m.df for m in a.models)
+    g = checks["few_clusters"]
+    assert g.status == "warn" and f"only 6 clusters, {df:.1f} degrees of freedom" in g.detail
 
 
 def test_missing_questions():
@@ -188,7 +203,7 @@ def test_overlap_uses_the_intervals_the_reader_sees():
     data, name = example_bytes("atlas_breeze")
     ds = load(data, name=name)
     tb = question_scores(ds)
-    a = analyze(tb)
+    a = analyze(tb, method="cr1")
     shown = {"Atlas": (0.50, 0.60), "Breeze": (0.55, 0.80)}
     g = {x.check: x for x in guardrails(ds, tb, a, intervals=shown)}["overlap"]
     assert g.status == "warn" and "Atlas (50.0% to 60.0%)" in g.detail

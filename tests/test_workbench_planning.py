@@ -155,3 +155,27 @@ def test_bad_pairs():
         plan_pair(ds, tb, a, "Breeze", "Atlas", delta=0.03, alpha=1.5)
     with pytest.raises(EvalStatsError, match="positive"):
         answers_needed(100, -0.1, omega2=0.1, sigma2_a=0.1, sigma2_b=0.1)
+
+
+def test_plan_never_uses_an_impossible_variance_and_says_what_few_clusters_cannot_know():
+    """Differences of [0, 1] scores have variance at most (1 - d)(1 + d); a clustered plan on few
+    clusters states the 95% range of its variance from the design's degrees of freedom."""
+    from scipy import stats
+
+    from evalstats_core.analysis import analyze
+    from evalstats_core.data import load, question_scores
+    from evalstats_core.planning import plan_pair
+
+    rows = "question,A,B\n" + "".join(f"q{i},{i % 2},{(i + 1) % 2}\n" for i in range(6))  # d = +-1, mean 0
+    ds = load(rows.encode())
+    tb = question_scores(ds)
+    plan = plan_pair(ds, tb, analyze(tb), "B", "A", delta=0.1)
+    assert plan.omega2 == 1.0 and "more than differences of scores in [0, 1] can have" in plan.note  # 6/5 > 1
+    rows = "question,model,score,cluster\n" + "".join(
+        f"q{i},{m},{int((i * 7 + (m == 'B') * 3) % 5 < 3)},c{i % 5}\n" for i in range(100) for m in "AB")
+    ds = load(rows.encode())
+    tb = question_scores(ds)
+    plan = plan_pair(ds, tb, analyze(tb), "B", "A", delta=0.1)
+    df = 4.0  # five equal clusters: Satterthwaite df = G - 1
+    lo, hi = df / stats.chi2.ppf(0.975, df), df / stats.chi2.ppf(0.025, df)
+    assert "with only 5 clusters" in plan.note and f"{lo:.2f}x to {hi:.2f}x" in plan.note

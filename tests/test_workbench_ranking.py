@@ -128,3 +128,27 @@ def test_letter_display_rejects_bad_matrices():
         letter_display([[True]])
     with pytest.raises(EvalStatsError, match="square"):
         letter_display([[False, False], [False]])
+
+
+def test_ranking_follows_the_tested_difference_on_shared_questions():
+    """B skipped the 200 hard questions, so its overall mean (80%) beats A's (50%); on the 200 questions
+    both answered A is right 95% of the time and B 80%, a significant difference. The ranking places A
+    first, as the verdict does, never B on its mean over a different question set."""
+    from evalstats_core.analysis import analyze
+    from evalstats_core.data import load
+
+    rows = ["question,model,score"]
+    for i in range(200):  # easy questions, answered by both
+        rows += [f"q{i},A,{int(i % 20 != 0)}", f"q{i},B,{int(i % 5 != 0)}"]
+    for i in range(200, 400):  # hard questions, answered by A only
+        rows.append(f"q{i},A,{int(i % 20 == 0)}")
+    res = analyze(load("\n".join(rows).encode()))
+    (c,) = res.comparisons
+    assert res.model("B").mean > res.model("A").mean  # 0.80 > 0.50 over different question sets
+    assert c.model == "B" and c.diff < 0 and c.p_adjusted < 0.05  # but B - A = -15 points on shared ones
+    ranking = rank_models({m.model: m.mean for m in res.models},
+                          [(c.model, c.baseline, c.p_adjusted, c.diff) for c in res.comparisons])
+    assert ranking.models == ("A", "B") and ranking.best_rank == (1, 2) and ranking.worst_rank == (1, 2)
+    # without the tested difference the means would decide, and contradict the verdict
+    naive = rank_models({m.model: m.mean for m in res.models}, [(c.model, c.baseline, c.p_adjusted)])
+    assert naive.models == ("B", "A")
