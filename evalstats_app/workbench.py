@@ -40,11 +40,13 @@ ROLE_KEYS = ("analyze_format", "analyze_question_col", "analyze_model_col", "ana
 DEFAULTS: dict[str, Any] = {
     "analyze_mode": "results", "analyze_example": "atlas_breeze", "analyze_confidence": 0.95,
     "analyze_method": "auto", "analyze_baseline": ALL_PAIRS, "analyze_adjust": "holm", "analyze_paired": True,
+    "analyze_cluster_se": "cr2", "analyze_wild": False,
     "analyze_delta": 3.0, "analyze_alpha": 0.05, "analyze_power": 0.8, "analyze_reported_method": "wilson",
 }
 BOUNDS = {"analyze_delta": (0.01, 100.0), "analyze_alpha": (0.001, 0.5), "analyze_power": (0.5, 0.99)}
 CHOICES = {"analyze_mode": tuple(MODES), "analyze_example": tuple(lesson.EXAMPLES),
            "analyze_confidence": CONFIDENCES, "analyze_method": tuple(lesson.INTERVAL_METHODS),
+           "analyze_cluster_se": tuple(lesson.SE_METHODS),
            "analyze_adjust": tuple(ADJUST), "analyze_reported_method": tuple(PROPORTION_METHODS)}
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])")
@@ -88,10 +90,11 @@ def _prepare(key: str, roles: tuple, name: str, _data: bytes) -> lesson.Prepared
 def _analyze(key: str, roles: tuple, opts: tuple, _prepared: lesson.Prepared):
     from evalstats_core.analysis import analyze
 
-    baseline, confidence, paired, use_clusters, adjust = opts
+    baseline, confidence, paired, use_clusters, adjust, interval, cluster_se, wild = opts
     try:
         result = analyze(_prepared.table, baseline=baseline, confidence=confidence, paired=paired,
-                         use_clusters=use_clusters, adjust=adjust)
+                         use_clusters=use_clusters, adjust=adjust, interval=interval, method=cluster_se,
+                         wild_bootstrap=wild)
         return lesson.with_file_roles(result, _prepared.dataset)
     except EvalStatsError as exc:
         return str(exc)
@@ -103,7 +106,7 @@ def _extras(key: str, roles: tuple, opts: tuple, method: str, _prepared: lesson.
     from evalstats_core.guardrails import guardrails
     from evalstats_core.ranking import rank_models
 
-    shown = lesson.model_intervals(_analysis, _prepared.table, method)
+    shown = lesson.model_intervals(_analysis)
     guards = guardrails(_prepared.dataset, _prepared.table, _analysis, extra_clusters=_prepared.extra_clusters,
                         intervals={r.model: (r.ci_low, r.ci_high) for r in shown.itertuples()})
     ranking = rank_models({m.model: m.mean for m in _all_pairs.models},
@@ -273,9 +276,20 @@ def analysis_controls(models: tuple[str, ...]) -> dict[str, Any]:
     baseline = c.selectbox("Compare", [ALL_PAIRS, *models], key="analyze_baseline",
                            format_func=lambda v: "every pair" if v == ALL_PAIRS else f"every model against {v}")
     adjust = d.selectbox("p-value adjustment", list(ADJUST), format_func=ADJUST.get, key="analyze_adjust")
-    paired = st.toggle("Paired comparisons (both models answered the same questions)", key="analyze_paired")
+    e, f = st.columns([1.2, 2])
+    cluster_se = e.selectbox("Standard errors", list(lesson.SE_METHODS), format_func=lesson.SE_METHODS.get,
+                             key="analyze_cluster_se",
+                             help="CR2 with Satterthwaite degrees of freedom and a t reference keeps its level with "
+                                  "few or unequal clusters and few questions; CR1 with a normal reference gives the "
+                                  "paper's numbers.")
+    with f:
+        paired = st.toggle("Paired comparisons (both models answered the same questions)", key="analyze_paired")
+        wild = st.toggle("Wild cluster bootstrap p-values (a cross-check beside every paired comparison)",
+                         key="analyze_wild", disabled=not paired,
+                         help="Restricted wild cluster bootstrap with the null imposed (Webb weights with 12 or "
+                              "fewer clusters, Rademacher otherwise; 9,999 draws, seed 0, or every sign vector).")
     return {"confidence": float(confidence), "method": method, "baseline": None if baseline == ALL_PAIRS else baseline,
-            "adjust": adjust, "paired": bool(paired)}
+            "adjust": adjust, "paired": bool(paired), "cluster_se": cluster_se, "wild": bool(wild and paired)}
 
 
 # ---------------------------------------------------------------------------------------- results
@@ -292,7 +306,8 @@ class Results:
 
 def run(source: Source, prepared: lesson.Prepared, roles_key: tuple, settings: dict, use_clusters: bool) -> Results | None:
     """The cached analysis for these settings (and its all-pairs twin for the ranking)."""
-    opts = (settings["baseline"], settings["confidence"], settings["paired"], use_clusters, settings["adjust"])
+    opts = (settings["baseline"], settings["confidence"], settings["paired"], use_clusters, settings["adjust"],
+            settings["method"], settings["cluster_se"], settings["wild"])
     analysis = _analyze(source.key, roles_key, opts, prepared)
     everything = analysis if opts[0] is None else _analyze(source.key, roles_key, (None, *opts[1:]), prepared)
     for result in (analysis, everything):

@@ -47,14 +47,14 @@ def models_section(content, prepared: lesson.Prepared, res: Results, method: str
     """Table of each model (paper format) and the forest plot of means."""
     st.markdown(content["models"])
     a = res.analysis
-    intervals = lesson.model_intervals(a, prepared.table, method)
+    intervals = lesson.model_intervals(a)
     st.dataframe(lesson.models_display(a, intervals), hide_index=True, width="stretch")
     if prepared.table.score_kind == "binary":
         st.markdown(content["method_help"])
         if a.clustered or int(prepared.table.k.max()) > 1:
             st.caption("This file has " + ("clusters" if a.clustered else "several answers per question")
                        + ": the proportion intervals do not apply, so every interval is the "
-                       + ("clustered" if a.clustered else "CLT") + " normal one.")
+                       + ("clustered" if a.clustered else "per-question") + " t (or normal) one.")
     groups = dict(zip(res.ranking.models, res.ranking.letters, strict=False))
     frame = intervals.assign(group=[groups.get(m, "") for m in intervals["model"]])
     best = max(a.models, key=lambda m: m.mean)
@@ -102,7 +102,7 @@ def rank_section(content, res: Results) -> None:
     f = lesson.Formatter(res.all_pairs)
     frame = r.to_frame()
     frame["mean"] = [f.num(x) for x in frame["mean"]]
-    frame.columns = ["Rank by mean", "Model", "Mean", "Group", "Possible ranks"]
+    frame.columns = ["Order", "Model", "Mean", "Group", "Possible ranks"]
     st.dataframe(frame, hide_index=True, width="stretch")
     adjust = ADJUST[res.all_pairs.adjust].split(" (")[0]
     n = len(res.all_pairs.comparisons)
@@ -194,7 +194,7 @@ def export_section(content, prepared: lesson.Prepared, res: Results, method: str
     st.markdown(content["export"])
     a = res.analysis
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", a.name.rsplit(".", 1)[0])[:60] or "results"
-    doc = lesson.settings_document(a, interval_method=method, file_name=a.name)
+    doc = lesson.settings_document(a, file_name=a.name)
     row1 = st.columns(4)
     with row1[0]:
         shell.download_table("Report (Markdown)", lambda: report.render(a, "markdown"),
@@ -222,10 +222,8 @@ def export_section(content, prepared: lesson.Prepared, res: Results, method: str
     st.text(report.methods_paragraph(a))
     st.markdown("**Reproduce with the command line**")
     st.code(doc["command"] + " --format json", language="bash")
-    used = lesson.model_intervals(a, prepared.table, method)["interval"]
-    if any(not v.startswith(("CLT", "clustered")) for v in used):
-        st.caption("The exports carry the command line's normal intervals; the interval method chosen above "
-                   "is recorded in the settings file.")
+    st.caption("Every export uses the interval, standard errors, confidence, adjustment and pairing shown "
+               "above; the command reproduces them.")
 
 
 # ----------------------------------------------------------------------------------- reported mode

@@ -72,7 +72,7 @@ class Ranking:
     n_significant: int
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per model: ``rank`` (by mean), ``model``, ``mean``, ``group`` letters, possible ranks."""
+        """One row per model: ``rank`` (display order), ``model``, ``mean``, ``group`` letters, possible ranks."""
         return pd.DataFrame({
             "rank": range(1, len(self.models) + 1),
             "model": list(self.models),

@@ -53,8 +53,16 @@ def atlas():
 
 
 # ------------------------------------------------------------------------------------------ examples
-def test_opens_on_atlas_breeze_with_worked_numbers(atlas):
-    """The page opens with the Atlas/Breeze example and shows the seed's worked numbers."""
+def test_opens_on_atlas_breeze_with_honest_numbers_and_the_seed_s_with_cr1(atlas):
+    """The page opens on Atlas/Breeze with the paired t-test (10 tasks: p 0.059, an interval across zero);
+    the paper's CR1/z setting shows the seed's worked numbers."""
+    models = table(atlas, "Model")
+    assert list(models["95% CI"]) == ["(49.7%, 77.5%)", "(54.8%, 82.4%)"]  # t(9): scipy ttest_1samp
+    row = pair_table(atlas).iloc[0]
+    assert row["95% CI"] == "(-0.2%, +10.2%)" and row["p"] == "0.059" and row["df"] == "9.0"
+    assert ("Breeze and Atlas cannot be told apart: Breeze - Atlas = +5.0 points (95% CI -0.2 to 10.2, an interval "
+            "that includes zero; p 0.059); with 10 questions this is fragile.") in text_of(atlas)
+    atlas.selectbox(key="analyze_cluster_se").set_value("cr1").run()
     models = table(atlas, "Model")
     assert list(models["Model"]) == ["Atlas", "Breeze"]
     assert list(models["Mean (SE)"]) == ["63.6% (6.1%)", "68.6% (6.1%)"]  # seed 004: 63.6%, SE 0.0613
@@ -65,13 +73,16 @@ def test_opens_on_atlas_breeze_with_worked_numbers(atlas):
     assert row["Unpaired SE"] == "8.6%"  # naive SE 0.0864
     assert row["Pairing saved"] == "73% of the SE"  # seed 004: "the paired SE is 73% smaller"
     assert row["Correlation"] == "0.93"
+    assert row["df"] == "∞" and row["p"] == "0.031"
     text = text_of(atlas)
-    assert "Breeze beats Atlas by 5.0 points (95% CI 0.5 to 9.5); with 10 questions this is fragile." in text
+    assert "Breeze beats Atlas by 5.0 points (95% CI 0.5 to 9.5; p 0.031); with 10 questions this is fragile." in text
     assert "wide form" in text and "continuous" in text and "10 questions, 2 models" in text
 
 
 def test_atlas_guardrails_and_plan(atlas):
-    """Guardrails flag the small n and the overlap trap; the plan gives the MDE and the power link."""
+    """With the paper's z (CR1), guardrails flag the small n and the overlap trap; the plan gives the MDE
+    and the power link."""
+    atlas.selectbox(key="analyze_cluster_se").set_value("cr1").run()
     warnings = [w.value for w in atlas.warning]
     assert any("CLT interval at small n" in w for w in warnings)
     assert any("Overlapping intervals" in w for w in warnings)
@@ -94,7 +105,7 @@ def test_each_bundled_example(slug, models, needle):
     assert list(table(at, "Model")["Model"]) == models
     text = text_of(at)
     assert needle in text
-    assert "Rank by mean" in table(at, "Rank by mean").columns[0]
+    assert "Order" in table(at, "Order").columns[0]
     assert len(at.get("download_button")) >= 11  # 2 charts x (PNG, SVG) + 7 exports
     if slug == "multilingual":
         assert "Design effect" in table(at, "Model").columns
@@ -134,10 +145,10 @@ def test_interval_method_wilson_on_small_binary_file():
     inject(at, "small.csv", rows.encode())
     no_exceptions(at)
     assert table(at, "Model")["Interval"][0] == "Wilson"  # auto: Wilson below 300 questions
-    at.selectbox(key="analyze_method").set_value("clt").run()
+    at.selectbox(key="analyze_method").set_value("normal").run()
     clt = table(at, "Model")["95% CI"][0]
-    assert table(at, "Model")["Interval"][0] == "CLT (normal)"
-    at.selectbox(key="analyze_method").set_value("clopper_pearson").run()
+    assert table(at, "Model")["Interval"][0] == "t (n - 1 df)"
+    at.selectbox(key="analyze_method").set_value("clopper-pearson").run()
     assert table(at, "Model")["95% CI"][0] != clt
 
 
@@ -306,6 +317,8 @@ def _cli_json(file_path, command: str) -> dict:
     ("atlas_breeze", {}),
     ("multilingual", {"analyze_confidence": 0.9, "analyze_adjust": "bh", "analyze_baseline": "Frigate"}),
     ("synthetic", {"analyze_paired": False}),
+    ("atlas_breeze", {"analyze_cluster_se": "cr1", "analyze_method": "normal"}),
+    ("multilingual", {"analyze_method": "bayes", "analyze_wild": True}),
 ])
 def test_page_numbers_equal_the_command_line_json(slug, changes):
     """The analysis the page shows, and its tables, equal `python -m evalstats_core analyze FILE --format json`."""
@@ -314,13 +327,19 @@ def test_page_numbers_equal_the_command_line_json(slug, changes):
     at = run_page(PAGE)
     at.selectbox(key="analyze_example").set_value(slug).run()
     for key, value in changes.items():
-        widget = {"analyze_confidence": at.select_slider, "analyze_paired": at.toggle}.get(key, at.selectbox)
+        widget = {"analyze_confidence": at.select_slider, "analyze_paired": at.toggle,
+                  "analyze_wild": at.toggle}.get(key, at.selectbox)
         widget(key=key).set_value(value).run()
     no_exceptions(at)
     analysis = at.session_state[LAST_KEY]
     command = report.settings(analysis)["command"]
     cli = _cli_json(EXAMPLES_DIR / EXAMPLES[slug].file, command)
-    assert report.json_document(analysis) == json.loads(json.dumps(cli))  # same numbers, same settings
+    page = json.loads(json.dumps(report.json_document(analysis)))
+    # the command names the file as given: the page's file name, the CLI's path; every option the same
+    assert cli["settings"].pop("command") == command.replace(
+        shlex.quote(EXAMPLES[slug].file), shlex.quote(str(EXAMPLES_DIR / EXAMPLES[slug].file)), 1)
+    page["settings"].pop("command")
+    assert page == cli  # same numbers, same settings
     fmt = Formatter(analysis)
     shown = table(at, "Model")
     for row, m in zip(shown.itertuples(index=False), cli["models"], strict=False):

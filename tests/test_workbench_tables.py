@@ -10,6 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from scipy import stats
 
 from evalstats_core import report
 from evalstats_core.analysis import analyze
@@ -78,11 +79,14 @@ def test_models_display_in_paper_format_atlas():
     shown = L.models_display(a, iv)
     assert list(shown.columns) == ["Model", "Mean (SE)", "95% CI", "Questions", "K", "Interval"]
     assert shown["Mean (SE)"].tolist() == ["63.6% (6.1%)", "68.6% (6.1%)"]
-    assert (iv["interval"] == "CLT (normal)").all()  # continuous scores: no proportion interval
+    assert (iv["interval"] == "t (n - 1 df)").all()  # continuous scores: no proportion interval
+    p, a = prepared("atlas_breeze", method="cr1")
+    assert (L.model_intervals(a)["interval"] == "CLT normal (z)").all()
 
 
 def test_models_display_clustered_columns():
     p, a = prepared("multilingual")
+    a = analyze(p.table, interval="wilson")
     shown = L.models_display(a, L.model_intervals(a, p.table, "wilson"))
     assert {"Clusters", "Naive SE", "Design effect", "Effective n"} <= set(shown.columns)
     m = a.models[0]
@@ -93,22 +97,25 @@ def test_models_display_clustered_columns():
 def test_model_intervals_proportion_methods_on_independent_binary():
     rows = "question,A,B\n" + "".join(f"q{i},{int(i % 3 != 0)},{int(i < 30)}\n" for i in range(30))
     p = L.prepare(rows.encode(), "b.csv")
-    a = analyze(p.table)
-    for method in ("wilson", "clopper_pearson", "bayes"):
+    for method in ("wilson", "clopper-pearson", "bayes"):
+        a = analyze(p.table, interval=method)
         iv = L.model_intervals(a, p.table, method)
-        expect = proportion_ci(20, 30, method=method)
+        expect = proportion_ci(20, 30, method=method.replace("-", "_"))
         assert (iv.ci_low[0], iv.ci_high[0]) == pytest.approx(tuple(expect))
+    a = analyze(p.table)
     auto = L.model_intervals(a, p.table, "auto")
     assert auto["interval"].tolist() == ["Wilson", "Wilson"]
     assert auto.ci_high[1] == pytest.approx(1.0)  # 30/30: Wilson's upper end is 1, its lower end below
-    clt = L.model_intervals(a, p.table, "clt")
-    assert clt.ci_low[0] == pytest.approx(a.models[0].ci_low)
-    with pytest.raises(EvalStatsError, match="method"):
-        L.model_intervals(a, p.table, "exact")
+    normal = L.model_intervals(analyze(p.table, interval="normal"))
+    assert normal.ci_low[0] == pytest.approx(20 / 30 - stats.t.ppf(0.975, 29) * a.models[0].se)
+    with pytest.raises(EvalStatsError, match="interval"):
+        analyze(p.table, interval="exact")
+    with pytest.raises(EvalStatsError, match="differs"):
+        L.model_intervals(a, p.table, "wilson-ish")
 
 
 def test_comparisons_display_table5_and_saving():
-    p, a = prepared("atlas_breeze")
+    p, a = prepared("atlas_breeze", method="cr1")
     row = L.comparisons_display(a).iloc[0]
     c = a.comparisons[0]
     assert row["Model − Baseline (SE)"] == "+5.0% (2.3%)" and row["95% CI"] == "(+0.5%, +9.5%)"

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..analysis import SMALL_N, Analysis
+from ..analysis import Analysis
 from ..data import Dataset, QuestionTable
 from ..errors import EvalStatsError
 
@@ -64,15 +64,21 @@ EXAMPLES: dict[str, Example] = {
                          "400 questions, 3 models, each question answered 5 times (long form)"),
 }
 
-#: Interval methods for one model's mean. ``auto``: Wilson for 0/1 scores on fewer than 300
-#: independent questions, else the CLT (normal) interval; the proportion methods apply only to 0/1
-#: scores with one answer per independent question.
+#: Interval methods for one model's mean (the command line's ``--interval`` choices, same rule):
+#: ``auto`` is Wilson for 0/1 scores on fewer than 300 independent questions, else the t (or normal)
+#: interval; the proportion methods apply only to 0/1 scores with one answer per independent question.
 INTERVAL_METHODS: dict[str, str] = {
-    "auto": "auto",
-    "clt": "CLT (normal)",
+    "auto": "auto (Wilson below 300 questions)",
+    "normal": "t (normal with CR1)",
     "wilson": "Wilson",
-    "clopper_pearson": "Clopper-Pearson (exact)",
-    "bayes": "Bayesian (Beta posterior)",
+    "clopper-pearson": "Clopper-Pearson (exact)",
+    "bayes": "Bayes (uniform prior)",
+}
+
+#: Standard-error methods (the command line's ``--cluster-se``).
+SE_METHODS: dict[str, str] = {
+    "cr2": "CR2 + Satterthwaite t (default)",
+    "cr1": "CR1 + normal (the paper's Eq. 1-8)",
 }
 
 
@@ -249,47 +255,23 @@ def _r(x: float | None, digits: int = 2) -> str:
 
 
 # ------------------------------------------------------------------------------------------ one model
-def model_intervals(analysis: Analysis, table: QuestionTable, method: str = "auto") -> pd.DataFrame:
-    """Each model's interval by ``method``: the analysis' normal interval, or a proportion interval.
+def model_intervals(analysis: Analysis, table: QuestionTable | None = None, method: str | None = None) -> pd.DataFrame:
+    """Each model's interval as the analysis computed it (``analyze(..., interval=...)``), as a frame.
 
-    Parameters
-    ----------
-    analysis : Analysis
-    table : QuestionTable
-        The question-level scores the analysis ran on (for K and the right/wrong counts).
-    method : key of :data:`INTERVAL_METHODS`
-        ``clt`` keeps the analysis' interval (CLT, or clustered CR1); ``wilson``, ``clopper_pearson`` and
-        ``bayes`` apply to 0/1 scores with one answer per independent question (otherwise the normal
-        interval is kept and ``interval`` says why); ``auto`` is Wilson below 300 questions.
+    The interval rule lives in :func:`~evalstats_core.analysis.analyze` (the command line uses the same
+    one), so the page, the exports and the CLI show the same interval. ``table`` and ``method`` are
+    accepted for callers that still pass them; ``method`` must then equal ``analysis.interval``.
 
     Returns
     -------
     DataFrame
-        One row per model: ``model, estimate, se, ci_low, ci_high, interval`` (the method used).
+        One row per model: ``model, estimate, se, ci_low, ci_high, interval`` (the method's label).
     """
-    from ..intervals import proportion_ci
-
-    if method not in INTERVAL_METHODS:
-        raise EvalStatsError(f"method ({method!r}) must be one of {', '.join(INTERVAL_METHODS)}")
-    rows = []
-    for j, m in enumerate(analysis.models):
-        kk = int(table.k[table.answered[:, j], j].max())
-        proportion = table.score_kind == "binary" and kk == 1 and not analysis.clustered
-        chosen = method
-        if method == "auto":
-            chosen = "wilson" if proportion and m.n < SMALL_N else "clt"
-        low, high = m.ci_low, m.ci_high
-        if chosen == "clt":
-            used = "clustered normal (CR1)" if analysis.clustered else "CLT (normal)"
-        elif proportion:
-            k = int(round(m.mean * m.n))  # 0/1 scores, one answer each: the count of right answers
-            low, high = proportion_ci(k, m.n, method=chosen, confidence=analysis.confidence)
-            used = INTERVAL_METHODS[chosen]
-        else:
-            why = "clusters" if analysis.clustered else ("resamples" if kk > 1 else "scores not 0/1")
-            used = f"{'clustered normal (CR1)' if analysis.clustered else 'CLT (normal)'}; {INTERVAL_METHODS[chosen]} needs independent 0/1 answers ({why})"
-        rows.append({"model": m.model, "estimate": m.mean, "se": m.se, "ci_low": float(low), "ci_high": float(high),
-                     "interval": used})
+    if method is not None and method != analysis.interval:
+        raise EvalStatsError(f"method ({method!r}) differs from the analysis' interval ({analysis.interval!r}); "
+                             "run analyze(..., interval=method)")
+    rows = [{"model": m.model, "estimate": m.mean, "se": m.se, "ci_low": m.ci_low, "ci_high": m.ci_high,
+             "interval": m.interval} for m in analysis.models]
     return pd.DataFrame(rows, columns=["model", "estimate", "se", "ci_low", "ci_high", "interval"])
 
 
@@ -330,13 +312,19 @@ def comparisons_display(analysis: Analysis) -> pd.DataFrame:
             "Model": c.model, "Baseline": c.baseline,
             "Model − Baseline (SE)": f"{f.num(c.diff, signed=True)} ({f.num(c.se)})",
             level: f.interval(c.ci_low, c.ci_high, signed=True),
-            "Correlation": _r(c.correlation), "p": _p(c.p_value),
+            "Correlation": _r(c.correlation), "df": _df(c.df), "p": _p(c.p_value),
             f"p ({_ADJUST_NAME[analysis.adjust]})": _p(c.p_adjusted),
+            **({"Wild bootstrap p": _p(c.wild_p_value)} if analysis.wild_bootstrap else {}),
             "Unpaired SE": f.num(c.se_unpaired),
             "Pairing saved": _saved(saved),
             "Questions": f"{c.n:,}",
         })
     return pd.DataFrame(rows)
+
+
+def _df(df: float) -> str:
+    """Degrees of freedom as shown: one decimal, or '∞' for the normal reference."""
+    return "∞" if math.isinf(df) else f"{df:,.1f}"
 
 
 def _saved(saved: float) -> str:
@@ -369,7 +357,7 @@ def mcnemar_display(analysis: Analysis) -> pd.DataFrame:
         rows.append({"Model": c.model, "Baseline": c.baseline, "Only model right (b)": c.only_model,
                      "Only baseline right (c)": c.only_baseline,
                      "χ² = (b − c)² / (b + c)": _r(c.mcnemar_statistic, 2) if c.mcnemar_statistic is not None else "n/a",
-                     "p": _p(c.mcnemar_p_value)})
+                     "p": _p(c.mcnemar_p_value), "exact p": _p(c.mcnemar_p)})
     return pd.DataFrame(rows)
 
 
@@ -388,16 +376,16 @@ def with_file_roles(analysis: Analysis, dataset: Dataset) -> Analysis:
                                notes=tuple(dataset.notes))
 
 
-def settings_document(analysis: Analysis, *, interval_method: str, file_name: str) -> dict[str, Any]:
-    """The settings that reproduce the analysis: the report's settings plus the page-only choices.
+def settings_document(analysis: Analysis, *, interval_method: str | None = None, file_name: str) -> dict[str, Any]:
+    """The settings that reproduce the analysis: the report's settings (command included) and the file name.
 
-    ``command`` is the exact ``python -m evalstats_core analyze`` call (with ``file_name`` as the path);
-    ``interval_method`` is the workbench's per-model interval, which the command line does not offer
-    (its JSON always carries the normal interval).
+    ``command`` is the exact ``python -m evalstats_core analyze`` call (with ``file_name`` as the path); it
+    carries the interval (``--interval``) and standard-error (``--cluster-se``) choices, so the command
+    line's numbers are the page's.
     """
     from ..report import settings
 
     doc = settings(analysis)
-    doc["interval_method"] = interval_method
+    doc["interval_method"] = interval_method or analysis.interval
     doc["file"] = file_name
     return doc

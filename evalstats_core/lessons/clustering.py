@@ -173,10 +173,10 @@ def simulate_eval(n_clusters: int, cluster_size: int, icc_true: float, *, truth:
         One seed for the eval and the bootstrap (the bootstrap uses ``seed + 1``).
     """
     sim = clustered_binary_eval(n_clusters, cluster_size, icc_true, mean=truth, rng=seed)
-    naive = summarize(sim.scores)
+    naive = summarize(sim.scores, method="cr1")
     with warnings.catch_warnings():  # the warning is kept on the result and shown by the page
         warnings.simplefilter("ignore", EvalStatsWarning)
-        clustered = summarize(sim.scores, sim.clusters)
+        clustered = summarize(sim.scores, sim.clusters, method="cr1")
     boot = cluster_bootstrap_ci(sim.scores, sim.clusters, n_boot=n_boot, rng=seed + 1)
     icc_hat = icc(sim.scores, sim.clusters) if cluster_size > 1 else math.nan
     deff = design_effect(cluster_size, icc_true)

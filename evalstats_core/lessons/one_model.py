@@ -136,7 +136,7 @@ def atlas_steps(*, confidence: float = 0.95) -> AtlasSteps:
     z = z_for(confidence)
     s = _scores()  # (10,)
     n = s.size
-    summary = summarize(s, confidence=confidence)
+    summary = summarize(s, confidence=confidence, method="cr1")  # the paper's z (Eq. 3)
     dev = s - summary.mean  # (n,) deviations from the mean
     sq = dev**2
     variance = float(sq.sum()) / (n - 1)  # sample variance with Bessel's correction

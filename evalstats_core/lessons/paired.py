@@ -168,9 +168,9 @@ def atlas_breeze(*, confidence: float = 0.95) -> AtlasBreeze:
     of the variance and shortens the error bar by 73%.
     """
     a, b = np.array(ATLAS), np.array(BREEZE)
-    sa, sb = summarize(a, confidence=confidence), summarize(b, confidence=confidence)
-    unpaired = compare(a, b, paired=False, confidence=confidence)
-    paired = compare(a, b, confidence=confidence)
+    sa, sb = summarize(a, confidence=confidence, method="cr1"), summarize(b, confidence=confidence, method="cr1")
+    unpaired = compare(a, b, paired=False, confidence=confidence, method="cr1")
+    paired = compare(a, b, confidence=confidence, method="cr1")  # the seed's z
     d = a - b
     labels = [f"Q{i + 1}" for i in range(a.size)]
     table = pd.DataFrame({"task": labels, "description": list(TASKS), "atlas": a, "breeze": b, "diff": d,
@@ -286,13 +286,13 @@ def correlation_sweep(correlation: float, n: int, *, seed: int = 0) -> Correlati
     rows = []
     for r in SWEEP_GRID:  # 14 small evals: a loop over scenarios, not over questions
         s = paired_scores(size, r, means=SWEEP_ACCURACIES, kind="binary", rng=gen)
-        c = compare(s.a, s.b)
+        c = compare(s.a, s.b, method="cr1")
         rows += [{"correlation": r, "se": c.se_paired, "method": "paired (simulated)"},
                  {"correlation": r, "se": c.se_unpaired, "method": "unpaired (simulated)"}]
     s = paired_scores(size, correlation, means=SWEEP_ACCURACIES, kind="binary", rng=np.random.default_rng([seed, 1]))
     return CorrelationSweep(
         n=size, correlation=float(correlation), accuracies=SWEEP_ACCURACIES, se_a=se_a, se_b=se_b,
-        curve=curve, simulated=pd.DataFrame(rows), current=compare(s.a, s.b),
+        curve=curve, simulated=pd.DataFrame(rows), current=compare(s.a, s.b, method="cr1"),
         formula_paired=paired_se_formula(se_a, se_b, correlation), formula_unpaired=unpaired,
     )
 
@@ -350,7 +350,7 @@ def mcnemar_lesson(both_right: int, only_a: int, only_b: int, both_wrong: int) -
     a_scores = np.repeat([1.0, 1.0, 0.0, 0.0], cells)  # question order: cell by cell
     b_scores = np.repeat([1.0, 0.0, 1.0, 0.0], cells)
     n = int(sum(cells))
-    paired = compare(a_scores, b_scores) if n >= 2 else None
+    paired = compare(a_scores, b_scores, method="cr1") if n >= 2 else None
     kinds = ("agree: no information", "only A right", "only B right", "agree: no information")
     table = pd.DataFrame({
         "a_outcome": ["A right", "A right", "A wrong", "A wrong"],
