@@ -203,7 +203,7 @@ def _gate(args: argparse.Namespace) -> int:
                    question_col=args.question_col, model_col=args.model_col, score_col=args.score_col,
                    cluster_col=args.cluster_col)
     from .errors import EvalStatsWarning
-    from .gate import gate
+    from .gating import gate
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)

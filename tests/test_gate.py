@@ -14,7 +14,7 @@ from scipy import stats
 
 from evalstats_core.data import load
 from evalstats_core.errors import EvalStatsError
-from evalstats_core.gate import gate
+from evalstats_core.gating import gate
 
 ROOT = Path(__file__).resolve().parent.parent
 
