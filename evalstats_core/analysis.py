@@ -33,6 +33,8 @@ __all__ = ["Analysis", "ModelResult", "PairResult", "analyze"]
 
 #: Below this many questions the normal (CLT) interval can under-cover (Bowyer et al. 2025).
 SMALL_N = 300
+#: Below this many degrees of freedom a t interval is noticeably wider than the normal one (t = 2.04 at 30).
+SMALL_DF = 30
 _ADJUST = ("holm", "bh", "none")
 
 #: One-model interval methods (the CLI's ``--interval`` and the workbench's choice). ``auto``: Wilson
@@ -524,11 +526,10 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
                        f"{SMALL_N} {what} (smallest: {u_min}): normal (CLT) intervals can be too narrow with fewer "
                        f"than a few hundred independent {what} (Bowyer et al. 2025); the default t reference "
                        f"(--cluster-se cr2) widens them; {tail}")
-        else:
+        elif min(r.df for r in rows) < SMALL_DF:
             df_min = min(r.df for r in rows)
-            out.append(f"{'every model has' if len(small) == len(rows) else 'some models have'} fewer than "
-                       f"{SMALL_N} independent {what} (smallest: {u_min}, {df_min:.1f} degrees of freedom): the "
-                       f"intervals use t on those degrees of freedom rather than the normal; {tail}")
+            out.append(f"only {u_min} independent {what} at the fewest ({df_min:.1f} degrees of freedom): the "
+                       f"intervals use t on those degrees of freedom, noticeably wider than normal ones; {tail}")
     for r in rows:
         if r.se == 0.0:
             what = f"scored {_percent(r.mean)} on every question" if table.score_kind == "binary" \

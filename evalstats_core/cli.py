@@ -156,7 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B",
                    help="wild bootstrap draws (default 9999; every weight vector when there are at most B)")
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the wild bootstrap draws (default 0)")
-    p.add_argument("--output", "-o", metavar="OUT", help="write the report to OUT instead of printing it")
+    p.add_argument("--table", choices=("models", "comparisons"), default="models",
+                   help="with --format csv: which table to print (one table per file; default models); with -o DIR "
+                        "every table is written to DIR as models.csv, comparisons.csv")
+    p.add_argument("--output", "-o", metavar="OUT",
+                   help="write the report to OUT instead of printing it (with --format csv, OUT may be a folder: "
+                        "an existing one, or a name ending in '/')")
 
     g = sub.add_parser("gate", help="regression gate: exit 0 pass, 1 regression, 3 inconclusive",
                        description=_GATE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -247,10 +252,22 @@ def _run(args: argparse.Namespace) -> int:
         import dataclasses
 
         result = dataclasses.replace(result, source=args.file)
-    text = render(result, args.format)
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
             print(f"evalstats: warning: {w}", file=sys.stderr)
+    if args.format == "csv" and args.output is not None and (args.output.endswith(("/", os.sep))
+                                                             or os.path.isdir(args.output)):
+        from .report import csv_tables
+
+        os.makedirs(args.output, exist_ok=True)
+        for name, body in csv_tables(result).items():
+            path = os.path.join(args.output, name)
+            if _same_file(args.file, path):
+                return _fail(f"{path!r} is the input file; choose another folder (the input is never overwritten)")
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(body)
+        return 0
+    text = render(result, args.format, table=args.table)
     if args.output is None:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -6,6 +6,7 @@
 ``comparisons_table``    "difference (SE)", 95% CI, correlation per pair (paper Table 5)
 ``models_csv``           the numbers behind the tables as CSV (spreadsheet-safe)
 ``comparisons_csv``
+``csv_tables``           every CSV table, one per file (the workbench zips them; the CLI writes a folder)
 ``verdicts``             one plain-words sentence per pair, carrying its caveats
 ``methods_paragraph``    which estimators were used, with citations
 ``json_document``        the fixed-key JSON document (``to_json`` serialises it)
@@ -28,7 +29,7 @@ from typing import Any
 from .analysis import SMALL_N, Analysis, PairResult
 from .errors import EvalStatsError
 
-__all__ = ["render", "models_table", "comparisons_table", "models_csv", "comparisons_csv", "verdicts",
+__all__ = ["render", "models_table", "comparisons_table", "models_csv", "comparisons_csv", "csv_tables", "verdicts",
            "methods_paragraph", "json_document", "to_json", "FORMATS"]
 
 FORMATS = ("markdown", "latex", "csv", "json")
@@ -37,7 +38,10 @@ _MD_SPECIAL = str.maketrans({"\\": "\\\\", "|": "\\|", "`": "\\`", "[": "\\[", "
 _MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")  # only "<" that could open an HTML tag needs escaping
 _TEX_SPECIAL = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                               "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                              "^": r"\textasciicircum{}", "\n": " ", "\r": " "})
+                              "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
+                              "|": r"\textbar{}", "\n": " ", "\r": " "})
+#: Tables longer than this many rows are set as a ``longtable`` (it breaks across pages; a float does not).
+LONGTABLE_ROWS = 30
 _ADJUST_NAME = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "unadjusted"}
 
 
@@ -67,8 +71,15 @@ def escape_markdown(text: Any) -> str:
 
 
 def escape_latex(text: Any) -> str:
-    """Escape LaTeX's special characters in user text."""
+    """Escape LaTeX's special characters in user text (``< > |`` too: pdfLaTeX's default font has none)."""
     return str(text).translate(_TEX_SPECIAL)
+
+
+def _latex_cell(text: str) -> str:
+    """A table cell for LaTeX: user text escaped; our own ``<0.001`` and ``∞`` set in math mode."""
+    if text == "<0.001":
+        return r"$<$0.001"
+    return escape_latex(text).replace("∞", r"$\infty$")
 
 
 def csv_safe(cell: Any) -> Any:
@@ -145,7 +156,7 @@ def _model_rows(analysis: Analysis, st: _Style) -> tuple[list[str], list[list[st
 
 def _pair_rows(analysis: Analysis, st: _Style) -> tuple[list[str], list[list[str]]]:
     level = f"{round(100 * analysis.confidence, 2):g}%"
-    head = ["Model", "Baseline", "Model - Baseline (SE)", f"{level} CI", "Correlation", "Questions", "p",
+    head = ["Model", "Baseline", "Model - Baseline (SE)", f"{level} CI", "Correlation", "df", "Questions", "p",
             f"p ({_ADJUST_NAME[analysis.adjust]})"]
     mcn = any(c.mcnemar_p_value is not None for c in analysis.comparisons)
     if mcn:
@@ -154,7 +165,7 @@ def _pair_rows(analysis: Analysis, st: _Style) -> tuple[list[str], list[list[str
     for c in analysis.comparisons:
         row = [c.model, c.baseline, f"{st.num(c.diff, signed=True)} ({st.num(c.se)})",
                f"({st.num(c.ci_low, signed=True)}, {st.num(c.ci_high, signed=True)})", _r(c.correlation),
-               f"{c.n:,}", _p(c.p_value), _p(c.p_adjusted)]
+               "∞" if math.isinf(c.df) else f"{c.df:,.1f}", f"{c.n:,}", _p(c.p_value), _p(c.p_adjusted)]
         if mcn:
             row.append(_p(c.mcnemar_p_value))
         rows.append(row)
@@ -169,11 +180,16 @@ def _markdown(head: list[str], rows: list[list[str]]) -> str:
 
 
 def _latex(head: list[str], rows: list[list[str]], caption: str) -> str:
+    """A booktabs table; past :data:`LONGTABLE_ROWS` rows a ``longtable`` that repeats its header."""
     spec = "ll" + "r" * (len(head) - 2)
-    body = [" & ".join(escape_latex(x) for x in r) + r" \\" for r in rows]
+    body = [" & ".join(_latex_cell(x) for x in r) + r" \\" for r in rows]
+    header = " & ".join(_latex_cell(h) for h in head) + r" \\"
+    if len(rows) > LONGTABLE_ROWS:
+        return "\n".join([rf"\begin{{longtable}}{{{spec}}}", rf"\caption{{{escape_latex(caption)}}} \\",
+                          r"\toprule", header, r"\midrule", r"\endfirsthead", r"\toprule", header, r"\midrule",
+                          r"\endhead", r"\bottomrule", r"\endlastfoot", *body, r"\end{longtable}"])
     return "\n".join([r"\begin{table}[t]", r"\centering", rf"\caption{{{escape_latex(caption)}}}",
-                      rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
-                      " & ".join(escape_latex(h) for h in head) + r" \\", r"\midrule", *body,
+                      rf"\begin{{tabular}}{{{spec}}}", r"\toprule", header, r"\midrule", *body,
                       r"\bottomrule", r"\end{tabular}", r"\end{table}"])
 
 
@@ -435,12 +451,33 @@ def _header_line(analysis: Analysis) -> str:
     return ", ".join(parts)
 
 
-def render(analysis: Analysis, fmt: str = "markdown") -> str:
-    """The whole report: tables, verdicts, warnings and methods (``fmt`` one of :data:`FORMATS`)."""
+#: The CSV tables of a report, one per file (``--table`` on the command line).
+CSV_TABLES = ("models", "comparisons")
+
+
+def csv_tables(analysis: Analysis) -> dict[str, str]:
+    """Every CSV table of the report, one per file: ``{"models.csv": ..., "comparisons.csv": ...}``.
+
+    Each is a single table with one header row, so ``pandas.read_csv`` reads it as it is.
+    """
+    out = {"models.csv": models_csv(analysis)}
+    if analysis.comparisons:
+        out["comparisons.csv"] = comparisons_csv(analysis)
+    return out
+
+
+def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models") -> str:
+    """The whole report: tables, verdicts, warnings and methods (``fmt`` one of :data:`FORMATS`).
+
+    ``"csv"`` is one table per file: ``table`` picks it (``"models"`` or ``"comparisons"``); use
+    :func:`csv_tables` for all of them.
+    """
     if fmt == "json":
         return to_json(analysis) + "\n"
     if fmt == "csv":
-        return models_csv(analysis) + "\n" + comparisons_csv(analysis)
+        if table not in CSV_TABLES:
+            raise EvalStatsError(f"table ({table!r}) must be one of {', '.join(CSV_TABLES)}")
+        return models_csv(analysis) if table == "models" else comparisons_csv(analysis)
     if fmt == "markdown":
         out = [f"# Results: {escape_markdown(analysis.name)}", "", escape_markdown(_header_line(analysis)), "",
                "## Models", "", models_table(analysis, "markdown"), ""]
@@ -455,7 +492,8 @@ def render(analysis: Analysis, fmt: str = "markdown") -> str:
         return "\n".join(out)
     if fmt == "latex":
         out = [f"% evalstats report for {escape_latex(analysis.name)}: {escape_latex(_header_line(analysis))}",
-               "% needs \\usepackage{booktabs}", models_table(analysis, "latex"), ""]
+               "% needs \\usepackage{booktabs} (and \\usepackage{longtable} for long tables)",
+               models_table(analysis, "latex"), ""]
         if analysis.comparisons:
             out += [comparisons_table(analysis, "latex"), ""]
             out += [r"\begin{itemize}"] + [rf"\item {escape_latex(v)}" for v in verdicts(analysis)] + [r"\end{itemize}", ""]

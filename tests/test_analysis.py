@@ -235,12 +235,12 @@ def test_warnings_few_clusters_small_n_and_perfect_scores():
     text = " | ".join(res.warnings)
     df = min(m.df for m in res.models)
     assert f"only 4 clusters (column 'cluster'), as little as {df:.1f} degrees of freedom" in text
-    assert f"fewer than 300 independent clusters (smallest: 4, {df:.1f} degrees of freedom)" in text
+    assert f"only 4 independent clusters at the fewest ({df:.1f} degrees of freedom)" in text
     assert "Cameron & Miller" not in text
     # without clusters, 12 questions: Wilson is named for 0/1 scores
     res = analyze(load(("question,model,score,cluster\n" + rows).encode()), use_clusters=False)
     text = " | ".join(res.warnings)
-    assert "fewer than 300 independent questions (smallest: 12, 11.0 degrees of freedom)" in text
+    assert "only 12 independent questions at the fewest (11.0 degrees of freedom)" in text
     assert "Wilson" in text
 
 

@@ -219,7 +219,7 @@ def test_clustered_example_and_no_clusters(capsys):
 
 def test_warnings_go_to_stderr_for_csv_and_latex(capsys):
     code, _, err = cli("analyze", str(EXAMPLES / "atlas_breeze.csv"), "-f", "csv", capsys=capsys)
-    assert code == 0 and err.startswith("evalstats: warning: every model has fewer than 300")
+    assert code == 0 and err.startswith("evalstats: warning: only 10 independent questions at the fewest")
 
 
 def test_column_overrides_and_layout(tmp_path, capsys):
@@ -272,3 +272,17 @@ def test_help_is_fast_and_imports_nothing_heavy():
 def test_no_command_is_a_usage_error():
     proc = run()
     assert proc.returncode == 2 and "choose a command" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_csv_table_option_and_output_folder(tmp_path, capsys, monkeypatch):
+    """--format csv prints one table (--table); -o DIR/ writes every table as its own file."""
+    import pandas as pd
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.csv").write_bytes((EXAMPLES / "multilingual_clustered.csv").read_bytes())
+    code, out, _ = cli("analyze", "m.csv", "-f", "csv", "--table", "comparisons", capsys=capsys)
+    assert code == 0 and out.startswith("model,baseline,n,diff,")
+    code, _, _ = cli("analyze", "m.csv", "-f", "csv", "-o", "tables/", capsys=capsys)
+    assert code == 0 and sorted(p.name for p in (tmp_path / "tables").iterdir()) == ["comparisons.csv", "models.csv"]
+    assert len(pd.read_csv(tmp_path / "tables" / "models.csv")) == 3
+    assert len(pd.read_csv(tmp_path / "tables" / "comparisons.csv")) == 3

@@ -283,3 +283,23 @@ def test_a_rounding_level_difference_never_prints_as_minus_zero():
     assert style.num(-1.1e-16) == "0.0%"
     assert style.num(-1.1e-16, signed=True) == "+0.0%"
     assert style.num(-0.004, signed=True) == "-0.4%"
+
+
+def test_csv_is_one_table_per_file_that_pandas_reads(mgsm, tmp_path):
+    """Each CSV table (models, comparisons) is a file of its own with one header row."""
+    import pandas as pd
+
+    from evalstats_core.report import csv_tables
+
+    files = csv_tables(mgsm)
+    assert list(files) == ["models.csv", "comparisons.csv"]
+    for name, body in files.items():
+        (tmp_path / name).write_text(body)
+        frame = pd.read_csv(tmp_path / name)
+        assert len(frame) == (3 if name == "models.csv" else 3)
+    models = pd.read_csv(tmp_path / "models.csv")
+    assert models["se"].tolist() == [m.se for m in mgsm.models] and (models["method"] == "cr2").all()
+    assert render(mgsm, "csv") == files["models.csv"]
+    assert render(mgsm, "csv", table="comparisons") == files["comparisons.csv"]
+    with pytest.raises(EvalStatsError, match="table"):
+        render(mgsm, "csv", table="pairs")
