@@ -6,6 +6,7 @@ Contents, by module (each module's docstring tells when to use which function):
 ``intervals``      one model: CLT and Bernoulli SEs, normal and proportion intervals
 ``clustering``     ``summarize``; cluster-robust (CR1) SE, design effect, ICC, block bootstrap
 ``comparison``     ``compare`` (unpaired / paired / clustered), McNemar's test
+``wild``           wild cluster bootstrap: p-value and interval of a mean or paired difference
 ``multiple``       Holm and Benjamini-Hochberg adjusted p-values for many comparisons
 ``variance``       the K curve (what K answers per question buy) and budget allocation
 ``decomposition``  Var(x) and E[sigma^2] estimated from resampled answers (optionally clustered)
@@ -50,6 +51,9 @@ _PUBLIC: dict[str, str] = {
     "mcnemar": "comparison",
     "McNemar": "comparison",
     "mcnemar_from_counts": "comparison",
+    "wild_cluster_bootstrap": "wild",
+    "wild_compare": "wild",
+    "WildBootstrap": "wild",
     "holm": "multiple",
     "benjamini_hochberg": "multiple",
     "icc": "clustering",
