@@ -150,13 +150,14 @@ def chat(rng: np.random.Generator) -> list[list[object]]:
                         question_id=lambda src, j: f"{src}-{j + 1:03d}")
 
 
-def main() -> None:
-    _write(HERE / "atlas_breeze.csv", ["question", "Atlas", "Breeze"], atlas_breeze())
-    _write(HERE / "multilingual_clustered.csv", ["question", "model", "score", "cluster"],
+def main(out: Path = HERE) -> None:
+    """Write every example file into ``out`` (default: beside this script)."""
+    _write(out / "atlas_breeze.csv", ["question", "Atlas", "Breeze"], atlas_breeze())
+    _write(out / "multilingual_clustered.csv", ["question", "model", "score", "cluster"],
            multilingual(np.random.default_rng(20241101)))
-    _write(HERE / "synthetic_resampled.csv", ["question", "model", "score"], resampled(np.random.default_rng(2411)))
-    _write(HERE / "coding_12_repos.csv", ["question", "cluster", *CODERS], coding(np.random.default_rng(20250910)))
-    _write(HERE / "chat_5_sources.csv", ["question", "cluster", *CHATTERS], chat(np.random.default_rng(20250905)))
+    _write(out / "synthetic_resampled.csv", ["question", "model", "score"], resampled(np.random.default_rng(2411)))
+    _write(out / "coding_12_repos.csv", ["question", "cluster", *CODERS], coding(np.random.default_rng(20250910)))
+    _write(out / "chat_5_sources.csv", ["question", "cluster", *CHATTERS], chat(np.random.default_rng(20250905)))
 
 
 if __name__ == "__main__":
