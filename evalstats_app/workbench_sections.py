@@ -49,6 +49,9 @@ def models_section(content, prepared: lesson.Prepared, res: Results, method: str
     a = res.analysis
     intervals = lesson.model_intervals(a)
     st.dataframe(lesson.models_display(a, intervals), hide_index=True, width="stretch")
+    for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment
+        if w.startswith("design effect below 1"):
+            st.info(esc(w[0].upper() + w[1:]), icon=":material/info:")
     if prepared.table.score_kind == "binary":
         st.markdown(content["method_help"])
         if a.clustered or int(prepared.table.k.max()) > 1:

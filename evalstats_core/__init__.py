@@ -21,9 +21,10 @@ Contents, by module (each module's docstring tells when to use which function):
 ``reported``       the workbench's reported-numbers mode: accuracy with n or SE, no file
 ``planning``       the workbench's next-run planning: MDE now, questions or answers needed
 ``report``         paper-format tables (Markdown, LaTeX, CSV, JSON), verdicts, methods paragraph
+``gating``         the CI regression gate: candidate shown not worse (exit 0), worse (1), can't tell (3)
 ``charts``         Altair chart builders (tidy frame in, chart out) and PNG/SVG export
 ``lessons``        per-chapter compositions for the app's pages (worked examples, scenarios)
-``cli``            ``python -m evalstats_core analyze FILE``
+``cli``            ``python -m evalstats_core analyze FILE`` and ``gate FILE --baseline A --candidate B``
 =================  =================================================================================
 
 Every bad input raises :class:`EvalStatsError` (a ``ValueError``). Public names are imported lazily so
@@ -120,6 +121,8 @@ _PUBLIC: dict[str, str] = {
     "json_document": "report",
     "verdicts": "report",
     "methods_paragraph": "report",
+    "gate": "gating",
+    "GateResult": "gating",
 }
 
 __all__ = ["EvalStatsError", "EvalStatsWarning", "Interval", *sorted(_PUBLIC)]

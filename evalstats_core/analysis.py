@@ -506,8 +506,8 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
             names = ", ".join(f"{r.model} ({r.deff:.2f})" for r in under[:5]) + (", ..." if len(under) > 5 else "")
             out.append(f"design effect below 1 for {names}: the clustered standard error came out smaller than "
                        "the naive one, as if questions in a cluster disagreed more than chance would make them. "
-                       + ("With only " + f"{few} clusters this is most likely noise in the clustered variance "
-                          "estimate, not a real negative correlation; the effective n beyond the number of "
+                       + (f"With only {few} clusters this is as likely noise in the clustered variance estimate "
+                          "as a real negative within-cluster correlation; an effective n above the number of "
                           "questions is not credible" if few < MIN_CLUSTERS else
                           "It means a negative within-cluster correlation estimate; check that the cluster "
                           "column groups related questions"))

@@ -50,8 +50,25 @@ examples:
   python -m evalstats_core analyze results.csv
   python -m evalstats_core analyze results.csv --baseline gpt-a --format json
   python -m evalstats_core analyze mgsm.parquet --cluster-col source_id --format latex -o table.tex
+  python -m evalstats_core gate results.csv --baseline main --candidate pr-123 --margin 0.01
 
-exit status: 0 on success, 2 when the input or the options cannot be used (one line on stderr says why).
+exit status: 0 on success, 2 when the input or the options cannot be used (one line on stderr says why);
+gate: 0 pass, 1 regression, 3 inconclusive.
+"""
+
+_GATE_DESCRIPTION = """\
+A regression gate for CI: is the candidate shown not worse than the baseline?
+
+It compares the two models on the questions both answered, exactly as 'analyze' does (paired,
+clustered on the file's cluster column, CR2 with Satterthwaite degrees of freedom), and reads the
+interval for candidate - baseline:
+
+  exit 0  pass: the whole interval lies above -margin (not worse by more than the margin)
+  exit 1  regression: the whole interval lies below 0 (significantly worse)
+  exit 3  inconclusive: the data cannot tell; the summary says how many questions would
+  exit 2  the input or the options cannot be used (one line on stderr)
+
+A Markdown summary (for a CI log or a pull-request comment) goes to stdout or --output.
 """
 
 
@@ -89,6 +106,16 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"--seed {text!r} is not a whole number; use e.g. 0") from None
     if not 0 <= value < 2**63:
         raise argparse.ArgumentTypeError(f"--seed {text!r} must be a non-negative whole number")
+    return value
+
+
+def _margin(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--margin {text!r} is not a number; use e.g. 0.01") from None
+    if not (value >= 0.0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"--margin {text!r} must be a number >= 0, e.g. 0.01 (1 point)")
     return value
 
 
@@ -130,6 +157,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="wild bootstrap draws (default 9999; every weight vector when there are at most B)")
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the wild bootstrap draws (default 0)")
     p.add_argument("--output", "-o", metavar="OUT", help="write the report to OUT instead of printing it")
+
+    g = sub.add_parser("gate", help="regression gate: exit 0 pass, 1 regression, 3 inconclusive",
+                       description=_GATE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    g.add_argument("file", metavar="FILE", help="results file: .csv (UTF-8) or .parquet; '-' reads standard input")
+    g.add_argument("--baseline", metavar="MODEL", required=True, help="the model to protect (e.g. main)")
+    g.add_argument("--candidate", metavar="MODEL", required=True, help="the model under test (e.g. the change)")
+    g.add_argument("--margin", type=_margin, default=0.0, metavar="M",
+                   help="the drop you tolerate, in score units (0.01 = 1 point for 0/1 scores; default 0)")
+    g.add_argument("--confidence", type=_confidence, default=0.95, metavar="LEVEL",
+                   help="confidence level of the interval the gate reads (default: 0.95)")
+    g.add_argument("--cluster-se", choices=("cr2", "cr1"), default="cr2",
+                   help="standard errors: cr2 (default) or cr1 (the paper's, normal reference)")
+    for flag, what in (("--question-col", "question id"), ("--model-col", "model name (long form)"),
+                       ("--score-col", "score (long form)"), ("--cluster-col", "cluster")):
+        g.add_argument(flag, metavar="C", help=f"column with the {what}")
+    g.add_argument("--no-clusters", action="store_true", help="ignore the cluster column")
+    g.add_argument("--layout", choices=("long", "wide"), help="file layout (default: detected)")
+    g.add_argument("--output", "-o", metavar="OUT", help="write the Markdown summary to OUT instead of stdout")
     return parser
 
 
@@ -145,9 +190,40 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
+def _gate(args: argparse.Namespace) -> int:
+    import warnings
+
+    if args.output is not None and _same_file(args.file, args.output):
+        return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
+                     "overwritten)")
+    from .data import load
+
+    source = sys.stdin.buffer.read() if args.file == "-" else args.file
+    dataset = load(source, name="stdin" if args.file == "-" else None, format=args.layout,
+                   question_col=args.question_col, model_col=args.model_col, score_col=args.score_col,
+                   cluster_col=args.cluster_col)
+    from .errors import EvalStatsWarning
+    from .gating import gate
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        result = gate(dataset, baseline=args.baseline, candidate=args.candidate, margin=args.margin,
+                      confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters)
+    text = result.markdown()
+    if args.output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        with open(args.output, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    return result.exit_code
+
+
 def _run(args: argparse.Namespace) -> int:
     import warnings
 
+    if args.command == "gate":
+        return _gate(args)
     if args.output is not None and _same_file(args.file, args.output):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")

@@ -12,6 +12,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evalstats_core.analysis import analyze
@@ -51,6 +52,9 @@ BAD: dict[str, tuple[bytes | None, list[str], list[str]]] = {
                      ["baseline 'C' is not a model in results.csv", "'A', 'B'"]),
     "bad confidence": (HEADER + b"q1,A,1\nq2,A,0\n", ["--confidence", "95"], ["confidence '95' must be between 0 and 1"]),
     "bad format option": (HEADER + b"q1,A,1\nq2,A,0\n", ["--format", "html"], ["argument --format/-f: invalid choice"]),
+    "bad cluster-se": (HEADER + b"q1,A,1\nq2,A,0\n", ["--cluster-se", "cr3"], ["argument --cluster-se: invalid choice"]),
+    "bad interval": (HEADER + b"q1,A,1\nq2,A,0\n", ["--interval", "exact"], ["argument --interval: invalid choice"]),
+    "bad n-boot": (HEADER + b"q1,A,1\nq2,A,0\n", ["--n-boot", "10"], ["--n-boot '10' must be between 99"]),
     "output onto input": (HEADER + b"q1,A,1\nq2,A,0\n", ["--output", "{file}"], ["is the input file"]),
     "inconsistent cluster": (b"question,model,score,cluster\nq1,A,1,x\nq2,A,0,y\nq1,B,1,y\nq2,B,1,y\n", [],
                              ["question 'q1' is in cluster 'x' on row 2 of results.csv but in cluster 'y' on row 4"]),
@@ -135,6 +139,47 @@ def test_settings_command_reruns_to_the_same_numbers(tmp_path, capsys, monkeypat
     assert cmd[:4] == ["analyze", "atlas_breeze.csv", "--layout", "wide"] and "--confidence" in cmd
     second = json.loads(cli(*cmd, "-f", "json", capsys=capsys)[1])
     assert second == first
+
+
+def test_cluster_se_interval_and_the_paper_s_numbers(tmp_path, capsys, monkeypatch):
+    """--cluster-se cr1 gives seed 004's z numbers; the default is the paired t-test; --interval picks the
+    one-model interval with the workbench's rule, and the command in settings carries every option."""
+    from scipy import stats
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ab.csv").write_bytes((EXAMPLES / "atlas_breeze.csv").read_bytes())
+    cr1 = json.loads(cli("analyze", "ab.csv", "-f", "json", "--cluster-se", "cr1", capsys=capsys)[1])
+    (c,) = cr1["comparisons"]
+    assert [round(x, 3) for x in c["ci"]] == [0.005, 0.095] and round(c["p_value"], 3) == 0.031
+    assert c["df"] is None and c["method"] == "cr1"  # df = inf is null in JSON
+    assert "--cluster-se cr1" in cr1["settings"]["command"] and cr1["settings"]["cluster_se"] == "cr1"
+    t2 = json.loads(cli("analyze", "ab.csv", "-f", "json", capsys=capsys)[1])
+    (c,) = t2["comparisons"]
+    ab = np.loadtxt(tmp_path / "ab.csv", delimiter=",", skiprows=1, usecols=(1, 2))
+    ref = stats.ttest_rel(ab[:, 1], ab[:, 0])
+    assert c["p_value"] == pytest.approx(ref.pvalue, rel=1e-10) and c["df"] == 9.0
+    assert c["ci"] == pytest.approx(list(ref.confidence_interval(0.95)), rel=1e-10)
+    rows = "question,A,B\n" + "".join(f"q{i},{int(i % 3 != 0)},{int(i < 30)}\n" for i in range(30))
+    (tmp_path / "b.csv").write_text(rows)
+    for interval, label in (("auto", "Wilson"), ("bayes", "Bayes (uniform prior)"), ("normal", "t (n - 1 df)"),
+                            ("clopper-pearson", "Clopper-Pearson (exact)")):
+        doc = json.loads(cli("analyze", "b.csv", "-f", "json", "--interval", interval, capsys=capsys)[1])
+        assert doc["models"][0]["interval"] == label and doc["settings"]["interval"] == interval
+        cmd = doc["settings"]["command"].split()[3:]
+        assert json.loads(cli(*cmd, "-f", "json", capsys=capsys)[1]) == doc  # the command reruns it exactly
+    b = json.loads(cli("analyze", "b.csv", "-f", "json", "--interval", "bayes", capsys=capsys)[1])["models"][1]
+    assert b["ci"][1] == 1.0  # 30/30: the Bayes interval keeps the boundary
+
+
+def test_exact_mcnemar_p_in_the_json(tmp_path, capsys, monkeypatch):
+    """Binary paired comparisons without clusters carry the exact McNemar p (scipy.stats.binomtest)."""
+    from scipy import stats
+
+    monkeypatch.chdir(tmp_path)
+    rows = "question,A,B\n" + "".join(f"q{i},1,0\n" for i in range(5)) + "q5,1,1\nq6,0,0\n"
+    (tmp_path / "m.csv").write_text(rows)
+    (c,) = json.loads(cli("analyze", "m.csv", "-f", "json", capsys=capsys)[1])["comparisons"]
+    assert c["mcnemar_p"] == pytest.approx(stats.binomtest(0, 5).pvalue) == 0.0625
 
 
 def test_example_through_a_subprocess():

@@ -375,3 +375,18 @@ def test_one_model_file_and_parquet_upload(session):
     assert at.session_state[LAST_KEY].clustered and at.session_state[LAST_KEY].n_clusters == 10
     del at.session_state[INJECT_KEY]
     at.run()
+
+
+def test_design_effect_below_one_is_explained_on_the_page():
+    """Clusters whose questions disagree more than chance (or few clusters' noise) give a design effect
+    below 1 and an effective n above n: the page says why, beside the table."""
+    rows = "question,model,score,cluster\n" + "".join(
+        f"q{i},{m},{(i + (m == 'B')) % 2},c{i // 2}\n" for i in range(40) for m in "AB")  # 0,1 in each pair
+    at = run_page(PAGE)
+    inject(at, "neg.csv", rows.encode())
+    no_exceptions(at)
+    a = at.session_state[LAST_KEY]
+    assert a.clustered and all(m.deff < 1 for m in a.models)
+    infos = [i.value.replace("\\", "") for i in at.info]  # the page escapes Markdown
+    assert any(i.startswith("Design effect below 1 for A (") and "negative within-cluster correlation" in i
+               for i in infos), infos

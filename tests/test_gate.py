@@ -1,0 +1,101 @@
+"""The regression gate: exit codes on a regression, an improvement, an underpowered pair and a bad file;
+the sentence it prints agrees with the interval beside it."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from evalstats_core.data import load
+from evalstats_core.errors import EvalStatsError
+from evalstats_core.gating import gate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def wide(n: int, base: np.ndarray, cand: np.ndarray) -> bytes:
+    rows = ["question,base,cand"] + [f"q{i},{int(a)},{int(b)}" for i, (a, b) in enumerate(zip(base, cand, strict=True))]
+    return ("\n".join(rows) + "\n").encode()
+
+
+def pair(n: int, p_base: float, p_cand: float, seed: int) -> bytes:
+    rng = np.random.default_rng(seed)
+    difficulty = rng.random(n)
+    return wide(n, difficulty < p_base, difficulty < p_cand)  # shared difficulty: strongly paired
+
+
+def run_cli(tmp_path: Path, data: bytes, *args: str) -> subprocess.CompletedProcess:
+    f = tmp_path / "results.csv"
+    f.write_bytes(data)
+    return subprocess.run([sys.executable, "-m", "evalstats_core", "gate", str(f), "--baseline", "base",
+                           "--candidate", "cand", *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def test_regression_exits_1(tmp_path):
+    proc = run_cli(tmp_path, pair(600, 0.70, 0.62, seed=1))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "**REGRESSION: cand is significantly worse than base" in proc.stdout and proc.stderr == ""
+
+
+def test_improvement_exits_0(tmp_path):
+    proc = run_cli(tmp_path, pair(600, 0.62, 0.70, seed=2))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "**PASS: cand is not worse than base by more than 0.0 points" in proc.stdout
+
+
+def test_underpowered_pair_exits_3_and_says_how_many_questions(tmp_path):
+    data = pair(40, 0.60, 0.58, seed=3)
+    proc = run_cli(tmp_path, data)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    g = gate(load(data, name="r.csv"), baseline="base", candidate="cand")
+    assert g.verdict == "inconclusive" and g.ci_low < 0 < g.ci_high
+    # Eq. 9 by hand: n = (z_{a/2} + z_b)^2 omega2 / delta^2, omega2 = n SE^2, delta the easier decision
+    delta = max(g.diff, -g.diff)
+    want = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2 * g.n * g.se**2 / delta**2
+    assert g.n_needed == pytest.approx(want, rel=1e-12)
+    assert f"About {math.ceil(want):,} questions like these would tell" in proc.stdout
+
+
+def test_bad_file_exits_2_with_one_line(tmp_path):
+    proc = run_cli(tmp_path, b"question,base\nq1,1\nq2,0\n")  # no candidate column
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "candidate 'cand' is not a model" in lines[0]
+    proc = run_cli(tmp_path, pair(50, 0.6, 0.6, seed=4), "--margin", "-1")
+    assert proc.returncode == 2 and "--margin '-1' must be a number >= 0" in proc.stderr
+
+
+def test_margin_turns_a_small_significant_drop_into_a_pass_and_says_so():
+    data = pair(4000, 0.700, 0.690, seed=5)  # a 1-point drop, measured precisely
+    strict = gate(load(data, name="r.csv"), baseline="base", candidate="cand")
+    assert strict.verdict == "regression" and strict.ci_high < 0
+    loose = gate(load(data, name="r.csv"), baseline="base", candidate="cand", margin=0.03)
+    assert loose.verdict == "pass" and loose.ci_low > -0.03 and loose.exit_code == 0
+    assert "significantly lower, but by less than the 3.0 points margin" in loose.headline()
+
+
+def test_gate_equals_the_workbench_comparison():
+    """Same numbers as analyze(): paired, CR2, on the shared questions."""
+    from evalstats_core.analysis import analyze
+
+    data = pair(300, 0.5, 0.55, seed=6)
+    g = gate(load(data, name="r.csv"), baseline="base", candidate="cand")
+    (c,) = analyze(load(data, name="r.csv"), baseline="base").comparisons
+    assert (g.diff, g.se, g.df, g.ci_low, g.ci_high, g.p_value) == (c.diff, c.se, c.df, c.ci_low, c.ci_high,
+                                                                      c.p_value)
+    # the sentence quotes the interval beside it
+    assert f"{100 * g.ci_low:+.1f} to {100 * g.ci_high:+.1f} points" in g.headline()
+
+
+def test_gate_errors_name_the_fix():
+    data = pair(50, 0.6, 0.6, seed=7)
+    with pytest.raises(EvalStatsError, match="two different models"):
+        gate(load(data, name="r.csv"), baseline="base", candidate="base")
+    with pytest.raises(EvalStatsError, match="margin"):
+        gate(load(data, name="r.csv"), baseline="base", candidate="cand", margin=-0.1)
