@@ -1,6 +1,6 @@
 """Regenerate the bundled example results files (deterministic: fixed numpy seeds).
 
-    python examples/make_examples.py            # rewrites the three CSVs beside this script
+    python examples/make_examples.py            # rewrites the five CSVs beside this script
 
 ==============================  ==============================================================
 ``atlas_breeze.csv``            the 10 travel tasks of "Is That Improvement Real?" (wide form,
@@ -9,12 +9,24 @@
                                 questions in 250 clusters, 0/1 scores, 3 models (long form)
 ``synthetic_resampled.csv``     400 questions x 3 models x 5 answers per question, 0/1 scores
                                 (long form; resamples to be averaged, never pooled)
+``coding_12_repos.csv``         a SWE-bench-Verified-like coding eval: 500 issues in 12 repositories
+                                of very unequal size (django 231 ... flask 1), 15 models, 0/1
+                                "resolved" scores (wide form, ``cluster`` = repository)
+``chat_5_sources.csv``          an AlpacaEval-like chat eval: 805 prompts from 5 source sets
+                                (helpful_base, koala, oasst, selfinstruct, vicuna), 6 models, 0/1
+                                win-vs-reference judgements (wide form, ``cluster`` = source set)
 ==============================  ==============================================================
 
 The clustered and resampled files come from a latent-ability model: each question has a difficulty
 (shared by every model, which makes the models' scores correlated), each cluster adds a common shift
 to its questions' difficulty (within-cluster correlation), and a model answers correctly with
 probability ``logistic(ability_m - difficulty_i)``.
+
+The two few-cluster files (12 and 5 clusters, the designs of issue 9's oracle and coverage tests)
+add a model-by-cluster shift, so that a *difference* between two models is clustered too, and set
+each model's ability so that its expected accuracy (over clusters and questions, by Gauss-Hermite
+quadrature) is a chosen value; the realised accuracies scatter around it, as a real eval's would.
+All names (models, issue ids) are invented; only the cluster sizes copy the public benchmarks.
 """
 
 from __future__ import annotations
@@ -31,6 +43,20 @@ ATLAS = [0.83, 0.45, 0.72, 0.69, 0.91, 0.30, 0.67, 0.51, 0.80, 0.48]
 BREEZE = [0.89, 0.58, 0.74, 0.56, 0.94, 0.35, 0.80, 0.59, 0.88, 0.53]
 
 LANGUAGES = ("bn", "de", "es", "fr", "ja", "ru", "sw", "te", "th", "zh")
+
+# SWE-bench Verified: issues per repository (500 in all), as "owner__repo" prefixes of instance ids.
+REPOS = {"django__django": 231, "sympy__sympy": 75, "sphinx-doc__sphinx": 44, "matplotlib__matplotlib": 34,
+         "scikit-learn__scikit-learn": 32, "astropy__astropy": 22, "pydata__xarray": 22, "pytest-dev__pytest": 19,
+         "pylint-dev__pylint": 10, "psf__requests": 8, "mwaskom__seaborn": 2, "pallets__flask": 1}
+# Target expected accuracies of 15 invented coding agents (20% ... 75%).
+CODERS = {"pelican-7b": 0.20, "heron-13b": 0.24, "ibis-34b": 0.28, "egret-mini": 0.32, "stork-70b": 0.36,
+          "crane-v1": 0.40, "crane-v2": 0.44, "kite-lite": 0.48, "kite-pro": 0.52, "osprey-1": 0.56,
+          "osprey-2": 0.60, "gannet-x": 0.64, "merlin-agent": 0.68, "harrier-agent": 0.72, "condor-max": 0.75}
+# AlpacaEval: prompts per source set (805 in all).
+SOURCES = {"helpful_base": 129, "koala": 156, "oasst": 188, "selfinstruct": 252, "vicuna": 80}
+# Target expected win rates against the reference answer of 6 invented chat models.
+CHATTERS = {"quill-base": 0.12, "quill-chat": 0.35, "lark-small": 0.42, "lark-large": 0.55,
+            "wren-instruct": 0.63, "wren-dpo": 0.82}
 
 
 def _expit(x: np.ndarray) -> np.ndarray:
@@ -75,11 +101,63 @@ def resampled(rng: np.random.Generator) -> list[list[object]]:
     return rows
 
 
-def main() -> None:
-    _write(HERE / "atlas_breeze.csv", ["question", "Atlas", "Breeze"], atlas_breeze())
-    _write(HERE / "multilingual_clustered.csv", ["question", "model", "score", "cluster"],
+def _ability(target: float, sd: float) -> float:
+    """``a`` with ``E[logistic(a + Z)] = target`` for ``Z ~ N(0, sd^2)`` (Gauss-Hermite, 80 nodes; bisection)."""
+    x, w = np.polynomial.hermite_e.hermegauss(80)  # probabilists' nodes: weight exp(-x^2/2)
+    w = w / w.sum()
+    lo, hi = -20.0, 20.0
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if float(w @ _expit(mid + sd * x)) < target else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def few_clusters(rng: np.random.Generator, sizes: dict[str, int], models: dict[str, float], *,
+                 sd_cluster: float, sd_question: float, sd_model_cluster: float,
+                 question_id) -> list[list[object]]:
+    """Wide rows ``[question, cluster, score per model]`` of a latent-ability model with few clusters.
+
+    ``logit P(correct) = ability_m + u_g + v_i + w_mg``: a cluster shift ``u_g ~ N(0, sd_cluster^2)``
+    and a question shift ``v_i ~ N(0, sd_question^2)`` shared by every model, and a model-by-cluster
+    shift ``w_mg ~ N(0, sd_model_cluster^2)``. ``ability_m`` makes the expected accuracy the target.
+    """
+    names = list(sizes)
+    n_g = np.array(list(sizes.values()))  # (G,)
+    g = np.repeat(np.arange(n_g.size), n_g)  # (n,) cluster of each question
+    sd_total = float(np.sqrt(sd_cluster**2 + sd_question**2 + sd_model_cluster**2))
+    ability = np.array([_ability(t, sd_total) for t in models.values()])  # (M,)
+    u = rng.normal(0.0, sd_cluster, n_g.size)  # (G,)
+    v = rng.normal(0.0, sd_question, g.size)  # (n,)
+    w = rng.normal(0.0, sd_model_cluster, (n_g.size, ability.size))  # (G, M)
+    p = _expit(ability[None, :] + (u[g] + v)[:, None] + w[g])  # (n, M)
+    correct = (rng.random(p.shape) < p).astype(int)  # (n, M)
+    ids = [question_id(names[gi], j) for gi, size in enumerate(n_g) for j in range(size)]
+    return [[ids[i], names[g[i]], *correct[i].tolist()] for i in range(g.size)]
+
+
+def coding(rng: np.random.Generator) -> list[list[object]]:
+    """500 issues in 12 repositories (SWE-bench Verified sizes), 15 agents; repository SD 0.6, issue SD 1.5."""
+    numbers = rng.choice(np.arange(1000, 30000), size=sum(REPOS.values()), replace=False)  # invented issue numbers
+    bounds = np.cumsum([0, *REPOS.values()])
+    numbers = {repo: np.sort(numbers[lo:hi]) for repo, lo, hi in zip(REPOS, bounds[:-1], bounds[1:], strict=True)}
+    return few_clusters(rng, REPOS, CODERS, sd_cluster=0.6, sd_question=1.5, sd_model_cluster=0.3,
+                        question_id=lambda repo, j: f"{repo}-{numbers[repo][j]}")
+
+
+def chat(rng: np.random.Generator) -> list[list[object]]:
+    """805 prompts in 5 source sets (AlpacaEval sizes), 6 models; source SD 0.5, prompt SD 1.0."""
+    return few_clusters(rng, SOURCES, CHATTERS, sd_cluster=0.5, sd_question=1.0, sd_model_cluster=0.3,
+                        question_id=lambda src, j: f"{src}-{j + 1:03d}")
+
+
+def main(out: Path = HERE) -> None:
+    """Write every example file into ``out`` (default: beside this script)."""
+    _write(out / "atlas_breeze.csv", ["question", "Atlas", "Breeze"], atlas_breeze())
+    _write(out / "multilingual_clustered.csv", ["question", "model", "score", "cluster"],
            multilingual(np.random.default_rng(20241101)))
-    _write(HERE / "synthetic_resampled.csv", ["question", "model", "score"], resampled(np.random.default_rng(2411)))
+    _write(out / "synthetic_resampled.csv", ["question", "model", "score"], resampled(np.random.default_rng(2411)))
+    _write(out / "coding_12_repos.csv", ["question", "cluster", *CODERS], coding(np.random.default_rng(20250910)))
+    _write(out / "chat_5_sources.csv", ["question", "cluster", *CHATTERS], chat(np.random.default_rng(20250905)))
 
 
 if __name__ == "__main__":
