@@ -15,6 +15,7 @@ Contents, by module (each module's docstring tells when to use which function):
 ``temperature``    difficulty distributions and the temperature trap
 ``simulate``       seeded generators: clustered, paired and resampled synthetic evals
 ``coverage``       how often intervals cover: small-N proportions, pooled and naive SEs
+``cluster_coverage``  coverage with few and unequal clusters: CR1 + z, CR1 + t, CR2, wild bootstrap
 ``data``           reading results files (long/wide, CSV/Parquet), validation, question-level scores
 ``analysis``       one pass from a loaded file to every model summary and pairwise comparison
 ``guardrails``     the workbench's checks: what a naive analysis of this file would get wrong
@@ -75,6 +76,8 @@ _PUBLIC: dict[str, str] = {
     "PoolingCoverage": "coverage",
     "clustering_coverage": "coverage",
     "ClusteringCoverage": "coverage",
+    "few_clusters_coverage": "cluster_coverage",
+    "FewClustersCoverage": "cluster_coverage",
     "clustered_binary_eval": "simulate",
     "ClusteredScores": "simulate",
     "paired_scores": "simulate",

@@ -188,8 +188,8 @@ def lab_section() -> None:
                 f"Wilson {pct(wilson.coverage)} (nominal 95%).", name="one_model_coverage")
     w3 = by_n[(by_n["method"] == "wald")]
     shell.chart(curve_chart,
-                f"Wald's coverage climbs from {pct(w3['coverage'].iloc[0])} at N = 3 to {pct(w3['coverage'].iloc[-1])} at "
-                "N = 1,000; Wilson and Bayes stay near 95% throughout.", name="one_model_coverage_by_n")
+                f"Wald's coverage runs from {pct(w3['coverage'].iloc[0])} at N = 3 to {pct(w3['coverage'].iloc[-1])} at "
+                f"N = 1,000; {lesson.coverage_range_sentence(by_n)}", name="one_model_coverage_by_n")
     if possible_chart is not None:
         shell.chart(possible_chart,
                     f"All {lab_n + 1} intervals each method can give at N = {lab_n}: Wald shrinks to a point at 0/{lab_n} "

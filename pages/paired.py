@@ -100,6 +100,22 @@ shell.chart(fixed["comparison"],
             name="paired_comparison")
 shell.notice(content["paired_notice"])
 
+# ---- both ways: the seed's z and the paired t-test ----------------------------------------------
+st.markdown(content["both_ways"])
+pt = ab.paired_t
+a, b = st.columns(2)
+a.metric("Normal z (the paper's)", f"p = {p_text(pa.p_value)}", delta=f"95% CI {ci(pa)}", delta_color="off",
+         delta_arrow="off")
+b.metric(f"Paired t-test ({pt.df:.0f} df)", f"p = {p_text(pt.p_value)}", delta=f"95% CI {ci(pt)}",
+         delta_color="off", delta_arrow="off")
+st.latex(rf"t = \frac{{{pa.diff:+.3f}}}{{{pa.se:.4f}}} = {pa.z:.2f}, \qquad "
+         rf"p_z = {p_text(pa.p_value)}, \qquad p_{{t({pt.df:.0f})}} = {p_text(pt.p_value)}")
+st.caption(f"Same difference and SE, two reference distributions: with z the interval {ci(pa)} excludes 0 "
+           f"(p = {p_text(pa.p_value)}); with t({pt.df:.0f}) it is {ci(pt)} and crosses 0 (p = {p_text(pt.p_value)}). "
+           f"If the true gap were the observed {abs(pa.diff):.0%} and the differences as spread as here, about "
+           f"{ab.tasks_needed} tasks would give 80% power at the 5% level (Miller 2024, Eq. 9; chapter 7).")
+shell.notice(content["both_ways_notice"], title="What to conclude from 10 tasks")
+
 # ---- scatter and covariance --------------------------------------------------------------------
 st.markdown(content["scatter_intro"])
 

@@ -210,3 +210,35 @@ def test_coverage_and_paper_charts():
     spec = _spec(charts.paper_ratios(lesson.paper_table()))
     rows = spec["datasets"][spec["data"]["name"]]
     assert [r["label"] for r in rows] == ["3.05x", "1.10x", "1.88x"]
+
+
+# ------------------------------------------------------------------------- few and unequal clusters
+
+
+def test_few_clusters_lesson_matches_the_core_and_the_chart_compiles():
+    from evalstats_core.charts import compile_spec
+    from evalstats_core.cluster_coverage import DOMINANT_CLUSTER_SIZES, few_clusters_coverage
+
+    fc = lesson.few_clusters("dominant", 3, 0.9, 0.1, seed=4, reps=300, n_boot=99)  # G and share ignored
+    core = few_clusters_coverage(DOMINANT_CLUSTER_SIZES, 0.1, reps=300, n_boot=99, rng=4)
+    assert fc.result == core
+    assert list(fc.frame["key"]) == ["cr1_z", "cr1_t", "cr2", "wild"]
+    assert list(fc.frame["coverage"]) == [core.coverage[m] for m in core.methods]
+    assert fc.frame["label"][2] == f"{core.coverage['cr2']:.1%} ± {1.959963984540054 * core.mc_se['cr2'] * 100:.1f}"
+    assert math.isnan(fc.frame["mean_width"][3])
+    spec = compile_spec(charts.few_clusters_chart(fc.frame))
+    assert json.dumps(spec, allow_nan=False)  # no NaN leaks into the Vega-Lite spec
+    custom = lesson.few_clusters("custom", 10, 0.5, 0.1, seed=4, reps=50, n_boot=19)
+    assert custom.result.sizes == (250,) + (28,) * 7 + (27,) * 2
+
+
+def test_few_clusters_notice_follows_the_numbers():
+    fc = lesson.few_clusters("dominant", 12, 0.46, 0.1, seed=1)
+    r = fc.result
+    assert r.coverage["cr1_z"] < 0.9
+    assert f"**{r.coverage['cr1_z']:.1%}** of 1,000 simulated evals: it covers too rarely for a 95% interval" in fc.notice
+    assert f"covered **{r.coverage['cr2']:.1%}**: it stays close to the promised 95%" in fc.notice
+    equal = lesson.few_clusters("custom", 40, 0.0, 0.0, seed=1).notice
+    assert "close to G − 1 = 39" in equal and "covers too rarely" not in equal
+    with pytest.raises(EvalStatsError, match="preset"):
+        lesson.few_clusters("held-out", 12, 0.4, 0.1)

@@ -203,3 +203,20 @@ def test_coverage_chart_draws_nominal_line():
     spec = charts.coverage_chart(lesson.small_n_lab(3, rng=1).frame, confidence=0.95).to_dict()
     values = [row for rows in spec["datasets"].values() for row in rows if "nominal" in row]
     assert values == [{"nominal": 0.95}]
+
+
+def test_coverage_near_the_edges_as_the_page_says():
+    """The chapter's sentences about fixed accuracies near 0 and 1, against the core's exact numbers."""
+    by = lesson.coverage_by_n(theta=0.02, rng=1)
+    cov = {(m, n): c for m, n, c in zip(by["method"], by["n"], by["coverage"], strict=True)}
+    assert round(cov["bayes", 10], 2) == 0.82 and round(cov["bayes", 30], 2) == 0.88
+    assert min(c for (m, _), c in cov.items() if m == "clopper_pearson") >= 0.95
+    one = lesson.coverage_by_n(theta=0.01, rng=1)
+    assert round(float(one[(one["method"] == "wilson") & (one["n"] == 10)]["coverage"].iloc[0]), 2) == 0.90
+    for edge in (0.0, 1.0):
+        assert (lesson.coverage_by_n(theta=edge, rng=1)["coverage"] == 1.0).all()
+    sentence = lesson.coverage_range_sentence(by)
+    assert sentence == f"Wilson and Bayes dip below 95% at this true accuracy: lowest Wilson {cov['wilson', 3]:.1%} " \
+                       f"at N = 3, Bayes {cov['bayes', 10]:.1%} at N = 10."
+    uniform = lesson.coverage_by_n(theta=None, rng=1, reps=20_000)
+    assert lesson.coverage_range_sentence(uniform) == "Wilson and Bayes stay near 95% throughout."

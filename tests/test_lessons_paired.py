@@ -236,3 +236,17 @@ def test_differences_correlation_and_mcnemar_charts():
     mc = lesson.mcnemar_lesson(3000, 275, 150, 1575)
     spec = _spec(charts.mcnemar_table_chart(mc.table))
     assert spec["layer"][1]["encoding"]["text"]["field"] == "label"
+
+
+def test_atlas_breeze_both_ways_and_tasks_needed():
+    """The paired t-test (default) vs the seed's z on the same SE; Eq. 9's tasks for 80% power."""
+    from scipy import stats
+
+    ab = lesson.atlas_breeze()
+    d = np.array(lesson.ATLAS) - np.array(lesson.BREEZE)
+    ref = stats.ttest_rel(lesson.ATLAS, lesson.BREEZE)
+    assert ab.paired_t.p_value == pytest.approx(ref.pvalue, rel=1e-12)
+    assert ab.paired_t.se == ab.paired.se and ab.paired_t.df == 9
+    assert ab.paired.p_value == pytest.approx(2 * stats.norm.sf(abs(ref.statistic)), rel=1e-12)
+    need = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2 * d.var(ddof=1) / 0.05**2
+    assert ab.tasks_needed == math.ceil(need) == 17

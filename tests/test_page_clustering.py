@@ -33,9 +33,10 @@ def test_default_page_renders_every_section(default_page):
     no_exceptions(at)
     assert at.title[0].value == "3 · Clustering"
     assert set(metrics(at)) == {"Naive SE", "Clustered SE", "Design effect", "Effective n"}
-    assert len(at.get("vega_lite_chart")) == 3
+    assert len(at.get("vega_lite_chart")) == 4
     body = text(at)
-    for section in ("A clustered eval you can shape", "The real numbers", "The block bootstrap", "When to cluster"):
+    for section in ("A clustered eval you can shape", "Few and unequal clusters", "The real numbers",
+                    "The block bootstrap", "When to cluster"):
         assert section in body
     assert len(at.radio) == 2  # the two quiz questions
     assert warnings_text(at) == ""  # 100 clusters: no few-clusters warning
@@ -151,3 +152,80 @@ def test_quiz_answers_are_checked():
     at.radio(key="clustering_quiz1_choice").set_value("By language (10 clusters)")
     at.button(key="clustering_quiz1_check").click().run()
     assert any("By source problem (250 clusters)" in e.value for e in at.error)
+
+
+# ---------------------------------------------------------------------------- few and unequal clusters
+
+
+def fc_caption(at) -> str:
+    return next(c.value for c in at.caption if "Monte Carlo" in c.value)
+
+
+def notices(at) -> str:
+    return " ".join(i.value for i in at.info)
+
+
+def test_few_clusters_default_is_the_dominant_cluster_preset(default_page):
+    """The preset's numbers are the lesson's; CR1 + z falls short and CR2 comes close, in the caption and
+    the notice built from the numbers; the G and share sliders are disabled under the preset."""
+    at = default_page
+    fc = lesson.few_clusters("dominant", 12, 0.46, 0.1, seed=1)
+    r = fc.result
+    assert r.sizes == (231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1)
+    cap = fc_caption(at)
+    assert "12 clusters of sizes 231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1; ρ = 0.10" in cap
+    for m, name in (("cr1_z", "CR1 + z"), ("cr1_t", "CR1 + t"), ("wild", "wild bootstrap")):
+        assert f"{r.coverage[m]:.1%} ({name})" in cap
+    assert f"{r.coverage['cr2']:.1%} (CR2, {r.cr2_df:.1f} df)" in cap
+    assert r.coverage["cr1_z"] < 0.9 and r.coverage["cr2"] > 0.92
+    body = notices(at)
+    assert f"**{r.coverage['cr1_z']:.1%}** of 1,000 simulated evals: it covers too rarely" in body
+    assert f"Its degrees of freedom are **{r.cr2_df:.1f}**, not 11" in body
+    assert at.slider(key="clustering_fc_g").disabled and at.slider(key="clustering_fc_imbalance").disabled
+    assert not at.slider(key="clustering_fc_icc").disabled
+
+
+def test_few_clusters_custom_sliders_drive_the_experiment():
+    at = run_page(PAGE)
+    at.selectbox(key="clustering_fc_preset").set_value("custom").run()
+    no_exceptions(at)
+    assert not at.slider(key="clustering_fc_g").disabled
+    at.slider(key="clustering_fc_g").set_value(40).run()
+    at.slider(key="clustering_fc_imbalance").set_value(0.0).run()
+    at.slider(key="clustering_fc_icc").set_value(0.05).run()
+    no_exceptions(at)
+    r = lesson.few_clusters("custom", 40, 0.0, 0.05, seed=1).result
+    assert r.sizes == (13,) * 20 + (12,) * 20
+    assert f"{r.coverage['cr2']:.1%} (CR2, {r.cr2_df:.1f} df)" in fc_caption(at)
+    assert "are close to G − 1 = 39: the clusters are nearly equal" in notices(at)
+    assert at.query_params["clustering_fc_preset"] == "custom"
+    assert at.query_params["clustering_fc_g"] == "40"
+    assert at.query_params["clustering_fc_imbalance"] == "0.0"
+    assert at.query_params["clustering_fc_icc"] == "0.05"
+
+
+def test_few_clusters_seed_reruns():
+    at = run_page(PAGE)
+    at.button(key="clustering_fc_seed_rerun").click().run()
+    no_exceptions(at)
+    assert at.number_input(key="clustering_fc_seed").value == 2
+    assert at.query_params["clustering_fc_seed"] == "2"
+    r = lesson.few_clusters("dominant", 12, 0.46, 0.1, seed=2).result
+    assert f"{r.coverage['cr1_z']:.1%} (CR1 + z)" in fc_caption(at)
+
+
+def test_few_clusters_url_restores_every_setting_and_clamps():
+    at = run_page(PAGE, query={"clustering_fc_preset": "custom", "clustering_fc_g": "99",
+                               "clustering_fc_imbalance": "0.3", "clustering_fc_icc": "0.2",
+                               "clustering_fc_seed": "5"})
+    no_exceptions(at)
+    assert at.selectbox(key="clustering_fc_preset").value == "custom"
+    assert at.slider(key="clustering_fc_g").value == 60  # clamped
+    assert at.slider(key="clustering_fc_imbalance").value == 0.3
+    assert at.slider(key="clustering_fc_icc").value == 0.2
+    assert at.number_input(key="clustering_fc_seed").value == 5
+    r = lesson.few_clusters("custom", 60, 0.3, 0.2, seed=5).result
+    assert f"{r.coverage['cr2']:.1%} (CR2, {r.cr2_df:.1f} df)" in fc_caption(at)
+    bad = run_page(PAGE, query={"clustering_fc_preset": "nonsense"})
+    no_exceptions(bad)
+    assert bad.selectbox(key="clustering_fc_preset").value == "dominant"

@@ -144,3 +144,15 @@ def test_quiz_reveals_answer(opened):
     q.set_value(q.options[1]).run()
     opened.button(key="one_model_quiz1_check").click().run()
     assert "Correct" in opened.success[0].value
+
+
+def test_coverage_curve_caption_follows_a_fixed_accuracy_near_the_edge():
+    """At a fixed 2% the caption reports where Wilson and Bayes dip, from the core's numbers."""
+    from evalstats_core.lessons import one_model as om
+
+    at = run_page(PATH, query={"one_model_uniform": "0", "one_model_theta": "0.02"})
+    no_exceptions(at)
+    seed = at.number_input(key="one_model_lab_seed").value
+    expected = om.coverage_range_sentence(om.coverage_by_n(theta=0.02, rng=seed))
+    assert expected.startswith("Wilson and Bayes dip below 95%")
+    assert any(expected in c.value for c in at.caption)

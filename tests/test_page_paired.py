@@ -159,3 +159,20 @@ def test_quiz_answers_are_checked():
     at.radio(key="paired_quiz1_choice").set_value("It grows, because there are more correct answers")
     at.button(key="paired_quiz1_check").click().run()
     assert any("It does not change" in e.value for e in at.error)
+
+
+def test_both_ways_z_and_t(default_page):
+    """The seed's z (p 0.031, CI -9.5% to -0.5%) and the paired t-test on 9 df (p 0.059, CI crossing 0)."""
+    at = default_page
+    shown = metrics(at)
+    assert shown["Normal z (the paper's)"] == ("p = 0.031", "95% CI [-9.5%, -0.5%]")
+    assert shown["Paired t-test (9 df)"] == ("p = 0.059", "95% CI [-10.2%, 0.2%]")
+    body = text(at)
+    assert "Both ways: z or t?" in body
+    assert "with t(9) it is [-10.2%, 0.2%] and crosses 0 (p = 0.059)" in body
+    assert "about 17 tasks would give 80% power" in body
+    ab = lesson.atlas_breeze()
+    assert ab.paired_t.df == 9 and ab.paired.df == float("inf")
+    assert round(ab.paired.p_value, 3) == 0.031 and round(ab.paired_t.p_value, 3) == 0.059
+    notices = " ".join(i.value for i in at.info)
+    assert "What to conclude from 10 tasks" in notices and "suggestive" in notices

@@ -59,8 +59,24 @@ def test_cite_blocks(at):
     """BibTeX for Miller 2024, Bowyer et al. 2025 and Cameron & Miller 2015."""
     text = body(at)
     for needle in ("@misc{miller2024adding", "eprint        = {2411.00640}", "@inproceedings{bowyer2025clt",
-                   "ICML", "@article{cameron2015practitioner", "Journal of Human Resources", "```bibtex"):
+                   "ICML", "@article{cameron2015practitioner", "Journal of Human Resources", "```bibtex",
+                   "@article{bell2002bias", "Survey Methodology", "@article{imbens2016robust",
+                   "Review of Economics and Statistics", "@article{pustejovsky2018small",
+                   "Journal of Business \\& Economic Statistics"):
         assert needle in text
+
+
+def test_cheat_sheet_names_the_default(at):
+    """The default (CR2 + Satterthwaite t; t-tests without clusters) with its SE and df formulas."""
+    text = body(at)
+    assert "**The default.** evalstats reports the CR2 standard error with a t interval" in text
+    assert "paired t-test, on $n - 1$ degrees of freedom" in text
+    latex = [x.value for x in at.latex]
+    assert any("\\frac{S_g^2}{1 - n_g/n}" in x and "t_{0.975,\\,\\nu}" in x for x in latex)
+    assert any("a_g^2 f_g^2 (1 - 2 f_g)" in x and "\\nu = n - 1" in x for x in latex)
+    captions = " ".join(c.value for c in at.caption)
+    assert "Bell & McCaffrey 2002" in captions and "Imbens & Kolesár 2016" in captions
+    assert "Pustejovsky & Tipton 2018" in captions
 
 
 def test_no_quiz_and_no_chapter_footer(at):

@@ -5,6 +5,7 @@ the paper's naive-vs-clustered ratios.
 ``cluster_strip(frame)``    one thin bar per cluster, split into right and wrong answers
 ``coverage_chart(frame)``   how often each interval covered the truth, against the nominal 95%
 ``paper_ratios(frame)``     clustered SE / naive SE for DROP, RACE-H and MGSM
+``few_clusters_chart(f)``   coverage of four intervals with few or unequal clusters, against 95%
 ==========================  ========================================================================
 
 Every builder draws the columns it is given (computed by ``evalstats_core.lessons.clustering``); none
@@ -21,7 +22,7 @@ from ._base import PALETTE
 #: One empty inline datum: a constant rule (``alt.datum``) drawn once, without a DataFrame to convert.
 ONE = alt.Data(values=[{}])
 
-__all__ = ["cluster_strip", "coverage_chart", "paper_ratios"]
+__all__ = ["cluster_strip", "coverage_chart", "few_clusters_chart", "paper_ratios"]
 
 RIGHT, WRONG = PALETTE[2], PALETTE[1]  # bluish green / orange
 
@@ -109,3 +110,36 @@ def paper_ratios(frame: pd.DataFrame) -> alt.LayerChart:
         x=alt.X("ratio:Q"), text=alt.Text("label:N"))
     one = alt.Chart(ONE).mark_rule(strokeDash=[6, 4], color="#777777").encode(x=alt.datum(1.0))
     return alt.layer(bars, one, labels, data=frame).properties(height=210)
+
+
+def few_clusters_chart(frame: pd.DataFrame, *, nominal: float = 0.95) -> alt.LayerChart:
+    """Coverage of CR1 + z, CR1 + t(G-1), CR2 + Satterthwaite t and the wild bootstrap, against the nominal.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per method (from ``lessons.clustering.few_clusters``): ``method``, ``coverage``,
+        ``mc_half`` (the 95% Monte Carlo half-width), ``label`` and ``mean_width`` (nan for the bootstrap).
+    nominal : float
+        The promised coverage, drawn as a dashed rule.
+    """
+    frame = frame.assign(mc_low=(frame["coverage"] - frame["mc_half"]).clip(0, 1),
+                         mc_high=(frame["coverage"] + frame["mc_half"]).clip(0, 1),
+                         width=frame["mean_width"].map(lambda w: "not computed" if w != w else f"{w:.1%}"))
+    colors = alt.Color("method:N", sort=None, legend=None,
+                       scale=alt.Scale(domain=list(frame["method"]), range=list(PALETTE[: len(frame)])))
+    base = alt.Chart().encode(y=alt.Y("method:N", sort=None, title=None, axis=alt.Axis(labelLimit=260),
+                                      scale=alt.Scale(paddingInner=0.3)))
+    tooltip = [alt.Tooltip("method:N"), alt.Tooltip("label:N", title="coverage (± Monte Carlo error)"),
+               alt.Tooltip("width:N", title="average width")]
+    bars = base.mark_bar().encode(
+        x=alt.X("coverage:Q", title="Share of 95% intervals that contain the true accuracy",
+                axis=alt.Axis(format="%", values=[i / 10 for i in range(11)]),
+                scale=alt.Scale(domain=[0, 1.2], nice=False)),
+        color=colors, tooltip=tooltip)
+    err = base.mark_rule(color="#333333", strokeWidth=2).encode(x="mc_low:Q", x2="mc_high:Q")
+    labels = base.mark_text(align="left", dx=8, fontSize=13, fontWeight="bold").transform_calculate(
+        label_x=f"max(datum.mc_high, {nominal})"
+    ).encode(x=alt.X("label_x:Q"), text=alt.Text("label:N"))
+    rule = alt.Chart(ONE).mark_rule(strokeDash=[6, 4], color="#777777", strokeWidth=2).encode(x=alt.datum(nominal))
+    return alt.layer(bars, err, rule, labels, data=frame).properties(height=230)

@@ -7,6 +7,8 @@
                                 measured ICC and design effect beside the formula, per-cluster bars
 ``coverage(...)``               how often naive and clustered 95% intervals cover the truth
 ``coverage_reps(n_clusters)``   how many evals ``coverage`` simulates by default
+``few_clusters(...)``           few and unequal clusters: coverage of CR1 + z, CR1 + t(G-1), CR2 +
+                                Satterthwaite t and the wild cluster bootstrap, and what it shows
 ==============================  ====================================================================
 
 All statistics come from :mod:`evalstats_core.clustering` and :mod:`evalstats_core.simulate`; this
@@ -23,6 +25,13 @@ import numpy as np
 import pandas as pd
 
 from .._validate import z_for
+from ..cluster_coverage import (
+    DOMINANT_CLUSTER_SIZES,
+    METHOD_LABELS,
+    FewClustersCoverage,
+    few_clusters_coverage,
+    unequal_sizes,
+)
 from ..clustering import (
     BootstrapCI,
     Summary,
@@ -33,11 +42,12 @@ from ..clustering import (
     summarize,
 )
 from ..coverage import clustering_coverage
-from ..errors import EvalStatsWarning
+from ..errors import EvalStatsError, EvalStatsWarning
 from ..simulate import clustered_binary_eval
 
-__all__ = ["COVERAGE_BUDGET", "PAPER_EVALS", "ClusterSimulation", "CoverageLesson", "PaperEval", "coverage",
-           "coverage_reps", "paper_table", "simulate_eval"]
+__all__ = ["COVERAGE_BUDGET", "FEW_CLUSTERS_PRESETS", "PAPER_EVALS", "ClusterSimulation", "CoverageLesson",
+           "FewClustersLesson", "PaperEval", "coverage", "coverage_reps", "few_clusters", "paper_table",
+           "simulate_eval"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,3 +283,89 @@ def coverage(n_clusters: int, cluster_size: int, icc_true: float, *, truth: floa
     })
     return CoverageLesson(reps=r.reps, naive=r.naive_coverage, clustered=r.clustered_coverage,
                           design_effect=r.design_effect, true_se=r.true_se, frame=frame)
+
+
+# ------------------------------------------------------------------------- few and unequal clusters
+
+#: The section's presets: SWE-bench-Verified-like repository sizes, or sizes from the sliders.
+FEW_CLUSTERS_PRESETS = {
+    "dominant": "One dominant cluster (500 tasks in 12 repositories, like SWE-bench Verified)",
+    "custom": "My own: number of clusters and share of the largest",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FewClustersLesson:
+    """Coverage of four 95% intervals with few or unequal clusters, shaped for the chapter.
+
+    Attributes
+    ----------
+    result : FewClustersCoverage
+        The core's numbers.
+    frame : DataFrame
+        One row per method: ``method`` (its label), ``key``, ``coverage``, ``mc_half`` (1.96 Monte
+        Carlo standard errors), ``label`` (e.g. "78.3% ± 1.8"), ``mean_width`` (nan for the bootstrap).
+    notice : str
+        Markdown bullets saying what these numbers show (built from them, so they follow the sliders).
+    """
+
+    result: FewClustersCoverage
+    frame: pd.DataFrame
+    notice: str
+
+
+def few_clusters(preset: str, n_clusters: int, largest_share: float, icc_true: float, *, seed: int = 0,
+                 n: int = 500, truth: float = 0.7, reps: int = 1000, n_boot: int = 199) -> FewClustersLesson:
+    """Run :func:`evalstats_core.cluster_coverage.few_clusters_coverage` for the section's settings.
+
+    ``preset="dominant"`` uses :data:`~evalstats_core.cluster_coverage.DOMINANT_CLUSTER_SIZES` (then
+    ``n_clusters``, ``largest_share`` and ``n`` are ignored); ``"custom"`` uses
+    :func:`~evalstats_core.cluster_coverage.unequal_sizes` ``(n, n_clusters, largest_share)``.
+    """
+    if preset not in FEW_CLUSTERS_PRESETS:
+        raise EvalStatsError(f"preset ({preset!r}) must be one of {tuple(FEW_CLUSTERS_PRESETS)}")
+    sizes = DOMINANT_CLUSTER_SIZES if preset == "dominant" else unequal_sizes(n, n_clusters, largest_share)
+    r = few_clusters_coverage(sizes, icc_true, mean=truth, reps=reps, n_boot=n_boot, rng=seed)
+    cov = np.array([r.coverage[m] for m in r.methods])
+    half = z_for(0.95) * np.array([r.mc_se[m] for m in r.methods])
+    frame = pd.DataFrame({
+        "method": [METHOD_LABELS[m] for m in r.methods], "key": list(r.methods), "coverage": cov,
+        "mc_half": half, "label": [f"{c:.1%} ± {h * 100:.1f}" for c, h in zip(cov, half, strict=True)],
+        "mean_width": [r.mean_width[m] for m in r.methods],
+    })
+    return FewClustersLesson(result=r, frame=frame, notice=_few_clusters_notice(r))
+
+
+def _few_clusters_notice(r: FewClustersCoverage) -> str:
+    """What the coverage numbers show, in three bullets whose words follow the numbers."""
+    c = r.coverage
+    nominal = r.confidence
+
+    def verdict(m: str) -> str:
+        gap = c[m] - nominal
+        if abs(gap) <= 2 * r.mc_se[m] + 0.01:  # within simulation noise and a point of the promise
+            return f"stays close to the promised {nominal:.0%}"
+        if gap < 0:
+            return f"covers too rarely for a {nominal:.0%} interval"
+        return "covers more often than promised (it is conservative)"
+
+    sizes = f"{r.n_clusters} clusters, the largest holding {r.largest_share:.0%} of the {r.n:,} questions"
+    lines = [
+        f"With {sizes} and ICC {r.icc:.2f}, the paper's CR1 + z interval covered the true accuracy in "
+        f"**{c['cr1_z']:.1%}** of {r.reps:,} simulated evals: it {verdict('cr1_z')}. Using t({r.n_clusters - 1}) "
+        f"instead of z gives **{c['cr1_t']:.1%}**: it {verdict('cr1_t')}.",
+        f"CR2 with Satterthwaite degrees of freedom covered **{c['cr2']:.1%}**: it {verdict('cr2')}. "
+        + (f"Its degrees of freedom are **{r.cr2_df:.1f}**, not {r.n_clusters - 1}: unequal clusters carry "
+           "less information than their count, and the t critical value grows to match"
+           if r.cr2_df < 0.8 * (r.n_clusters - 1) else
+           f"Its degrees of freedom, **{r.cr2_df:.1f}**, are close to G − 1 = {r.n_clusters - 1}: the clusters "
+           "are nearly equal")
+        + f" (its intervals were {r.mean_width['cr2'] / r.mean_width['cr1_z']:.2f}x as wide as CR1 + z's "
+        "on average).",
+    ]
+    if "wild" in r.methods:
+        lines.append(
+            f"The wild cluster bootstrap ({r.n_boot} draws per eval) covered **{c['wild']:.1%}** of "
+            f"{r.wild_reps:,}: it {verdict('wild')}, a check that needs no degrees-of-freedom formula."
+        )
+    return "\n".join(f"* {line}" for line in lines)

@@ -35,6 +35,7 @@ from ..simulate import rerun_scores
 __all__ = [
     "ATLAS",
     "METHOD_LABELS",
+    "coverage_range_sentence",
     "AtlasSteps",
     "BinaryVsContinuous",
     "Rerun",
@@ -392,6 +393,24 @@ def coverage_by_n(ns: Iterable[int] = (3, 10, 30, 100, 300, 1000), theta: float 
                                     "coverage": [r.coverage[m] for m in r.methods],
                                     "mean_width": [r.mean_width[m] for m in r.methods]}))
     return pd.concat(frames, ignore_index=True)
+
+
+def coverage_range_sentence(by_n: pd.DataFrame, *, confidence: float = 0.95, tolerance: float = 0.02) -> str:
+    """What :func:`coverage_by_n` shows for Wilson and Bayes, in one sentence built from its numbers.
+
+    "stay near 95% throughout" only when every coverage of both is within ``tolerance`` of the
+    nominal level; otherwise each method's lowest coverage and the N where it occurs.
+    """
+    parts = []
+    lows = []
+    for m in ("wilson", "bayes"):
+        rows = by_n[by_n["method"] == m]
+        i = int(np.argmin(rows["coverage"].to_numpy()))
+        lows.append(float(rows["coverage"].iloc[i]))
+        parts.append(f"{METHOD_LABELS[m]} {rows['coverage'].iloc[i]:.1%} at N = {int(rows['n'].iloc[i]):,}")
+    if min(lows) >= confidence - tolerance:
+        return f"Wilson and Bayes stay near {confidence:.0%} throughout."
+    return f"Wilson and Bayes dip below {confidence:.0%} at this true accuracy: lowest {parts[0]}, {parts[1]}."
 
 
 def possible_intervals(n: int, *, confidence: float = 0.95) -> pd.DataFrame:

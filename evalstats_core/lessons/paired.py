@@ -29,6 +29,7 @@ from ..clustering import Summary, summarize
 from ..comparison import Comparison, compare, mcnemar_from_counts
 from ..errors import EvalStatsError
 from ..intervals import se_bernoulli
+from ..power import sample_size
 from ..simulate import paired_scores
 
 __all__ = [
@@ -66,7 +67,14 @@ class AtlasBreeze:
     summary_a, summary_b : Summary
         Each agent's mean, CLT SE and 95% interval.
     unpaired, paired : Comparison
-        Atlas - Breeze with the unpaired SE ``sqrt(SE_A^2 + SE_B^2)`` and with the paired SE.
+        Atlas - Breeze with the unpaired SE ``sqrt(SE_A^2 + SE_B^2)`` and with the paired SE (the
+        seed's normal z: ``method="cr1"``).
+    paired_t : Comparison
+        The same paired difference tested the default way: the paired t-test on ``n - 1`` degrees of
+        freedom (``compare(a, b)``, ``method="cr2"``).
+    tasks_needed : int
+        Tasks for 80% power at alpha 0.05 if the true gap is the observed one and the differences'
+        spread is what these tasks showed (Miller 2024, Eq. 9 via :func:`evalstats_core.power.sample_size`).
     sd_a, sd_b, sd_diff : float
         Sample standard deviations (ddof=1) of each agent's scores and of the differences.
     covariance : float
@@ -89,6 +97,8 @@ class AtlasBreeze:
     summary_b: Summary
     unpaired: Comparison
     paired: Comparison
+    paired_t: Comparison
+    tasks_needed: int
     sd_a: float
     sd_b: float
     sd_diff: float
@@ -171,6 +181,7 @@ def atlas_breeze(*, confidence: float = 0.95) -> AtlasBreeze:
     sa, sb = summarize(a, confidence=confidence, method="cr1"), summarize(b, confidence=confidence, method="cr1")
     unpaired = compare(a, b, paired=False, confidence=confidence, method="cr1")
     paired = compare(a, b, confidence=confidence, method="cr1")  # the seed's z
+    paired_t = compare(a, b, confidence=confidence)  # the default: paired t-test on n - 1 df
     d = a - b
     labels = [f"Q{i + 1}" for i in range(a.size)]
     table = pd.DataFrame({"task": labels, "description": list(TASKS), "atlas": a, "breeze": b, "diff": d,
@@ -182,7 +193,8 @@ def atlas_breeze(*, confidence: float = 0.95) -> AtlasBreeze:
                            "ci_high": s.ci_high} for name, s in zip(AGENTS, (sa, sb), strict=True)])
     rects = covariance_rectangles(a, b, labels)
     return AtlasBreeze(
-        table=table, summary_a=sa, summary_b=sb, unpaired=unpaired, paired=paired,
+        table=table, summary_a=sa, summary_b=sb, unpaired=unpaired, paired=paired, paired_t=paired_t,
+        tasks_needed=math.ceil(sample_size(abs(paired.diff), omega2=float(d.var(ddof=1)))),
         sd_a=float(a.std(ddof=1)), sd_b=float(b.std(ddof=1)), sd_diff=float(d.std(ddof=1)),
         covariance=cov,
         se_paired_formula=paired_se_formula(sa.se, sb.se, paired.correlation),
