@@ -70,9 +70,11 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def bad_runs(tmp_path_factory):
     """Run every bad-input case once (a few at a time); record the exit code, output and file hash."""
+    folders = {name: tmp_path_factory.mktemp("bad") for name in BAD}  # mktemp is not thread-safe: make them first
+
     def one(name):
         data, extra, _ = BAD[name]
-        folder = tmp_path_factory.mktemp("bad")
+        folder = folders[name]
         path = folder / "results.csv"
         if data is not None:
             path.write_bytes(data)
