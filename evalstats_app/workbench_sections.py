@@ -30,13 +30,27 @@ def _plan(key: str, roles: tuple, opts: tuple, pair: tuple, delta: float, alpha:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _chart_spec(kind: str, frame: pd.DataFrame, percent: bool, confidence: float) -> dict:
-    """The compiled forest plot of models or of differences (compiling Altair costs tens of ms a rerun)."""
+def _chart_spec(kind: str, frame: pd.DataFrame, percent: bool, confidence: float, title: str = "",
+                subtitle: str = "", paired: bool = True, order: tuple = ()) -> dict:
+    """A compiled chart of the workbench (compiling Altair costs tens of ms a rerun): ``kind`` is
+    ``models``, ``differences``, ``matrix`` or ``clusters``; every one carries a title and the method line."""
     from evalstats_core.charts import analyze as charts
     from evalstats_core.charts import compile_spec
 
-    builder = charts.models_chart if kind == "models" else charts.differences_chart
-    return compile_spec(builder(frame, percent=percent, confidence=confidence))
+    if kind == "models":
+        chart = charts.models_chart(frame, percent=percent, confidence=confidence, title=title, subtitle=subtitle)
+    elif kind == "differences":
+        chart = charts.differences_chart(frame, percent=percent, confidence=confidence, paired=paired, title=title,
+                                         subtitle=subtitle)
+    elif kind == "matrix":
+        chart = charts.difference_matrix(frame, order=list(order), percent=percent, title=title, subtitle=subtitle)
+    else:
+        chart = charts.cluster_chart(frame, title=title, subtitle=subtitle)
+    return compile_spec(chart)
+
+
+#: Model-name columns are shown whole (they wrap in a wide column instead of being cut off).
+_NAMES = {name: st.column_config.TextColumn(name, width="large") for name in ("Model", "Baseline")}
 
 
 def _percent(analysis) -> bool:
@@ -48,7 +62,7 @@ def models_section(content, prepared: lesson.Prepared, res: Results, method: str
     st.markdown(content["models"])
     a = res.analysis
     intervals = lesson.model_intervals(a)
-    st.dataframe(lesson.models_display(a, intervals), hide_index=True, width="stretch")
+    st.dataframe(lesson.models_display(a, intervals), hide_index=True, width="stretch", column_config=_NAMES)
     for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment
         if w.startswith("design effect below 1"):
             st.info(esc(w[0].upper() + w[1:]), icon=":material/info:")
@@ -58,14 +72,22 @@ def models_section(content, prepared: lesson.Prepared, res: Results, method: str
             st.caption("This file has " + ("clusters" if a.clustered else "several answers per question")
                        + ": the proportion intervals do not apply, so every interval is the "
                        + ("clustered" if a.clustered else "per-question") + " t (or normal) one.")
-    groups = dict(zip(res.ranking.models, res.ranking.letters, strict=False))
-    frame = intervals.assign(group=[groups.get(m, "") for m in intervals["model"]])
+    from evalstats_core.report import method_line
+
+    r = res.ranking
+    tied = {m for m, b in zip(r.models, r.best_rank, strict=False) if b == 1}
+    frame = intervals.assign(tied=[m in tied for m in intervals["model"]])
+    if len(r.groups) <= 3:  # a few letters read at a glance; long letter strings do not
+        groups = dict(zip(r.models, r.letters, strict=False))
+        frame = frame.assign(group=[groups.get(m, "") for m in intervals["model"]])
     best = max(a.models, key=lambda m: m.mean)
     f = lesson.Formatter(a)
     low, high = frame.set_index("model").loc[best.model, ["ci_low", "ci_high"]]
-    shell.chart(_chart_spec("models", frame, _percent(a), a.confidence),
-                f"Each model's mean with its {a.confidence:.0%} interval, best first; letters are the ranking's "
-                f"groups. Highest: {esc(best.model)} at {f.num(best.mean)} ({f.num(low)} to {f.num(high)}).",
+    title = f"Mean score by model, {a.name}"
+    shell.chart(_chart_spec("models", frame, _percent(a), a.confidence, title, method_line(a)),
+                f"Each model's mean with its {a.confidence:.0%} interval, best first; in blue the "
+                f"{len(tied)} model{'s' if len(tied) != 1 else ''} that cannot be told apart from the leader. "
+                f"Highest: {esc(best.model)} at {f.num(best.mean)} ({f.num(low)} to {f.num(high)}).",
                 name="analyze_models")
 
 
@@ -78,7 +100,7 @@ def compare_section(content, res: Results) -> None:
     if not a.comparisons:
         st.info("One model only: nothing to compare. Add a second model's scores to the file.")
         return
-    st.dataframe(lesson.comparisons_display(a), hide_index=True, width="stretch")
+    st.dataframe(lesson.comparisons_display(a), hide_index=True, width="stretch", column_config=_NAMES)
     mc = lesson.mcnemar_display(a)
     if len(mc):
         st.markdown(content["mcnemar"])
@@ -86,16 +108,107 @@ def compare_section(content, res: Results) -> None:
         if a.clustered:
             st.caption("McNemar's test treats questions as independent; with clusters, trust the clustered "
                        "paired p-values of the table above.")
+    from evalstats_core.report import method_line
+
     diffs = lesson.differences_frame(a)
     sig = int(diffs["significant"].sum())
-    shell.chart(_chart_spec("differences", diffs, _percent(a), a.confidence),
-                f"Each difference with its {a.confidence:.0%} paired interval against zero: {sig} of "
-                f"{len(diffs)} comparisons are significant after adjustment.", name="analyze_differences")
+    how = "paired" if a.paired else "unpaired"
+    line = method_line(a, what="comparisons")
+    if len(a.models) >= lesson.MATRIX_FROM and a.baseline is None:
+        order = tuple(res.ranking.models)
+        shell.chart(_chart_spec("matrix", lesson.matrix_frame(a), _percent(a), a.confidence,
+                                f"Every pairwise difference, {a.name}", line, a.paired, order),
+                    f"Each cell is the row model minus the column model ({how}), models in rank order; a star "
+                    f"marks the {sig} of {len(diffs)} differences that are significant after adjustment.",
+                    name="analyze_matrix")
+        leader = order[0]
+        lead = lesson.leader_frame(a, leader)
+        shell.chart(_chart_spec("differences", lead, _percent(a), a.confidence,
+                                f"Every model against the leader, {leader}", line, a.paired),
+                    f"Each model minus {esc(leader)} with its {a.confidence:.0%} {how} interval: "
+                    f"{int(lead['significant'].sum())} of {len(lead)} are significantly below it.",
+                    name="analyze_leader")
+    else:
+        shell.chart(_chart_spec("differences", diffs, _percent(a), a.confidence,
+                                f"Differences between models, {a.name}", line, a.paired),
+                    f"Each difference with its {a.confidence:.0%} {how} interval against zero: {sig} of "
+                    f"{len(diffs)} comparisons are significant after adjustment.", name="analyze_differences")
     st.markdown("**Verdicts**")
     for significant, sentence in zip(diffs["significant"], verdicts(a), strict=False):
         # the icon follows the adjusted test, like the forest plot's colour (the sentence names both)
         icon = ":material/check_circle:" if significant else ":material/help:"
         st.markdown(f"{icon} {esc(sentence)}")
+
+
+@st.cache_data(max_entries=16, show_spinner=False, scope="session")
+def _why(key: str, roles: tuple, opts: tuple, pair: tuple, _prepared: lesson.Prepared):
+    """Per-cluster breakdown (None without clusters) and the disagreements of one pair."""
+    from evalstats_core.breakdown import cluster_breakdown, disagreements
+
+    table = _prepared.table
+    clusters = cluster_breakdown(table, *pair) if opts[3] and table.cluster_codes is not None else None
+    return clusters, disagreements(table, *pair)
+
+
+def why_section(content, source: Source, prepared: lesson.Prepared, roles_key: tuple, res: Results) -> None:
+    """Which clusters carry a difference, and the questions two models disagree on (downloadable)."""
+    from evalstats_core.report import method_line
+
+    a = res.analysis
+    if not a.comparisons:
+        return
+    st.markdown(content["why"])
+    pairs = [(c.model, c.baseline) for c in a.comparisons]
+    labels = [f"{m} − {b}" for m, b in pairs]
+    fix_choice("analyze_why_pair", labels, labels[0])
+    pair = pairs[labels.index(st.selectbox("Pair", labels, key="analyze_why_pair"))]
+    clusters, disagree = _why(source.key, roles_key, res.opts, pair, prepared)
+    f = lesson.Formatter(a)
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{pair[0]}_vs_{pair[1]}")[:60]
+    if clusters is not None and a.clustered:
+        shown = clusters.copy()
+        for col in [m.model for m in a.models] + ["diff"]:
+            if col in shown.columns:
+                shown[col] = [f.num(x, signed=col == "diff") for x in shown[col]]
+        shown["share"] = ["n/a" if not math.isfinite(x) else f"{x:.0%}" for x in clusters["share"]]
+        st.dataframe(shown.rename(columns={"cluster": "Cluster", "n": "Questions", "diff": f"{pair[0]} − {pair[1]}",
+                                           "share": "Share of the difference"}),
+                     hide_index=True, width="stretch")
+        top = clusters.iloc[int(clusters["share"].abs().fillna(0).to_numpy().argmax())]
+        shell.chart(_chart_spec("clusters", clusters[["cluster", "n", "share"]], _percent(a), a.confidence,
+                                f"Where {pair[0]} − {pair[1]} comes from", method_line(a, what="comparisons")),
+                    f"Each cluster's share of the paired difference {pair[0]} − {pair[1]}; the largest, "
+                    f"{esc(top['cluster'])} ({int(top['n'])} questions), carries "
+                    + ("n/a" if not math.isfinite(top["share"]) else f"{top['share']:.0%}") + " of it.",
+                    name="analyze_clusters")
+        shell.download_table("Clusters (CSV)", lambda: _csv(clusters), file_name=f"{stem}_clusters.csv",
+                             mime="text/csv", key="analyze_dl_clusters")
+    n_shared = next(c.n for c in a.comparisons if (c.model, c.baseline) == pair)
+    st.markdown(f"**{len(disagree):,} of {n_shared:,} shared questions** score differently for "
+                f"{esc(pair[0])} and {esc(pair[1])}" + (" (the discordant questions McNemar's test counts)."
+                                                         if prepared.table.score_kind == "binary" else "."))
+    st.dataframe(disagree.head(500), hide_index=True, width="stretch")
+    shell.download_table("Disagreements (CSV)", lambda: _csv(disagree), file_name=f"{stem}_disagreements.csv",
+                         mime="text/csv", key="analyze_dl_disagree")
+
+
+def _zip(files: dict[str, str]) -> bytes:
+    """A ZIP of text files (each CSV table its own file, so any spreadsheet or pandas reads it)."""
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, body in files.items():
+            zf.writestr(name, body)
+    return buf.getvalue()
+
+
+def _csv(frame: pd.DataFrame) -> str:
+    """A frame as spreadsheet-safe CSV (formula-like text cells neutralised, every field quoted as needed)."""
+    from evalstats_core.report import csv_safe
+
+    return frame.map(lambda v: csv_safe(v) if isinstance(v, str) else v).to_csv(index=False)
 
 
 def rank_section(content, res: Results) -> None:
@@ -106,7 +219,8 @@ def rank_section(content, res: Results) -> None:
     frame = r.to_frame()
     frame["mean"] = [f.num(x) for x in frame["mean"]]
     frame.columns = ["Order", "Model", "Mean", "Group", "Possible ranks"]
-    st.dataframe(frame, hide_index=True, width="stretch")
+    frame.insert(3, "Could be the best", ["yes" if b == 1 else "no" for b in r.best_rank])
+    st.dataframe(frame, hide_index=True, width="stretch", column_config=_NAMES)
     adjust = ADJUST[res.all_pairs.adjust].split(" (")[0]
     n = len(res.all_pairs.comparisons)
     tests = "the one pairwise test" if n == 1 else f"all {n} pairwise tests"
@@ -218,6 +332,9 @@ def export_section(content, prepared: lesson.Prepared, res: Results, method: str
     with row2[1]:
         shell.download_table("Settings (JSON)", json.dumps(doc, indent=2, ensure_ascii=False),
                              file_name=f"{stem}_settings.json", mime="application/json", key="analyze_dl_settings")
+    with row2[3]:
+        shell.download_table("All tables (ZIP of CSV)", lambda: _zip(report.csv_tables(a)), file_name=f"{stem}_tables.zip",
+                             mime="application/zip", key="analyze_dl_zip")
     with row2[2]:
         shell.download_table("Command (shell)", f"#!/bin/sh\n# reproduces the workbench's analysis\n{doc['command']}\n",
                              file_name=f"{stem}_analyze.sh", mime="text/x-sh", key="analyze_dl_sh")

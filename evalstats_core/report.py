@@ -9,6 +9,7 @@
 ``csv_tables``           every CSV table, one per file (the workbench zips them; the CLI writes a folder)
 ``verdicts``             one plain-words sentence per pair, carrying its caveats
 ``methods_paragraph``    which estimators were used, with citations
+``method_line``          the same in one line, for a figure's subtitle
 ``json_document``        the fixed-key JSON document (``to_json`` serialises it)
 =======================  ======================================================================
 
@@ -29,7 +30,7 @@ from typing import Any
 from .analysis import SMALL_N, Analysis, PairResult
 from .errors import EvalStatsError
 
-__all__ = ["render", "models_table", "comparisons_table", "models_csv", "comparisons_csv", "csv_tables", "verdicts",
+__all__ = ["render", "models_table", "comparisons_table", "models_csv", "comparisons_csv", "csv_tables", "verdicts", "method_line",
            "methods_paragraph", "json_document", "to_json", "FORMATS"]
 
 FORMATS = ("markdown", "latex", "csv", "json")
@@ -362,6 +363,28 @@ def methods_paragraph(analysis: Analysis) -> str:
     ver = version()
     parts.append("Computed with evalstats" + ("." if ver == "unknown" else f" {ver}."))
     return " ".join(parts)
+
+
+def method_line(analysis: Analysis, *, what: str = "models") -> str:
+    """One line naming how the numbers were made, for a figure's subtitle (so an exported PNG stands alone).
+
+    E.g. ``"95% CI · CR2 t, clustered on 'repository' (12 clusters) · paired · Holm-adjusted · 500
+    questions"``; ``what="models"`` leaves out the comparison settings.
+    """
+    level = f"{round(100 * analysis.confidence, 2):g}% CI"
+    se = ("CR2 t" if analysis.method == "cr2" else "CR1 normal") if analysis.clustered else \
+        ("t (n - 1 df)" if analysis.method == "cr2" else "normal (z)")
+    if what == "models":
+        labels = sorted({m.interval for m in analysis.models})
+        se = labels[0] if len(labels) == 1 else se
+    parts = [level, se + (f", clustered on '{analysis.cluster_col}' ({analysis.n_clusters:,} clusters)"
+                          if analysis.clustered else "")]
+    if what != "models":
+        parts.append("paired" if analysis.paired else "unpaired")
+        if len(analysis.comparisons) > 1 and analysis.adjust != "none":
+            parts.append(f"{_ADJUST_NAME[analysis.adjust]}-adjusted")
+    parts.append(f"{analysis.n_questions:,} questions")
+    return " · ".join(parts)
 
 
 # ------------------------------------------------------------------------------------------------- JSON

@@ -25,6 +25,7 @@ else:
         if results is not None:
             sections.models_section(content, prepared, results, settings["method"])
             sections.compare_section(content, results)
+            sections.why_section(content, source, prepared, roles_key, results)
             sections.rank_section(content, results)
             sections.guardrails_section(content, results)
             sections.plan_section(content, source, prepared, roles_key, results)

@@ -390,3 +390,67 @@ def test_design_effect_below_one_is_explained_on_the_page():
     infos = [i.value.replace("\\", "") for i in at.info]  # the page escapes Markdown
     assert any(i.startswith("Design effect below 1 for A (") and "negative within-cluster correlation" in i
                for i in infos), infos
+
+
+def test_why_section_clusters_and_disagreements():
+    """The per-cluster shares and the disagreement list follow the chosen pair and match the core."""
+    from evalstats_core.breakdown import cluster_breakdown, disagreements
+
+    at = run_page(PAGE)
+    at.selectbox(key="analyze_example").set_value("multilingual").run()
+    no_exceptions(at)
+    at.selectbox(key="analyze_why_pair").set_value("Frigate − Galleon").run()
+    no_exceptions(at)
+    shares = [d.value for d in at.dataframe if "Share of the difference" in d.value.columns][0]
+    tb = at.session_state[LAST_KEY]
+    assert len(shares) == 250  # one row per cluster
+    import evalstats_core.lessons.analyze as L
+
+    data, name = L.example_bytes("multilingual")
+    table = L.prepare(data, name).table
+    ref = cluster_breakdown(table, "Frigate", "Galleon")
+    assert list(shares["Cluster"]) == list(ref["cluster"])
+    assert shares["Share of the difference"][0] == f"{ref['share'][0]:.0%}"
+    dis = disagreements(table, "Frigate", "Galleon")
+    assert f"{len(dis):,} of 2,500 shared questions" in text_of(at) and tb.clustered
+    keys = {b.proto.label for b in at.get("download_button")}
+    assert {"Clusters (CSV)", "Disagreements (CSV)"} <= keys
+
+
+def test_many_models_get_a_matrix_and_a_leader_forest():
+    """From 8 models the all-pairs view is a heat map plus every model against the leader."""
+    rows = "question," + ",".join(f"m{j}" for j in range(9)) + "\n" + "".join(
+        f"q{i}," + ",".join(str(int((i * 7 + j * 13) % 100 < 40 + 3 * j)) for j in range(9)) + "\n" for i in range(300))
+    at = run_page(PAGE)
+    inject(at, "nine.csv", rows.encode())
+    no_exceptions(at)
+    specs = [c.proto.spec for c in at.get("vega_lite_chart")]
+    assert any("Every pairwise difference" in s for s in specs) and any("Every model against the leader" in s
+                                                                         for s in specs)
+    assert not any("Differences between models" in s for s in specs)
+    assert all("95% CI" in s for s in specs if "Every" in s)  # the method line is the subtitle
+
+
+def test_zip_of_csv_tables_equals_the_command_line_folder(tmp_path):
+    """The page's ZIP holds one CSV per table, byte for byte what `analyze -f csv -o DIR/` writes."""
+    import io
+    import zipfile
+
+    from evalstats_app.workbench_sections import _zip
+    from evalstats_core.lessons.analyze import EXAMPLES_DIR
+
+    at = run_page(PAGE)
+    at.selectbox(key="analyze_example").set_value("multilingual").run()
+    at.selectbox(key="analyze_cluster_se").set_value("cr1").run()
+    analysis = at.session_state[LAST_KEY]
+    blob = _zip(report.csv_tables(analysis))
+    assert any(b.proto.label == "All tables (ZIP of CSV)" for b in at.get("download_button"))
+    cmd = shlex.split(report.settings(analysis)["command"])[5:]
+    out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze",
+                          str(EXAMPLES_DIR / "multilingual_clustered.csv"), *cmd, "-f", "csv", "-o",
+                          str(tmp_path) + "/"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    with zipfile.ZipFile(io.BytesIO(blob)) as zf:
+        assert sorted(zf.namelist()) == ["comparisons.csv", "models.csv"]
+        for name in zf.namelist():
+            assert zf.read(name).decode() == (tmp_path / name).read_text()

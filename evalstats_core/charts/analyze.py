@@ -5,7 +5,13 @@
                               ranking's group letters beside each row
 ``differences_chart(frame)``  forest plot of every difference against zero, coloured by whether the
                               adjusted test is significant
+``difference_matrix(frame)``  every pair as a heat map (many models): row minus column, models in
+                              rank order, significant cells marked
+``cluster_chart(frame)``      each cluster's share of a paired difference
 ============================  ======================================================================
+
+Every chart takes a ``title`` and a ``subtitle`` (the method line of
+:func:`~evalstats_core.report.method_line`), so an exported PNG says what it shows on its own.
 
 Both draw the ``estimate``, ``ci_low`` and ``ci_high`` columns the core computed
 (:mod:`evalstats_core.analysis`); Vega never aggregates.
@@ -18,10 +24,21 @@ import pandas as pd
 
 from ._base import PALETTE, forest
 
-__all__ = ["models_chart", "differences_chart", "SIGNIFICANT", "NOT_SIGNIFICANT"]
+__all__ = ["models_chart", "differences_chart", "difference_matrix", "cluster_chart", "SIGNIFICANT",
+           "NOT_SIGNIFICANT", "TIED", "BELOW"]
 
 SIGNIFICANT = "significant (adjusted)"
 NOT_SIGNIFICANT = "not significant"
+TIED = "cannot be told apart from the leader"
+BELOW = "below the leader"
+
+
+def _titled(chart, title: str | None, subtitle: str | None):
+    """``chart`` with a title and a subtitle line (the method), when given."""
+    if not title:
+        return chart
+    return chart.properties(title=alt.TitleParams(title, subtitle=subtitle or "", anchor="start",
+                                                  subtitleColor="#777777"))
 
 
 def _height(n_rows: int) -> int:
@@ -47,14 +64,16 @@ def _check(frame: pd.DataFrame, needed: tuple[str, ...]) -> None:
         raise ValueError(f"the frame needs the columns {', '.join(needed)}; missing: {', '.join(missing)}")
 
 
-def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95) -> alt.LayerChart:
+def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95,
+                 title: str | None = None, subtitle: str | None = None) -> alt.LayerChart:
     """Forest plot of the models: a point at the mean, a bar over the interval, best model on top.
 
     Parameters
     ----------
     frame : DataFrame
-        One row per model: ``model, estimate, ci_low, ci_high`` and optionally ``group`` (the letters of
-        the compact letter display), drawn as text to the right of each interval.
+        One row per model: ``model, estimate, ci_low, ci_high``; optionally ``tied`` (bool: cannot be
+        told apart from the leader), which colours the rows, and ``group`` (the letters of the compact
+        letter display), drawn as text to the right of each interval.
     percent : bool
         Whether scores are proportions (axis in %); False for other scales (e.g. a 1-10 rating).
     confidence : float
@@ -62,19 +81,30 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
     """
     _check(frame, ("model", "estimate", "ci_low", "ci_high"))
     data = frame.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
+    if "tied" in data.columns:
+        data = data.assign(standing=[TIED if t else BELOW for t in data["tied"]])
     chart = forest(data, label="model", percent=percent,
                    x_title=f"Mean score with {confidence:.0%} interval", height_per_row=36)
     chart = _wide_labels(chart.copy(), "model")
+    if "tied" in data.columns:
+        color = alt.Color("standing:N", scale=alt.Scale(domain=[TIED, BELOW], range=[PALETTE[0], PALETTE[7]]),
+                          legend=alt.Legend(title=None, orient="bottom"))
+        layers = list(chart.layer)
+        layers[-2], layers[-1] = layers[-2].encode(color=color), layers[-1].encode(color=color)
+        chart.layer = layers
     if "group" in data.columns:
         text = alt.Chart(data).mark_text(align="left", dx=8, fontSize=13, fontWeight="bold",
                                          color="#444444").encode(
             x="ci_high:Q", y=alt.Y("model:N", sort=None, title=None), text="group:N")
         chart = chart.copy()
         chart.layer = [*chart.layer, text]  # keep the forest's own (possibly hoisted) data
-    return chart.properties(height=_height(len(data)))
+    extra = 30 if "tied" in data.columns else 0
+    return _titled(chart.properties(height=_height(len(data)) + extra), title, subtitle)
 
 
-def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95) -> alt.LayerChart:
+def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95,
+                      paired: bool = True, title: str | None = None,
+                      subtitle: str | None = None) -> alt.LayerChart:
     """Forest plot of the differences ``model - baseline`` with a dashed line at zero.
 
     Parameters
@@ -90,7 +120,8 @@ def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: 
     _check(frame, ("label", "estimate", "ci_low", "ci_high", "significant"))
     data = frame.assign(verdict=[SIGNIFICANT if s else NOT_SIGNIFICANT for s in frame["significant"]])
     chart = forest(data, label="label", percent=percent, zero_line=True,
-                   x_title=f"Difference with {confidence:.0%} interval (paired)", height_per_row=36)
+                   x_title=f"Difference with {confidence:.0%} interval ({'paired' if paired else 'unpaired'})",
+                   height_per_row=36)
     color = alt.Color("verdict:N", scale=alt.Scale(domain=[SIGNIFICANT, NOT_SIGNIFICANT],
                                                    range=[PALETTE[0], PALETTE[7]]),
                       legend=alt.Legend(title=None, orient="bottom"))
@@ -99,4 +130,65 @@ def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: 
     layers[-2] = layers[-2].encode(color=color)  # the interval bars
     layers[-1] = layers[-1].encode(color=color)  # the points
     chart.layer = layers
-    return chart.properties(height=_height(len(data)) + 30)  # + the legend below
+    return _titled(chart.properties(height=_height(len(data)) + 30), title, subtitle)  # + the legend below
+
+
+def difference_matrix(frame: pd.DataFrame, *, order: list[str], percent: bool = True,
+                      title: str | None = None, subtitle: str | None = None) -> alt.LayerChart:
+    """Every pairwise difference as a heat map: cell (row, column) is ``row - column``.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per ordered pair: ``row, column, estimate`` (``row - column``), ``significant`` (bool,
+        from the adjusted test); both orientations of a pair, no diagonal needed.
+    order : list of str
+        Models in rank order (best first): rows top to bottom, columns left to right.
+    percent : bool
+        Differences of proportions (labels in points).
+
+    Notes
+    -----
+    With many models a forest plot of every pair is hundreds of rows; the matrix shows each pair once
+    in each orientation, in a square the size of the model list. Significant cells carry the number in
+    bold with a star; the colour scale is diverging and centred at 0.
+    """
+    _check(frame, ("row", "column", "estimate", "significant"))
+    scale = 100.0 if percent else 1.0
+    data = frame.assign(text=[(f"{scale * e:+.1f}" if percent else f"{e:+.3g}") + ("*" if s else "")
+                              for e, s in zip(frame["estimate"], frame["significant"], strict=True)])
+    limit = float(data["estimate"].abs().max() or 1.0)
+    size = max(24, min(46, 720 // max(len(order), 1)))
+    x = alt.X("column:N", sort=order, title="minus (column)", axis=alt.Axis(labelAngle=-40, labelLimit=160))
+    y = alt.Y("row:N", sort=order, title="model (row)", axis=alt.Axis(labelLimit=220))
+    fmt = ".1%" if percent else ".3g"
+    rect = alt.Chart(data).mark_rect().encode(
+        x=x, y=y,
+        color=alt.Color("estimate:Q", scale=alt.Scale(scheme="blueorange", domain=[-limit, limit], reverse=True),
+                        legend=alt.Legend(title="row − column", format=fmt, orient="bottom")),
+        tooltip=[alt.Tooltip("row:N"), alt.Tooltip("column:N"), alt.Tooltip("estimate:Q", format=fmt),
+                 alt.Tooltip("significant:N")])
+    bold = alt.Chart(data[data["significant"]]).mark_text(fontSize=max(8, size // 4), fontWeight="bold").encode(
+        x=x, y=y, text="text:N", color=alt.value("#222222"))
+    plain = alt.Chart(data[~data["significant"]]).mark_text(fontSize=max(8, size // 4)).encode(
+        x=x, y=y, text="text:N", color=alt.value("#444444"))
+    chart = alt.layer(rect, bold, plain).properties(width=size * len(order), height=size * len(order))
+    return _titled(chart, title, subtitle)
+
+
+def cluster_chart(frame: pd.DataFrame, *, title: str | None = None, subtitle: str | None = None) -> alt.Chart:
+    """Each cluster's share of the paired difference (bars; shares add up to 1), largest cluster first.
+
+    ``frame`` is :func:`~evalstats_core.breakdown.cluster_breakdown`'s: ``cluster, n, share``.
+    """
+    _check(frame, ("cluster", "n", "share"))
+    data = frame.assign(direction=["with the result" if s >= 0 else "against it" for s in frame["share"].fillna(0)])
+    chart = alt.Chart(data).mark_bar().encode(
+        y=alt.Y("cluster:N", sort=list(data["cluster"]), title=None, axis=alt.Axis(labelLimit=220)),
+        x=alt.X("share:Q", title="share of the overall paired difference", axis=alt.Axis(format=".0%")),
+        color=alt.Color("direction:N", scale=alt.Scale(domain=["with the result", "against it"],
+                                                       range=[PALETTE[0], PALETTE[1]]),
+                        legend=alt.Legend(title=None, orient="bottom")),
+        tooltip=[alt.Tooltip("cluster:N"), alt.Tooltip("n:Q"), alt.Tooltip("share:Q", format=".1%")],
+    ).properties(height=_height(len(data)) + 30)
+    return _titled(chart, title, subtitle)

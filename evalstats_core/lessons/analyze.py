@@ -389,3 +389,36 @@ def settings_document(analysis: Analysis, *, interval_method: str | None = None,
     doc["interval_method"] = interval_method or analysis.interval
     doc["file"] = file_name
     return doc
+
+
+# ------------------------------------------------------------------------------------------ many models
+#: From this many models the pairwise view is a matrix (and a forest plot against the leader).
+MATRIX_FROM = 8
+
+
+def matrix_frame(analysis: Analysis) -> pd.DataFrame:
+    """Both orientations of every comparison for :func:`~evalstats_core.charts.analyze.difference_matrix`:
+    ``row, column, estimate`` (``row - column``), ``significant`` (adjusted test)."""
+    alpha = 1.0 - analysis.confidence
+    rows = []
+    for c in analysis.comparisons:
+        sig = bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)
+        rows.append({"row": c.model, "column": c.baseline, "estimate": c.diff, "significant": sig})
+        rows.append({"row": c.baseline, "column": c.model, "estimate": -c.diff, "significant": sig})
+    return pd.DataFrame(rows, columns=["row", "column", "estimate", "significant"])
+
+
+def leader_frame(analysis: Analysis, leader: str) -> pd.DataFrame:
+    """Every model's difference from ``leader`` (``model - leader``), oriented from the all-pairs results,
+    for the forest plot against the leader: ``label, estimate, ci_low, ci_high, significant``."""
+    alpha = 1.0 - analysis.confidence
+    rows = []
+    for c in analysis.comparisons:
+        if leader not in (c.model, c.baseline):
+            continue
+        sign = 1.0 if c.model != leader else -1.0
+        other = c.model if c.model != leader else c.baseline
+        low, high = (c.ci_low, c.ci_high) if sign > 0 else (-c.ci_high, -c.ci_low)
+        rows.append({"label": f"{other} − {leader}", "estimate": sign * c.diff, "ci_low": low, "ci_high": high,
+                     "significant": bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)})
+    return pd.DataFrame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
