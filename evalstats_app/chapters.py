@@ -12,7 +12,9 @@ from pathlib import Path
 
 __all__ = ["Page", "PAGES", "LEARN", "page_by_slug", "neighbours", "available"]
 
-ROOT = Path(__file__).resolve().parent.parent
+_PKG = Path(__file__).resolve().parent
+# The app's scripts: the repository root in a checkout; evalstats_app/site in an installed wheel.
+ROOT = _PKG / "site" if (_PKG / "site" / "app.py").is_file() else _PKG.parent
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,9 @@ from pathlib import Path
 
 __all__ = ["Content", "Quiz", "load_content", "CONTENT_DIR"]
 
-CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
+_PKG = Path(__file__).resolve().parent
+# content/ at the repository root in a checkout; evalstats_app/site/content in an installed wheel.
+CONTENT_DIR = _PKG / "site" / "content" if (_PKG / "site" / "content").is_dir() else _PKG.parent / "content"
 _SECTION = re.compile(r"^<!--\s*([\w-]+)\s*-->\s*$", re.MULTILINE)
 
 

@@ -57,7 +57,7 @@ def version() -> str:
         from importlib.metadata import PackageNotFoundError
         from importlib.metadata import version as _version
 
-        return _version("evalstats")
+        return _version("evalbars")  # the distribution name (see pyproject.toml)
     except (PackageNotFoundError, ValueError):
         return "unknown"
 

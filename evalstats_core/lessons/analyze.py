@@ -42,7 +42,11 @@ __all__ = [
     "settings_document", "Formatter", "Prepared", "prepare", "with_file_roles",
 ]
 
-EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
+_TOP = Path(__file__).resolve().parents[2]
+# examples/ at the repository root in a checkout; evalstats_app/site/examples in an installed wheel
+# (a path only: the core never imports the app).
+EXAMPLES_DIR = (_TOP / "evalstats_app" / "site" / "examples"
+                if (_TOP / "evalstats_app" / "site" / "examples").is_dir() else _TOP / "examples")
 
 
 @dataclass(frozen=True, slots=True)
