@@ -1,0 +1,69 @@
+"""What the README shows and promises: its screenshot is made here, and the app asks nothing of the internet.
+
+``docs/screenshot.png`` (the image the README opens with) is taken by
+``test_readme_screenshot_is_current`` on every browser run: the workbench on the bundled multilingual
+example. The file is rewritten only when its pixels change, so a run that changes the page leaves the
+new screenshot in ``git status`` to commit, and a run that does not leaves the file alone.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from urllib.parse import urlparse
+
+from _pw import ROOT, wait_charts, wait_ready
+from PIL import Image, ImageChops
+
+SCREENSHOT = ROOT / "docs" / "screenshot.png"
+
+
+def test_readme_screenshot_is_current(server, browser, tmp_path):
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, device_scale_factor=1)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(server + "/analyze?analyze_example=multilingual")
+        wait_ready(page)
+        wait_charts(page, 2)
+        page.get_by_text("Galleon").first.wait_for()
+        # the first results chart (each model's mean with its error bar) near the top of the view
+        page.locator('[data-testid="stVegaLiteChart"]').first.evaluate(
+            "e => { e.scrollIntoView({block: 'start'}); "
+            "document.querySelector('[data-testid=\"stMain\"]')?.scrollBy(0, -330); }")
+        page.wait_for_timeout(700)  # let the charts' entry transitions finish
+        png = page.screenshot(full_page=False)
+    finally:
+        context.close()
+    new = Image.open(io.BytesIO(png)).convert("RGB")
+    assert new.size == (1280, 860)
+    assert len(new.getcolors(1 << 24) or ()) > 50  # a drawn page, not a blank one
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    if SCREENSHOT.exists():
+        old = Image.open(SCREENSHOT).convert("RGB")
+        if old.size == new.size and ImageChops.difference(old, new).getbbox() is None:
+            return  # unchanged: leave the committed file alone
+    SCREENSHOT.write_bytes(png)
+    assert Image.open(SCREENSHOT).size == (1280, 860)
+
+
+def test_no_request_leaves_the_machine(server, page):
+    """Home, a chapter and the workbench load everything (scripts, fonts, the favicon) from the server."""
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    for path, charts in (("/", 0), ("/clustering", 1), ("/analyze?analyze_example=atlas_breeze", 1)):
+        page.goto(server + path)
+        wait_ready(page)
+        wait_charts(page, charts)
+    icon = page.evaluate("() => document.querySelector(\"link[rel='shortcut icon']\").href")
+    assert icon.startswith("data:image/svg+xml"), icon  # the emoji favicon, drawn in the page
+    assert len(requests) > 10
+    outside = sorted({u for u in requests if urlparse(u).scheme not in ("data", "blob")
+                      and urlparse(u).hostname != "127.0.0.1"})
+    assert not outside, outside
+
+
+def test_screenshot_path_is_the_readmes():
+    readme = (ROOT / "README.md").read_text()
+    assert "docs/screenshot.png" in readme.split("\n## ")[0]  # the README opens with it
+    assert Path(__file__).name in readme  # and says where it comes from
