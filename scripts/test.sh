@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Install everything (Python packages into .venv, Debian's chromium for the browser tests) and run
-# every test. Extra arguments go to pytest.
+# Install everything (Python packages into .venv; Debian's chromium for the browser tests, R's
+# clubSandwich for the CR2 oracle, LaTeX and poppler for the LaTeX-table test) and run every test.
+# Debian packages are installed only when missing, with one apt-get update. Extra arguments go to
+# pytest (bash scripts/test.sh -m "not browser" runs the fast tests alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null 2>&1; then
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+{ command -v Rscript >/dev/null 2>&1 && Rscript -e 'library(clubSandwich)' >/dev/null 2>&1; } || missing+=(r-cran-clubsandwich)
+command -v pdflatex >/dev/null 2>&1 || missing+=(texlive-latex-recommended)
+command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
+  echo "installing Debian packages: ${missing[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 source scripts/_venv.sh requirements-dev.txt
 exec .venv/bin/python -m pytest "$@"
