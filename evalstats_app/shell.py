@@ -50,7 +50,7 @@ def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     """Configure the page, draw the sidebar and (for a chapter) its title and one-line promise."""
     title = page_by_slug(slug).title if slug else "evalstats"
     # An emoji favicon is drawn by the page itself (a data: URL); a ":material/..." page icon would be
-    # fetched from the internet (tests/browser/test_offline_browser.py checks no request leaves the host).
+    # fetched from the internet (tests/browser/test_docs_browser.py checks that no request leaves the host).
     st.set_page_config(page_title=f"{title} · evalstats" if slug else "evalstats",
                        page_icon="📊", layout=layout)
     sidebar()
