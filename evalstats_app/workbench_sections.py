@@ -338,6 +338,16 @@ def export_section(content, prepared: lesson.Prepared, res: Results, method: str
     with row2[2]:
         shell.download_table("Command (shell)", f"#!/bin/sh\n# reproduces the workbench's analysis\n{doc['command']}\n",
                              file_name=f"{stem}_analyze.sh", mime="text/x-sh", key="analyze_dl_sh")
+    from evalstats_app.workbench import bundle_settings
+    from evalstats_core.bundle import make_bundle
+
+    use_clusters = bool(res.opts[3])
+    shell.download_table("Download this analysis (data + settings, .zip)",
+                         lambda: make_bundle(prepared.dataset, {**bundle_settings(), "command": doc["command"]},
+                                             use_clusters=use_clusters),
+                         file_name=f"{stem}_analysis.zip", mime="application/zip", key="analyze_dl_bundle")
+    st.caption("The page's link carries these settings only, not your file. The downloaded analysis carries "
+               "both: open the .zip with the uploader above to see exactly this analysis again.")
     st.markdown("**Methods paragraph**")
     st.text(report.methods_paragraph(a))
     st.markdown("**Reproduce with the command line**")
