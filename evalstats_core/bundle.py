@@ -82,6 +82,9 @@ def read_bundle(data: bytes) -> Bundle | None:
         return None
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return None  # not a ZIP we can read (e.g. a workbook): the loader names what it is
+    try:
         names = set(zf.namelist())
         if "settings.json" not in names or "data.parquet" not in names:
             return None
