@@ -74,7 +74,7 @@ class Source:
     uploaded: bool
 
 
-@st.cache_data(max_entries=4, show_spinner="Reading and checking the results file…", show_time=True,
+@st.cache_resource(max_entries=4, show_spinner="Reading and checking the results file…", show_time=True,
                scope="session")
 def _prepare(key: str, roles: tuple, name: str, _data: bytes) -> lesson.Prepared | str:
     fmt, q, m, s, c = roles
