@@ -486,3 +486,32 @@ def test_downloaded_analysis_reopens_exactly():
     assert fresh.selectbox(key="analyze_cluster_se").value == "cr1"
     assert fresh.selectbox(key="analyze_adjust").value == "holm"
     assert "ignored: analyze\\_adjust" in text_of(fresh) or "ignored: analyze_adjust" in text_of(fresh)
+
+
+@pytest.mark.parametrize("slug, changes", [
+    ("atlas_breeze", {}),
+    ("multilingual", {"analyze_cluster_se": "cr1", "analyze_method": "wilson", "analyze_confidence": 0.9}),
+    ("synthetic", {"analyze_paired": False, "analyze_adjust": "bh"}),
+])
+def test_every_text_export_prints_the_page_s_numbers(slug, changes):
+    """Markdown and LaTeX tables, the CSV and the JSON carry the same means, SEs and intervals as the page's
+    tables, character for character (one formatter), whatever the interval, SE method, level or pairing."""
+    at = run_page(PAGE)
+    at.selectbox(key="analyze_example").set_value(slug).run()
+    for key, value in changes.items():
+        widget = {"analyze_confidence": at.select_slider, "analyze_paired": at.toggle}.get(key, at.selectbox)
+        widget(key=key).set_value(value).run()
+    no_exceptions(at)
+    a = at.session_state[LAST_KEY]
+    level = f"{round(100 * a.confidence):g}% CI"
+    md, tex = report.render(a, "markdown"), report.render(a, "latex")
+    for row in table(at, "Model").itertuples(index=False):
+        cells = dict(zip(table(at, "Model").columns, row, strict=True))
+        assert f"| {cells['Mean (SE)']} | {cells[level]} |" in md
+        assert f"{cells['Mean (SE)']} & {cells[level]}".replace("%", r"\%") in tex
+    for row in pair_table(at).itertuples(index=False):
+        cells = dict(zip(pair_table(at).columns, row, strict=True))
+        assert f"| {cells['Model − Baseline (SE)']} | {cells[level]} |" in md
+    models_csv = {m.model: m for m in a.models}
+    for got in report.json_document(a)["models"]:
+        assert got["ci"] == [models_csv[got["model"]].ci_low, models_csv[got["model"]].ci_high]
