@@ -409,4 +409,5 @@ def leader_frame(analysis: Analysis, leader: str) -> pd.DataFrame:
         low, high = (c.ci_low, c.ci_high) if sign > 0 else (-c.ci_high, -c.ci_low)
         rows.append({"label": f"{other} − {leader}", "estimate": sign * c.diff, "ci_low": low, "ci_high": high,
                      "significant": bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)})
-    return pd.DataFrame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
+    frame = pd.DataFrame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
+    return frame.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)  # closest first
