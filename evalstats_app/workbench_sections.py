@@ -50,7 +50,8 @@ def _chart_spec(kind: str, frame: pd.DataFrame, percent: bool, confidence: float
 
 
 #: Model-name columns are shown whole (they wrap in a wide column instead of being cut off).
-_NAMES = {name: st.column_config.TextColumn(name, width="large") for name in ("Model", "Baseline")}
+_NAMES = {name: st.column_config.TextColumn(name, width="medium", help="The whole name shows on hover")
+          for name in ("Model", "Baseline")}
 
 
 def _percent(analysis) -> bool:

@@ -88,7 +88,7 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
     chart = _wide_labels(chart.copy(), "model")
     if "tied" in data.columns:
         color = alt.Color("standing:N", scale=alt.Scale(domain=[TIED, BELOW], range=[PALETTE[0], PALETTE[7]]),
-                          legend=alt.Legend(title=None, orient="bottom"))
+                          legend=alt.Legend(title=None, orient="bottom", labelLimit=400))
         layers = list(chart.layer)
         layers[-2], layers[-1] = layers[-2].encode(color=color), layers[-1].encode(color=color)
         chart.layer = layers

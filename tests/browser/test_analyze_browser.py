@@ -221,3 +221,21 @@ def test_nineteen_models_get_a_readable_matrix_and_a_one_page_leader_plot(server
     leader.screenshot(path=str(SHOTS / "analyze_19_leader.png"))
     assert leader.bounding_box()["height"] < 1200  # the forest of 18 differences fits on one page
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_wild_bootstrap_toggle_adds_its_p_value(server, page):
+    """On the clustered example, the wild cluster bootstrap toggle adds a p-value column beside the
+    comparisons, and CR1 can be chosen to see the paper's numbers."""
+    page.goto(server + "/analyze?analyze_example=multilingual")
+    wait_ready(page)
+    wait_charts(page, 2)
+    page.get_by_text("Wild cluster bootstrap p-values").click()
+    wait_ready(page)
+    page.wait_for_function("() => location.href.includes('analyze_wild')")
+    wait_tables(page, 3)
+    page.set_viewport_size({"width": 1400, "height": 2600})
+    page.wait_for_timeout(800)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.get_by_text("Standard errors").first.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "analyze_wild_toggle.png"), full_page=False)
