@@ -74,7 +74,7 @@ class Source:
     uploaded: bool
 
 
-@st.cache_data(max_entries=4, show_spinner="Reading and checking the results file…", show_time=True,
+@st.cache_resource(max_entries=4, show_spinner="Reading and checking the results file…", show_time=True,
                scope="session")
 def _prepare(key: str, roles: tuple, name: str, _data: bytes) -> lesson.Prepared | str:
     fmt, q, m, s, c = roles
@@ -136,9 +136,12 @@ def source_controls(content) -> Source:
     st.markdown(content["load"])
     limit = st.get_option("server.maxUploadSize")
     left, right = st.columns(2)
-    uploaded = right.file_uploader(f"Or upload a results file (CSV or Parquet, up to {limit} MB)",
-                                   type=["csv", "tsv", "txt", "parquet", "pq"], key="analyze_upload")
-    right.caption("Read in memory for this session only; never written to disk or kept.")
+    uploaded = right.file_uploader(f"Or upload a results file (CSV or Parquet, up to {limit} MB), or an analysis "
+                                   "you downloaded (.zip)",
+                                   type=["csv", "tsv", "txt", "parquet", "pq", "zip"], key="analyze_upload")
+    right.caption("Read in memory for this session only; never written to disk or kept. A link to this page "
+                  "carries the settings only, never your file: to share the analysis itself, download it (section "
+                  "8) and open the .zip here.")
     injected = st.session_state.get(INJECT_KEY)
     own = uploaded is not None or bool(injected)
     slug = left.selectbox("Example", list(lesson.EXAMPLES), format_func=lambda s: lesson.EXAMPLES[s].label,
@@ -155,9 +158,61 @@ def source_controls(content) -> Source:
     else:
         data, name = lesson.example_bytes(slug)
         return Source(data, name, f"example:{slug}:{len(data)}", False)
+    source = _open_bundle(source, right)
     with right:
         _read_with_status(source)
     return source
+
+
+#: Workbench settings a downloaded analysis carries (the example and the mode are not part of it).
+BUNDLED = tuple(k for k in DEFAULTS if k not in ("analyze_mode", "analyze_example", "analyze_reported_method"))
+
+
+def bundle_settings() -> dict[str, Any]:
+    """The current settings, for a downloaded analysis (see :mod:`evalstats_core.bundle`)."""
+    return {k: st.session_state.get(k, DEFAULTS[k]) for k in BUNDLED}
+
+
+def _open_bundle(source: Source, where) -> Source:
+    """An uploaded analysis bundle becomes its Parquet data; its settings are applied once, checked
+    against the page's own choices and bounds (anything else is ignored, with a note)."""
+    from evalstats_core.bundle import read_bundle
+
+    try:
+        bundle = read_bundle(source.data)
+    except EvalStatsError as exc:
+        where.error(f"**{esc(source.name)} cannot be opened.** {esc(exc)}", icon=":material/error:")
+        return source
+    if bundle is None:
+        return source
+    opened = Source(bundle.data, bundle.name.rsplit(".", 1)[0] + ".parquet", "bundle:" + source.key, True)
+    if st.session_state.get("_analyze_bundle_applied") != opened.key:
+        skipped = []
+        for key, value in bundle.settings.items():
+            if key == "command":  # for people reading settings.json; the page does not need it
+                continue
+            ok = key in BUNDLED and _valid(key, value)
+            if ok:
+                st.session_state[key] = value
+            else:
+                skipped.append(key)
+        st.session_state["_analyze_bundle_applied"] = opened.key
+        st.session_state["_analyze_bundle_note"] = (
+            f"Opened the analysis of {esc(bundle.name)} with its settings"
+            + (f" (ignored: {esc(', '.join(map(str, skipped[:5])))})" if skipped else "") + ".")
+    where.caption(st.session_state.get("_analyze_bundle_note", ""))
+    return opened
+
+
+def _valid(key: str, value: Any) -> bool:
+    """A bundled setting the page can take: one of its choices, within its bounds, or of its type."""
+    if key in CHOICES:
+        return value in CHOICES[key]
+    if key in BOUNDS:
+        lo, hi = BOUNDS[key]
+        return isinstance(value, int | float) and not isinstance(value, bool) and lo <= value <= hi
+    default = DEFAULTS[key]
+    return isinstance(value, type(default)) and (not isinstance(default, bool) or isinstance(value, bool))
 
 
 def _read_with_status(source: Source) -> None:

@@ -50,7 +50,8 @@ def _chart_spec(kind: str, frame: pd.DataFrame, percent: bool, confidence: float
 
 
 #: Model-name columns are shown whole (they wrap in a wide column instead of being cut off).
-_NAMES = {name: st.column_config.TextColumn(name, width="large") for name in ("Model", "Baseline")}
+_NAMES = {name: st.column_config.TextColumn(name, width="medium", help="The whole name shows on hover")
+          for name in ("Model", "Baseline")}
 
 
 def _percent(analysis) -> bool:
@@ -140,13 +141,15 @@ def compare_section(content, res: Results) -> None:
         st.markdown(f"{icon} {esc(sentence)}")
 
 
-@st.cache_data(max_entries=16, show_spinner=False, scope="session")
-def _why(key: str, roles: tuple, opts: tuple, pair: tuple, _prepared: lesson.Prepared):
-    """Per-cluster breakdown (None without clusters) and the disagreements of one pair."""
+@st.cache_resource(max_entries=4, show_spinner=False, scope="session")
+def _why(key: str, roles: tuple, use_clusters: bool, pair: tuple, _prepared: lesson.Prepared):
+    """Per-cluster breakdown (None without clusters) and the disagreements of one pair. They depend on the
+    file and the pair only (not on confidence or adjustment), and can be as long as the file: kept as they
+    are (``cache_resource``), never pickled on a rerun."""
     from evalstats_core.breakdown import cluster_breakdown, disagreements
 
     table = _prepared.table
-    clusters = cluster_breakdown(table, *pair) if opts[3] and table.cluster_codes is not None else None
+    clusters = cluster_breakdown(table, *pair) if use_clusters and table.cluster_codes is not None else None
     return clusters, disagreements(table, *pair)
 
 
@@ -162,20 +165,24 @@ def why_section(content, source: Source, prepared: lesson.Prepared, roles_key: t
     labels = [f"{m} − {b}" for m, b in pairs]
     fix_choice("analyze_why_pair", labels, labels[0])
     pair = pairs[labels.index(st.selectbox("Pair", labels, key="analyze_why_pair"))]
-    clusters, disagree = _why(source.key, roles_key, res.opts, pair, prepared)
+    clusters, disagree = _why(source.key, roles_key, bool(res.opts[3]), pair, prepared)
     f = lesson.Formatter(a)
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{pair[0]}_vs_{pair[1]}")[:60]
     if clusters is not None and a.clustered:
-        shown = clusters.copy()
+        shown = clusters.head(500).copy()  # the download has every cluster
         for col in [m.model for m in a.models] + ["diff"]:
             if col in shown.columns:
                 shown[col] = [f.num(x, signed=col == "diff") for x in shown[col]]
-        shown["share"] = ["n/a" if not math.isfinite(x) else f"{x:.0%}" for x in clusters["share"]]
+        shown["share"] = ["n/a" if not math.isfinite(x) else f"{x:.0%}" for x in shown["share"]]
         st.dataframe(shown.rename(columns={"cluster": "Cluster", "n": "Questions", "diff": f"{pair[0]} − {pair[1]}",
                                            "share": "Share of the difference"}),
                      hide_index=True, width="stretch")
+        if len(clusters) > len(shown):
+            st.caption(f"The {len(shown):,} largest of {len(clusters):,} clusters; the CSV below has them all.")
         top = clusters.iloc[int(clusters["share"].abs().fillna(0).to_numpy().argmax())]
-        shell.chart(_chart_spec("clusters", clusters[["cluster", "n", "share"]], _percent(a), a.confidence,
+        from evalstats_core.breakdown import top_clusters
+
+        shell.chart(_chart_spec("clusters", top_clusters(clusters), _percent(a), a.confidence,
                                 f"Where {pair[0]} − {pair[1]} comes from", method_line(a, what="comparisons")),
                     f"Each cluster's share of the paired difference {pair[0]} − {pair[1]}; the largest, "
                     f"{esc(top['cluster'])} ({int(top['n'])} questions), carries "
@@ -338,6 +345,16 @@ def export_section(content, prepared: lesson.Prepared, res: Results, method: str
     with row2[2]:
         shell.download_table("Command (shell)", f"#!/bin/sh\n# reproduces the workbench's analysis\n{doc['command']}\n",
                              file_name=f"{stem}_analyze.sh", mime="text/x-sh", key="analyze_dl_sh")
+    from evalstats_app.workbench import bundle_settings
+    from evalstats_core.bundle import make_bundle
+
+    use_clusters = bool(res.opts[3])
+    shell.download_table("Download this analysis (data + settings, .zip)",
+                         lambda: make_bundle(prepared.dataset, {**bundle_settings(), "command": doc["command"]},
+                                             use_clusters=use_clusters),
+                         file_name=f"{stem}_analysis.zip", mime="application/zip", key="analyze_dl_bundle")
+    st.caption("The page's link carries these settings only, not your file. The downloaded analysis carries "
+               "both: open the .zip with the uploader above to see exactly this analysis again.")
     st.markdown("**Methods paragraph**")
     st.text(report.methods_paragraph(a))
     st.markdown("**Reproduce with the command line**")

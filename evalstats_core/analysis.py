@@ -265,6 +265,11 @@ class Analysis:
         raise EvalStatsError(f"no model named {name!r}; models are: {', '.join(m.model for m in self.models)}")
 
 
+def _two_values(codes: np.ndarray) -> bool:
+    """True when ``codes`` holds at least two distinct clusters (min != max: one pass, no sort)."""
+    return codes.size > 0 and bool(codes.min() != codes.max())
+
+
 def _pairs(models: tuple[str, ...], baseline: str | None) -> list[tuple[int, int]]:
     """(model index, baseline index) pairs: every later model against every earlier one, or vs baseline."""
     if baseline is None:
@@ -420,13 +425,14 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         rows = []
         for j, name in enumerate(models):
             mask = answered[:, j]
-            cl = None if codes is None else codes[mask]
-            if cl is not None and np.unique(cl).size < 2:
+            full = bool(mask.all())  # every question answered: views, no copies of the columns
+            cl = None if codes is None else (codes if full else codes[mask])
+            if cl is not None and not _two_values(cl):
                 cl = None
                 warn.append(f"{name}: every question it answered lies in one cluster, so its standard error is "
                             "not clustered")
-            s = summarize(scores[mask, j], cl, confidence=confidence, method=method)
-            kj = k[mask, j]
+            s = summarize(scores[:, j] if full else scores[mask, j], cl, confidence=confidence, method=method)
+            kj = k[:, j] if full else k[mask, j]
             proportion = binary and int(kj.max()) == 1 and cl is None
             low, high, label = _model_interval(s, "resampled" if int(kj.max()) > 1 else table.score_kind,
                                                interval, proportion, method, cl is not None, confidence)
@@ -444,9 +450,10 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                 raise EvalStatsError(
                     f"models {models[j]!r} and {models[b]!r} share {n_shared} question(s) in {table.name}; a "
                     "paired comparison needs at least two questions that both models answered")
-            sj, sb = scores[both, j], scores[both, b]
-            cl = None if codes is None else codes[both]
-            if cl is not None and np.unique(cl).size < 2:
+            full = n_shared == both.size
+            sj, sb = (scores[:, j], scores[:, b]) if full else (scores[both, j], scores[both, b])
+            cl = None if codes is None else (codes if full else codes[both])
+            if cl is not None and not _two_values(cl):
                 cl = None
                 warn.append(f"{models[j]} vs {models[b]}: the shared questions lie in one cluster, so this "
                             "comparison is not clustered")

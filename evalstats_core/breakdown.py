@@ -4,6 +4,7 @@
 :func:`cluster_breakdown`   per cluster: questions, each model's mean, the pair's difference there and
                             the cluster's share of the overall paired difference
 :func:`disagreements`       the shared questions on which two models score differently, largest first
+:func:`top_clusters`        the clusters carrying most of the difference, the rest summed in one row
 ==========================  ===========================================================================
 
 Both work on the question-level scores (:class:`~evalstats_core.data.QuestionTable`) and only on the
@@ -22,7 +23,7 @@ import pandas as pd
 from .data import QuestionTable
 from .errors import EvalStatsError
 
-__all__ = ["cluster_breakdown", "disagreements"]
+__all__ = ["cluster_breakdown", "disagreements", "top_clusters"]
 
 
 def _pair(table: QuestionTable, model: str, baseline: str) -> tuple[int, int, np.ndarray]:
@@ -115,3 +116,23 @@ def disagreements(table: QuestionTable, model: str, baseline: str) -> pd.DataFra
     out[baseline] = table.scores[sel, j]
     out["diff"] = d[keep][order]
     return pd.DataFrame(out)
+
+
+def top_clusters(frame: pd.DataFrame, k: int = 20) -> pd.DataFrame:
+    """The ``k`` clusters with the largest absolute share, and one row summing the others (for a chart).
+
+    ``frame`` is :func:`cluster_breakdown`'s; the result has ``cluster, n, share``, biggest share first;
+    the shares still add up to 1.
+
+    >>> f = pd.DataFrame({"cluster": list("abcd"), "n": [1, 2, 3, 4], "share": [0.1, 0.6, 0.2, 0.1]})
+    >>> top_clusters(f, 2).to_dict("records")
+    [{'cluster': 'b', 'n': 2, 'share': 0.6}, {'cluster': 'c', 'n': 3, 'share': 0.2}, {'cluster': 'other 2 clusters', 'n': 5, 'share': 0.2}]
+    """
+    data = frame[["cluster", "n", "share"]]
+    if len(data) <= k + 1:
+        return data.reset_index(drop=True)
+    order = np.argsort(-np.abs(data["share"].fillna(0.0).to_numpy()), kind="stable")
+    top, rest = data.iloc[order[:k]], data.iloc[order[k:]]
+    other = pd.DataFrame({"cluster": [f"other {len(rest):,} clusters"], "n": [int(rest["n"].sum())],
+                          "share": [float(rest["share"].sum())]})
+    return pd.concat([top, other], ignore_index=True)

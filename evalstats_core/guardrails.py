@@ -149,7 +149,7 @@ def _cluster_effect(table: QuestionTable, codes: np.ndarray, confidence: float) 
     for j, name in enumerate(table.models):
         mask = table.answered[:, j]
         sub = codes[mask]
-        if np.unique(sub).size < 2:
+        if sub.size == 0 or sub.min() == sub.max():  # one cluster (no sort needed)
             continue
         s = _summarize_quiet(table.scores[mask, j], sub, confidence)
         ratio = s.se / s.se_naive if s.se_naive > 0 else math.nan

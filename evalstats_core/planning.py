@@ -212,7 +212,7 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
     else:
         a, b = table.scores[rows, i], table.scores[rows, j]
     clusters = table.cluster_codes[rows] if analysis.clustered and table.cluster_codes is not None else None
-    if clusters is not None and np.unique(clusters).size < 2:
+    if clusters is not None and (clusters.size == 0 or clusters.min() == clusters.max()):
         clusters = None
     est = pilot_estimates(a, b, clusters=clusters)
     omega2, notes = est.omega2, [est.note] if est.note else []

@@ -27,7 +27,7 @@ import math
 import re
 from typing import Any
 
-from .analysis import SMALL_N, Analysis, PairResult
+from .analysis import SMALL_DF, SMALL_N, Analysis, PairResult
 from .errors import EvalStatsError
 
 __all__ = ["render", "models_table", "comparisons_table", "models_csv", "comparisons_csv", "csv_tables", "verdicts", "method_line",
@@ -273,9 +273,11 @@ def _verdict(c: PairResult, analysis: Analysis, st: _Style) -> str:
                 f"{st.num(c.diff, signed=True, unit=False)}{pts} ({ci}, an interval that includes zero; {adj})")
     caveats = []
     units = c.n_clusters if c.n_clusters is not None else c.n
-    if units < SMALL_N:
-        what = f"{c.n_clusters} clusters" if c.n_clusters is not None else f"{c.n} questions"
-        caveats.append(f"with {what} this is fragile" if analysis.method == "cr2" or c.n_clusters is None else
+    what = f"{c.n_clusters} clusters" if c.n_clusters is not None else f"{c.n} questions"
+    if analysis.method == "cr2" and c.df < SMALL_DF:  # t on few degrees of freedom: honest but fragile
+        caveats.append(f"with {what} this is fragile")
+    elif analysis.method == "cr1" and units < SMALL_N:
+        caveats.append(f"with {what} this is fragile" if c.n_clusters is None else
                        f"with only {what} the CR1 interval is optimistic")
     if c.wild_p_value is not None:
         caveats.append(f"wild cluster bootstrap p {_p(c.wild_p_value)}")

@@ -131,7 +131,7 @@ def few_clusters() -> None:
                       key="clustering_fc_imbalance", disabled=not custom,
                       help="The other clusters split the rest of the 500 questions equally; below 1/G "
                            "the clusters are equal.")
-    icc = c3.slider("Intra-cluster correlation ρ", 0.0, 0.5, step=0.01, format="%.2f", key="clustering_fc_icc")
+    icc = c3.slider("ICC ρ of the simulated evals", 0.0, 0.5, step=0.01, format="%.2f", key="clustering_fc_icc")
     seed = shell.seed_control("clustering_fc_seed")
     fc, fc_chart = _few_clusters(preset, g, share, icc, seed)
     r = fc.result

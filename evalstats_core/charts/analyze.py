@@ -88,7 +88,7 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
     chart = _wide_labels(chart.copy(), "model")
     if "tied" in data.columns:
         color = alt.Color("standing:N", scale=alt.Scale(domain=[TIED, BELOW], range=[PALETTE[0], PALETTE[7]]),
-                          legend=alt.Legend(title=None, orient="bottom"))
+                          legend=alt.Legend(title=None, orient="bottom", labelLimit=400))
         layers = list(chart.layer)
         layers[-2], layers[-1] = layers[-2].encode(color=color), layers[-1].encode(color=color)
         chart.layer = layers
@@ -155,12 +155,17 @@ def difference_matrix(frame: pd.DataFrame, *, order: list[str], percent: bool = 
     """
     _check(frame, ("row", "column", "estimate", "significant"))
     scale = 100.0 if percent else 1.0
-    data = frame.assign(text=[(f"{scale * e:+.1f}" if percent else f"{e:+.3g}") + ("*" if s else "")
-                              for e, s in zip(frame["estimate"], frame["significant"], strict=True)])
+    def label(e: float, sig: bool) -> str:
+        v = round(scale * e, 1) if percent else float(f"{e:.3g}")
+        text = "0.0" if v == 0 else (f"{v:+.1f}" if percent else f"{v:+.3g}")  # never "-0.0"
+        return text + ("*" if sig else "")
+
+    data = frame.assign(text=[label(e, s) for e, s in zip(frame["estimate"], frame["significant"], strict=True)])
     limit = float(data["estimate"].abs().max() or 1.0)
     size = max(24, min(46, 720 // max(len(order), 1)))
-    x = alt.X("column:N", sort=order, title="minus (column)", axis=alt.Axis(labelAngle=-40, labelLimit=160))
-    y = alt.Y("row:N", sort=order, title="model (row)", axis=alt.Axis(labelLimit=220))
+    x = alt.X("column:N", sort=order, title="minus (column)",
+              axis=alt.Axis(labelAngle=-40, labelLimit=160, labelOverlap=False))
+    y = alt.Y("row:N", sort=order, title="model (row)", axis=alt.Axis(labelLimit=220, labelOverlap=False))
     fmt = ".1%" if percent else ".3g"
     rect = alt.Chart(data).mark_rect().encode(
         x=x, y=y,

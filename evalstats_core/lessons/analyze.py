@@ -35,6 +35,7 @@ import pandas as pd
 from ..analysis import Analysis
 from ..data import Dataset, QuestionTable
 from ..errors import EvalStatsError
+from ..report import _Style
 
 __all__ = [
     "EXAMPLES", "Example", "example_bytes", "file_columns", "unused_columns", "INTERVAL_METHODS",
@@ -227,22 +228,9 @@ def prepare(data: bytes, name: str, *, format: str | None = None, question_col: 
 
 
 # ---------------------------------------------------------------------------------------------- formatting
-class Formatter:
-    """Numbers as the report prints them: percent points for scores in [0, 1], enough decimals for the SE."""
-
-    def __init__(self, analysis: Analysis) -> None:
-        self.percent = analysis.unit == "percent"
-        ses = [m.se for m in analysis.models] + [c.se for c in analysis.comparisons]
-        positive = [s for s in ses if s > 0 and math.isfinite(s)]
-        smallest = min(positive) * (100.0 if self.percent else 1.0) if positive else 1.0
-        self.decimals = int(min(6, max(1, -math.floor(math.log10(smallest)))))
-
-    def num(self, x: float | None, *, signed: bool = False) -> str:
-        if x is None or not math.isfinite(x):
-            return "n/a"
-        v = 100.0 * x if self.percent else x
-        text = f"{v:+.{self.decimals}f}" if signed else f"{v:.{self.decimals}f}"
-        return text + ("%" if self.percent else "")
+class Formatter(_Style):
+    """Numbers as the report prints them (the report's own formatter, so page and exports agree to the
+    character): percent points for scores in [0, 1], enough decimals for the SE."""
 
     def interval(self, low: float, high: float, *, signed: bool = False) -> str:
         return f"({self.num(low, signed=signed)}, {self.num(high, signed=signed)})"
@@ -425,4 +413,5 @@ def leader_frame(analysis: Analysis, leader: str) -> pd.DataFrame:
         low, high = (c.ci_low, c.ci_high) if sign > 0 else (-c.ci_high, -c.ci_low)
         rows.append({"label": f"{other} − {leader}", "estimate": sign * c.diff, "ci_low": low, "ci_high": high,
                      "significant": bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)})
-    return pd.DataFrame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
+    frame = pd.DataFrame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
+    return frame.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)  # closest first

@@ -50,8 +50,9 @@ def test_default_example_draws_tables_and_charts(server, page):
     page.goto(server + "/analyze")
     wait_ready(page)
     wait_charts(page, 2)
-    page.get_by_text("Breeze beats Atlas by 5.0 points (95% CI 0.5 to 9.5); with 10 questions this is fragile.").wait_for()
-    page.get_by_text("Overlapping intervals read as 'no difference'.").wait_for()
+    page.get_by_text("Breeze and Atlas cannot be told apart: Breeze - Atlas = +5.0 points (95% CI -0.2 to 10.2, "
+                     "an interval that includes zero; p 0.059); with 10 questions this is fragile.").wait_for()
+    page.get_by_text("Checks passed").first.wait_for()  # the small-n check is among them: t on 9 df
     wait_tables(page, 3)
     tall_shot(page, "analyze_default")
     charts = page.locator('[data-testid="stVegaLiteChart"]')
@@ -146,7 +147,7 @@ def test_bad_upload_gives_error_and_page_recovers(server, page, tmp_path):
     page.wait_for_timeout(500)
     shot(page, "analyze_bad_file")
     page.get_by_role("button", name="Remove broken.csv").click()
-    page.get_by_text("Breeze beats Atlas").wait_for()
+    page.get_by_text("Breeze and Atlas cannot be told apart").wait_for()
     wait_ready(page)
 
 
@@ -184,3 +185,56 @@ def test_hostile_model_names_show_as_text_and_csv_neutralises_formulas(server, p
     assert any(line.startswith(EVIL + ",") for line in lines)  # starts with '<': not a formula, kept as is
     assert any(line.startswith('"\'=HYPERLINK(') for line in lines)  # '=' cell prefixed with a quote
     assert not any(line.startswith(("=", '"=')) for line in lines)
+
+
+def test_nineteen_models_get_a_readable_matrix_and_a_one_page_leader_plot(server, page, tmp_path):
+    """19 models with long names: the pairwise view is a heat map in rank order plus every model against the
+    leader on one page; names are whole; both figures carry a title and the method line."""
+    import numpy as np
+
+    rng = np.random.default_rng(19)
+    names = [f"FuseChat-{v}-7B-{t}" for v in ("VaRM", "SFT", "DPO", "ORPO") for t in ("a", "b", "c", "d", "e")][:19]
+    ability = np.linspace(0.35, 0.75, 19)
+    difficulty = rng.normal(size=600)
+    lines = ["question," + ",".join(names)]
+    for i, d in enumerate(difficulty):
+        p = 1 / (1 + np.exp(-(np.log(ability / (1 - ability)) - d)))
+        lines.append(f"q{i}," + ",".join(str(int(x)) for x in rng.random(19) < p))
+    path = tmp_path / "nineteen.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page.goto(server + "/analyze")
+    wait_ready(page)
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+    page.get_by_text("nineteen.csv", exact=False).first.wait_for()
+    wait_ready(page)
+    page.set_viewport_size({"width": 1400, "height": 9000})  # Streamlit draws charts as they scroll into view
+    wait_charts(page, 3)
+    page.wait_for_timeout(1000)
+    charts = page.locator('[data-testid="stVegaLiteChart"]')
+    titles = [charts.nth(i).inner_text() for i in range(charts.count())]
+    assert any("Every pairwise difference" in t for t in titles) and any("against the leader" in t for t in titles)
+    matrix = charts.filter(has_text="Every pairwise difference").first
+    leader = charts.filter(has_text="against the leader").first
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    matrix.screenshot(path=str(SHOTS / "analyze_19_matrix.png"))
+    leader.screenshot(path=str(SHOTS / "analyze_19_leader.png"))
+    assert leader.bounding_box()["height"] < 1200  # the forest of 18 differences fits on one page
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_wild_bootstrap_toggle_adds_its_p_value(server, page):
+    """On the clustered example, the wild cluster bootstrap toggle adds a p-value column beside the
+    comparisons, and CR1 can be chosen to see the paper's numbers."""
+    page.goto(server + "/analyze?analyze_example=multilingual")
+    wait_ready(page)
+    wait_charts(page, 2)
+    page.get_by_text("Wild cluster bootstrap p-values").click()
+    wait_ready(page)
+    page.wait_for_function("() => location.href.includes('analyze_wild')")
+    wait_tables(page, 3)
+    page.set_viewport_size({"width": 1400, "height": 2600})
+    page.wait_for_timeout(800)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.get_by_text("Standard errors").first.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "analyze_wild_toggle.png"), full_page=False)

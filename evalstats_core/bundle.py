@@ -1,0 +1,104 @@
+"""A shareable analysis: the data as Parquet plus the settings, in one ZIP that the workbench reopens.
+
+====================  ============================================================================
+:func:`make_bundle`   ZIP bytes holding ``data.parquet`` (the loaded scores, tidy and long) and
+                      ``settings.json`` (the workbench's settings and the command line that reruns it)
+:func:`read_bundle`   the Parquet bytes, file name and settings back; ``None`` for any other file
+====================  ============================================================================
+
+A link to the workbench carries its settings only, never an uploaded file; the bundle carries both.
+The Parquet holds the columns ``question, model, score[, cluster]`` the analysis ran on (every answer,
+so resamples stay resamples), which the loader detects by name. Nothing executable goes in or comes
+out: the settings are JSON and are checked by the page against its own choices and bounds.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import EvalStatsError
+
+__all__ = ["Bundle", "make_bundle", "read_bundle", "MARKER"]
+
+#: ``settings.json`` of a bundle carries this key (its value is the format version).
+MARKER = "evalstats_bundle"
+_MAX_SETTINGS_BYTES = 1 << 20
+_MAX_DATA_BYTES = 1 << 31
+
+
+@dataclass(frozen=True, slots=True)
+class Bundle:
+    """An opened analysis bundle: ``data`` (Parquet bytes), the original file ``name`` and ``settings``."""
+
+    data: bytes
+    name: str
+    settings: dict
+
+
+def make_bundle(dataset: Any, settings: dict[str, Any], *, use_clusters: bool = True) -> bytes:
+    """ZIP bytes of ``dataset.frame`` as ``data.parquet`` and ``settings`` (JSON-safe values) as JSON.
+
+    ``use_clusters=False`` leaves the cluster column out, so the reopened analysis is not clustered.
+
+    Examples
+    --------
+    >>> from evalstats_core.data import load
+    >>> ds = load(b"question,A,B\\nq1,1,0\\nq2,0,0\\nq3,1,1\\n", name="r.csv")
+    >>> b = read_bundle(make_bundle(ds, {"analyze_confidence": 0.9}))
+    >>> b.name, b.settings["analyze_confidence"], load(b.data, name="r.parquet").n_questions
+    ('r.csv', 0.9, 3)
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    frame = dataset.frame
+    if not use_clusters and "cluster" in frame.columns:
+        frame = frame.drop(columns=["cluster"])
+    buf = io.BytesIO()
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), buf, compression="zstd")
+    doc = {MARKER: 1, "file": str(dataset.name), "settings": settings}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("settings.json", json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False))
+        zf.writestr("data.parquet", buf.getvalue())
+        zf.writestr("README.txt", "An evalstats analysis: open this .zip with the workbench's uploader to see the "
+                                  "same analysis; data.parquet is the scores, settings.json the settings.\n")
+    return out.getvalue()
+
+
+def read_bundle(data: bytes) -> Bundle | None:
+    """The bundle in ``data``, or ``None`` when ``data`` is not an evalstats bundle (any other file).
+
+    Raises
+    ------
+    EvalStatsError
+        A ZIP that says it is a bundle but is damaged or oversized.
+    """
+    if not data.startswith(b"PK\x03\x04"):
+        return None
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return None  # not a ZIP we can read (e.g. a workbook): the loader names what it is
+    try:
+        names = set(zf.namelist())
+        if "settings.json" not in names or "data.parquet" not in names:
+            return None
+        info = zf.getinfo("settings.json")
+        if info.file_size > _MAX_SETTINGS_BYTES or zf.getinfo("data.parquet").file_size > _MAX_DATA_BYTES:
+            raise EvalStatsError("the analysis bundle is larger than its parts may be (settings over 1 MB or data "
+                                 "over 2 GB once unpacked); re-export it from the workbench")
+        doc = json.loads(zf.read("settings.json").decode("utf-8"))
+        if not isinstance(doc, dict) or MARKER not in doc:
+            return None
+        settings = doc.get("settings")
+        if not isinstance(settings, dict):
+            raise EvalStatsError("the analysis bundle's settings.json has no settings; re-export it from the workbench")
+        return Bundle(zf.read("data.parquet"), str(doc.get("file") or "bundle.parquet"), settings)
+    except (zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError, KeyError) as exc:
+        raise EvalStatsError(f"the analysis bundle cannot be opened ({type(exc).__name__}); re-export it from "
+                             "the workbench") from None
