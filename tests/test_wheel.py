@@ -66,6 +66,17 @@ def test_wheel_holds_the_app_and_no_tests(installed):
     assert {f"evalstats_app/site/{f}" for f in site_files} <= names
     assert {"evalstats_core/console.py", "evalstats_app/launch.py", "evalstats_core/cli.py"} <= names
     assert not [n for n in names if n.startswith(("tests/", "bench/", "pages/", "content/", "examples/"))]
+    # every module of both packages (a new subpackage must be added to pyproject's package list)
+    for package in ("evalstats_core", "evalstats_app"):
+        for module in (ROOT / package).rglob("*.py"):
+            assert module.relative_to(ROOT).as_posix() in names, module
+    for page in (ROOT / "pages").glob("*.py"):
+        assert f"evalstats_app/site/pages/{page.name}" in names, page
+    for text in (ROOT / "content").glob("*.md"):
+        assert f"evalstats_app/site/content/{text.name}" in names, text
+    for example in (ROOT / "examples").iterdir():
+        if example.is_file():
+            assert f"evalstats_app/site/examples/{example.name}" in names, example
     assert any(n.endswith("licenses/LICENSE") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     points = zipfile.ZipFile(wheel).read(entry).decode()
