@@ -277,6 +277,20 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def exit_now(code: int) -> NoReturn:
+    """Flush what we wrote and leave without native libraries' exit-time destructors.
+
+    pyarrow's reader threads can still be winding down at exit, and on a loaded machine that ended the
+    process with "terminate called without an active exception" (SIGABRT) instead of our exit code.
+    """
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):
+        pass
+    os._exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input or options)."""
     parser = build_parser()

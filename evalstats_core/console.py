@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
-
 __all__ = ["main"]
 
 
@@ -14,12 +11,4 @@ def main() -> None:
     from . import cli
 
     cli.PROG = "evalbars"  # usage lines and hints name the command the user typed
-    code = cli.main()
-    # As in __main__: leave without native libraries' exit-time destructors (pyarrow's reader threads
-    # can still be winding down), after flushing everything we wrote.
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (BrokenPipeError, OSError):
-        pass
-    os._exit(code)
+    cli.exit_now(cli.main())
