@@ -256,7 +256,7 @@ def _ragged(text: str, delimiter: str, width: int, label: str) -> EvalStatsError
         except csv.Error as exc:
             if "new-line" in str(exc):
                 return EvalStatsError(
-                    f"row {reader.line_num + 1} of {label} has a bare carriage return (\\r) inside an unquoted "
+                    f"row {reader.line_num} of {label} has a bare carriage return (\\r) inside an unquoted "
                     "value, which splits the row in two; remove it, put the value in double quotes, or re-save "
                     "the file with ordinary line endings")
             return EvalStatsError(f"row {reader.line_num + 1} of {label} cannot be read as CSV ({exc}); fix "
@@ -329,7 +329,7 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
             wanted = range(len(raw_names)) if used is None else sorted(set(used) | set(text_cols))
             for i in wanted:
                 problem = _parquet_type_problem(names[i], schema.field(i).type, label)
-                if problem is not None and not (pa.types.is_null(schema.field(i).type) and i not in text_cols):
+                if problem is not None:
                     raise problem
             try:
                 table = pf.read(columns=[raw_names[i] for i in wanted], use_threads=False)

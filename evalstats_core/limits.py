@@ -97,7 +97,7 @@ class Limits:
 def estimate(n_scores: int) -> str:
     """The working memory ``n_scores`` scores need, in words (``"about 1.2 GB"``)."""
     gb = n_scores * BYTES_PER_SCORE / 1e9
-    return f"about {gb:,.1f} GB" if gb >= 0.1 else f"about {gb * 1000:,.0f} MB"
+    return f"about {gb:,.1f} GB" if gb >= 1 else f"about {max(1.0, gb * 1000):,.0f} MB"
 
 
 def check_pairs(n_models: int, baseline: str | None, limits: Limits, label: str) -> int:
