@@ -114,8 +114,9 @@ def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None],
             raise EvalStatsError(f"{label} has no model columns: in wide form every column other than the "
                                  "question and cluster columns holds one model's scores")
     roles["format"] = "long" if long_form else "wide"
+    as_model = set(roles["models"])  # a set: a header can have 100,000 columns
     roles["ignored"] = [header[i] or f"(unnamed column {i + 1})" for i in range(len(header))
-                        if (i not in taken or i in ignored_given) and i not in roles["models"]]
+                        if (i not in taken or i in ignored_given) and i not in as_model]
     return roles
 
 
