@@ -13,7 +13,6 @@ the pages, and the server's memory at the start, peak and end. Not part of the t
 from __future__ import annotations
 
 import argparse
-import os
 import socket
 import subprocess
 import sys

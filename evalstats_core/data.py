@@ -25,7 +25,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._columns import categorical, check_name, find_roles, label_codes, question_clusters, score_values, wide_cells
+from ._columns import (
+    categorical,
+    check_name,
+    find_roles,
+    label_codes,
+    question_clusters,
+    score_values,
+    wide_cells,
+)
 from ._read import open_file, read_source
 from .errors import EvalStatsError
 from .limits import Limits, estimate

@@ -8,13 +8,12 @@ import shutil
 import tempfile
 
 import pytest
+from hostile_files import cases
 
 from evalstats_core import cli
 from evalstats_core.data import load
 from evalstats_core.errors import EvalStatsError
 from evalstats_core.limits import Limits, check_pairs
-
-from hostile_files import cases
 
 _DIR = tempfile.mkdtemp(prefix="hostile-")
 CASES = cases(_DIR)

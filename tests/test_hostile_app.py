@@ -3,10 +3,10 @@ repeated rows are named and can be made an error, hostile links are clamped with
 
 import numpy as np
 import pytest
-
 from conftest import no_exceptions, run_page
-from evalstats_app.workbench import INJECT_KEY, LAST_KEY
 from test_page_analyze import text_of
+
+from evalstats_app.workbench import INJECT_KEY, LAST_KEY
 
 PAGE = "pages/analyze.py"
 
