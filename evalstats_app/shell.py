@@ -17,6 +17,7 @@ A chapter page reads top to bottom::
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -125,7 +126,10 @@ def _parse(raw: str, default: Any) -> Any:
             return False
         raise ValueError(raw)
     if isinstance(default, int):
-        return int(float(raw))
+        v = float(raw)
+        if math.isnan(v):
+            raise ValueError(raw)
+        return v if math.isinf(v) else int(v)  # an infinity is clamped by the caller (or refused)
     if isinstance(default, float):
         v = float(raw)
         if not math.isfinite(v):
@@ -159,26 +163,39 @@ class UrlState:
         bounds = bounds or {}
         choices = choices or {}
         written: dict = st.session_state.get(_WRITTEN, {})
+        self.notes: list[str] = []
         for key, default in self.defaults.items():
             raw = st.query_params.get(key)
             if raw is not None and (written.get(key) != raw or key not in st.session_state):
                 try:
                     value = _parse(raw, default)
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, OverflowError):
                     value = None
                 if value is not None and key in bounds:
                     lo, hi = bounds[key]
                     if isinstance(value, tuple):
-                        value = tuple(min(max(v, lo), hi) for v in value)
+                        clamped = tuple(min(max(v, lo), hi) for v in value)
                     else:
-                        value = min(max(value, lo), hi)
+                        clamped = min(max(value, lo), hi)
+                        if isinstance(default, int) and not isinstance(default, bool):
+                            clamped = int(clamped)
+                    if clamped != value:
+                        self.notes.append(f"{key}={raw[:40]} is outside {_format(lo)}–{_format(hi)}; "
+                                          f"{_format(clamped)} is used")
+                    value = clamped
+                elif isinstance(value, float) and math.isinf(value):
+                    value = None
                 if value is not None and key in choices and value not in choices[key]:
                     value = None
                 if value is not None:
                     st.session_state[key] = value
                     continue
+                self.notes.append(f"{key}={raw[:40]} is not a valid value; the default {_format(default)} is used")
             if key not in st.session_state:
                 st.session_state[key] = default
+        if self.notes:  # a visible word, never a traceback, for a hand-edited or hostile link
+            inert = re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])", r"\\\1", "; ".join(self.notes))
+            st.caption(":material/link: The link's settings were adjusted: " + inert + ".")
 
     def get(self, key: str) -> Any:
         return st.session_state.get(key, self.defaults[key])

@@ -34,7 +34,11 @@ CONFIDENCES = (0.8, 0.9, 0.95, 0.99)
 PROPORTION_METHODS = {"wilson": "Wilson", "wald": "Wald (CLT)", "clopper_pearson": "Clopper-Pearson",
                       "bayes": "Bayesian (Beta)"}
 ROLE_KEYS = ("analyze_format", "analyze_question_col", "analyze_model_col", "analyze_score_col",
-             "analyze_cluster_col")
+             "analyze_cluster_col", "analyze_duplicates")
+DUPLICATES = {"resamples": "resamples (averaged)", "error": "an error (duplicated rows)"}
+#: beyond this many models the all-pairs views (matrix, every-pair chart) give way to "every model against
+#: the leader": 40 models are 780 pairs; 110 models (5,995 pairs) passed Altair's 5,000-row limit (issue 13)
+ALL_PAIRS_MAX_MODELS = 40
 
 #: every setting that goes into the URL, with its default (UrlState)
 DEFAULTS: dict[str, Any] = {
@@ -76,10 +80,15 @@ class Source:
 
 @st.cache_resource(max_entries=4, show_spinner="Reading and checking the results file…", show_time=True,
                scope="session")
-def _prepare(key: str, roles: tuple, name: str, _data: bytes) -> lesson.Prepared | str:
+def _prepare(key: str, roles: tuple, name: str, _data: bytes, duplicates: str = "resamples") -> lesson.Prepared | str:
     fmt, q, m, s, c = roles
     try:
-        return lesson.prepare(_data, name, format=fmt, question_col=q, model_col=m, score_col=s, cluster_col=c)
+        return lesson.prepare(_data, name, format=fmt, question_col=q, model_col=m, score_col=s, cluster_col=c,
+                              duplicates=duplicates)
+    except MemoryError:
+        return (f"{name} does not fit in this server's memory; analyse a smaller file (e.g. one score per question "
+                "and model), or ask the operator to lower the budgets (EVALSTATS_MAX_ROWS) so that it is refused "
+                "up front")
     except EvalStatsError as exc:
         return str(exc)
     except Exception as exc:  # noqa: BLE001 - never a traceback on the page
@@ -225,7 +234,8 @@ def _read_with_status(source: Source) -> None:
     size = f"{len(source.data) / 1e6:.1f} MB" if len(source.data) >= 100_000 else f"{len(source.data) / 1e3:.1f} kB"
     with st.status(f"Reading {esc(source.name)} ({size})…", expanded=False) as box:
         start = time.perf_counter()
-        result = _prepare(source.key, (None,) * 5, source.name, source.data)
+        result = _prepare(source.key, (None,) * 5, source.name, source.data,
+                          st.session_state.get("analyze_duplicates", "resamples"))
         took = time.perf_counter() - start
         if isinstance(result, str):
             note = f"{esc(source.name)} could not be read: see the message below."
@@ -251,8 +261,17 @@ def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, boo
     st.markdown(content["columns"])
     header = list(lesson.file_columns(source.data, source.name))
     auto = (None, None, None, None, None)
+    st.session_state.setdefault("analyze_duplicates", "resamples")
+    fix_choice("analyze_duplicates", list(DUPLICATES), "resamples")
+    duplicates = st.session_state["analyze_duplicates"]
+    if len(header) > 500:  # a very wide file: no column pickers with thousands of options, just the message
+        first = _prepare(source.key, auto, source.name, source.data, duplicates)
+        if isinstance(first, str):
+            st.session_state.pop(LAST_KEY, None)
+            st.error(f"**{esc(source.name)} cannot be analysed.** {esc(first)}", icon=":material/error:")
+            return None, False
     if st.session_state.get("_analyze_roles_for") != source.key:  # a new file: detect its roles
-        first = _prepare(source.key, auto, source.name, source.data)
+        first = _prepare(source.key, auto, source.name, source.data, duplicates)
         if isinstance(first, str):
             _set_roles(("auto", DETECT, DETECT, DETECT, DETECT))
             st.session_state["_analyze_detected"] = None
@@ -285,7 +304,11 @@ def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, boo
     else:
         roles = (None if fmt == "auto" else fmt, q, None if wide else m, None if wide else s,
                  None if c in (DETECT, NO_CLUSTER) else c)
-    prepared = _prepare(source.key, roles, source.name, source.data)
+    st.selectbox("Several rows for one question and model are", list(DUPLICATES), format_func=DUPLICATES.get,
+                 key="analyze_duplicates",
+                 help="Resamples (several answers to one question) are averaged per question. If your file should "
+                      "have one row per question and model, choose error to see the duplicated rows.")
+    prepared = _prepare(source.key, roles, source.name, source.data, st.session_state["analyze_duplicates"])
     if isinstance(prepared, str):
         st.session_state.pop(LAST_KEY, None)
         st.error(f"**{esc(source.name)} cannot be analysed.** {esc(prepared)}", icon=":material/error:")
@@ -314,6 +337,8 @@ def _inferred(prepared: lesson.Prepared, use_clusters: bool) -> None:
         f"**What was inferred** from {esc(ds.name)} ({ds.file_type.upper()}, {ds.format} form, "
         f"{ds.n_rows:,} scores): {ds.n_questions:,} questions, {len(ds.models)} models "
         f"({', '.join(esc(m) for m in ds.models)}); scores are {kind}; {k}; {cl}.")
+    for w in ds.warnings:
+        st.warning(esc(w), icon=":material/warning:")
     with st.expander("How the file was read"):
         for note in ds.notes:
             st.text("• " + note)
@@ -363,8 +388,19 @@ def run(source: Source, prepared: lesson.Prepared, roles_key: tuple, settings: d
     """The cached analysis for these settings (and its all-pairs twin for the ranking)."""
     opts = (settings["baseline"], settings["confidence"], settings["paired"], use_clusters, settings["adjust"],
             settings["method"], settings["cluster_se"], settings["wild"])
+    models = prepared.table.models
+    many = len(models) > ALL_PAIRS_MAX_MODELS
+    if many and opts[0] is None:  # every pair would be too many comparisons to draw: compare with the leader
+        import numpy as np
+
+        leader = models[int(np.nanargmax(np.nanmean(prepared.table.scores, axis=0)))]
+        pairs = len(models) * (len(models) - 1) // 2
+        st.info(f"**{len(models)} models**: every pair would be {pairs:,} comparisons, too many to show, so every "
+                f"model is compared with the leader, **{esc(leader)}** (choose another baseline above).",
+                icon=":material/info:")
+        opts = (leader, *opts[1:])
     analysis = _analyze(source.key, roles_key, opts, prepared)
-    everything = analysis if opts[0] is None else _analyze(source.key, roles_key, (None, *opts[1:]), prepared)
+    everything = analysis if opts[0] is None or many else _analyze(source.key, roles_key, (None, *opts[1:]), prepared)
     for result in (analysis, everything):
         if isinstance(result, str):
             st.session_state.pop(LAST_KEY, None)

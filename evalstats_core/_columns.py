@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from .errors import EvalStatsError
 
-__all__ = ["categorical", "find_roles", "label_codes", "question_clusters", "score_values", "wide_cells"]
+__all__ = ["categorical", "check_name", "find_roles", "hidden_character", "label_codes", "question_clusters", "score_values", "wide_cells"]
 
 # Role -> accepted column names (normalised: lower case, spaces and dashes as "_"), in priority order.
 _SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -63,7 +63,8 @@ def _find(header: list[str], wanted: str | None, role: str, label: str, taken: s
     return None
 
 
-def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None], label: str) -> dict[str, Any]:
+def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None], label: str,
+               ignore: tuple[str, ...] = ()) -> dict[str, Any]:
     if fmt not in (None, "long", "wide"):
         raise EvalStatsError(f"format ({fmt!r}) must be 'long', 'wide' or None (detect)")
     seen: dict[str, int] = {}
@@ -77,6 +78,13 @@ def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None],
             f"{label} has a single column ({header[0][:60]!r}); a results file needs question, model and score "
             "columns (long form) or a question column and one column per model (wide form)")
     taken: set[int] = set()
+    for name in ignore:  # columns the user says are not models (e.g. n_tokens in a wide file)
+        hit = [i for i, h in enumerate(header) if _norm(h) == _norm(str(name))]
+        if not hit:
+            raise EvalStatsError(f"column '{name}' (given to ignore) is not in {label}; its columns are: "
+                                 f"{', '.join(repr(h) for h in header[:50])}")
+        taken.update(hit)
+    ignored_given = set(taken)
     roles: dict[str, Any] = {}
     for role in ("question", "cluster", "model", "score"):
         if role in ("model", "score") and fmt == "wide":
@@ -106,14 +114,68 @@ def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None],
             raise EvalStatsError(f"{label} has no model columns: in wide form every column other than the "
                                  "question and cluster columns holds one model's scores")
     roles["format"] = "long" if long_form else "wide"
+    as_model = set(roles["models"])  # a set: a header can have 100,000 columns
     roles["ignored"] = [header[i] or f"(unnamed column {i + 1})" for i in range(len(header))
-                        if i not in taken and i not in roles["models"]]
+                        if (i not in taken or i in ignored_given) and i not in as_model]
     return roles
 
 
 # ---------------------------------------------------------------------------------------------- values
-def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[int], str]) -> tuple[np.ndarray, pd.Index]:
-    """Integer codes (order of first appearance) and labels of a text id column; empty ids are errors."""
+# Characters that change how a name is shown without being seen: bidirectional controls (a right-to-left
+# override reverses the rest of a paragraph) and zero-width characters ("\u200bA" looks like "A").
+_INVISIBLE = {0x200B: "ZERO WIDTH SPACE", 0x200C: "ZERO WIDTH NON-JOINER", 0x200D: "ZERO WIDTH JOINER",
+              0x2060: "WORD JOINER", 0xFEFF: "ZERO WIDTH NO-BREAK SPACE", 0x00AD: "SOFT HYPHEN",
+              0x200E: "LEFT-TO-RIGHT MARK", 0x200F: "RIGHT-TO-LEFT MARK", 0x061C: "ARABIC LETTER MARK",
+              0x202A: "LEFT-TO-RIGHT EMBEDDING", 0x202B: "RIGHT-TO-LEFT EMBEDDING",
+              0x202C: "POP DIRECTIONAL FORMATTING", 0x202D: "LEFT-TO-RIGHT OVERRIDE",
+              0x202E: "RIGHT-TO-LEFT OVERRIDE", 0x2066: "LEFT-TO-RIGHT ISOLATE", 0x2067: "RIGHT-TO-LEFT ISOLATE",
+              0x2068: "FIRST STRONG ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE"}
+_HIDDEN_RE = "[" + "".join(f"\\x{{{c:04x}}}" for c in _INVISIBLE) + r"\x{00}-\x{1f}\x{7f}-\x{9f}]"  # RE2
+_HIDDEN_SOFT_RE = "[" + "".join(f"\\x{{{c:04x}}}" for c in _INVISIBLE) + r"\x{00}-\x{08}\x{0b}\x{0c}\x{0e}-\x{1f}\x{7f}-\x{9f}]"
+
+
+def hidden_character(text: str) -> str | None:
+    """``"U+202E (RIGHT-TO-LEFT OVERRIDE)"`` for the first invisible or control character of ``text``, or None.
+
+    Examples
+    --------
+    >>> hidden_character("gpt\u202eA"), hidden_character("gpt-4")
+    ('U+202E (RIGHT-TO-LEFT OVERRIDE)', None)
+    """
+    code = next((ord(ch) for ch in text if ord(ch) in _INVISIBLE or ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F),
+                None)
+    if code is None:
+        return None
+    return f"U+{code:04X} ({_INVISIBLE.get(code, 'a control character')})"
+
+
+def check_name(name: str, what: str, place: str) -> None:
+    """Refuse a name with an invisible or control character (shown as written, it would mislead)."""
+    hidden = hidden_character(name)
+    if hidden is not None:
+        shown = name.encode("unicode_escape").decode("ascii")
+        raise EvalStatsError(
+            f"{place} has the {what} '{shown}', which contains the invisible character {hidden}; names that "
+            "differ only by such characters look identical and bidirectional controls reorder the text around "
+            "them: remove it from the file")
+
+
+def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[int], str], *,
+                strict: bool = False) -> tuple[np.ndarray, pd.Index]:
+    """Integer codes (order of first appearance) and labels of a text id column.
+
+    One rule for missing labels: null, empty, or one of the missing-value words of the score column
+    (``NA``, ``N/A``, ``NaN``, ``null``, ``None``, any case) is an error naming the row, never a label
+    of its own (a null Parquet label must not be merged with another). Labels with bidirectional controls,
+    zero-width or control characters are errors too (``strict=False`` lets a question id hold a tab or a
+    line break).
+    """
+    if col.null_count:  # before encoding: a null index would read as the most negative int64
+        i = int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0])
+        raise EvalStatsError(f"{where(i)} has no {what} (null) in column '{header}'; every row needs one: fill it "
+                             "in or delete the row")
+    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        col = pc.cast(col, pa.string())
     enc = pc.dictionary_encode(col).combine_chunks()
     codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
     labels = pc.utf8_trim_whitespace(enc.dictionary)  # trim the distinct values, not every row
@@ -121,11 +183,19 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
         again = pc.dictionary_encode(labels)
         codes = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
         labels = again.dictionary  # still in order of first appearance in the file
-    empty = pc.or_(pc.is_null(labels), pc.equal(labels, "")).to_numpy(zero_copy_only=False)
+    low = pc.utf8_lower(labels)
+    empty = pc.or_(pc.is_null(labels), pc.is_in(low, pa.array(sorted(_MISSING)))).to_numpy(zero_copy_only=False)
     if empty.any():
-        i = int(np.flatnonzero(codes == int(np.flatnonzero(empty)[0]))[0])
-        raise EvalStatsError(f"{where(i)} has an empty {what} in column '{header}'; every row needs one: "
-                             "fill it in or delete the row")
+        k = int(np.flatnonzero(empty)[0])
+        i = int(np.flatnonzero(codes == k)[0])
+        value = labels[k].as_py()
+        shown = "an empty" if not value else f"a missing ('{value}')"
+        raise EvalStatsError(f"{where(i)} has {shown} {what} in column '{header}'; every row needs one (NA, N/A, "
+                             "NaN, null and None mean missing in every column): fill it in or delete the row")
+    hidden = pc.match_substring_regex(labels, _HIDDEN_RE if strict else _HIDDEN_SOFT_RE).to_numpy(zero_copy_only=False)
+    if hidden.any():
+        k = int(np.flatnonzero(hidden)[0])
+        check_name(labels[k].as_py(), what, where(int(np.flatnonzero(codes == k)[0])))
     return codes, pd.Index(labels.to_pandas(), dtype="str")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,52 +25,183 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from .errors import EvalStatsError
+from .limits import Limits, estimate
 
 __all__ = ["OpenedFile", "open_file", "read_source"]
 
 _BLOCK_SIZE = 1 << 24  # bytes per pyarrow CSV block; column types are guessed from the first block
 
 
-def read_source(source: Any, name: str | None) -> tuple[bytes, str, str]:
-    """Return (bytes, display name, extension) for a path, bytes or a binary/text file-like object."""
+def read_source(source: Any, name: str | None, limits: Limits | None = None) -> tuple[bytes, str, str]:
+    """Return (bytes, display name, extension) for a path, bytes or a binary/text file-like object.
+
+    Only regular files are opened (a FIFO, a device or a folder is refused at once, before any read),
+    at most ``limits.max_bytes`` are read, and gzip/bz2/xz/zstd/zip content is decompressed (also
+    within that budget).
+    """
+    limits = limits or Limits.from_env()
     if isinstance(source, (bytes, bytearray, memoryview)):
         label = name or "uploaded file"
-        return bytes(source), label, os.path.splitext(label)[1].lower()
-    if isinstance(source, (str, os.PathLike)):
+        data = bytes(source)
+    elif isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         label = name or os.path.basename(path)
+        _check_regular(path)
         try:
             with open(path, "rb") as fh:  # read-only: the user's file is never modified
-                data = fh.read()
+                data = fh.read(limits.max_bytes + 1)
         except FileNotFoundError:
             raise EvalStatsError(f"file '{path}' does not exist; check the path and the spelling") from None
         except IsADirectoryError:
             raise EvalStatsError(f"'{path}' is a folder, not a file; give the path of a CSV or Parquet file") from None
         except PermissionError:
             raise EvalStatsError(f"file '{path}' cannot be read (permission denied); check its permissions") from None
-        return data, label, os.path.splitext(path)[1].lower()
-    if hasattr(source, "read"):
-        data = source.read()
+        ext_source = path
+    elif hasattr(source, "read"):
+        data = source.read(limits.max_bytes + 1)
         label = name or os.path.basename(str(getattr(source, "name", "") or "")) or "uploaded file"
         if isinstance(data, str):
             data = data.encode("utf-8")
-        return bytes(data), label, os.path.splitext(label)[1].lower()
-    raise EvalStatsError(
-        f"cannot read results from a {type(source).__name__}; pass a file path, the file's bytes or an open file"
-    )
+        data = bytes(data)
+    else:
+        raise EvalStatsError(
+            f"cannot read results from a {type(source).__name__}; pass a file path, the file's bytes or an open file"
+        )
+    if len(data) > limits.max_bytes:
+        raise EvalStatsError(
+            f"{label} is larger than the limit of {limits.max_bytes / 2**20:,.0f} MB; analyse a smaller file "
+            f"(e.g. one score per question and model, resamples averaged), or {Limits.how_to_raise('max_bytes')}")
+    ext = os.path.splitext(ext_source if isinstance(source, (str, os.PathLike)) else label)[1].lower()
+    data, ext = _decompress(data, label, ext, limits)
+    return data, label, ext
+
+
+def _check_regular(path: str) -> None:
+    """Refuse anything but a regular file before opening it (a FIFO would block, /dev/zero never ends)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise EvalStatsError(f"file '{path}' does not exist; check the path and the spelling") from None
+    except PermissionError:
+        raise EvalStatsError(f"file '{path}' cannot be read (permission denied); check its permissions") from None
+    except OSError as exc:
+        raise EvalStatsError(f"'{path}' cannot be read ({exc.strerror or exc}); give the path of a CSV or "
+                             "Parquet file") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise EvalStatsError(f"'{path}' is a folder, not a file; give the path of a CSV or Parquet file")
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(st.st_mode) else "a device" if
+                stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+                else "not a regular file")
+        raise EvalStatsError(f"'{path}' is {kind}, not a regular file; save the results to a CSV or Parquet file "
+                             "and give its path (or pipe them in with '-')")
+
+
+_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"))
+_COMPRESSED_EXT = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zip")
+
+
+def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[bytes, str]:
+    """Decompress gzip, bz2, xz, zstd or a one-file zip (within the byte budget); return (data, inner ext)."""
+    kind = next((k for magic, k in _MAGIC if data.startswith(magic)), None)
+    inner = os.path.splitext(label[: -len(ext)])[1].lower() if ext in _COMPRESSED_EXT else ext
+    if kind is None and data.startswith(b"PK\x03\x04") and ext == ".zip":
+        import zipfile
+
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                members = [i for i in zf.infolist() if not i.is_dir()]
+                if len(members) != 1:
+                    raise EvalStatsError(f"{label} is a zip archive with {len(members)} files; put exactly one CSV "
+                                         "or Parquet file in it (or unzip it and load the file)")
+                if members[0].file_size > limits.max_bytes:
+                    raise _too_big(label, limits)
+                with zf.open(members[0]) as fh:
+                    out = fh.read(limits.max_bytes + 1)
+                inner = os.path.splitext(members[0].filename)[1].lower()
+        except zipfile.BadZipFile as exc:
+            raise EvalStatsError(f"{label} is a damaged zip archive ({exc}); unzip it and load the CSV inside") from None
+    elif kind is None:
+        return data, ext
+    else:
+        try:
+            out = _stream_decompress(data, kind, limits)
+        except EvalStatsError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a damaged archive: name it
+            raise EvalStatsError(f"{label} looks {kind}-compressed but could not be decompressed ({exc}); "
+                                 "decompress it yourself and load the CSV or Parquet file inside") from None
+    if len(out) > limits.max_bytes:
+        raise _too_big(label, limits)
+    return out, inner or ".csv"
+
+
+def _too_big(label: str, limits: Limits) -> EvalStatsError:
+    return EvalStatsError(
+        f"{label} decompresses to more than the limit of {limits.max_bytes / 2**20:,.0f} MB; analyse a smaller "
+        f"file, or {Limits.how_to_raise('max_bytes')}")
+
+
+def _stream_decompress(data: bytes, kind: str, limits: Limits) -> bytes:
+    """Decompress in bounded steps: a 1 MB bomb that expands to 100 GB stops at the budget."""
+    cap = limits.max_bytes + 1
+    if kind == "zstd":
+        try:
+            import zstandard
+        except ImportError:
+            raise EvalStatsError("the file is zstd-compressed and the zstandard module is not installed; "
+                                 "decompress it first (zstd -d) and load the result") from None
+        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data)) as fh:
+            return fh.read(cap)
+    import bz2
+    import lzma
+    import zlib
+
+    parts, size = [], 0
+    if kind == "gzip":
+        dec, rest = zlib.decompressobj(16 + zlib.MAX_WBITS), data
+        while rest and size < cap:
+            chunk = dec.decompress(rest, cap - size)
+            rest = dec.unconsumed_tail
+            if dec.eof:
+                rest = dec.unused_data  # concatenated gzip members
+                if rest:
+                    dec = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            elif not chunk and not rest:
+                break
+            parts.append(chunk)
+            size += len(chunk)
+        return b"".join(parts)
+    dec = bz2.BZ2Decompressor() if kind == "bz2" else lzma.LZMADecompressor()
+    chunk = dec.decompress(data, max_length=cap)
+    while True:
+        parts.append(chunk)
+        size += len(chunk)
+        if dec.eof or size >= cap or (dec.needs_input and not chunk):
+            break
+        chunk = dec.decompress(b"", max_length=cap - size)
+    return b"".join(parts)
 
 
 def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
-    """Reject binary and non-UTF-8 files; return (data without BOM, decoded text)."""
+    """Reject binary and non-UTF-8 files (UTF-16 is decoded); return (UTF-8 data without BOM, decoded text)."""
     head = data[:4096]
     if head.startswith(b"PK\x03\x04"):
         raise EvalStatsError(f"{label} looks like an Excel workbook or a zip archive, not a CSV file; "
-                             "export it as 'CSV UTF-8' (or Parquet) and load that")
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise EvalStatsError(f"{label} is UTF-16 text; re-save it as UTF-8 (in Excel: 'CSV UTF-8')")
+                             "export it as 'CSV UTF-8' (or Parquet) and load that (a .zip holding one CSV is "
+                             "read when its name ends in .zip)")
+    utf16 = _utf16(head)
+    if utf16:
+        try:
+            text = data.decode(utf16)
+        except UnicodeDecodeError:
+            raise EvalStatsError(f"{label} looks like UTF-16 text but does not decode as {utf16}; re-save it as "
+                                 "UTF-8 (in Excel: 'CSV UTF-8')") from None
+        text = text.lstrip("\ufeff")
+        return text.encode("utf-8"), text
     if b"\x00" in head:
-        raise EvalStatsError(f"{label} contains binary data and is not a CSV file; "
-                             "save the results as CSV (UTF-8) or Parquet")
+        raise EvalStatsError(f"{label} contains binary data and is not a CSV file (it has NUL bytes); save the results "
+                             "as CSV (UTF-8) or Parquet (gzip, bz2, xz, zstd and one-file zip archives are read)")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -83,9 +215,23 @@ def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
     return data, text
 
 
+def _utf16(head: bytes) -> str | None:
+    """'utf-16' (BOM), 'utf-16-le' or 'utf-16-be' (no BOM: every other byte of ASCII text is 0), or None."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    sample = head[: len(head) // 2 * 2][:512]
+    if len(sample) >= 4:
+        even, odd = sample[0::2], sample[1::2]
+        if odd.count(0) > 0.9 * len(odd) and even.count(0) < 0.1 * len(even):
+            return "utf-16-le"
+        if even.count(0) > 0.9 * len(even) and odd.count(0) < 0.1 * len(odd):
+            return "utf-16-be"
+    return None
+
+
 def _line_of_record(text: str, delimiter: str, index: int) -> int:
     """1-based file line where data record ``index`` (0-based, blank lines skipped) starts."""
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)  # error path only: a plain scan is fine
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)  # error path only: a plain scan
     next(reader, None)
     count, previous = -1, reader.line_num
     for record in reader:
@@ -102,7 +248,19 @@ def _ragged(text: str, delimiter: str, width: int, label: str) -> EvalStatsError
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     next(reader, None)
     previous = reader.line_num
-    for record in reader:
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            if "new-line" in str(exc):
+                return EvalStatsError(
+                    f"row {reader.line_num} of {label} has a bare carriage return (\\r) inside an unquoted "
+                    "value, which splits the row in two; remove it, put the value in double quotes, or re-save "
+                    "the file with ordinary line endings")
+            return EvalStatsError(f"row {reader.line_num + 1} of {label} cannot be read as CSV ({exc}); fix "
+                                  "that row")
         if record and len(record) != width:
             shown = delimiter.join(record)[:80]
             fields = f"{len(record)} field" + ("" if len(record) == 1 else "s")
@@ -118,31 +276,82 @@ def _ragged(text: str, delimiter: str, width: int, label: str) -> EvalStatsError
 
 @dataclass(frozen=True, slots=True)
 class OpenedFile:
-    """A file whose header is known; ``parse`` reads the body with the given columns kept as text."""
+    """A file whose header is known; ``parse(text_cols, used)`` reads the body (only the ``used`` columns
+    when given; the others come back as nulls) with ``text_cols`` kept as text. ``n_rows`` is the number of
+    data rows from the metadata (Parquet) or an upper bound from the line count (CSV)."""
 
     header: list[str]
-    parse: Callable[[list[int]], pa.Table]
+    parse: Callable[..., pa.Table]
     where: Callable[[int], str]
     file_type: str
     delimiter: str
+    n_rows: int = 0
 
 
-def open_file(data: bytes, label: str, ext: str) -> OpenedFile:
+def _check_rows(n_rows: int, label: str, limits: Limits, exact: bool) -> None:
+    if n_rows > limits.max_rows:
+        what = f"{n_rows:,} rows" if exact else f"about {n_rows:,} lines"
+        raise EvalStatsError(
+            f"{label} has {what}, more than the limit of {limits.max_rows:,} scores ({estimate(n_rows)} of memory "
+            f"to analyse); average resamples into one score per question and model first, analyse a sample, or "
+            f"{Limits.how_to_raise('max_rows')}")
+
+
+def _parquet_type_problem(name: str, t: pa.DataType, label: str) -> EvalStatsError | None:
+    if pa.types.is_nested(t):
+        return EvalStatsError(f"column '{name}' of {label} holds nested values ({t}), not one value per row; "
+                              "flatten it (one row per question and model, or one column per model) and re-export")
+    if pa.types.is_null(t):
+        return EvalStatsError(f"column '{name}' of {label} has no values (every row is null); fill it in, or "
+                              "choose another column for this role")
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
+        return EvalStatsError(f"column '{name}' of {label} holds raw bytes ({t}), not text or numbers; store it "
+                              "as a string column and re-export")
+    return None
+
+
+def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -> OpenedFile:
+    limits = limits or Limits.from_env()
     if ext in (".parquet", ".pq") or data[:4] == b"PAR1":
         import pyarrow.parquet as pq
 
         try:
-            table = pq.read_table(io.BytesIO(data))
+            pf = pq.ParquetFile(io.BytesIO(data))  # the footer only: schema and row counts, no data yet
+            schema = pf.schema_arrow
         except Exception as exc:  # noqa: BLE001 - any reader failure is a bad file
             raise EvalStatsError(f"could not read {label} as Parquet ({exc}); re-export the file") from None
-        names = [str(c).strip() for c in table.column_names]
+        n_rows = int(pf.metadata.num_rows)
+        _check_rows(n_rows, label, limits, exact=True)
+        raw_names = list(schema.names)
+        names = [str(c).strip() for c in raw_names]
 
-        def parse_parquet(text_cols: list[int]) -> pa.Table:
-            cols = [pc.cast(table.column(i), pa.string()) if i in text_cols else table.column(i)
-                    for i in range(table.num_columns)]
+        def parse_parquet(text_cols: list[int], used: list[int] | None = None) -> pa.Table:
+            wanted = range(len(raw_names)) if used is None else sorted(set(used) | set(text_cols))
+            for i in wanted:
+                problem = _parquet_type_problem(names[i], schema.field(i).type, label)
+                if problem is not None:
+                    raise problem
+            try:
+                table = pf.read(columns=[raw_names[i] for i in wanted], use_threads=False)
+            except MemoryError:
+                raise EvalStatsError(f"{label} does not fit in memory; analyse a smaller file, or lower "
+                                     f"{Limits.how_to_raise('max_rows')[9:]}") from None
+            except Exception as exc:  # noqa: BLE001 - a damaged body
+                raise EvalStatsError(f"could not read the data of {label} as Parquet ({exc}); re-export the "
+                                     "file") from None
+            got = dict(zip(wanted, range(table.num_columns), strict=True))
+            cols = []
+            for i in range(len(raw_names)):
+                if i not in got:
+                    cols.append(pa.nulls(table.num_rows))
+                    continue
+                col = table.column(got[i])
+                if pa.types.is_dictionary(col.type):
+                    col = pc.cast(col, col.type.value_type)
+                cols.append(pc.cast(col, pa.string()) if i in text_cols else col)
             return pa.table(cols, names=[f"c{i}" for i in range(len(cols))])
 
-        return OpenedFile(names, parse_parquet, lambda i: f"data row {i + 1} of {label}", "parquet", "")
+        return OpenedFile(names, parse_parquet, lambda i: f"data row {i + 1} of {label}", "parquet", "", n_rows)
 
     data, text = _check_text(data, label)
     if not text or text.isspace():
@@ -162,7 +371,7 @@ def open_file(data: bytes, label: str, ext: str) -> OpenedFile:
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
         )
 
-    def parse_csv(text_cols: list[int]) -> pa.Table:
+    def parse_csv(text_cols: list[int], used: list[int] | None = None) -> pa.Table:
         try:
             try:
                 table = read({raw[i]: pa.string() for i in text_cols})
@@ -181,4 +390,6 @@ def open_file(data: bytes, label: str, ext: str) -> OpenedFile:
     def where(i: int) -> str:
         return f"row {_line_of_record(text, delimiter, i)} of {label}"
 
-    return OpenedFile([h.strip() for h in raw], parse_csv, where, "csv", delimiter)
+    n_lines = text.count("\n") + text.count("\r") - text.count("\r\n")  # at least the data rows
+    _check_rows(n_lines, label, limits, exact=False)
+    return OpenedFile([h.strip() for h in raw], parse_csv, where, "csv", delimiter, n_lines)

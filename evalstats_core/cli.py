@@ -119,6 +119,57 @@ def _margin(text: str) -> float:
     return value
 
 
+def _positive(flag: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(float(text))
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"{flag} {text!r} is not a whole number") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{flag} {text!r} must be at least 1")
+        return value
+    return parse
+
+
+def _input_options(p: argparse.ArgumentParser) -> None:
+    """Budgets and reading choices shared by analyze and gate (defaults: evalstats_core.limits)."""
+    p.add_argument("--duplicates", choices=("resamples", "error"), default="resamples",
+                   help="several rows for one question and model: resamples (default: averaged; rows with different "
+                        "scores are named on stderr) or error")
+    p.add_argument("--mixed-scales", choices=("error", "allow"), default="error",
+                   help="models scored on different scales (0-1 vs 0-100): error (default) or allow")
+    p.add_argument("--ignore-col", action="append", default=[], metavar="C",
+                   help="a column that is not a model or a role (e.g. n_tokens in a wide file); repeatable")
+    p.add_argument("--max-rows", type=_positive("--max-rows"), metavar="N",
+                   help="most scores read (default 10000000, or $EVALSTATS_MAX_ROWS)")
+    p.add_argument("--max-models", type=_positive("--max-models"), metavar="N",
+                   help="most models (default 1000, or $EVALSTATS_MAX_MODELS)")
+    p.add_argument("--max-pairs", type=_positive("--max-pairs"), metavar="N",
+                   help="most pairwise comparisons (default 5000, or $EVALSTATS_MAX_PAIRS)")
+    p.add_argument("--max-mb", type=_positive("--max-mb"), metavar="MB",
+                   help="most megabytes read, after decompression (default 512, or $EVALSTATS_MAX_MB)")
+
+
+def _load(args: argparse.Namespace):
+    """Read the input within the budgets; dataset warnings go to stderr."""
+    from .data import load
+    from .limits import Limits
+
+    limits = Limits.from_env(max_rows=args.max_rows, max_models=args.max_models, max_pairs=args.max_pairs,
+                             max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
+    if args.file == "-":
+        source = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
+    else:
+        source = args.file
+    dataset = load(source, name="stdin" if args.file == "-" else None, format=args.layout,
+                   question_col=args.question_col, model_col=args.model_col, score_col=args.score_col,
+                   cluster_col=args.cluster_col, limits=limits, duplicates=args.duplicates,
+                   mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col))
+    for w in dataset.warnings:
+        print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
+    return dataset, limits
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (``analyze`` subcommand)."""
     parser = _Parser(prog=PROG, description=_DESCRIPTION, epilog=_EXAMPLES,
@@ -162,6 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", "-o", metavar="OUT",
                    help="write the report to OUT instead of printing it (with --format csv, OUT may be a folder: "
                         "an existing one, or a name ending in '/')")
+    _input_options(p)
 
     g = sub.add_parser("gate", help="regression gate: exit 0 pass, 1 regression, 3 inconclusive",
                        description=_GATE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -180,6 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--no-clusters", action="store_true", help="ignore the cluster column")
     g.add_argument("--layout", choices=("long", "wide"), help="file layout (default: detected)")
     g.add_argument("--output", "-o", metavar="OUT", help="write the Markdown summary to OUT instead of stdout")
+    _input_options(g)
     return parser
 
 
@@ -201,12 +254,7 @@ def _gate(args: argparse.Namespace) -> int:
     if args.output is not None and _same_file(args.file, args.output):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    from .data import load
-
-    source = sys.stdin.buffer.read() if args.file == "-" else args.file
-    dataset = load(source, name="stdin" if args.file == "-" else None, format=args.layout,
-                   question_col=args.question_col, model_col=args.model_col, score_col=args.score_col,
-                   cluster_col=args.cluster_col)
+    dataset, _ = _load(args)
     from .errors import EvalStatsWarning
     from .gating import gate
 
@@ -232,12 +280,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None and _same_file(args.file, args.output):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    from .data import load  # numpy, pandas, pyarrow: only now, after the arguments are known
+    dataset, limits = _load(args)  # numpy, pandas, pyarrow: only now, after the arguments are known
+    from .limits import check_pairs
 
-    source = sys.stdin.buffer.read() if args.file == "-" else args.file
-    dataset = load(source, name="stdin" if args.file == "-" else None, format=args.layout,
-                   question_col=args.question_col, model_col=args.model_col, score_col=args.score_col,
-                   cluster_col=args.cluster_col)
+    check_pairs(len(dataset.models), args.baseline, limits, dataset.name)
     from .analysis import analyze  # the statistics (scipy.special) only for a file that loaded
     from .errors import EvalStatsWarning
     from .report import render
@@ -313,5 +359,10 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"{exc.strerror or exc}{where}")
     except KeyboardInterrupt:
         return 130
+    except MemoryError:
+        return _fail("the analysis ran out of memory; lower the budgets (--max-rows, --max-models, --max-pairs) "
+                     "so that a file this large is refused up front, or analyse a smaller file")
+    except RecursionError:
+        return _fail("the input is nested too deeply to read; flatten it to one row per question and model")
     except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
         return _fail(f"unexpected {type(exc).__name__}: {exc} (please report this with the input file)")

@@ -25,9 +25,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._columns import categorical, find_roles, label_codes, question_clusters, score_values, wide_cells
+from ._columns import (
+    categorical,
+    check_name,
+    find_roles,
+    label_codes,
+    question_clusters,
+    score_values,
+    wide_cells,
+)
 from ._read import open_file, read_source
 from .errors import EvalStatsError
+from .limits import Limits, estimate
 
 __all__ = ["Dataset", "QuestionTable", "load", "question_scores"]
 
@@ -68,6 +77,8 @@ class Dataset:
         Mean questions per cluster.
     notes : tuple of str
         What was inferred (layout, columns, coding of true/false, partial coverage), in plain words.
+    warnings : tuple of str
+        What the reader should check (repeated rows with different scores, mixed scales allowed).
     """
 
     frame: pd.DataFrame
@@ -91,6 +102,7 @@ class Dataset:
     cluster_size_max: int | None
     cluster_size_mean: float | None
     notes: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +152,8 @@ class QuestionTable:
 # ------------------------------------------------------------------------------------------------- load
 def load(source: Any, *, format: str | None = None, question_col: str | None = None,
          model_col: str | None = None, score_col: str | None = None, cluster_col: str | None = None,
-         name: str | None = None) -> Dataset:
+         name: str | None = None, limits: Limits | None = None, duplicates: str = "resamples",
+         mixed_scales: str = "error", ignore_cols: tuple[str, ...] = ()) -> Dataset:
     """Read and validate a results file (CSV or Parquet; long or wide form).
 
     Parameters
@@ -158,6 +171,17 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         ``group``/``passage``/``category``).
     name : str, optional
         File name to use in messages (defaults to the path's base name or ``"uploaded file"``).
+    limits : Limits, optional
+        Budgets for bytes, scores and models (default :meth:`Limits.from_env`), checked from the file's
+        metadata and header before the body is read.
+    duplicates : {"resamples", "error"}
+        Several rows for one (question, model): averaged as resamples (the default; rows with different
+        scores are named in ``warnings``), or an error naming the rows.
+    mixed_scales : {"error", "allow"}
+        Models whose scores lie on different scales (0-1, 0-10, 0-100, larger) are an error naming them
+        (a 0/1 model against a 0/100 one, or a token count read as a model); "allow" keeps them with a warning.
+    ignore_cols : tuple of str
+        Columns that play no role (e.g. ``n_tokens`` in a wide file, which would otherwise be a model).
 
     Returns
     -------
@@ -165,8 +189,9 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
 
     Notes
     -----
-    Scores may be numbers on any scale (0/1 is binary; a 1-10 judge score is continuous), ``true``/
-    ``false`` or ``yes``/``no`` in any case. Several rows for one (model, question) are resamples. In
+    Scores may be numbers on any scale (0/1 is binary, and so is 0/100, read as 0/1; a 1-10 judge score is
+    continuous), ``true``/``false`` or ``yes``/``no`` in any case; every model must use the same scale.
+    ``NA``, ``N/A``, ``NaN``, ``null``, ``None`` and empty cells mean missing in every column. Several rows for one (model, question) are resamples. In
     wide form an empty cell means the model did not answer that question; in long form every row needs
     a score. Questions answered by only some models are kept (see ``notes``): paired comparisons then
     use the questions both models answered.
@@ -177,15 +202,24 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     >>> ds.models, ds.format, ds.score_kind
     (('A', 'B'), 'long', 'binary')
     """
-    data, label, ext = read_source(source, name)
+    if duplicates not in ("resamples", "error"):
+        raise EvalStatsError(f"duplicates ({duplicates!r}) must be 'resamples' or 'error'")
+    if mixed_scales not in ("error", "allow"):
+        raise EvalStatsError(f"mixed_scales ({mixed_scales!r}) must be 'error' or 'allow'")
+    limits = limits or Limits.from_env()
+    data, label, ext = read_source(source, name, limits)
     if not data or data.isspace():
         raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
-    opened = open_file(data, label, ext)
+    opened = open_file(data, label, ext, limits)
+    del data  # the parser holds what it needs
     header = opened.header
     given = {"question": question_col, "model": model_col, "score": score_col, "cluster": cluster_col}
-    roles = find_roles(header, format, given, label)
+    roles = find_roles(header, format, given, label, tuple(ignore_cols))
+    if roles["format"] == "wide":
+        _check_wide_budget(header, roles, opened.n_rows, label, limits)
     text_cols = [roles[r] for r in ("question", "model", "cluster") if roles.get(r) is not None]
-    table = opened.parse(text_cols)
+    used = [roles[r] for r in ("question", "model", "score", "cluster") if roles.get(r) is not None]
+    table = opened.parse(text_cols, used + list(roles["models"]))
     if table.num_rows == 0:
         raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
     where, notes = opened.where, []
@@ -194,7 +228,12 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     c_codes, c_labels = label_codes(table.column(ci), "cluster", header[ci], where) if ci is not None else (None, None)
     if roles["format"] == "long":
         mi, si = roles["model"], roles["score"]
-        m_codes, m_labels = label_codes(table.column(mi), "model name", header[mi], where)
+        m_codes, m_labels = label_codes(table.column(mi), "model name", header[mi], where, strict=True)
+        if m_labels.size > limits.max_models:
+            raise EvalStatsError(
+                f"{label} has {m_labels.size:,} distinct values in its model column '{header[mi]}', more than the "
+                f"limit of {limits.max_models:,}; is '{header[mi]}' really the model column (--model-col)? If it "
+                f"is, analyse fewer models at a time, or {Limits.how_to_raise('max_models')}")
         score, worded = score_values(table.column(si), header[si], where, missing_ok=False)
         rows = None
         notes.append(f"long form: question column '{header[qi]}', model column '{header[mi]}', "
@@ -233,9 +272,13 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
                      "the questions both models answered")
     cells = counts[counts > 0]
     k_typical = int(np.bincount(cells).argmax())
+    warnings: list[str] = []
     if cells.max() > 1:
+        _repeated(q_codes, m_codes, score, counts, q_labels, m_labels, row_where, duplicates, label, warnings)
         notes.append(f"{int(cells.min())}-{int(cells.max())} answers per question and model (resamples); they "
                      "are averaged into one score per question, never pooled")
+    score, binary = _scales(score, m_codes, m_labels, label, mixed_scales, notes, warnings,
+                            wide=roles["format"] == "wide")
     frame = {"question": categorical(q_codes, q_labels), "model": categorical(m_codes, m_labels),
              "score": score}
     n_clusters = size_min = size_max = size_mean = None
@@ -243,7 +286,6 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         frame["cluster"], sizes = question_clusters(q_codes, q_labels, c_codes, c_labels, row_where)
         n_clusters, size_min, size_max = int(sizes.size), int(sizes.min()), int(sizes.max())
         size_mean = float(n_q / n_clusters)
-    binary = bool(np.all((score == 0.0) | (score == 1.0)))
     notes.append("scores are binary (0/1)" if binary else "scores are continuous")
     return Dataset(
         frame=pd.DataFrame(frame), name=label, format=roles["format"], file_type=opened.file_type,
@@ -253,8 +295,100 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         models=tuple(str(m) for m in m_labels), score_kind="binary" if binary else "continuous",
         n_rows=int(score.size), n_questions=int(n_q), k_min=int(cells.min()), k_max=int(cells.max()),
         k_typical=k_typical, n_clusters=n_clusters, cluster_size_min=size_min, cluster_size_max=size_max,
-        cluster_size_mean=size_mean, notes=tuple(notes),
+        cluster_size_mean=size_mean, notes=tuple(notes), warnings=tuple(warnings),
     )
+
+
+def _check_wide_budget(header: list[str], roles: dict, n_rows: int, label: str, limits: Limits) -> None:
+    """A wide file's model count and score count, from the header and the row count, before the body is read."""
+    n_models = len(roles["models"])
+    if n_models > limits.max_models:
+        raise EvalStatsError(
+            f"{label} has {n_models:,} columns that would be models in wide form, more than the limit of "
+            f"{limits.max_models:,}; is the file transposed (one row per model and one column per question)? "
+            "Then transpose it (one row per question, one column per model) or write it in long form (question, "
+            f"model, score); if it really holds that many models, {Limits.how_to_raise('max_models')}")
+    if n_rows * n_models > limits.max_rows:
+        cells = n_rows * n_models
+        raise EvalStatsError(
+            f"{label} has {n_rows:,} rows x {n_models:,} model columns = up to {cells:,} scores, more than the "
+            f"limit of {limits.max_rows:,} ({estimate(cells)} of memory to analyse); analyse fewer models or "
+            f"questions at a time, or {Limits.how_to_raise('max_rows')}")
+    for i in roles["models"]:
+        check_name(header[i], "model name", f"the header (column {i + 1}) of {label}")
+
+
+def _repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, counts: np.ndarray, q_labels: pd.Index,
+              m_labels: pd.Index, row_where, duplicates: str, label: str, warnings: list[str]) -> None:
+    """Name (question, model) pairs given on several rows: a warning when their scores differ, or an error."""
+    n_m = m_labels.size
+    cell = q_codes * n_m + m_codes  # flat (question, model) index
+    k = counts.ravel()
+    s1 = np.bincount(cell, weights=score, minlength=k.size)
+    s2 = np.bincount(cell, weights=score * score, minlength=k.size)
+    multi = k > 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        spread = np.where(multi, s2 / np.maximum(k, 1) - (s1 / np.maximum(k, 1)) ** 2, 0.0)  # variance per cell
+    scale = max(1.0, float(np.max(np.abs(score)))) ** 2
+    differ = spread > 1e-9 * scale
+    n_differ, n_multi = int(differ.sum()), int(multi.sum())
+    first = int(np.flatnonzero(differ)[0]) if n_differ else int(np.flatnonzero(multi)[0])
+    rows = np.flatnonzero(cell == first)[:2]
+    example = (f"question '{q_labels[first // n_m]}' and model '{m_labels[first % n_m]}' on {row_where(rows[0])} "
+               f"({score[rows[0]]:g}) and {row_where(rows[1])} ({score[rows[1]]:g})")
+    if duplicates == "error":
+        what = "with different scores" if n_differ else "with the same score"
+        raise EvalStatsError(
+            f"{n_multi:,} (question, model) pairs appear on more than one row of {label} ({n_differ:,} {what}), e.g. "
+            f"{example}; remove the duplicated rows, or read them as resamples (duplicates='resamples', "
+            "--duplicates resamples on the command line)")
+    if n_differ:
+        warnings.append(
+            f"{n_differ:,} (question, model) pairs appear on several rows with different scores, e.g. {example}: "
+            "they are read as resamples and averaged; if they are duplicated rows rather than repeated answers, "
+            "the file is wrong: fix it, or choose duplicates='error' (--duplicates error) to stop on them")
+
+
+_SCALES = ((1.0, "0 to 1"), (10.0, "up to 10"), (100.0, "up to 100"))
+
+
+def _scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: str, mixed: str, notes: list[str],
+            warnings: list[str], *, wide: bool) -> tuple[np.ndarray, bool]:
+    """Each model's scale; mixed scales are an error naming the models; binary 0/100 is read as 0/1.
+
+    Returns the scores (0/100 divided by 100 when every model is binary on 0/100) and whether they are binary.
+    """
+    n_m = m_labels.size
+    off01 = np.bincount(m_codes, weights=~((score == 0.0) | (score == 1.0)), minlength=n_m) > 0  # (n_m,)
+    off0100 = np.bincount(m_codes, weights=~((score == 0.0) | (score == 100.0)), minlength=n_m) > 0
+    top = pd.Series(np.abs(score)).groupby(m_codes).max().reindex(range(n_m), fill_value=0.0).to_numpy()
+    magnitude = np.full(n_m, np.inf)  # smallest of 1, 10, 100 that bounds the model's |scores|; inf: larger
+    for bound, _ in reversed(_SCALES):
+        magnitude[top <= bound] = bound
+    magnitude[~off0100 & off01] = 100.0  # binary 0/100
+    magnitude[top == 0.0] = np.nan  # every score 0: fits any scale
+    kinds = np.unique(magnitude[~np.isnan(magnitude)])
+    if kinds.size > 1:
+        def said(bound: float) -> str:
+            names = [f"'{m_labels[j]}'" for j in np.flatnonzero(magnitude == bound)]
+            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+            words = dict(_SCALES).get(bound, "above 100")
+            return f"{shown} ({words})"
+        groups = "; ".join(said(b) for b in kinds)
+        fix = (" If a column is not a model (a token count, a latency), leave it out with ignore_cols= "
+               "(--ignore-col on the command line)." if wide else "")
+        message = (f"the models of {label} score on different scales: {groups}; a difference between them would "
+                   "mix units (put every model on one scale, e.g. divide 0-100 scores by 100).{fix} If the scales "
+                   "really are the same, pass mixed_scales='allow' (--mixed-scales allow)").replace("{fix}", fix)
+        if mixed == "error":
+            raise EvalStatsError(message)
+        warnings.append(message.split("; a difference")[0] + ": read as one scale because mixed scales were allowed")
+    if not off01.any():
+        return score, True
+    if not off0100.any():
+        notes.append("every score is 0 or 100: read as binary 0/1 (100 = right), shown in percent")
+        return score / 100.0, True
+    return score, False
 
 
 def question_scores(dataset: Dataset) -> QuestionTable:

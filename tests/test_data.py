@@ -319,7 +319,9 @@ def test_encoding_and_binary_junk():
     assert "results.csv is not UTF-8" in msg and "line 3" in msg and "0xe9" in msg and "re-save it as UTF-8" in msg
     assert "not a CSV file" in err(bytes(range(256)) * 4)
     assert "Excel" in err(b"PK\x03\x04" + bytes(100))
-    assert "UTF-16" in err("question,model\n".encode("utf-16"))
+    text = "question,model,score\nq1,A,1\nq2,A,0\nq1,B,1\nq2,B,1\n"  # UTF-16 (issue 13): read, with or without BOM
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
+        assert load(text.encode(encoding), name="u16.csv").frame.equals(load(text.encode(), name="u16.csv").frame)
 
 
 def test_empty_ids_and_inconsistent_clusters():

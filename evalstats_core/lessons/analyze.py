@@ -213,7 +213,7 @@ class Prepared:
 
 def prepare(data: bytes, name: str, *, format: str | None = None, question_col: str | None = None,
             model_col: str | None = None, score_col: str | None = None,
-            cluster_col: str | None = None) -> Prepared:
+            cluster_col: str | None = None, duplicates: str = "resamples") -> Prepared:
     """Load ``data`` (a results file's bytes) with the given roles and reduce it to question level.
 
     The arguments are those of :func:`evalstats_core.data.load` (None: detect); every problem with the
@@ -222,7 +222,7 @@ def prepare(data: bytes, name: str, *, format: str | None = None, question_col: 
     from ..data import load, question_scores
 
     dataset = load(data, format=format, question_col=question_col, model_col=model_col, score_col=score_col,
-                   cluster_col=cluster_col, name=name)
+                   cluster_col=cluster_col, name=name, duplicates=duplicates)
     table = question_scores(dataset)
     return Prepared(dataset, table, unused_columns(data, name, dataset, table))
 

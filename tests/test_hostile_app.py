@@ -1,0 +1,68 @@
+"""Issue 13 in the workbench (AppTest): hostile files end in one message, many models switch to the leader,
+repeated rows are named and can be made an error, hostile links are clamped with a visible note."""
+
+import numpy as np
+import pytest
+from conftest import no_exceptions, run_page
+from test_page_analyze import text_of
+
+from evalstats_app.workbench import INJECT_KEY, LAST_KEY
+
+PAGE = "pages/analyze.py"
+
+
+def _wide(n_q: int, n_models: int) -> bytes:
+    rng = np.random.default_rng(0)
+    rows = ["question," + ",".join(f"m{j}" for j in range(n_models))]
+    rows += [f"q{i}," + ",".join("1" if v else "0" for v in rng.random(n_models) < 0.5 + 0.002 * np.arange(n_models))
+             for i in range(n_q)]
+    return ("\n".join(rows) + "\n").encode()
+
+
+def inject(at, name: str, data: bytes):
+    at.session_state[INJECT_KEY] = {"name": name, "data": data}
+    return at.run()
+
+
+def test_a_wide_file_with_thousands_of_models_is_asked_about_not_analysed():
+    """3,000 model columns: one error asking whether the file is transposed, no column pickers, no analysis."""
+    at = inject(run_page(PAGE), "wide.csv", _wide(3, 3_000))
+    no_exceptions(at)
+    assert len(at.error) == 1 and "transposed" in at.error[0].value
+    assert not any(s.key == "analyze_question_col" for s in at.selectbox)
+    assert LAST_KEY not in at.session_state
+
+
+def test_many_models_compare_with_the_leader_instead_of_every_pair():
+    """120 models (7,140 pairs): every model against the leader, said in a note; no traceback."""
+    at = inject(run_page(PAGE), "many.csv", _wide(60, 120))
+    no_exceptions(at)
+    analysis = at.session_state[LAST_KEY]
+    assert analysis.baseline is not None and len(analysis.comparisons) == 119
+    assert "compared with the leader" in text_of(at)
+
+
+def test_repeated_rows_with_different_scores_are_named_and_can_be_an_error():
+    data = b"question,model,score\nq1,A,1\nq1,A,0\nq2,A,1\nq1,B,1\nq2,B,0\nq3,A,1\nq3,B,1\n"
+    at = inject(run_page(PAGE), "dup.csv", data)
+    no_exceptions(at)
+    assert any("different scores" in w.value for w in at.warning)
+    at.selectbox(key="analyze_duplicates").set_value("error").run()
+    no_exceptions(at)
+    assert any("different scores" in e.value and "row 2" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("raw", ["1e400", "nan", "-5"])
+def test_hostile_link_values_are_clamped_with_a_visible_note(raw):
+    """?analyze_delta=1e400 and friends: no exception, a caption says what was used instead."""
+    at = run_page(PAGE, {"analyze_delta": raw})
+    no_exceptions(at)
+    assert any("link's settings were adjusted" in c.value for c in at.caption)
+
+
+def test_show_error_details_is_off_in_the_shipped_config():
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).parent.parent / ".streamlit" / "config.toml").read_text())
+    assert config["client"]["showErrorDetails"] in ("type", "none")
