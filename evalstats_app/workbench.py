@@ -95,6 +95,20 @@ def _prepare(key: str, roles: tuple, name: str, _data: bytes, duplicates: str = 
         return f"{name} could not be read ({type(exc).__name__}: {exc}); check that it is a CSV or Parquet results file"
 
 
+def session_gone():
+    """A check for the analysis loop: True once this browser session has disconnected (the tab closed), so
+    work for nobody stops (its exception is not cached; a reconnecting tab recomputes). None without a
+    server (AppTest, bare mode)."""
+    from streamlit import runtime
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if not runtime.exists() or ctx is None:
+        return None
+    rt, sid = runtime.get_instance(), ctx.session_id
+    return lambda: not rt.is_active_session(sid)
+
+
 @st.cache_data(max_entries=32, show_spinner=False, scope="session")
 def _analyze(key: str, roles: tuple, opts: tuple, _prepared: lesson.Prepared):
     from evalstats_core.analysis import analyze
@@ -103,7 +117,7 @@ def _analyze(key: str, roles: tuple, opts: tuple, _prepared: lesson.Prepared):
     try:
         result = analyze(_prepared.table, baseline=baseline, confidence=confidence, paired=paired,
                          use_clusters=use_clusters, adjust=adjust, interval=interval, method=cluster_se,
-                         wild_bootstrap=wild)
+                         wild_bootstrap=wild, should_stop=session_gone())
         return lesson.with_file_roles(result, _prepared.dataset)
     except EvalStatsError as exc:
         return str(exc)

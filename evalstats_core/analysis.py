@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import warnings as _warnings
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -29,7 +30,11 @@ from ._validate import check_confidence
 from .data import Dataset, QuestionTable, question_scores
 from .errors import EvalStatsError, EvalStatsWarning
 
-__all__ = ["Analysis", "ModelResult", "PairResult", "analyze"]
+__all__ = ["Analysis", "AnalysisStopped", "ModelResult", "PairResult", "analyze"]
+
+
+class AnalysisStopped(RuntimeError):
+    """``should_stop`` asked :func:`analyze` to stop (not an input error: nothing is wrong with the file)."""
 
 #: Below this many questions the normal (CLT) interval can under-cover (Bowyer et al. 2025).
 SMALL_N = 300
@@ -332,7 +337,7 @@ def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: 
 def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confidence: float = 0.95,
             paired: bool = True, use_clusters: bool = True, adjust: str = "holm", method: str = "cr2",
             interval: str = "auto", wild_bootstrap: bool = False, n_boot: int = 9999,
-            seed: int = 0) -> Analysis:
+            seed: int = 0, should_stop: Callable[[], bool] | None = None) -> Analysis:
     """Summarise every model and compare every pair (or every model against a baseline) in one pass.
 
     Parameters
@@ -360,6 +365,9 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         Add a wild cluster bootstrap p-value to every paired comparison (a cross-check).
     n_boot, seed : int
         Wild bootstrap draws (every sign vector is used when there are at most this many) and seed.
+    should_stop : callable, optional
+        Asked before each model and each pair; when it returns True the work stops at once with
+        :class:`AnalysisStopped` (the app passes "has this browser session gone away?").
 
     Returns
     -------
@@ -424,6 +432,8 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         _warnings.simplefilter("ignore", EvalStatsWarning)
         rows = []
         for j, name in enumerate(models):
+            if should_stop is not None and should_stop():
+                raise AnalysisStopped(f"stopped after {j} of {len(models)} models: nobody is waiting for it")
             mask = answered[:, j]
             full = bool(mask.all())  # every question answered: views, no copies of the columns
             cl = None if codes is None else (codes if full else codes[mask])
@@ -442,7 +452,9 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                 mean=s.mean, se=s.se, ci_low=low, ci_high=high, se_naive=s.se_naive,
                 deff=s.deff, n_eff=s.n_eff, df=s.df, method=method, interval=label))
         raw: list[dict[str, Any]] = []
-        for j, b in _pairs(models, baseline):
+        for done, (j, b) in enumerate(_pairs(models, baseline)):
+            if should_stop is not None and should_stop():
+                raise AnalysisStopped(f"stopped after {done} comparisons: nobody is waiting for it")
             both = answered[:, j] & answered[:, b]
             n_shared = int(np.count_nonzero(both))
             left_out = int(np.count_nonzero(answered[:, j] | answered[:, b])) - n_shared

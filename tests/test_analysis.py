@@ -292,3 +292,23 @@ def test_bad_arguments(atlas):
         analyze([1, 2, 3])  # type: ignore[arg-type]
     with pytest.raises(EvalStatsError, match="no model named"):
         atlas.model("Nope")
+
+
+def test_should_stop_ends_the_work_at_once():
+    """When the browser session has gone away the app's check returns True: analyze stops before the next
+    model or pair instead of running every comparison for nobody; nothing is returned or cached."""
+    from evalstats_core.analysis import AnalysisStopped
+
+    rows = "question," + ",".join(f"m{j}" for j in range(30)) + "\n" + "".join(
+        f"q{i}," + ",".join(str((i + j) % 2) for j in range(30)) + "\n" for i in range(50))
+    data = load(rows.encode())
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) > 35  # the 30 models and 5 of the 435 pairs, then the tab closed
+
+    with pytest.raises(AnalysisStopped, match="stopped after 5 comparisons"):
+        analyze(data, should_stop=stop)
+    assert len(asked) == 36
+    assert len(analyze(data, should_stop=lambda: False).comparisons) == 435

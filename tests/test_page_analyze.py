@@ -515,3 +515,23 @@ def test_every_text_export_prints_the_page_s_numbers(slug, changes):
     models_csv = {m.model: m for m in a.models}
     for got in report.json_document(a)["models"]:
         assert got["ci"] == [models_csv[got["model"]].ci_low, models_csv[got["model"]].ci_high]
+
+
+def test_session_gone_follows_the_runtime(monkeypatch):
+    """The workbench's stop check asks Streamlit's runtime whether this session is still connected."""
+    from types import SimpleNamespace
+
+    import streamlit.runtime as rt
+    import streamlit.runtime.scriptrunner as sr
+
+    from evalstats_app.workbench import session_gone
+
+    assert session_gone() is None  # no server (bare mode, AppTest): nothing to check
+    active = {"abc"}
+    monkeypatch.setattr(rt, "exists", lambda: True)
+    monkeypatch.setattr(rt, "get_instance", lambda: SimpleNamespace(is_active_session=lambda sid: sid in active))
+    monkeypatch.setattr(sr, "get_script_run_ctx", lambda suppress_warning=False: SimpleNamespace(session_id="abc"))
+    gone = session_gone()
+    assert gone() is False
+    active.clear()  # the tab closed: Streamlit drops the session from its active map at once
+    assert gone() is True
