@@ -2,10 +2,10 @@
 
     .venv/bin/python bench/load_sessions.py [--sessions 10] [--seconds 60]
 
-Starts ``streamlit run app.py`` on 127.0.0.1 (a free port), opens N Chromium pages (Debian's
-/usr/bin/chromium through Playwright, one browser, one context per session) and, round robin until
-the time is up, each session: opens the problem chapter and presses a slider key, or opens the
-workbench and uploads a small results file (every third upload a hostile one: a 3,000-column CSV).
+Starts ``streamlit run app.py`` on 127.0.0.1 (a free port) and N threads, each a user with its own
+Chromium (Debian's /usr/bin/chromium through Playwright), all at once until the time is up: open the
+problem chapter and press a slider key (waiting for the rerun to reach the URL), or open the workbench
+and upload a small results file (every third upload a hostile one: a 3,000-column CSV).
 It samples the server's resident memory every second and prints actions done, exceptions seen on
 the pages, and the server's memory at the start, peak and end. Not part of the test suite.
 """
@@ -82,43 +82,77 @@ def main() -> None:
             time.sleep(1.0)
 
     try:
-        time.sleep(4)
-        from playwright.sync_api import sync_playwright
+        for _ in range(60):  # ready when /_stcore/health answers ok
+            try:
+                import urllib.request
 
+                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
+                    break
+            except OSError:
+                time.sleep(0.5)
         d = tempfile.mkdtemp()
         files = _files(d)
         counts = {"slider": 0, "upload": 0, "errors_shown": 0, "exceptions": 0, "failures": 0}
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-            pages = [browser.new_context().new_page() for _ in range(opts.sessions)]
-            for p in pages:
-                p.set_default_timeout(30_000)
-            pages[0].goto(f"{url}/problem")
-            pages[0].wait_for_selector('[data-testid="stSlider"]')
-            threading.Thread(target=sample, daemon=True).start()
-            start, i = time.perf_counter(), 0
-            while time.perf_counter() - start < opts.seconds:
-                page = pages[i % len(pages)]
-                try:
-                    if i % 2 == 0:
-                        page.goto(f"{url}/problem")
-                        page.wait_for_selector('[data-testid="stSlider"] [role="slider"]')
-                        page.locator('[data-testid="stSlider"] [role="slider"]').first.press("ArrowRight")
-                        counts["slider"] += 1
-                    else:
-                        page.goto(f"{url}/analyze")
-                        page.wait_for_selector('[data-testid="stFileUploaderDropzoneInput"]')
-                        page.set_input_files('[data-testid="stFileUploaderDropzoneInput"]', files[(i // 2) % 3])
-                        page.wait_for_selector('[data-testid="stAlert"], [data-testid="stVegaLiteChart"]')
-                        counts["upload"] += 1
-                    counts["exceptions"] += page.locator('[data-testid="stException"]').count()
-                    counts["errors_shown"] += page.locator('[data-testid="stAlertContentError"]').count()
-                except Exception as exc:  # noqa: BLE001 - counted, the load goes on
-                    counts["failures"] += 1
-                    print("failure:", type(exc).__name__, str(exc)[:120])
-                i += 1
-            took = time.perf_counter() - start
-            browser.close()
+        lock = threading.Lock()
+        threading.Thread(target=sample, daemon=True).start()
+        deadline = time.perf_counter() + opts.seconds
+
+        def session(n: int) -> None:
+            """One user: its own browser, alternating a slider move on a chapter and an upload."""
+            from playwright.sync_api import sync_playwright
+
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+                page = browser.new_context().new_page()
+                page.set_default_timeout(60_000)
+                i = n
+                while time.perf_counter() < deadline:
+                    try:
+                        if i % 2 == 0:
+                            page.goto(f"{url}/problem")
+                            slider = page.get_by_role("slider").first
+                            slider.wait_for()
+                            before = page.evaluate("() => location.href")
+                            slider.focus()
+                            page.keyboard.press("ArrowRight")
+                            page.wait_for_function("h => location.href !== h", arg=before)
+                            key = "slider"
+                        else:
+                            page.goto(f"{url}/analyze")
+                            page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(
+                                files[(i // 2) % 3])
+                            name = Path(files[(i // 2) % 3]).name
+                            page.get_by_text(name).first.wait_for()  # the upload reached the page
+                            page.wait_for_timeout(500)  # let the rerun it starts begin
+                            page.wait_for_function(  # and its run has finished
+                                "() => document.querySelector('[data-testid=\"stApp\"]')"
+                                ".getAttribute('data-test-script-state') !== 'running'")
+                            page.wait_for_selector('[data-testid="stAlertContentError"], '
+                                                   '[data-testid="stVegaLiteChart"] canvas, '
+                                                   '[data-testid="stVegaLiteChart"] svg.marks')
+                            key = "upload"
+                            if name.startswith("wide"):
+                                page.locator('[data-testid="stAlertContentError"]').first.wait_for()
+                        exc = page.locator('[data-testid="stException"]').count()
+                        err = page.locator('[data-testid="stAlertContentError"]').count()
+                        with lock:
+                            counts[key] += 1
+                            counts["exceptions"] += exc
+                            counts["errors_shown"] += err
+                    except Exception as exc:  # noqa: BLE001 - counted, the load goes on
+                        with lock:
+                            counts["failures"] += 1
+                        print(f"session {n} failure:", type(exc).__name__, str(exc)[:120])
+                    i += 1
+                browser.close()
+
+        start = time.perf_counter()
+        threads = [threading.Thread(target=session, args=(n,)) for n in range(opts.sessions)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        took = time.perf_counter() - start
         stop.set()
         print(f"{opts.sessions} sessions, {took:.0f} s: {counts['slider']} slider moves, {counts['upload']} uploads "
               f"({counts['errors_shown']} error messages shown, for the hostile uploads), {counts['exceptions']} "
