@@ -89,6 +89,16 @@ def _warn(check: str, detail: str) -> Guardrail:
     return Guardrail(check, "warn", CHECKS[check], detail)
 
 
+def _score(x: float, analysis: Analysis) -> str:
+    """A score in the file's own units: a percent for 0-1 scores, else the raw number."""
+    return _pct(x) if analysis.unit == "percent" else f"{x:.3g}"
+
+
+def _gap(x: float, analysis: Analysis, digits: int = 1) -> str:
+    """A difference (or an SE) in the file's units: percentage points for 0-1 scores, else raw."""
+    return f"{100.0 * x:+.{digits}f} points" if analysis.unit == "percent" else f"{x:+.3g}"
+
+
 def _half(x: float, analysis: Analysis) -> str:
     """A half-width in the file's own units: percentage points for 0-1 scores shown as percent."""
     return f"±{100.0 * x:.1f} points" if analysis.unit == "percent" else f"±{x:.3g}"
@@ -209,12 +219,14 @@ def _pooled(dataset: Dataset | None, table: QuestionTable, analysis: Analysis) -
     if ratio < SE_RATIO_FLAG:
         return _ok("pooled_resamples", (
             f"K = {mres.k} answers per question, averaged per question. Pooling the {int(cnt[j]):,} answers of "
-            f"{name} would give nearly the same SE here ({100 * pooled[j]:.2f} vs {100 * mres.se:.2f} points), "
+            f"{name} would give nearly the same SE here ({_gap(pooled[j], analysis, 2).lstrip('+')} vs "
+            f"{_gap(mres.se, analysis, 2).lstrip('+')}), "
             "but only because its answers to one question vary about as much as the questions do."))
     return _warn("pooled_resamples", (
         f"{name} gave {int(cnt[j]):,} answers to {mres.n:,} questions (K = {mres.k}). Treating them as "
-        f"{int(cnt[j]):,} independent scores gives SE {100 * pooled[j]:.2f} points; the answers to one question "
-        f"are not independent, and the SE across the {mres.n:,} question means is {100 * mres.se:.2f} points, "
+        f"{int(cnt[j]):,} independent scores gives SE {_gap(pooled[j], analysis, 2).lstrip('+')}; the answers to "
+        f"one question are not independent, and the SE across the {mres.n:,} question means is "
+        f"{_gap(mres.se, analysis, 2).lstrip('+')}, "
         f"{ratio:.2f}× larger. The analysis here averages first (Miller 2024, Sec. 3.1)."))
 
 
@@ -234,9 +246,11 @@ def _overlap(analysis: Analysis, intervals: Mapping[str, tuple[float, float]]) -
     _, p, a, b = max(hits, key=lambda h: h[0])
     more = f" ({len(hits)} pairs in all)" if len(hits) > 1 else ""
     return _warn("overlap", (
-        f"{p.model} ({_pct(a[0])} to {_pct(a[1])}) and {p.baseline} ({_pct(b[0])} to {_pct(b[1])}) "
+        f"{p.model} ({_score(a[0], analysis)} to {_score(a[1], analysis)}) and {p.baseline} "
+        f"({_score(b[0], analysis)} to {_score(b[1], analysis)}) "
         f"have overlapping {level} intervals, so a glance says 'no difference'. The paired difference is "
-        f"{100 * p.diff:+.1f} points ({level} CI {100 * p.ci_low:+.1f} to {100 * p.ci_high:+.1f}): a real "
+        f"{_gap(p.diff, analysis)} ({level} CI {_gap(p.ci_low, analysis).replace(' points', '')} to "
+        f"{_gap(p.ci_high, analysis)}): a real "
         f"difference{more}. Judge a difference by its own interval, not by overlap."))
 
 

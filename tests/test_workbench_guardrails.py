@@ -125,7 +125,7 @@ def test_overlap_trap_on_atlas_breeze():
     checks, *_ = run(example_bytes("atlas_breeze")[0], method="cr1")  # the paper's z: a real difference
     g = checks["overlap"]
     assert g.status == "warn"
-    assert "(95% CI +0.5 to +9.5)" in g.detail and "Breeze (56.7% to 80.5%)" in g.detail
+    assert "(95% CI +0.5 to +9.5 points)" in g.detail and "Breeze (56.7% to 80.5%)" in g.detail
 
 
 def test_multiplicity_without_and_with_correction():
@@ -209,3 +209,24 @@ def test_overlap_uses_the_intervals_the_reader_sees():
     assert g.status == "warn" and "Atlas (50.0% to 60.0%)" in g.detail
     apart = {"Atlas": (0.50, 0.60), "Breeze": (0.61, 0.80)}
     assert {x.check: x for x in guardrails(ds, tb, a, intervals=apart)}["overlap"].status == "ok"
+
+
+def test_guardrails_speak_in_the_file_s_units():
+    """On a 1-10 scale, differences and SEs are in scale units (no percent, no 100x): the small-n check's
+    half-widths, the overlap check's interval and the pooled-resamples SEs all match the table beside them."""
+    rng = np.random.default_rng(5)
+    rows = ["question,model,score"]
+    for i in range(30):
+        base = rng.integers(3, 8)
+        for m, shift in (("A", 0), ("B", 1)):
+            for _ in range(3):
+                rows.append(f"q{i},{m},{int(np.clip(base + shift + rng.integers(-1, 2), 1, 10))}")
+    checks, _, _, a = run(("\n".join(rows) + "\n").encode(), method="cr1")
+    assert a.unit == "score"
+    for g in checks.values():
+        assert " points" not in g.detail, g.detail  # percentage points only for 0-1 scores
+    m = min(a.models, key=lambda r: r.n)
+    z = 1.959963984540054
+    assert checks["small_n"].status == "warn" and f"instead of ±{z * m.se:.3g})" in checks["small_n"].detail
+    assert checks["pooled_resamples"].detail.count(f"{m.se:+.3g}".lstrip("+")) >= 1 or \
+        any(f"{x.se:+.3g}".lstrip("+") in checks["pooled_resamples"].detail for x in a.models)
