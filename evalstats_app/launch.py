@@ -9,7 +9,7 @@ gets the project's settings: headless, no file watcher, 200 MB uploads, the them
 from __future__ import annotations
 
 import importlib.util
-import subprocess
+import os
 import sys
 from pathlib import Path
 
@@ -47,10 +47,10 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     cmd = [sys.executable, "-m", "streamlit", "run", str(site / "app.py"), *args]
-    try:
-        return subprocess.call(cmd, cwd=site)
-    except KeyboardInterrupt:  # Ctrl-C reaches the server too; it shuts down on its own
-        return 130
+    os.chdir(site)
+    # Become the server (no child left behind when this process is stopped, e.g. by a container runtime)
+    os.execv(sys.executable, cmd)
+    return 0  # not reached
 
 
 if __name__ == "__main__":
