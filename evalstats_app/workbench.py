@@ -80,11 +80,12 @@ class Source:
 
 @st.cache_resource(max_entries=4, show_spinner="Reading and checking the results file…", show_time=True,
                scope="session")
-def _prepare(key: str, roles: tuple, name: str, _data: bytes, duplicates: str = "resamples") -> lesson.Prepared | str:
+def _prepare(key: str, roles: tuple, name: str, _data: bytes, duplicates: str = "resamples",
+             ignore: tuple = ()) -> lesson.Prepared | str:
     fmt, q, m, s, c = roles
     try:
         return lesson.prepare(_data, name, format=fmt, question_col=q, model_col=m, score_col=s, cluster_col=c,
-                              duplicates=duplicates)
+                              duplicates=duplicates, ignore_cols=ignore)
     except MemoryError:
         return (f"{name} does not fit in this server's memory; analyse a smaller file (e.g. one score per question "
                 "and model), or ask the operator to lower the budgets (EVALSTATS_MAX_ROWS) so that it is refused "
@@ -318,11 +319,18 @@ def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, boo
     else:
         roles = (None if fmt == "auto" else fmt, q, None if wide else m, None if wide else s,
                  None if c in (DETECT, NO_CLUSTER) else c)
+    current = [x for x in st.session_state.get("analyze_ignore_cols", []) if x in header]
+    if current != st.session_state.get("analyze_ignore_cols", []):
+        st.session_state["analyze_ignore_cols"] = current  # a new file: keep only its own columns
+    ignore = tuple(st.multiselect(
+        "Columns to leave out", [h for h in header if h != q], key="analyze_ignore_cols",
+        placeholder="none", help="Columns that are neither the question, a model nor a cluster (a prompt, a reference "
+                                 "answer, a token count): in a wide file every other column is read as a model."))
     st.selectbox("Several rows for one question and model are", list(DUPLICATES), format_func=DUPLICATES.get,
                  key="analyze_duplicates",
                  help="Resamples (several answers to one question) are averaged per question. If your file should "
                       "have one row per question and model, choose error to see the duplicated rows.")
-    prepared = _prepare(source.key, roles, source.name, source.data, st.session_state["analyze_duplicates"])
+    prepared = _prepare(source.key, roles, source.name, source.data, st.session_state["analyze_duplicates"], ignore)
     if isinstance(prepared, str):
         st.session_state.pop(LAST_KEY, None)
         st.error(f"**{esc(source.name)} cannot be analysed.** {esc(prepared)}", icon=":material/error:")

@@ -150,7 +150,7 @@ def _why(key: str, roles: tuple, use_clusters: bool, pair: tuple, _prepared: les
 
     table = _prepared.table
     clusters = cluster_breakdown(table, *pair) if use_clusters and table.cluster_codes is not None else None
-    return clusters, disagreements(table, *pair)
+    return clusters, disagreements(table, *pair, text=_prepared.text_columns or None)
 
 
 def why_section(content, source: Source, prepared: lesson.Prepared, roles_key: tuple, res: Results) -> None:

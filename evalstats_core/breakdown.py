@@ -87,14 +87,21 @@ def cluster_breakdown(table: QuestionTable, model: str, baseline: str) -> pd.Dat
     return frame.sort_values(["n", "cluster"], ascending=[False, True], kind="stable").reset_index(drop=True)
 
 
-def disagreements(table: QuestionTable, model: str, baseline: str) -> pd.DataFrame:
+def disagreements(table: QuestionTable, model: str, baseline: str, *,
+                  text: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
     """The shared questions on which ``model`` and ``baseline`` score differently, largest gap first.
+
+    Parameters
+    ----------
+    text : dict of str -> array, shape (n_questions,), optional
+        Text columns of the file (a prompt, a reference answer), one value per question, shown beside
+        each question id.
 
     Returns
     -------
     DataFrame
-        ``question, [cluster,] <model>, <baseline>, diff`` (``model - baseline``); for 0/1 scores these
-        are the discordant questions that McNemar's test counts.
+        ``question, [text columns,] [cluster,] <model>, <baseline>, diff`` (``model - baseline``); for 0/1
+        scores these are the discordant questions that McNemar's test counts.
 
     Examples
     --------
@@ -110,6 +117,8 @@ def disagreements(table: QuestionTable, model: str, baseline: str) -> pd.DataFra
     order = np.argsort(-np.abs(d[keep]), kind="stable")  # largest gap first, file order among ties
     sel = rows[keep][order]
     out = {"question": [str(q) for q in np.asarray(table.questions)[sel]]}
+    for name, values in (text or {}).items():
+        out[name] = np.asarray(values, dtype=object)[sel]
     if table.cluster_codes is not None and table.clusters is not None:
         out["cluster"] = [str(c) for c in np.asarray(table.clusters)[table.cluster_codes[sel]]]
     out[model] = table.scores[sel, i]

@@ -535,3 +535,19 @@ def test_session_gone_follows_the_runtime(monkeypatch):
     assert gone() is False
     active.clear()  # the tab closed: Streamlit drops the session from its active map at once
     assert gone() is True
+
+
+def test_disagreements_carry_the_file_s_text_column():
+    """A wide file with a prompt column: leave it out of the models, and the disagreement list shows each
+    question's prompt beside its id."""
+    rows = "question,prompt,A,B\n" + "".join(f"q{i},What is {i} + {i}?,{i % 2},{(i // 2) % 2}\n" for i in range(40))
+    at = run_page(PAGE)
+    inject(at, "prompts.csv", rows.encode())
+    no_exceptions(at)
+    assert at.error and "column 'prompt'" in at.error[0].value  # read as a model: the page says which column
+    at.multiselect(key="analyze_ignore_cols").select("prompt").run()  # leave it out
+    no_exceptions(at)
+    assert not at.error and list(table(at, "Model")["Model"]) == ["A", "B"]
+    shown = [d.value for d in at.dataframe if "prompt" in d.value.columns][0]
+    assert len(shown) == 20 and shown["prompt"][0] == f"What is {int(shown['question'][0][1:])} + " \
+        f"{int(shown['question'][0][1:])}?"

@@ -156,7 +156,22 @@ def _read_text_columns(data: bytes, name: str, columns: list[str]) -> dict[str, 
 
 
 def unused_columns(data: bytes, name: str, dataset: Dataset, table: QuestionTable) -> dict[str, np.ndarray]:
-    """Columns the analysis did not use that could be clusters, as one integer label per question.
+    """Columns the analysis did not use that could be clusters (see :func:`extra_columns`)."""
+    return extra_columns(data, name, dataset, table)[0]
+
+
+#: At most this many text columns (a prompt, a reference answer) are kept for the disagreement list.
+TEXT_COLUMNS = 3
+
+
+def extra_columns(data: bytes, name: str, dataset: Dataset,
+                  table: QuestionTable) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Columns the analysis did not use, in one read: cluster-like ones, and text ones (e.g. the prompt).
+
+    Cluster-like: one integer label per question (below). Text: up to :data:`TEXT_COLUMNS` other columns,
+    each question's first value (object array, shape ``(table.questions.size,)``), for the list of
+    questions two models disagree on.
+
 
     A column qualifies when it has a value on every row, the same value on every row of a question,
     and between 2 and ``n_questions / 2`` distinct values (so that some questions share a group).
@@ -169,19 +184,24 @@ def unused_columns(data: bytes, name: str, dataset: Dataset, table: QuestionTabl
     header = file_columns(data, name)
     cand = [c for c in header if c and c not in used]
     if not cand:
-        return {}
+        return {}, {}
     try:
         cols = _read_text_columns(data, name, [dataset.question_col, *cand])
     except Exception:  # noqa: BLE001 - a guardrail must never break the page
-        return {}
+        return {}, {}
     n_q = table.questions.size
     q_index = pd.Index(table.questions.astype(str)).get_indexer(cols[dataset.question_col].astype(str))
     keep = q_index >= 0  # wide-form rows without any score were dropped by the loader
     q_index = q_index[keep]
     out: dict[str, np.ndarray] = {}
+    texts: dict[str, np.ndarray] = {}
+    first = np.full(n_q, -1, dtype=np.int64)
+    first[q_index[::-1]] = np.arange(q_index.size)[::-1]  # each question's first row in the file
     for c in cand:
         values = cols[c][keep]
         codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        if len(texts) < TEXT_COLUMNS and len(uniques) > n_q // 2:  # varies like an id: a text column
+            texts[c] = np.where(first >= 0, values[np.maximum(first, 0)], None).astype(object)
         if (codes < 0).any() or not 2 <= len(uniques) <= n_q // 2:
             continue
         per_q = np.full(n_q, -1, dtype=np.int64)
@@ -189,7 +209,7 @@ def unused_columns(data: bytes, name: str, dataset: Dataset, table: QuestionTabl
         if (per_q < 0).any() or not np.array_equal(per_q[q_index], codes):
             continue  # a question without a value, or a question in two groups
         out[c] = per_q
-    return out
+    return out, texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,16 +224,20 @@ class Prepared:
         Its question-level scores (resamples averaged).
     extra_clusters : dict of str -> numpy.ndarray
         Unused cluster-like columns (see :func:`unused_columns`), for the guardrails.
+    text_columns : dict of str -> numpy.ndarray
+        Unused text columns, one value per question (see :func:`extra_columns`), for the disagreements.
     """
 
     dataset: Dataset
     table: QuestionTable
     extra_clusters: dict
+    text_columns: dict = None  # type: ignore[assignment]
 
 
 def prepare(data: bytes, name: str, *, format: str | None = None, question_col: str | None = None,
             model_col: str | None = None, score_col: str | None = None,
-            cluster_col: str | None = None, duplicates: str = "resamples") -> Prepared:
+            cluster_col: str | None = None, duplicates: str = "resamples",
+            ignore_cols: tuple[str, ...] = ()) -> Prepared:
     """Load ``data`` (a results file's bytes) with the given roles and reduce it to question level.
 
     The arguments are those of :func:`evalstats_core.data.load` (None: detect); every problem with the
@@ -222,9 +246,10 @@ def prepare(data: bytes, name: str, *, format: str | None = None, question_col: 
     from ..data import load, question_scores
 
     dataset = load(data, format=format, question_col=question_col, model_col=model_col, score_col=score_col,
-                   cluster_col=cluster_col, name=name, duplicates=duplicates)
+                   cluster_col=cluster_col, name=name, duplicates=duplicates, ignore_cols=tuple(ignore_cols))
     table = question_scores(dataset)
-    return Prepared(dataset, table, unused_columns(data, name, dataset, table))
+    clusters, texts = extra_columns(data, name, dataset, table)  # one read of the unused columns
+    return Prepared(dataset, table, clusters, texts)
 
 
 # ---------------------------------------------------------------------------------------------- formatting
