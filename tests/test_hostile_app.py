@@ -66,3 +66,13 @@ def test_show_error_details_is_off_in_the_shipped_config():
 
     config = tomllib.loads((Path(__file__).parent.parent / ".streamlit" / "config.toml").read_text())
     assert config["client"]["showErrorDetails"] in ("type", "none")
+
+
+@pytest.mark.parametrize("page, key", [("pages/problem.py", "problem_n"), ("pages/one_model.py", "one_model_n"),
+                                       ("pages/paired.py", "paired_n"), ("pages/power.py", "power_n"),
+                                       ("pages/resampling.py", "resampling_questions")])
+def test_chapter_links_with_overflowing_numbers_never_raise(page, key):
+    """?problem_n=1e400 (the issue's OverflowError) and the same on other chapters: clamped, said in a caption."""
+    at = run_page(page, {key: "1e400"})
+    no_exceptions(at)
+    assert any("link's settings were adjusted" in c.value for c in at.caption)
