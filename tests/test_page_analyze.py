@@ -551,3 +551,27 @@ def test_disagreements_carry_the_file_s_text_column():
     shown = [d.value for d in at.dataframe if "prompt" in d.value.columns][0]
     assert len(shown) == 20 and shown["prompt"][0] == f"What is {int(shown['question'][0][1:])} + " \
         f"{int(shown['question'][0][1:])}?"
+
+
+def test_error_error_fix_changes_no_setting_the_user_did_not_touch():
+    """Two unreadable files in a row, then a good one: every control is where the user left it."""
+    at = run_page(PAGE)
+    changes = {"analyze_confidence": 0.9, "analyze_cluster_se": "cr1", "analyze_paired": False,
+               "analyze_adjust": "bh", "analyze_method": "normal", "analyze_wild": False, "analyze_alpha": 0.01,
+               "analyze_power": 0.9, "analyze_delta": 5.0}
+    kinds = {"analyze_confidence": at.select_slider, "analyze_paired": at.toggle, "analyze_wild": at.toggle,
+             "analyze_alpha": at.number_input, "analyze_delta": at.number_input, "analyze_power": at.slider}
+    for key, value in changes.items():
+        kinds.get(key, at.selectbox)(key=key).set_value(value).run()
+    inject(at, "bad1.csv", b"question,model,score\nq1,A,great\nq2,A,1\nq1,B,0\nq2,B,1\n")
+    assert at.error
+    inject(at, "bad2.csv", b"only one column\n1\n")
+    assert at.error
+    good = "question,A,B\n" + "".join(f"q{i},{i % 2},{(i // 2) % 2}\n" for i in range(40))
+    inject(at, "good.csv", good.encode())
+    no_exceptions(at)
+    assert not at.error
+    for key, value in changes.items():
+        assert kinds.get(key, at.selectbox)(key=key).value == value, key
+    a = at.session_state[LAST_KEY]
+    assert (a.confidence, a.method, a.paired, a.adjust, a.interval) == (0.9, "cr1", False, "bh", "normal")
