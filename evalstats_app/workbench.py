@@ -35,6 +35,13 @@ PROPORTION_METHODS = {"wilson": "Wilson", "wald": "Wald (CLT)", "clopper_pearson
                       "bayes": "Bayesian (Beta)"}
 ROLE_KEYS = ("analyze_format", "analyze_question_col", "analyze_model_col", "analyze_score_col",
              "analyze_cluster_col", "analyze_duplicates")
+#: Every choice about how the file is read: the caches of the analysis are keyed on all of them.
+READ_KEYS = (*ROLE_KEYS, "analyze_ignore_cols", "analyze_runs_in_ids")
+
+
+def read_key() -> tuple:
+    """The current reading choices, hashable (a list becomes a tuple), for the analysis caches."""
+    return tuple(tuple(v) if isinstance(v, list) else v for v in (st.session_state.get(k) for k in READ_KEYS))
 DUPLICATES = {"resamples": "resamples (averaged)", "error": "an error (duplicated rows)"}
 #: beyond this many models the all-pairs views (matrix, every-pair chart) give way to "every model against
 #: the leader": 40 models are 780 pairs; 110 models (5,995 pairs) passed Altair's 5,000-row limit (issue 13)
@@ -81,11 +88,11 @@ class Source:
 @st.cache_resource(max_entries=4, show_spinner="Reading and checking the results file…", show_time=True,
                scope="session")
 def _prepare(key: str, roles: tuple, name: str, _data: bytes, duplicates: str = "resamples",
-             ignore: tuple = ()) -> lesson.Prepared | str:
+             ignore: tuple = (), runs: bool = False) -> lesson.Prepared | str:
     fmt, q, m, s, c = roles
     try:
         return lesson.prepare(_data, name, format=fmt, question_col=q, model_col=m, score_col=s, cluster_col=c,
-                              duplicates=duplicates, ignore_cols=ignore)
+                              duplicates=duplicates, ignore_cols=ignore, runs_in_ids=runs)
     except MemoryError:
         return (f"{name} does not fit in this server's memory; analyse a smaller file (e.g. one score per question "
                 "and model), or ask the operator to lower the budgets (EVALSTATS_MAX_ROWS) so that it is refused "
@@ -330,7 +337,14 @@ def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, boo
                  key="analyze_duplicates",
                  help="Resamples (several answers to one question) are averaged per question. If your file should "
                       "have one row per question and model, choose error to see the duplicated rows.")
-    prepared = _prepare(source.key, roles, source.name, source.data, st.session_state["analyze_duplicates"], ignore)
+    runs = bool(st.session_state.get("analyze_runs_in_ids", False))
+    prepared = _prepare(source.key, roles, source.name, source.data, st.session_state["analyze_duplicates"], ignore,
+                        runs)
+    if not isinstance(prepared, str) and (runs or any("look like runs" in w for w in prepared.dataset.warnings)):
+        st.checkbox("Read question ids like 1.1, 1.2 as runs of question 1 (resamples averaged per question)",
+                    key="analyze_runs_in_ids",
+                    help="Offered because many ids look like runs of another question; never applied unless you "
+                         "tick it. Runs counted as separate questions make every standard error too small.")
     if isinstance(prepared, str):
         st.session_state.pop(LAST_KEY, None)
         st.error(f"**{esc(source.name)} cannot be analysed.** {esc(prepared)}", icon=":material/error:")

@@ -140,6 +140,10 @@ def _input_options(p: argparse.ArgumentParser) -> None:
                    help="models scored on different scales (0-1 vs 0-100): error (default) or allow")
     p.add_argument("--ignore-col", action="append", default=[], metavar="C",
                    help="a column that is not a model or a role (e.g. n_tokens in a wide file); repeatable")
+    p.add_argument("--runs-in-ids", action="store_true",
+                   help="question ids like 1.1, 1.2 are runs of question 1: average them as resamples")
+    p.add_argument("--resample-col", metavar="C",
+                   help="a column numbering the runs (epoch, sample): rows it tells apart are resamples")
     p.add_argument("--max-rows", type=_positive("--max-rows"), metavar="N",
                    help="most scores read (default 10000000, or $EVALSTATS_MAX_ROWS)")
     p.add_argument("--max-models", type=_positive("--max-models"), metavar="N",
@@ -164,7 +168,8 @@ def _load(args: argparse.Namespace):
     dataset = load(source, name="stdin" if args.file == "-" else None, format=args.layout,
                    question_col=args.question_col, model_col=args.model_col, score_col=args.score_col,
                    cluster_col=args.cluster_col, limits=limits, duplicates=args.duplicates,
-                   mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col))
+                   mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col),
+                   runs_in_ids=args.runs_in_ids, resample_col=args.resample_col)
     for w in dataset.warnings:
         print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
     return dataset, limits

@@ -406,6 +406,7 @@ def settings(analysis: Analysis) -> dict[str, Any]:
                         ("--score-col", analysis.score_col), ("--cluster-col", analysis.cluster_col)):
         if value is not None:
             cmd.append(f"{flag} {_quote(value)}")
+    cmd += list(analysis.reading)  # --ignore-col, --runs-in-ids, --duplicates ...: how the file was read
     if analysis.baseline is not None:
         cmd.append(f"--baseline {_quote(analysis.baseline)}")
     if analysis.confidence != 0.95:

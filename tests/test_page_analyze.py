@@ -575,3 +575,20 @@ def test_error_error_fix_changes_no_setting_the_user_did_not_touch():
         assert kinds.get(key, at.selectbox)(key=key).value == value, key
     a = at.session_state[LAST_KEY]
     assert (a.confidence, a.method, a.paired, a.adjust, a.interval) == (0.9, "cr1", False, "bh", "normal")
+
+
+def test_runs_in_ids_are_offered_never_applied_silently():
+    """Ids 1, 1.1, 1.2, 1.3, 2, ... (runs written into the id): a warning and a checkbox; ticking it reads
+    them as 4 runs of 15 questions, and the command line it exports does the same."""
+    rows = "question,A,B\n" + "".join(f"{q}{('.' + str(r)) if r else ''},{(q + r) % 2},{(q * r) % 2}\n"
+                                      for q in range(1, 16) for r in range(4))
+    at = run_page(PAGE)
+    inject(at, "runs.csv", rows.encode())
+    no_exceptions(at)
+    assert at.session_state[LAST_KEY].n_questions == 60  # not applied on its own
+    assert any("look like runs" in w.value for w in at.warning)
+    at.checkbox(key="analyze_runs_in_ids").check().run()
+    no_exceptions(at)
+    a = at.session_state[LAST_KEY]
+    assert a.n_questions == 15 and a.models[0].k == 4
+    assert "--runs-in-ids" in report.settings(a)["command"]
