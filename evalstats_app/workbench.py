@@ -36,7 +36,7 @@ PROPORTION_METHODS = {"wilson": "Wilson", "wald": "Wald (CLT)", "clopper_pearson
 ROLE_KEYS = ("analyze_format", "analyze_question_col", "analyze_model_col", "analyze_score_col",
              "analyze_cluster_col", "analyze_duplicates")
 #: Every choice about how the file is read: the caches of the analysis are keyed on all of them.
-READ_KEYS = (*ROLE_KEYS, "analyze_ignore_cols", "analyze_runs_in_ids")
+READ_KEYS = (*ROLE_KEYS, "analyze_ignore_cols", "analyze_runs_in_ids", "analyze_metric", "analyze_model_name")
 
 
 def read_key() -> tuple:
@@ -83,6 +83,7 @@ class Source:
     name: str
     key: str
     uploaded: bool
+    files: tuple = ()  # (name, bytes) of harness logs or of several files: read by their importers and joined
 
 
 @st.cache_resource(max_entries=4, show_spinner="Reading and checking the results file…", show_time=True,
@@ -167,32 +168,79 @@ def source_controls(content) -> Source:
     st.markdown(content["load"])
     limit = st.get_option("server.maxUploadSize")
     left, right = st.columns(2)
-    uploaded = right.file_uploader(f"Or upload a results file (CSV or Parquet, up to {limit} MB), or an analysis "
-                                   "you downloaded (.zip)",
-                                   type=["csv", "tsv", "txt", "parquet", "pq", "zip"], key="analyze_upload")
+    uploads = right.file_uploader(f"Or upload results files (CSV or Parquet, up to {limit} MB each; harness logs: "
+                                  "lm-eval samples .jsonl, Inspect .eval/.json, promptfoo .json; one file per model "
+                                  "is fine), or an analysis you downloaded (.zip)",
+                                  type=["csv", "tsv", "txt", "parquet", "pq", "zip", "jsonl", "json", "eval"],
+                                  accept_multiple_files=True, key="analyze_upload")
+    uploads = list(uploads or [])
+    uploaded = uploads[0] if len(uploads) == 1 else None
     right.caption("Read in memory for this session only; never written to disk or kept. A link to this page "
                   "carries the settings only, never your file: to share the analysis itself, download it (section "
                   "8) and open the .zip here.")
     injected = st.session_state.get(INJECT_KEY)
-    own = uploaded is not None or bool(injected)
+    own = bool(uploads) or bool(injected)
     slug = left.selectbox("Example", list(lesson.EXAMPLES), format_func=lambda s: lesson.EXAMPLES[s].label,
                           key="analyze_example", disabled=own)
     left.caption("Your file is analysed below; remove it to return to the examples." if own
                  else esc(lesson.EXAMPLES[slug].blurb))
     with left.expander("About the examples"):
         st.markdown(content["examples"])
-    if injected:
+    if injected and injected.get("files"):  # tests: several files at once
+        source = _files_source([(str(n), bytes(d)) for n, d in injected["files"]], right)
+    elif injected:
         data = bytes(injected["data"])
         source = Source(data, str(injected["name"]), "inj:" + hashlib.sha256(data).hexdigest(), True)
+    elif len(uploads) > 1:
+        source = _files_source([(u.name, u.getvalue()) for u in uploads], right)
     elif uploaded is not None:
         source = Source(uploaded.getvalue(), uploaded.name, "up:" + _upload_hash(uploaded), True)
     else:
         data, name = lesson.example_bytes(slug)
         return Source(data, name, f"example:{slug}:{len(data)}", False)
     source = _open_bundle(source, right)
+    if not source.files:
+        from evalstats_core.importers import detect
+
+        if detect(source.data) is not None:  # one harness log: read by its importer, like several
+            source = _files_source([(source.name, source.data)], right)
+    if source.files:
+        return source
     with right:
         _read_with_status(source)
     return source
+
+
+def _files_source(files: list[tuple[str, bytes]], where) -> Source:
+    """Several files, or harness logs: read by their importers and joined on the question (data.load_many).
+    The metric (or Inspect scorer) and a model name for a log that does not say it are asked here."""
+    digest = hashlib.sha256(b"".join(hashlib.sha256(d).digest() for _, d in files)).hexdigest()
+    names = [n for n, _ in files]
+    c1, c2 = where.columns(2)
+    c1.text_input("Metric or scorer (harness logs)", key="analyze_metric", placeholder="the first the log lists",
+                  help="lm-eval: acc, acc_norm, exact_match...; Inspect: the scorer's name. The notes below say "
+                       "which the log offers.")
+    c2.text_input("Model name (a log that does not name it)", key="analyze_model_name", placeholder="from the log")
+    label = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more file" + \
+        ("s" if len(names) > 2 else "")
+    return Source(b"", label, f"files:{digest}", True, tuple(files))
+
+
+@st.cache_resource(max_entries=4, show_spinner="Reading the harness logs…", scope="session")
+def _prepare_files(key: str, metric: str, model_name: str, duplicates: str, _files: tuple) -> lesson.Prepared | str:
+    from evalstats_core.data import load, load_many, question_scores
+
+    try:
+        if len(_files) == 1:
+            name, data = _files[0]
+            ds = load(data, name=name, metric=metric or None, model_name=model_name or None, duplicates=duplicates)
+        else:
+            ds = load_many(list(_files), metric=metric or None, duplicates=duplicates)
+        return lesson.Prepared(ds, question_scores(ds), {}, {})
+    except EvalStatsError as exc:
+        return str(exc)
+    except MemoryError:
+        return "these files do not fit in this server's memory; analyse fewer or smaller files"
 
 
 #: Workbench settings a downloaded analysis carries (the example and the mode are not part of it).
@@ -281,6 +329,17 @@ def _set_roles(values: tuple) -> None:
 def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, bool]:
     """Confirm the columns; returns the prepared file (None after an error) and whether to cluster."""
     st.markdown(content["columns"])
+    if source.files:  # harness logs or several files: their importers know the roles
+        st.session_state.setdefault("analyze_duplicates", "resamples")
+        prepared = _prepare_files(source.key, st.session_state.get("analyze_metric", "") or "",
+                                  st.session_state.get("analyze_model_name", "") or "",
+                                  st.session_state["analyze_duplicates"], source.files)
+        if isinstance(prepared, str):
+            st.session_state.pop(LAST_KEY, None)
+            st.error(f"**{esc(source.name)} cannot be analysed.** {esc(prepared)}", icon=":material/error:")
+            return None, False
+        _inferred(prepared, True)
+        return prepared, prepared.dataset.cluster_col is not None
     header = list(lesson.file_columns(source.data, source.name))
     auto = (None, None, None, None, None)
     st.session_state.setdefault("analyze_duplicates", "resamples")
@@ -354,6 +413,10 @@ def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, boo
     return prepared, use_clusters
 
 
+_IMPORTER = {"lm_eval": "lm-evaluation-harness", "inspect_eval": "Inspect", "inspect_json": "Inspect",
+             "promptfoo": "promptfoo", "joined": "harness and results-file"}
+
+
 def _inferred(prepared: lesson.Prepared, use_clusters: bool) -> None:
     ds = prepared.dataset
     kind = ("**binary** (every score is 0 or 1)" if ds.score_kind == "binary"
@@ -370,8 +433,10 @@ def _inferred(prepared: lesson.Prepared, use_clusters: bool) -> None:
     else:
         cl = "**no** cluster column: questions are treated as independent"
     st.markdown(
-        f"**What was inferred** from {esc(ds.name)} ({ds.file_type.upper()}, {ds.format} form, "
-        f"{ds.n_rows:,} scores): {ds.n_questions:,} questions, {len(ds.models)} models "
+        f"**What was inferred** from {esc(ds.name)} ("
+        + (f"{ds.file_type.upper()}, {ds.format} form, " if ds.format in ("long", "wide") else
+           f"read by the {_IMPORTER.get(ds.format, ds.format)} importer, ")
+        + f"{ds.n_rows:,} scores): {ds.n_questions:,} questions, {len(ds.models)} models "
         f"({', '.join(esc(m) for m in ds.models)}); scores are {kind}; {k}; {cl}.")
     for w in ds.warnings:
         st.warning(esc(w), icon=":material/warning:")

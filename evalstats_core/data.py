@@ -19,6 +19,7 @@ column, the value and the fix. The user's file is only ever opened for reading.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -158,7 +159,8 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
          model_col: str | None = None, score_col: str | None = None, cluster_col: str | None = None,
          name: str | None = None, limits: Limits | None = None, duplicates: str = "resamples",
          mixed_scales: str = "error", ignore_cols: tuple[str, ...] = (), runs_in_ids: bool = False,
-         resample_col: str | None = None) -> Dataset:
+         resample_col: str | None = None, metric: str | None = None, harness_filter: str | None = None,
+         model_name: str | None = None) -> Dataset:
     """Read and validate a results file (CSV or Parquet; long or wide form).
 
     Parameters
@@ -194,6 +196,9 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     resample_col : str, optional
         A column numbering the runs (epoch, sample index): it plays no other role, and the rows it tells
         apart are resamples of their (question, model).
+    metric, harness_filter, model_name : str, optional
+        For a harness log (recognised by its content, see :mod:`evalstats_core.importers`): the lm-eval
+        metric or Inspect scorer, the lm-eval filter, and the model's name when the log cannot say it.
 
     Returns
     -------
@@ -220,6 +225,14 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         raise EvalStatsError(f"mixed_scales ({mixed_scales!r}) must be 'error' or 'allow'")
     limits = limits or Limits.from_env()
     data, label, ext = read_source(source, name, limits)
+    from .importers import detect
+
+    kind = detect(data)
+    if kind is not None:  # a harness log: its own importer, then the same validation as any results file
+        path = source if isinstance(source, str | os.PathLike) else None
+        return _load_frames([_import(data, label, path, metric, harness_filter, model_name)], label,
+                            limits=limits, duplicates=duplicates, mixed_scales=mixed_scales,
+                            reading=_harness_flags(metric, harness_filter, model_name), file_type=kind)
     if not data or data.isspace():
         raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
     opened = open_file(data, label, ext, limits)
@@ -332,6 +345,108 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         cluster_size_mean=size_mean, notes=tuple(notes), warnings=tuple(warnings),
         reading=_reading_flags(duplicates, mixed_scales, ignore_cols, runs_in_ids, resample_col),
     )
+
+
+def _import(data: bytes, label: str, path: Any, metric: str | None, harness_filter: str | None,
+            model_name: str | None) -> tuple[pd.DataFrame, list[str]]:
+    from .importers import import_log
+
+    return import_log(data, label, metric=metric, filter=harness_filter, model=model_name, path=path)
+
+
+def _harness_flags(metric: str | None, harness_filter: str | None, model_name: str | None) -> tuple[str, ...]:
+    import shlex
+
+    flags = [f"--metric {shlex.quote(metric)}"] if metric else []
+    flags += [f"--filter {shlex.quote(harness_filter)}"] if harness_filter else []
+    flags += [f"--model-name {shlex.quote(model_name)}"] if model_name else []
+    return tuple(flags)
+
+
+def _load_frames(parts: list[tuple[pd.DataFrame, list[str]]], label: str, *, limits: Limits | None,
+                 duplicates: str, mixed_scales: str, reading: tuple[str, ...] = (), file_type: str = "joined",
+                 names: list[str] | None = None) -> Dataset:
+    """Tidy frames (``question, model, score, epoch[, cluster]``), one per file, joined on the question and
+    read by the ordinary path (Parquet in memory): the same checks and notes as any results file."""
+    import dataclasses
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    notes: list[str] = []
+    seen: dict[tuple[str, str], str] = {}
+    for k, (frame, more) in enumerate(parts):
+        notes += more
+        where = names[k] if names else label
+        for q, m in set(zip(frame["question"].astype(str), frame["model"].astype(str), strict=True)):
+            if (q, m) in seen and seen[q, m] != where:  # the same answers twice: a file given twice, or a clash
+                raise EvalStatsError(f"model {m!r} answers question {q!r} in both {seen[q, m]} and {where}; give "
+                                     "each (model, question) in one file only (e.g. one file per model, or per task)")
+            seen[q, m] = where
+    with_cluster = [("cluster" in f.columns) for f, _ in parts]
+    frames = [f for f, _ in parts]
+    if any(with_cluster) and not all(with_cluster):
+        frames = [f.drop(columns=["cluster"], errors="ignore") for f in frames]
+        notes.append("only some files name a cluster for each question, so the analysis is not clustered")
+    joined = pd.concat(frames, ignore_index=True)
+    buf = io.BytesIO()
+    pq.write_table(pa.Table.from_pandas(joined.astype({"question": str, "model": str}), preserve_index=False), buf)
+    ds = load(buf.getvalue(), name=label, format="long", question_col="question", model_col="model",
+              score_col="score", cluster_col="cluster" if "cluster" in joined.columns else None,
+              resample_col="epoch", limits=limits, duplicates=duplicates, mixed_scales=mixed_scales)
+    kept = [n for n in ds.notes if not n.startswith("resample column")]
+    # format names the importer (or "joined"): the columns above are ours, so no layout or column flags repeat it
+    return dataclasses.replace(ds, notes=tuple(notes + kept), file_type=file_type, format=file_type,
+                               reading=tuple(reading))
+
+
+def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: str | None = None,
+              limits: Limits | None = None, duplicates: str = "resamples", mixed_scales: str = "error",
+              **roles: Any) -> Dataset:
+    """Several results files or harness logs (one per model, as harnesses write them) joined on the question.
+
+    Each source (a path, bytes, or ``(name, bytes)``) is read as :func:`load` would (harness logs by their
+    importer; results files with the column ``roles``, e.g. ``question_col=``); a (model, question) may
+    appear in one file only. Questions answered by only some
+    models are kept and reported (each comparison then uses the questions both answered), never paired.
+
+    Examples
+    --------
+    >>> a = b"question,model,score\\nq1,A,1\\nq2,A,0\\nq3,A,1\\n"
+    >>> b = b"question,model,score\\nq1,B,1\\nq2,B,1\\n"
+    >>> ds = load_many([a, b])
+    >>> ds.models, ds.n_questions
+    (('A', 'B'), 3)
+    """
+    from .importers import detect
+
+    if not sources:
+        raise EvalStatsError("no files given; name one results file or harness log per model")
+    if len(sources) == 1:
+        one = sources[0]
+        name, one = (str(one[0]), one[1]) if isinstance(one, tuple) else (None, one)
+        return load(one, name=name, metric=metric, harness_filter=harness_filter, limits=limits,
+                    duplicates=duplicates, mixed_scales=mixed_scales, **roles)
+    limits = limits or Limits.from_env()
+    parts, names = [], []
+    for k, source in enumerate(sources):
+        given = None if not isinstance(source, bytes) else f"file {k + 1}"
+        if isinstance(source, tuple):  # (name, bytes): an upload keeps its file name
+            given, source = str(source[0]), source[1]
+        data, label, _ = read_source(source, given, limits)
+        names.append(label)
+        if detect(data) is not None:
+            path = source if isinstance(source, str | os.PathLike) else None
+            parts.append(_import(data, label, path, metric, harness_filter, None))
+        else:
+            ds = load(data, name=label, limits=limits, duplicates=duplicates, mixed_scales=mixed_scales, **roles)
+            frame = ds.frame.astype({"question": str, "model": str}).copy()
+            frame["epoch"] = frame.groupby(["question", "model"], sort=False).cumcount()
+            parts.append((frame, [f"{label}: {n}" for n in ds.notes[:1]]))
+    label = f"{names[0]} and {len(names) - 1} more file{'s' if len(names) > 2 else ''}"
+    return _load_frames(parts, label, limits=limits, duplicates=duplicates, mixed_scales=mixed_scales,
+                        reading=_harness_flags(metric, harness_filter, None), names=names)
 
 
 def _reading_flags(duplicates: str, mixed_scales: str, ignore_cols: tuple, runs_in_ids: bool,

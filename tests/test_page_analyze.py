@@ -592,3 +592,25 @@ def test_runs_in_ids_are_offered_never_applied_silently():
     a = at.session_state[LAST_KEY]
     assert a.n_questions == 15 and a.models[0].k == 4
     assert "--runs-in-ids" in report.settings(a)["command"]
+
+
+def test_harness_logs_upload_one_or_several():
+    """An Inspect .eval on its own, then two models' logs at once (one per model): read by their importer,
+    joined on the question, epochs averaged; the scorer can be chosen."""
+    fix = ROOT / "tests" / "fixtures" / "inspect"
+    at = run_page(PAGE)
+    inject(at, "model-a_deflate.eval", (fix / "model-a_deflate.eval").read_bytes())
+    no_exceptions(at)
+    assert not at.error and at.session_state[LAST_KEY].models[0].model == "mockllm/model-a"
+    at.session_state[INJECT_KEY] = {"files": [("model-a_deflate.eval", (fix / "model-a_deflate.eval").read_bytes()),
+                                              ("model-b_zstd.eval", (fix / "model-b_zstd.eval").read_bytes())]}
+    at.run()
+    no_exceptions(at)
+    a = at.session_state[LAST_KEY]
+    assert [m.model for m in a.models] == ["mockllm/model-a", "mockllm/model-b"] and a.models[0].k == 2
+    assert "read by the" in text_of(at) and a.clustered  # Inspect's 'subject' metadata
+    at.text_input(key="analyze_metric").input("rating").run()
+    no_exceptions(at)
+    assert at.session_state[LAST_KEY].score_kind == "continuous"
+    at.text_input(key="analyze_metric").input("nope").run()
+    assert at.error and "its scorers are" in at.error[0].value
