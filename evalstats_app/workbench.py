@@ -305,7 +305,8 @@ def _read_with_status(source: Source) -> None:
     with st.status(f"Reading {esc(source.name)} ({size})…", expanded=False) as box:
         start = time.perf_counter()
         result = _prepare(source.key, (None,) * 5, source.name, source.data,
-                          st.session_state.get("analyze_duplicates", "resamples"))
+                          st.session_state.get("analyze_duplicates", "resamples"),
+                          _ignored(list(lesson.file_columns(source.data, source.name))), _runs())
         took = time.perf_counter() - start
         if isinstance(result, str):
             note = f"{esc(source.name)} could not be read: see the message below."
@@ -324,6 +325,15 @@ def _detected_roles(ds) -> tuple:
 def _set_roles(values: tuple) -> None:
     for key, value in zip(ROLE_KEYS, values, strict=False):
         st.session_state[key] = value
+
+
+def _ignored(header: list) -> tuple:
+    """The columns the user left out (only those of this file), as the caches' key wants them."""
+    return tuple(x for x in st.session_state.get("analyze_ignore_cols", []) if x in header)
+
+
+def _runs() -> bool:
+    return bool(st.session_state.get("analyze_runs_in_ids", False))
 
 
 def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, bool]:
@@ -346,13 +356,13 @@ def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, boo
     fix_choice("analyze_duplicates", list(DUPLICATES), "resamples")
     duplicates = st.session_state["analyze_duplicates"]
     if len(header) > 500:  # a very wide file: no column pickers with thousands of options, just the message
-        first = _prepare(source.key, auto, source.name, source.data, duplicates)
+        first = _prepare(source.key, auto, source.name, source.data, duplicates, _ignored(header), _runs())
         if isinstance(first, str):
             st.session_state.pop(LAST_KEY, None)
             st.error(f"**{esc(source.name)} cannot be analysed.** {esc(first)}", icon=":material/error:")
             return None, False
     if st.session_state.get("_analyze_roles_for") != source.key:  # a new file: detect its roles
-        first = _prepare(source.key, auto, source.name, source.data, duplicates)
+        first = _prepare(source.key, auto, source.name, source.data, duplicates, _ignored(header), _runs())
         if isinstance(first, str):
             _set_roles(("auto", DETECT, DETECT, DETECT, DETECT))
             st.session_state["_analyze_detected"] = None
@@ -398,7 +408,7 @@ def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, boo
                       "have one row per question and model, choose error to see the duplicated rows.")
     runs = bool(st.session_state.get("analyze_runs_in_ids", False))
     prepared = _prepare(source.key, roles, source.name, source.data, st.session_state["analyze_duplicates"], ignore,
-                        runs)
+                        runs)  # the same arguments as the first read when nothing changed: one parse
     if not isinstance(prepared, str) and (runs or any("look like runs" in w for w in prepared.dataset.warnings)):
         st.checkbox("Read question ids like 1.1, 1.2 as runs of question 1 (resamples averaged per question)",
                     key="analyze_runs_in_ids",

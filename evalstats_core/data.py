@@ -79,6 +79,9 @@ class Dataset:
         Mean questions per cluster.
     reading : tuple of str
         Command-line options that repeat the reading choices (``--ignore-col``, ``--runs-in-ids``, ...).
+    extra : dict or None
+        The file's other columns from the same parse (at most 20): ``{"__question__": question id of each
+        row, column: its text on each row}``; None for harness logs (their importers keep no others).
     notes : tuple of str
         What was inferred (layout, columns, coding of true/false, partial coverage), in plain words.
     warnings : tuple of str
@@ -108,6 +111,7 @@ class Dataset:
     notes: tuple[str, ...]
     warnings: tuple[str, ...] = ()
     reading: tuple[str, ...] = ()
+    extra: dict | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,12 +253,15 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         _check_wide_budget(header, roles, opened.n_rows, label, limits)
     text_cols = [roles[r] for r in ("question", "model", "cluster") if roles.get(r) is not None]
     used = [roles[r] for r in ("question", "model", "score", "cluster") if roles.get(r) is not None]
-    table = opened.parse(text_cols, used + list(roles["models"]))
+    # the other columns (a prompt, a group the user did not name) come from the same parse, as text
+    extra = [i for i in range(len(header)) if i not in used and i not in roles["models"]][:_EXTRA_COLUMNS]
+    table = opened.parse(text_cols + extra, used + list(roles["models"]) + extra)
     if table.num_rows == 0:
         raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
     where, notes = opened.where, []
     qi, ci = roles["question"], roles["cluster"]
     q_codes, q_labels = label_codes(table.column(qi), "question id", header[qi], where)
+    extra_cols = _extra_text(table, extra, header, np.asarray(q_labels, dtype=object)[q_codes])
     c_codes, c_labels = label_codes(table.column(ci), "cluster", header[ci], where) if ci is not None else (None, None)
     if roles["format"] == "long":
         mi, si = roles["model"], roles["score"]
@@ -344,7 +351,24 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         k_typical=k_typical, n_clusters=n_clusters, cluster_size_min=size_min, cluster_size_max=size_max,
         cluster_size_mean=size_mean, notes=tuple(notes), warnings=tuple(warnings),
         reading=_reading_flags(duplicates, mixed_scales, ignore_cols, runs_in_ids, resample_col),
+        extra=extra_cols,
     )
+
+
+#: At most this many unused columns are kept (as text) from the parse, for the guardrails and the disagreements.
+_EXTRA_COLUMNS = 20
+
+
+def _extra_text(table: Any, extra: list[int], header: list[str], row_questions: np.ndarray) -> dict:
+    """The unused columns as text per file row, with each row's question id (see ``Dataset.extra``)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    out: dict[str, np.ndarray] = {"__question__": row_questions}
+    for i in extra:
+        col = pc.utf8_trim_whitespace(pc.cast(table.column(i), pa.string()))
+        out[header[i]] = col.to_numpy(zero_copy_only=False)
+    return out
 
 
 def _import(data: bytes, label: str, path: Any, metric: str | None, harness_filter: str | None,

@@ -614,3 +614,27 @@ def test_harness_logs_upload_one_or_several():
     assert at.session_state[LAST_KEY].score_kind == "continuous"
     at.text_input(key="analyze_metric").input("nope").run()
     assert at.error and "its scorers are" in at.error[0].value
+
+
+def test_a_million_row_upload_is_parsed_once(monkeypatch):
+    """Upload to drawn results reads the file's body once: roles, unused columns (for the guardrails and the
+    disagreement list) and scores all come from one parse (pyarrow's CSV reader is called once)."""
+    import numpy as np
+    import pyarrow.csv as pacsv
+
+    calls = []
+    real = pacsv.read_csv
+    monkeypatch.setattr(pacsv, "read_csv", lambda *a, **k: calls.append(1) or real(*a, **k))
+    n_q = 250_000
+    rng = np.random.default_rng(0)
+    body = "\n".join(f"q{i},{m},{int(x)},g{i // 50},note {i}" for i, row in
+                     enumerate(rng.random((n_q, 4)) < 0.6) for m, x in zip("ABCD", row, strict=True))
+    data = ("question,model,score,doc,note\n" + body + "\n").encode()
+    at = run_page(PAGE, timeout=300)
+    calls.clear()  # the example the page opens on
+    inject(at, "million.csv", data)
+    no_exceptions(at)
+    a = at.session_state[LAST_KEY]
+    assert a.n_questions == n_q and len(a.models) == 4
+    assert "column 'doc' groups the questions" in text_of(at).replace("\\", "")  # found in the same parse
+    assert len(calls) == 1, f"the body was parsed {len(calls)} times"

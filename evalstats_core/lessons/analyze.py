@@ -185,10 +185,15 @@ def extra_columns(data: bytes, name: str, dataset: Dataset,
     cand = [c for c in header if c and c not in used]
     if not cand:
         return {}, {}
-    try:
-        cols = _read_text_columns(data, name, [dataset.question_col, *cand])
-    except Exception:  # noqa: BLE001 - a guardrail must never break the page
-        return {}, {}
+    extra = getattr(dataset, "extra", None)
+    if extra is not None:  # the loader kept them from its one parse of the file
+        cand = [c for c in cand if c in extra]
+        cols = {dataset.question_col: extra["__question__"], **{c: extra[c] for c in cand}}
+    else:
+        try:
+            cols = _read_text_columns(data, name, [dataset.question_col, *cand])
+        except Exception:  # noqa: BLE001 - a guardrail must never break the page
+            return {}, {}
     n_q = table.questions.size
     q_index = pd.Index(table.questions.astype(str)).get_indexer(cols[dataset.question_col].astype(str))
     keep = q_index >= 0  # wide-form rows without any score were dropped by the loader
