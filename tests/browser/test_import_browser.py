@@ -1,0 +1,64 @@
+"""Real files in, in Chromium: two models' lm-eval samples files, two Inspect .eval logs (deflate and zstd),
+and a wide file with an extra text column left out by the user."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _pw import SHOTS, wait_charts, wait_ready
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _upload(page, server, paths) -> None:
+    page.goto(server + "/analyze")
+    wait_ready(page)
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files([str(p) for p in paths])
+    page.get_by_text("What was inferred").first.wait_for()
+    wait_ready(page)
+
+
+def _shot(page, name: str) -> None:
+    page.set_viewport_size({"width": 1400, "height": 2200})
+    page.wait_for_timeout(800)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def test_lm_eval_samples_files(server, page):
+    """Two models' samples files of one task: read by the lm-eval importer, the model names from the results."""
+    files = sorted(FIX.glob("lm_eval/*/samples_quiz_history_*.jsonl"))
+    _upload(page, server, files)
+    page.get_by_text("read by the harness and results-file importer").first.wait_for()
+    page.get_by_text("org/model-a, org/model-b").first.wait_for()
+    wait_charts(page, 2)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    _shot(page, "import_lm_eval")
+
+
+def test_inspect_eval_logs(server, page):
+    """An Inspect .eval (deflate) and one in zstd: two models paired, epochs averaged, clustered on subject."""
+    _upload(page, server, [FIX / "inspect" / "model-a_deflate.eval", FIX / "inspect" / "model-b_zstd.eval"])
+    page.get_by_text("mockllm/model-a, mockllm/model-b").first.wait_for()
+    page.get_by_text("clusters in column 'cluster'").first.wait_for()
+    wait_charts(page, 2)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    _shot(page, "import_inspect")
+
+
+def test_wide_file_with_a_text_column(server, page, tmp_path):
+    """A 'reference output' column stops the analysis with a clear message until the user leaves it out."""
+    path = tmp_path / "with_reference.csv"
+    path.write_text("question,reference output,A,B\n" + "".join(
+        f"q{i},the answer is {i},{i % 2},{(i // 2) % 2}\n" for i in range(40)))
+    _upload(page, server, [path])
+    page.locator('[data-testid="stAlertContentError"]').first.wait_for()
+    assert "reference output" in page.locator('[data-testid="stAlertContentError"]').first.inner_text()
+    page.get_by_text("Columns to leave out").first.click()
+    page.keyboard.type("reference")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    page.get_by_text("2 models (A, B)").first.wait_for()
+    wait_charts(page, 2)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    _shot(page, "import_wide_text_column")
