@@ -35,6 +35,13 @@ PROPORTION_METHODS = {"wilson": "Wilson", "wald": "Wald (CLT)", "clopper_pearson
                       "bayes": "Bayesian (Beta)"}
 ROLE_KEYS = ("analyze_format", "analyze_question_col", "analyze_model_col", "analyze_score_col",
              "analyze_cluster_col", "analyze_duplicates")
+#: Every choice about how the file is read: the caches of the analysis are keyed on all of them.
+READ_KEYS = (*ROLE_KEYS, "analyze_ignore_cols", "analyze_runs_in_ids", "analyze_metric", "analyze_model_name")
+
+
+def read_key() -> tuple:
+    """The current reading choices, hashable (a list becomes a tuple), for the analysis caches."""
+    return tuple(tuple(v) if isinstance(v, list) else v for v in (st.session_state.get(k) for k in READ_KEYS))
 DUPLICATES = {"resamples": "resamples (averaged)", "error": "an error (duplicated rows)"}
 #: beyond this many models the all-pairs views (matrix, every-pair chart) give way to "every model against
 #: the leader": 40 models are 780 pairs; 110 models (5,995 pairs) passed Altair's 5,000-row limit (issue 13)
@@ -76,16 +83,17 @@ class Source:
     name: str
     key: str
     uploaded: bool
+    files: tuple = ()  # (name, bytes) of harness logs or of several files: read by their importers and joined
 
 
 @st.cache_resource(max_entries=4, show_spinner="Reading and checking the results file…", show_time=True,
                scope="session")
 def _prepare(key: str, roles: tuple, name: str, _data: bytes, duplicates: str = "resamples",
-             ignore: tuple = ()) -> lesson.Prepared | str:
+             ignore: tuple = (), runs: bool = False) -> lesson.Prepared | str:
     fmt, q, m, s, c = roles
     try:
         return lesson.prepare(_data, name, format=fmt, question_col=q, model_col=m, score_col=s, cluster_col=c,
-                              duplicates=duplicates, ignore_cols=ignore)
+                              duplicates=duplicates, ignore_cols=ignore, runs_in_ids=runs)
     except MemoryError:
         return (f"{name} does not fit in this server's memory; analyse a smaller file (e.g. one score per question "
                 "and model), or ask the operator to lower the budgets (EVALSTATS_MAX_ROWS) so that it is refused "
@@ -160,32 +168,79 @@ def source_controls(content) -> Source:
     st.markdown(content["load"])
     limit = st.get_option("server.maxUploadSize")
     left, right = st.columns(2)
-    uploaded = right.file_uploader(f"Or upload a results file (CSV or Parquet, up to {limit} MB), or an analysis "
-                                   "you downloaded (.zip)",
-                                   type=["csv", "tsv", "txt", "parquet", "pq", "zip"], key="analyze_upload")
+    uploads = right.file_uploader(f"Or upload results files (CSV or Parquet, up to {limit} MB each; harness logs: "
+                                  "lm-eval samples .jsonl, Inspect .eval/.json, promptfoo .json; one file per model "
+                                  "is fine), or an analysis you downloaded (.zip)",
+                                  type=["csv", "tsv", "txt", "parquet", "pq", "zip", "jsonl", "json", "eval"],
+                                  accept_multiple_files=True, key="analyze_upload")
+    uploads = list(uploads or [])
+    uploaded = uploads[0] if len(uploads) == 1 else None
     right.caption("Read in memory for this session only; never written to disk or kept. A link to this page "
                   "carries the settings only, never your file: to share the analysis itself, download it (section "
                   "8) and open the .zip here.")
     injected = st.session_state.get(INJECT_KEY)
-    own = uploaded is not None or bool(injected)
+    own = bool(uploads) or bool(injected)
     slug = left.selectbox("Example", list(lesson.EXAMPLES), format_func=lambda s: lesson.EXAMPLES[s].label,
                           key="analyze_example", disabled=own)
     left.caption("Your file is analysed below; remove it to return to the examples." if own
                  else esc(lesson.EXAMPLES[slug].blurb))
     with left.expander("About the examples"):
         st.markdown(content["examples"])
-    if injected:
+    if injected and injected.get("files"):  # tests: several files at once
+        source = _files_source([(str(n), bytes(d)) for n, d in injected["files"]], right)
+    elif injected:
         data = bytes(injected["data"])
         source = Source(data, str(injected["name"]), "inj:" + hashlib.sha256(data).hexdigest(), True)
+    elif len(uploads) > 1:
+        source = _files_source([(u.name, u.getvalue()) for u in uploads], right)
     elif uploaded is not None:
         source = Source(uploaded.getvalue(), uploaded.name, "up:" + _upload_hash(uploaded), True)
     else:
         data, name = lesson.example_bytes(slug)
         return Source(data, name, f"example:{slug}:{len(data)}", False)
     source = _open_bundle(source, right)
+    if not source.files:
+        from evalstats_core.importers import detect
+
+        if detect(source.data) is not None:  # one harness log: read by its importer, like several
+            source = _files_source([(source.name, source.data)], right)
+    if source.files:
+        return source
     with right:
         _read_with_status(source)
     return source
+
+
+def _files_source(files: list[tuple[str, bytes]], where) -> Source:
+    """Several files, or harness logs: read by their importers and joined on the question (data.load_many).
+    The metric (or Inspect scorer) and a model name for a log that does not say it are asked here."""
+    digest = hashlib.sha256(b"".join(hashlib.sha256(d).digest() for _, d in files)).hexdigest()
+    names = [n for n, _ in files]
+    c1, c2 = where.columns(2)
+    c1.text_input("Metric or scorer (harness logs)", key="analyze_metric", placeholder="the first the log lists",
+                  help="lm-eval: acc, acc_norm, exact_match...; Inspect: the scorer's name. The notes below say "
+                       "which the log offers.")
+    c2.text_input("Model name (a log that does not name it)", key="analyze_model_name", placeholder="from the log")
+    label = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more file" + \
+        ("s" if len(names) > 2 else "")
+    return Source(b"", label, f"files:{digest}", True, tuple(files))
+
+
+@st.cache_resource(max_entries=4, show_spinner="Reading the harness logs…", scope="session")
+def _prepare_files(key: str, metric: str, model_name: str, duplicates: str, _files: tuple) -> lesson.Prepared | str:
+    from evalstats_core.data import load, load_many, question_scores
+
+    try:
+        if len(_files) == 1:
+            name, data = _files[0]
+            ds = load(data, name=name, metric=metric or None, model_name=model_name or None, duplicates=duplicates)
+        else:
+            ds = load_many(list(_files), metric=metric or None, duplicates=duplicates)
+        return lesson.Prepared(ds, question_scores(ds), {}, {})
+    except EvalStatsError as exc:
+        return str(exc)
+    except MemoryError:
+        return "these files do not fit in this server's memory; analyse fewer or smaller files"
 
 
 #: Workbench settings a downloaded analysis carries (the example and the mode are not part of it).
@@ -274,6 +329,17 @@ def _set_roles(values: tuple) -> None:
 def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, bool]:
     """Confirm the columns; returns the prepared file (None after an error) and whether to cluster."""
     st.markdown(content["columns"])
+    if source.files:  # harness logs or several files: their importers know the roles
+        st.session_state.setdefault("analyze_duplicates", "resamples")
+        prepared = _prepare_files(source.key, st.session_state.get("analyze_metric", "") or "",
+                                  st.session_state.get("analyze_model_name", "") or "",
+                                  st.session_state["analyze_duplicates"], source.files)
+        if isinstance(prepared, str):
+            st.session_state.pop(LAST_KEY, None)
+            st.error(f"**{esc(source.name)} cannot be analysed.** {esc(prepared)}", icon=":material/error:")
+            return None, False
+        _inferred(prepared, True)
+        return prepared, prepared.dataset.cluster_col is not None
     header = list(lesson.file_columns(source.data, source.name))
     auto = (None, None, None, None, None)
     st.session_state.setdefault("analyze_duplicates", "resamples")
@@ -330,7 +396,14 @@ def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, boo
                  key="analyze_duplicates",
                  help="Resamples (several answers to one question) are averaged per question. If your file should "
                       "have one row per question and model, choose error to see the duplicated rows.")
-    prepared = _prepare(source.key, roles, source.name, source.data, st.session_state["analyze_duplicates"], ignore)
+    runs = bool(st.session_state.get("analyze_runs_in_ids", False))
+    prepared = _prepare(source.key, roles, source.name, source.data, st.session_state["analyze_duplicates"], ignore,
+                        runs)
+    if not isinstance(prepared, str) and (runs or any("look like runs" in w for w in prepared.dataset.warnings)):
+        st.checkbox("Read question ids like 1.1, 1.2 as runs of question 1 (resamples averaged per question)",
+                    key="analyze_runs_in_ids",
+                    help="Offered because many ids look like runs of another question; never applied unless you "
+                         "tick it. Runs counted as separate questions make every standard error too small.")
     if isinstance(prepared, str):
         st.session_state.pop(LAST_KEY, None)
         st.error(f"**{esc(source.name)} cannot be analysed.** {esc(prepared)}", icon=":material/error:")
@@ -338,6 +411,10 @@ def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, boo
         return None, use_clusters
     _inferred(prepared, use_clusters)
     return prepared, use_clusters
+
+
+_IMPORTER = {"lm_eval": "lm-evaluation-harness", "inspect_eval": "Inspect", "inspect_json": "Inspect",
+             "promptfoo": "promptfoo", "joined": "harness and results-file"}
 
 
 def _inferred(prepared: lesson.Prepared, use_clusters: bool) -> None:
@@ -356,8 +433,10 @@ def _inferred(prepared: lesson.Prepared, use_clusters: bool) -> None:
     else:
         cl = "**no** cluster column: questions are treated as independent"
     st.markdown(
-        f"**What was inferred** from {esc(ds.name)} ({ds.file_type.upper()}, {ds.format} form, "
-        f"{ds.n_rows:,} scores): {ds.n_questions:,} questions, {len(ds.models)} models "
+        f"**What was inferred** from {esc(ds.name)} ("
+        + (f"{ds.file_type.upper()}, {ds.format} form, " if ds.format in ("long", "wide") else
+           f"read by the {_IMPORTER.get(ds.format, ds.format)} importer, ")
+        + f"{ds.n_rows:,} scores): {ds.n_questions:,} questions, {len(ds.models)} models "
         f"({', '.join(esc(m) for m in ds.models)}); scores are {kind}; {k}; {cl}.")
     for w in ds.warnings:
         st.warning(esc(w), icon=":material/warning:")

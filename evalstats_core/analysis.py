@@ -224,6 +224,8 @@ class Analysis:
         Seed of the wild bootstrap draws.
     source : str or None
         The file's path as the user gave it (the command line sets it), for ``settings.command``.
+    reading : tuple of str
+        Command-line options that repeat how the file was read (``Dataset.reading``).
     """
 
     models: tuple[ModelResult, ...]
@@ -251,6 +253,7 @@ class Analysis:
     n_boot: int = 9999
     seed: int = 0
     source: str | None = None
+    reading: tuple[str, ...] = ()
 
     def models_frame(self) -> pd.DataFrame:
         """One row per model, one column per :class:`ModelResult` field."""
@@ -499,6 +502,7 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         model_col=None if dataset is None else dataset.model_col,
         score_col=None if dataset is None else dataset.score_col,
         cluster_col=table.cluster_col if clustered else None,
+        reading=() if dataset is None else tuple(dataset.reading),
         method=method, interval=interval, wild_bootstrap=bool(wild_bootstrap and paired), n_boot=int(n_boot),
         seed=int(seed),
     )

@@ -140,6 +140,16 @@ def _input_options(p: argparse.ArgumentParser) -> None:
                    help="models scored on different scales (0-1 vs 0-100): error (default) or allow")
     p.add_argument("--ignore-col", action="append", default=[], metavar="C",
                    help="a column that is not a model or a role (e.g. n_tokens in a wide file); repeatable")
+    p.add_argument("--metric", metavar="NAME",
+                   help="harness logs: the lm-eval metric (acc, acc_norm, exact_match...) or the Inspect scorer "
+                        "(default: the first the log lists)")
+    p.add_argument("--filter", metavar="NAME", help="lm-eval logs: the filter (default: the task's first)")
+    p.add_argument("--model-name", metavar="NAME",
+                   help="a harness log's model name, when the log does not say it (one file)")
+    p.add_argument("--runs-in-ids", action="store_true",
+                   help="question ids like 1.1, 1.2 are runs of question 1: average them as resamples")
+    p.add_argument("--resample-col", metavar="C",
+                   help="a column numbering the runs (epoch, sample): rows it tells apart are resamples")
     p.add_argument("--max-rows", type=_positive("--max-rows"), metavar="N",
                    help="most scores read (default 10000000, or $EVALSTATS_MAX_ROWS)")
     p.add_argument("--max-models", type=_positive("--max-models"), metavar="N",
@@ -157,14 +167,28 @@ def _load(args: argparse.Namespace):
 
     limits = Limits.from_env(max_rows=args.max_rows, max_models=args.max_models, max_pairs=args.max_pairs,
                              max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
-    if args.file == "-":
+    harness = dict(metric=args.metric, harness_filter=args.filter)
+    if len(args.file) > 1:
+        if "-" in args.file:
+            raise ValueError("standard input ('-') can only be read on its own; name the files instead")
+        from .data import load_many
+
+        dataset = load_many(list(args.file), limits=limits, duplicates=args.duplicates,
+                            mixed_scales=args.mixed_scales, **harness)
+        for w in dataset.warnings:
+            print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
+        return dataset, limits
+    (file,) = args.file
+    if file == "-":
         source = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
     else:
-        source = args.file
-    dataset = load(source, name="stdin" if args.file == "-" else None, format=args.layout,
+        source = file
+    dataset = load(source, name="stdin" if file == "-" else None, format=args.layout, model_name=args.model_name,
+                   **harness,
                    question_col=args.question_col, model_col=args.model_col, score_col=args.score_col,
                    cluster_col=args.cluster_col, limits=limits, duplicates=args.duplicates,
-                   mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col))
+                   mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col),
+                   runs_in_ids=args.runs_in_ids, resample_col=args.resample_col)
     for w in dataset.warnings:
         print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
     return dataset, limits
@@ -178,7 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyze", help="analyse a results file and print the report",
                        description=_ANALYZE_DESCRIPTION, epilog=_EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", metavar="FILE", help="results file: .csv (UTF-8) or .parquet; '-' reads standard input")
+    p.add_argument("file", metavar="FILE", nargs="+",
+                   help="results file (.csv, .parquet) or harness log (lm-eval samples .jsonl, Inspect .eval/.json, "
+                        "promptfoo .json); several files (one per model) are joined on the question; '-' reads "
+                        "standard input")
     p.add_argument("--format", "-f", choices=("markdown", "latex", "csv", "json"), default="markdown",
                    help="output format (default: markdown)")
     p.add_argument("--baseline", metavar="MODEL",
@@ -217,7 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     g = sub.add_parser("gate", help="regression gate: exit 0 pass, 1 regression, 3 inconclusive",
                        description=_GATE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    g.add_argument("file", metavar="FILE", help="results file: .csv (UTF-8) or .parquet; '-' reads standard input")
+    g.add_argument("file", metavar="FILE", nargs="+",
+                   help="results file or harness log(s), as for analyze; '-' reads standard input")
     g.add_argument("--baseline", metavar="MODEL", required=True, help="the model to protect (e.g. main)")
     g.add_argument("--candidate", metavar="MODEL", required=True, help="the model under test (e.g. the change)")
     g.add_argument("--margin", type=_margin, default=0.0, metavar="M",
@@ -251,7 +279,7 @@ def _same_file(a: str, b: str) -> bool:
 def _gate(args: argparse.Namespace) -> int:
     import warnings
 
-    if args.output is not None and _same_file(args.file, args.output):
+    if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
     dataset, _ = _load(args)
@@ -277,7 +305,7 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.command == "gate":
         return _gate(args)
-    if args.output is not None and _same_file(args.file, args.output):
+    if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
     dataset, limits = _load(args)  # numpy, pandas, pyarrow: only now, after the arguments are known
@@ -294,10 +322,11 @@ def _run(args: argparse.Namespace) -> int:
                          use_clusters=not args.no_clusters, adjust=args.adjust, method=args.cluster_se,
                          interval=args.interval, wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot,
                          seed=args.seed)
-    if args.file != "-":  # settings.command names the file as given, so it reruns from where it was started
+    if args.file != ["-"]:  # settings.command names the files as given, so it reruns from where it was started
         import dataclasses
+        import shlex
 
-        result = dataclasses.replace(result, source=args.file)
+        result = dataclasses.replace(result, source=" ".join(shlex.quote(f) for f in args.file))
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
             print(f"evalstats: warning: {w}", file=sys.stderr)
@@ -308,7 +337,7 @@ def _run(args: argparse.Namespace) -> int:
         os.makedirs(args.output, exist_ok=True)
         for name, body in csv_tables(result).items():
             path = os.path.join(args.output, name)
-            if _same_file(args.file, path):
+            if any(_same_file(f, path) for f in args.file):
                 return _fail(f"{path!r} is the input file; choose another folder (the input is never overwritten)")
             with open(path, "w", encoding="utf-8", newline="") as fh:
                 fh.write(body)

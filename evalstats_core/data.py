@@ -19,6 +19,8 @@ column, the value and the fix. The user's file is only ever opened for reading.
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +77,8 @@ class Dataset:
         Questions per cluster, smallest and largest.
     cluster_size_mean : float or None
         Mean questions per cluster.
+    reading : tuple of str
+        Command-line options that repeat the reading choices (``--ignore-col``, ``--runs-in-ids``, ...).
     notes : tuple of str
         What was inferred (layout, columns, coding of true/false, partial coverage), in plain words.
     warnings : tuple of str
@@ -103,6 +107,7 @@ class Dataset:
     cluster_size_mean: float | None
     notes: tuple[str, ...]
     warnings: tuple[str, ...] = ()
+    reading: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +158,9 @@ class QuestionTable:
 def load(source: Any, *, format: str | None = None, question_col: str | None = None,
          model_col: str | None = None, score_col: str | None = None, cluster_col: str | None = None,
          name: str | None = None, limits: Limits | None = None, duplicates: str = "resamples",
-         mixed_scales: str = "error", ignore_cols: tuple[str, ...] = ()) -> Dataset:
+         mixed_scales: str = "error", ignore_cols: tuple[str, ...] = (), runs_in_ids: bool = False,
+         resample_col: str | None = None, metric: str | None = None, harness_filter: str | None = None,
+         model_name: str | None = None) -> Dataset:
     """Read and validate a results file (CSV or Parquet; long or wide form).
 
     Parameters
@@ -182,6 +189,16 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         (a 0/1 model against a 0/100 one, or a token count read as a model); "allow" keeps them with a warning.
     ignore_cols : tuple of str
         Columns that play no role (e.g. ``n_tokens`` in a wide file, which would otherwise be a model).
+    runs_in_ids : bool, default False
+        Question ids such as ``1.1``, ``1.2`` are runs of question ``1`` (when ``1`` is an id too, or several
+        ids share the prefix): read them as resamples of it. Without it such ids are kept as questions and
+        a warning says how many look like runs, so the choice is always the user's.
+    resample_col : str, optional
+        A column numbering the runs (epoch, sample index): it plays no other role, and the rows it tells
+        apart are resamples of their (question, model).
+    metric, harness_filter, model_name : str, optional
+        For a harness log (recognised by its content, see :mod:`evalstats_core.importers`): the lm-eval
+        metric or Inspect scorer, the lm-eval filter, and the model's name when the log cannot say it.
 
     Returns
     -------
@@ -208,12 +225,25 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         raise EvalStatsError(f"mixed_scales ({mixed_scales!r}) must be 'error' or 'allow'")
     limits = limits or Limits.from_env()
     data, label, ext = read_source(source, name, limits)
+    from .importers import detect
+
+    kind = detect(data)
+    if kind is not None:  # a harness log: its own importer, then the same validation as any results file
+        path = source if isinstance(source, str | os.PathLike) else None
+        return _load_frames([_import(data, label, path, metric, harness_filter, model_name)], label,
+                            limits=limits, duplicates=duplicates, mixed_scales=mixed_scales,
+                            reading=_harness_flags(metric, harness_filter, model_name), file_type=kind)
     if not data or data.isspace():
         raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
     opened = open_file(data, label, ext, limits)
     del data  # the parser holds what it needs
     header = opened.header
     given = {"question": question_col, "model": model_col, "score": score_col, "cluster": cluster_col}
+    if resample_col is not None:
+        if resample_col not in header:
+            raise EvalStatsError(f"resample column {resample_col!r} is not a column of {label}; its columns are: "
+                                 f"{', '.join(repr(h) for h in header[:20])}")
+        ignore_cols = (*tuple(ignore_cols), resample_col)
     roles = find_roles(header, format, given, label, tuple(ignore_cols))
     if roles["format"] == "wide":
         _check_wide_budget(header, roles, opened.n_rows, label, limits)
@@ -247,6 +277,21 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
             remap = np.full(q_labels.size, -1, dtype=np.int64)
             remap[used] = np.arange(used.size)
             q_codes, q_labels = remap[q_codes], q_labels[used]
+    runs = _runs_in_ids(q_labels)
+    _question_col_looks_like_scores(q_labels, header[qi], label, runs is not None)
+    if runs is not None and runs_in_ids:
+        stripped, n_runs = runs
+        new_codes, q_labels = pd.factorize(np.asarray(stripped, dtype=object)[q_codes])
+        q_codes, q_labels = new_codes.astype(np.int64), pd.Index(q_labels)
+        notes.append(f"question ids such as '{n_runs[0]}' were read as runs of their question ('{n_runs[1]}'): "
+                     f"{n_runs[2]:,} ids became runs of {q_labels.size:,} questions")
+    elif runs is not None:
+        warns_runs = (f"{runs[1][2]:,} question ids look like runs of another question (e.g. '{runs[1][0]}' of "
+                      f"'{runs[1][1]}'); they are counted as separate questions, which makes the standard errors too "
+                      "small if they are repeated runs: read them as runs with runs_in_ids=True (--runs-in-ids, or "
+                      "the workbench's checkbox)")
+    if resample_col is not None:
+        notes.append(f"resample column '{resample_col}': rows it tells apart are runs of the same question")
     if ci is not None:
         notes.append(f"cluster column '{header[ci]}': standard errors are clustered on it")
     if roles["ignored"]:
@@ -273,7 +318,9 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     cells = counts[counts > 0]
     k_typical = int(np.bincount(cells).argmax())
     warnings: list[str] = []
-    if cells.max() > 1:
+    if runs is not None and not runs_in_ids:
+        warnings.append(warns_runs)
+    if cells.max() > 1 and not runs_in_ids and resample_col is None:
         _repeated(q_codes, m_codes, score, counts, q_labels, m_labels, row_where, duplicates, label, warnings)
         notes.append(f"{int(cells.min())}-{int(cells.max())} answers per question and model (resamples); they "
                      "are averaged into one score per question, never pooled")
@@ -296,7 +343,173 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         n_rows=int(score.size), n_questions=int(n_q), k_min=int(cells.min()), k_max=int(cells.max()),
         k_typical=k_typical, n_clusters=n_clusters, cluster_size_min=size_min, cluster_size_max=size_max,
         cluster_size_mean=size_mean, notes=tuple(notes), warnings=tuple(warnings),
+        reading=_reading_flags(duplicates, mixed_scales, ignore_cols, runs_in_ids, resample_col),
     )
+
+
+def _import(data: bytes, label: str, path: Any, metric: str | None, harness_filter: str | None,
+            model_name: str | None) -> tuple[pd.DataFrame, list[str]]:
+    from .importers import import_log
+
+    return import_log(data, label, metric=metric, filter=harness_filter, model=model_name, path=path)
+
+
+def _harness_flags(metric: str | None, harness_filter: str | None, model_name: str | None) -> tuple[str, ...]:
+    import shlex
+
+    flags = [f"--metric {shlex.quote(metric)}"] if metric else []
+    flags += [f"--filter {shlex.quote(harness_filter)}"] if harness_filter else []
+    flags += [f"--model-name {shlex.quote(model_name)}"] if model_name else []
+    return tuple(flags)
+
+
+def _load_frames(parts: list[tuple[pd.DataFrame, list[str]]], label: str, *, limits: Limits | None,
+                 duplicates: str, mixed_scales: str, reading: tuple[str, ...] = (), file_type: str = "joined",
+                 names: list[str] | None = None) -> Dataset:
+    """Tidy frames (``question, model, score, epoch[, cluster]``), one per file, joined on the question and
+    read by the ordinary path (Parquet in memory): the same checks and notes as any results file."""
+    import dataclasses
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    notes: list[str] = []
+    seen: dict[tuple[str, str], str] = {}
+    for k, (frame, more) in enumerate(parts):
+        notes += more
+        where = names[k] if names else label
+        for q, m in set(zip(frame["question"].astype(str), frame["model"].astype(str), strict=True)):
+            if (q, m) in seen and seen[q, m] != where:  # the same answers twice: a file given twice, or a clash
+                raise EvalStatsError(f"model {m!r} answers question {q!r} in both {seen[q, m]} and {where}; give "
+                                     "each (model, question) in one file only (e.g. one file per model, or per task)")
+            seen[q, m] = where
+    with_cluster = [("cluster" in f.columns) for f, _ in parts]
+    frames = [f for f, _ in parts]
+    if any(with_cluster) and not all(with_cluster):
+        frames = [f.drop(columns=["cluster"], errors="ignore") for f in frames]
+        notes.append("only some files name a cluster for each question, so the analysis is not clustered")
+    joined = pd.concat(frames, ignore_index=True)
+    buf = io.BytesIO()
+    pq.write_table(pa.Table.from_pandas(joined.astype({"question": str, "model": str}), preserve_index=False), buf)
+    ds = load(buf.getvalue(), name=label, format="long", question_col="question", model_col="model",
+              score_col="score", cluster_col="cluster" if "cluster" in joined.columns else None,
+              resample_col="epoch", limits=limits, duplicates=duplicates, mixed_scales=mixed_scales)
+    kept = [n for n in ds.notes if not n.startswith("resample column")]
+    # format names the importer (or "joined"): the columns above are ours, so no layout or column flags repeat it
+    return dataclasses.replace(ds, notes=tuple(notes + kept), file_type=file_type, format=file_type,
+                               reading=tuple(reading))
+
+
+def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: str | None = None,
+              limits: Limits | None = None, duplicates: str = "resamples", mixed_scales: str = "error",
+              **roles: Any) -> Dataset:
+    """Several results files or harness logs (one per model, as harnesses write them) joined on the question.
+
+    Each source (a path, bytes, or ``(name, bytes)``) is read as :func:`load` would (harness logs by their
+    importer; results files with the column ``roles``, e.g. ``question_col=``); a (model, question) may
+    appear in one file only. Questions answered by only some
+    models are kept and reported (each comparison then uses the questions both answered), never paired.
+
+    Examples
+    --------
+    >>> a = b"question,model,score\\nq1,A,1\\nq2,A,0\\nq3,A,1\\n"
+    >>> b = b"question,model,score\\nq1,B,1\\nq2,B,1\\n"
+    >>> ds = load_many([a, b])
+    >>> ds.models, ds.n_questions
+    (('A', 'B'), 3)
+    """
+    from .importers import detect
+
+    if not sources:
+        raise EvalStatsError("no files given; name one results file or harness log per model")
+    if len(sources) == 1:
+        one = sources[0]
+        name, one = (str(one[0]), one[1]) if isinstance(one, tuple) else (None, one)
+        return load(one, name=name, metric=metric, harness_filter=harness_filter, limits=limits,
+                    duplicates=duplicates, mixed_scales=mixed_scales, **roles)
+    limits = limits or Limits.from_env()
+    parts, names = [], []
+    for k, source in enumerate(sources):
+        given = None if not isinstance(source, bytes) else f"file {k + 1}"
+        if isinstance(source, tuple):  # (name, bytes): an upload keeps its file name
+            given, source = str(source[0]), source[1]
+        data, label, _ = read_source(source, given, limits)
+        names.append(label)
+        if detect(data) is not None:
+            path = source if isinstance(source, str | os.PathLike) else None
+            parts.append(_import(data, label, path, metric, harness_filter, None))
+        else:
+            ds = load(data, name=label, limits=limits, duplicates=duplicates, mixed_scales=mixed_scales, **roles)
+            frame = ds.frame.astype({"question": str, "model": str}).copy()
+            frame["epoch"] = frame.groupby(["question", "model"], sort=False).cumcount()
+            parts.append((frame, [f"{label}: {n}" for n in ds.notes[:1]]))
+    label = f"{names[0]} and {len(names) - 1} more file{'s' if len(names) > 2 else ''}"
+    return _load_frames(parts, label, limits=limits, duplicates=duplicates, mixed_scales=mixed_scales,
+                        reading=_harness_flags(metric, harness_filter, None), names=names)
+
+
+def _reading_flags(duplicates: str, mixed_scales: str, ignore_cols: tuple, runs_in_ids: bool,
+                   resample_col: str | None) -> tuple[str, ...]:
+    """The command-line options that repeat these reading choices (for ``settings.command``)."""
+    import shlex
+
+    flags = []
+    if duplicates != "resamples":
+        flags.append(f"--duplicates {duplicates}")
+    if mixed_scales != "error":
+        flags.append(f"--mixed-scales {mixed_scales}")
+    flags += [f"--ignore-col {shlex.quote(str(c))}" for c in ignore_cols if c != resample_col]
+    if resample_col is not None:
+        flags.append(f"--resample-col {shlex.quote(str(resample_col))}")
+    if runs_in_ids:
+        flags.append("--runs-in-ids")
+    return tuple(flags)
+
+
+def _question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs: bool) -> None:
+    """Question ids that read as scores (fractions between 0 and 1) are questioned, not used."""
+    values = pd.to_numeric(pd.Series([str(x) for x in q_labels]), errors="coerce")
+    if values.isna().any() or has_runs:
+        return
+    fractions = bool(((values >= 0) & (values <= 1)).all() and (values != values.round()).any())
+    if fractions:
+        shown = ", ".join(str(x) for x in list(q_labels)[:4])
+        raise EvalStatsError(
+            f"the question column '{col}' of {label} holds numbers that look like scores ({shown}"
+            f"{', ...' if values.size > 4 else ''}: {values.size} distinct); choose the column that names the "
+            "questions (question_col= / --question-col), and leave other columns out (ignore_cols= / --ignore-col)")
+
+
+_RUN_ID = re.compile(r"^(.+)\.(\d+)$")
+
+
+def _runs_in_ids(q_labels: Any) -> tuple[list[str], tuple[str, str, int]] | None:
+    """Question ids that look like runs of another question (``1.1``, ``1.2`` of ``1``), or None.
+
+    An id ``<base>.<digits>`` counts when ``<base>`` is itself an id, or at least two ids share that base;
+    the pattern must cover at least a fifth of the ids, with at most 20 runs per question on average (so
+    ``gsm8k.0`` .. ``gsm8k.999`` stay questions). Returns every id with its run suffix stripped (the
+    others unchanged) and an example ``(id, base, count)`` for the message.
+    """
+    labels = [str(x) for x in q_labels]
+    if len(labels) < 4:
+        return None
+    found = [_RUN_ID.match(x) for x in labels]
+    bases = [m.group(1) if m else None for m in found]
+    known = set(labels)
+    per_base: dict[str, int] = {}
+    for b in bases:
+        if b is not None:
+            per_base[b] = per_base.get(b, 0) + 1
+    is_run = [b is not None and (b in known or per_base[b] >= 2) for b in bases]
+    n = sum(is_run)
+    n_bases = len({b for b, r in zip(bases, is_run, strict=True) if r})
+    if n < max(2, len(labels) // 5) or n > 20 * n_bases:  # 'task.0'..'task.999' are ids, not runs of 'task'
+        return None
+    first = is_run.index(True)
+    stripped = [b if r else x for x, b, r in zip(labels, bases, is_run, strict=True)]
+    return stripped, (labels[first], bases[first], n)
 
 
 def _check_wide_budget(header: list[str], roles: dict, n_rows: int, label: str, limits: Limits) -> None:

@@ -399,13 +399,15 @@ def _clean(x: Any) -> Any:
 
 def settings(analysis: Analysis) -> dict[str, Any]:
     """Everything needed to reproduce the analysis, including the command line."""
-    cmd = ["python -m evalstats_core analyze", _quote(analysis.source or analysis.name)]
-    if analysis.format is not None:
+    cmd = ["python -m evalstats_core analyze", analysis.source or _quote(analysis.name)]  # source: quoted paths
+    table_file = analysis.format in ("long", "wide")  # harness logs and joined files: read by their importers
+    if table_file:
         cmd.append(f"--layout {analysis.format}")
     for flag, value in (("--question-col", analysis.question_col), ("--model-col", analysis.model_col),
                         ("--score-col", analysis.score_col), ("--cluster-col", analysis.cluster_col)):
-        if value is not None:
+        if value is not None and table_file:
             cmd.append(f"{flag} {_quote(value)}")
+    cmd += list(analysis.reading)  # --ignore-col, --runs-in-ids, --duplicates ...: how the file was read
     if analysis.baseline is not None:
         cmd.append(f"--baseline {_quote(analysis.baseline)}")
     if analysis.confidence != 0.95:

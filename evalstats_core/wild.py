@@ -236,16 +236,23 @@ def wild_cluster_bootstrap(
     if kind == "auto":
         kind = "webb" if g <= WEBB_MAX_CLUSTERS else "rademacher"
     se = cr1_se(sums, n, g)
+    scale = max(abs(estimate), abs(null), math.sqrt(float(resid @ resid) / n))
+    if se <= 1e-12 * scale:
+        se = 0.0  # rounding-level: every cluster has the same mean
     draws = _bootstrap(sums, sizes, n, kind, n_boot, rng)
     d = estimate - null
+    if se == 0.0 and abs(d) <= 1e-12 * scale:
+        d = 0.0  # the null is the estimate, up to rounding
     if se > 0.0:
         statistic = d / se
         p_value = float(_exceed(draws, se, np.array([d]))[0]) / draws.total
         low, high = _interval(draws, se, 1.0 - level)  # distances below / above the estimate
         ci_low, ci_high = estimate - float(low), estimate + float(high)
-    else:  # every cluster has the same mean: t is +-inf (p = 0) unless the null is the estimate
+    else:  # every cluster has the same mean: t is +-inf unless the null is the estimate
         statistic = math.copysign(math.inf, d) if d != 0.0 else math.nan
-        p_value = 0.0 if d != 0.0 else math.nan
+        # only the weight vectors with one value for every cluster (2 of 2^G Rademacher, 6 of 6^G Webb) give
+        # a bootstrap sample as extreme: the exact randomisation p-value, never 0 (as compare's sign flip)
+        p_value = float((2 if kind == "rademacher" else 6) ** (1 - g)) if d != 0.0 else math.nan
         ci_low = ci_high = estimate
     return WildBootstrap(
         estimate=estimate,

@@ -18,7 +18,7 @@ else:
     source = wb.source_controls(content)
     prepared, use_clusters = wb.roles_controls(content, source)
     if prepared is not None:
-        roles_key = tuple(st.session_state.get(k) for k in wb.ROLE_KEYS)
+        roles_key = wb.read_key()
         st.markdown("---")
         settings = wb.analysis_controls(prepared.table.models)
         results = wb.run(source, prepared, roles_key, settings, use_clusters)

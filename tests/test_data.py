@@ -371,3 +371,30 @@ def test_examples_load():
     assert mgsm.models == ("Galleon", "Dreadnought", "Frigate") and mgsm.score_kind == "binary"
     for f in EXAMPLES.glob("*.csv"):
         assert f.stat().st_size < 1_000_000
+
+
+def test_runs_in_ids_warned_then_read_as_runs_on_request():
+    """'1', '1.1', '1.2', '1.3', '2', ...: a warning (never applied silently); runs_in_ids=True reads them as
+    4 runs of each question; 'gsm.0' .. 'gsm.99' are ids, not runs."""
+    rows = "question,A,B\n" + "".join(f"{q}{('.' + str(r)) if r else ''},{(q + r) % 2},{(q * r) % 2}\n"
+                                      for q in range(1, 16) for r in range(4))
+    plain = load(rows.encode())
+    assert plain.n_questions == 60 and any("look like runs" in w for w in plain.warnings)
+    runs = load(rows.encode(), runs_in_ids=True)
+    assert runs.n_questions == 15 and runs.k_typical == 4 and not runs.warnings
+    assert runs.reading == ("--runs-in-ids",)
+    ids = "question,A,B\n" + "".join(f"gsm.{i},{i % 2},{(i // 2) % 2}\n" for i in range(100))
+    assert not load(ids.encode()).warnings
+
+
+def test_resample_col_and_a_question_column_that_holds_scores():
+    rows = "question,epoch,model,score\n" + "".join(f"q{i},{e},{m},{(i + e) % 2}\n" for i in range(10)
+                                                    for e in range(3) for m in "AB")
+    ds = load(rows.encode(), resample_col="epoch")
+    assert ds.k_typical == 3 and ds.reading == ("--resample-col epoch",)
+    assert not ds.warnings  # runs that differ are resamples by declaration, not "repeated rows"
+    with pytest.raises(EvalStatsError, match="resample column 'nope'"):
+        load(rows.encode(), resample_col="nope")
+    scores = "id,ref,A\n" + "".join(f"{i},0.{i + 10},{i % 2}\n" for i in range(40))
+    with pytest.raises(EvalStatsError, match="question column 'ref'.*look like scores"):
+        load(scores.encode(), question_col="ref", format="wide", ignore_cols=("id",))

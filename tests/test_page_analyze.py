@@ -575,3 +575,42 @@ def test_error_error_fix_changes_no_setting_the_user_did_not_touch():
         assert kinds.get(key, at.selectbox)(key=key).value == value, key
     a = at.session_state[LAST_KEY]
     assert (a.confidence, a.method, a.paired, a.adjust, a.interval) == (0.9, "cr1", False, "bh", "normal")
+
+
+def test_runs_in_ids_are_offered_never_applied_silently():
+    """Ids 1, 1.1, 1.2, 1.3, 2, ... (runs written into the id): a warning and a checkbox; ticking it reads
+    them as 4 runs of 15 questions, and the command line it exports does the same."""
+    rows = "question,A,B\n" + "".join(f"{q}{('.' + str(r)) if r else ''},{(q + r) % 2},{(q * r) % 2}\n"
+                                      for q in range(1, 16) for r in range(4))
+    at = run_page(PAGE)
+    inject(at, "runs.csv", rows.encode())
+    no_exceptions(at)
+    assert at.session_state[LAST_KEY].n_questions == 60  # not applied on its own
+    assert any("look like runs" in w.value for w in at.warning)
+    at.checkbox(key="analyze_runs_in_ids").check().run()
+    no_exceptions(at)
+    a = at.session_state[LAST_KEY]
+    assert a.n_questions == 15 and a.models[0].k == 4
+    assert "--runs-in-ids" in report.settings(a)["command"]
+
+
+def test_harness_logs_upload_one_or_several():
+    """An Inspect .eval on its own, then two models' logs at once (one per model): read by their importer,
+    joined on the question, epochs averaged; the scorer can be chosen."""
+    fix = ROOT / "tests" / "fixtures" / "inspect"
+    at = run_page(PAGE)
+    inject(at, "model-a_deflate.eval", (fix / "model-a_deflate.eval").read_bytes())
+    no_exceptions(at)
+    assert not at.error and at.session_state[LAST_KEY].models[0].model == "mockllm/model-a"
+    at.session_state[INJECT_KEY] = {"files": [("model-a_deflate.eval", (fix / "model-a_deflate.eval").read_bytes()),
+                                              ("model-b_zstd.eval", (fix / "model-b_zstd.eval").read_bytes())]}
+    at.run()
+    no_exceptions(at)
+    a = at.session_state[LAST_KEY]
+    assert [m.model for m in a.models] == ["mockllm/model-a", "mockllm/model-b"] and a.models[0].k == 2
+    assert "read by the" in text_of(at) and a.clustered  # Inspect's 'subject' metadata
+    at.text_input(key="analyze_metric").input("rating").run()
+    no_exceptions(at)
+    assert at.session_state[LAST_KEY].score_kind == "continuous"
+    at.text_input(key="analyze_metric").input("nope").run()
+    assert at.error and "its scorers are" in at.error[0].value

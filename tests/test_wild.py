@@ -438,19 +438,22 @@ def test_constant_scores_have_zero_se_and_a_point_interval():
     assert r.se == 0.0 and math.isnan(r.statistic) and math.isnan(r.p_value)
     assert r.ci == (0.7, 0.7)
     r = wild_cluster_bootstrap([0.7] * 12, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5], null=0.5)
-    assert r.statistic == math.inf and r.p_value == 0.0
+    # never p = 0 from a zero SE: only the 6 constant Webb vectors of 6^6 are as extreme (randomisation p)
+    assert r.statistic == math.inf and r.p_value == 6.0**-5
 
 
 def test_equal_cluster_means_give_zero_residual_sums():
     """Every cluster is (0, 1): S_g = 0 exactly, so se = 0: any other null is rejected outright."""
     r = wild_cluster_bootstrap([0, 1] * 6, np.repeat(np.arange(6), 2), null=0.4)
-    assert r.se == 0.0 and r.statistic == math.inf and r.p_value == 0.0 and r.ci == (0.5, 0.5)
+    assert r.se == 0.0 and r.statistic == math.inf and r.p_value == 6.0**-5 and r.ci == (0.5, 0.5)
+    r = wild_cluster_bootstrap([0, 1] * 20, np.repeat(np.arange(20), 2), null=0.4)  # Rademacher: 2 / 2^20
+    assert r.weights == "rademacher" and r.p_value == 2.0**-19
 
 
 def test_nearly_equal_cluster_means_stay_finite():
-    """Cluster means all 1/3 (residual sums zero up to rounding): tiny se, still a clean answer."""
+    """Cluster means all 1/3 (residual sums zero up to rounding): the SE is 0, the answer exact."""
     r = wild_cluster_bootstrap([0, 0, 1] * 5, np.repeat(np.arange(5), 3), null=0.3)
-    assert r.se < 1e-15 and r.p_value == 0.0
+    assert r.se == 0.0 and r.p_value == 6.0**-4
     assert r.ci_low <= 1 / 3 <= r.ci_high and r.ci_high - r.ci_low < 1e-12
 
 

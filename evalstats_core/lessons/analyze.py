@@ -237,7 +237,7 @@ class Prepared:
 def prepare(data: bytes, name: str, *, format: str | None = None, question_col: str | None = None,
             model_col: str | None = None, score_col: str | None = None,
             cluster_col: str | None = None, duplicates: str = "resamples",
-            ignore_cols: tuple[str, ...] = ()) -> Prepared:
+            ignore_cols: tuple[str, ...] = (), runs_in_ids: bool = False) -> Prepared:
     """Load ``data`` (a results file's bytes) with the given roles and reduce it to question level.
 
     The arguments are those of :func:`evalstats_core.data.load` (None: detect); every problem with the
@@ -246,7 +246,8 @@ def prepare(data: bytes, name: str, *, format: str | None = None, question_col: 
     from ..data import load, question_scores
 
     dataset = load(data, format=format, question_col=question_col, model_col=model_col, score_col=score_col,
-                   cluster_col=cluster_col, name=name, duplicates=duplicates, ignore_cols=tuple(ignore_cols))
+                   cluster_col=cluster_col, name=name, duplicates=duplicates, ignore_cols=tuple(ignore_cols),
+                   runs_in_ids=runs_in_ids)
     table = question_scores(dataset)
     clusters, texts = extra_columns(data, name, dataset, table)  # one read of the unused columns
     return Prepared(dataset, table, clusters, texts)
@@ -390,7 +391,7 @@ def with_file_roles(analysis: Analysis, dataset: Dataset) -> Analysis:
 
     return dataclasses.replace(analysis, format=dataset.format, question_col=dataset.question_col,
                                model_col=dataset.model_col, score_col=dataset.score_col,
-                               notes=tuple(dataset.notes))
+                               notes=tuple(dataset.notes), reading=tuple(dataset.reading))
 
 
 def settings_document(analysis: Analysis, *, interval_method: str | None = None, file_name: str) -> dict[str, Any]:

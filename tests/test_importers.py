@@ -1,0 +1,162 @@
+"""Harness logs in: lm-evaluation-harness samples, Inspect .eval (deflate and zstd) and .json logs, promptfoo
+results. Each fixture (see tests/fixtures/README.md) is read to the right table, detected by its content,
+joined with others on the question, and bad logs get one clear message."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalstats_core.analysis import analyze
+from evalstats_core.data import load, load_many
+from evalstats_core.errors import EvalStatsError
+from evalstats_core.importers import detect
+from evalstats_core.importers.inspect_log import value_to_score
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "tests" / "fixtures"
+INSPECT = FIX / "inspect"
+LMEVAL = FIX / "lm_eval"
+
+
+def _samples(model: str, task: str) -> Path:
+    (path,) = (LMEVAL / f"org__{model}").glob(f"samples_{task}_*.jsonl")
+    return path
+
+
+def _scores(ds) -> dict[tuple[str, str], float]:
+    """Question-level mean score of every (question, model) of a dataset."""
+    f = ds.frame.astype({"question": str, "model": str})
+    return {k: float(v) for k, v in f.groupby(["question", "model"])["score"].mean().items()}
+
+
+# ------------------------------------------------------------------------------------------- lm-eval
+def test_lm_eval_samples_file_to_its_table():
+    """One row per doc: question '<task>:<doc_id>', the model from the results file, the first metric."""
+    path = _samples("model-a", "quiz_algebra")
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    ds = load(str(path))
+    assert ds.models == ("org/model-a",)
+    assert _scores(ds) == {(f"quiz_algebra:{r['doc_id']}", "org/model-a"): float(r["acc"]) for r in lines}
+    assert ds.format == "lm_eval" and "metric 'acc' (others: acc_norm)" in ds.notes[0]
+    norm = load(str(path), metric="acc_norm")
+    assert _scores(norm) == {(f"quiz_algebra:{r['doc_id']}", "org/model-a"): float(r["acc_norm"]) for r in lines}
+    assert norm.reading == ("--metric acc_norm",)
+
+
+def test_lm_eval_filters_and_the_missing_model_name(tmp_path):
+    path = _samples("model-b", "quiz_gen")
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    first = lines[0]["filter"]
+    ds = load(str(path))
+    assert len(ds.frame) == sum(r["filter"] == first for r in lines)  # the task's first filter only
+    other = next(r["filter"] for r in lines if r["filter"] != first)
+    assert len(load(str(path), harness_filter=other).frame) == sum(r["filter"] == other for r in lines)
+    with pytest.raises(EvalStatsError, match="filter 'nope' is not in .*its filters are"):
+        load(str(path), harness_filter="nope")
+    alone = tmp_path / path.name  # no results_*.json beside it and no org__model folder
+    shutil.copy(path, alone)
+    with pytest.raises(EvalStatsError, match="lm-eval samples file with no model name: add the results_.*json beside"):
+        load(str(alone))
+    assert load(str(alone), model_name="mine").models == ("mine",)
+
+
+def test_lm_eval_subtasks_of_a_group_are_clusters_and_models_join():
+    """MMLU-like: quiz_algebra and quiz_history are subtasks of 'quiz' (results file): the task is the cluster;
+    two models' files join on the question."""
+    files = [str(_samples(m, t)) for m in ("model-a", "model-b") for t in ("quiz_algebra", "quiz_history")]
+    ds = load_many(files)
+    assert ds.models == ("org/model-a", "org/model-b") and ds.n_clusters == 2
+    assert set(ds.frame["cluster"].astype(str)) == {"quiz_algebra", "quiz_history"}
+    res = analyze(ds)
+    assert res.clustered and res.comparisons[0].n == ds.n_questions
+
+
+# ------------------------------------------------------------------------------------------- Inspect
+def _summaries(path: Path) -> list[dict]:
+    """The fixture's per-sample summaries, read independently (deflate: Python's zipfile)."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as zf:
+        return json.loads(zf.read("summaries.json"))
+
+
+def test_inspect_eval_to_its_table():
+    """Question = sample id, epochs averaged as resamples, C/P/I -> 1/0.5/0, 'subject' metadata as cluster."""
+    path = INSPECT / "model-a_deflate.eval"
+    ds = load(str(path))
+    summ = _summaries(path)
+    want: dict = {}
+    for s in summ:
+        want.setdefault((str(s["id"]), "mockllm/model-a"), []).append({"C": 1.0, "P": 0.5, "I": 0.0}[s["scores"]
+                                                                                                ["match"]["value"]])
+    assert _scores(ds) == {k: float(np.mean(v)) for k, v in want.items()}
+    assert ds.k_typical == 2 and ds.n_clusters == 3 and ds.format == "inspect_eval"
+    rating = load(str(path), metric="rating")
+    assert rating.score_kind == "continuous" and "scorer 'rating'" in rating.notes[0]
+
+
+def test_inspect_zstd_deflate_and_json_flavours_agree():
+    """The same run written as a deflate .eval, a zstd .eval and a .json log reads to the same scores."""
+    a = _scores(load(str(INSPECT / "model-a_deflate.eval")))
+    assert _scores(load(str(INSPECT / "model-a_zstd.eval"))) == a
+    assert _scores(load(str(INSPECT / "model-a.json"))) == a
+
+
+def test_inspect_two_models_paired_and_detected_by_content(tmp_path):
+    renamed = tmp_path / "model-b.txt"  # detection by content, not by extension
+    shutil.copy(INSPECT / "model-b_zstd.eval", renamed)
+    assert detect(renamed.read_bytes()) == "inspect_eval"
+    ds = load_many([str(INSPECT / "model-a_deflate.eval"), str(renamed)])
+    res = analyze(ds)
+    (c,) = res.comparisons
+    assert (c.model, c.baseline, c.n) == ("mockllm/model-b", "mockllm/model-a", 12) and res.models[0].k == 2
+
+
+def test_inspect_value_mapping():
+    assert [value_to_score(v) for v in ("C", "P", "I", "N", "yes", "no", 0.7, True, "3")] == \
+        [1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.7, 1.0, 3.0]
+    assert value_to_score({"a": 1}) is None
+
+
+# ------------------------------------------------------------------------------------------- promptfoo
+def test_promptfoo_results_to_its_table():
+    doc = json.loads((FIX / "promptfoo" / "results.json").read_text())
+    ds = load(str(FIX / "promptfoo" / "results.json"))
+    want = {(f"test {r['testIdx']}", r["provider"]["id"]): float(r["score"]) for r in doc["results"]["results"]}
+    assert _scores(ds) == want and ds.format == "promptfoo"
+
+
+# ------------------------------------------------------------------------------------------- errors, CLI
+def test_a_model_twice_and_a_broken_log_get_one_clear_message(tmp_path):
+    path = str(INSPECT / "model-a_deflate.eval")
+    with pytest.raises(EvalStatsError, match=r"answers question '\d+' in both"):
+        load_many([path, str(INSPECT / "model-a.json")])
+    bad = tmp_path / "samples_x_2026-01-01T00-00-00.jsonl"
+    bad.write_text('{"doc_id": 0, "doc": {}, "resps": [], "filter": "none", "metrics": ["acc"], "acc": 1}\nnot json\n')
+    with pytest.raises(EvalStatsError, match="line 2 of .* is not JSON"):
+        load(str(bad), model_name="m")
+
+
+def test_cli_analyzes_several_harness_files():
+    files = [str(INSPECT / "model-a_deflate.eval"), str(INSPECT / "model-b_zstd.eval")]
+    out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", *files, "--metric", "rating",
+                          "-f", "json"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert [m["model"] for m in doc["models"]] == ["mockllm/model-a", "mockllm/model-b"]
+    assert all(m["k"] == 2 for m in doc["models"])  # two epochs averaged per question
+    assert doc["settings"]["command"].endswith("model-b_zstd.eval --metric rating")
+    rerun = subprocess.run(doc["settings"]["command"].split()[3:] and
+                           [sys.executable, "-m", "evalstats_core", *doc["settings"]["command"].split()[3:], "-f",
+                            "json"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert json.loads(rerun.stdout)["models"] == doc["models"]
+    bad = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", files[0], "--metric", "nope"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "its scorers are: 'match', 'rating'" in bad.stderr
