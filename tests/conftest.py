@@ -72,10 +72,22 @@ def _missing_reason() -> str | None:
     return None
 
 
+# The ``slow`` marker, also added by path: tests that run the Streamlit app (AppTest pages, servers), build
+# the wheel, or call R or pdflatex. ``-m "not browser and not slow"`` leaves the core's own tests (the
+# statistics, files, reports and the command line); the full suite runs everything.
+SLOW_FILES = ("test_page_", "test_home.py", "test_hostile_app.py", "test_wheel.py", "test_container.py",
+              "test_latex_compile.py")
+SLOW_TESTS = ("test_live_r_",)  # test_cr2_oracle.py: rerun the clubSandwich script with Rscript
+
+
 def pytest_collection_modifyitems(config, items):
     reason = _missing_reason()
     for item in items:
-        if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
+        path = str(item.fspath).replace(os.sep, "/")
+        if "tests/browser" not in path and (Path(path).name.startswith(SLOW_FILES)
+                                            or item.name.startswith(SLOW_TESTS)):
+            item.add_marker(pytest.mark.slow)
+        if "tests/browser" in path:
             item.add_marker(pytest.mark.browser)
             if reason and not REQUIRED:  # in CI a missing browser must fail, not skip
                 item.add_marker(pytest.mark.skip(reason=reason))

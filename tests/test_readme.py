@@ -45,3 +45,34 @@ def test_citation_and_licence_agree_with_the_package():
     assert re.search(rf"^license: {project['license']}$", cff, re.MULTILINE)
     assert (ROOT / "LICENSE").read_text().startswith("MIT License") and project["license"] == "MIT"
     assert project["name"] == "evalbars" and re.search(r"\*\*not\*\* the\s+PyPI project `evalstats`", README)
+
+
+def _readme_table(first_header: str) -> dict[str, list[str]]:
+    """The README table whose header row starts with ``first_header``: {first cell: backticked names}."""
+    block = README[README.index(f"| {first_header} |"):].split("\n\n", 1)[0]
+    rows = [line.split("|")[1:-1] for line in block.splitlines()[2:]]
+    return {cells[0].strip(): re.findall(r"`([^`]+)`", cells[1]) for cells in rows}
+
+
+def test_readme_lists_every_column_synonym_in_order():
+    from evalstats_core._columns import _SYNONYMS
+
+    table = _readme_table("role")
+    assert {role.split()[0]: names for role, names in table.items()} == {k: list(v) for k, v in _SYNONYMS.items()}
+
+
+def test_readme_lists_the_score_words_missing_words_and_budgets():
+    from evalstats_core._columns import _FALSE, _MISSING, _TRUE
+    from evalstats_core.limits import _ENV, _FLAG, Limits
+
+    section = " ".join(README[README.index("## Input files"):README.index("## The app")].split())
+    words = {w.lower() for pair in re.findall(r"`(\w+/\w+)`", section) for w in pair.split("/")}
+    assert _TRUE | _FALSE <= words
+    assert {w for w in _MISSING if w} <= {w.lower() for w in re.findall(r"`([\w/]+)`", section)}
+    budgets = Limits()
+    assert f"{budgets.max_bytes // 2**20} MB" in section and f"{budgets.max_rows:,}" in section.replace(" million", ",000,000")
+    assert f"{budgets.max_models:,} models" in section and f"{budgets.max_pairs:,} pairwise" in section
+    for name in (*_ENV.values(), *_FLAG.values()):
+        assert f"`{name}`" in section, name
+    for fmt in (".csv", ".tsv", ".parquet", ".zip", "gzip", "bzip2", "xz", "zstd", "UTF-16"):
+        assert fmt in section, fmt
