@@ -425,6 +425,30 @@ def _load_frames(parts: list[tuple[pd.DataFrame, list[str]]], label: str, *, lim
                                reading=tuple(reading))
 
 
+def _pair_lm_eval_results(sources: list[Any]) -> tuple[list[Any], dict[str, str]]:
+    """Uploaded lm-eval ``results_<date>.json`` files name the model of the samples files of the same run
+    (the same date): they are taken out of the list and their model names kept for those files."""
+    from .importers import detect
+    from .importers.lm_eval import date_of, model_of_results
+
+    models_by_name: dict[str, str] = {}
+    by_date: dict[str, list[str]] = {}
+    rest = []
+    for source in sources:
+        if isinstance(source, tuple) and detect(source[1]) == "lm_eval_results":
+            date, model = date_of(source[0]), model_of_results(source[1])
+            if date and model:
+                by_date.setdefault(date, []).append(model)
+            continue
+        rest.append(source)
+    for source in rest:
+        if isinstance(source, tuple):
+            date = date_of(source[0])
+            if date in by_date and len(set(by_date[date])) == 1:  # one model ran on that date: unambiguous
+                models_by_name[str(source[0])] = by_date[date][0]
+    return rest, models_by_name
+
+
 def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: str | None = None,
               limits: Limits | None = None, duplicates: str = "resamples", mixed_scales: str = "error",
               **roles: Any) -> Dataset:
@@ -454,23 +478,29 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
                     duplicates=duplicates, mixed_scales=mixed_scales, **roles)
     limits = limits or Limits.from_env()
     parts, names = [], []
+    sources, models_by_name = _pair_lm_eval_results(sources)
+    kinds: list[str | None] = []
     for k, source in enumerate(sources):
         given = None if not isinstance(source, bytes) else f"file {k + 1}"
         if isinstance(source, tuple):  # (name, bytes): an upload keeps its file name
             given, source = str(source[0]), source[1]
         data, label, _ = read_source(source, given, limits)
         names.append(label)
-        if detect(data) is not None:
+        kinds.append(detect(data))
+        if kinds[-1] is not None:
             path = source if isinstance(source, str | os.PathLike) else None
-            parts.append(_import(data, label, path, metric, harness_filter, None))
+            parts.append(_import(data, label, path, metric, harness_filter, models_by_name.get(label)))
         else:
             ds = load(data, name=label, limits=limits, duplicates=duplicates, mixed_scales=mixed_scales, **roles)
             frame = ds.frame.astype({"question": str, "model": str}).copy()
             frame["epoch"] = frame.groupby(["question", "model"], sort=False).cumcount()
             parts.append((frame, [f"{label}: {n}" for n in ds.notes[:1]]))
-    label = f"{names[0]} and {len(names) - 1} more file{'s' if len(names) > 2 else ''}"
+    if not parts:
+        raise EvalStatsError("only lm-eval results files were given; add the samples_<task>_<date>.jsonl files")
+    label = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more file{'s' if len(names) > 2 else ''}"
     return _load_frames(parts, label, limits=limits, duplicates=duplicates, mixed_scales=mixed_scales,
-                        reading=_harness_flags(metric, harness_filter, None), names=names)
+                        reading=_harness_flags(metric, harness_filter, None), names=names,
+                        file_type=kinds[0] if len(set(kinds)) == 1 and kinds[0] else "joined")
 
 
 def _reading_flags(duplicates: str, mixed_scales: str, ignore_cols: tuple, runs_in_ids: bool,

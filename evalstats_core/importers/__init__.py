@@ -24,7 +24,9 @@ from ..errors import EvalStatsError
 __all__ = ["FORMATS", "detect", "import_log"]
 
 #: Harness formats, as :func:`detect` names them.
-FORMATS = {"lm_eval": "an lm-evaluation-harness samples file", "inspect_eval": "an Inspect .eval log",
+FORMATS = {"lm_eval": "an lm-evaluation-harness samples file",
+           "lm_eval_results": "an lm-evaluation-harness results file (it names the model of its samples files)",
+           "inspect_eval": "an Inspect .eval log",
            "inspect_json": "an Inspect JSON log", "promptfoo": "a promptfoo results file"}
 
 
@@ -49,6 +51,8 @@ def detect(data: bytes) -> str | None:
             return "inspect_json"
         if b'"results"' in head and (b'"evalId"' in head or b'"promptfoo' in data[:1 << 16] or b'"testIdx"' in data[:1 << 20]):
             return "promptfoo"
+        if b'"results"' in head and (b'"lm_eval_version"' in data or b'"n-samples"' in data or b'"group_subtasks"' in data):
+            return "lm_eval_results"
     return None
 
 
@@ -74,6 +78,10 @@ def import_log(data: bytes, name: str, *, metric: str | None = None, filter: str
         from .inspect_log import read_inspect
 
         return read_inspect(data, name, scorer=metric, model=model, archive=kind == "inspect_eval")
+    if kind == "lm_eval_results":
+        raise EvalStatsError(f"{name} is an lm-evaluation-harness results file: it holds only summary scores; give "
+                             "the samples_<task>_<date>.jsonl files written with --log_samples (with this file "
+                             "beside them, or uploaded with them)")
     if kind == "promptfoo":
         from .promptfoo import read_promptfoo
 

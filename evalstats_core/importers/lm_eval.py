@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..errors import EvalStatsError
 
-__all__ = ["read_samples", "task_of"]
+__all__ = ["read_samples", "task_of", "date_of", "model_of_results"]
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+?)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
 _NOT_METRICS = {"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash",
@@ -31,6 +31,21 @@ def task_of(name: str) -> str:
     base = Path(str(name)).name
     m = _SAMPLES.match(base)
     return m.group("task") if m else Path(base).stem.removeprefix("samples_")
+
+
+def date_of(name: str) -> str | None:
+    """The run's date in ``samples_<task>_<date>.jsonl`` or ``results_<date>.json`` (it ties them together)."""
+    base = Path(str(name)).name
+    m = _SAMPLES.match(base) or re.match(r"^results_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.json$", base)
+    return m.group("date") if m else None
+
+
+def model_of_results(data: bytes) -> str | None:
+    """The model a ``results_*.json`` names (None when it names none)."""
+    try:
+        return _model_name(json.loads(data.decode("utf-8-sig")), None)
+    except ValueError:
+        return None
 
 
 def _results_beside(path: Any) -> dict | None:

@@ -10,11 +10,12 @@ from _pw import SHOTS, wait_charts, wait_ready
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 
 
-def _upload(page, server, paths) -> None:
+def _upload(page, server, paths, expect: str) -> None:
+    """Upload ``paths`` and wait until the page shows ``expect`` (the example's page is there before)."""
     page.goto(server + "/analyze")
     wait_ready(page)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files([str(p) for p in paths])
-    page.get_by_text("What was inferred").first.wait_for()
+    page.get_by_text(expect).first.wait_for(timeout=60_000)
     wait_ready(page)
 
 
@@ -25,20 +26,22 @@ def _shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
-def test_lm_eval_samples_files(server, page):
-    """Two models' samples files of one task: read by the lm-eval importer, the model names from the results."""
-    files = sorted(FIX.glob("lm_eval/*/samples_quiz_history_*.jsonl"))
-    _upload(page, server, files)
-    page.get_by_text("read by the harness and results-file importer").first.wait_for()
-    page.get_by_text("org/model-a, org/model-b").first.wait_for()
-    wait_charts(page, 2)
+def test_lm_eval_samples_file_with_its_results_file(server, page):
+    """A samples file uploaded with the results_*.json of its run: the lm-eval importer takes the model's name
+    from it; a second model's samples file is named by hand (one file on its own)."""
+    folder = FIX / "lm_eval" / "org__model-a"
+    files = [*sorted(folder.glob("samples_quiz_history_*.jsonl")), *sorted(folder.glob("results_*.json"))]
+    _upload(page, server, files, "org/model-a")
+    page.get_by_text("read by the lm-evaluation-harness importer").first.wait_for()
+    wait_charts(page, 1)
     assert page.locator('[data-testid="stException"]').count() == 0
     _shot(page, "import_lm_eval")
 
 
 def test_inspect_eval_logs(server, page):
     """An Inspect .eval (deflate) and one in zstd: two models paired, epochs averaged, clustered on subject."""
-    _upload(page, server, [FIX / "inspect" / "model-a_deflate.eval", FIX / "inspect" / "model-b_zstd.eval"])
+    _upload(page, server, [FIX / "inspect" / "model-a_deflate.eval", FIX / "inspect" / "model-b_zstd.eval"],
+            "model-a_deflate.eval and 1 more file")
     page.get_by_text("mockllm/model-a, mockllm/model-b").first.wait_for()
     page.get_by_text("clusters in column 'cluster'").first.wait_for()
     wait_charts(page, 2)
@@ -51,13 +54,13 @@ def test_wide_file_with_a_text_column(server, page, tmp_path):
     path = tmp_path / "with_reference.csv"
     path.write_text("question,reference output,A,B\n" + "".join(
         f"q{i},the answer is {i},{i % 2},{(i // 2) % 2}\n" for i in range(40)))
-    _upload(page, server, [path])
-    page.locator('[data-testid="stAlertContentError"]').first.wait_for()
+    _upload(page, server, [path], "with_reference.csv cannot be analysed")
     assert "reference output" in page.locator('[data-testid="stAlertContentError"]').first.inner_text()
-    page.get_by_text("Columns to leave out").first.click()
+    page.locator('[data-testid="stMultiSelect"]').first.click()  # "Columns to leave out", the page's only one
     page.keyboard.type("reference")
     page.keyboard.press("Enter")
     page.keyboard.press("Escape")
+    wait_ready(page)
     page.get_by_text("2 models (A, B)").first.wait_for()
     wait_charts(page, 2)
     assert page.locator('[data-testid="stException"]').count() == 0
