@@ -34,11 +34,14 @@ BELOW = "below the leader"
 
 
 def _titled(chart, title: str | None, subtitle: str | None):
-    """``chart`` with a title and a subtitle line (the method), when given."""
+    """``chart`` with a title and a subtitle line (the method), when given; the height grows by the room
+    they take, since Streamlit fits titles, axes and legends inside the height."""
     if not title:
         return chart
-    return chart.properties(title=alt.TitleParams(title, subtitle=subtitle or "", anchor="start",
-                                                  subtitleColor="#777777"))
+    height = chart.to_dict(validate=False).get("height")
+    titled = chart.properties(title=alt.TitleParams(title, subtitle=subtitle or "", anchor="start",
+                                                    subtitleColor="#777777"))
+    return titled.properties(height=height + 45) if isinstance(height, int | float) else titled
 
 
 def _height(n_rows: int) -> int:
