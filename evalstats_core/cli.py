@@ -79,44 +79,25 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"evalstats: error: {message} (see '{self.prog} --help')\n")
 
 
-def _confidence(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"confidence {text!r} is not a number; use e.g. 0.95") from None
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"confidence {text!r} must be between 0 and 1, e.g. 0.95")
-    return value
+def _bounded(flag: str, cast: type, ok, rule: str, example: str):
+    """An argparse type: ``cast(text)`` that ``ok`` accepts, else one message naming the value and the rule."""
+    def parse(text: str):
+        try:
+            value = cast(text)
+        except ValueError:
+            kind = "a whole number" if cast is int else "a number"
+            raise argparse.ArgumentTypeError(f"{flag} {text!r} is not {kind}; use e.g. {example}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{flag} {text!r} must be {rule}, e.g. {example}")
+        return value
+
+    return parse
 
 
-def _n_boot(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--n-boot {text!r} is not a whole number; use e.g. 9999") from None
-    if not 99 <= value <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"--n-boot {text!r} must be between 99 and 1000000, e.g. 9999")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--seed {text!r} is not a whole number; use e.g. 0") from None
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"--seed {text!r} must be a non-negative whole number")
-    return value
-
-
-def _margin(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--margin {text!r} is not a number; use e.g. 0.01") from None
-    if not (value >= 0.0 and value < float("inf")):
-        raise argparse.ArgumentTypeError(f"--margin {text!r} must be a number >= 0, e.g. 0.01 (1 point)")
-    return value
+_confidence = _bounded("confidence", float, lambda v: 0.0 < v < 1.0, "between 0 and 1", "0.95")
+_n_boot = _bounded("--n-boot", int, lambda v: 99 <= v <= 1_000_000, "between 99 and 1000000", "9999")
+_seed = _bounded("--seed", int, lambda v: 0 <= v < 2**63, "a non-negative whole number", "0")
+_margin = _bounded("--margin", float, lambda v: 0.0 <= v < float("inf"), "a number >= 0", "0.01 (1 point)")
 
 
 def _positive(flag: str):
@@ -276,6 +257,16 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
+def _write(text: str, output: str | None) -> None:
+    """The report to stdout, or to ``output`` (UTF-8, newlines as written)."""
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        with open(output, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+
+
 def _gate(args: argparse.Namespace) -> int:
     import warnings
 
@@ -291,12 +282,7 @@ def _gate(args: argparse.Namespace) -> int:
         result = gate(dataset, baseline=args.baseline, candidate=args.candidate, margin=args.margin,
                       confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters)
     text = result.markdown()
-    if args.output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        with open(args.output, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+    _write(text, args.output)
     return result.exit_code
 
 
@@ -343,12 +329,7 @@ def _run(args: argparse.Namespace) -> int:
                 fh.write(body)
         return 0
     text = render(result, args.format, table=args.table)
-    if args.output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        with open(args.output, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+    _write(text, args.output)
     return 0
 
 
