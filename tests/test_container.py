@@ -12,16 +12,13 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import time
 import tomllib
-import urllib.request
 from pathlib import Path
 
 import pytest
+from _server import free_port, stop_group, wait_health
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "Dockerfile"
@@ -91,9 +88,7 @@ def image_dir(tmp_path_factory) -> Path:
 
 
 def test_container_command_serves_and_answers_the_health_check(image_dir):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     args = [sys.executable if a == "python" else a for a in cmd()]
     args = ["--server.address=127.0.0.1" if a.startswith("--server.address=") else a for a in args]
     args = [f"--server.port={port}" if a.startswith("--server.port=") else a for a in args]
@@ -101,26 +96,14 @@ def test_container_command_serves_and_answers_the_health_check(image_dir):
     proc = subprocess.Popen(args, cwd=image_dir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
                             start_new_session=True)
     try:
-        deadline = time.monotonic() + 90
-        health = b""
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                health = urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.3)
+        health = wait_health(proc, port)
         assert health == b"ok", proc.stdout.read().decode(errors="replace") if proc.poll() is not None else ""
         check = json.loads(one("HEALTHCHECK").split(" CMD ", 1)[1])
         assert check[0] == "python"
         check = [sys.executable] + [a.replace("8501", str(port)) for a in check[1:]]
         assert subprocess.run(check, timeout=30).returncode == 0
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_group(proc)
     log = proc.stdout.read().decode(errors="replace")
     assert "Traceback" not in log and "Inotify" not in log, log
 

@@ -11,19 +11,15 @@ The imports are checked to come from the fresh virtualenv, not from the reposito
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
 import site
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
 import pytest
+from _server import free_port, stop_group, wait_health
 
 ROOT = Path(__file__).resolve().parent.parent
 IGNORE = shutil.ignore_patterns(".venv", ".git", "tests", "bench", "build", "dist", "*.egg-info", "__pycache__",
@@ -146,26 +142,12 @@ def test_app_command_serves_and_pages_run_from_the_wheel(installed):
     pages = run([bin_dir / "python", "-c", code], site_dir)
     assert pages.returncode == 0 and "pages ok" in pages.stdout, pages.stderr[-3000:]
     # The command starts the server (with the bundled config: headless) and it answers its health check.
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     proc = subprocess.Popen([str(bin_dir / "evalbars-app"), "--server.address", "127.0.0.1", "--server.port",
                              str(port), "--browser.gatherUsageStats", "false"],
                             cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        deadline = time.monotonic() + 90
-        health = b""
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                health = urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.3)
+        health = wait_health(proc, port)
         assert health == b"ok", proc.stdout.read().decode(errors="replace") if proc.poll() is not None else ""
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_group(proc)
