@@ -28,22 +28,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import bench_core  # noqa: E402 - the bench scripts' one timing helper (bench/ is on the path when run)
+from bench_core import best_pair  # noqa: E402
+
 from evalstats_core.wild import wild_cluster_bootstrap  # noqa: E402
 
-CLOCK = time.process_time  # CPU time of this process: other jobs on a shared machine barely move it
 WEBB = np.array([-math.sqrt(1.5), -1.0, -math.sqrt(0.5), math.sqrt(0.5), 1.0, math.sqrt(1.5)])
-
-
-def best_pair(fn, ref, repeat: int) -> tuple[float, float]:
-    """Fastest times of ``fn`` and ``ref``, called alternately (seconds, on ``CLOCK``)."""
-    best = [math.inf, math.inf]
-    for i in range(repeat + 1):
-        for j, f in enumerate((fn, ref)):
-            start = CLOCK()
-            f()
-            if i:  # the first round is a warm-up
-                best[j] = min(best[j], CLOCK() - start)
-    return best[0], best[1]
 
 
 def data(n: int, n_clusters: int, seed: int = 0):
@@ -86,9 +76,8 @@ def main() -> None:
     parser.add_argument("--n-boot", type=int, default=9999)
     parser.add_argument("--wall", action="store_true", help="time wall clock instead of process CPU time")
     args = parser.parse_args()
-    global CLOCK
     if args.wall:
-        CLOCK = time.perf_counter
+        bench_core.CLOCK = time.perf_counter
     clock = "wall clock" if args.wall else "process CPU time"
     print(f"n = {args.n:,} questions, B = {args.n_boot} draws (best of {args.repeat}, {clock})")
     for n_clusters in (12, 200):
