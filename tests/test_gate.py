@@ -99,3 +99,35 @@ def test_gate_errors_name_the_fix():
         gate(load(data, name="r.csv"), baseline="base", candidate="base")
     with pytest.raises(EvalStatsError, match="margin"):
         gate(load(data, name="r.csv"), baseline="base", candidate="cand", margin=-0.1)
+
+
+def test_the_questions_that_would_tell_do_tell_80_percent_of_the_time():
+    """Seeded simulation of the gate's promise: with the n it prints for an inconclusive pilot, and the true
+    difference equal to the pilot's, the interval excludes 0 in about 80% of evals (600 replications,
+    Monte-Carlo SE 1.6 points)."""
+    from evalstats_core.comparison import compare
+
+    rng = np.random.default_rng(11)
+
+    def draw(n: int):
+        d = rng.random(n)  # shared difficulty: paired, as real evals are
+        base, cand = (d < 0.60).astype(float), (d < 0.55).astype(float)
+        flip = rng.random(n) < 0.15
+        cand[flip] = 1 - cand[flip]
+        return base, cand
+
+    from evalstats_core.power import sample_size
+
+    base, cand = draw(200_000)
+    truth = compare(cand, base)  # so many questions that its difference and variance are the truth
+    # what the gate prints (Eq. 9 with omega2 = n SE^2) when the observed difference is the true one
+    n = math.ceil(sample_size(abs(truth.diff), omega2=truth.n * truth.se**2))
+    told = sum(gate_told(*draw(n)) for _ in range(600)) / 600
+    assert 0.74 <= told <= 0.86, told
+
+
+def gate_told(base: np.ndarray, cand: np.ndarray) -> bool:
+    from evalstats_core.comparison import compare
+
+    c = compare(cand, base)
+    return bool(c.ci_high < 0 or c.ci_low > 0)
