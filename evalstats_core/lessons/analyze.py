@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..analysis import Analysis
+from ..analysis import INTERVAL_LABELS, Analysis
 from ..data import Dataset, QuestionTable
 from ..errors import EvalStatsError
 from ..report import _Style
@@ -75,9 +75,7 @@ EXAMPLES: dict[str, Example] = {
 INTERVAL_METHODS: dict[str, str] = {
     "auto": "auto (Wilson below 300 questions)",
     "normal": "t (normal with CR1)",
-    "wilson": "Wilson",
-    "clopper-pearson": "Clopper-Pearson (exact)",
-    "bayes": "Bayes (uniform prior)",
+    **INTERVAL_LABELS,  # one label per method: the same words as the table and the exports
 }
 
 #: Standard-error methods (the command line's ``--cluster-se``).
