@@ -27,7 +27,7 @@ from .chapters import available, neighbours, page_by_slug
 from .content import Content, Quiz, load_content
 
 __all__ = [
-    "page_setup", "sidebar", "notice", "quiz", "chapter_footer", "UrlState", "seed_control", "chart",
+    "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "chapter_footer", "UrlState", "seed_control", "chart",
     "download_table", "pct",
 ]
 
@@ -62,6 +62,33 @@ def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     if content.promise:
         st.markdown(f"*{content.promise}*")
     return content
+
+
+_DISPLAY = re.compile(r"^\$\$(.+?)\$\$\s*$", re.MULTILINE | re.DOTALL)
+
+
+def prose(markdown: str) -> None:
+    """Chapter Markdown with its display formulas drawn full size and centred.
+
+    A formula written alone on its lines as ``$$ ... $$`` would render inline-sized and left-aligned
+    inside ``st.markdown``; each such block is drawn with ``st.latex`` between the text around it.
+    """
+    parts = _DISPLAY.split(markdown)
+    for i, part in enumerate(parts):
+        if i % 2:
+            st.latex(part.strip())
+        elif part.strip():
+            st.markdown(part.strip())
+
+
+def deeper(content: Content, name: str, label: str) -> None:
+    """A "Go deeper" expander holding the section ``name`` (a ``deeper_*`` section of the content file).
+
+    Derivations live here, off the main path; the reading time on the home page counts only the
+    main path (sections whose names do not start with ``deeper``).
+    """
+    with st.expander(f"Go deeper: {label}", icon=":material/school:"):
+        prose(content[name])
 
 
 def notice(markdown: str, *, title: str = "What to notice") -> None:

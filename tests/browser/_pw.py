@@ -55,3 +55,19 @@ def metric(page, label: str, *, exact: bool = False) -> str:
     boxes = page.locator('[data-testid="stMetric"]')
     box = (boxes.filter(has=page.get_by_text(label, exact=True)) if exact else boxes.filter(has_text=label)).first
     return box.locator('[data-testid="stMetricValue"]').inner_text()
+
+
+def count_sent_frames(page) -> dict:
+    """Start counting the WebSocket frames the page sends to the Streamlit server.
+
+    Every widget change (and so every script rerun) is a frame the browser sends; a chart that redraws
+    from its own Vega-Lite parameter sends none. Returns a dict whose ``"n"`` grows with each frame.
+    Call before ``page.goto``: only sockets opened afterwards are counted.
+    """
+    counter = {"n": 0}
+
+    def on_socket(ws) -> None:
+        ws.on("framesent", lambda _payload: counter.__setitem__("n", counter["n"] + 1))
+
+    page.on("websocket", on_socket)
+    return counter
