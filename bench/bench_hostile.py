@@ -4,7 +4,7 @@
 
 For each file of ``tests/hostile_files.py`` (``big=True``: the 1.7 MB CSV with 100,000 model columns, the
 3.4 MB Parquet file with 200 million rows, ...) it runs the command line and, for the bombs, the
-workbench's reading path (``lessons.analyze.prepare`` on the uploaded bytes, what the server does) in a
+workbench's reading path (``data.prepare`` on the uploaded bytes, what the server does) in a
 fresh process, and prints the exit code, the wall time, the peak resident memory and the message.
 The issue's bar: under 10 s, one message, under 1.5 GB.
 """
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 SERVER = """
 import sys
-from evalstats_core.lessons.analyze import prepare
+from evalstats_core.data import prepare
 data = open(sys.argv[1], 'rb').read()
 try:
     prepare(data, sys.argv[1].rsplit('/', 1)[-1])

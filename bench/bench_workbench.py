@@ -4,7 +4,7 @@ beside pandas' pyarrow CSV reader on the same bytes (measured in the same run).
 What is timed, for each file size:
 
 * ``pandas read``: ``pd.read_csv(BytesIO(data), engine="pyarrow")`` -- only parsing, no checks.
-* ``load``: ``evalstats_core.lessons.analyze.prepare`` -- read + validate every cell (data.load),
+* ``load``: ``evalstats_core.data.prepare`` -- read + validate every cell (data.load),
   question-level scores (resamples averaged), cluster codes, and the scan for unused cluster-like columns.
 * ``analyze``: ``analyze`` (every model, every pair, Holm), the guardrails, the ranking and the plan of one
   pair: everything the page computes once per setting.
@@ -31,8 +31,8 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from evalstats_core.analysis import analyze  # noqa: E402
+from evalstats_core.data import prepare  # noqa: E402
 from evalstats_core.guardrails import guardrails  # noqa: E402
-from evalstats_core.lessons.analyze import prepare  # noqa: E402
 from evalstats_core.planning import plan_pair  # noqa: E402
 from evalstats_core.ranking import rank_models  # noqa: E402
 

@@ -19,8 +19,11 @@ from typing import Any
 
 import streamlit as st
 
+from evalstats_core import report
+from evalstats_core.data import Prepared, file_columns, prepare
 from evalstats_core.errors import EvalStatsError
-from evalstats_core.lessons import analyze as lesson
+
+from . import examples
 
 INJECT_KEY = "_analyze_injected"
 LAST_KEY = "_analyze_last"  # the Analysis the page shows (read by tests that compare with the command line)
@@ -36,7 +39,10 @@ PROPORTION_METHODS = {"wilson": "Wilson", "wald": "Wald (CLT)", "clopper_pearson
 ROLE_KEYS = ("analyze_format", "analyze_question_col", "analyze_model_col", "analyze_score_col",
              "analyze_cluster_col", "analyze_duplicates")
 #: Every choice about how the file is read: the caches of the analysis are keyed on all of them.
-READ_KEYS = (*ROLE_KEYS, "analyze_ignore_cols", "analyze_runs_in_ids", "analyze_metric", "analyze_model_name")
+READ_KEYS = (*ROLE_KEYS, "analyze_ignore_cols", "analyze_runs_in_ids", "analyze_metric", "analyze_model_name",
+             "analyze_filter", "analyze_harness_cluster")
+#: the harness-log cluster choice: the importer's own (a metadata key named subject, category...), or none
+AUTO_CLUSTER = "(found by the importer)"
 
 
 def read_key() -> tuple:
@@ -55,9 +61,9 @@ DEFAULTS: dict[str, Any] = {
     "analyze_delta": 3.0, "analyze_alpha": 0.05, "analyze_power": 0.8, "analyze_reported_method": "wilson",
 }
 BOUNDS = {"analyze_delta": (0.01, 100.0), "analyze_alpha": (0.001, 0.5), "analyze_power": (0.5, 0.99)}
-CHOICES = {"analyze_mode": tuple(MODES), "analyze_example": tuple(lesson.EXAMPLES),
-           "analyze_confidence": CONFIDENCES, "analyze_method": tuple(lesson.INTERVAL_METHODS),
-           "analyze_cluster_se": tuple(lesson.SE_METHODS),
+CHOICES = {"analyze_mode": tuple(MODES), "analyze_example": tuple(examples.EXAMPLES),
+           "analyze_confidence": CONFIDENCES, "analyze_method": tuple(report.INTERVAL_METHODS),
+           "analyze_cluster_se": tuple(report.SE_METHODS),
            "analyze_adjust": tuple(ADJUST), "analyze_reported_method": tuple(PROPORTION_METHODS)}
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])")
@@ -89,10 +95,10 @@ class Source:
 @st.cache_resource(max_entries=4, show_spinner="Reading and checking the results file…", show_time=True,
                scope="session")
 def _prepare(key: str, roles: tuple, name: str, _data: bytes, duplicates: str = "resamples",
-             ignore: tuple = (), runs: bool = False) -> lesson.Prepared | str:
+             ignore: tuple = (), runs: bool = False) -> Prepared | str:
     fmt, q, m, s, c = roles
     try:
-        return lesson.prepare(_data, name, format=fmt, question_col=q, model_col=m, score_col=s, cluster_col=c,
+        return prepare(_data, name, format=fmt, question_col=q, model_col=m, score_col=s, cluster_col=c,
                               duplicates=duplicates, ignore_cols=ignore, runs_in_ids=runs)
     except MemoryError:
         return (f"{name} does not fit in this server's memory; analyse a smaller file (e.g. one score per question "
@@ -119,26 +125,25 @@ def session_gone():
 
 
 @st.cache_data(max_entries=32, show_spinner=False, scope="session")
-def _analyze(key: str, roles: tuple, opts: tuple, _prepared: lesson.Prepared):
+def _analyze(key: str, roles: tuple, opts: tuple, _prepared: Prepared):
     from evalstats_core.analysis import analyze
 
     baseline, confidence, paired, use_clusters, adjust, interval, cluster_se, wild = opts
-    try:
-        result = analyze(_prepared.table, baseline=baseline, confidence=confidence, paired=paired,
-                         use_clusters=use_clusters, adjust=adjust, interval=interval, method=cluster_se,
-                         wild_bootstrap=wild, should_stop=session_gone())
-        return lesson.with_file_roles(result, _prepared.dataset)
+    try:  # the question table carries the file's roles and notes: the analysis is the command line's
+        return analyze(_prepared.table, baseline=baseline, confidence=confidence, paired=paired,
+                       use_clusters=use_clusters, adjust=adjust, interval=interval, method=cluster_se,
+                       wild_bootstrap=wild, should_stop=session_gone())
     except EvalStatsError as exc:
         return str(exc)
 
 
 @st.cache_data(max_entries=16, show_spinner=False, scope="session")
-def _extras(key: str, roles: tuple, opts: tuple, method: str, _prepared: lesson.Prepared, _analysis, _all_pairs):
+def _extras(key: str, roles: tuple, opts: tuple, method: str, _prepared: Prepared, _analysis, _all_pairs):
     """Guardrails and the ranking (from the all-pairs analysis), computed once per setting."""
     from evalstats_core.guardrails import guardrails
     from evalstats_core.ranking import rank_models
 
-    shown = lesson.model_intervals(_analysis)
+    shown = report.model_intervals(_analysis)
     guards = guardrails(_prepared.dataset, _prepared.table, _analysis, extra_clusters=_prepared.extra_clusters,
                         intervals={r.model: (r.ci_low, r.ci_high) for r in shown.itertuples()})
     ranking = rank_models({m.model: m.mean for m in _all_pairs.models},
@@ -180,10 +185,10 @@ def source_controls(content) -> Source:
                   "8) and open the .zip here.")
     injected = st.session_state.get(INJECT_KEY)
     own = bool(uploads) or bool(injected)
-    slug = left.selectbox("Example", list(lesson.EXAMPLES), format_func=lambda s: lesson.EXAMPLES[s].label,
+    slug = left.selectbox("Example", list(examples.EXAMPLES), format_func=lambda s: examples.EXAMPLES[s].label,
                           key="analyze_example", disabled=own)
     left.caption("Your file is analysed below; remove it to return to the examples." if own
-                 else esc(lesson.EXAMPLES[slug].blurb))
+                 else esc(examples.EXAMPLES[slug].blurb))
     with left.expander("About the examples"):
         st.markdown(content["examples"])
     if injected and injected.get("files"):  # tests: several files at once
@@ -196,7 +201,7 @@ def source_controls(content) -> Source:
     elif uploaded is not None:
         source = Source(uploaded.getvalue(), uploaded.name, "up:" + _upload_hash(uploaded), True)
     else:
-        data, name = lesson.example_bytes(slug)
+        data, name = examples.example_bytes(slug)
         return Source(data, name, f"example:{slug}:{len(data)}", False)
     source = _open_bundle(source, right)
     if not source.files:
@@ -216,27 +221,29 @@ def _files_source(files: list[tuple[str, bytes]], where) -> Source:
     The metric (or Inspect scorer) and a model name for a log that does not say it are asked here."""
     digest = hashlib.sha256(b"".join(hashlib.sha256(d).digest() for _, d in files)).hexdigest()
     names = [n for n, _ in files]
-    c1, c2 = where.columns(2)
+    c1, c2, c3 = where.columns(3)
     c1.text_input("Metric or scorer (harness logs)", key="analyze_metric", placeholder="the first the log lists",
                   help="lm-eval: acc, acc_norm, exact_match...; Inspect: the scorer's name. The notes below say "
                        "which the log offers.")
-    c2.text_input("Model name (a log that does not name it)", key="analyze_model_name", placeholder="from the log")
+    c2.text_input("Filter (lm-eval)", key="analyze_filter", placeholder="the task's first",
+                  help="lm-evaluation-harness writes one line per document and filter (none, strict-match, "
+                       "flexible-extract...); the notes below say which filter was read.")
+    c3.text_input("Model name (a log that does not name it)", key="analyze_model_name", placeholder="from the log")
     label = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more file" + \
         ("s" if len(names) > 2 else "")
     return Source(b"", label, f"files:{digest}", True, tuple(files))
 
 
 @st.cache_resource(max_entries=4, show_spinner="Reading the harness logs…", scope="session")
-def _prepare_files(key: str, metric: str, model_name: str, duplicates: str, _files: tuple) -> lesson.Prepared | str:
-    from evalstats_core.data import load, load_many, question_scores
-
+def _prepare_files(key: str, metric: str, harness_filter: str, model_name: str, cluster: str, duplicates: str,
+                   _files: tuple) -> Prepared | str:
+    options = {"metric": metric or None, "harness_filter": harness_filter or None, "duplicates": duplicates,
+               "cluster_col": cluster or None}
     try:
         if len(_files) == 1:
             name, data = _files[0]
-            ds = load(data, name=name, metric=metric or None, model_name=model_name or None, duplicates=duplicates)
-        else:
-            ds = load_many(list(_files), metric=metric or None, duplicates=duplicates)
-        return lesson.Prepared(ds, question_scores(ds), {}, {})
+            return prepare(data, name, model_name=model_name or None, **options)
+        return prepare(list(_files), **options)
     except EvalStatsError as exc:
         return str(exc)
     except MemoryError:
@@ -306,7 +313,7 @@ def _read_with_status(source: Source) -> None:
         start = time.perf_counter()
         result = _prepare(source.key, (None,) * 5, source.name, source.data,
                           st.session_state.get("analyze_duplicates", "resamples"),
-                          _ignored(list(lesson.file_columns(source.data, source.name))), _runs())
+                          _ignored(list(file_columns(source.data, source.name))), _runs())
         took = time.perf_counter() - start
         if isinstance(result, str):
             note = f"{esc(source.name)} could not be read: see the message below."
@@ -336,21 +343,41 @@ def _runs() -> bool:
     return bool(st.session_state.get("analyze_runs_in_ids", False))
 
 
-def roles_controls(content, source: Source) -> tuple[lesson.Prepared | None, bool]:
+def _harness_roles(source: Source) -> tuple[Prepared | None, bool]:
+    """Harness logs: the importers know the roles; the user may choose the cluster among the Inspect
+    metadata keys every sample has (or none)."""
+    text = {k: str(st.session_state.get(k, "") or "") for k in ("analyze_metric", "analyze_filter", "analyze_model_name")}
+    choice = st.session_state.get("analyze_harness_cluster", AUTO_CLUSTER)
+    cluster = "" if choice in (AUTO_CLUSTER, NO_CLUSTER) else choice
+    prepared = _prepare_files(source.key, text["analyze_metric"], text["analyze_filter"], text["analyze_model_name"],
+                              cluster, st.session_state["analyze_duplicates"], source.files)
+    keys = [] if isinstance(prepared, str) else [
+        c.removeprefix("metadata.") for c in (prepared.dataset.extra or {}) if c.startswith("metadata.")]
+    if cluster and cluster not in keys:
+        keys.insert(0, cluster)  # kept (and named by the error) until the user chooses again
+    if keys:
+        fix_choice("analyze_harness_cluster", [AUTO_CLUSTER, NO_CLUSTER, *keys], AUTO_CLUSTER)
+        st.selectbox("Cluster (a metadata key of the Inspect samples)", [AUTO_CLUSTER, NO_CLUSTER, *keys],
+                     key="analyze_harness_cluster",
+                     help="Samples that share the key's value were drawn together (a subject, a source document): "
+                          "standard errors are clustered on it. The importer picks a key named subject, category, "
+                          "group, source or cluster when there is one.")
+    if isinstance(prepared, str):
+        st.session_state.pop(LAST_KEY, None)
+        st.error(f"**{esc(source.name)} cannot be analysed.** {esc(prepared)}", icon=":material/error:")
+        return None, False
+    use = st.session_state.get("analyze_harness_cluster", AUTO_CLUSTER) != NO_CLUSTER
+    _inferred(prepared, use)
+    return prepared, use and prepared.dataset.cluster_col is not None
+
+
+def roles_controls(content, source: Source) -> tuple[Prepared | None, bool]:
     """Confirm the columns; returns the prepared file (None after an error) and whether to cluster."""
     st.markdown(content["columns"])
     if source.files:  # harness logs or several files: their importers know the roles
         st.session_state.setdefault("analyze_duplicates", "resamples")
-        prepared = _prepare_files(source.key, st.session_state.get("analyze_metric", "") or "",
-                                  st.session_state.get("analyze_model_name", "") or "",
-                                  st.session_state["analyze_duplicates"], source.files)
-        if isinstance(prepared, str):
-            st.session_state.pop(LAST_KEY, None)
-            st.error(f"**{esc(source.name)} cannot be analysed.** {esc(prepared)}", icon=":material/error:")
-            return None, False
-        _inferred(prepared, True)
-        return prepared, prepared.dataset.cluster_col is not None
-    header = list(lesson.file_columns(source.data, source.name))
+        return _harness_roles(source)
+    header = list(file_columns(source.data, source.name))
     auto = (None, None, None, None, None)
     st.session_state.setdefault("analyze_duplicates", "resamples")
     fix_choice("analyze_duplicates", list(DUPLICATES), "resamples")
@@ -427,7 +454,7 @@ _IMPORTER = {"lm_eval": "lm-evaluation-harness", "inspect_eval": "Inspect", "ins
              "promptfoo": "promptfoo", "joined": "harness and results-file"}
 
 
-def _inferred(prepared: lesson.Prepared, use_clusters: bool) -> None:
+def _inferred(prepared: Prepared, use_clusters: bool) -> None:
     ds = prepared.dataset
     kind = ("**binary** (every score is 0 or 1)" if ds.score_kind == "binary"
             else "**continuous** (partial credit or a rating)")
@@ -461,14 +488,14 @@ def analysis_controls(models: tuple[str, ...]) -> dict[str, Any]:
     a, b, c, d = st.columns([1.2, 1.2, 1.2, 1])
     confidence = a.select_slider("Confidence level", CONFIDENCES, format_func=lambda v: f"{v:.0%}",
                                  key="analyze_confidence")
-    method = b.selectbox("Interval for one model", list(lesson.INTERVAL_METHODS),
-                         format_func=lesson.INTERVAL_METHODS.get, key="analyze_method",
+    method = b.selectbox("Interval for one model", list(report.INTERVAL_METHODS),
+                         format_func=report.INTERVAL_METHODS.get, key="analyze_method",
                          help="Proportion intervals apply to 0/1 scores on independent questions, one answer each.")
     baseline = c.selectbox("Compare", [ALL_PAIRS, *models], key="analyze_baseline",
                            format_func=lambda v: "every pair" if v == ALL_PAIRS else f"every model against {v}")
     adjust = d.selectbox("p-value adjustment", list(ADJUST), format_func=ADJUST.get, key="analyze_adjust")
     e, f = st.columns([1.2, 2])
-    cluster_se = e.selectbox("Standard errors", list(lesson.SE_METHODS), format_func=lesson.SE_METHODS.get,
+    cluster_se = e.selectbox("Standard errors", list(report.SE_METHODS), format_func=report.SE_METHODS.get,
                              key="analyze_cluster_se",
                              help="CR2 with Satterthwaite degrees of freedom and a t reference keeps its level with "
                                   "few or unequal clusters and few questions; CR1 with a normal reference gives the "
@@ -495,7 +522,7 @@ class Results:
     opts: tuple
 
 
-def run(source: Source, prepared: lesson.Prepared, roles_key: tuple, settings: dict, use_clusters: bool) -> Results | None:
+def run(source: Source, prepared: Prepared, roles_key: tuple, settings: dict, use_clusters: bool) -> Results | None:
     """The cached analysis for these settings (and its all-pairs twin for the ranking)."""
     opts = (settings["baseline"], settings["confidence"], settings["paired"], use_clusters, settings["adjust"],
             settings["method"], settings["cluster_se"], settings["wild"])

@@ -13,13 +13,14 @@ import streamlit as st
 
 from evalstats_app import shell
 from evalstats_app.workbench import ADJUST, CONFIDENCES, PROPORTION_METHODS, Results, Source, esc, fix_choice
+from evalstats_core import report
+from evalstats_core.data import Prepared
 from evalstats_core.errors import EvalStatsError
-from evalstats_core.lessons import analyze as lesson
 
 
 @st.cache_data(max_entries=32, show_spinner=False, scope="session")
 def _plan(key: str, roles: tuple, opts: tuple, pair: tuple, delta: float, alpha: float, power: float,
-          _prepared: lesson.Prepared, _analysis):
+          _prepared: Prepared, _analysis):
     from evalstats_core.planning import plan_pair
 
     try:
@@ -58,12 +59,12 @@ def _percent(analysis) -> bool:
     return analysis.unit == "percent"
 
 
-def models_section(content, prepared: lesson.Prepared, res: Results, method: str) -> None:
+def models_section(content, prepared: Prepared, res: Results, method: str) -> None:
     """Table of each model (paper format) and the forest plot of means."""
     st.markdown(content["models"])
     a = res.analysis
-    intervals = lesson.model_intervals(a)
-    st.dataframe(lesson.models_display(a, intervals), hide_index=True, width="stretch", column_config=_NAMES)
+    intervals = report.model_intervals(a)
+    st.dataframe(report.models_display(a, intervals), hide_index=True, width="stretch", column_config=_NAMES)
     for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment
         if w.startswith("design effect below 1"):
             st.info(esc(w[0].upper() + w[1:]), icon=":material/info:")
@@ -82,7 +83,7 @@ def models_section(content, prepared: lesson.Prepared, res: Results, method: str
         groups = dict(zip(r.models, r.letters, strict=False))
         frame = frame.assign(group=[groups.get(m, "") for m in intervals["model"]])
     best = max(a.models, key=lambda m: m.mean)
-    f = lesson.Formatter(a)
+    f = report.Formatter(a)
     low, high = frame.set_index("model").loc[best.model, ["ci_low", "ci_high"]]
     title = f"Mean score by model, {a.name}"
     shell.chart(_chart_spec("models", frame, _percent(a), a.confidence, title, method_line(a)),
@@ -101,8 +102,8 @@ def compare_section(content, res: Results) -> None:
     if not a.comparisons:
         st.info("One model only: nothing to compare. Add a second model's scores to the file.")
         return
-    st.dataframe(lesson.comparisons_display(a), hide_index=True, width="stretch", column_config=_NAMES)
-    mc = lesson.mcnemar_display(a)
+    st.dataframe(report.comparisons_display(a), hide_index=True, width="stretch", column_config=_NAMES)
+    mc = report.mcnemar_display(a)
     if len(mc):
         st.markdown(content["mcnemar"])
         st.dataframe(mc, hide_index=True, width="stretch")
@@ -111,19 +112,19 @@ def compare_section(content, res: Results) -> None:
                        "paired p-values of the table above.")
     from evalstats_core.report import method_line
 
-    diffs = lesson.differences_frame(a)
+    diffs = report.differences_frame(a)
     sig = int(diffs["significant"].sum())
     how = "paired" if a.paired else "unpaired"
     line = method_line(a, what="comparisons")
-    if len(a.models) >= lesson.MATRIX_FROM and a.baseline is None:
+    if len(a.models) >= report.MATRIX_FROM and a.baseline is None:
         order = tuple(res.ranking.models)
-        shell.chart(_chart_spec("matrix", lesson.matrix_frame(a), _percent(a), a.confidence,
+        shell.chart(_chart_spec("matrix", report.matrix_frame(a), _percent(a), a.confidence,
                                 f"Every pairwise difference, {a.name}", line, a.paired, order),
                     f"Each cell is the row model minus the column model ({how}), models in rank order; a star "
                     f"marks the {sig} of {len(diffs)} differences that are significant after adjustment.",
                     name="analyze_matrix")
         leader = order[0]
-        lead = lesson.leader_frame(a, leader)
+        lead = report.leader_frame(a, leader)
         shell.chart(_chart_spec("differences", lead, _percent(a), a.confidence,
                                 f"Every model against the leader, {leader}", line, a.paired),
                     f"Each model minus {esc(leader)} with its {a.confidence:.0%} {how} interval: "
@@ -142,7 +143,7 @@ def compare_section(content, res: Results) -> None:
 
 
 @st.cache_resource(max_entries=4, show_spinner=False, scope="session")
-def _why(key: str, roles: tuple, use_clusters: bool, pair: tuple, _prepared: lesson.Prepared):
+def _why(key: str, roles: tuple, use_clusters: bool, pair: tuple, _prepared: Prepared):
     """Per-cluster breakdown (None without clusters) and the disagreements of one pair. They depend on the
     file and the pair only (not on confidence or adjustment), and can be as long as the file: kept as they
     are (``cache_resource``), never pickled on a rerun."""
@@ -153,7 +154,7 @@ def _why(key: str, roles: tuple, use_clusters: bool, pair: tuple, _prepared: les
     return clusters, disagreements(table, *pair, text=_prepared.text_columns or None)
 
 
-def why_section(content, source: Source, prepared: lesson.Prepared, roles_key: tuple, res: Results) -> None:
+def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, res: Results) -> None:
     """Which clusters carry a difference, and the questions two models disagree on (downloadable)."""
     from evalstats_core.report import method_line
 
@@ -166,7 +167,7 @@ def why_section(content, source: Source, prepared: lesson.Prepared, roles_key: t
     fix_choice("analyze_why_pair", labels, labels[0])
     pair = pairs[labels.index(st.selectbox("Pair", labels, key="analyze_why_pair"))]
     clusters, disagree = _why(source.key, roles_key, bool(res.opts[3]), pair, prepared)
-    f = lesson.Formatter(a)
+    f = report.Formatter(a)
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{pair[0]}_vs_{pair[1]}")[:60]
     if clusters is not None and a.clustered:
         shown = clusters.head(500).copy()  # the download has every cluster
@@ -222,7 +223,7 @@ def rank_section(content, res: Results) -> None:
     """Models in order, with groups that cannot be told apart."""
     st.markdown(content["rank"])
     r = res.ranking
-    f = lesson.Formatter(res.all_pairs)
+    f = report.Formatter(res.all_pairs)
     frame = r.to_frame()
     frame["mean"] = [f.num(x) for x in frame["mean"]]
     frame.columns = ["Order", "Model", "Mean", "Group", "Possible ranks"]
@@ -266,7 +267,7 @@ def plan_controls(res: Results) -> dict[str, Any]:
             "power": float(power)}
 
 
-def plan_section(content, source: Source, prepared: lesson.Prepared, roles_key: tuple, res: Results) -> None:
+def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, res: Results) -> None:
     """Minimum detectable effect, questions and answers needed, and a link into the power chapter."""
     from evalstats_core.planning import LINK_DELTA_RANGE, describe, power_link
 
@@ -309,7 +310,7 @@ def plan_section(content, source: Source, prepared: lesson.Prepared, roles_key: 
                    "scale, so the numbers above are the plan (no link).")
 
 
-def export_section(content, prepared: lesson.Prepared, res: Results, method: str) -> None:
+def export_section(content, prepared: Prepared, res: Results, method: str) -> None:
     """Downloads of the tables, report, methods paragraph and the command that reproduces it."""
     import json
 
@@ -318,7 +319,7 @@ def export_section(content, prepared: lesson.Prepared, res: Results, method: str
     st.markdown(content["export"])
     a = res.analysis
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", a.name.rsplit(".", 1)[0])[:60] or "results"
-    doc = lesson.settings_document(a, file_name=a.name)
+    doc = report.settings_document(a, file_name=a.name)
     row1 = st.columns(4)
     with row1[0]:
         shell.download_table("Report (Markdown)", lambda: report.render(a, "markdown"),

@@ -53,6 +53,9 @@ INTERVALS = ("auto", "normal", "wilson", "clopper-pearson", "bayes")
 INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exact)",
                    "bayes": "Bayes (uniform prior)"}
 
+#: One label per multiple-comparison adjustment, everywhere (page headers, exports, verdicts, CLI).
+ADJUST_LABELS = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "unadjusted"}
+
 
 def normal_label(method: str, clustered: bool) -> str:
     """The label of the t / normal interval of ``method`` (one wording everywhere)."""
@@ -409,9 +412,9 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     if interval not in INTERVALS:
         raise EvalStatsError(f"interval ({interval!r}) must be one of {', '.join(map(repr, INTERVALS))}")
     if isinstance(data, Dataset):
-        table, dataset = question_scores(data), data
+        table = question_scores(data)
     elif isinstance(data, QuestionTable):
-        table, dataset = data, None
+        table = data  # it carries the file's roles and notes (question_scores copies them from the Dataset)
     else:
         raise EvalStatsError(f"analyze needs a Dataset from load() (or a QuestionTable), not a {type(data).__name__}")
     models = table.models
@@ -428,7 +431,7 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                     "not clustered (clustering needs at least two clusters)")
     codes = table.cluster_codes if clustered else None
     scores, answered, k = table.scores, table.answered, table.k  # (n_q, n_m) each
-    notes: list[str] = list(dataset.notes) if dataset is not None else []
+    notes: list[str] = list(table.notes)
     binary = table.score_kind == "binary"
 
     with _warnings.catch_warnings():  # per-call warnings are gathered below, once each
@@ -497,12 +500,9 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         adjust=adjust, score_kind=table.score_kind, n_questions=int(table.questions.size),
         n_clusters=table.n_clusters if clustered else None,
         unit="percent" if bool(np.all((scores[answered] >= 0.0) & (scores[answered] <= 1.0))) else "score",
-        format=None if dataset is None else dataset.format,
-        question_col=None if dataset is None else dataset.question_col,
-        model_col=None if dataset is None else dataset.model_col,
-        score_col=None if dataset is None else dataset.score_col,
-        cluster_col=table.cluster_col if clustered else None,
-        reading=() if dataset is None else tuple(dataset.reading),
+        format=table.format, question_col=table.question_col, model_col=table.model_col,
+        score_col=table.score_col, cluster_col=table.cluster_col if clustered else None,
+        reading=tuple(table.reading),
         method=method, interval=interval, wild_bootstrap=bool(wild_bootstrap and paired), n_boot=int(n_boot),
         seed=int(seed),
     )

@@ -36,11 +36,13 @@ from ._columns import (
     score_values,
     wide_cells,
 )
+from ._extra import extra_columns, file_columns
 from ._read import open_file, read_source
 from .errors import EvalStatsError
 from .limits import Limits, estimate
 
-__all__ = ["Dataset", "QuestionTable", "load", "question_scores"]
+__all__ = ["Dataset", "QuestionTable", "load", "question_scores", "Prepared", "prepare", "file_columns",
+           "extra_columns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,12 @@ class QuestionTable:
         The file's cluster column.
     score_kind : str
         ``"binary"`` or ``"continuous"`` for the raw answers (averaged resamples may be fractional).
+    format, question_col, model_col, score_col : str or None
+        How the file was read (``Dataset``'s roles), so an analysis of the table reports them.
+    notes : tuple of str
+        The loader's notes on the file (``Dataset.notes``).
+    reading : tuple of str
+        Command-line options that repeat how the file was read (``Dataset.reading``).
     """
 
     name: str
@@ -155,6 +163,12 @@ class QuestionTable:
     n_clusters: int | None
     cluster_col: str | None
     score_kind: str
+    format: str | None = None
+    question_col: str | None = None
+    model_col: str | None = None
+    score_col: str | None = None
+    notes: tuple[str, ...] = ()
+    reading: tuple[str, ...] = ()
 
 
 
@@ -234,9 +248,9 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     kind = detect(data)
     if kind is not None:  # a harness log: its own importer, then the same validation as any results file
         path = source if isinstance(source, str | os.PathLike) else None
-        return _load_frames([_import(data, label, path, metric, harness_filter, model_name)], label,
+        return _load_frames([_import(data, label, path, metric, harness_filter, model_name, cluster_col)], label,
                             limits=limits, duplicates=duplicates, mixed_scales=mixed_scales,
-                            reading=_harness_flags(metric, harness_filter, model_name), file_type=kind)
+                            reading=_harness_flags(metric, harness_filter, model_name, cluster_col), file_type=kind)
     if not data or data.isspace():
         raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
     opened = open_file(data, label, ext, limits)
@@ -254,7 +268,8 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     text_cols = [roles[r] for r in ("question", "model", "cluster") if roles.get(r) is not None]
     used = [roles[r] for r in ("question", "model", "score", "cluster") if roles.get(r) is not None]
     # the other columns (a prompt, a group the user did not name) come from the same parse, as text
-    extra = [i for i in range(len(header)) if i not in used and i not in roles["models"]][:_EXTRA_COLUMNS]
+    extra = [i for i in range(len(header))
+             if i not in used and i not in roles["models"] and header[i] != resample_col][:_EXTRA_COLUMNS]
     table = opened.parse(text_cols + extra, used + list(roles["models"]) + extra)
     if table.num_rows == 0:
         raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
@@ -372,16 +387,19 @@ def _extra_text(table: Any, extra: list[int], header: list[str], row_questions: 
 
 
 def _import(data: bytes, label: str, path: Any, metric: str | None, harness_filter: str | None,
-            model_name: str | None) -> tuple[pd.DataFrame, list[str]]:
+            model_name: str | None, cluster: str | None = None) -> tuple[pd.DataFrame, list[str]]:
     from .importers import import_log
 
-    return import_log(data, label, metric=metric, filter=harness_filter, model=model_name, path=path)
+    return import_log(data, label, metric=metric, filter=harness_filter, model=model_name, path=path,
+                      cluster=cluster)
 
 
-def _harness_flags(metric: str | None, harness_filter: str | None, model_name: str | None) -> tuple[str, ...]:
+def _harness_flags(metric: str | None, harness_filter: str | None, model_name: str | None,
+                   cluster: str | None = None) -> tuple[str, ...]:
     import shlex
 
     flags = [f"--metric {shlex.quote(metric)}"] if metric else []
+    flags += [f"--cluster-col {shlex.quote(cluster)}"] if cluster else []
     flags += [f"--filter {shlex.quote(harness_filter)}"] if harness_filter else []
     flags += [f"--model-name {shlex.quote(model_name)}"] if model_name else []
     return tuple(flags)
@@ -489,7 +507,8 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
         kinds.append(detect(data))
         if kinds[-1] is not None:
             path = source if isinstance(source, str | os.PathLike) else None
-            parts.append(_import(data, label, path, metric, harness_filter, models_by_name.get(label)))
+            parts.append(_import(data, label, path, metric, harness_filter, models_by_name.get(label),
+                                 roles.get("cluster_col")))
         else:
             ds = load(data, name=label, limits=limits, duplicates=duplicates, mixed_scales=mixed_scales, **roles)
             frame = ds.frame.astype({"question": str, "model": str}).copy()
@@ -499,7 +518,7 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
         raise EvalStatsError("only lm-eval results files were given; add the samples_<task>_<date>.jsonl files")
     label = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more file{'s' if len(names) > 2 else ''}"
     return _load_frames(parts, label, limits=limits, duplicates=duplicates, mixed_scales=mixed_scales,
-                        reading=_harness_flags(metric, harness_filter, None), names=names,
+                        reading=_harness_flags(metric, harness_filter, None, roles.get("cluster_col")), names=names,
                         file_type=kinds[0] if len(set(kinds)) == 1 and kinds[0] else "joined")
 
 
@@ -703,5 +722,56 @@ def question_scores(dataset: Dataset) -> QuestionTable:
     return QuestionTable(
         name=dataset.name, models=dataset.models, questions=questions, scores=scores, k=k,
         answered=answered, cluster_codes=codes, clusters=clusters, n_clusters=n_clusters,
-        cluster_col=dataset.cluster_col, score_kind=dataset.score_kind,
+        cluster_col=dataset.cluster_col, score_kind=dataset.score_kind, format=dataset.format,
+        question_col=dataset.question_col, model_col=dataset.model_col, score_col=dataset.score_col,
+        notes=tuple(dataset.notes), reading=tuple(dataset.reading),
     )
+
+
+# ---------------------------------------------------------------------------------------------- prepare
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A loaded file ready for analysis.
+
+    Attributes
+    ----------
+    dataset : Dataset
+        From :func:`evalstats_core.data.load`.
+    table : QuestionTable
+        Its question-level scores (resamples averaged).
+    extra_clusters : dict of str -> numpy.ndarray
+        Unused cluster-like columns (see :func:`extra_columns`), for the guardrails.
+    text_columns : dict of str -> numpy.ndarray
+        Unused text columns, one value per question (see :func:`extra_columns`), for the disagreements.
+    """
+
+    dataset: Dataset
+    table: QuestionTable
+    extra_clusters: dict
+    text_columns: dict = None  # type: ignore[assignment]
+
+
+def prepare(source: Any, name: str | None = None, **options: Any) -> Prepared:
+    """Read ``source`` once and reduce it to question level, with the columns the analysis did not use.
+
+    ``source`` is what :func:`load` takes (a path, bytes or an open file), or a list of them (each a path,
+    bytes or ``(name, bytes)``) for :func:`load_many`; ``options`` are their keyword arguments (column
+    roles, ``metric``, ``harness_filter``, ``ignore_cols``...). The unused columns come from the same parse
+    (``Dataset.extra``), so the file is read once. Every problem with the file raises
+    :class:`~evalstats_core.errors.EvalStatsError` with the loader's message.
+
+    Examples
+    --------
+    >>> p = prepare(b"question,model,score,batch\\nq1,A,1,x\\nq2,A,0,x\\nq3,A,1,y\\nq4,A,1,y\\n", "t.csv")
+    >>> p.table.models, sorted(p.extra_clusters)
+    (('A',), ['batch'])
+    """
+    if isinstance(source, list):
+        dataset = load_many(source, **options)
+    else:
+        if "ignore_cols" in options:
+            options["ignore_cols"] = tuple(options["ignore_cols"])
+        dataset = load(source, name=name, **options)
+    table = question_scores(dataset)
+    clusters, texts = extra_columns(dataset, table)  # the unused columns, from the same parse
+    return Prepared(dataset, table, clusters, texts)

@@ -355,7 +355,7 @@ def guardrails(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
         ``analyze(table, ...)`` with the settings shown to the user.
     extra_clusters : mapping of column name -> labels of shape (n_questions,), optional
         Columns of the file that were not used and might be clusters, as one integer label per
-        question of ``table`` (see :func:`evalstats_core.lessons.analyze.unused_columns`).
+        question of ``table`` (see :func:`evalstats_core.data.extra_columns`).
     intervals : mapping of model -> (low, high), optional
         The one-model intervals the reader sees (e.g. Wilson); the overlap check compares these.
         Default: the analysis' normal intervals.

@@ -27,11 +27,15 @@ import math
 import re
 from typing import Any
 
-from .analysis import SMALL_DF, SMALL_N, Analysis, PairResult
+import pandas as pd
+
+from .analysis import ADJUST_LABELS, INTERVAL_LABELS, SMALL_DF, SMALL_N, Analysis, PairResult
 from .errors import EvalStatsError
 
 __all__ = ["render", "models_table", "comparisons_table", "models_csv", "comparisons_csv", "csv_tables", "verdicts", "method_line",
-           "methods_paragraph", "json_document", "to_json", "FORMATS"]
+           "methods_paragraph", "json_document", "to_json", "FORMATS", "Formatter", "INTERVAL_METHODS",
+           "SE_METHODS", "model_intervals", "models_display", "comparisons_display", "differences_frame",
+           "mcnemar_display", "settings_document", "MATRIX_FROM", "matrix_frame", "leader_frame"]
 
 FORMATS = ("markdown", "latex", "csv", "json")
 _MD_SPECIAL = str.maketrans({"\\": "\\\\", "|": "\\|", "`": "\\`", "[": "\\[", "]": "\\]", "\n": " ",
@@ -40,10 +44,10 @@ _MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")  # only "<" that could open an HTML ta
 _TEX_SPECIAL = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                               "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
                               "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
-                              "|": r"\textbar{}", "\n": " ", "\r": " "})
+                              "|": r"\textbar{}", "–": "--", "−": "-", "\n": " ", "\r": " "})
 #: Tables longer than this many rows are set as a ``longtable`` (it breaks across pages; a float does not).
 LONGTABLE_ROWS = 30
-_ADJUST_NAME = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "unadjusted"}
+_ADJUST_NAME = ADJUST_LABELS
 
 
 def version() -> str:
@@ -95,8 +99,12 @@ def csv_safe(cell: Any) -> Any:
 
 
 # --------------------------------------------------------------------------------------------- numbers
-class _Style:
-    """How to print numbers of one analysis: percent points for scores in [0, 1], else raw units."""
+class Formatter:
+    """How to print the numbers of one analysis, the one formatter of the page, Markdown, LaTeX and text.
+
+    Percent points for scores in [0, 1], else raw units; as many decimals as the smallest SE needs for
+    one significant digit; a value that rounds to zero prints unsigned ("0.0%", never "-0.0%" or "+0.0%").
+    """
 
     def __init__(self, analysis: Analysis) -> None:
         self.percent = analysis.unit == "percent"
@@ -109,10 +117,15 @@ class _Style:
         if x is None or not math.isfinite(x):
             return "n/a"
         v = 100.0 * x if self.percent else x
-        if round(v, self.decimals) == 0.0:
-            v = 0.0  # a rounding-level difference (e.g. -1e-16) prints as 0.0, never "-0.0"
-        text = f"{v:+.{self.decimals}f}" if signed else f"{v:.{self.decimals}f}"
+        if round(v, self.decimals) == 0.0:  # a rounding-level difference (e.g. -1e-16) prints as 0.0,
+            text = f"{0.0:.{self.decimals}f}"  # never "-0.0" or "+0.0"
+        else:
+            text = f"{v:+.{self.decimals}f}" if signed else f"{v:.{self.decimals}f}"
         return text + ("%" if self.percent and unit else "")
+
+    def interval(self, low: float, high: float, *, signed: bool = False) -> str:
+        """``(low, high)`` as the tables print an interval."""
+        return f"({self.num(low, signed=signed)}, {self.num(high, signed=signed)})"
 
     def points(self, x: float) -> str:
         """A difference in words: '5.0 points' (percentage points) or '0.52'."""
@@ -125,12 +138,13 @@ def _p(p: float | None) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def _r(x: float) -> str:
-    return f"{x:.2f}" if math.isfinite(x) else "n/a"
+def _r(x: float | None, digits: int = 2) -> str:
+    """A correlation or ratio to ``digits`` decimals ("0.00", never "-0.00"); "n/a" when undefined."""
+    return f"{round(x, digits) + 0.0:.{digits}f}" if x is not None and math.isfinite(x) else "n/a"
 
 
 # ---------------------------------------------------------------------------------------------- tables
-def _model_rows(analysis: Analysis, st: _Style) -> tuple[list[str], list[list[str]]]:
+def _model_rows(analysis: Analysis, st: Formatter) -> tuple[list[str], list[list[str]]]:
     level = f"{round(100 * analysis.confidence, 2):g}%"
     head = ["Model", "Questions"]
     if analysis.clustered:
@@ -148,14 +162,14 @@ def _model_rows(analysis: Analysis, st: _Style) -> tuple[list[str], list[list[st
             row.append(f"{m.n_clusters:,}")
         if show_k:
             row.append(str(m.k) if m.k_min == m.k_max else f"{m.k_min}-{m.k_max}")
-        row += [f"{st.num(m.mean)} ({st.num(m.se)})", f"({st.num(m.ci_low)}, {st.num(m.ci_high)})"]
+        row += [f"{st.num(m.mean)} ({st.num(m.se)})", st.interval(m.ci_low, m.ci_high)]
         if analysis.clustered:
             row += [st.num(m.se_naive), _r(m.deff)]
         rows.append(row)
     return head, rows
 
 
-def _pair_rows(analysis: Analysis, st: _Style) -> tuple[list[str], list[list[str]]]:
+def _pair_rows(analysis: Analysis, st: Formatter) -> tuple[list[str], list[list[str]]]:
     level = f"{round(100 * analysis.confidence, 2):g}%"
     head = ["Model", "Baseline", "Model - Baseline (SE)", f"{level} CI", "Correlation", "df", "Questions", "p",
             f"p ({_ADJUST_NAME[analysis.adjust]})"]
@@ -165,8 +179,8 @@ def _pair_rows(analysis: Analysis, st: _Style) -> tuple[list[str], list[list[str
     rows = []
     for c in analysis.comparisons:
         row = [c.model, c.baseline, f"{st.num(c.diff, signed=True)} ({st.num(c.se)})",
-               f"({st.num(c.ci_low, signed=True)}, {st.num(c.ci_high, signed=True)})", _r(c.correlation),
-               "∞" if math.isinf(c.df) else f"{c.df:,.1f}", f"{c.n:,}", _p(c.p_value), _p(c.p_adjusted)]
+               st.interval(c.ci_low, c.ci_high, signed=True), _r(c.correlation),
+               _df(c.df), f"{c.n:,}", _p(c.p_value), _p(c.p_adjusted)]
         if mcn:
             row.append(_p(c.mcnemar_p_value))
         rows.append(row)
@@ -196,7 +210,7 @@ def _latex(head: list[str], rows: list[list[str]], caption: str) -> str:
 
 def models_table(analysis: Analysis, fmt: str = "markdown") -> str:
     """Per-model table in the paper's "mean (SE)" format (Tables 2-3): ``"markdown"`` or ``"latex"``."""
-    head, rows = _model_rows(analysis, _Style(analysis))
+    head, rows = _model_rows(analysis, Formatter(analysis))
     if fmt == "latex":
         return _latex(head, rows, f"Mean score (standard error) on {analysis.name}")
     if fmt == "markdown":
@@ -206,7 +220,7 @@ def models_table(analysis: Analysis, fmt: str = "markdown") -> str:
 
 def comparisons_table(analysis: Analysis, fmt: str = "markdown") -> str:
     """Pairwise table in the paper's Table 5 format: difference (SE), CI, correlation, p-values."""
-    head, rows = _pair_rows(analysis, _Style(analysis))
+    head, rows = _pair_rows(analysis, Formatter(analysis))
     if fmt == "latex":
         return _latex(head, rows, f"Paired differences on {analysis.name}")
     if fmt == "markdown":
@@ -243,7 +257,7 @@ def comparisons_csv(analysis: Analysis) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ words
-def _verdict(c: PairResult, analysis: Analysis, st: _Style) -> str:
+def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
     level = f"{round(100 * analysis.confidence, 2):g}%"
     alpha = 1.0 - analysis.confidence
     adjusted = len(analysis.comparisons) > 1 and analysis.adjust != "none"
@@ -288,7 +302,7 @@ def _verdict(c: PairResult, analysis: Analysis, st: _Style) -> str:
 
 def verdicts(analysis: Analysis) -> list[str]:
     """One plain-words sentence per comparison, e.g. "Breeze beats Atlas by 5.0 points (95% CI 0.5 to 9.5)"."""
-    st = _Style(analysis)
+    st = Formatter(analysis)
     return [_verdict(c, analysis, st) for c in analysis.comparisons]
 
 
@@ -343,7 +357,7 @@ def methods_paragraph(analysis: Analysis) -> str:
                           "method (Holm 1979)")
         elif analysis.adjust == "bh":
             parts[-1] += (f", adjusted across the {len(analysis.comparisons)} comparisons with the "
-                          "Benjamini-Hochberg procedure (1995)")
+                          "Benjamini–Hochberg procedure (1995)")
         parts[-1] += "."
         if any(c.se == 0.0 and c.diff != 0.0 for c in analysis.comparisons):
             parts.append("Where every shared question differs by the same amount the standard error is zero and "
@@ -527,3 +541,170 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models") 
         out += [escape_latex(methods_paragraph(analysis)), ""]
         return "\n".join(out)
     raise EvalStatsError(f"format ({fmt!r}) must be one of {', '.join(FORMATS)}")
+
+
+# ================================================================================= display tables
+# The workbench's tables: the same numbers as the exports, printed by the same Formatter, as frames.
+
+#: Interval methods for one model's mean (the command line's ``--interval`` choices, same rule):
+#: ``auto`` is Wilson for 0/1 scores on fewer than 300 independent questions, else the t (or normal)
+#: interval; the proportion methods apply only to 0/1 scores with one answer per independent question.
+INTERVAL_METHODS: dict[str, str] = {
+    "auto": "auto (Wilson below 300 questions)",
+    "normal": "t (normal with CR1)",
+    **INTERVAL_LABELS,  # one label per method: the same words as the table and the exports
+}
+
+#: Standard-error methods (the command line's ``--cluster-se``).
+SE_METHODS: dict[str, str] = {
+    "cr2": "CR2 + Satterthwaite t (default)",
+    "cr1": "CR1 + normal (the paper's Eq. 1-8)",
+}
+
+
+# ------------------------------------------------------------------------------------------ one model
+def model_intervals(analysis: Analysis) -> pd.DataFrame:
+    """Each model's interval as the analysis computed it (``analyze(..., interval=...)``), as a frame.
+
+    The interval rule lives in :func:`~evalstats_core.analysis.analyze` (the command line uses the same
+    one), so the page, the exports and the CLI show the same interval.
+
+    Returns
+    -------
+    DataFrame
+        One row per model: ``model, estimate, se, ci_low, ci_high, interval`` (the method's label).
+    """
+    rows = [{"model": m.model, "estimate": m.mean, "se": m.se, "ci_low": m.ci_low, "ci_high": m.ci_high,
+             "interval": m.interval} for m in analysis.models]
+    return pd.DataFrame(rows, columns=["model", "estimate", "se", "ci_low", "ci_high", "interval"])
+
+
+def models_display(analysis: Analysis, intervals: pd.DataFrame) -> pd.DataFrame:
+    """The per-model table in the paper's format: mean (SE), interval, n, clusters, K, deff, n_eff."""
+    f = Formatter(analysis)
+    level = f"{round(100 * analysis.confidence, 2):g}% CI"
+    by_model = intervals.set_index("model")
+    rows = []
+    for m in analysis.models:
+        iv = by_model.loc[m.model]
+        row = {"Model": m.model, "Mean (SE)": f"{f.num(m.mean)} ({f.num(m.se)})",
+               level: f.interval(iv["ci_low"], iv["ci_high"]), "Questions": f"{m.n:,}"}
+        if analysis.clustered:
+            row["Clusters"] = f"{m.n_clusters:,}"
+        row["K"] = str(m.k) if m.k_min == m.k_max else f"{m.k_min}-{m.k_max}"
+        if analysis.clustered:
+            row["Naive SE"] = f.num(m.se_naive)
+            row["Design effect"] = _r(m.deff)
+            row["Effective n"] = f"{m.n_eff:,.0f}" if math.isfinite(m.n_eff) else "n/a"
+        row["Interval"] = iv["interval"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------- pairs
+def comparisons_display(analysis: Analysis) -> pd.DataFrame:
+    """The pairwise table (paper Table 5): difference (SE), CI, correlation, p, adjusted p, unpaired SE."""
+    f = Formatter(analysis)
+    level = f"{round(100 * analysis.confidence, 2):g}% CI"
+    rows = []
+    for c in analysis.comparisons:
+        saved = 1.0 - c.se / c.se_unpaired if analysis.paired and c.se_unpaired > 0 else math.nan
+        rows.append({
+            "Model": c.model, "Baseline": c.baseline,
+            "Model − Baseline (SE)": f"{f.num(c.diff, signed=True)} ({f.num(c.se)})",
+            level: f.interval(c.ci_low, c.ci_high, signed=True),
+            "Correlation": _r(c.correlation), "df": _df(c.df), "p": _p(c.p_value),
+            f"p ({ADJUST_LABELS[analysis.adjust]})": _p(c.p_adjusted),
+            **({"Wild bootstrap p": _p(c.wild_p_value)} if analysis.wild_bootstrap else {}),
+            "Unpaired SE": f.num(c.se_unpaired),
+            "Pairing saved": _saved(saved),
+            "Questions": f"{c.n:,}",
+        })
+    return pd.DataFrame(rows)
+
+
+def _df(df: float) -> str:
+    """Degrees of freedom as shown: one decimal, or '∞' for the normal reference."""
+    return "∞" if math.isinf(df) else f"{df:,.1f}"
+
+
+def _saved(saved: float) -> str:
+    """How much smaller the paired SE is than the unpaired one, in words (pairing can also cost)."""
+    if not math.isfinite(saved):
+        return "n/a"
+    if abs(saved) < 0.005:
+        return "nothing"
+    return f"{saved:.0%} of the SE" if saved > 0 else f"nothing (SE {-saved:.0%} larger)"
+
+
+def differences_frame(analysis: Analysis) -> pd.DataFrame:
+    """One row per comparison for the forest plot: ``label, estimate, ci_low, ci_high, significant``."""
+    alpha = 1.0 - analysis.confidence
+    return pd.DataFrame({
+        "label": [f"{c.model} − {c.baseline}" for c in analysis.comparisons],
+        "estimate": [c.diff for c in analysis.comparisons],
+        "ci_low": [c.ci_low for c in analysis.comparisons],
+        "ci_high": [c.ci_high for c in analysis.comparisons],
+        "significant": [bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha) for c in analysis.comparisons],
+    })
+
+
+def mcnemar_display(analysis: Analysis) -> pd.DataFrame:
+    """McNemar per binary pair: discordant counts b (only model right), c (only baseline right), chi2, p."""
+    rows = []
+    for c in analysis.comparisons:
+        if c.only_model is None:
+            continue
+        rows.append({"Model": c.model, "Baseline": c.baseline, "Only model right (b)": c.only_model,
+                     "Only baseline right (c)": c.only_baseline,
+                     "χ² = (b − c)² / (b + c)": _r(c.mcnemar_statistic, 2) if c.mcnemar_statistic is not None else "n/a",
+                     "p": _p(c.mcnemar_p_value), "exact p": _p(c.mcnemar_p)})
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------------- settings
+def settings_document(analysis: Analysis, *, interval_method: str | None = None, file_name: str) -> dict[str, Any]:
+    """The settings that reproduce the analysis: the report's settings (command included) and the file name.
+
+    ``command`` is the exact ``python -m evalstats_core analyze`` call (with ``file_name`` as the path); it
+    carries the interval (``--interval``) and standard-error (``--cluster-se``) choices, so the command
+    line's numbers are the page's.
+    """
+    doc = settings(analysis)
+    doc["interval_method"] = interval_method or analysis.interval
+    doc["file"] = file_name
+    return doc
+
+
+# ------------------------------------------------------------------------------------------ many models
+#: From this many models the pairwise view is a matrix (and a forest plot against the leader).
+MATRIX_FROM = 8
+
+
+def matrix_frame(analysis: Analysis) -> pd.DataFrame:
+    """Both orientations of every comparison for :func:`~evalstats_core.charts.analyze.difference_matrix`:
+    ``row, column, estimate`` (``row - column``), ``significant`` (adjusted test)."""
+    alpha = 1.0 - analysis.confidence
+    rows = []
+    for c in analysis.comparisons:
+        sig = bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)
+        rows.append({"row": c.model, "column": c.baseline, "estimate": c.diff, "significant": sig})
+        rows.append({"row": c.baseline, "column": c.model, "estimate": -c.diff, "significant": sig})
+    return pd.DataFrame(rows, columns=["row", "column", "estimate", "significant"])
+
+
+def leader_frame(analysis: Analysis, leader: str) -> pd.DataFrame:
+    """Every model's difference from ``leader`` (``model - leader``), oriented from the all-pairs results,
+    for the forest plot against the leader: ``label, estimate, ci_low, ci_high, significant``."""
+    alpha = 1.0 - analysis.confidence
+    rows = []
+    for c in analysis.comparisons:
+        if leader not in (c.model, c.baseline):
+            continue
+        sign = 1.0 if c.model != leader else -1.0
+        other = c.model if c.model != leader else c.baseline
+        low, high = (c.ci_low, c.ci_high) if sign > 0 else (-c.ci_high, -c.ci_low)
+        rows.append({"label": f"{other} − {leader}", "estimate": sign * c.diff, "ci_low": low, "ci_high": high,
+                     "significant": bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)})
+    frame = pd.DataFrame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
+    return frame.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)  # closest first

@@ -119,6 +119,38 @@ def test_inspect_two_models_paired_and_detected_by_content(tmp_path):
     assert (c.model, c.baseline, c.n) == ("mockllm/model-b", "mockllm/model-a", 12) and res.models[0].k == 2
 
 
+def test_inspect_cluster_is_the_metadata_key_the_user_names():
+    """The cluster is a metadata key: the importer's own choice ('subject'), the one named with cluster_col (the
+    CLI's --cluster-col), or an error that lists the keys; the other scalar keys are kept as columns."""
+    path = str(INSPECT / "model-a.json")
+    auto = load(path)
+    assert auto.n_clusters == 3 and any("'subject' is each sample's cluster (found by its name" in n for n in auto.notes)
+    assert {"metadata.subject", "metadata.skill"} <= set(auto.extra)
+    chosen = load(path, cluster_col="metadata.subject")
+    assert chosen.n_clusters == 3 and "--cluster-col metadata.subject" in chosen.reading
+    assert _scores(chosen) == _scores(auto)
+    with pytest.raises(EvalStatsError, match=r"no metadata key 'grade'.*'subject', 'skill'"):
+        load(path, cluster_col="grade")
+    both = load_many([path, str(INSPECT / "model-b_zstd.eval")], cluster_col="subject")
+    assert both.n_clusters == 3 and analyze(both).clustered
+    with pytest.raises(EvalStatsError, match="applies to Inspect logs' metadata keys only"):
+        load(str(sorted((FIX / "lm_eval" / "org__model-a").glob("samples_*"))[0]), cluster_col="subject")
+
+
+def test_an_analysis_of_the_question_table_is_the_analysis_of_the_file():
+    """The question table carries the file's roles, notes and reading options: analysing it (what the workbench
+    caches) gives the command line's analysis of the Dataset, settings and command included."""
+    from evalstats_core.data import question_scores
+    from evalstats_core.report import settings
+
+    for ds in (load(str(INSPECT / "model-a.json"), metric="rating"),
+               load(str(ROOT / "examples" / "multilingual_clustered.csv"))):
+        of_file, of_table = analyze(ds), analyze(question_scores(ds))
+        assert of_table == of_file
+        assert (of_table.format, of_table.notes, of_table.reading) == (ds.format, tuple(ds.notes), tuple(ds.reading))
+        assert settings(of_table)["command"] == settings(of_file)["command"]
+
+
 def test_inspect_value_mapping():
     assert [value_to_score(v) for v in ("C", "P", "I", "N", "yes", "no", 0.7, True, "3")] == \
         [1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.7, 1.0, 3.0]

@@ -12,6 +12,7 @@ import sys
 import pytest
 from conftest import ROOT, no_exceptions, run_page
 
+from evalstats_app import workbench as wb
 from evalstats_app.workbench import INJECT_KEY, LAST_KEY
 from evalstats_core import report
 
@@ -127,7 +128,7 @@ def test_every_analysis_control_moves_the_numbers():
     pairs = pair_table(at)
     assert set(pairs["Baseline"]) == {"Frigate"} and len(pairs) == 2
     at.selectbox(key="analyze_adjust").set_value("bh").run()
-    assert "p (BH)" in pair_table(at).columns
+    assert "p (Benjamini–Hochberg)" in pair_table(at).columns
     at.toggle(key="analyze_paired").set_value(False).run()
     pairs = pair_table(at)
     assert (pairs["Pairing saved"] == "n/a").all()
@@ -322,7 +323,8 @@ def _cli_json(file_path, command: str) -> dict:
 ])
 def test_page_numbers_equal_the_command_line_json(slug, changes):
     """The analysis the page shows, and its tables, equal `python -m evalstats_core analyze FILE --format json`."""
-    from evalstats_core.lessons.analyze import EXAMPLES, EXAMPLES_DIR, Formatter
+    from evalstats_app.examples import EXAMPLES, EXAMPLES_DIR
+    from evalstats_core.report import Formatter
 
     at = run_page(PAGE)
     at.selectbox(key="analyze_example").set_value(slug).run()
@@ -404,10 +406,11 @@ def test_why_section_clusters_and_disagreements():
     shares = [d.value for d in at.dataframe if "Share of the difference" in d.value.columns][0]
     tb = at.session_state[LAST_KEY]
     assert len(shares) == 250  # one row per cluster
-    import evalstats_core.lessons.analyze as L
+    from evalstats_app import examples
+    from evalstats_core.data import prepare
 
-    data, name = L.example_bytes("multilingual")
-    table = L.prepare(data, name).table
+    data, name = examples.example_bytes("multilingual")
+    table = prepare(data, name).table
     ref = cluster_breakdown(table, "Frigate", "Galleon")
     assert list(shares["Cluster"]) == list(ref["cluster"])
     assert shares["Share of the difference"][0] == f"{ref['share'][0]:.0%}"
@@ -436,8 +439,8 @@ def test_zip_of_csv_tables_equals_the_command_line_folder(tmp_path):
     import io
     import zipfile
 
+    from evalstats_app.examples import EXAMPLES_DIR
     from evalstats_app.workbench_sections import _zip
-    from evalstats_core.lessons.analyze import EXAMPLES_DIR
 
     at = run_page(PAGE)
     at.selectbox(key="analyze_example").set_value("multilingual").run()
@@ -460,9 +463,9 @@ def test_downloaded_analysis_reopens_exactly():
     """A downloaded analysis (Parquet data + settings in a .zip) opened with the uploader shows the same
     analysis: the same numbers and settings, including non-default ones; bad settings are ignored."""
     from evalstats_app import workbench as wb
+    from evalstats_app.examples import EXAMPLES_DIR
     from evalstats_core.bundle import make_bundle, read_bundle
     from evalstats_core.data import load
-    from evalstats_core.lessons.analyze import EXAMPLES_DIR
 
     at = run_page(PAGE)
     at.selectbox(key="analyze_example").set_value("multilingual").run()
@@ -614,6 +617,19 @@ def test_harness_logs_upload_one_or_several():
     assert at.session_state[LAST_KEY].score_kind == "continuous"
     at.text_input(key="analyze_metric").input("nope").run()
     assert at.error and "its scorers are" in at.error[0].value
+    at.text_input(key="analyze_metric").input("").run()
+    # the cluster: the importer's 'subject', none, or another metadata key the samples have
+    box = at.selectbox(key="analyze_harness_cluster")
+    assert box.value == wb.AUTO_CLUSTER and {"subject", "skill"} <= set(box.options)
+    box.select(wb.NO_CLUSTER).run()
+    no_exceptions(at)
+    assert not at.error and not at.session_state[LAST_KEY].clustered
+    at.selectbox(key="analyze_harness_cluster").select("subject").run()
+    a = at.session_state[LAST_KEY]
+    assert a.clustered and a.n_clusters == 3 and "--cluster-col subject" in report.settings(a)["command"]
+    at.selectbox(key="analyze_harness_cluster").select("skill").run()  # varies across epochs: named, not silent
+    assert at.error and "each question must belong to one cluster" in at.error[0].value
+    assert at.selectbox(key="analyze_harness_cluster").value == "skill"  # the choice stays for the user to change
 
 
 def test_a_million_row_upload_is_parsed_once(monkeypatch):

@@ -272,17 +272,39 @@ def test_render_formats(atlas):
 
 def test_a_rounding_level_difference_never_prints_as_minus_zero():
     """Two models with the same scores differ by ~1e-16 at most; the tables say 0.0, not -0.0."""
-    from evalstats_core.report import _Style
+    from evalstats_core.report import Formatter
 
     class _A:
         unit = "percent"
         models = ()
         comparisons = ()
 
-    style = _Style(_A())
+    style = Formatter(_A())
     assert style.num(-1.1e-16) == "0.0%"
-    assert style.num(-1.1e-16, signed=True) == "+0.0%"
+    assert style.num(-1.1e-16, signed=True) == "0.0%"  # a zero has no sign: neither "-0.0%" nor "+0.0%"
+    assert style.num(0.0004, signed=True) == "0.0%"
     assert style.num(-0.004, signed=True) == "-0.4%"
+    assert style.num(0.004, signed=True) == "+0.4%"
+
+
+def test_page_markdown_latex_print_a_near_zero_difference_the_same_way():
+    """One formatter: the workbench's table, the Markdown and the LaTeX export print the same difference and
+    interval strings (issue 10: the page said "-0.0%" where Markdown said "+0.0%")."""
+    from evalstats_core.data import load
+    from evalstats_core.report import comparisons_display, comparisons_table
+
+    # B = A +/- 0.1 alternately, and one question 1e-5 lower: a difference of -2.5e-7 beside an SE of ~1.6 points
+    rows = "question,A,B\n" + "".join(
+        f"q{i},0.5,{0.5 + (0.1 if i % 2 else -0.1) - (1e-5 if i == 3 else 0)}\n" for i in range(40))
+    a = analyze(load(rows.encode(), name="z.csv"), adjust="bh")
+    shown = comparisons_display(a).iloc[0]
+    diff_cell, ci_cell = shown["Model − Baseline (SE)"], shown["95% CI"]
+    assert diff_cell.startswith("0.0") and "-0.0" not in diff_cell and "+0.0%" not in diff_cell
+    md, tex = comparisons_table(a, "markdown"), comparisons_table(a, "latex")
+    assert diff_cell in md and ci_cell in md
+    assert diff_cell.replace("%", r"\%") in tex and ci_cell.replace("%", r"\%") in tex
+    label = "p (Benjamini–Hochberg)"  # one label per method: the page's header is the export's
+    assert label in shown.index and label in md and "p (Benjamini--Hochberg)" in tex
 
 
 def test_csv_is_one_table_per_file_that_pandas_reads(mgsm, tmp_path):

@@ -106,7 +106,7 @@ def test_api_comes_from_the_installed_package(installed):
         "import importlib.metadata, evalstats_core, evalstats_app\n"
         "from evalstats_core import summarize, compare, proportion_ci\n"
         "from evalstats_core.report import version\n"
-        "from evalstats_core.lessons.analyze import EXAMPLES_DIR\n"
+        "from evalstats_app.examples import EXAMPLES_DIR\n"
         "from evalstats_app.content import CONTENT_DIR\n"
         "s = summarize([1, 0, 1, 1, 0, 1, 1, 1])\n"
         "c = compare([1, 0, 1, 1, 0, 1, 1, 1], [1, 1, 1, 1, 0, 1, 1, 1])\n"

@@ -9,19 +9,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from evalstats_app.examples import example_bytes
 from evalstats_core.analysis import analyze
 from evalstats_core.clustering import summarize
-from evalstats_core.data import load, question_scores
+from evalstats_core.data import extra_columns, load, question_scores
 from evalstats_core.guardrails import CHECKS, guardrails
 from evalstats_core.intervals import proportion_ci
-from evalstats_core.lessons.analyze import example_bytes, unused_columns
 
 
 def run(data: bytes, name: str = "t.csv", *, extra: bool = True, **kw):
     ds = load(data, name=name)
     tb = question_scores(ds)
     a = analyze(tb, **kw)
-    cols = unused_columns(data, name, ds, tb) if extra else None
+    cols = extra_columns(ds, tb)[0] if extra else None
     return {g.check: g for g in guardrails(ds, tb, a, extra_clusters=cols)}, ds, tb, a
 
 
@@ -195,7 +195,7 @@ def test_no_dataset_still_runs():
 def test_no_unused_columns_in_examples(slug):
     data, name = example_bytes(slug)
     ds = load(data, name=name)
-    assert unused_columns(data, name, ds, question_scores(ds)) == {}
+    assert extra_columns(ds, question_scores(ds))[0] == {}
 
 
 def test_overlap_uses_the_intervals_the_reader_sees():

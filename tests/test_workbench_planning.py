@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from evalstats_app.examples import example_bytes
 from evalstats_core.analysis import analyze
 from evalstats_core.data import load, question_scores
 from evalstats_core.errors import EvalStatsError
-from evalstats_core.lessons.analyze import example_bytes
 from evalstats_core.pilot import pilot_estimates
 from evalstats_core.planning import LINK_DELTA_RANGE, answers_needed, describe, plan_pair, power_link
 from evalstats_core.power import PRESETS, mde, sample_size

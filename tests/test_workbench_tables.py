@@ -1,4 +1,5 @@
-"""Workbench helpers (evalstats_core.lessons.analyze) and charts (evalstats_core.charts.analyze)."""
+"""Workbench reading (evalstats_core.data.prepare), display tables (evalstats_core.report), examples
+(evalstats_app.examples) and charts (evalstats_core.charts.analyze)."""
 
 from __future__ import annotations
 
@@ -12,27 +13,28 @@ import pyarrow.parquet as pq
 import pytest
 from scipy import stats
 
+from evalstats_app import examples
 from evalstats_core import report
 from evalstats_core.analysis import analyze
 from evalstats_core.charts.analyze import NOT_SIGNIFICANT, SIGNIFICANT, differences_chart, models_chart
+from evalstats_core.data import file_columns, prepare
 from evalstats_core.errors import EvalStatsError
 from evalstats_core.intervals import proportion_ci
-from evalstats_core.lessons import analyze as L
 
 
 def prepared(slug: str, **kw):
-    data, name = L.example_bytes(slug)
-    p = L.prepare(data, name)
-    return p, L.with_file_roles(analyze(p.table, **kw), p.dataset)
+    data, name = examples.example_bytes(slug)
+    p = prepare(data, name)
+    return p, analyze(p.table, **kw)  # the table carries the file's roles
 
 
 # ------------------------------------------------------------------------------------------- files
 def test_examples_exist_and_load():
-    for slug, ex in L.EXAMPLES.items():
-        data, name = L.example_bytes(slug)
+    for slug, ex in examples.EXAMPLES.items():
+        data, name = examples.example_bytes(slug)
         assert name == ex.file and data
     with pytest.raises(EvalStatsError, match="does not exist"):
-        L.example_bytes("nope")
+        examples.example_bytes("nope")
 
 
 @pytest.mark.parametrize("data, name, expected", [
@@ -43,14 +45,14 @@ def test_examples_exist_and_load():
     (b"\xff\xfeq\x00", "e.csv", ()),
 ])
 def test_file_columns_reads_only_the_header(data, name, expected):
-    assert L.file_columns(data, name) == expected
+    assert file_columns(data, name) == expected
 
 
 def test_file_columns_parquet():
     buf = io.BytesIO()
     pq.write_table(pa.table({"question": ["q1", "q2"], "m1": [1, 0], "m2": [0, 1]}), buf)
-    assert L.file_columns(buf.getvalue(), "r.parquet") == ("question", "m1", "m2")
-    p = L.prepare(buf.getvalue(), "r.parquet")
+    assert file_columns(buf.getvalue(), "r.parquet") == ("question", "m1", "m2")
+    p = prepare(buf.getvalue(), "r.parquet")
     assert p.dataset.models == ("m1", "m2") and p.extra_clusters == {}
 
 
@@ -63,7 +65,7 @@ def test_unused_columns_rules():
                           "split": ["test"] * 40,  # one group: dropped
                           "uid": q * 2})  # one value per question: dropped
     data = frame.to_csv(index=False).encode()
-    p = L.prepare(data, "f.csv")
+    p = prepare(data, "f.csv")
     assert p.dataset.cluster_col is None and set(p.extra_clusters) == {"domain_tag"}
     codes = p.extra_clusters["domain_tag"]
     assert codes.shape == (20,) and len(np.unique(codes)) == 4
@@ -75,19 +77,19 @@ def test_unused_columns_rules():
 # ------------------------------------------------------------------------------------------ tables
 def test_models_display_in_paper_format_atlas():
     p, a = prepared("atlas_breeze")
-    iv = L.model_intervals(a, p.table, "auto")
-    shown = L.models_display(a, iv)
+    iv = report.model_intervals(a)
+    shown = report.models_display(a, iv)
     assert list(shown.columns) == ["Model", "Mean (SE)", "95% CI", "Questions", "K", "Interval"]
     assert shown["Mean (SE)"].tolist() == ["63.6% (6.1%)", "68.6% (6.1%)"]
     assert (iv["interval"] == "t (n - 1 df)").all()  # continuous scores: no proportion interval
     p, a = prepared("atlas_breeze", method="cr1")
-    assert (L.model_intervals(a)["interval"] == "CLT normal (z)").all()
+    assert (report.model_intervals(a)["interval"] == "CLT normal (z)").all()
 
 
 def test_models_display_clustered_columns():
     p, a = prepared("multilingual")
     a = analyze(p.table, interval="wilson")
-    shown = L.models_display(a, L.model_intervals(a, p.table, "wilson"))
+    shown = report.models_display(a, report.model_intervals(a))
     assert {"Clusters", "Naive SE", "Design effect", "Effective n"} <= set(shown.columns)
     m = a.models[0]
     assert shown["Design effect"][0] == f"{m.deff:.2f}" and shown["Effective n"][0] == f"{m.n_eff:,.0f}"
@@ -96,55 +98,53 @@ def test_models_display_clustered_columns():
 
 def test_model_intervals_proportion_methods_on_independent_binary():
     rows = "question,A,B\n" + "".join(f"q{i},{int(i % 3 != 0)},{int(i < 30)}\n" for i in range(30))
-    p = L.prepare(rows.encode(), "b.csv")
+    p = prepare(rows.encode(), "b.csv")
     for method in ("wilson", "clopper-pearson", "bayes"):
         a = analyze(p.table, interval=method)
-        iv = L.model_intervals(a, p.table, method)
+        iv = report.model_intervals(a)
         expect = proportion_ci(20, 30, method=method.replace("-", "_"))
         assert (iv.ci_low[0], iv.ci_high[0]) == pytest.approx(tuple(expect))
     a = analyze(p.table)
-    auto = L.model_intervals(a, p.table, "auto")
+    auto = report.model_intervals(a)
     assert auto["interval"].tolist() == ["Wilson", "Wilson"]
     assert auto.ci_high[1] == pytest.approx(1.0)  # 30/30: Wilson's upper end is 1, its lower end below
-    normal = L.model_intervals(analyze(p.table, interval="normal"))
+    normal = report.model_intervals(analyze(p.table, interval="normal"))
     assert normal.ci_low[0] == pytest.approx(20 / 30 - stats.t.ppf(0.975, 29) * a.models[0].se)
     with pytest.raises(EvalStatsError, match="interval"):
         analyze(p.table, interval="exact")
-    with pytest.raises(EvalStatsError, match="differs"):
-        L.model_intervals(a, p.table, "wilson-ish")
 
 
 def test_comparisons_display_table5_and_saving():
     p, a = prepared("atlas_breeze", method="cr1")
-    row = L.comparisons_display(a).iloc[0]
+    row = report.comparisons_display(a).iloc[0]
     c = a.comparisons[0]
     assert row["Model − Baseline (SE)"] == "+5.0% (2.3%)" and row["95% CI"] == "(+0.5%, +9.5%)"
     assert row["Pairing saved"] == f"{1 - c.se / c.se_unpaired:.0%} of the SE" == "73% of the SE"
     p, a = prepared("synthetic", adjust="bh", paired=False)
-    shown = L.comparisons_display(a)
-    assert "p (BH)" in shown.columns and (shown["Pairing saved"] == "n/a").all()
+    shown = report.comparisons_display(a)
+    assert "p (Benjamini–Hochberg)" in shown.columns and (shown["Pairing saved"] == "n/a").all()
 
 
 def test_differences_frame_and_mcnemar():
     p, a = prepared("synthetic")
-    d = L.differences_frame(a)
+    d = report.differences_frame(a)
     assert d["significant"].tolist() == [c.p_adjusted < 0.05 for c in a.comparisons]
-    assert L.mcnemar_display(a).empty  # averaged resamples are not 0/1
+    assert report.mcnemar_display(a).empty  # averaged resamples are not 0/1
     p, a = prepared("multilingual")
-    mc = L.mcnemar_display(a)
+    mc = report.mcnemar_display(a)
     assert len(mc) == 3 and mc["Only model right (b)"][0] == a.comparisons[0].only_model
 
 
 def test_formatter_adapts_decimals():
     p, a = prepared("multilingual")
-    f = L.Formatter(a)
+    f = report.Formatter(a)
     assert f.decimals == 1 and f.num(0.75) == "75.0%" and f.num(float("nan")) == "n/a"
     assert f.interval(-0.01, 0.02, signed=True) == "(-1.0%, +2.0%)"
 
 
 def test_settings_document_reproduces_the_command():
     p, a = prepared("multilingual", baseline="Galleon", confidence=0.9)
-    doc = L.settings_document(a, interval_method="wilson", file_name="multilingual_clustered.csv")
+    doc = report.settings_document(a, interval_method="wilson", file_name="multilingual_clustered.csv")
     assert doc["interval_method"] == "wilson"
     assert doc["command"].startswith("python -m evalstats_core analyze multilingual_clustered.csv --layout long")
     assert "--baseline Galleon" in doc["command"] and "--confidence 0.9" in doc["command"]
@@ -191,17 +191,17 @@ def test_charts_render_to_png():
     from evalstats_core.charts import to_png
 
     p, a = prepared("multilingual")
-    iv = L.model_intervals(a, p.table, "auto")
+    iv = report.model_intervals(a)
     assert to_png(models_chart(iv, confidence=0.95))[:8] == b"\x89PNG\r\n\x1a\n"
-    assert to_png(differences_chart(L.differences_frame(a)))[:4] == b"\x89PNG"
+    assert to_png(differences_chart(report.differences_frame(a)))[:4] == b"\x89PNG"
 
 
 def test_pairing_saved_in_words():
     """Uncorrelated models: pairing saves nothing, and the table says so instead of '-0%'."""
     rows = "question,A,B\n" + "".join(f"q{i},{i % 2},{(i // 2) % 2}\n" for i in range(40))
-    p = L.prepare(rows.encode(), "u.csv")
+    p = prepare(rows.encode(), "u.csv")
     a = analyze(p.table)
-    row = L.comparisons_display(a).iloc[0]
+    row = report.comparisons_display(a).iloc[0]
     c = a.comparisons[0]
     assert abs(c.correlation) < 1e-12 and row["Correlation"] == "0.00"
     expected = 1 - c.se / c.se_unpaired

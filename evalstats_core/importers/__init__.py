@@ -57,7 +57,8 @@ def detect(data: bytes) -> str | None:
 
 
 def import_log(data: bytes, name: str, *, metric: str | None = None, filter: str | None = None,
-               model: str | None = None, path: Any = None) -> tuple[pd.DataFrame, list[str]]:
+               model: str | None = None, path: Any = None,
+               cluster: str | None = None) -> tuple[pd.DataFrame, list[str]]:
     """``(frame, notes)``: the log as ``question, model, score, epoch[, cluster]`` and what was chosen.
 
     Parameters
@@ -68,8 +69,16 @@ def import_log(data: bytes, name: str, *, metric: str | None = None, filter: str
     filter : the lm-eval filter (``none``, ``strict-match``...); default: the task's first.
     model : the model's name, when the log cannot say it (an lm-eval samples file without its results file).
     path : the file's path, when it has one (lm-eval: the results file beside it, and the folder's name).
+    cluster : the Inspect ``metadata`` key to cluster on (default: one named subject, category, group, source
+        or cluster). lm-eval samples are clustered by their subtask and promptfoo results are not clustered,
+        so naming a cluster for them is an error rather than silently ignored.
     """
     kind = detect(data)
+    if cluster is not None and kind not in ("inspect_eval", "inspect_json"):
+        what = {"lm_eval": "an lm-evaluation-harness samples file (clustered by its subtask when several subtask "
+                           "files are given)", "promptfoo": "a promptfoo results file"}.get(kind, "this file")
+        raise EvalStatsError(f"{name} is {what}: a cluster column applies to Inspect logs' metadata keys only; "
+                             "leave the cluster to the importer")
     if kind == "lm_eval":
         from .lm_eval import read_samples
 
@@ -77,7 +86,8 @@ def import_log(data: bytes, name: str, *, metric: str | None = None, filter: str
     if kind in ("inspect_eval", "inspect_json"):
         from .inspect_log import read_inspect
 
-        return read_inspect(data, name, scorer=metric, model=model, archive=kind == "inspect_eval")
+        return read_inspect(data, name, scorer=metric, model=model, archive=kind == "inspect_eval",
+                            cluster_key=cluster)
     if kind == "lm_eval_results":
         raise EvalStatsError(f"{name} is an lm-evaluation-harness results file: it holds only summary scores; give "
                              "the samples_<task>_<date>.jsonl files written with --log_samples (with this file "

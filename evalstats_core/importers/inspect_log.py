@@ -5,8 +5,10 @@ From a ``.eval`` only ``header.json`` (model, task, epochs) and the per-sample s
 transcripts. The question is the sample ``id``; each ``epoch`` is a resample (averaged per question);
 the score comes from Inspect's value mapping: ``C``/``P``/``I``/``N`` are 1, 0.5, 0, 0; numbers are
 kept; ``yes``/``no`` and ``true``/``false`` are 1/0. With several scorers the user chooses one (default:
-the first), and a ``metadata`` key named ``subject``, ``category``, ``group`` or ``source`` is offered as the
-cluster. Newer Inspect versions write zstd-compressed archives: read with the ``zstandard`` package.
+the first). The cluster is the ``metadata`` key the user names (``cluster_key``; ``--cluster-col`` on the
+command line), else a key named ``subject``, ``category``, ``group``, ``source`` or ``cluster``; every scalar
+metadata key that all samples have is kept as a column ``metadata.<key>``, so the workbench can offer it
+(and the guardrails can suggest it) as the cluster. Newer Inspect versions write zstd-compressed archives: read with the ``zstandard`` package.
 """
 
 from __future__ import annotations
@@ -64,8 +66,21 @@ def _member(data: bytes, zf: zipfile.ZipFile, name: str) -> bytes:
     return zstandard.ZstdDecompressor().decompress(raw, max_output_size=max(info.file_size, 1))
 
 
+#: At most this many metadata keys are kept as columns (for the cluster choice and the guardrails).
+_META_COLUMNS = 20
+
+
+def metadata_keys(samples: list[dict]) -> list[str]:
+    """The metadata keys every sample has with a scalar value (text, number or bool), in first-seen order."""
+    if not samples:
+        return []
+    scalar = (str, int, float, bool)
+    first = [k for k, v in (samples[0].get("metadata") or {}).items() if isinstance(v, scalar)]
+    return [k for k in first if all(isinstance((s.get("metadata") or {}).get(k), scalar) for s in samples)]
+
+
 def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: str | None = None,
-                 archive: bool = True) -> tuple[pd.DataFrame, list[str]]:
+                 archive: bool = True, cluster_key: str | None = None) -> tuple[pd.DataFrame, list[str]]:
     """The log as ``question, model, score, epoch[, cluster]`` and notes (see the module)."""
     if archive:
         zf = zipfile.ZipFile(io.BytesIO(data))
@@ -92,7 +107,16 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
     if chosen is None or chosen not in scorers:
         raise EvalStatsError(f"{name} has no scorer {chosen!r}; its scorers are: {', '.join(map(repr, scorers))} "
                              "(--metric)")
-    keys = [k for k in _CLUSTER_KEYS if all(k in (s.get("metadata") or {}) for s in samples)]
+    meta = metadata_keys(samples)
+    if cluster_key is not None:
+        wanted = cluster_key.removeprefix("metadata.")
+        if wanted not in meta:
+            have = ", ".join(repr(k) for k in meta) if meta else "none"
+            raise EvalStatsError(f"{name} has no metadata key {wanted!r} on every sample to cluster on; its samples' "
+                                 f"metadata keys are: {have} (choose one of them as the cluster, or none)")
+        keys = [wanted]
+    else:
+        keys = [k for k in _CLUSTER_KEYS if k in meta]
     rows = []
     for s in samples:
         sc = (s.get("scores") or {}).get(chosen)
@@ -103,8 +127,11 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
             raise EvalStatsError(f"sample {s.get('id')!r} (epoch {s.get('epoch')}) of {name} has score value "
                                  f"{sc.get('value')!r} for scorer {chosen!r}, which is not a number, C/P/I/N or yes/no")
         row = {"question": str(s.get("id")), "model": str(who), "score": v, "epoch": int(s.get("epoch") or 1)}
+        md = s.get("metadata") or {}
         if keys:
-            row["cluster"] = str((s.get("metadata") or {})[keys[0]])
+            row["cluster"] = str(md[keys[0]])
+        for k in meta[:_META_COLUMNS]:
+            row[f"metadata.{k}"] = str(md[k])
         rows.append(row)
     frame = pd.DataFrame(rows)
     epochs = int(frame["epoch"].nunique()) if len(frame) else 0
@@ -114,5 +141,6 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
     if len(rows) < len(samples):
         notes.append(f"{len(samples) - len(rows)} samples have no '{chosen}' score and are left out")
     if keys:
-        notes.append(f"metadata '{keys[0]}' is each sample's cluster")
+        notes.append(f"metadata '{keys[0]}' is each sample's cluster"
+                     + (" (chosen)" if cluster_key is not None else " (found by its name; choose another key, or none)"))
     return frame, notes

@@ -1,0 +1,99 @@
+"""Reading helpers of the data layer: a file's header without its body, and the columns an analysis
+did not use (kept from the loader's one parse), for the guardrails and the list of disagreements."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+if TYPE_CHECKING:
+    from .data import Dataset, QuestionTable
+
+__all__ = ["file_columns", "extra_columns", "TEXT_COLUMNS"]
+
+
+def _is_parquet(data: bytes, name: str) -> bool:
+    return name.lower().endswith((".parquet", ".pq")) or data[:4] == b"PAR1"
+
+
+def _delimiter(first_line: str, name: str) -> str:
+    """The separator as the loader picks it: tab for .tsv, else comma, else tab or semicolon if present."""
+    delimiter = "\t" if name.lower().endswith(".tsv") else ","
+    if delimiter not in first_line:
+        delimiter = next((d for d in ("\t", ";") if d in first_line), delimiter)
+    return delimiter
+
+
+def file_columns(data: bytes, name: str) -> tuple[str, ...]:
+    """Column names of a CSV or Parquet file (empty when the header cannot be read).
+
+    Only the header is read (the Parquet schema, or the first CSV line), so this is cheap for any
+    file size; the loader gives the precise error for an unreadable file.
+    """
+    try:
+        if _is_parquet(data, name):
+            import pyarrow.parquet as pq
+
+            return tuple(str(c).strip() for c in pq.read_schema(io.BytesIO(data)).names)
+        head = data[: 1 << 16]
+        if head.startswith(b"\xef\xbb\xbf"):
+            head = head[3:]
+        text = head.decode("utf-8", errors="strict" if len(data) <= len(head) else "ignore").lstrip("\r\n")
+        first = text.split("\n", 1)[0]
+        row = next(csv.reader(io.StringIO(first), delimiter=_delimiter(first, name)), [])
+        return tuple(h.strip() for h in row)
+    except Exception:  # noqa: BLE001 - a header we cannot read: the loader reports why
+        return ()
+
+
+#: At most this many text columns (a prompt, a reference answer) are kept for the disagreement list.
+TEXT_COLUMNS = 3
+
+
+def extra_columns(dataset: Dataset, table: QuestionTable) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Columns the analysis did not use, in one read: cluster-like ones, and text ones (e.g. the prompt).
+
+    The columns come from the loader's one parse of the file (``Dataset.extra``); nothing is read again.
+    Cluster-like: one integer label per question (below). Text: up to :data:`TEXT_COLUMNS` other columns,
+    each question's first value (object array, shape ``(table.questions.size,)``), for the list of
+    questions two models disagree on.
+
+
+    A column qualifies when it has a value on every row, the same value on every row of a question,
+    and between 2 and ``n_questions / 2`` distinct values (so that some questions share a group).
+
+    Returns
+    -------
+    dict of column name -> numpy.ndarray of int64, shape (table.questions.size,)
+    """
+    used = {dataset.question_col, dataset.model_col, dataset.score_col, dataset.cluster_col, *dataset.model_cols}
+    extra = dataset.extra or {}  # the loader kept them from its one parse of the file: no second read
+    cand = [c for c in extra if c != "__question__" and c and c not in used]
+    if not cand:
+        return {}, {}
+    cols = {dataset.question_col: extra["__question__"], **{c: extra[c] for c in cand}}
+    n_q = table.questions.size
+    q_index = pd.Index(table.questions.astype(str)).get_indexer(cols[dataset.question_col].astype(str))
+    keep = q_index >= 0  # wide-form rows without any score were dropped by the loader
+    q_index = q_index[keep]
+    out: dict[str, np.ndarray] = {}
+    texts: dict[str, np.ndarray] = {}
+    first = np.full(n_q, -1, dtype=np.int64)
+    first[q_index[::-1]] = np.arange(q_index.size)[::-1]  # each question's first row in the file
+    for c in cand:
+        values = cols[c][keep]
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        if len(texts) < TEXT_COLUMNS and len(uniques) > n_q // 2:  # varies like an id: a text column
+            texts[c] = np.where(first >= 0, values[np.maximum(first, 0)], None).astype(object)
+        if (codes < 0).any() or not 2 <= len(uniques) <= n_q // 2:
+            continue
+        per_q = np.full(n_q, -1, dtype=np.int64)
+        per_q[q_index] = codes
+        if (per_q < 0).any() or not np.array_equal(per_q[q_index], codes):
+            continue  # a question without a value, or a question in two groups
+        out[c] = per_q
+    return out, texts
