@@ -20,6 +20,7 @@ from typing import Any
 import streamlit as st
 
 from evalstats_core import report
+from evalstats_core.analysis import ADJUST_LABELS
 from evalstats_core.data import Prepared, file_columns, prepare
 from evalstats_core.errors import EvalStatsError
 
@@ -31,7 +32,8 @@ ALL_PAIRS = "(all pairs)"
 NO_CLUSTER = "(none)"
 DETECT = None  # a role widget left empty means "detect from the column names"
 FORMATS = {"auto": "detect", "long": "long", "wide": "wide"}
-ADJUST = {"holm": "Holm (family-wise)", "bh": "Benjamini-Hochberg (false discovery rate)", "none": "none"}
+ADJUST = {"holm": f"{ADJUST_LABELS['holm']} (family-wise)", "bh": f"{ADJUST_LABELS['bh']} (false discovery rate)",
+          "none": "none"}
 MODES = {"results": "Per-question results", "reported": "Only reported numbers"}
 CONFIDENCES = (0.8, 0.9, 0.95, 0.99)
 PROPORTION_METHODS = {"wilson": "Wilson", "wald": "Wald (CLT)", "clopper_pearson": "Clopper-Pearson",

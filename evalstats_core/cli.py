@@ -194,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--confidence", type=_confidence, default=0.95, metavar="LEVEL",
                    help="confidence level of the intervals (default: 0.95)")
     p.add_argument("--adjust", choices=("holm", "bh", "none"), default="holm",
-                   help="multiple-comparison adjustment of p-values: holm (default), bh (Benjamini-Hochberg), none")
+                   help="multiple-comparison adjustment of p-values: holm (default), bh (Benjamini–Hochberg), none")
     p.add_argument("--question-col", metavar="C", help="column with the question id")
     p.add_argument("--model-col", metavar="C", help="column with the model name (long form)")
     p.add_argument("--score-col", metavar="C", help="column with the score (long form)")

@@ -34,7 +34,7 @@ import numpy as np
 from scipy.special import stdtrit
 
 from ._validate import z_for
-from .analysis import SMALL_N, Analysis
+from .analysis import ADJUST_LABELS, SMALL_N, Analysis
 from .data import Dataset, QuestionTable
 from .errors import EvalStatsWarning
 
@@ -265,8 +265,8 @@ def _multiplicity(analysis: Analysis) -> Guardrail:
     if analysis.adjust == "none":
         return _warn("multiplicity", (
             f"{m} comparisons without correction: even if no model differed, about {expected:.1f} of them "
-            f"would have p < {alpha:g} by chance. {raw} {'does' if raw == 1 else 'do'}. Choose Holm or Benjamini-Hochberg."))
-    name = "Holm" if analysis.adjust == "holm" else "Benjamini-Hochberg"
+            f"would have p < {alpha:g} by chance. {raw} {'does' if raw == 1 else 'do'}. Choose Holm or Benjamini–Hochberg."))
+    name = ADJUST_LABELS["holm" if analysis.adjust == "holm" else "bh"]
     if raw > adj:
         survivors = "none remains" if adj == 0 else f"only {adj} remain{'s' if adj == 1 else ''}"
         return _warn("multiplicity", (
