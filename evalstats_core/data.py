@@ -431,11 +431,17 @@ def _load_frames(parts: list[tuple[pd.DataFrame, list[str]]], label: str, *, lim
     if any(with_cluster) and not all(with_cluster):
         frames = [f.drop(columns=["cluster"], errors="ignore") for f in frames]
         notes.append("only some files name a cluster for each question, so the analysis is not clustered")
+    named = {f.attrs.get("cluster_name") for f in frames}
     joined = pd.concat(frames, ignore_index=True)
+    cluster = "cluster"
+    if len(named) == 1 and None not in named and "cluster" in joined.columns:  # e.g. Inspect's 'subject' key
+        wanted = str(next(iter(named)))
+        if wanted not in joined.columns and wanted not in ("question", "model", "score", "epoch"):
+            joined, cluster = joined.rename(columns={"cluster": wanted}), wanted
     buf = io.BytesIO()
     pq.write_table(pa.Table.from_pandas(joined.astype({"question": str, "model": str}), preserve_index=False), buf)
     ds = load(buf.getvalue(), name=label, format="long", question_col="question", model_col="model",
-              score_col="score", cluster_col="cluster" if "cluster" in joined.columns else None,
+              score_col="score", cluster_col=cluster if cluster in joined.columns else None,
               resample_col="epoch", limits=limits, duplicates=duplicates, mixed_scales=mixed_scales)
     kept = [n for n in ds.notes if not n.startswith("resample column")]
     # format names the importer (or "joined"): the columns above are ours, so no layout or column flags repeat it

@@ -133,6 +133,7 @@ def test_inspect_cluster_is_the_metadata_key_the_user_names():
         load(path, cluster_col="grade")
     both = load_many([path, str(INSPECT / "model-b_zstd.eval")], cluster_col="subject")
     assert both.n_clusters == 3 and analyze(both).clustered
+    assert both.cluster_col == "subject"  # the table (and "clustered on ...") names the key, not "cluster"
     with pytest.raises(EvalStatsError, match="applies to Inspect logs' metadata keys only"):
         load(str(sorted((FIX / "lm_eval" / "org__model-a").glob("samples_*"))[0]), cluster_col="subject")
 

@@ -134,6 +134,8 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
             row[f"metadata.{k}"] = str(md[k])
         rows.append(row)
     frame = pd.DataFrame(rows)
+    if keys:
+        frame.attrs["cluster_name"] = keys[0]  # the table names the cluster by its metadata key
     epochs = int(frame["epoch"].nunique()) if len(frame) else 0
     notes = [f"{name}: Inspect log of task '{task}', model '{who}', scorer '{chosen}'"
              + (f" (others: {', '.join(x for x in scorers if x != chosen)})" if len(scorers) > 1 else "")

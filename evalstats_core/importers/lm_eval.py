@@ -130,6 +130,7 @@ def read_samples(data: bytes, name: str, *, metric: str | None = None, filter: s
     frame = pd.DataFrame({"question": questions, "model": who, "score": scores, "epoch": 0})
     if group is not None:
         frame["cluster"] = task
+        frame.attrs["cluster_name"] = "task"  # the table names the cluster column "task"
     notes = [f"{name}: lm-evaluation-harness samples of task '{task}', model '{who}', metric '{chosen}'"
              + (f" (others: {', '.join(m for m in metrics if m != chosen)})" if len(metrics) > 1 else "")
              + f", filter '{chosen_filter}'"
