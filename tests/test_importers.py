@@ -152,6 +152,35 @@ def test_an_analysis_of_the_question_table_is_the_analysis_of_the_file():
         assert settings(of_table)["command"] == settings(of_file)["command"]
 
 
+UPSTREAM = INSPECT / "upstream"  # Inspect AI's own test logs (MIT; see tests/fixtures/README.md)
+
+
+@pytest.mark.parametrize("log", ["2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval",
+                                 "2025-05-12T20-28-13-04-00_popularity.json"])
+def test_inspect_upstream_logs_agree_with_inspects_own_metrics(log):
+    """Logs written by Inspect itself: our mean and SE are the accuracy and stderr Inspect computed and stored in
+    the log's results (its own implementation is the oracle); non-scalar metadata is left out."""
+    path = UPSTREAM / log
+    if log.endswith(".eval"):
+        import zipfile
+
+        header = json.loads(zipfile.ZipFile(path).read("header.json"))
+    else:
+        header = json.loads(path.read_text(encoding="utf-8"))
+    (scores,) = header["results"]["scores"]
+    ds = load(str(path))
+    (m,) = analyze(ds).models
+    assert ds.models == (header["eval"]["model"],) and ds.n_questions == header["results"]["completed_samples"]
+    assert m.mean == pytest.approx(scores["metrics"]["accuracy"]["value"], abs=1e-12)
+    assert m.se == pytest.approx(scores["metrics"]["stderr"]["value"], abs=1e-12)
+    assert not any(k.startswith("metadata.nested") for k in (ds.extra or {}))
+
+
+def test_an_unscored_inspect_log_says_so():
+    with pytest.raises(EvalStatsError, match=r"10 samples have no scores .*inspect score"):
+        load(str(UPSTREAM / "2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval"))
+
+
 def test_inspect_value_mapping():
     assert [value_to_score(v) for v in ("C", "P", "I", "N", "yes", "no", 0.7, True, "3")] == \
         [1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.7, 1.0, 3.0]

@@ -103,6 +103,9 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
         raise EvalStatsError(f"{name} is an Inspect log with no scored samples (status {header.get('status')!r}); "
                              "run the eval to the end, or give a log that has samples")
     scorers = list(dict.fromkeys(k for s in samples for k in (s.get("scores") or {})))
+    if not scorers:
+        raise EvalStatsError(f"{name} is an Inspect log whose {len(samples)} samples have no scores (run without a "
+                             "scorer, or with --no-score); score it first (inspect score LOG) and give the scored log")
     chosen = scorer if scorer is not None else (scorers[0] if scorers else None)
     if chosen is None or chosen not in scorers:
         raise EvalStatsError(f"{name} has no scorer {chosen!r}; its scorers are: {', '.join(map(repr, scorers))} "
