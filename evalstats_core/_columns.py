@@ -9,6 +9,7 @@ checks that every question lies in one cluster.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -245,11 +246,13 @@ def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where:
                 label: str, notes: list[str]) -> tuple[np.ndarray, np.ndarray, pd.Index, np.ndarray, bool]:
     """Melt the model columns: (file row, model code, model labels, score, words read) of every filled cell."""
     mcols, qname = roles["models"], header[roles["question"]]
-    hint = (f" (read as wide form: every column other than '{qname}' is a model; if the file is long form, "
-            "name its model column with model_col= / --model-col)")
     grid = np.empty((table.num_rows, len(mcols)))  # (rows, models); NaN = not answered
     worded = False
     for j, k in enumerate(mcols):  # a loop over model columns, not rows
+        hint = (f" (read as wide form: every column other than '{qname}' is a model; if '{header[k]}' is not a "
+                f"model (a prompt, a reference answer), leave it out with ignore_cols= (--ignore-col "
+                f"{shlex.quote(header[k])}; 'Columns to leave out' in the app); if the file is long form, name its "
+                "model column with model_col= / --model-col)")
         grid[:, j], w = score_values(table.column(k), header[k], where, missing_ok=True, hint=hint)
         worded |= w
         if np.isnan(grid[:, j]).all():

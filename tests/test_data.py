@@ -398,3 +398,14 @@ def test_resample_col_and_a_question_column_that_holds_scores():
     scores = "id,ref,A\n" + "".join(f"{i},0.{i + 10},{i % 2}\n" for i in range(40))
     with pytest.raises(EvalStatsError, match="question column 'ref'.*look like scores"):
         load(scores.encode(), question_col="ref", format="wide", ignore_cols=("id",))
+
+
+def test_a_text_column_in_a_wide_file_is_named_with_the_option_that_leaves_it_out():
+    """A reference answer beside the model columns: the message names the column, the row, the value and the
+    --ignore-col fix; following the advice analyses the file."""
+    body = "question,reference output,A,B\n" + "".join(f"q{i},answer {i},{i % 2},{(i // 2) % 2}\n" for i in range(12))
+    with pytest.raises(EvalStatsError, match=r"row 2 .*'answer 0' in column 'reference output'.*"
+                                             r"--ignore-col 'reference output'"):
+        load(body.encode(), name="w.csv")
+    ds = load(body.encode(), name="w.csv", ignore_cols=("reference output",))
+    assert ds.models == ("A", "B") and ds.n_questions == 12
