@@ -306,16 +306,17 @@ def _valid(key: str, value: Any) -> bool:
 def _read_with_status(source: Source) -> None:
     """Read a new file under a visible status box beside the uploader (the first read of a big file takes
     seconds); later reruns hit the cache and only say how long the read took."""
-    done = st.session_state.get("_analyze_read")
-    if done and done[0] == source.key:
+    ignored = _ignored(list(file_columns(source.data, source.name)))
+    duplicates = st.session_state.get("analyze_duplicates", "resamples")
+    what = (source.key, ignored, _runs(), duplicates)  # a changed reading choice reads (from the cache) again,
+    done = st.session_state.get("_analyze_read")        # so a fixed file never keeps "could not be read"
+    if done and done[0] == what:
         st.caption(done[1])  # already escaped
         return
     size = f"{len(source.data) / 1e6:.1f} MB" if len(source.data) >= 100_000 else f"{len(source.data) / 1e3:.1f} kB"
     with st.status(f"Reading {esc(source.name)} ({size})…", expanded=False) as box:
         start = time.perf_counter()
-        result = _prepare(source.key, (None,) * 5, source.name, source.data,
-                          st.session_state.get("analyze_duplicates", "resamples"),
-                          _ignored(list(file_columns(source.data, source.name))), _runs())
+        result = _prepare(source.key, (None,) * 5, source.name, source.data, duplicates, ignored, _runs())
         took = time.perf_counter() - start
         if isinstance(result, str):
             note = f"{esc(source.name)} could not be read: see the message below."
@@ -323,7 +324,7 @@ def _read_with_status(source: Source) -> None:
         else:
             note = f"Read {result.dataset.n_rows:,} scores from {esc(source.name)} ({size}) in {took:.1f} s."
             box.update(label=note, state="complete")
-    st.session_state["_analyze_read"] = (source.key, note)
+    st.session_state["_analyze_read"] = (what, note)
 
 
 def _detected_roles(ds) -> tuple:

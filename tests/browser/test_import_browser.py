@@ -43,7 +43,7 @@ def test_inspect_eval_logs(server, page):
     _upload(page, server, [FIX / "inspect" / "model-a_deflate.eval", FIX / "inspect" / "model-b_zstd.eval"],
             "model-a_deflate.eval and 1 more file")
     page.get_by_text("mockllm/model-a, mockllm/model-b").first.wait_for()
-    page.get_by_text("clusters in column 'cluster'").first.wait_for()
+    page.get_by_text("clusters in column 'subject'").first.wait_for()  # named after the metadata key
     wait_charts(page, 2)
     assert page.locator('[data-testid="stException"]').count() == 0
     _shot(page, "import_inspect")
@@ -64,4 +64,6 @@ def test_wide_file_with_a_text_column(server, page, tmp_path):
     page.get_by_text("2 models (A, B)").first.wait_for()
     wait_charts(page, 2)
     assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.get_by_text("could not be read").count() == 0  # the read status follows the fix
+    assert page.get_by_text("Read 80 scores from with_reference.csv").count() == 1
     _shot(page, "import_wide_text_column")
