@@ -217,7 +217,8 @@ def test_no_clusters_gives_naive_ses(mgsm_ds):
 
 def test_question_table_input_gives_the_same_numbers(mgsm_ds):
     a, b = analyze(mgsm_ds), analyze(question_scores(mgsm_ds))
-    assert a.models == b.models and a.comparisons == b.comparisons and b.format is None
+    assert a.models == b.models and a.comparisons == b.comparisons
+    assert a == b and b.format == mgsm_ds.format == "long"  # the table carries the file's roles (issue 10)
 
 
 # ------------------------------------------------------------------------------------- warnings
