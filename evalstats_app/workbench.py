@@ -476,7 +476,7 @@ def _inferred(prepared: Prepared, use_clusters: bool) -> None:
         f"**What was inferred** from {esc(ds.name)} ("
         + (f"{ds.file_type.upper()}, {ds.format} form, " if ds.format in ("long", "wide") else
            f"read by the {_IMPORTER.get(ds.format, ds.format)} importer, ")
-        + f"{ds.n_rows:,} scores): {ds.n_questions:,} questions, {len(ds.models)} models "
+        + f"{ds.n_rows:,} scores): {ds.n_questions:,} questions, {len(ds.models)} model{'' if len(ds.models) == 1 else 's'} "
         f"({', '.join(esc(m) for m in ds.models)}); scores are {kind}; {k}; {cl}.")
     for w in ds.warnings:
         st.warning(esc(w), icon=":material/warning:")
