@@ -61,8 +61,16 @@ _PRESENT_WIDGET = "evalstats_present"    # the sidebar toggle
 _PRESENT_EXIT = "evalstats_present_exit"  # the button that leaves the mode (the sidebar is hidden then)
 
 _PRINT_CSS = """<style>
+/* Display formulas: never clipped at the top (tall fractions), and on a phone a long one wraps at its
+   relations and operators, then scrolls sideways rather than being cut off. */
+[data-testid="stMain"] .katex-display { overflow-y: visible; padding-top: 0.25em; }
+@media (max-width: 640px) {
+  [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.2em; }
+  [data-testid="stMain"] .katex-display > .katex { white-space: normal; }
+}
 @media print {
-  @page { margin: 14mm 12mm; }
+  @page { margin: 12mm 11mm; }
+  html { font-size: 13px !important; }
   [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
   [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"],
   [data-testid="stElementToolbar"], [data-testid="stButton"], [data-testid="stDownloadButton"],
@@ -79,7 +87,7 @@ _PRINT_CSS = """<style>
   .katex-display > .katex { white-space: normal !important; }
   .katex-display > .katex > .katex-html { display: block; max-width: 100%; }
   [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; }
-  [data-testid="stColumn"] { min-width: 15rem !important; }
+  [data-testid="stColumn"] { min-width: 9rem !important; }
   h1, h2, h3, h4 { break-after: avoid; page-break-after: avoid; }
   [data-testid="stVegaLiteChart"], [data-testid="stAlert"], .katex-display, [data-testid="stMetric"],
   [data-testid="stExpander"], [data-testid="stTable"], [data-testid="stDataFrame"], pre, li {
@@ -101,7 +109,8 @@ html { font-size: 22px; }
 [data-testid="stMainBlockContainer"] { max-width: 1280px; margin: 0 auto; padding-top: 2rem; }
 .st-key-evalstats_present_exit { position: fixed; top: 0.6rem; right: 1rem; z-index: 1000000; width: auto !important; }
 .st-key-evalstats_present_js { display: none !important; }
-@media print { html { font-size: 16px; } .st-key-evalstats_present_exit { display: none !important; } }
+@media print { [data-testid="stMain"] [data-testid="stElementContainer"]:has(h2),
+  [data-testid="stMain"] [data-testid="stElementContainer"]:has(h3) { margin-top: 0; } }
 </style>"""
 
 # Next / previous section on PageDown / PageUp, ArrowRight / ArrowLeft and n / p (not while a widget
