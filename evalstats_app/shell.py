@@ -75,7 +75,7 @@ _PRINT_CSS = """<style>
   [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"],
   [data-testid="stElementToolbar"], [data-testid="stButton"], [data-testid="stDownloadButton"],
   [data-testid="stPageLink"], [data-testid="stBaseButton-headerNoPadding"], .stButton, .stDownloadButton,
-  .st-key-evalstats_present_exit, .st-key-evalstats_present_js { display: none !important; }
+  .st-key-evalstats_present_exit, .st-key-evalstats_present_js, .st-key-evalstats_try_it { display: none !important; }
   html, body, .stApp, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"],
   [data-testid="stMainBlockContainer"] {
     height: auto !important; min-height: 0 !important; overflow: visible !important; position: static !important;
@@ -99,8 +99,10 @@ _PRINT_CSS = """<style>
 _PRESENT_CSS = """<style>
 html { font-size: 22px; }
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarCollapseButton"],
-[data-testid="stExpandSidebarButton"] { display: none !important; }
+[data-testid="stExpandSidebarButton"], [data-testid="stHeader"] { display: none !important; }
 [data-testid="stMain"], [data-testid="stAppViewContainer"] { scroll-snap-type: y proximity; }
+[data-testid="stMain"]:focus, [data-testid="stMain"]:focus-visible,
+[data-testid="stAppViewContainer"]:focus, [data-testid="stAppViewContainer"]:focus-visible { outline: none; }
 [data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3 {
   scroll-snap-align: start; scroll-margin-top: 1.2rem;
 }
@@ -109,6 +111,7 @@ html { font-size: 22px; }
 [data-testid="stMainBlockContainer"] { max-width: 1280px; margin: 0 auto; padding-top: 2rem; }
 .st-key-evalstats_present_exit { position: fixed; top: 0.6rem; right: 1rem; z-index: 1000000; width: auto !important; }
 .st-key-evalstats_present_js { display: none !important; }
+@media (max-width: 640px) { .st-key-evalstats_present_exit { top: auto; bottom: 0.6rem; } }
 @media print { [data-testid="stMain"] [data-testid="stElementContainer"]:has(h2),
   [data-testid="stMain"] [data-testid="stElementContainer"]:has(h3) { margin-top: 0; } }
 </style>"""
@@ -316,7 +319,7 @@ def try_it(slug: str) -> None:
     entry = TRY_IT.get(slug)
     if entry is None or page_by_slug("analyze") not in available():
         return
-    with st.container(border=True):
+    with st.container(border=True, key="evalstats_try_it"):
         st.page_link("pages/analyze.py", label="Try it on data", icon=":material/science:",
                      query_params=entry.query_params())
         st.caption(entry.reason)
