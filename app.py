@@ -1,10 +1,10 @@
-"""evalstats home page: what it is, the map of chapters, where to start."""
+"""evalstats home page: what it is, the map of chapters (reading time, this session's progress), where to start."""
 
 import streamlit as st
 
 from evalstats_app import shell
 from evalstats_app.chapters import available
-from evalstats_app.content import load_content
+from evalstats_app.content import WORDS_PER_MINUTE, load_content, main_path_words, reading_minutes
 
 shell.page_setup(None)
 home = load_content("home")
@@ -12,6 +12,26 @@ home = load_content("home")
 st.title("evalstats")
 st.markdown(f"*{home.promise}*")
 st.markdown(home["intro"])
+
+progress = shell.progress()
+learn = [p for p in available() if p.section == "Learn"]
+# (quizzes, answered, correct) per page with quizzes: the Learn chapters and the reference
+scores = {p.slug: (len(load_content(p.slug).quizzes), *shell.quiz_score(p.slug, len(load_content(p.slug).quizzes)))
+          for p in [*learn, *(p for p in available() if p.slug == "reference")]}
+n_quizzes, answered_all, correct_all = (sum(s[i] for s in scores.values()) for i in range(3))
+
+
+def chapter_line(slug: str) -> str:
+    """Reading time, then what this session has done on the page: visited, quizzes answered / correct."""
+    parts = [f":material/schedule: {reading_minutes(load_content(slug))} min read"] if slug != "reference" else []
+    total, answered, correct = scores[slug]
+    if answered:
+        parts.append(f":material/task_alt: quiz {correct} of {total} correct"
+                     + ("" if answered == total else f", {total - answered} to go"))
+    elif slug in progress["visited"]:
+        parts.append(":material/visibility: visited")
+    return " · ".join(parts)
+
 
 for section in shell.SECTIONS:
     st.subheader(section)
@@ -23,5 +43,19 @@ for section in shell.SECTIONS:
         with cols[i % len(cols)].container(border=True):
             st.page_link(page.path, label=page.title, icon=page.icon)
             st.caption(page.blurb)
+            line = chapter_line(page.slug) if page.slug in scores else ""
+            if line:
+                st.caption(line)
+    if section == "Learn":
+        words = sum(main_path_words(load_content(p.slug)) for p in learn)
+        visited = sum(1 for p in learn if p.slug in progress["visited"])
+        st.caption(f"Reading times count each chapter's main text and quizzes (not the \"Go deeper\" "
+                   f"derivations) at {WORDS_PER_MINUTE} words a minute: {words:,} words in all. "
+                   f"The charts and controls take as long as you like.")
+        if visited:
+            st.caption(f":material/insights: This session: {visited} of {len(learn)} chapters visited.")
 
+if answered_all:
+    st.caption(f":material/insights: Quizzes this session: {correct_all} of {answered_all} answered correctly "
+               f"({n_quizzes - answered_all} of {n_quizzes} still to answer).")
 st.markdown(home["start"])

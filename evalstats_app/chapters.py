@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["Page", "PAGES", "LEARN", "page_by_slug", "neighbours", "available"]
+__all__ = ["Page", "PAGES", "LEARN", "TryIt", "TRY_IT", "page_by_slug", "neighbours", "available"]
 
 _PKG = Path(__file__).resolve().parent
 # The app's scripts: the repository root in a checkout; evalstats_app/site in an installed wheel.
@@ -55,6 +55,43 @@ PAGES: tuple[Page, ...] = (
 )
 
 LEARN: tuple[Page, ...] = tuple(p for p in PAGES if p.section == "Learn")
+
+
+@dataclass(frozen=True, slots=True)
+class TryIt:
+    """A chapter's "Try it on data" link: a bundled example opened in the workbench with settings.
+
+    ``settings`` are workbench URL keys (``evalstats_app.workbench.DEFAULTS``) with their URL text;
+    ``example`` is a key of the workbench's examples (``CHOICES["analyze_example"]``). Both are only
+    strings here, so this table imports nothing; tests/test_page_frame.py checks each against the
+    workbench's own DEFAULTS / CHOICES / BOUNDS.
+    """
+
+    example: str
+    settings: tuple[tuple[str, str], ...]
+    reason: str
+
+    def query_params(self) -> dict[str, str]:
+        return {"analyze_example": self.example, **dict(self.settings)}
+
+
+#: One entry per Learn chapter that has a matching example; a chapter without one shows no link.
+TRY_IT: dict[str, TryIt] = {
+    "problem": TryIt("multilingual", (("analyze_confidence", "0.95"),),
+                     "Three models on 2,500 questions: which gaps survive their error bars?"),
+    "one_model": TryIt("atlas_breeze", (("analyze_method", "auto"),),
+                       "Ten tasks only: see how wide one model's interval is at small n."),
+    "clustering": TryIt("multilingual", (("analyze_cluster_se", "cr2"),),
+                        "250 source questions asked in 10 languages: the clustered SE against the naive one."),
+    "paired": TryIt("atlas_breeze", (("analyze_paired", "1"),),
+                    "Two agents on the same ten tasks: the paired difference and its correlation."),
+    "resampling": TryIt("synthetic", (("analyze_paired", "1"),),
+                        "Every question answered five times: the answers are averaged per question."),
+    "temperature": TryIt("synthetic", (("analyze_confidence", "0.95"),),
+                         "Five answers per question show the within-question noise that temperature sets."),
+    "power": TryIt("multilingual", (("analyze_delta", "2.0"), ("analyze_alpha", "0.05"), ("analyze_power", "0.8")),
+                   "Plan the next eval from this one: questions needed to detect a 2-point gap."),
+}
 
 
 def page_by_slug(slug: str) -> Page:

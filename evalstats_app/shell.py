@@ -23,19 +23,20 @@ from typing import Any
 
 import streamlit as st
 
-from .chapters import available, neighbours, page_by_slug
+from .chapters import TRY_IT, available, neighbours, page_by_slug
 from .content import Content, Quiz, load_content
 
 __all__ = [
-    "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "chapter_footer", "UrlState", "seed_control", "chart",
-    "download_table", "pct",
+    "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
+    "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct",
 ]
 
 SECTIONS = ("Learn", "Analyze", "Reference")
 
 
 def sidebar() -> None:
-    """The one shared sidebar: Home, then Learn / Analyze / Reference, as st.page_link."""
+    """The one shared sidebar: Home, then Learn / Analyze / Reference, as st.page_link; then the
+    presenter-mode switch."""
     with st.sidebar:
         st.page_link("app.py", label="evalstats home", icon=":material/home:")
         pages = available()
@@ -45,6 +46,143 @@ def sidebar() -> None:
                 st.caption(section.upper())
             for page in in_section:
                 st.page_link(page.path, label=page.title, icon=page.icon)
+        st.divider()
+        st.session_state[_PRESENT_WIDGET] = presenting()
+        st.toggle("Presenter mode", key=_PRESENT_WIDGET, on_change=_toggle_present,
+                  help="One section per screen in large type; move with the arrow keys, PageUp/PageDown or "
+                       "n/p. The link gets ?present=1.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Presenter mode (?present=1) and the print stylesheet: static CSS (and one static script), no user text.
+
+_PRESENT = "_evalstats_present"          # the mode, kept across page switches within the session
+_PRESENT_WIDGET = "evalstats_present"    # the sidebar toggle
+_PRESENT_EXIT = "evalstats_present_exit"  # the button that leaves the mode (the sidebar is hidden then)
+
+_PRINT_CSS = """<style>
+/* Display formulas: never clipped at the top (tall fractions), and on a phone a long one wraps at its
+   relations and operators, then scrolls sideways rather than being cut off. */
+[data-testid="stMain"] .katex-display { overflow-y: visible; padding-top: 0.25em; }
+@media (max-width: 640px) {
+  [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.2em; }
+  [data-testid="stMain"] .katex-display > .katex { white-space: normal; }
+}
+@media print {
+  @page { margin: 12mm 11mm; }
+  html { font-size: 13px !important; }
+  [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
+  [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"],
+  [data-testid="stElementToolbar"], [data-testid="stButton"], [data-testid="stDownloadButton"],
+  [data-testid="stPageLink"], [data-testid="stBaseButton-headerNoPadding"], .stButton, .stDownloadButton,
+  .st-key-evalstats_present_exit, .st-key-evalstats_present_js, .st-key-evalstats_try_it { display: none !important; }
+  html, body, .stApp, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"],
+  [data-testid="stMainBlockContainer"] {
+    height: auto !important; min-height: 0 !important; overflow: visible !important; position: static !important;
+  }
+  .stApp, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"] { background: #fff !important; }
+  [data-testid="stMain"] * { color: #111 !important; }
+  [data-testid="stMainBlockContainer"] { max-width: none !important; padding: 0 !important; }
+  .katex-display { overflow: visible !important; }
+  .katex-display > .katex { white-space: normal !important; }
+  .katex-display > .katex > .katex-html { display: block; max-width: 100%; }
+  [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; }
+  [data-testid="stColumn"] { min-width: 9rem !important; }
+  h1, h2, h3, h4 { break-after: avoid; page-break-after: avoid; }
+  [data-testid="stVegaLiteChart"], [data-testid="stAlert"], .katex-display, [data-testid="stMetric"],
+  [data-testid="stExpander"], [data-testid="stTable"], [data-testid="stDataFrame"], pre, li {
+    break-inside: avoid; page-break-inside: avoid;
+  }
+}
+</style>"""
+
+_PRESENT_CSS = """<style>
+html { font-size: 22px; }
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarCollapseButton"],
+[data-testid="stExpandSidebarButton"], [data-testid="stHeader"] { display: none !important; }
+[data-testid="stMain"], [data-testid="stAppViewContainer"] { scroll-snap-type: y proximity; }
+[data-testid="stMain"]:focus, [data-testid="stMain"]:focus-visible,
+[data-testid="stAppViewContainer"]:focus, [data-testid="stAppViewContainer"]:focus-visible { outline: none; }
+[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3 {
+  scroll-snap-align: start; scroll-margin-top: 1.2rem;
+}
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(h2),
+[data-testid="stMain"] [data-testid="stElementContainer"]:has(h3) { margin-top: 2.5rem; }
+[data-testid="stMainBlockContainer"] { max-width: 1280px; margin: 0 auto; padding-top: 2rem; }
+.st-key-evalstats_present_exit { position: fixed; top: 0.6rem; right: 1rem; z-index: 1000000; width: auto !important; }
+.st-key-evalstats_present_js { display: none !important; }
+@media (max-width: 640px) { .st-key-evalstats_present_exit { top: auto; bottom: 0.6rem; } }
+@media print { [data-testid="stMain"] [data-testid="stElementContainer"]:has(h2),
+  [data-testid="stMain"] [data-testid="stElementContainer"]:has(h3) { margin-top: 0; } }
+</style>"""
+
+# Next / previous section on PageDown / PageUp, ArrowRight / ArrowLeft and n / p (not while a widget
+# has the focus). Registered once per browser tab; it acts only while the exit button is on the page.
+_PRESENT_JS = """<script>
+(() => {
+  if (window.__evalstatsPresenter) return;
+  window.__evalstatsPresenter = true;
+  const active = () => document.querySelector('.st-key-evalstats_present_exit') !== null;
+  const headings = () => Array.from(document.querySelectorAll(
+      '[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3'))
+    .filter(h => !h.closest('[data-testid="stExpander"]') && h.getClientRects().length > 0);
+  const jump = (dir) => {
+    const items = headings();
+    const tops = items.map(h => h.getBoundingClientRect().top);
+    let target = null;
+    if (dir > 0) {
+      const i = tops.findIndex(t => t > 40);
+      if (i >= 0) target = items[i];
+    } else {
+      for (let i = tops.length - 1; i >= 0; i--) if (tops[i] < 0) { target = items[i]; break; }
+    }
+    if (target) target.scrollIntoView({block: 'start', behavior: 'instant'});
+    return target !== null;
+  };
+  const NEXT = ['PageDown', 'ArrowRight', 'n'], PREV = ['PageUp', 'ArrowLeft', 'p'];
+  document.addEventListener('keydown', (ev) => {
+    if (!active() || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const t = ev.target;
+    if (t && t.closest && t.closest('input, textarea, select, [contenteditable="true"], [role="slider"], '
+                                    + '[role="radiogroup"], [role="combobox"], [role="listbox"]')) return;
+    const dir = NEXT.includes(ev.key) ? 1 : PREV.includes(ev.key) ? -1 : 0;
+    if (dir !== 0) { ev.preventDefault(); jump(dir); }
+  }, true);
+})();
+</script>"""
+
+
+def presenting() -> bool:
+    """Whether presenter mode is on: ``?present=1`` in the URL, or switched on earlier in the session."""
+    raw = st.query_params.get("present")
+    if raw is not None:
+        st.session_state[_PRESENT] = raw.lower() in ("1", "true", "yes", "on")
+    return bool(st.session_state.get(_PRESENT, False))
+
+
+def _set_present(on: bool) -> None:
+    st.session_state[_PRESENT] = on
+    if on:
+        st.query_params["present"] = "1"
+    elif "present" in st.query_params:
+        del st.query_params["present"]
+
+
+def _toggle_present() -> None:
+    _set_present(bool(st.session_state.get(_PRESENT_WIDGET)))
+
+
+def _styles() -> None:
+    """The print stylesheet always; presenter CSS, script and exit button when the mode is on."""
+    st.html(_PRINT_CSS)
+    if presenting():
+        if st.query_params.get("present") != "1":
+            st.query_params["present"] = "1"  # a page reached by a link keeps the mode in its URL
+        st.html(_PRESENT_CSS)
+        with st.container(key="evalstats_present_js"):
+            st.html(_PRESENT_JS, unsafe_allow_javascript=True)
+        st.button("Leave presenter mode", key=_PRESENT_EXIT, on_click=_set_present, args=(False,),
+                  icon=":material/close_fullscreen:")
 
 
 def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
@@ -54,9 +192,16 @@ def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     # fetched from the internet (tests/browser/test_docs_browser.py checks that no request leaves the host).
     st.set_page_config(page_title=f"{title} · evalstats" if slug else "evalstats",
                        page_icon="📊", layout=layout)
+    st.session_state[_STATES] = []  # this run's UrlStates register here (chart exports name the settings)
+    st.session_state[_PAGE] = slug
+    st.session_state[_EXPORTS] = {}
+    _styles()
     sidebar()
     if slug is None:
         return None
+    visited = progress()["visited"]
+    if slug not in visited:
+        visited.append(slug)
     content = load_content(slug)
     st.title(content.title)
     if content.promise:
@@ -96,27 +241,94 @@ def notice(markdown: str, *, title: str = "What to notice") -> None:
     st.info(f"**{title}**\n\n{markdown}", icon=":material/visibility:")
 
 
+_PROGRESS = "_evalstats_progress"
+
+
+def progress() -> dict:
+    """This session's progress: ``{"visited": [slug, ...], "answers": {quiz key: (option index, correct)}}``.
+
+    Kept in ``st.session_state`` (not a widget key), so it survives page switches within the session.
+    """
+    store = st.session_state.get(_PROGRESS)
+    if store is None:
+        store = {"visited": [], "answers": {}}
+        st.session_state[_PROGRESS] = store
+    return store
+
+
+def quiz_score(slug: str, n_quizzes: int) -> tuple[int, int]:
+    """(answered, correct) among the quizzes ``<slug>_quiz0`` .. ``<slug>_quiz<n-1>`` in this session."""
+    answers = progress()["answers"]
+    mine = [answers[f"{slug}_quiz{i}"] for i in range(n_quizzes) if f"{slug}_quiz{i}" in answers]
+    return len(mine), sum(1 for _, correct in mine if correct)
+
+
+def _check(q: Quiz, key: str) -> None:
+    choice = st.session_state.get(f"{key}_choice")
+    if choice is None or choice not in q.options:
+        st.session_state[f"{key}_empty"] = True
+        return
+    st.session_state.pop(f"{key}_empty", None)
+    index = list(q.options).index(choice)
+    progress()["answers"][key] = (index, index == q.answer)
+
+
 def quiz(q: Quiz, *, key: str) -> None:
-    """A multiple-choice question; the answer and its explanation are revealed on submit."""
+    """A multiple-choice question that locks once checked.
+
+    Before "Check my answer" the reader may change their pick; once checked, the radio is disabled on
+    the checked option and the verdict (right, or the right answer with the explanation) stays, across
+    page switches too. The answer is recorded in :func:`progress` for the chapter's score and the home page.
+    """
+    choice_key = f"{key}_choice"
+    locked = progress()["answers"].get(key)
+    if locked is not None and st.session_state.get(choice_key) != q.options[locked[0]]:
+        st.session_state[choice_key] = q.options[locked[0]]  # before the widget: the locked pick is shown
     with st.container(border=True):
         st.markdown(f"**Quiz.** {q.question}")
-        choice = st.radio("Your answer", list(q.options), index=None, key=f"{key}_choice",
-                          label_visibility="collapsed")
-        if st.button("Check my answer", key=f"{key}_check"):
-            st.session_state[f"{key}_done"] = True
-        if st.session_state.get(f"{key}_done"):
-            if choice is None:
+        st.radio("Your answer", list(q.options), index=None, key=choice_key, label_visibility="collapsed",
+                 disabled=locked is not None)
+        if locked is None:
+            st.button("Check my answer", key=f"{key}_check", on_click=_check, args=(q, key))
+            if st.session_state.get(f"{key}_empty"):
                 st.warning("Pick an answer first.")
-            elif list(q.options).index(choice) == q.answer:
-                st.success(f"Correct. {q.explanation}")
-            else:
-                st.error(f"Not quite: the answer is **{q.options[q.answer]}**. {q.explanation}")
+        elif locked[1]:
+            st.success(f"Correct. {q.explanation}")
+        else:
+            st.error(f"Not quite: the answer is **{q.options[q.answer]}**. {q.explanation}")
+
+
+def quizzes(content: Content) -> None:
+    """Every quiz of ``content`` and, under them, the score so far (e.g. "Score: 2 of 3 correct")."""
+    for i, q in enumerate(content.quizzes):
+        quiz(q, key=f"{content.slug}_quiz{i}")
+    if content.quizzes:
+        total = len(content.quizzes)
+        answered, correct = quiz_score(content.slug, total)
+        if answered == 0:
+            text = f"Score: {total} question{'s' if total > 1 else ''} to answer."
+        else:
+            text = f"Score: {correct} of {total} correct" + (
+                "." if answered == total else f" ({total - answered} still to answer).")
+        st.caption(f":material/scoreboard: {text}")
+
+
+def try_it(slug: str) -> None:
+    """The chapter's "Try it on data" link: a bundled example in the workbench with matching settings
+    (chapters.TRY_IT); nothing when the chapter has no entry or the workbench is not there."""
+    entry = TRY_IT.get(slug)
+    if entry is None or page_by_slug("analyze") not in available():
+        return
+    with st.container(border=True, key="evalstats_try_it"):
+        st.page_link("pages/analyze.py", label="Try it on data", icon=":material/science:",
+                     query_params=entry.query_params())
+        st.caption(entry.reason)
 
 
 def chapter_footer(content: Content) -> None:
-    """Quizzes, then links to the previous and next chapters."""
-    for i, q in enumerate(content.quizzes):
-        quiz(q, key=f"{content.slug}_quiz{i}")
+    """Quizzes and the score, "Try it on data", then links to the previous and next chapters."""
+    quizzes(content)
+    try_it(content.slug)
     prev, nxt = neighbours(content.slug)
     left, right = st.columns(2)
     pages = available()
@@ -132,6 +344,9 @@ def chapter_footer(content: Content) -> None:
 # URL state: every setting is mirrored into st.query_params so a link reopens the same scenario.
 
 _WRITTEN = "_evalstats_url_written"
+_STATES = "_evalstats_url_states"  # this run's UrlStates (reset by page_setup)
+_PAGE = "_evalstats_page"          # this run's page slug (None on home)
+_EXPORTS = "_evalstats_exports"    # this run's chart SVG exports, by name (callables; reset by page_setup)
 
 
 def _format(value: Any) -> str:
@@ -223,6 +438,9 @@ class UrlState:
         if self.notes:  # a visible word, never a traceback, for a hand-edited or hostile link
             inert = re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])", r"\\\1", "; ".join(self.notes))
             st.caption(":material/link: The link's settings were adjusted: " + inert + ".")
+        states = st.session_state.get(_STATES)
+        if isinstance(states, list):
+            states.append(self)
 
     def get(self, key: str) -> Any:
         return st.session_state.get(key, self.defaults[key])
@@ -264,11 +482,34 @@ def seed_control(key: str, *, label: str = "Seed") -> int:
 # ---------------------------------------------------------------------------------------------
 # Charts and tables with downloads.
 
-def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None) -> None:
+def settings_line() -> str:
+    """The current page's settings that differ from their defaults, for a chart's exported subtitle:
+    ``"evalstats · 2 · One model's error bars · n = 300, acc = 0.8"`` (keys without the page's prefix)."""
+    slug = st.session_state.get(_PAGE)
+    head = "evalstats" + (f" · {page_by_slug(slug).title}" if slug else "")
+    items = []
+    for state in st.session_state.get(_STATES) or ():
+        for key, default in state.defaults.items():
+            value = state.get(key)
+            if value != default:
+                short = key.removeprefix(f"{slug}_") if slug else key
+                items.append(f"{short} = {_format(value)}")
+    return f"{head} · " + (", ".join(items) if items else "default settings")
+
+
+def _first_sentence(text: str) -> str:
+    plain = re.sub(r"[*_`$\\]", "", text).strip()
+    match = re.match(r"(.+?[.!?])(\s|$)", plain, re.DOTALL)
+    return " ".join((match.group(1) if match else plain).split())
+
+
+def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None, title: str | None = None) -> None:
     """Show an Altair chart, its one-sentence summary, and PNG / SVG downloads.
 
-    The PNG and SVG are rendered by vl-convert only when a download button is clicked (Streamlit
-    calls the ``data`` callable on click), so moving a slider never pays for the conversion.
+    The downloads carry ``title`` (default: the chart's own title, else the summary's first sentence)
+    and a subtitle naming the page's settings (:func:`settings_line`). The PNG and SVG are rendered by
+    vl-convert only when a download button is clicked (Streamlit calls the ``data`` callable on click),
+    so moving a slider never pays for the conversion.
     """
     from evalstats_core.charts import compile_spec, to_png, to_svg
 
@@ -277,12 +518,23 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None)
     spec = compile_spec(altair_chart)
     st.vega_lite_chart(spec=spec, width="stretch", key=key)
     st.caption(summary)
+    own = spec.get("title")
+    own = own.get("text") if isinstance(own, dict) else own
+    own = " ".join(own) if isinstance(own, list) else own
+    heading = title or own or _first_sentence(summary)
+    subtitle = settings_line()
+
+    def svg() -> str:
+        return to_svg(spec, title=heading, subtitle=subtitle)
+
+    exports = st.session_state.get(_EXPORTS)
+    if isinstance(exports, dict):
+        exports[name] = svg  # this run's SVG exports by chart name (the tests render one)
     a, b, _ = st.columns([1, 1, 4])
-    a.download_button("PNG", data=lambda: to_png(spec), file_name=f"{name}.png",
+    a.download_button("PNG", data=lambda: to_png(spec, title=heading, subtitle=subtitle), file_name=f"{name}.png",
                       mime="image/png", key=f"{name}_png", icon=":material/download:", on_click="ignore")
-    b.download_button("SVG", data=lambda: to_svg(spec), file_name=f"{name}.svg",
-                      mime="image/svg+xml", key=f"{name}_svg", icon=":material/download:",
-                      on_click="ignore")
+    b.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml", key=f"{name}_svg",
+                      icon=":material/download:", on_click="ignore")
 
 
 def download_table(label: str, data: Callable[[], str | bytes] | str | bytes, *, file_name: str,

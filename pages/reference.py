@@ -1,6 +1,6 @@
 """Reference: the recommendations, what Llama 3 got wrong, the cheat sheet of formulas, how to cite.
 
-Not a Learn chapter: no settings, no quiz, no previous/next links.
+Not a Learn chapter: no settings and no previous/next links; two quiz questions (recommendations, cheat sheet).
 """
 
 import streamlit as st
@@ -47,5 +47,8 @@ for formula in content.meta.get("formula", []):
         if chapter in pages:
             right.page_link(chapter.path, label=chapter.title, icon=chapter.icon)
         right.caption(formula["source"])
+
+st.markdown(content["quiz_intro"])
+shell.quizzes(content)
 
 st.markdown(content["cite"])

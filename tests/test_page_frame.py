@@ -1,10 +1,11 @@
 """The chapter frame on every Learn page, through AppTest: title, promise, a "what to notice" box, each
-quiz revealing its answer and explanation on submit (right and wrong), and previous/next links.
+quiz locking once checked (right and wrong) with the chapter's score, "Try it on data", and previous/next links.
 Also: metrics whose delta is an annotation (a formula value, a verdict) show no up/down arrow."""
 
 import pytest
 from conftest import no_exceptions, run_page
 from streamlit.proto.Metric_pb2 import Metric
+from streamlit.testing.v1.errors import AppTestError
 
 from evalstats_app.chapters import LEARN, neighbours
 from evalstats_app.content import load_content
@@ -26,22 +27,123 @@ def test_title_promise_and_notice(chapter):
     assert any(i.value.startswith("**What to notice**") for i in at.info)
 
 
-def test_quizzes_reveal_answer_on_submit(chapter):
-    """Each quiz: nothing shown before submit; a wrong pick names the right option; the right pick says Correct."""
+def test_quizzes_lock_once_checked_and_keep_score(chapter):
+    """Each quiz: nothing shown before "Check"; a checked answer locks (radio disabled, no Check button) and
+    its verdict stays when another option is picked afterwards; the footer keeps the score.
+
+    Quiz 0 is answered wrongly (the error names the right option), the others rightly ("Correct.")."""
     slug, at = chapter
     quizzes = load_content(slug).quizzes
     assert quizzes, f"{slug} has no quiz"
+    total = len(quizzes)
+    assert any(c.value.endswith(f"Score: {total} questions to answer.") for c in at.caption)
     for i, q in enumerate(quizzes):
         key = f"{slug}_quiz{i}"
         assert not any(q.explanation in e.value for e in [*at.success, *at.error])
-        wrong = (q.answer + 1) % len(q.options)
-        at.radio(key=f"{key}_choice").set_value(q.options[wrong]).run()
+        assert not at.radio(key=f"{key}_choice").disabled
+        pick = (q.answer + 1) % len(q.options) if i == 0 else q.answer
+        at.radio(key=f"{key}_choice").set_value(q.options[pick]).run()
         at.button(key=f"{key}_check").click().run()
         no_exceptions(at)
-        assert any(f"**{q.options[q.answer]}**" in e.value and q.explanation in e.value for e in at.error)
-        at.radio(key=f"{key}_choice").set_value(q.options[q.answer]).run()
+        radio = at.radio(key=f"{key}_choice")
+        assert radio.disabled and radio.value == q.options[pick]
+        assert not any(b.key == f"{key}_check" for b in at.button)
+        wrong = [e for e in at.error if f"**{q.options[q.answer]}**" in e.value and q.explanation in e.value]
+        right = [s for s in at.success if s.value == f"Correct. {q.explanation}"]
+        assert (len(wrong), len(right)) == ((1, 0) if i == 0 else (0, 1))
+        # a locked quiz takes no other pick: the browser cannot click it (disabled), and a value forced
+        # into the session snaps back to the checked pick with the same verdict
+        other = (pick + 1) % len(q.options)
+        with pytest.raises(AppTestError, match="disabled"):
+            at.radio(key=f"{key}_choice").set_value(q.options[other])
+        at.session_state[f"{key}_choice"] = q.options[other]
+        at.run()
         no_exceptions(at)
-        assert any(s.value == f"Correct. {q.explanation}" for s in at.success)
+        assert at.radio(key=f"{key}_choice").value == q.options[pick]
+        assert any(s.value == f"Correct. {q.explanation}" for s in at.success) == (i > 0)
+        assert not any(s.value == f"Correct. {q.explanation}" for s in at.success) == (i == 0)
+    scores = [c.value for c in at.caption if "Score:" in c.value]
+    assert scores == [f":material/scoreboard: Score: {total - 1} of {total} correct."]
+
+
+def test_check_without_a_pick_asks_for_one():
+    """"Check my answer" with nothing picked asks for a pick and locks nothing."""
+    at = run_page("pages/problem.py")
+    at.button(key="problem_quiz0_check").click().run()
+    no_exceptions(at)
+    assert any(w.value == "Pick an answer first." for w in at.warning)
+    assert not at.radio(key="problem_quiz0_choice").disabled
+    assert any(b.key == "problem_quiz0_check" for b in at.button)
+
+
+def test_locked_answer_and_score_survive_a_page_switch():
+    """Answer on one chapter, visit the home page and come back: still locked, same verdict, same score;
+    the home page shows the chapter as visited with its quiz progress."""
+    at = run_page("pages/paired.py")
+    q = load_content("paired").quizzes[0]
+    at.radio(key="paired_quiz0_choice").set_value(q.options[q.answer]).run()
+    at.button(key="paired_quiz0_check").click().run()
+    total = len(load_content("paired").quizzes)
+    at.switch_page("app.py").run()
+    no_exceptions(at)
+    captions = [c.value for c in at.caption]
+    assert any(f"quiz 1 of {total} correct, {total - 1} to go" in c for c in captions), captions
+    assert any("This session: 1 of " in c and "chapters visited" in c for c in captions)
+    at.switch_page("pages/clustering.py").run()
+    at.switch_page("pages/paired.py").run()
+    no_exceptions(at)
+    radio = at.radio(key="paired_quiz0_choice")
+    assert radio.disabled and radio.value == q.options[q.answer]
+    assert any(s.value == f"Correct. {q.explanation}" for s in at.success)
+    assert any(c.value.endswith(f"Score: 1 of {total} correct ({total - 1} still to answer).") for c in at.caption)
+    at.switch_page("app.py").run()
+    assert any("This session: 2 of " in c.value for c in at.caption)
+    assert any(":material/visibility: visited" in c.value for c in at.caption)  # clustering: no quiz answered
+
+
+def test_try_it_links_open_the_workbench_with_valid_settings(chapter):
+    """Each chapter with a TRY_IT entry ends with "Try it on data" -> the workbench, with its example and
+    settings in the link; every key is a workbench URL setting and every value one it accepts."""
+    from evalstats_app import workbench as wb
+    from evalstats_app.chapters import TRY_IT
+    from evalstats_app.shell import _parse
+
+    slug, at = chapter
+    links = [p.proto for p in at.main.get("page_link") if p.proto.label == "Try it on data"]
+    entry = TRY_IT.get(slug)
+    if entry is None:
+        assert not links
+        return
+    assert len(links) == 1 and links[0].page == "analyze"
+    assert dict(p.split("=", 1) for p in links[0].query_string.split("&")) == entry.query_params()
+    assert entry.example in wb.CHOICES["analyze_example"]
+    for key, text in entry.query_params().items():
+        assert key in wb.DEFAULTS, key
+        assert wb._valid(key, _parse(text, wb.DEFAULTS[key])), (key, text)
+    assert any(c.value == entry.reason for c in at.caption)
+
+
+def test_try_it_link_opens_the_example_with_its_settings():
+    """Following the power chapter's link: the workbench opens on its example with its settings."""
+    from evalstats_app.chapters import TRY_IT
+
+    entry = TRY_IT["power"]
+    at = run_page("pages/analyze.py", query=entry.query_params())
+    no_exceptions(at)
+    assert at.session_state["analyze_example"] == entry.example
+    for key, text in entry.settings:
+        assert float(at.session_state[key]) == float(text), key
+
+
+def test_a_chapter_without_try_it_entry_shows_no_link(monkeypatch):
+    """A missing mapping simply shows no link (the rest of the footer stays)."""
+    from evalstats_app import chapters
+
+    monkeypatch.delitem(chapters.TRY_IT, "problem")
+    at = run_page("pages/problem.py")
+    no_exceptions(at)
+    labels = [p.proto.label for p in at.main.get("page_link")]
+    assert "Try it on data" not in labels and "2 · One model's error bars →" in labels
 
 
 def test_previous_and_next_links(chapter):

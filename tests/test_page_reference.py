@@ -79,11 +79,32 @@ def test_cheat_sheet_names_the_default(at):
     assert "Pustejovsky & Tipton 2018" in captions
 
 
-def test_no_quiz_and_no_chapter_footer(at):
-    """Reference is not a Learn chapter: no quiz, no previous/next links, no URL settings."""
-    assert not any((b.key or "").startswith("reference_quiz") for b in at.button)
+def test_reference_quizzes_and_no_chapter_footer(at):
+    """Reference is not a Learn chapter (no previous/next links, no URL settings) but has two quiz questions:
+    the recommendations (what an MGSM comparison should report) and the cheat sheet (which SE for F1)."""
+    quizzes = load_content("reference").quizzes
+    assert len(quizzes) == 2
+    assert "MGSM" in quizzes[0].question and "clustered" in quizzes[0].options[quizzes[0].answer]
+    assert "paired" in quizzes[0].options[quizzes[0].answer]
+    assert quizzes[1].options[quizzes[1].answer].startswith("sd(s)/√n")
+    assert [b.key for b in at.button if (b.key or "").startswith("reference_quiz")] == [
+        "reference_quiz0_check", "reference_quiz1_check"]
+    assert any(c.value.endswith("Score: 2 questions to answer.") for c in at.caption)
     assert not any("→" in p.proto.label or "←" in p.proto.label for p in at.main.get("page_link"))
+    assert not any(p.proto.label == "Try it on data" for p in at.main.get("page_link"))
     assert dict(at.query_params) == {}
+
+
+def test_reference_quiz_locks_and_scores():
+    """A wrong answer to the cheat-sheet question locks with the right one named; the score counts it."""
+    at = run_page(PAGE)
+    q = load_content("reference").quizzes[1]
+    at.radio(key="reference_quiz1_choice").set_value(q.options[0]).run()
+    at.button(key="reference_quiz1_check").click().run()
+    no_exceptions(at)
+    assert at.radio(key="reference_quiz1_choice").disabled
+    assert any(f"**{q.options[q.answer]}**" in e.value for e in at.error)
+    assert any(c.value.endswith("Score: 0 of 2 correct (1 still to answer).") for c in at.caption)
 
 
 # ---- evalstats_core.lessons.reference ------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import altair as alt
@@ -41,31 +42,50 @@ def compile_spec(chart: Any) -> dict:
     return chart.to_dict(validate=False)  # Altair charts, and charts.resampling.SpecChart (ignores it)
 
 
-def _spec(chart: Any) -> dict:
+#: Characters per line of an exported title / subtitle (Vega does not wrap titles itself).
+TITLE_WIDTH, SUBTITLE_WIDTH = 70, 95
+
+
+def _spec(chart: Any, title: str | None = None, subtitle: str | None = None) -> dict:
     if isinstance(chart, dict):
         spec = dict(chart)
         spec.setdefault("background", "white")
-        return spec
-    try:
-        return with_export_config(chart).to_dict()
-    except Exception:  # already configured (configure_* twice is an Altair error): export as is
-        spec = chart.to_dict()
-        spec.setdefault("background", "white")
-        return spec
+    else:
+        try:
+            spec = with_export_config(chart).to_dict()
+        except Exception:  # already configured (configure_* twice is an Altair error): export as is
+            spec = chart.to_dict()
+            spec.setdefault("background", "white")
+    if title or subtitle:
+        own = spec.get("title")
+        own = own.get("text", "") if isinstance(own, dict) else own
+        text = title or (" ".join(own) if isinstance(own, list) else own) or ""
+        block: dict[str, Any] = {"text": textwrap.wrap(text, TITLE_WIDTH) or [""], "anchor": "start",
+                                 "fontSize": 15, "color": "#222222", "subtitleColor": "#555555",
+                                 "subtitleFontSize": 11, "offset": 10}
+        if subtitle:
+            block["subtitle"] = textwrap.wrap(subtitle, SUBTITLE_WIDTH)
+        spec["title"] = block
+    return spec
 
 
-def to_svg(chart: Any) -> str:
-    """Render ``chart`` to an SVG string with vl-convert (no browser, no network)."""
+def to_svg(chart: Any, *, title: str | None = None, subtitle: str | None = None) -> str:
+    """Render ``chart`` to an SVG string with vl-convert (no browser, no network).
+
+    ``title`` replaces the chart's own title and ``subtitle`` (e.g. the settings it was drawn with) goes
+    under it; both are wrapped to a few lines.
+    """
     import vl_convert as vlc
 
-    return vlc.vegalite_to_svg(_spec(chart))
+    return vlc.vegalite_to_svg(_spec(chart, title, subtitle))
 
 
-def to_png(chart: Any, *, scale: float = 2.0) -> bytes:
-    """Render ``chart`` to PNG bytes with vl-convert, at ``scale`` times its size (2 = slide quality)."""
+def to_png(chart: Any, *, scale: float = 2.0, title: str | None = None, subtitle: str | None = None) -> bytes:
+    """Render ``chart`` to PNG bytes with vl-convert, at ``scale`` times its size (2 = slide quality);
+    ``title`` and ``subtitle`` as in :func:`to_svg`."""
     import vl_convert as vlc
 
-    return vlc.vegalite_to_png(_spec(chart), scale=scale)
+    return vlc.vegalite_to_png(_spec(chart, title, subtitle), scale=scale)
 
 
 def forest(frame: pd.DataFrame, *, label: str = "label", estimate: str = "estimate",

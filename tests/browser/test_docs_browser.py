@@ -71,16 +71,29 @@ def test_readme_screenshot_is_current(server, browser, tmp_path):
     assert Image.open(SCREENSHOT).size == (1280, 860)
 
 
-def test_no_request_leaves_the_machine(server, page):
-    """Home, a chapter and the workbench load everything (scripts, fonts, the favicon) from the server."""
+def test_no_request_leaves_the_machine(server, page, browser):
+    """Home, a chapter, presenter mode and the workbench, in the light and the dark palette, load everything
+    (scripts, fonts, the favicon) from the server."""
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
-    for path, charts in (("/", 0), ("/clustering", 1), ("/analyze?analyze_example=atlas_breeze", 1)):
+    for path, charts in (("/", 0), ("/clustering", 1), ("/one_model?present=1", 1),
+                         ("/analyze?analyze_example=atlas_breeze", 1)):
         page.goto(server + path)
         wait_ready(page)
         wait_charts(page, charts)
     icon = page.evaluate("() => document.querySelector(\"link[rel='shortcut icon']\").href")
     assert icon.startswith("data:image/svg+xml"), icon  # the emoji favicon, drawn in the page
+    dark = browser.new_context(viewport={"width": 390, "height": 900}, color_scheme="dark")
+    try:
+        other = dark.new_page()
+        other.set_default_timeout(30_000)
+        other.on("request", lambda r: requests.append(r.url))
+        for path, charts in (("/", 0), ("/paired?present=1", 1)):
+            other.goto(server + path)
+            wait_ready(other)
+            wait_charts(other, charts)
+    finally:
+        dark.close()
     assert len(requests) > 10
     outside = sorted({u for u in requests if urlparse(u).scheme not in ("data", "blob")
                       and urlparse(u).hostname != "127.0.0.1"})
