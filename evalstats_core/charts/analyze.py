@@ -96,8 +96,9 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
         layers[-2], layers[-1] = layers[-2].encode(color=color), layers[-1].encode(color=color)
         chart.layer = layers
     if "group" in data.columns:
+        # mid grey: readable on the light and the dark theme
         text = alt.Chart(data).mark_text(align="left", dx=8, fontSize=13, fontWeight="bold",
-                                         color="#444444").encode(
+                                         color="#888888").encode(
             x="ci_high:Q", y=alt.Y("model:N", sort=None, title=None), text="group:N")
         chart = chart.copy()
         chart.layer = [*chart.layer, text]  # keep the forest's own (possibly hoisted) data
