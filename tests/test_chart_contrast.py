@@ -5,7 +5,9 @@ The app follows the viewer's light/dark preference, and Streamlit draws Vega-Lit
 background. A colour hard-coded for white paper ("#333" annotation text, a black rule) vanishes on the
 dark background. Colours left unset take the theme's own (its first chart colour, its body text), so
 only explicit colours are checked. Bar, area and point fills are not checked: they are read against
-each other and the legend, not against the page.
+each other and the legend, not against the page. Text written on tiles of its own (a rect layer with a
+fixed colour range, drawn under the text in the same layered chart) is read against those tiles, which
+look the same on both themes, instead of against the page.
 """
 
 from __future__ import annotations
@@ -44,32 +46,59 @@ def _is_colour(value) -> bool:
     return isinstance(value, str) and (value.startswith("#") or value.lower() in _NAMED)
 
 
-def explicit_colours(spec: dict) -> list[tuple[str, str]]:
-    """(where, colour) for every explicit colour on a text or rule mark, and on axis/legend/title text."""
-    found: list[tuple[str, str]] = []
+def _mark_type(node: dict):
+    mark = node.get("mark")
+    return mark.get("type") if isinstance(mark, dict) else mark
 
-    def visit(node, path: str) -> None:
+
+def _position(node: dict) -> tuple:
+    enc = node.get("encoding") or {}
+    return tuple((enc.get(ch) or {}).get("field") for ch in ("x", "y"))
+
+
+def _tile_colours(layers: list) -> dict[tuple, tuple[str, ...]]:
+    """The fixed colours of the rect tiles in a layered chart (their colour scale's range), by the
+    (x, y) fields that place them: text placed by the same fields is written on those tiles."""
+    tiles = {}
+    for layer in layers:
+        if isinstance(layer, dict) and _mark_type(layer) == "rect" and all(_position(layer)):
+            scale = ((layer.get("encoding") or {}).get("color") or {}).get("scale") or {}
+            colours = tuple(c for c in scale.get("range") or () if _is_colour(c))
+            if colours:
+                tiles[_position(layer)] = colours
+    return tiles
+
+
+def explicit_colours(spec: dict) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(where, colour, backgrounds) for every explicit colour on a text or rule mark, and on
+    axis/legend/title text; the backgrounds are both themes' pages, or the tiles the text is written on."""
+    found: list[tuple[str, str, tuple[str, ...]]] = []
+    page = (LIGHT_BG, DARK_BG)
+
+    def visit(node, path: str, tiles: dict | None = None) -> None:
         if isinstance(node, list):
             for i, item in enumerate(node):
-                visit(item, f"{path}[{i}]")
+                visit(item, f"{path}[{i}]", tiles)
             return
         if not isinstance(node, dict):
             return
         mark = node.get("mark")
-        mark_type = mark.get("type") if isinstance(mark, dict) else mark
+        mark_type = _mark_type(node)
         if mark_type in _CHECKED_MARKS:
+            on = (tiles or {}).get(_position(node), page) if mark_type == "text" else page
             if isinstance(mark, dict):
-                found.extend((f"{path}.mark.{k}", v) for k, v in mark.items() if k in _COLOUR_KEYS and _is_colour(v))
+                found.extend((f"{path}.mark.{k}", v, on) for k, v in mark.items()
+                             if k in _COLOUR_KEYS and _is_colour(v))
             for channel, enc in (node.get("encoding") or {}).items():
                 if channel in _COLOUR_KEYS and isinstance(enc, dict) and _is_colour(enc.get("value")):
-                    found.append((f"{path}.encoding.{channel}", enc["value"]))
+                    found.append((f"{path}.encoding.{channel}", enc["value"], on))
         for key, value in node.items():
             if key in ("datasets", "data", "values"):
                 continue
             if key in ("axis", "axisX", "axisY", "legend", "title", "header") and isinstance(value, dict):
-                found.extend((f"{path}.{key}.{k}", v) for k, v in value.items()
+                found.extend((f"{path}.{key}.{k}", v, page) for k, v in value.items()
                              if k.lower().endswith("color") and _is_colour(v))
-            visit(value, f"{path}.{key}")
+            visit(value, f"{path}.{key}", _tile_colours(value) if key == "layer" and isinstance(value, list) else None)
 
     visit(spec, "spec")
     return found
@@ -88,7 +117,19 @@ def test_the_walk_finds_hard_coded_text_and_rule_colours():
                       {"mark": "rule", "encoding": {"color": {"value": "black"}}},
                       {"mark": {"type": "bar", "color": "#F0E442"}},
                       {"mark": "point", "encoding": {"y": {"axis": {"labelColor": "#222"}}}}]}
-    assert sorted(c for _, c in explicit_colours(spec)) == ["#222", "#333333", "black"]
+    assert sorted(c for _, c, _ in explicit_colours(spec)) == ["#222", "#333333", "black"]
+
+
+def test_text_on_its_own_tiles_is_read_against_the_tiles():
+    at = {"x": {"field": "col"}, "y": {"field": "row"}}
+    tiles = {"mark": "rect", "encoding": {**at, "color": {"field": "k", "scale": {"range": ["#DDDDDD", "#0072B2"]}}}}
+    spec = {"layer": [tiles, {"mark": {"type": "text", "color": "#111111"}, "encoding": at},
+                      {"mark": {"type": "text", "color": "#222222"}, "encoding": {"x": {"field": "other"}}},
+                      {"mark": {"type": "rule", "color": "#111"}, "encoding": at}]}
+    found = {c: on for _, c, on in explicit_colours(spec)}
+    assert found["#111111"] == ("#DDDDDD", "#0072B2")  # the tiles under the text
+    assert found["#222222"] == (LIGHT_BG, DARK_BG)  # text placed elsewhere is read against the page
+    assert found["#111"] == (LIGHT_BG, DARK_BG)  # a rule is still read against the page
 
 
 PAGES = [p.path for p in available()]
@@ -98,7 +139,7 @@ PAGES = [p.path for p in available()]
 def test_every_chart_colour_reads_on_light_and_dark(path):
     at = run_page(path)
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
-    bad = [(where, colour, round(contrast(colour, LIGHT_BG), 2), round(contrast(colour, DARK_BG), 2))
-           for spec in specs for where, colour in explicit_colours(spec)
-           if min(contrast(colour, LIGHT_BG), contrast(colour, DARK_BG)) < MIN_CONTRAST]
-    assert not bad, f"{path}: colours that vanish on one theme (where, colour, on light, on dark): {bad}"
+    bad = [(where, colour, {bg: round(contrast(colour, bg), 2) for bg in on})
+           for spec in specs for where, colour, on in explicit_colours(spec)
+           if min(contrast(colour, bg) for bg in on) < MIN_CONTRAST]
+    assert not bad, f"{path}: colours that vanish on one theme (where, colour, contrast on each background): {bad}"

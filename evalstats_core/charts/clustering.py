@@ -137,7 +137,7 @@ def few_clusters_chart(frame: pd.DataFrame, *, nominal: float = 0.95) -> alt.Lay
                 axis=alt.Axis(format="%", values=[i / 10 for i in range(11)]),
                 scale=alt.Scale(domain=[0, 1.2], nice=False)),
         color=colors, tooltip=tooltip)
-    err = base.mark_rule(color="#333333", strokeWidth=2).encode(x="mc_low:Q", x2="mc_high:Q")
+    err = base.mark_rule(color="#777777", strokeWidth=2).encode(x="mc_low:Q", x2="mc_high:Q")
     labels = base.mark_text(align="left", dx=8, fontSize=13, fontWeight="bold").transform_calculate(
         label_x=f"max(datum.mc_high, {nominal})"
     ).encode(x=alt.X("label_x:Q"), text=alt.Text("label:N"))

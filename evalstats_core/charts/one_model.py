@@ -125,7 +125,7 @@ def halfwidth_chart(curve: pd.DataFrame, *, n: int) -> alt.LayerChart:
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("n:Q", title="n"),
                  alt.Tooltip("half_width:Q", format=".2%", title="± half-width")],
     )
-    here = alt.Chart(pd.DataFrame({"n": [n]})).mark_rule(color="#555555", strokeDash=[4, 3]).encode(x="n:Q")
+    here = alt.Chart(pd.DataFrame({"n": [n]})).mark_rule(color="#777777", strokeDash=[4, 3]).encode(x="n:Q")
     return alt.layer(here, lines).properties(height=260)
 
 
@@ -172,7 +172,7 @@ def coverage_curve_chart(by_n: pd.DataFrame, *, confidence: float = 0.95, n: int
     layers = [alt.Chart(pd.DataFrame({"nominal": [confidence]})).mark_rule(
         color="#777777", strokeDash=[5, 4]).encode(y=alt.Y("nominal:Q", scale=y_scale)), lines]
     if n is not None:
-        layers.insert(0, alt.Chart(pd.DataFrame({"n": [n]})).mark_rule(color="#999999").encode(
+        layers.insert(0, alt.Chart(pd.DataFrame({"n": [n]})).mark_rule(color="#888888").encode(
             x=alt.X("n:Q", scale=x_scale)))
     return alt.layer(*layers).properties(height=260)
 

@@ -101,7 +101,7 @@ def comparison_chart(frame: pd.DataFrame) -> alt.LayerChart:
     tooltip = [alt.Tooltip("method:N"), alt.Tooltip("estimate:Q", format="+.1%", title="difference"),
                alt.Tooltip("se:Q", format=".4f", title="SE"), alt.Tooltip("ci_low:Q", format="+.1%"),
                alt.Tooltip("ci_high:Q", format="+.1%"), alt.Tooltip("verdict:N")]
-    zero = alt.Chart(ONE).mark_rule(strokeDash=[4, 4], color="#444444", strokeWidth=2).encode(x=alt.datum(0.0))
+    zero = alt.Chart(ONE).mark_rule(strokeDash=[4, 4], color="#777777", strokeWidth=2).encode(x=alt.datum(0.0))
     bars = alt.Chart().mark_rule(strokeWidth=7).encode(
         x=alt.X("ci_low:Q", title="Atlas − Breeze with 95% interval", axis=alt.Axis(format="+.0%")),
         x2=alt.X2("ci_high:Q"), y=y, color=color, tooltip=tooltip)
@@ -133,8 +133,8 @@ def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: f
     y = alt.Y("b:Q", title=f"{b_name} score", scale=scale, axis=alt.Axis(format="%"))
     diag = alt.Chart(ONE).mark_rule(color="#888888", strokeDash=[6, 4]).encode(
         x=alt.datum(lo), y=alt.datum(lo), x2=alt.datum(hi), y2=alt.datum(hi))
-    vrule = alt.Chart(ONE).mark_rule(color="#555555", strokeWidth=1).encode(x=alt.datum(mean_a))
-    hrule = alt.Chart(ONE).mark_rule(color="#555555", strokeWidth=1).encode(y=alt.datum(mean_b))
+    vrule = alt.Chart(ONE).mark_rule(color="#777777", strokeWidth=1).encode(x=alt.datum(mean_a))
+    hrule = alt.Chart(ONE).mark_rule(color="#777777", strokeWidth=1).encode(y=alt.datum(mean_b))
     dots = alt.Chart().mark_circle(size=110, color="#777777", opacity=0.9).encode(
         x=x, y=y, tooltip=[alt.Tooltip("task:N"), alt.Tooltip("a:Q", title=a_name, format=".2f"),
                            alt.Tooltip("b:Q", title=b_name, format=".2f")])

@@ -24,7 +24,7 @@ from ._base import PALETTE
 
 __all__ = ["PrevalidatedLayer", "effect_chart", "power_chart"]
 
-CURVE, MARK, EVAL, BAND = PALETTE[0], PALETTE[3], "#555555", "#999999"
+CURVE, MARK, EVAL, BAND = PALETTE[0], PALETTE[3], "#777777", "#999999"
 POINTS_LABELS = "format(datum.value * 100, '.0f')"  # 0.05 -> "5"
 
 
@@ -140,7 +140,7 @@ def effect_chart(curve: pd.DataFrame, evals: pd.DataFrame, *, delta: float, n_re
     band_label = alt.Chart(_rows({
         "x": [x_max], "y": [math.sqrt(float(largest["n"]) * y_top)],
         "text": [f"Infeasible: more questions than {largest['eval']} ({int(largest['n']):,})"]})
-    ).mark_text(align="right", dx=-6, fontSize=12, fontWeight="bold", color="#444444").encode(
+    ).mark_text(align="right", dx=-6, fontSize=12, fontWeight="bold", color="#777777").encode(
         x=alt.X("x:Q"), y=alt.Y("y:Q", scale=y_scale), text=alt.Text("text:N"))
     ev = _rows(ev[["eval", "n", "label", "x", "label_y"]])
     rules = alt.Chart(ev).mark_rule(color=EVAL, strokeDash=[3, 3], strokeWidth=1).encode(

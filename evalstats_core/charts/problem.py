@@ -98,7 +98,7 @@ def superpopulation_chart(histogram: pd.DataFrame, *, accuracy: float, se_total:
         "what": ["true accuracy − 1.96 × formula SE", "true accuracy", "true accuracy + 1.96 × formula SE"],
         "dash": ["formula", "truth", "formula"],
     })
-    rules = alt.Chart(marks).mark_rule(color="#444444", strokeWidth=1.5).encode(
+    rules = alt.Chart(marks).mark_rule(color="#777777", strokeWidth=1.5).encode(
         x="x:Q",
         strokeDash=alt.StrokeDash("dash:N", scale=alt.Scale(domain=["truth", "formula"],
                                                             range=[[1, 0], [5, 4]]), legend=None),
