@@ -71,3 +71,19 @@ def count_sent_frames(page) -> dict:
 
     page.on("websocket", on_socket)
     return counter
+
+
+def drag_vega_range(chart, value: float, *, nth: int = 0) -> None:
+    """Move the ``nth`` Vega-Lite range input bound to a chart parameter (``alt.binding_range``) inside
+    ``chart`` (a locator of one ``stVegaLiteChart``) to ``value``, as a drag would: the input's value
+    changes and an ``input`` event fires, which Vega handles in the browser without Streamlit.
+
+    Pair it with :func:`count_sent_frames` to show the redraw made no server round trip.
+    """
+    slider = chart.locator(".vega-bindings input[type=range]").nth(nth)
+    slider.wait_for(state="attached")
+    slider.evaluate(
+        "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true}));"
+        " el.dispatchEvent(new Event('change', {bubbles: true})); }",
+        value,
+    )
