@@ -48,6 +48,8 @@ PAGES: tuple[Page, ...] = (
          "Why T = 0 can make an eval noisier and biased."),
     Page("power", "pages/power.py", "7 · Power calculator", "Learn", ":material/calculate:",
          "How many questions before you run the eval."),
+    Page("verdict", "pages/verdict.py", "8 · The verdict", "Learn", ":material/gavel:",
+         "Galleon vs Dreadnought redone paired, clustered and corrected: which gap is real?"),
     Page("analyze", "pages/analyze.py", "Analyze your results", "Analyze", ":material/upload_file:",
          "Upload per-question results: is model A really better than B?"),
     Page("reference", "pages/reference.py", "Reference", "Reference", ":material/menu_book:",
@@ -91,6 +93,8 @@ TRY_IT: dict[str, TryIt] = {
                          "Five answers per question show the within-question noise that temperature sets."),
     "power": TryIt("multilingual", (("analyze_delta", "2.0"), ("analyze_alpha", "0.05"), ("analyze_power", "0.8")),
                    "Plan the next eval from this one: questions needed to detect a 2-point gap."),
+    "verdict": TryIt("multilingual", (("analyze_paired", "1"), ("analyze_cluster_se", "cr2")),
+                     "Three models on MGSM-like data: paired differences with standard errors clustered on the source problem."),
 }
 
 

@@ -217,6 +217,7 @@ SCENARIOS = [
                "power_deff": ("1.5", 1.5), "power_n": ("500", 500)}),
     ("power", {"power_omega2": ("0.2", 0.2)}),  # direct entry is the default mode
     ("power", {"power_omega_mode": ("preset", "preset"), "power_preset": ("binary_close", "binary_close")}),
+    ("verdict", {"verdict_rho": ("0.8", 0.8), "verdict_step": ("2 · Paired", "2 · Paired")}),
 ]
 
 
