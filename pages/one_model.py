@@ -36,8 +36,8 @@ def _reruns(means: tuple[float, ...]):
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _calculator(accuracy: float, n: int):
-    calc, curve = lesson.ci_calculator(accuracy, n), lesson.halfwidth_curve(accuracy)
-    return calc, curve, compile_spec(charts.calculator_chart(calc)), compile_spec(charts.halfwidth_chart(curve, n=n))
+    calc, curve = lesson.ci_calculator(accuracy, n), lesson.halfwidth_grid(accuracy)
+    return calc, curve, compile_spec(charts.calculator_chart(calc)), compile_spec(charts.halfwidth_drag_chart(curve, n=n))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -45,8 +45,10 @@ def _lab(n: int, theta: float | None, seed: int):
     lab = lesson.small_n_lab(n, theta, reps=20_000, rng=seed)
     by_n = lesson.coverage_by_n((3, 10, 30, 100, 300, 1000), theta, reps=20_000, rng=seed)
     possible = compile_spec(charts.possible_intervals_chart(lesson.possible_intervals(n))) if n <= 30 else None
+    arrivals = lesson.lab_intervals(n, theta, count=100, rng=seed)
     return (lab, by_n, compile_spec(charts.coverage_chart(lab.frame, confidence=lab.confidence)),
-            compile_spec(charts.coverage_curve_chart(by_n, confidence=lab.confidence, n=n)), possible)
+            compile_spec(charts.coverage_curve_chart(by_n, confidence=lab.confidence, n=n)), possible,
+            arrivals, compile_spec(charts.arrivals_chart(arrivals)), lesson.lab_sentences(lab))
 
 
 def pct(x: float, digits: int = 1) -> str:
@@ -124,6 +126,7 @@ shell.notice(content["notice_rerun"])
 
 # ---- the CI calculator -------------------------------------------------------------------------
 st.markdown(content["calculator"])
+shell.deeper(content, "deeper_methods", "the four intervals")
 @st.fragment
 def calculator_section() -> None:
     left, right = st.columns(2)
@@ -140,6 +143,7 @@ def calculator_section() -> None:
     shell.chart(calc_chart, f"{k}/{n}: Wald gives [{pct(calc['ci_low'].iloc[0])}, {pct(calc['ci_high'].iloc[0])}], Wilson "
                 f"[{pct(calc['ci_low'].iloc[1])}, {pct(calc['ci_high'].iloc[1])}].", name="one_model_calculator")
     wald_here = curve[(curve["method"] == "wald")]
+    st.markdown(content["halfwidth_drag"])
     shell.chart(halfwidth_chart,
                 f"At {pct(accuracy)} accuracy the Wald half-width falls from ±{wald_here['half_width'].iloc[0] * 100:.0f} "
                 f"points at n = {int(wald_here['n'].iloc[0])} to ±{wald_here['half_width'].iloc[-1] * 100:.1f} at "
@@ -174,7 +178,8 @@ def lab_section() -> None:
     theta = right.slider("True accuracy (when fixed)", 0.0, 1.0, step=0.01, key="one_model_theta",
                          disabled=uniform)
     lab_seed = shell.seed_control("one_model_lab_seed")
-    lab, by_n, coverage_chart, curve_chart, possible_chart = _lab(lab_n, None if uniform else theta, lab_seed)
+    lab, by_n, coverage_chart, curve_chart, possible_chart, arrivals, arrivals_chart, sentences = _lab(
+        lab_n, None if uniform else theta, lab_seed)
     res = lab.frame
     wald, wilson = res.iloc[0], res.iloc[1]
     truth = "a uniformly drawn true accuracy" if uniform else f"true accuracy {theta:.0%}"
@@ -183,9 +188,16 @@ def lab_section() -> None:
     shown = shown[["label", "coverage", "mean_width", "zero_width", "outside"]]
     shown.columns = ["Method", "Actual coverage", "Mean width", "Zero-width intervals", "Reaching outside [0, 1]"]
     st.table(shown.set_index("Method"))
+    st.markdown(" ".join(sentences))
     shell.chart(coverage_chart,
                 f"{lab.reps:,} simulated evals of N = {lab_n} with {truth}: Wald covers {pct(wald.coverage)}, "
                 f"Wilson {pct(wilson.coverage)} (nominal 95%).", name="one_model_coverage")
+    st.markdown(content["arrivals"])
+    first = arrivals[arrivals["eval"] == arrivals["eval"].max()].set_index("method")
+    shell.chart(arrivals_chart,
+                f"The first {int(first.loc['wald', 'eval'])} of these evals one by one: Wald misses the truth "
+                f"{int(first.loc['wald', 'misses'])} times, Wilson {int(first.loc['wilson', 'misses'])} times.",
+                name="one_model_arrivals")
     w3 = by_n[(by_n["method"] == "wald")]
     shell.chart(curve_chart,
                 f"Wald's coverage runs from {pct(w3['coverage'].iloc[0])} at N = 3 to {pct(w3['coverage'].iloc[-1])} at "
@@ -199,6 +211,7 @@ def lab_section() -> None:
 
 lab_section()
 shell.notice(content["notice_lab"])
+shell.deeper(content, "deeper_edges", "true accuracies near 0% and 100%")
 st.markdown(content["recommendation"])
 
 state.sync()

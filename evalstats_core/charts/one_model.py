@@ -11,12 +11,14 @@ from ._base import PALETTE, forest
 
 __all__ = [
     "METHOD_COLORS",
+    "arrivals_chart",
     "atlas_chart",
     "binary_chart",
     "calculator_chart",
     "coverage_chart",
     "coverage_curve_chart",
     "halfwidth_chart",
+    "halfwidth_drag_chart",
     "method_color",
     "possible_intervals_chart",
     "rerun_chart",
@@ -202,3 +204,74 @@ def possible_intervals_chart(frame: pd.DataFrame) -> alt.FacetChart:
     return alt.layer(edges, edge1, bars, dots, data=frame).properties(
         width=170, height=max(90, min(16 * rows, 420))).facet(
         column=alt.Column("label:N", title=None, sort=list(METHOD_COLORS)))
+
+
+def halfwidth_drag_chart(grid: pd.DataFrame, *, n: int) -> alt.LayerChart:
+    """Each method's half-width against n (log scale) with a marker the reader drags along n in the browser.
+
+    ``grid`` is ``lessons.one_model.halfwidth_grid``: ``n, method, label, half_width`` at every n the
+    chart's own "Drag n" input reaches. The chart filters the grid at the dragged n (no rerun); the
+    numbers are the core's. ``n`` (the page's slider) is where the marker starts, rounded to the grid.
+    """
+    steps = sorted(set(int(v) for v in grid["n"]))
+    lo, step = steps[0], steps[1] - steps[0]
+    start = min(steps, key=lambda v: abs(v - n))
+    drag = alt.param(name="drag_n", value=start,
+                     bind=alt.binding_range(min=lo, max=steps[-1], step=step, name="Drag n: "))
+    x = alt.X("n:Q", title="Questions (log scale)", scale=alt.Scale(type="log", domain=[lo, steps[-1]], nice=False))
+    y = alt.Y("half_width:Q", title="Half-width of the 95% interval", axis=alt.Axis(format=".0%"))
+    base = alt.Chart(grid)
+    lines = base.mark_line(strokeWidth=2).encode(
+        x=x, y=y, color=method_color(),
+        tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("n:Q", title="n"),
+                 alt.Tooltip("half_width:Q", format=".2%", title="± half-width")])
+    here = base.transform_filter(alt.datum.n == drag)
+    rule = here.transform_filter(alt.datum.method == "wald").mark_rule(color="#888888", strokeDash=[4, 3]).encode(x=x)
+    dots = here.mark_point(filled=True, size=90, opacity=1).encode(
+        x=x, y=y, color=method_color(legend=False),
+        tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("n:Q", title="n"),
+                 alt.Tooltip("half_width:Q", format=".2%", title="± half-width")])
+    text = "'n = ' + datum.n + ': Wald ±' + format(datum.half_width * 100, '.1f') + ' points'"
+    wald = here.transform_filter(alt.datum.method == "wald").transform_calculate(text=text)
+    # the label sits right of the marker on the left half of the axis and left of it on the right half
+    labels = [wald.transform_filter(alt.datum.n < 300 if left else alt.datum.n >= 300).mark_text(
+        align="left" if left else "right", dx=8 if left else -8, dy=-12, fontSize=12, fontWeight="bold",
+        color=PALETTE[3]).encode(x=x, y=y, text="text:N") for left in (True, False)]
+    return alt.layer(lines, rule, dots, *labels).add_params(drag).properties(height=280)
+
+
+def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChart:
+    """The lab's first simulated evals, one interval per row and method, arriving as the reader drags
+    "Intervals shown"; intervals that miss the truth in vermillion, with the count of misses so far.
+
+    ``intervals`` is ``lessons.one_model.lab_intervals`` (``eval, label, truth, ci_low, ci_high, hit,
+    misses``). Nothing is counted in the browser: ``misses`` is the core's running count.
+    """
+    count = int(intervals["eval"].max())
+    show = alt.param(name="shown", value=min(shown, count),
+                     bind=alt.binding_range(min=1, max=count, step=1, name="Intervals shown: "))
+    data = intervals.assign(outcome=intervals["hit"].map({True: "contains the truth", False: "misses"}))
+    x = alt.X("ci_low:Q", title="Accuracy", scale=alt.Scale(domain=[-0.1, 1.1], clamp=True), axis=alt.Axis(format=".0%"))
+    # a fixed domain: intervals arrive in their own row, top to bottom, and the chart never resizes
+    y = alt.Y("eval:O", title=None, axis=None, scale=alt.Scale(domain=list(range(1, count + 1))))
+    base = alt.Chart().transform_filter(alt.datum.eval <= show)
+    rules = base.mark_rule(strokeWidth=2).encode(
+        x=x, x2="ci_high:Q", y=y,
+        color=alt.Color("outcome:N", title=None, scale=alt.Scale(domain=["contains the truth", "misses"],
+                                                                 range=[PALETTE[0], PALETTE[3]]),
+                        legend=alt.Legend(orient="top")),
+        tooltip=[alt.Tooltip("eval:O", title="Eval"), alt.Tooltip("truth:Q", format=".1%", title="True accuracy"),
+                 alt.Tooltip("accuracy:Q", format=".1%", title="Observed"),
+                 alt.Tooltip("ci_low:Q", format=".1%", title="Low"), alt.Tooltip("ci_high:Q", format=".1%", title="High")])
+    truth = base.mark_tick(thickness=2, color="#888888", size=8).encode(x=alt.X("truth:Q"), y=y)
+    # a zero-width interval (all or none right) is a point, or it would not show at all
+    points = base.transform_filter(alt.datum.zero_width).mark_point(filled=True, size=30, opacity=1).encode(
+        x=alt.X("ci_low:Q"), y=y, color=alt.Color("outcome:N", legend=None))
+    tally = alt.Chart().transform_filter(alt.datum.eval == show).transform_calculate(
+        text="datum.misses + ' of ' + datum.eval + ' miss'", x="0.5").mark_text(
+        fontSize=13, fontWeight="bold", color=PALETTE[3], dy=-8).encode(
+        x=alt.X("x:Q"), y=alt.value(0), text="text:N")
+    return alt.layer(rules, points, truth, tally, data=data).properties(width=280, height=360).facet(
+        column=alt.Column("label:N", title=None, sort=["Wald (CLT)", "Wilson"],
+                          header=alt.Header(labelFontSize=13, labelFontWeight="bold"))
+    ).add_params(show)

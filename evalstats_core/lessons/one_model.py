@@ -12,6 +12,9 @@ continuous scores, and the small-N lab.
 ``small_n_lab(n, theta, ...)``     coverage, width and Wald's failures from a seeded simulation
 ``coverage_by_n(ns, theta, ...)``  the same coverage across several n (for the curve)
 ``possible_intervals(n)``          every interval each method can produce with n questions
+``lab_sentences(lab)``             what the lab's table shows, in sentences built from its numbers
+``lab_intervals(n, theta, ...)``   the lab's first evals, interval by interval (Wald and Wilson)
+``halfwidth_grid(accuracy)``       the half-width curve on every n a chart can be dragged to
 =================================  ================================================================
 """
 
@@ -36,6 +39,7 @@ __all__ = [
     "ATLAS",
     "METHOD_LABELS",
     "coverage_range_sentence",
+    "DRAG_NS",
     "AtlasSteps",
     "BinaryVsContinuous",
     "Rerun",
@@ -45,6 +49,9 @@ __all__ = [
     "ci_calculator",
     "coverage_by_n",
     "halfwidth_curve",
+    "halfwidth_grid",
+    "lab_intervals",
+    "lab_sentences",
     "possible_intervals",
     "rerun_atlas",
     "rerun_history_frame",
@@ -429,3 +436,70 @@ def possible_intervals(n: int, *, confidence: float = 0.95) -> pd.DataFrame:
                                     "outside": (low < 0.0) | (high > 1.0)}))
     return pd.concat(frames, ignore_index=True)
 
+
+
+def lab_sentences(lab: SmallNLab) -> list[str]:
+    """What the lab's table shows at its settings, in sentences chosen from its numbers.
+
+    Wald's coverage with its zero-width and out-of-range shares (named only when they occur); Wilson's
+    coverage and its mean width against Wald's ("about as wide" within 10%, else "n times as wide" or
+    "narrower"); Clopper-Pearson's coverage, called the widest only when it is.
+    """
+    f = lab.frame.set_index("method")
+    wald, wilson, cp = f.loc["wald"], f.loc["wilson"], f.loc["clopper_pearson"]
+    truth = "a true accuracy drawn uniformly for every eval" if lab.theta is None else f"true accuracy {lab.theta:.0%}"
+    nominal = f"{lab.confidence:.0%}"
+    first = f"At N = {lab.n:,} with {truth}, Wald's \"{nominal}\" interval contains the truth in {wald.coverage:.1%} of the evals"
+    fails = []
+    if wald.zero_width > 0:
+        fails.append(f"{wald.zero_width:.1%} of its intervals have zero width (all or none right)")
+    if wald.outside > 0:
+        fails.append(f"{wald.outside:.1%} reach past 0% or 100%")
+    first += (": " + " and ".join(fails) if fails else "") + "."
+    ratio = wilson.mean_width / wald.mean_width if wald.mean_width > 0 else math.inf
+    if math.isinf(ratio):
+        width = "while every Wald interval has zero width"
+    elif abs(ratio - 1) < 0.1:
+        width = "with intervals about as wide as Wald's on average"
+    elif ratio > 1:
+        width = f"with intervals {ratio:.1f} times as wide as Wald's on average: the width Wald leaves out"
+    else:
+        width = f"with intervals narrower than Wald's on average ({ratio:.2f} times)"
+    second = f"Wilson contains it in {wilson.coverage:.1%}, {width}."
+    widest = f.loc[f["mean_width"].idxmax()]
+    third = (f"Clopper-Pearson contains it in {cp.coverage:.1%}"
+             + (" and pays with the widest intervals." if widest.name == "clopper_pearson" else "."))
+    return [first, second, third]
+
+
+def lab_intervals(n: int, theta: float | None = None, *, count: int = 100, confidence: float = 0.95,
+                  rng: Any = None) -> pd.DataFrame:
+    """The first ``count`` simulated evals of the lab, one row per (eval, method) for Wald and Wilson.
+
+    Returns ``eval`` (1..count), ``method, label, truth, accuracy (k/n), ci_low, ci_high, hit``,
+    ``misses`` (the method's misses among evals 1..eval) and ``zero_width``, for a chart where intervals arrive one at a
+    time. The true accuracy is fixed at ``theta`` or drawn from Uniform(0, 1) for every eval.
+    """
+    size = check_positive_int(n, "n")
+    count = check_positive_int(count, "count")
+    conf = check_confidence(confidence)
+    gen = np.random.default_rng(rng)
+    truth = gen.uniform(0.0, 1.0, count) if theta is None else np.full(count, float(theta))
+    k = gen.binomial(size, truth)
+    frames = []
+    for m in ("wald", "wilson"):
+        low, high = proportion_ci_arrays(k, size, method=m, confidence=conf)
+        hit = (low <= truth) & (truth <= high)
+        frames.append(pd.DataFrame({"eval": np.arange(1, count + 1), "method": m, "label": METHOD_LABELS[m],
+                                    "truth": truth, "accuracy": k / size, "ci_low": low, "ci_high": high,
+                                    "hit": hit, "misses": np.cumsum(~hit), "zero_width": high - low <= 1e-12}))
+    return pd.concat(frames, ignore_index=True)
+
+
+#: The question counts the half-width chart can be dragged to: every 5 from 5 to 2,000.
+DRAG_NS: tuple[int, ...] = tuple(range(5, 2001, 5))
+
+
+def halfwidth_grid(accuracy: float, *, confidence: float = 0.95) -> pd.DataFrame:
+    """:func:`halfwidth_curve` on :data:`DRAG_NS`, so a chart can move along it in the browser."""
+    return halfwidth_curve(accuracy, DRAG_NS, confidence=confidence)

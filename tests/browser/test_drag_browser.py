@@ -1,0 +1,47 @@
+"""Charts that follow the drag: each chart with its own Vega-Lite range input redraws in the browser when
+the input moves, and the page sends nothing to the Streamlit server (no script rerun)."""
+
+import pytest
+from _pw import SHOTS, count_sent_frames, drag_vega_range, wait_charts, wait_ready
+
+TALL = {"width": 1400, "height": 9000}
+
+# slug -> list of (chart title substring used in the file name, chart index, charts on opening, value)
+CASES = {
+    "one_model": [("halfwidth", 3, 9, 1500), ("arrivals", 6, 9, 100)],
+}
+
+
+def _settled(chart) -> bytes:
+    last = chart.screenshot()
+    for _ in range(20):
+        chart.page.wait_for_timeout(250)
+        now = chart.screenshot()
+        if now == last:
+            return now
+        last = now
+    return last
+
+
+@pytest.mark.parametrize(("slug", "name", "index", "n_charts", "value"),
+                         [(s, *c) for s, cases in CASES.items() for c in cases],
+                         ids=[f"{s}-{c[0]}" for s, cases in CASES.items() for c in cases])
+def test_drag_redraws_without_a_rerun(server, page, slug, name, index, n_charts, value):
+    frames = count_sent_frames(page)
+    page.set_viewport_size(TALL)
+    page.goto(f"{server}/{slug}")
+    wait_ready(page)
+    wait_charts(page, n_charts)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(index)
+    chart.scroll_into_view_if_needed()
+    before = _settled(chart)
+    (SHOTS / f"drag_{slug}_{name}_before.png").write_bytes(before)
+    page.wait_for_timeout(500)
+    sent = frames["n"]
+    drag_vega_range(chart, value)
+    page.wait_for_timeout(600)
+    after = _settled(chart)
+    (SHOTS / f"drag_{slug}_{name}_after.png").write_bytes(after)
+    assert after != before, f"{slug}/{name}: the chart did not redraw"
+    assert frames["n"] == sent, f"{slug}/{name}: dragging sent {frames['n'] - sent} frame(s) to the server"
+    assert page.locator(".vega-bindings input[type=range]").count() >= 1

@@ -1,0 +1,80 @@
+"""Chapter 2's sentences against the numbers beside them, with the lab's controls swept to their extremes:
+the sentence above the coverage chart quotes the table's coverages, names Wald's failures only when the
+table has them, and words Wilson's width from the actual ratio; the quiz quotes the calculator."""
+
+import itertools
+import re
+
+import pytest
+from conftest import no_exceptions, run_page
+
+from evalstats_app.content import load_content
+from evalstats_core.lessons import one_model as lesson
+
+SWEEP = list(itertools.product([3, 10, 1000], [None, 0.0, 0.02, 0.5, 1.0]))
+
+
+def _pct(s: str) -> float:
+    return float(s.rstrip("%")) / 100
+
+
+@pytest.mark.parametrize(("n", "theta"), SWEEP)
+def test_lab_sentence_matches_the_lab_table(n, theta):
+    query = {"one_model_lab_n": str(n), "one_model_uniform": "1" if theta is None else "0"}
+    if theta is not None:
+        query["one_model_theta"] = repr(theta)
+    at = run_page("pages/one_model.py", query=query)
+    no_exceptions(at)
+    table = next(t.value for t in at.table if "Actual coverage" in t.value.columns)
+    sentence = next(m.value for m in at.markdown if m.value.startswith(f"At N = {n:,} with"))
+    wald, wilson = table.loc["Wald (CLT)"], table.loc["Wilson"]
+    assert f"interval contains the truth in {wald['Actual coverage']}" in sentence
+    assert f"Wilson contains it in {wilson['Actual coverage']}" in sentence
+    zero, outside = _pct(wald["Zero-width intervals"]), _pct(wald["Reaching outside [0, 1]"])
+    assert ("zero width" in sentence.split("Wilson")[0]) == (zero > 0)
+    assert ("reach past" in sentence) == (outside > 0)
+    if zero > 0:
+        assert f"{wald['Zero-width intervals']} of its intervals have zero width" in sentence
+    w_wald, w_wilson = float(wald["Mean width"]), float(wilson["Mean width"])
+    if w_wald == 0:
+        assert "every Wald interval has zero width" in sentence
+    else:
+        ratio = w_wilson / w_wald
+        m = re.search(r"intervals (\d+\.\d) times as wide as Wald's", sentence)
+        if abs(ratio - 1) < 0.1 - 0.002:  # "about as wide" only when the widths are within 10%
+            assert "about as wide as Wald's" in sentence
+        elif ratio > 1.1 + 0.002:
+            assert m and abs(float(m.group(1)) - ratio) < 0.06
+        if "barely wider" in sentence or "about as wide" in sentence:
+            assert abs(ratio - 1) < 0.1 + 0.002
+    widths = table["Mean width"].astype(float)  # shown to 3 decimals: ties are possible
+    if "pays with the widest" in sentence:
+        assert widths["Clopper-Pearson"] == widths.max()
+    else:
+        assert widths["Clopper-Pearson"] <= widths.max()
+        exact = lesson.small_n_lab(n, theta, reps=20_000, rng=1).frame.set_index("label")["mean_width"]
+        assert exact.idxmax() != "Clopper-Pearson"
+
+
+@pytest.mark.parametrize(("n", "theta"), SWEEP)
+def test_arrivals_caption_counts_the_cores_misses(n, theta):
+    frame = lesson.lab_intervals(n, theta, count=100, rng=1)
+    for m in ("wald", "wilson"):
+        rows = frame[frame["method"] == m]
+        assert list(rows["misses"]) == list((~rows["hit"]).cumsum())
+        assert ((rows["ci_low"] <= rows["truth"]) & (rows["truth"] <= rows["ci_high"])).tolist() == rows["hit"].tolist()
+
+
+def test_no_static_note_claims_wilson_is_barely_wider():
+    """The claim that contradicted N = 3 is gone from the prose; the computed sentence replaces it."""
+    text = " ".join(load_content("one_model").sections.values())
+    assert "barely wider" not in text
+
+
+def test_quiz_quotes_the_calculators_interval():
+    """The first quiz's 180/200 intervals are the calculator's, to the tenth of a point."""
+    calc = lesson.ci_calculator(0.9, 200).set_index("method")
+    quiz = load_content("one_model").quizzes[0].explanation
+    for m in ("wald", "wilson"):
+        lo, hi = (f"{100 * calc.loc[m, c]:.1f}%" for c in ("ci_low", "ci_high"))
+        assert f"{lo} to {hi}" in quiz, (m, lo, hi)
