@@ -39,6 +39,11 @@ def _few_clusters(preset: str, g: int, share: float, icc: float, seed: int):
     return fc, compile_spec(charts.few_clusters_chart(fc.frame))
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _deff(m: int, icc: float):
+    return compile_spec(charts.deff_drag_chart(lesson.deff_grid(), m=m, icc=icc))
+
+
 @st.cache_data(max_entries=1, show_spinner=False)
 def _paper():
     paper = lesson.paper_table()
@@ -91,10 +96,18 @@ def simulator() -> None:
     st.caption(f"Measured intra-cluster correlation: {num(sim.icc_hat, '.3f')} (true {icc:.2f}); "
                f"{naive.n:,} questions are worth about {num(clus.n_eff, ',.0f')} independent ones. "
                "Kish 1965, Survey Sampling, Sec. 5.4.")
+    notes = lesson.simulation_notes(sim)
+    for note in notes:
+        if not note.startswith("†"):
+            st.markdown(note)
     shell.notice(content["sim_notice"])
-    st.markdown(content["formulas"])
+    shell.prose(content["formulas"])
+    shell.deeper(content, "deeper_formulas", "the two standard errors")
+    shell.chart(_deff(m, icc), f"The design effect 1 + (m − 1)ρ: at m = {m} and ρ = {icc:.2f} it is "
+                f"{sim.deff_theory:.2f}, so {naive.n:,} questions are worth about {sim.n_eff_theory:,.0f}.",
+                name="clustering_deff")
 
-    st.markdown(content["coverage_intro"])
+    shell.prose(content["coverage_intro"])
     cov, cov_chart = _coverage(k, m, icc, seed)
     shell.chart(cov_chart, f"Over {cov.reps:,} simulated evals ({k} clusters of {m}, ρ = {icc:.2f}), the naive 95% "
                 f"interval covered the true 70% in {pct(cov.naive)} of them and the clustered one in "
@@ -104,11 +117,15 @@ def simulator() -> None:
     st.markdown(content["bootstrap_intro"])
     boot, iv = sim.bootstrap, sim.intervals
     st.table(iv.assign(estimate=iv["estimate"].map(pct), se=iv["se"].map(lambda v: pct(v, 2)),
-                       ci=[f"{pct(lo)} to {pct(hi)}" for lo, hi in zip(iv["ci_low"], iv["ci_high"], strict=True)],
+                       ci=[f"{pct(lo)} to {pct(hi)}" + (" †" if cut else "")
+                           for lo, hi, cut in zip(iv["shown_low"], iv["shown_high"], iv["clipped"], strict=True)],
                        width=iv["width"].map(pct))[["method", "estimate", "se", "ci", "width"]]
              .set_axis(["Method", "Accuracy", "SE", "95% interval", "Width"], axis=1).set_index("Method"))
     st.caption(f"The same simulated eval, three ways; the bootstrap resampled its {boot.n_clusters} clusters "
                f"{boot.n_boot:,} times. The true accuracy is {pct(sim.truth, 0)}.")
+    for note in notes:
+        if note.startswith("†"):
+            st.markdown(note)
     shell.notice(content["bootstrap_notice"])
     state.sync()
 
@@ -117,6 +134,7 @@ simulator()
 
 # ---- few and unequal clusters ------------------------------------------------------------------
 st.markdown(content["fc_intro"])
+shell.deeper(content, "deeper_fc", "the four intervals")
 
 
 @st.fragment

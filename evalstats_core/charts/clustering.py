@@ -22,7 +22,7 @@ from ._base import PALETTE
 #: One empty inline datum: a constant rule (``alt.datum``) drawn once, without a DataFrame to convert.
 ONE = alt.Data(values=[{}])
 
-__all__ = ["cluster_strip", "coverage_chart", "few_clusters_chart", "paper_ratios"]
+__all__ = ["cluster_strip", "coverage_chart", "deff_drag_chart", "few_clusters_chart", "paper_ratios"]
 
 RIGHT, WRONG = PALETTE[2], PALETTE[1]  # bluish green / orange
 
@@ -143,3 +143,40 @@ def few_clusters_chart(frame: pd.DataFrame, *, nominal: float = 0.95) -> alt.Lay
     ).encode(x=alt.X("label_x:Q"), text=alt.Text("label:N"))
     rule = alt.Chart(ONE).mark_rule(strokeDash=[6, 4], color="#777777", strokeWidth=2).encode(x=alt.datum(nominal))
     return alt.layer(bars, err, rule, labels, data=frame).properties(height=230)
+
+
+def deff_drag_chart(grid: pd.DataFrame, *, m: int, icc: float) -> alt.LayerChart:
+    """The design effect against the correlation for one cluster size, with the reader's own "Drag m" and
+    "Drag ρ" inputs: the chart filters the core's grid (``lessons.clustering.deff_grid``) in the browser.
+
+    Faint lines for m = 5, 10, 20 and 40 stay put for comparison; the bold line is the dragged m, the dot
+    and its label the dragged (m, ρ) with the effective share of the questions, ``1 / DEFF``.
+    """
+    ms = sorted(set(int(v) for v in grid["m"]))
+    rhos = sorted(set(float(v) for v in grid["rho"]))
+    step = round(rhos[1] - rhos[0], 6)
+    drag_m = alt.param(name="drag_m", value=int(min(max(m, ms[0]), ms[-1])),
+                       bind=alt.binding_range(min=ms[0], max=ms[-1], step=1, name="Drag m: "))
+    drag_rho = alt.param(name="drag_rho", value=round(min(max(icc, rhos[0]), rhos[-1]) / step) * step,
+                         bind=alt.binding_range(min=rhos[0], max=rhos[-1], step=step, name="Drag ρ: "))
+    x = alt.X("rho:Q", title="Intra-cluster correlation ρ", scale=alt.Scale(domain=[rhos[0], rhos[-1]]))
+    y = alt.Y("deff:Q", title="Design effect 1 + (m − 1)ρ", scale=alt.Scale(domain=[1, float(grid["deff"].max())]))
+    base = alt.Chart(grid)
+    refs = base.transform_filter(alt.FieldOneOfPredicate(field="m", oneOf=[5, 10, 20, 40])).mark_line(
+        color="#888888", strokeWidth=1, strokeDash=[3, 3]).encode(x=x, y=y, detail="m:N")
+    ref_labels = base.transform_filter(alt.FieldOneOfPredicate(field="m", oneOf=[5, 10, 20, 40])).transform_filter(
+        alt.datum.rho == rhos[-1]).transform_calculate(text="'m = ' + datum.m").mark_text(
+        align="left", dx=4, fontSize=11, color="#888888").encode(x=x, y=y, text="text:N")
+    line = base.transform_filter(alt.datum.m == drag_m).mark_line(color=PALETTE[0], strokeWidth=3).encode(
+        x=x, y=y, tooltip=[alt.Tooltip("m:Q"), alt.Tooltip("rho:Q", format=".2f", title="ρ"),
+                           alt.Tooltip("deff:Q", format=".2f", title="DEFF")])
+    here = base.transform_filter((alt.datum.m == drag_m) & (alt.expr.abs(alt.datum.rho - drag_rho) < step / 2))
+    dot = here.mark_point(filled=True, size=110, opacity=1, color=PALETTE[3]).encode(x=x, y=y)
+    text = here.transform_calculate(
+        text="'m = ' + datum.m + ', ρ = ' + format(datum.rho, '.2f') + ': DEFF ' + format(datum.deff, '.2f')"
+             " + ', worth ' + format(datum.share, '.0%') + ' of the questions'")
+    # below-right of the dot on the left half (under the rising line), above-left on the right half
+    labels = [text.transform_filter(alt.datum.rho < 0.45 if left else alt.datum.rho >= 0.45).mark_text(
+        align="left" if left else "right", dx=8 if left else -8, dy=14 if left else -12, fontSize=12,
+        fontWeight="bold", color=PALETTE[3]).encode(x=x, y=y, text="text:N") for left in (True, False)]
+    return alt.layer(refs, ref_labels, line, dot, *labels).add_params(drag_m, drag_rho).properties(height=300)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -45,7 +46,7 @@ from ..coverage import clustering_coverage
 from ..errors import EvalStatsError, EvalStatsWarning
 from ..simulate import clustered_binary_eval
 
-__all__ = ["COVERAGE_BUDGET", "FEW_CLUSTERS_PRESETS", "PAPER_EVALS", "ClusterSimulation", "CoverageLesson",
+__all__ = ["COVERAGE_BUDGET", "FEW_CLUSTERS_PRESETS", "PAPER_EVALS", "ClusterSimulation", "CoverageLesson", "deff_grid", "design_effect_array", "simulation_notes",
            "FewClustersLesson", "PaperEval", "coverage", "coverage_reps", "few_clusters", "paper_table",
            "simulate_eval"]
 
@@ -142,7 +143,9 @@ class ClusterSimulation:
     bars : DataFrame
         Two rows per cluster for :func:`evalstats_core.charts.clustering.cluster_strip`.
     intervals : DataFrame
-        ``method, estimate, se, ci_low, ci_high, width`` for naive, clustered and bootstrap.
+        ``method, estimate, se, ci_low, ci_high, width`` for naive, clustered and bootstrap, and
+        ``shown_low, shown_high, clipped``: the interval clipped to [0, 1] for display, and whether it
+        had to be.
     """
 
     n_clusters: int
@@ -200,6 +203,10 @@ def simulate_eval(n_clusters: int, cluster_size: int, icc_true: float, *, truth:
          "ci_high": boot.ci_high},
     ])
     intervals["width"] = intervals["ci_high"] - intervals["ci_low"]
+    # an accuracy cannot leave [0, 1]: the shown interval is clipped, the computed one kept beside it
+    intervals["shown_low"] = intervals["ci_low"].clip(lower=0.0)
+    intervals["shown_high"] = intervals["ci_high"].clip(upper=1.0)
+    intervals["clipped"] = (intervals["ci_low"] < 0.0) | (intervals["ci_high"] > 1.0)
     return ClusterSimulation(
         n_clusters=int(n_clusters), cluster_size=int(cluster_size), icc=float(icc_true), truth=float(truth),
         naive=naive, clustered=clustered, bootstrap=boot, icc_hat=icc_hat, deff_theory=deff,
@@ -369,3 +376,52 @@ def _few_clusters_notice(r: FewClustersCoverage) -> str:
             f"{r.wild_reps:,}: it {verdict('wild')}, a check that needs no degrees-of-freedom formula."
         )
     return "\n".join(f"* {line}" for line in lines)
+
+
+def simulation_notes(sim: ClusterSimulation) -> list[str]:
+    """The sentences the simulator needs at its settings, each shown only where its numbers make it true.
+
+    * the measured design effect above ``m`` (the most ``1 + (m - 1) rho`` allows) and the effective n
+      below the number of clusters: why (the CR1 factor ``C / (C - 1)`` and the noise of a variance
+      estimated from ``C`` cluster totals);
+    * an interval that runs past 0% or 100%: it is drawn clipped, and why it ran past.
+    """
+    notes = []
+    c, m = sim.n_clusters, sim.cluster_size
+    deff, n_eff = sim.clustered.deff, sim.clustered.n_eff
+    if math.isfinite(deff) and m > 1 and deff > m:
+        notes.append(
+            f"The measured design effect, {deff:.2f}, is above m = {m}, the most the formula $1 + (m-1)\\rho$ "
+            f"allows (at $\\rho = 1$). The clustered SE is estimated from only {c} cluster totals and carries "
+            f"the small-sample factor $C/(C-1) = {c / (c - 1):.2f}$, so it can overshoot; the effective n it "
+            f"implies, {n_eff:,.1f}, is then below the {c} clusters, which no amount of correlation can "
+            f"really give. With {c} clusters, read the design effect as a rough range, not a measurement.")
+    clipped = sim.intervals[sim.intervals["clipped"]]
+    if len(clipped):
+        which = " and ".join(f"the {r.method} interval ({r.ci_low:.1%} to {r.ci_high:.1%})" for r in clipped.itertuples())
+        notes.append(
+            f"† {which[0].upper() + which[1:]} {'runs' if len(clipped) == 1 else 'run'} past the 0%–100% an "
+            f"accuracy can take, and {'is' if len(clipped) == 1 else 'are'} shown clipped. "
+            f"A normal interval, estimate ± 1.96 SE, knows nothing of the bounds; with {c} clusters its SE is "
+            "also rough. The few-cluster corrections below (CR2 with t, the wild bootstrap) are the remedy.")
+    return notes
+
+
+def deff_grid(*, max_m: int = 40, rhos: Any = None) -> pd.DataFrame:
+    """The design effect ``1 + (m - 1) rho`` on a grid of cluster sizes and correlations, for a chart the
+    reader drags along ``m`` and ``rho`` in the browser.
+
+    Returns ``m, rho, deff, share`` with ``share = 1 / deff`` (the fraction of the questions the clustered
+    eval is worth), for every ``m`` in 1..``max_m`` and ``rho`` in 0, 0.01, ..., 0.9 (or ``rhos``).
+    """
+    grid_rho = np.round(np.arange(0, 91) / 100, 2) if rhos is None else np.asarray(rhos, dtype=np.float64)
+    ms = np.arange(1, int(max_m) + 1)
+    mm, rr = np.meshgrid(ms, grid_rho, indexing="ij")
+    deff = design_effect_array(mm.ravel(), rr.ravel())
+    return pd.DataFrame({"m": mm.ravel(), "rho": rr.ravel(), "deff": deff, "share": 1.0 / deff})
+
+
+def design_effect_array(m: Any, rho: Any) -> np.ndarray:
+    """:func:`evalstats_core.clustering.design_effect` for arrays (Kish 1965, Sec. 5.4)."""
+    m, rho = np.asarray(m, dtype=np.float64), np.asarray(rho, dtype=np.float64)
+    return 1.0 + (m - 1.0) * rho

@@ -9,6 +9,7 @@ TALL = {"width": 1400, "height": 9000}
 # slug -> list of (chart title substring used in the file name, chart index, charts on opening, value)
 CASES = {
     "one_model": [("halfwidth", 3, 9, 1500), ("arrivals", 6, 9, 100)],
+    "clustering": [("deff", 1, 5, 40)],
 }
 
 
