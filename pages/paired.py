@@ -11,9 +11,10 @@ from evalstats_core.lessons import paired as lesson
 content = shell.page_setup("paired")
 CELLS = {"paired_both": 3000, "paired_only_a": 275, "paired_only_b": 150, "paired_neither": 1575}
 state = shell.UrlState(
-    {"paired_rects": True, "paired_rho": 0.5, "paired_n": 200, "paired_seed": 1, **CELLS},
+    {"paired_rects": True, "paired_y": "Breeze", "paired_rho": 0.5, "paired_n": 200, "paired_seed": 1, **CELLS},
     bounds={"paired_rho": lesson.SWEEP_RANGE, "paired_n": (20, 2000), "paired_seed": (0, 2**31 - 1),
             **{key: (0, 100_000) for key in CELLS}},
+    choices={"paired_y": ("Breeze", "Atlas")},
 )
 
 
@@ -26,10 +27,16 @@ def _atlas_breeze():
                 "comparison": compile_spec(charts.comparison_chart(ab.comparisons))}
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
-def _scatter(rects: bool):
+@st.cache_data(max_entries=8, show_spinner=False)
+def _scatter(rects: bool, partner: str):
     ab = lesson.atlas_breeze()
-    return compile_spec(charts.scatter_chart(ab.rects, rects=rects, mean_a=ab.summary_a.mean, mean_b=ab.summary_b.mean))
+    if partner == "Atlas":  # Atlas against itself: the rectangles are squares and their mean is the variance
+        points = lesson.covariance_rectangles(ab.table["atlas"], ab.table["atlas"], ab.table["task"])
+        spec = charts.scatter_chart(points, rects=rects, mean_a=ab.summary_a.mean, mean_b=ab.summary_a.mean,
+                                    labels=("Atlas", "Atlas"))
+    else:
+        spec = charts.scatter_chart(ab.rects, rects=rects, mean_a=ab.summary_a.mean, mean_b=ab.summary_b.mean)
+    return compile_spec(spec), lesson.deviation_products(partner)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -70,7 +77,7 @@ shell.chart(fixed["agents"],
             f"Atlas averages {pct(sa.mean)} (95% CI {pct(sa.ci_low)} to {pct(sa.ci_high)}) and Breeze "
             f"{pct(sb.mean)} ({pct(sb.ci_low)} to {pct(sb.ci_high)}): the intervals overlap almost entirely.",
             name="paired_agents")
-st.markdown(content["naive"])
+shell.prose(content["naive"])
 st.latex(rf"\mathrm{{SE}}_{{A-B}} = \sqrt{{{sa.se:.4f}^2 + {sb.se:.4f}^2}} = {un.se:.4f}, \qquad "
          rf"{un.diff:+.3f} \pm 1.96 \times {un.se:.4f} = [{un.ci_low * 100:.1f}\%,\ {un.ci_high * 100:.1f}\%]")
 a, b, c = st.columns(3)
@@ -85,7 +92,7 @@ shell.chart(fixed["differences"],
             f"Per-task differences Atlas − Breeze: Breeze wins {ab.b_wins} of {pa.n} tasks; "
             f"the mean difference is {pa.diff:+.3f} and the differences' SD is only {ab.sd_diff:.3f}.",
             name="paired_differences")
-st.markdown(content["paired"])
+shell.prose(content["paired"])
 st.latex(rf"\mathrm{{SE}}_{{\text{{paired}}}} = \frac{{{ab.sd_diff:.4f}}}{{\sqrt{{{pa.n}}}}} = {pa.se:.4f}, \qquad "
          rf"{pa.diff:+.3f} \pm 1.96 \times {pa.se:.4f} = [{pa.ci_low * 100:.1f}\%,\ {pa.ci_high * 100:.1f}\%]")
 a, b, c = st.columns(3)
@@ -117,17 +124,39 @@ st.caption(f"Same difference and SE, two reference distributions: with z the int
 shell.notice(content["both_ways_notice"], title="What to conclude from 10 tasks")
 
 # ---- scatter and covariance --------------------------------------------------------------------
-st.markdown(content["scatter_intro"])
+shell.prose(content["scatter_intro"])
 
 
 @st.fragment
 def scatter() -> None:
     """The scatter and its toggle: a fragment, so the toggle reruns only this chart."""
     st.toggle("Show covariance rectangles", key="paired_rects")
-    shell.chart(_scatter(st.session_state["paired_rects"]),
-                f"Breeze against Atlas task by task: {ab.b_wins} of {pa.n} points lie above the diagonal and "
-                f"follow it closely (correlation {pa.correlation:.2f}); {ab.positive_rectangles} of "
-                f"the {pa.n} covariance rectangles have a positive area.", name="paired_scatter")
+    partner = st.radio("Plot Atlas against", ("Breeze", "Atlas"), key="paired_y", horizontal=True,
+                       format_func={"Breeze": "Breeze (rectangles)", "Atlas": "itself (squares)"}.get)
+    chart, products = _scatter(st.session_state["paired_rects"], partner)
+    if partner == "Atlas":
+        summary = (f"Atlas against itself: every point sits on the diagonal and every rectangle is a square of "
+                   f"positive area; their sum over n − 1 is Atlas's variance, {products['product'].iloc[-1]:.4f}.")
+    else:
+        summary = (f"Breeze against Atlas task by task: {ab.b_wins} of {pa.n} points lie above the diagonal and "
+                   f"follow it closely (correlation {pa.correlation:.2f}); {ab.positive_rectangles} of "
+                   f"the {pa.n} covariance rectangles have a positive area.")
+    shell.chart(chart, summary, name="paired_scatter")
+    shown = products.assign(**{c: products[c].map(lambda v: "" if v != v else f"{v:+.3f}".replace("-", "−"))
+                               for c in ("atlas_dev", "partner_dev")},
+                            product=products["product"].map(lambda v: f"{v:+.4f}".replace("-", "−")))
+    shown.columns = ["Task", "Atlas − mean (x)", f"{partner} − mean (y)", "Product"]
+    with st.expander("Table of deviation products", expanded=partner == "Atlas"):
+        st.table(shown.set_index("Task"))
+    last = products["product"].iloc[-1]
+    if partner == "Atlas":
+        st.markdown(f"Every product is a square, so none is negative: the sum over $n - 1$ is Atlas's **variance**, "
+                    f"{last:.4f} (its SD, {ab.sd_a:.3f}, squared). Now plot Atlas against Breeze.")
+    else:
+        negative = int((products["product"].iloc[:-2] < 0).sum())
+        st.markdown(f"The squares become rectangles, and {negative} of the {pa.n} products "
+                    f"{'is' if negative == 1 else 'are'} negative (a task where the agents sat on opposite sides "
+                    f"of their means): the sum over $n - 1$ is the **covariance**, {last:.4f}.")
     state.sync()
 
 
@@ -142,16 +171,28 @@ with right:
     st.latex(rf"\begin{{aligned}}\mathrm{{SE}}_{{\text{{paired}}}}^2 &= {sa.se:.4f}^2 + {sb.se:.4f}^2 \\ "
              rf"&\quad - 2\,({pa.correlation:.2f})({sa.se:.4f})({sb.se:.4f}) \\ "
              rf"&= {ab.se_paired_formula:.4f}^2\end{{aligned}}")
-st.markdown(content["covariance"])
+shell.prose(content["covariance"])
 a, b, c = st.columns(3)
 a.metric("Correlation ρ", f"{pa.correlation:.2f}")
 b.metric("Variance removed by pairing", f"{pa.variance_removed:.0%}")
 c.metric("SE reduction", f"{ab.se_reduction:.0%}", delta=f"{un.se:.4f} → {pa.se:.4f}", delta_color="off",
          delta_arrow="off")
-shell.notice(content["covariance_notice"])
+shell.notice(content["covariance_notice"].replace("{positive}", str(ab.positive_rectangles)).replace("{n}", str(pa.n)))
+
+# ---- seed 000's leaderboard example -------------------------------------------------------------
+ex = lesson.leaderboard_example(0.5)
+shell.prose(content["leaderboard"])
+st.latex(rf"\mathrm{{SE}}_{{\text{{unpaired}}}} = \sqrt{{{ex['se_g'] * 100:.2f}^2 + {ex['se_d'] * 100:.2f}^2}} = "
+         rf"{ex['unpaired'] * 100:.2f}\%, \qquad \mathrm{{SE}}_{{\text{{paired}}}} = "
+         rf"\sqrt{{{ex['se_g'] * 100:.2f}^2 + {ex['se_d'] * 100:.2f}^2 - 2(0.5)({ex['se_g'] * 100:.2f})({ex['se_d'] * 100:.2f})}}"
+         rf" = {ex['paired'] * 100:.2f}\%")
+st.markdown(f"The 2.5-point gap's interval goes from ({ex['unpaired_low'] * 100:+.1f}, {ex['unpaired_high'] * 100:+.1f}) "
+            f"to ({ex['ci_low'] * 100:+.1f}, {ex['ci_high'] * 100:+.1f}) points: "
+            f"{ex['narrower']:.0%} narrower, from the same answers. (The paper rounds both SEs "
+            "to 0.67% and prints 0.95% and 0.67%.) Chapter 8 does the same for all three benchmarks.")
 
 # ---- the correlation sweep ---------------------------------------------------------------------
-st.markdown(content["sim_intro"])
+shell.prose(content["sim_intro"])
 
 
 @st.fragment
@@ -190,7 +231,8 @@ def mcnemar() -> None:
              for col, label, key in zip(cols, labels, CELLS, strict=True)]
     mc, chart = _mcnemar(*cells)
     r = mc.result
-    st.markdown(content["mcnemar_formula"])
+    shell.prose(content["mcnemar_formula"])
+    shell.deeper(content, "deeper_mcnemar", "the exact test")
     if mc.discordant == 0:
         st.warning("No discordant questions (b + c = 0): the models never disagree, so the statistic is undefined.")
     else:
@@ -205,11 +247,11 @@ def mcnemar() -> None:
     share = f" ({mc.share_discordant:.1%})" if mc.n else ""
     shell.chart(chart, f"Of {mc.n:,} questions only the {mc.discordant:,} discordant ones{share} enter the test: "
                 f"{r.only_a:,} went to A alone and {r.only_b:,} to B alone.", name="paired_mcnemar")
+    shell.notice("\n\n".join([*lesson.mcnemar_sentences(mc), content["mcnemar_notice"]]))
     state.sync()
 
 
 mcnemar()
-shell.notice(content["mcnemar_notice"])
 
 shell.notice(content["notice"], title="What to take away")
 state.sync()

@@ -198,7 +198,7 @@ SCENARIOS = [
     ("clustering", {"clustering_fc_preset": ("custom", "custom"), "clustering_fc_g": ("8", 8),
                     "clustering_fc_imbalance": ("0.3", 0.3), "clustering_fc_icc": ("0.2", 0.2),
                     "clustering_fc_seed": ("4", 4)}),
-    ("paired", {"paired_rects": ("0", False), "paired_rho": ("0.7", 0.7), "paired_n": ("400", 400),
+    ("paired", {"paired_rects": ("0", False), "paired_y": ("Atlas", "Atlas"), "paired_rho": ("0.7", 0.7), "paired_n": ("400", 400),
                 "paired_seed": ("2", 2), "paired_both": ("100", 100), "paired_only_a": ("30", 30),
                 "paired_only_b": ("10", 10), "paired_neither": ("60", 60)}),
     ("resampling", {"resampling_alpha": ("2.0", 2.0), "resampling_beta": ("3.0", 3.0), "resampling_k": ("6", 6),

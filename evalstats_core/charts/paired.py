@@ -138,8 +138,28 @@ def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: f
     dots = alt.Chart().mark_circle(size=110, color="#777777", opacity=0.9).encode(
         x=x, y=y, tooltip=[alt.Tooltip("task:N"), alt.Tooltip("a:Q", title=a_name, format=".2f"),
                            alt.Tooltip("b:Q", title=b_name, format=".2f")])
-    text = alt.Chart().mark_text(align="left", dx=7, dy=-7, fontSize=11, color="#777777").encode(
-        x=x, y=y, text=alt.Text("task:N"))
+    # each task's label goes to the free corner: the offset whose label centre lies farthest from every
+    # point and from the labels already placed (greedy, in the chart's own units: the domain is square)
+    offsets = {"ne": (7, -8, "left"), "nw": (-7, -8, "right"), "se": (7, 10, "left"), "sw": (-7, 10, "right")}
+    span = (hi - lo) / 470.0  # data units per pixel on both axes
+    placed, corner = [], []
+    pts = list(zip(points["a"], points["b"], strict=True))
+    for a_i, b_i in pts:
+        best, best_d = "ne", -1.0
+        for name, (dx, dy, align) in offsets.items():
+            cx = a_i + (dx + (12 if align == "left" else -12)) * span
+            cy = b_i - dy * span
+            d = min([math.hypot(cx - pa, cy - pb) for pa, pb in pts if (pa, pb) != (a_i, b_i)] +
+                    [math.hypot(cx - qa, cy - qb) for qa, qb in placed] + [1.0])
+            if d > best_d + 1e-12:
+                best, best_d = name, d
+        dx, dy, align = offsets[best]
+        placed.append((a_i + (dx + (12 if align == "left" else -12)) * span, b_i - dy * span))
+        corner.append(best)
+    labelled = points.assign(corner=corner)
+    text = [alt.Chart(labelled).transform_filter(alt.datum.corner == name).mark_text(
+        align=align, dx=dx, dy=dy, fontSize=11, color="#777777").encode(x=x, y=y, text=alt.Text("task:N"))
+        for name, (dx, dy, align) in offsets.items()]
     layers = [diag, vrule, hrule]
     if rects:
         layers.append(alt.Chart().mark_rect(opacity=0.3, stroke="#777777", strokeWidth=0.5).encode(
@@ -148,7 +168,7 @@ def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: f
                             scale=alt.Scale(domain=["same side", "opposite sides"], range=[POSITIVE, NEGATIVE]),
                             legend=alt.Legend(orient="top")),
             tooltip=[alt.Tooltip("task:N"), alt.Tooltip("product:Q", format="+.4f", title="product")]))
-    layers += [dots, text]
+    layers += [dots, *text]
     return alt.layer(*layers, data=points).properties(height=470)
 
 
@@ -178,7 +198,25 @@ def correlation_chart(curve: pd.DataFrame, simulated: pd.DataFrame, *, current: 
     dots = alt.Chart(simulated).mark_point(size=60, filled=False, strokeWidth=2).encode(
         x=alt.X("correlation:Q"), y=alt.Y("se:Q"), color=color, tooltip=tooltip)
     now = alt.Chart(ONE).mark_rule(strokeDash=[6, 4], color="#777777").encode(x=alt.datum(current))
-    return alt.layer(lines, dots, now).properties(height=320)
+    # the reader's own "Drag ρ" input: a marker and a label read off the core's formula curve in the browser
+    paired = curve[curve["method"] == "paired (formula)"]
+    unpaired = float(curve.loc[curve["method"] == "unpaired (formula)", "se"].iloc[0])
+    grid = sorted(float(v) for v in paired["correlation"])
+    step = round(grid[1] - grid[0], 6)
+    drag = alt.param(name="drag_rho", value=round(round(current / step) * step, 6),
+                     bind=alt.binding_range(min=grid[0], max=grid[-1], step=step, name="Drag ρ: "))
+    marks = paired.assign(unpaired=unpaired, ratio=paired["se"] / unpaired)
+    here = alt.Chart(marks).transform_filter(alt.expr.abs(alt.datum.correlation - drag) < step / 2)
+    dot = here.mark_point(filled=True, size=120, opacity=1, color=PALETTE[3]).encode(
+        x=alt.X("correlation:Q"), y=alt.Y("se:Q"))
+    text = here.transform_calculate(
+        text="'ρ = ' + format(datum.correlation, '.2f') + ': paired SE ' + format(datum.se, '.2%') + ', '"
+             " + format(datum.ratio, '.0%') + ' of the unpaired ' + format(datum.unpaired, '.2%')")
+    # below the falling curve, clear of the flat unpaired line: to the left of the dot on the right half
+    labels = [text.transform_filter(alt.datum.correlation < 0.2 if left else alt.datum.correlation >= 0.2).mark_text(
+        align="left" if left else "right", dx=10 if left else -10, dy=18, fontSize=12, fontWeight="bold",
+        color=PALETTE[3]).encode(x=alt.X("correlation:Q"), y=alt.Y("se:Q"), text="text:N") for left in (True, False)]
+    return alt.layer(lines, dots, now, dot, *labels).add_params(drag).properties(height=320)
 
 
 def mcnemar_table_chart(frame: pd.DataFrame) -> alt.LayerChart:

@@ -24,17 +24,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validate import check_positive_int
+from .._validate import check_confidence, check_positive_int, z_for
 from ..clustering import Summary, summarize
 from ..comparison import Comparison, compare, mcnemar_from_counts
 from ..errors import EvalStatsError
 from ..intervals import se_bernoulli
 from ..power import sample_size
 from ..simulate import paired_scores
+from .problem import REPORTED
 
 __all__ = [
     "ATLAS", "BREEZE", "SWEEP_GRID", "TASKS", "AtlasBreeze", "CorrelationSweep", "McNemarLesson", "atlas_breeze",
-    "correlation_sweep", "covariance_rectangles", "mcnemar_lesson", "paired_se_formula",
+    "correlation_sweep", "covariance_rectangles", "deviation_products", "leaderboard_example", "mcnemar_lesson",
+    "mcnemar_sentences", "paired_se_formula",
 ]
 
 #: "Is That Improvement Real?" (seed 004), Part 2: the same ten travel tasks for both agents.
@@ -287,7 +289,7 @@ def correlation_sweep(correlation: float, n: int, *, seed: int = 0) -> Correlati
         raise EvalStatsError(f"correlation ({correlation!r}) must be between {lo} and {hi} for this simulation")
     pa, pb = SWEEP_ACCURACIES
     se_a, se_b = se_bernoulli(pa, size), se_bernoulli(pb, size)  # Miller 2024, Eq. 2
-    grid = np.linspace(lo, hi, 28)
+    grid = np.round(np.arange(round(lo * 100), round(hi * 100) + 1) / 100, 2)  # every 0.01: a chart drags along it
     unpaired = math.hypot(se_a, se_b)  # Miller 2024, Eq. 5
     curve = pd.concat([
         pd.DataFrame({"correlation": grid, "se": paired_se_formula(se_a, se_b, grid),
@@ -377,3 +379,65 @@ def mcnemar_lesson(both_right: int, only_a: int, only_b: int, both_wrong: int) -
         share_discordant=(only_a + only_b) / n if n else math.nan, result=result, paired=paired,
         paired_z_squared=float(paired.z**2) if paired is not None else math.nan, table=table,
     )
+
+
+def deviation_products(partner: str = "Breeze") -> pd.DataFrame:
+    """Seed 004's table of deviation products: Atlas's deviation from its mean on each task times the
+    partner's (Breeze, or Atlas itself), with the products' sum and that sum over ``n - 1`` appended.
+
+    With Atlas against itself every product is a square and the last row is Atlas's variance; against
+    Breeze they are rectangles' signed areas and the last row is the covariance.
+
+    Returns ``task, atlas_dev, partner_dev, product`` (ten task rows, then "sum" and "÷ (n − 1)").
+    """
+    if partner not in ("Atlas", "Breeze"):
+        raise EvalStatsError(f"partner ({partner!r}) must be 'Atlas' or 'Breeze'")
+    a = np.array(ATLAS)
+    b = a if partner == "Atlas" else np.array(BREEZE)
+    r = covariance_rectangles(a, b, [f"Q{i + 1}" for i in range(a.size)])
+    table = pd.DataFrame({"task": r["task"], "atlas_dev": r["dev_a"], "partner_dev": r["dev_b"],
+                          "product": r["product"]})
+    total = float(r["product"].sum())
+    return pd.concat([table, pd.DataFrame({
+        "task": ["sum", "÷ (n − 1)"], "atlas_dev": [np.nan, np.nan], "partner_dev": [np.nan, np.nan],
+        "product": [total, total / (a.size - 1)]})], ignore_index=True)
+
+
+def leaderboard_example(rho: float = 0.5, *, confidence: float = 0.95) -> dict:
+    """Seed 000's paired MATH example: Galleon 65.5% vs Dreadnought 63.0% on 5,000 questions.
+
+    Returns ``se_g, se_d, unpaired, paired, diff, ci_low, ci_high, unpaired_low, unpaired_high, narrower``
+    (paired SE at correlation ``rho``; ``narrower`` is ``1 - paired / unpaired``, Miller 2024, Sec. 4.2). At rho = 0.5: unpaired 0.96%, paired 0.68%, interval
+    (+1.2, +3.8) points; the seed rounds both SEs to 0.67% and prints 0.95% and 0.67%.
+    """
+    z = z_for(check_confidence(confidence))
+    rep = REPORTED[0]
+    se_g, se_d = se_bernoulli(rep.galleon, rep.n), se_bernoulli(rep.dreadnought, rep.n)
+    unpaired = math.hypot(se_g, se_d)
+    paired = float(paired_se_formula(se_g, se_d, rho))
+    diff = rep.galleon - rep.dreadnought
+    return {"eval": rep.eval, "n": rep.n, "se_g": se_g, "se_d": se_d, "unpaired": unpaired, "paired": paired,
+            "diff": diff, "ci_low": diff - z * paired, "ci_high": diff + z * paired,
+            "unpaired_low": diff - z * unpaired, "unpaired_high": diff + z * unpaired, "rho": float(rho),
+            "narrower": 1.0 - paired / unpaired}
+
+
+def mcnemar_sentences(mc: McNemarLesson) -> list[str]:
+    """What the McNemar table shows at its counts: the discordant share ("a small share" only under 20%)
+    and how close the paired z² is to McNemar's chi-square (within 5%: "next to"), from the numbers."""
+    out = []
+    if mc.n == 0:
+        return ["The table is empty: enter some counts."]
+    share = mc.share_discordant
+    size = "a small share" if share < 0.2 else "a large share" if share > 0.5 else "part"
+    out.append(f"Only the {mc.discordant:,} discordant questions carry the evidence: {share:.1%} of the "
+               f"{mc.n:,}, {size} of the eval. Changing $a$ or $d$ leaves the statistic untouched.")
+    chi2, z2 = mc.result.statistic, mc.paired_z_squared
+    if chi2 == chi2 and z2 == z2 and chi2 > 0:
+        gap = abs(z2 - chi2) / chi2
+        how = "lands next to" if gap < 0.05 else "differs from"
+        out.append(f"The paired z-test on the same answers, squared ({z2:.2f}), {how} McNemar's $\\chi^2$ "
+                   f"({chi2:.2f})" + (": they are the same idea." if gap < 0.05 else
+                                      f" by {gap:.0%}: with so few questions the two approximations part; "
+                                      "trust the exact binomial p."))
+    return out

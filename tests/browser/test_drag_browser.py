@@ -10,6 +10,7 @@ TALL = {"width": 1400, "height": 9000}
 CASES = {
     "one_model": [("halfwidth", 3, 9, 1500), ("arrivals", 6, 9, 100)],
     "clustering": [("deff", 1, 5, 40)],
+    "paired": [("se_rho", 4, 6, 0.85)],
 }
 
 
