@@ -357,12 +357,12 @@ def budget_allocation(
     elif cq == 0.0:
         note = (
             "With no fixed cost per question, more questions always beat more answers: K = 1 gives the "
-            "smallest SE, because a new question averages away Var(x) as well as E[sigma^2]."
+            "smallest SE, because a new question averages away Var(x) as well as E[σ²]."
         )
     else:
         note = (
-            f"K* = sqrt((c_q/c_a)(E[sigma^2]/Var(x))) = {k_star:.3g}; the best whole K up to {int(k_max)} "
-            f"is {k[best]}, with {n[best]:.1f} questions."
+            f"K* = √((c_q/c_a)·E[σ²]/Var(x)) = {k_star:.3g}; the best whole K up to {int(k_max)} "
+            f"is {k[best]}, with {'' if float(n[best]).is_integer() else 'about '}{n[best]:,.0f} questions."
         )
     return BudgetAllocation(
         budget=b,

@@ -45,10 +45,10 @@ def _mde(n: int, k: int):
     return m, compile_spec(charts.mde_chart(m.frame, k=k, floor=m.mde_floor))
 
 
-st.markdown(content["intro"])
+shell.prose(content["intro"])
 
 # --- the K curve -----------------------------------------------------------------------------
-st.markdown(content["k_intro"])
+shell.prose(content["k_intro"])
 c1, c2, c3 = st.columns(3)
 alpha = c1.slider("Difficulty shape α", 0.2, 5.0, step=0.1, key="resampling_alpha")
 beta = c2.slider("Difficulty shape β", 0.2, 5.0, step=0.1, key="resampling_beta")
@@ -65,14 +65,14 @@ shell.chart(k_chart, f"Difficulty {shape}: {k} answers per question leave {pct(c
             name="resampling_k_curve")
 shell.notice(content["k_notice"])
 
-st.markdown(content["worked"])
+shell.prose(content["worked"])
 table = curve.table
 st.table({"Answers per question": [f"K = {v}" for v in table["k"]],
           "Uniform difficulty (paper)": table["paper_label"].tolist(), f"Your difficulty, {shape}": table["label"].tolist()})
-st.markdown(content["next_token"])
+shell.prose(content["next_token"])
 
 # --- do not pool -----------------------------------------------------------------------------
-st.markdown(content["pool_intro"])
+shell.prose(content["pool_intro"])
 c1, c2 = st.columns(2)
 pool_n = c1.slider("Questions per eval (n)", 20, 200, step=10, key="resampling_pool_n")
 pool_k = c2.slider("Answers per question (K)", 1, 20, key="resampling_pool_k")
@@ -83,7 +83,7 @@ m1.metric("Pooled-answer intervals that cover", pct(pool.pooled_coverage),
           delta=f"{100 * (pool.pooled_coverage - 0.95):+.1f} points vs 95%")
 m2.metric("Question-mean intervals that cover", pct(pool.question_coverage))
 m3.metric("Pooled SE / real SE", f"{pool.pooled_se / pool.true_se:.2f}",
-          help="sqrt(1 / design effect) of the K answers to a question")
+          help="√(1 / design effect) of the K answers to a question")
 st.caption(f"{pool.reps:,} simulated evals of {pool_n} questions × {pool_k} answers, seed {seed}. Monte Carlo 95% "
            f"intervals: pooled {pct(pool.pooled_mc[0])}–{pct(pool.pooled_mc[1])}, question means "
            f"{pct(pool.question_mc[0])}–{pct(pool.question_mc[1])}; predicted pooled coverage {pct(pool.predicted_pooled)}.")
@@ -96,7 +96,7 @@ shell.chart(evals, f"{lesson.EXAMPLE_EVALS} simulated evals: the pooled interval
 shell.notice(content["pool_notice"])
 
 # --- a fixed budget --------------------------------------------------------------------------
-st.markdown(content["budget_intro"])
+shell.prose(content["budget_intro"])
 c1, c2, c3 = st.columns(3)
 calls = c1.slider("Model calls", 200, 20_000, step=100, key="resampling_calls")
 capped = c2.toggle("Only a fixed set of questions exists", key="resampling_capped")
@@ -116,7 +116,7 @@ st.markdown(best.note)
 shell.notice(content["budget_notice"])
 
 # --- the minimum detectable effect -----------------------------------------------------------
-st.markdown(content["mde_intro"])
+shell.prose(content["mde_intro"])
 mde_n = st.slider("Questions (n)", 20, 2000, step=1, key="resampling_mde_n")
 mde, m_chart = _mde(mde_n, k)
 m1, m2, m3, m4 = st.columns(4)
@@ -127,7 +127,7 @@ m4.metric("Floor, K = ∞", pct(mde.mde_floor))
 shell.chart(m_chart, f"With {mde_n} questions the minimum detectable effect falls from {pct(mde.mde_k1)} at K = 1 to "
             f"{pct(mde.mde_k10)} at K = 10, and never below {pct(mde.mde_floor)}, the floor set by ω² = 1/9.",
             name="resampling_mde")
-shell.notice(content["mde_notice"])
+shell.notice(lesson.mde_sentence(mde) + " " + content["mde_notice"])
 
 shell.notice(content["notice"], title="The lesson")
 state.sync()

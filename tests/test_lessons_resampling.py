@@ -186,8 +186,12 @@ def test_k_curve_chart_draws_given_numbers():
     c = lesson.k_curve(6)
     chart = charts.k_curve_chart(c.frame, k=6, floor=c.floor)
     data = _datasets(chart)
-    assert data["you"] == [{"k": 6, "relative_variance": pytest.approx(4 / 9), "reduction": pytest.approx(5 / 9),
-                            "text": "K = 6: 44.4% of the K = 1 variance"}]
+    # the marker starts at K = 6 and the chart's own "Drag K" input moves it along the curve's rows
+    spec = chart.to_dict()
+    assert [p["value"] for p in spec["params"] if p["name"] == "drag_k"] == [6]
+    assert next(p for p in spec["params"] if p["name"] == "drag_k")["bind"]["input"] == "range"
+    at_6 = next(r for r in data["curve"] if r["k"] == 6)
+    assert at_6["relative_variance"] == pytest.approx(4 / 9) and at_6["reduction"] == pytest.approx(5 / 9)
     assert data["floor"][0]["y"] == pytest.approx(1 / 3) and "33.3%" in data["floor"][0]["text"]
     assert len(data["curve"]) == 20
     text = json.dumps(chart.to_dict())

@@ -137,7 +137,14 @@ def _k_curve_template(height: int, label_left: bool) -> dict:
                alt.Tooltip("reduction:Q", title="reduction", format=".1%")]
     y = alt.Y("relative_variance:Q", scale=y_scale, title="Variance relative to K = 1", axis=alt.Axis(format=".0%"))
     base = _data("curve").encode(x=_k(), y=y, tooltip=tooltip)
-    at_you = _data("you").encode(x=_kx(), y=alt.Y("relative_variance:Q", scale=y_scale))
+    # the reader's own "Drag K" input moves the marker along the core's curve in the browser (no rerun)
+    drag = alt.param(name="drag_k", value=4, bind=alt.binding_range(min=1, max=20, step=1, name="Drag K: "))
+    at_you = _data("curve").transform_filter(alt.datum.k == drag).transform_calculate(
+        text="'K = ' + datum.k + ': ' + format(datum.relative_variance, '.1%') + ' of the K = 1 variance'"
+    ).encode(x=_kx(), y=alt.Y("relative_variance:Q", scale=y_scale))
+    labels = [at_you.transform_filter(alt.datum.k <= 12 if left else alt.datum.k > 12).mark_text(
+        dy=-14, fontSize=13, fontWeight="bold", color=MARK, **_side(left)).encode(text="text:N")
+        for left in (True, False)]
     return alt.layer(
         _data("curve").mark_area(color=CURVE, opacity=0.12).encode(
             x=_kx(), y=alt.Y("relative_variance:Q", scale=y_scale), y2="floor:Q"),
@@ -148,9 +155,8 @@ def _k_curve_template(height: int, label_left: bool) -> dict:
         base.mark_line(color=CURVE, strokeWidth=3),
         base.mark_point(color=CURVE, filled=True, size=40),
         at_you.mark_point(color=MARK, filled=True, size=180, opacity=1).encode(tooltip=tooltip),
-        at_you.mark_text(dy=-14, fontSize=13, fontWeight="bold", color=MARK, **_side(label_left)).encode(
-            text="text:N"),
-    ).properties(height=height).to_dict()
+        *labels,
+    ).add_params(drag).properties(height=height).to_dict()
 
 
 def k_curve_chart(frame: pd.DataFrame, *, k: int, floor: float, height: int = 360) -> SpecChart:
@@ -161,15 +167,16 @@ def k_curve_chart(frame: pd.DataFrame, *, k: int, floor: float, height: int = 36
     frame : DataFrame
         ``k``, ``relative_variance`` (V(K)/V(1)), ``reduction``; one row per K.
     k : int
-        The chosen K (a larger orange dot and a label).
+        The chosen K, where the orange dot and its label start; the chart's own "Drag K" input moves
+        them along the curve in the browser.
     floor : float
         ``Var(x)/(Var(x) + E[sigma^2])``: the relative variance at K = infinity.
     """
-    you = frame.loc[frame["k"] == k]
-    you = you.assign(text=f"K = {k}: {float(you['relative_variance'].iloc[0]):.1%} of the K = 1 variance")
+    if not (frame["k"] == k).any():
+        raise ValueError(f"k ({k!r}) is not on the curve")
     text = f"floor {floor:.1%}: Var(x) alone (K = ∞, next-token probabilities)"
-    return fill(_k_curve_template(height, k <= 12), {
-        "curve": frame.assign(floor=floor), "you": you, "floor": {"k": 20, "y": floor, "text": text}})
+    return fill(_k_curve_template(height, True), {
+        "curve": frame.assign(floor=floor), "floor": {"k": 20, "y": floor, "text": text}}, {"drag_k": int(k)})
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from ..intervals import proportion_ci
 from ..temperature import BetaDifficulty, UniformDifficulty
 
 __all__ = [
+    "mde_sentence",
     "BudgetLesson",
     "KCurve",
     "MdeLesson",
@@ -409,3 +410,13 @@ def mde_lesson(n: int, k: int) -> MdeLesson:
     ks = list(range(1, K_MAX + 1))
     floor = float(power.mde(size, omega2=MDE_SCENARIO["omega2"]))  # K = infinity: sigma^2/K -> 0
     return MdeLesson(size, kk, at(1), at(10), at(kk), floor, pd.DataFrame({"k": ks, "mde": [at(j) for j in ks]}))
+
+
+def mde_sentence(m: MdeLesson) -> str:
+    """The MDE chart's numbers in a sentence: K = 1 and K = 10 at the chosen n (and the paper's printed
+    values beside them only at its own n = 198, where they apply)."""
+    text = (f"At n = {m.n:,}, ten answers per question take the minimum detectable effect from "
+            f"{m.mde_k1:.1%} to {m.mde_k10:.1%}, against a floor of {m.mde_floor:.1%}.")
+    if m.n == 198:
+        text += " (The paper prints 13.2% and 7.5%, truncating rather than rounding.)"
+    return text

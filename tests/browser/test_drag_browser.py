@@ -11,6 +11,7 @@ CASES = {
     "one_model": [("halfwidth", 3, 9, 1500), ("arrivals", 6, 9, 100)],
     "clustering": [("deff", 1, 5, 40)],
     "paired": [("se_rho", 4, 6, 0.85)],
+    "resampling": [("k_curve", 0, 5, 20)],
 }
 
 
