@@ -33,9 +33,10 @@ def _calculate(delta, alpha, power, omega2, sigma2_a, sigma2_b, k_a, k_b, deff, 
     """The plan, the evals table and both charts: a revisited setting rebuilds nothing."""
     p = lesson.plan(delta, omega2=omega2, sigma2_a=sigma2_a, sigma2_b=sigma2_b, k_a=k_a, k_b=k_b,
                     alpha=alpha, power=power, deff=deff, n=n)
-    evals = lesson.evals_frame(p)
+    evals, curve = lesson.evals_frame(p), lesson.power_frame(p)
     return (p, evals, compile_spec(charts.effect_chart(lesson.effect_frame(p), evals, delta=p.delta, n_required=p.n_required)),
-            compile_spec(charts.power_chart(lesson.power_frame(p), evals, target_power=p.power, n_required=p.n_required)))
+            compile_spec(charts.power_chart(curve, evals, target_power=p.power, n_required=p.n_required,
+                                            grid=lesson.power_grid(p, curve), effect=p.delta)))
 
 
 @st.cache_data(max_entries=1, show_spinner=False)
@@ -99,7 +100,8 @@ def controls() -> dict:
 
 
 for section in ("intro", "formula", "controls"):
-    st.markdown(content[section])
+    shell.prose(content[section])
+shell.deeper(content, "deeper_formula", "what ω² and σ² are")
 with st.container(border=True):
     inputs = controls()
 try:
@@ -123,7 +125,7 @@ if result is not None:
                 f"{lesson.fmt_points(plan.delta)}; effects below {lesson.fmt_points(evals['mde'].iloc[-1])} need more than "
                 f"{evals['eval'].iloc[-1]}'s {evals['n'].iloc[-1]:,} questions, the largest eval listed.",
                 name="power_effect")
-    shell.notice(content["chart_n_notice"])
+    shell.notice(lesson.effect_sentence(plan) + " " + content["chart_n_notice"])
 
     st.markdown(content["chart_power"])
     shell.chart(power_chart,
@@ -141,15 +143,16 @@ if result is not None:
         "enough": st.column_config.CheckboxColumn("Big enough")})
     st.caption(content["sizes_source"])
 
-for section in ("clustered", "worked"):
-    st.markdown(content[section])
+shell.prose(content["clustered"])
+shell.deeper(content, "deeper_clustered", "the clustered formula")
+shell.prose(content["worked"])
 for i, ex in enumerate(_worked()):
     a, b, c, d = st.columns([3, 1.3, 1, 0.8], vertical_alignment="center")
     a.markdown(ex.title)
     b.markdown(f"**{ex.shown}**")
     c.markdown(f"paper: {ex.paper}")
     d.button("Load", key=f"power_load{i}", on_click=_load, args=(ex.settings,), icon=":material/input:")
-st.markdown(content["worked_notice"])
+shell.prose(content["worked_notice"])
 shell.notice(content["notice"])
 
 state.sync()

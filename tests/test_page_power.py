@@ -39,7 +39,7 @@ def test_default_page_shows_969_questions_and_sentences(default_page):
     body = text(at)
     assert "you need 969 questions" in body
     assert "With 198 questions you can reliably detect differences of 6.6 points or more" in body
-    assert "Sizes are the number of questions in each eval's public test split" in body
+    assert "Sizes are each eval's public test split" in body
     assert len(at.get("vega_lite_chart")) == 2
 
 

@@ -167,7 +167,8 @@ def effect_chart(curve: pd.DataFrame, evals: pd.DataFrame, *, delta: float, n_re
 
 @_unchecked
 def power_chart(curve: pd.DataFrame, evals: pd.DataFrame, *, target_power: float, n_required: float,
-                height: int = 400) -> PrevalidatedLayer:
+                height: int = 400, grid: pd.DataFrame | None = None, effect: float | None = None
+                ) -> PrevalidatedLayer:
     """Power to detect the chosen effect against the number of questions.
 
     Parameters
@@ -178,6 +179,10 @@ def power_chart(curve: pd.DataFrame, evals: pd.DataFrame, *, target_power: float
         ``eval``, ``n``, ``power`` (each common eval's power), drawn as labelled dots.
     target_power, n_required : float
         The target power (horizontal rule) and the questions needed to reach it (vertical rule).
+    grid, effect : optional
+        ``lessons.power.power_grid`` (``effect_pts, n, power``) and the effect (a proportion) where its
+        curve starts, rounded to the grid: a second,
+        dashed curve that the chart's own "Drag effect" input swaps in the browser, with no rerun.
     """
     n_lo, n_hi = float(curve["n"].min()), float(curve["n"].max())
     x_scale = alt.Scale(type="log", domain=[n_lo, n_hi], nice=False)
@@ -222,4 +227,22 @@ def power_chart(curve: pd.DataFrame, evals: pd.DataFrame, *, target_power: float
                 align=align, baseline="middle", dx={"left": 4, "right": -4}.get(align, 0), fontSize=11,
                 color="#777777").encode(x=alt.X("n:Q", scale=x_scale), y=alt.Y("label_y:Q", scale=y_scale),
                                         text=alt.Text("eval:N")))
+    if grid is not None:
+        efx = sorted(set(float(v) for v in grid["effect_pts"]))
+        start = min(efx, key=lambda v: abs(v - (100 * effect if effect is not None else efx[0])))
+        here = alt.Chart(_rows(grid[["effect_pts", "n", "power", "mid"]])).transform_filter(
+            "abs(datum.effect_pts - drag_effect) < 0.01")
+        layers.append(here.mark_line(color=MARK, strokeWidth=2, strokeDash=[5, 3]).encode(
+            x=alt.X("n:Q", scale=x_scale), y=alt.Y("power:Q", scale=y_scale),
+            tooltip=[alt.Tooltip("effect_pts:Q", title="effect (points)"),
+                     alt.Tooltip("n:Q", title="questions", format=",.0f"), alt.Tooltip("power:Q", format=".1%")]))
+        layers.append(here.transform_filter("datum.mid").transform_calculate(
+            text="'dragged: ' + format(datum.effect_pts, '.1f') + ' points'").mark_text(
+            align="left", baseline="middle", dx=8, fontSize=12, fontWeight="bold", color=MARK).encode(
+            x=alt.X("n:Q", scale=x_scale), y=alt.Y("power:Q", scale=y_scale), text="text:N"))
+        chart = PrevalidatedLayer.of(layers, height=height)
+        chart._frozen["params"] = [{"name": "drag_effect", "value": start, "bind": {
+            "input": "range", "min": efx[0], "max": efx[-1], "step": round(efx[1] - efx[0], 6),
+            "name": "Drag effect (points): "}}]
+        return chart
     return PrevalidatedLayer.of(layers, height=height)

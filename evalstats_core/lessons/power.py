@@ -37,7 +37,10 @@ __all__ = [
     "Plan",
     "Preset",
     "WorkedExample",
+    "DRAG_EFFECTS",
+    "effect_sentence",
     "effect_frame",
+    "power_grid",
     "evals_frame",
     "fmt_n",
     "fmt_points",
@@ -245,6 +248,29 @@ def power_frame(p: Plan, *, points: int = 150) -> pd.DataFrame:
     return core.power_curve(p.delta, grid, **p.kwargs(), power=p.power).to_frame()
 
 
+#: The effects (in percentage points) the power chart's own "Drag effect" input reaches: 0.5 to 30 by 0.5.
+DRAG_EFFECTS: tuple[float, ...] = tuple(round(0.5 * i, 1) for i in range(1, 61))
+
+
+def power_grid(p: Plan, curve: pd.DataFrame) -> pd.DataFrame:
+    """Power against n for every effect in :data:`DRAG_EFFECTS`, on every 3rd n of ``curve`` (the chosen
+    effect's :func:`power_frame`), so the chart can swap curves in the browser as the reader drags.
+
+    Returns ``effect_pts, n, power, mid`` (``mid`` marks the row nearest 50% power, where the chart
+    labels the curve; Miller 2024, Eq. 9 inverted, via :func:`evalstats_core.power.power_at`
+    with the scenario's variances, K, design effect and alpha).
+    """
+    grid = np.asarray(curve["n"], dtype=np.float64)[::3]
+    kw = p.kwargs()
+    frames = []
+    for e in DRAG_EFFECTS:
+        pw = np.asarray(core.power_at(grid, e / 100.0, **kw), dtype=np.float64)
+        mid = np.zeros(grid.size, dtype=bool)
+        mid[int(np.argmin(np.abs(pw - 0.5)))] = True  # where the curve's label goes
+        frames.append(pd.DataFrame({"effect_pts": e, "n": grid, "power": pw, "mid": mid}))
+    return pd.concat(frames, ignore_index=True)
+
+
 def evals_frame(p: Plan) -> pd.DataFrame:
     """Each common eval under the scenario: its size, power to detect ``p.delta`` and its MDE.
 
@@ -315,3 +341,17 @@ def worked_examples() -> tuple[WorkedExample, ...]:
         else:
             out.append(WorkedExample(title, s, p.mde, f"{100 * p.mde:.1f}%", paper))
     return tuple(out)
+
+
+def effect_sentence(p: Plan) -> str:
+    """What the questions-needed chart shows under the scenario, in one sentence from its numbers: the
+    questions 1, 2 and 10 points need, each set against the largest common eval."""
+    kw = p.kwargs()
+    largest_name, largest_n = LARGEST_EVAL
+    parts = []
+    for pts in (1, 2, 10):
+        need = float(core.sample_size(pts / 100.0, **kw, power=p.power))
+        side = "more than" if need > largest_n else "fewer than"
+        parts.append(f"{pts} {'points need' if pts > 1 else 'point needs'} {fmt_n(need)} questions "
+                     f"({side} {largest_name}'s {largest_n:,})")
+    return f"Under your settings, at {p.power:.0%} power: " + "; ".join(parts) + "."

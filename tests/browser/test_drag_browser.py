@@ -12,6 +12,7 @@ CASES = {
     "clustering": [("deff", 1, 5, 40)],
     "paired": [("se_rho", 4, 6, 0.85)],
     "resampling": [("k_curve", 0, 5, 20)],
+    "power": [("power_curve", 1, 2, 10)],
 }
 
 
