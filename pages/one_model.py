@@ -12,9 +12,10 @@ LAB_NS = (3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000)
 content = shell.page_setup("one_model")
 state = shell.UrlState(
     {"one_model_rerun_seed": 1, "one_model_acc": 0.9, "one_model_n": 50, "one_model_lab_n": 10,
-     "one_model_uniform": True, "one_model_theta": 0.9, "one_model_lab_seed": 1},
+     "one_model_uniform": True, "one_model_theta": 0.9, "one_model_lab_seed": 1, "one_model_task_draw": 1},
     bounds={"one_model_acc": (0.0, 1.0), "one_model_n": (5, 2000), "one_model_theta": (0.0, 1.0),
-            "one_model_rerun_seed": (0, 2**31 - 1), "one_model_lab_seed": (0, 2**31 - 1)},
+            "one_model_rerun_seed": (0, 2**31 - 1), "one_model_lab_seed": (0, 2**31 - 1),
+            "one_model_task_draw": (1, 10_000)},
     choices={"one_model_lab_n": LAB_NS},
 )
 
@@ -51,12 +52,38 @@ def _lab(n: int, theta: float | None, seed: int):
             arrivals, compile_spec(charts.arrivals_chart(arrivals)), lesson.lab_sentences(lab))
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _one_task(draw: int):
+    runs = lesson.one_task_runs(draw)
+    return runs, compile_spec(charts.one_task_chart(runs)), lesson.one_task_sentence(runs)
+
+
+def _next_draw() -> None:
+    st.session_state["one_model_task_draw"] = min(st.session_state["one_model_task_draw"] + 1, 10_000)
+
+
 def pct(x: float, digits: int = 1) -> str:
     return shell.pct(x, digits, typographic=True)
 
 
 steps, binary, atlas_chart, binary_chart = _atlas()
 st.markdown(content["intro"])
+
+# ---- one task, many outcomes (seed 004) ----------------------------------------------------------
+shell.prose(content["one_task"])
+@st.fragment
+def one_task_section() -> None:
+    left, right = st.columns([1, 3], vertical_alignment="bottom")
+    left.button("Run the task 12 times again", key="one_model_task_rerun", icon=":material/replay:",
+                on_click=_next_draw)
+    draw = int(right.number_input("Draw", min_value=1, max_value=10_000, step=1, key="one_model_task_draw"))
+    runs, chart, sentence = _one_task(draw)
+    shell.chart(chart, sentence, name="one_model_one_task")
+    st.markdown(sentence)
+    state.sync()
+
+
+one_task_section()
 
 # ---- the worked example ------------------------------------------------------------------------
 st.markdown(content["data"])

@@ -78,3 +78,34 @@ def test_quiz_quotes_the_calculators_interval():
     for m in ("wald", "wilson"):
         lo, hi = (f"{100 * calc.loc[m, c]:.1f}%" for c in ("ci_low", "ci_high"))
         assert f"{lo} to {hi}" in quiz, (m, lo, hi)
+
+
+def test_one_task_runs_and_their_sentence():
+    """Seed 004's task run 12 times: draws are reproducible, scores stay in [0, 1] around the ability, and the
+    sentence quotes this draw's range, mean and the average move since the previous draw."""
+    import numpy as np
+
+    a, b = lesson.one_task_runs(3), lesson.one_task_runs(3)
+    assert a.equals(b)
+    now, before = a[a["draw"] == "this draw"], a[a["draw"] == "previous draw"]
+    assert len(now) == len(before) == 12 and now["score"].between(0, 1).all()
+    assert now["mean"].iloc[0] == pytest.approx(now["score"].mean())
+    assert before["score"].tolist() == lesson.one_task_runs(2).query("draw == 'this draw'")["score"].tolist()
+    s = lesson.one_task_sentence(a)
+    assert f"between {now['score'].min():.2f} and {now['score'].max():.2f}" in s
+    assert f"their mean, {now['mean'].iloc[0]:.3f}," in s
+    moved = np.abs(now["score"].to_numpy() - before["score"].to_numpy()).mean()
+    assert f"moved by {moved * 100:.1f} points" in s
+    assert ("above" in s) == (now["mean"].iloc[0] > 0.83)
+    assert "previous draw" not in lesson.one_task_sentence(lesson.one_task_runs(1)) and "moved" not in lesson.one_task_sentence(lesson.one_task_runs(1))
+
+
+def test_rerun_button_moves_every_dot():
+    at = run_page("pages/one_model.py")
+    first = next(m.value for m in at.markdown if m.value.startswith("This time the 12 runs"))
+    at.button(key="one_model_task_rerun").click().run()
+    no_exceptions(at)
+    assert at.number_input(key="one_model_task_draw").value == 2
+    second = next(m.value for m in at.markdown if m.value.startswith("This time the 12 runs"))
+    assert second != first and "moved by" in second
+    assert second == lesson.one_task_sentence(lesson.one_task_runs(2))

@@ -190,7 +190,7 @@ def test_annotation_deltas_have_no_arrow(chapter):
 SCENARIOS = [
     ("problem", {"problem_errorbars": ("1", True), "problem_reveal": ("1", True), "problem_n": ("300", 300),
                  "problem_share": ("0.25", 0.25), "problem_seed": ("5", 5)}),
-    ("one_model", {"one_model_rerun_seed": ("3", 3), "one_model_acc": ("0.8", 0.8), "one_model_n": ("300", 300),
+    ("one_model", {"one_model_task_draw": ("5", 5), "one_model_rerun_seed": ("3", 3), "one_model_acc": ("0.8", 0.8), "one_model_n": ("300", 300),
                    "one_model_lab_n": ("30", 30), "one_model_uniform": ("0", False),
                    "one_model_theta": ("0.7", 0.7), "one_model_lab_seed": ("4", 4)}),
     ("clustering", {"clustering_icc": ("0.5", 0.5), "clustering_m": ("5", 5), "clustering_k": ("25", 25),

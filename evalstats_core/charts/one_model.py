@@ -20,6 +20,7 @@ __all__ = [
     "halfwidth_chart",
     "halfwidth_drag_chart",
     "method_color",
+    "one_task_chart",
     "possible_intervals_chart",
     "rerun_chart",
 ]
@@ -275,3 +276,32 @@ def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChar
         column=alt.Column("label:N", title=None, sort=["Wald (CLT)", "Wilson"],
                           header=alt.Header(labelFontSize=13, labelFontWeight="bold"))
     ).add_params(show)
+
+
+def one_task_chart(frame: pd.DataFrame) -> alt.LayerChart:
+    """One task's runs as dots, one row per run: this draw solid, the previous draw faint with a line to
+    where each run moved; the true ability dashed (unknown in practice) and this draw's mean.
+
+    ``frame`` is ``lessons.one_model.one_task_runs`` (``run, score, draw, ability, mean``).
+    """
+    x = alt.X("score:Q", title="Score of one run", scale=alt.Scale(domain=[0.4, 1.0]), axis=alt.Axis(format=".1f"))
+    y = alt.Y("run:O", title="Run", axis=alt.Axis(labelFontSize=10))
+    now = frame[frame["draw"] == "this draw"]
+    before = frame[frame["draw"] == "previous draw"]
+    layers = []
+    if len(before):
+        moves = now[["run", "score"]].merge(before[["run", "score"]], on="run", suffixes=("", "_before"))
+        layers.append(alt.Chart(moves).mark_rule(color="#888888", strokeWidth=1, strokeDash=[2, 2]).encode(
+            x=x, x2="score_before:Q", y=y))
+        layers.append(alt.Chart(before).mark_point(filled=True, size=60, color="#888888", opacity=0.35).encode(
+            x=x, y=y, tooltip=[alt.Tooltip("run:O", title="Run"), alt.Tooltip("score:Q", format=".2f", title="Before")]))
+    layers.append(alt.Chart(now).mark_point(filled=True, size=90, color=PALETTE[0], opacity=1).encode(
+        x=x, y=y, tooltip=[alt.Tooltip("run:O", title="Run"), alt.Tooltip("score:Q", format=".2f", title="Score")]))
+    marks = pd.DataFrame({"score": [float(now["ability"].iloc[0]), float(now["mean"].iloc[0])],
+                          "what": ["true ability (unknown in practice)", "mean of these runs"]})
+    layers.append(alt.Chart(marks).mark_rule(strokeWidth=2).encode(
+        x=x, strokeDash=alt.StrokeDash("what:N", title=None, legend=alt.Legend(orient="top"),
+                                       scale=alt.Scale(domain=list(marks["what"]), range=[[6, 4], [1, 0]])),
+        color=alt.Color("what:N", scale=alt.Scale(domain=list(marks["what"]), range=["#888888", PALETTE[3]]),
+                        legend=alt.Legend(orient="top", title=None))))
+    return alt.layer(*layers).properties(height=alt.Step(16))

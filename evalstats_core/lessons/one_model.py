@@ -52,6 +52,9 @@ __all__ = [
     "halfwidth_grid",
     "lab_intervals",
     "lab_sentences",
+    "ONE_TASK",
+    "one_task_runs",
+    "one_task_sentence",
     "possible_intervals",
     "rerun_atlas",
     "rerun_history_frame",
@@ -503,3 +506,46 @@ DRAG_NS: tuple[int, ...] = tuple(range(5, 2001, 5))
 def halfwidth_grid(accuracy: float, *, confidence: float = 0.95) -> pd.DataFrame:
     """:func:`halfwidth_curve` on :data:`DRAG_NS`, so a chart can move along it in the browser."""
     return halfwidth_curve(accuracy, DRAG_NS, confidence=confidence)
+
+
+#: Seed 004, Part 1: the task run 12 times, and the ability this lesson gives Atlas on it (its table's score).
+ONE_TASK: tuple[str, float] = ("Find the cheapest round-trip flight to NYC under $500", 0.83)
+ONE_TASK_RUNS = 12
+
+
+def one_task_runs(draw: int, *, runs: int = ONE_TASK_RUNS, noise_sd: float = RERUN_NOISE_SD) -> pd.DataFrame:
+    """Seed 004's "one task, many outcomes": the task of :data:`ONE_TASK` run ``runs`` times, for draw
+    ``draw`` and, faint in the chart, the draw before it (so a rerun visibly moves each dot).
+
+    Each run's score is the ability plus normal noise of SD ``noise_sd``, clipped to [0, 1]
+    (:func:`evalstats_core.simulate.rerun_scores`); draw ``d`` depends only on ``d``.
+
+    Returns ``run`` (1..runs), ``score``, ``draw`` ("this draw" or "previous draw"), ``ability`` and
+    ``mean`` (that draw's mean over its runs).
+    """
+    draw = check_positive_int(draw, "draw")
+    runs = check_positive_int(runs, "runs", minimum=2)
+    ability = ONE_TASK[1]
+    frames = []
+    for d, label in ((draw, "this draw"), (draw - 1, "previous draw")):
+        if d < 1:
+            continue
+        scores = rerun_scores(np.full(runs, ability), noise_sd=noise_sd, rng=[int(d), 1_000_003])
+        frames.append(pd.DataFrame({"run": np.arange(1, runs + 1), "score": scores, "draw": label,
+                                    "ability": ability, "mean": float(scores.mean())}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def one_task_sentence(frame: pd.DataFrame) -> str:
+    """The runs of this draw in a sentence from their numbers: their range, their mean and its distance
+    from the true ability (which the reader would not know in practice)."""
+    now = frame[frame["draw"] == "this draw"]
+    lo, hi, mean, ability = now["score"].min(), now["score"].max(), now["mean"].iloc[0], now["ability"].iloc[0]
+    text = (f"This time the {len(now)} runs landed between {lo:.2f} and {hi:.2f}; their mean, {mean:.3f}, is "
+            f"{abs(mean - ability) * 100:.1f} points {'above' if mean > ability else 'below'} the true ability "
+            f"{ability:.2f}")
+    before = frame[frame["draw"] == "previous draw"]
+    if len(before):
+        moved = float(np.abs(now["score"].to_numpy() - before["score"].to_numpy()).mean())
+        text += f", and each run moved by {moved * 100:.1f} points on average since the previous draw"
+    return text + "."
