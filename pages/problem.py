@@ -133,10 +133,7 @@ def demo_section() -> None:
     a.metric("SE from the formula", pct(demo.se_total, 2))
     b.metric("Spread, new questions each run", pct(demo.sd_fresh, 2))
     c.metric("Spread, same questions each run", pct(demo.sd_same, 2))
-    shell.chart(demo_chart,
-                (f"With {n} questions and {share:.0%} of the variance from question difficulty, {demo.reps:,} "
-                 f"runs on new questions spread by {pct(demo.sd_fresh, 2)} (formula: {pct(demo.se_total, 2)}); "
-                 f"reruns on the same questions spread by only {pct(demo.sd_same, 2)}."),
+    shell.chart(demo_chart, lesson.demo_sentence(demo),
                 name="problem_superpopulation")
     state.sync()
 

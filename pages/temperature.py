@@ -35,7 +35,7 @@ def temp(t: float) -> str:
 
 
 st.markdown(content["intro"])
-st.markdown(content["model"])
+shell.prose(content["model"])
 c1, c2 = st.columns(2)
 kind = c1.selectbox("Difficulty distribution", tuple(lesson.DISTRIBUTIONS), format_func=lesson.DISTRIBUTIONS.get,
                     key="temperature_dist")
@@ -67,7 +67,7 @@ shell.chart(hist_chart, f"{view.name} at {temp(t)}: {view.end_share:.0%} of the 
             name="temperature_histogram")
 shell.notice(content["hist_notice"])
 
-st.markdown(content["curves"])
+shell.prose(content["curves"])
 between = 0.0 < t < 1.0  # name the chosen T only when it is not one of the two ends
 shell.chart(mean_chart, f"The eval score of {view.name} is {view.mean_t1:.1%} at T = 1"
             + (f", {view.mean:.1%} at {temp(t)}" if between else "")
@@ -75,14 +75,14 @@ shell.chart(mean_chart, f"The eval score of {view.name} is {view.mean_t1:.1%} at
 shell.chart(var_chart, f"Var(x) goes from {view.var_x_t1:.4f} at T = 1" + (f" to {view.var_x:.4f} at {temp(t)}" if between else "")
             + f" to {view.limits.var_x_t0:.4f} at T → 0, while E[σ²] falls from {view.mean_sigma2_t1:.4f}"
             + (f" to {view.mean_sigma2:.4f}" if between else "") + " to 0.", name="temperature_variance")
-shell.notice(content["curves_notice"])
+shell.notice(lesson.limits_sentence(view) + "\n\n" + content["curves_notice"])
 
-st.markdown(content["resample"])
+shell.prose(content["resample"])
 k_table = view.k_table
 st.table({"": [f"at {temp(x)}" for x in k_table["temperature"].unique()],
           **{f"K = {k}": [f"{v:.4f}" for v in k_table.loc[k_table["k"] == k, "variance"]] for k in ("1", "10", "∞")}})
 
-st.markdown(content["worked"])
+shell.prose(content["worked"])
 examples = _temperature_examples()
 st.table({"Difficulty at T = 1": [w.name for w in examples],
           "Eval score, T = 1 → T → 0": [w.mean for w in examples],

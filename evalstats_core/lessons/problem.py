@@ -33,6 +33,7 @@ __all__ = [
     "REPORTED",
     "Reported",
     "SuperPopulation",
+    "demo_sentence",
     "differences",
     "reported_table",
     "score_intervals",
@@ -293,3 +294,15 @@ def superpopulation_demo(accuracy: float = 0.655, share: float = 0.5, n: int = 1
         sd_same=float(same.std(ddof=1)), sd_fresh=float(fresh.std(ddof=1)),
         histogram=pd.concat(frames, ignore_index=True),
     )
+
+
+def demo_sentence(demo: SuperPopulation) -> str:
+    """The super-population chart in a sentence from its numbers; reruns on the same questions spread
+    "by only" so much only when they spread less than runs on new questions (at a 0% share they match)."""
+    same, fresh = demo.sd_same, demo.sd_fresh
+    if same < 0.9 * fresh:
+        how = f"reruns on the same questions spread by only {same:.2%}"
+    else:
+        how = f"reruns on the same questions spread about as much, {same:.2%}: every bit of the variance is answer noise"
+    return (f"With {demo.n} questions and {demo.share:.0%} of the variance from question difficulty, {demo.reps:,} "
+            f"runs on new questions spread by {fresh:.2%} (formula: {demo.se_total:.2%}); {how}.")

@@ -27,7 +27,8 @@ from ..errors import EvalStatsError
 from ..variance import estimator_variance
 from .resampling import fraction_label
 
-__all__ = ["DISTRIBUTIONS", "TemperatureView", "WorkedExample", "describe", "make_difficulty",
+__all__ = [
+    "DISTRIBUTIONS", "TemperatureView", "WorkedExample", "describe", "limits_sentence", "make_difficulty",
            "temperature_view", "worked_examples"]
 
 #: Difficulty choices: key -> label. The first two are Miller (2024), Sec. 3.3, exactly.
@@ -199,3 +200,16 @@ def worked_examples() -> tuple[WorkedExample, ...]:
             f"{describe(lim.var_x_t1)} → {describe(lim.var_x_t0)}",
         ))
     return tuple(out)
+
+
+def limits_sentence(view: TemperatureView) -> str:
+    """What greedy decoding does to this distribution, from its numbers: whether the mean stays (within
+    0.05 points) or moves, and how many times Var(x) grows between T = 1 and T -> 0."""
+    lim = view.limits
+    moves = abs(lim.mean_t0 - view.mean_t1) >= 0.0005
+    mean = (f"the eval score moves from {view.mean_t1:.1%} to {lim.mean_t0:.1%}: greedy decoding measures a "
+            "different quantity" if moves else f"the eval score stays at {view.mean_t1:.1%}")
+    grow = lim.var_x_t0 / view.var_x_t1 if view.var_x_t1 > 0 else float("inf")
+    spread = (f"Var(x) grows {grow:.2f} times, from {view.var_x_t1:.4f} to {lim.var_x_t0:.4f}" if grow >= 1
+              else f"Var(x) shrinks from {view.var_x_t1:.4f} to {lim.var_x_t0:.4f}")
+    return f"For {view.name}, from T = 1 to T → 0 {mean}, and {spread}, while E[σ²] falls to 0."
