@@ -91,6 +91,9 @@ def models_section(content, prepared: Prepared, res: Results, method: str) -> No
                 f"{len(tied)} model{'s' if len(tied) != 1 else ''} that cannot be told apart from the leader. "
                 f"Highest: {esc(best.model)} at {f.num(best.mean)} ({f.num(low)} to {f.num(high)}).",
                 name="analyze_models")
+    clipped = report.clipped_note(a, intervals)
+    if clipped:
+        st.caption(esc(clipped))
 
 
 def compare_section(content, res: Results) -> None:

@@ -35,7 +35,7 @@ from .errors import EvalStatsError
 __all__ = ["render", "models_table", "comparisons_table", "models_csv", "comparisons_csv", "csv_tables", "verdicts", "method_line",
            "methods_paragraph", "json_document", "to_json", "FORMATS", "Formatter", "INTERVAL_METHODS",
            "SE_METHODS", "model_intervals", "models_display", "comparisons_display", "differences_frame",
-           "mcnemar_display", "settings_document", "MATRIX_FROM", "matrix_frame", "leader_frame"]
+           "mcnemar_display", "settings_document", "MATRIX_FROM", "matrix_frame", "leader_frame", "clipped_note"]
 
 FORMATS = ("markdown", "latex", "csv", "json")
 _MD_SPECIAL = str.maketrans({"\\": "\\\\", "|": "\\|", "`": "\\`", "[": "\\[", "]": "\\]", "\n": " ",
@@ -577,6 +577,22 @@ def model_intervals(analysis: Analysis) -> pd.DataFrame:
     rows = [{"model": m.model, "estimate": m.mean, "se": m.se, "ci_low": m.ci_low, "ci_high": m.ci_high,
              "interval": m.interval} for m in analysis.models]
     return pd.DataFrame(rows, columns=["model", "estimate", "se", "ci_low", "ci_high", "interval"])
+
+
+def clipped_note(analysis: Analysis, intervals: pd.DataFrame) -> str | None:
+    """The sentence under the models chart when an interval of a 0-1 score runs past 0% or 100% (the chart
+    draws it clipped, with a triangle); None when none does or the scores are on another scale."""
+    if analysis.unit != "percent":
+        return None
+    cut = intervals[(intervals["ci_low"] < 0.0) | (intervals["ci_high"] > 1.0)]
+    if not len(cut):
+        return None
+    f = Formatter(analysis)
+    which = "; ".join(f"{r.model} {f.num(r.ci_low)} to {f.num(r.ci_high)}" for r in cut.itertuples())
+    return (f"Drawn clipped at the bound (triangle): {which}. A mean score cannot leave 0%-100%, but an "
+            "interval of the form estimate ± t × SE does not know that; with few questions or clusters it "
+            "can run past. The table keeps the computed ends: an interval this wide says the data cannot pin "
+            "the score down.")
 
 
 def models_display(analysis: Analysis, intervals: pd.DataFrame) -> pd.DataFrame:

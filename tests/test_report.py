@@ -325,3 +325,37 @@ def test_csv_is_one_table_per_file_that_pandas_reads(mgsm, tmp_path):
     assert render(mgsm, "csv", table="comparisons") == files["comparisons.csv"]
     with pytest.raises(EvalStatsError, match="table"):
         render(mgsm, "csv", table="pairs")
+
+
+def _few_clusters_file() -> bytes:
+    """4 clusters of 3 questions: intervals that run past 100% (and below 0%) on CR2 t with ~2 df."""
+    rows, q = ["question,cluster,A,B"], 0
+    for c, sb in enumerate((1, 0, 1, 1)):
+        for i in range(3):
+            q += 1
+            rows.append(f"q{q},c{c},{1 if (c != 3 or i == 0) else 0},{sb}")
+    return "\n".join(rows).encode()
+
+
+def test_intervals_past_the_bounds_are_drawn_clipped_and_said_so():
+    """The models chart draws [0, 1] only, with a triangle at each clipped end; the note quotes the computed
+    ends from the table; nothing is said when every interval fits."""
+    from evalstats_core.charts.analyze import models_chart
+    from evalstats_core.report import Formatter, clipped_note, model_intervals
+
+    a = analyze(load(_few_clusters_file()))
+    iv = model_intervals(a)
+    assert (iv["ci_high"] > 1).any()
+    note = clipped_note(a, iv)
+    f = Formatter(a)
+    for r in iv.itertuples():
+        if r.ci_low < 0 or r.ci_high > 1:
+            assert f"{r.model} {f.num(r.ci_low)} to {f.num(r.ci_high)}" in note
+    spec = models_chart(iv).to_dict()
+    data = [row for rows in spec["datasets"].values() for row in rows]
+    shown = [row for row in data if "shown_high" in row]
+    assert shown and all(0.0 <= row["shown_low"] <= row["shown_high"] <= 1.0 for row in shown)
+    ends = [row for row in data if "shape" in row]
+    assert {(row["model"], row["at"]) for row in ends} >= {(r.model, 1.0) for r in iv.itertuples() if r.ci_high > 1}
+    fine = analyze(load(EXAMPLES / "atlas_breeze.csv"))
+    assert clipped_note(fine, model_intervals(fine)) is None

@@ -166,7 +166,9 @@ def test_models_chart_draws_given_intervals_best_first():
     data = next(iter(spec["datasets"].values()))
     assert [r["model"] for r in data] == ["B", "C", "A"]  # best first
     layers = spec["layer"]
-    assert layers[0]["encoding"]["x"]["field"] == "ci_low" and layers[0]["encoding"]["x2"]["field"] == "ci_high"
+    # the bar is drawn over the interval clipped to [0, 1] (here the interval itself: nothing to clip)
+    assert layers[0]["encoding"]["x"]["field"] == "shown_low" and layers[0]["encoding"]["x2"]["field"] == "shown_high"
+    assert [(r["shown_low"], r["shown_high"]) for r in data] == [(r["ci_low"], r["ci_high"]) for r in data]
     assert layers[-1]["mark"]["type"] == "text" and layers[-1]["encoding"]["text"]["field"] == "group"
     assert spec["height"] == 90 + 44 * 3
     assert models_chart(frame.drop(columns="group"), percent=False).to_dict()["layer"][-1]["mark"]["type"] == "point"

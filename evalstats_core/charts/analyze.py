@@ -86,9 +86,25 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
     data = frame.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
     if "tied" in data.columns:
         data = data.assign(standing=[TIED if t else BELOW for t in data["tied"]])
-    chart = forest(data, label="model", percent=percent,
+    # a mean score in [0, 1] cannot leave it: an interval past 0% or 100% is drawn clipped at the bound,
+    # with a triangle there (the table keeps the computed ends; report.clipped_note says why)
+    data = data.assign(shown_low=data["ci_low"].clip(lower=0.0) if percent else data["ci_low"],
+                       shown_high=data["ci_high"].clip(upper=1.0) if percent else data["ci_high"])
+    chart = forest(data, label="model", percent=percent, low="shown_low", high="shown_high",
                    x_title=f"Mean score with {confidence:.0%} interval", height_per_row=36)
     chart = _wide_labels(chart.copy(), "model")
+    cut = data[(data["ci_low"] < data["shown_low"]) | (data["ci_high"] > data["shown_high"])]
+    if len(cut):
+        ends = pd.DataFrame([{"model": r.model, "at": (0.0 if r.ci_low < 0 else 1.0),
+                              "shape": "triangle-left" if r.ci_low < 0 else "triangle-right"}
+                             for r in cut.itertuples()]
+                            + [{"model": r.model, "at": 1.0, "shape": "triangle-right"}
+                               for r in cut.itertuples() if r.ci_low < 0 and r.ci_high > 1])
+        marks = alt.Chart(ends).mark_point(filled=True, size=110, color=PALETTE[3], opacity=1).encode(
+            x="at:Q", y=alt.Y("model:N", sort=None, title=None), shape=alt.Shape("shape:N", scale=None),
+            tooltip=[alt.Tooltip("model:N"), alt.Tooltip("at:Q", title="interval clipped at", format=".0%")])
+        chart = chart.copy()
+        chart.layer = [*chart.layer, marks]
     if "tied" in data.columns:
         color = alt.Color("standing:N", scale=alt.Scale(domain=[TIED, BELOW], range=[PALETTE[0], PALETTE[7]]),
                           legend=alt.Legend(title=None, orient="bottom", labelLimit=400))
