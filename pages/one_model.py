@@ -38,7 +38,9 @@ def _reruns(means: tuple[float, ...]):
 @st.cache_data(max_entries=64, show_spinner=False)
 def _calculator(accuracy: float, n: int):
     calc, curve = lesson.ci_calculator(accuracy, n), lesson.halfwidth_grid(accuracy)
-    return calc, curve, compile_spec(charts.calculator_chart(calc)), compile_spec(charts.halfwidth_drag_chart(curve, n=n))
+    bars, rules = lesson.sampling_grid(accuracy)
+    return (calc, curve, compile_spec(charts.calculator_chart(calc)), compile_spec(charts.halfwidth_drag_chart(curve, n=n)),
+            compile_spec(charts.sampling_drag_chart(bars, rules, accuracy=accuracy, n=n)))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -159,7 +161,7 @@ def calculator_section() -> None:
     left, right = st.columns(2)
     accuracy = left.slider("Accuracy", 0.0, 1.0, step=0.005, key="one_model_acc", format="%.3f")
     n = right.slider("Questions n", 5, 2000, step=1, key="one_model_n")
-    calc, curve, calc_chart, halfwidth_chart = _calculator(accuracy, n)
+    calc, curve, calc_chart, halfwidth_chart, sampling_chart = _calculator(accuracy, n)
     k = int(calc["k"].iloc[0])
     st.markdown(f"**{k} correct out of {n}** ({pct(k / n)}):")
     shown = calc.assign(interval=[f"[{pct(lo)}, {pct(hi)}]" for lo, hi in zip(calc["ci_low"], calc["ci_high"], strict=True)],
@@ -171,6 +173,9 @@ def calculator_section() -> None:
                 f"[{pct(calc['ci_low'].iloc[1])}, {pct(calc['ci_high'].iloc[1])}].", name="one_model_calculator")
     wald_here = curve[(curve["method"] == "wald")]
     st.markdown(content["halfwidth_drag"])
+    shell.chart(sampling_chart, f"If the true accuracy were {pct(accuracy)}, the observed accuracy of runs of n "
+                "questions would spread like this (exact binomial); the vermillion bar is the 95% Wald range.",
+                name="one_model_sampling")
     shell.chart(halfwidth_chart,
                 f"At {pct(accuracy)} accuracy the Wald half-width falls from ±{wald_here['half_width'].iloc[0] * 100:.0f} "
                 f"points at n = {int(wald_here['n'].iloc[0])} to ±{wald_here['half_width'].iloc[-1] * 100:.1f} at "

@@ -109,3 +109,22 @@ def test_rerun_button_moves_every_dot():
     second = next(m.value for m in at.markdown if m.value.startswith("This time the 12 runs"))
     assert second != first and "moved by" in second
     assert second == lesson.one_task_sentence(lesson.one_task_runs(2))
+
+
+@pytest.mark.parametrize("p", [0.0, 0.3, 0.9, 1.0])
+def test_sampling_grid_is_the_exact_binomial(p):
+    """Each n's bars are Binomial(n, p) probabilities (scipy), all but a sliver of the mass, with density x
+    width = probability; the Wald rule is p +/- 1.96 sqrt(p(1-p)/n)."""
+    import math
+
+    from scipy import stats
+
+    bars, rules = lesson.sampling_grid(p)
+    for n in (20, 500, 1000):
+        rows = bars[bars["n"] == n]
+        assert rows["prob"].to_numpy() == pytest.approx(stats.binom.pmf(rows["k"], n, p))
+        assert rows["prob"].sum() > 0.98
+        assert (rows["density"] * (rows["acc_hi"] - rows["acc_lo"])).to_numpy() == pytest.approx(rows["prob"].to_numpy())
+        r = rules.set_index("n").loc[n]
+        half = stats.norm.ppf(0.975) * math.sqrt(p * (1 - p) / n)
+        assert (r["low"], r["high"]) == pytest.approx((p - half, p + half))

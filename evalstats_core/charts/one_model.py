@@ -23,6 +23,7 @@ __all__ = [
     "one_task_chart",
     "possible_intervals_chart",
     "rerun_chart",
+    "sampling_drag_chart",
 ]
 
 #: One colour per interval method, the same in every chart of the chapter (Okabe-Ito).
@@ -305,3 +306,35 @@ def one_task_chart(frame: pd.DataFrame) -> alt.LayerChart:
         color=alt.Color("what:N", scale=alt.Scale(domain=list(marks["what"]), range=["#888888", PALETTE[3]]),
                         legend=alt.Legend(orient="top", title=None))))
     return alt.layer(*layers).properties(height=alt.Step(16))
+
+
+def sampling_drag_chart(bars: pd.DataFrame, rules: pd.DataFrame, *, accuracy: float, n: int) -> alt.LayerChart:
+    """The sampling distribution of the observed accuracy at one n, which the reader drags along n in the
+    browser ("Drag n"), with the Wald interval around the true accuracy; the x axis stays put, so the
+    distribution visibly narrows like 1/√n.
+
+    ``bars, rules`` are ``lessons.one_model.sampling_grid``; nothing is computed in the browser.
+    """
+    ns = sorted(set(int(v) for v in rules["n"]))
+    step = ns[1] - ns[0]
+    start = min(ns, key=lambda v: abs(v - n))
+    drag = alt.param(name="drag_n_dist", value=start,
+                     bind=alt.binding_range(min=ns[0], max=ns[-1], step=step, name="Drag n: "))
+    lo, hi = max(0.0, accuracy - 0.35), min(1.0, accuracy + 0.35)
+    x = alt.X("acc:Q", title="Observed accuracy k/n", scale=alt.Scale(domain=[lo, hi], clamp=True),
+              axis=alt.Axis(format=".0%"))
+    # a step area through each k's probability density: exact at every n, and visible however thin a bar
+    dist = alt.Chart(bars).transform_filter(alt.datum.n == drag).transform_calculate(
+        acc="(datum.acc_lo + datum.acc_hi) / 2").mark_area(
+        color=PALETTE[0], opacity=0.6, interpolate="step", line={"color": PALETTE[0]}).encode(
+        x=x, y=alt.Y("density:Q", title="Probability density", axis=alt.Axis(labels=False, ticks=False)),
+        tooltip=[alt.Tooltip("k:Q", title="k"), alt.Tooltip("n:Q"), alt.Tooltip("prob:Q", format=".2%", title="P(k)")])
+    wald = alt.Chart(rules).transform_filter(alt.datum.n == drag)
+    band = wald.mark_rule(color=PALETTE[3], strokeWidth=3).encode(
+        x=alt.X("low:Q", scale=alt.Scale(domain=[lo, hi], clamp=True)), x2="high:Q", y=alt.value(6))
+    label = wald.transform_calculate(
+        text="'n = ' + datum.n + ': 95% of runs within ±' + format(1.96 * datum.se * 100, '.1f') + ' points'"
+    ).mark_text(align="left", baseline="top", dy=0, fontSize=12, fontWeight="bold", color=PALETTE[3]).encode(
+        x=alt.value(4), y=alt.value(2), text="text:N")
+    truth = alt.Chart(pd.DataFrame({"p": [accuracy]})).mark_rule(color="#888888", strokeDash=[4, 3]).encode(x="p:Q")
+    return alt.layer(dist, truth, band, label).add_params(drag).properties(height=220)

@@ -39,6 +39,7 @@ __all__ = [
     "ATLAS",
     "METHOD_LABELS",
     "coverage_range_sentence",
+    "DIST_NS",
     "DRAG_NS",
     "AtlasSteps",
     "BinaryVsContinuous",
@@ -58,6 +59,7 @@ __all__ = [
     "possible_intervals",
     "rerun_atlas",
     "rerun_history_frame",
+    "sampling_grid",
     "small_n_lab",
 ]
 
@@ -549,3 +551,33 @@ def one_task_sentence(frame: pd.DataFrame) -> str:
         moved = float(np.abs(now["score"].to_numpy() - before["score"].to_numpy()).mean())
         text += f", and each run moved by {moved * 100:.1f} points on average since the previous draw"
     return text + "."
+
+
+#: The question counts the sampling-distribution chart can be dragged to: every 20 from 20 to 1,000.
+DIST_NS: tuple[int, ...] = tuple(range(20, 1001, 20))
+
+
+def sampling_grid(accuracy: float, *, confidence: float = 0.95, tail: float = 1e-3) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The exact sampling distribution of the observed accuracy ``k / n`` when the true accuracy is
+    ``accuracy``, for every n in :data:`DIST_NS`, and the Wald interval ``p +/- z sqrt(p(1-p)/n)`` at each n.
+
+    Returns ``(bars, rules)``: ``bars`` has ``n, k, acc_lo, acc_hi`` (the bar for k spans (k -/+ 0.5)/n),
+    ``prob`` (Binomial(n, p) probability of k) and ``density`` (``prob * n``, so bars of any width compare),
+    keeping the k whose probability is at least ``tail``; ``rules`` has ``n, low, high, se``.
+    """
+    from scipy import stats
+
+    p = float(accuracy)
+    if not 0.0 <= p <= 1.0 or math.isnan(p):
+        raise EvalStatsError(f"accuracy ({accuracy!r}) must be between 0 and 1")
+    z = z_for(check_confidence(confidence))
+    frames, rules = [], []
+    for n in DIST_NS:
+        k = np.arange(n + 1)
+        prob = stats.binom.pmf(k, n, p)
+        keep = prob >= tail
+        frames.append(pd.DataFrame({"n": n, "k": k[keep], "acc_lo": (k[keep] - 0.5) / n,
+                                    "acc_hi": (k[keep] + 0.5) / n, "prob": prob[keep], "density": prob[keep] * n}))
+        se = math.sqrt(p * (1 - p) / n)
+        rules.append({"n": n, "low": p - z * se, "high": p + z * se, "se": se})
+    return pd.concat(frames, ignore_index=True), pd.DataFrame(rules)

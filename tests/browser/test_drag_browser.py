@@ -8,7 +8,7 @@ TALL = {"width": 1400, "height": 9000}
 
 # slug -> list of (chart title substring used in the file name, chart index, charts on opening, value)
 CASES = {
-    "one_model": [("halfwidth", 4, 10, 1500), ("arrivals", 7, 10, 100)],
+    "one_model": [("sampling", 4, 11, 1000), ("halfwidth", 5, 11, 1500), ("arrivals", 8, 11, 100)],
     "clustering": [("deff", 1, 5, 40)],
     "paired": [("se_rho", 4, 6, 0.85)],
     "resampling": [("k_curve", 0, 5, 20)],
