@@ -28,7 +28,7 @@ from .content import Content, Quiz, load_content
 
 __all__ = [
     "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
-    "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct",
+    "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
 ]
 
 SECTIONS = ("Learn", "Analyze", "Reference")
@@ -535,6 +535,15 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
                       mime="image/png", key=f"{name}_png", icon=":material/download:", on_click="ignore")
     b.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml", key=f"{name}_svg",
                       icon=":material/download:", on_click="ignore")
+
+
+def with_param(spec: dict, name: str, value: Any) -> dict:
+    """A copy of a compiled chart ``spec`` whose top-level parameter ``name`` starts at ``value`` (e.g. how
+    many of the coverage lab's intervals are shown while it plays)."""
+    params = [dict(p, value=value) if p.get("name") == name else p for p in spec.get("params", [])]
+    if not any(p.get("name") == name for p in params):
+        raise KeyError(f"the chart has no parameter {name!r}")
+    return {**spec, "params": params}
 
 
 def download_table(label: str, data: Callable[[], str | bytes] | str | bytes, *, file_name: str,

@@ -226,10 +226,26 @@ def lab_section() -> None:
                 f"Wilson {pct(wilson.coverage)} (nominal 95%).", name="one_model_coverage")
     st.markdown(content["arrivals"])
     first = arrivals[arrivals["eval"] == arrivals["eval"].max()].set_index("method")
-    shell.chart(arrivals_chart,
-                f"The first {int(first.loc['wald', 'eval'])} of these evals one by one: Wald misses the truth "
-                f"{int(first.loc['wald', 'misses'])} times, Wilson {int(first.loc['wilson', 'misses'])} times.",
-                name="one_model_arrivals")
+    summary = (f"The first {int(first.loc['wald', 'eval'])} of these evals one by one: Wald misses the truth "
+               f"{int(first.loc['wald', 'misses'])} times, Wilson {int(first.loc['wilson', 'misses'])} times.")
+    play = st.toggle("Play: intervals arrive one at a time", key="one_model_play")
+    was = st.session_state.setdefault("_one_model_was_playing", play)
+    if was != play:  # a timer is set when a fragment is defined: start or stop it with a whole-page rerun
+        st.session_state["_one_model_was_playing"] = play
+        st.rerun()
+
+    # While playing, this small fragment reruns on a timer and sends the same chart with one more interval
+    # shown; paused, the chart's own "Intervals shown" input is the reader's to drag (no rerun at all).
+    @st.fragment(run_every=lesson.ARRIVAL_SECONDS if play else None)
+    def player() -> None:
+        # read the switch now, not from the closure: a timer already running may outlive the pause
+        shown = lesson.next_arrival(st.session_state.get("one_model_shown", 20),
+                                    playing=bool(st.session_state.get("one_model_play")),
+                                    count=int(arrivals["eval"].max()))
+        st.session_state["one_model_shown"] = shown
+        shell.chart(shell.with_param(arrivals_chart, "shown", shown), summary, name="one_model_arrivals")
+
+    player()
     w3 = by_n[(by_n["method"] == "wald")]
     shell.chart(curve_chart,
                 f"Wald's coverage runs from {pct(w3['coverage'].iloc[0])} at N = 3 to {pct(w3['coverage'].iloc[-1])} at "

@@ -75,7 +75,8 @@ def _missing_reason() -> str | None:
 # The ``slow`` marker, also added by path: tests that run the Streamlit app (AppTest pages, servers), build
 # the wheel, or call R or pdflatex. ``-m "not browser and not slow"`` leaves the core's own tests (the
 # statistics, files, reports and the command line); the full suite runs everything.
-SLOW_FILES = ("test_page_", "test_home.py", "test_hostile_app.py", "test_wheel.py", "test_container.py",
+SLOW_FILES = ("test_page_", "test_notes_", "test_chart_contrast.py", "test_chart_ticks.py", "test_home.py",
+              "test_hostile_app.py", "test_wheel.py", "test_container.py",
               "test_latex_compile.py")
 SLOW_TESTS = ("test_live_r_",)  # test_cr2_oracle.py: rerun the clubSandwich script with Rscript
 

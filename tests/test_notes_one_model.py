@@ -128,3 +128,36 @@ def test_sampling_grid_is_the_exact_binomial(p):
         r = rules.set_index("n").loc[n]
         half = stats.norm.ppf(0.975) * math.sqrt(p * (1 - p) / n)
         assert (r["low"], r["high"]) == pytest.approx((p - half, p + half))
+
+
+def test_next_arrival_counts_up_wraps_and_pauses():
+    assert lesson.next_arrival(20, playing=True) == 21
+    assert lesson.next_arrival(100, playing=True) == 1  # round again
+    assert lesson.next_arrival(57, playing=False) == 57
+    assert lesson.next_arrival(0, playing=False) == 1 and lesson.next_arrival(500, playing=False) == 100
+
+
+def test_play_shows_one_more_interval_per_tick():
+    """Each run of the playing fragment sends the arrivals chart with one more interval shown (the timer
+    itself runs in the browser test); paused, the count stays where it was."""
+    import json
+
+    def shown(at):
+        for c in at.get("vega_lite_chart"):
+            spec = json.loads(c.proto.spec)
+            for p in spec.get("params", []):
+                if p.get("name") == "shown":
+                    return p["value"]
+        raise AssertionError("no arrivals chart")
+
+    at = run_page("pages/one_model.py")
+    assert shown(at) == 20
+    at.toggle(key="one_model_play").set_value(True).run()
+    no_exceptions(at)
+    first = shown(at)
+    at.run()
+    assert shown(at) == first + 1
+    at.toggle(key="one_model_play").set_value(False).run()
+    paused = shown(at)
+    at.run()
+    assert shown(at) == paused

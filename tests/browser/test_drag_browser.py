@@ -5,6 +5,7 @@ import pytest
 from _pw import SHOTS, count_sent_frames, drag_vega_range, wait_charts, wait_ready
 
 TALL = {"width": 1400, "height": 9000}
+SHOTS.mkdir(parents=True, exist_ok=True)  # this file may run alone, before any other test made it
 
 # slug -> list of (chart title substring used in the file name, chart index, charts on opening, value)
 CASES = {
@@ -49,3 +50,27 @@ def test_drag_redraws_without_a_rerun(server, page, slug, name, index, n_charts,
     assert after != before, f"{slug}/{name}: the chart did not redraw"
     assert frames["n"] == sent, f"{slug}/{name}: dragging sent {frames['n'] - sent} frame(s) to the server"
     assert page.locator(".vega-bindings input[type=range]").count() >= 1
+
+
+def test_coverage_lab_plays(server, page):
+    """Switching on Play makes the lab's intervals arrive on their own: the chart keeps changing while it
+    plays and stands still once paused."""
+    page.set_viewport_size(TALL)
+    page.goto(f"{server}/one_model")
+    wait_ready(page)
+    wait_charts(page, 11)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(8)
+    chart.scroll_into_view_if_needed()
+    before = _settled(chart)
+    page.get_by_text("Play: intervals arrive one at a time").click()
+    frames = []
+    for _ in range(4):
+        page.wait_for_timeout(900)
+        frames.append(chart.screenshot())
+    assert len({before, *frames}) >= 3, "the intervals did not arrive on their own"
+    (SHOTS / "drag_one_model_arrivals_playing.png").write_bytes(frames[-1])
+    page.get_by_text("Play: intervals arrive one at a time").click()
+    page.wait_for_timeout(1200)
+    paused = _settled(chart)
+    page.wait_for_timeout(1200)
+    assert chart.screenshot() == paused, "the chart still moves after pausing"
