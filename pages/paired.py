@@ -183,7 +183,8 @@ shell.notice(content["covariance_notice"].replace("{positive}", str(ab.positive_
 ex = lesson.leaderboard_example(0.5)
 shell.prose(content["leaderboard"])
 st.latex(rf"\mathrm{{SE}}_{{\text{{unpaired}}}} = \sqrt{{{ex['se_g'] * 100:.2f}^2 + {ex['se_d'] * 100:.2f}^2}} = "
-         rf"{ex['unpaired'] * 100:.2f}\%, \qquad \mathrm{{SE}}_{{\text{{paired}}}} = "
+         rf"{ex['unpaired'] * 100:.2f}\%")
+st.latex(rf"\mathrm{{SE}}_{{\text{{paired}}}} = "
          rf"\sqrt{{{ex['se_g'] * 100:.2f}^2 + {ex['se_d'] * 100:.2f}^2 - 2(0.5)({ex['se_g'] * 100:.2f})({ex['se_d'] * 100:.2f})}}"
          rf" = {ex['paired'] * 100:.2f}\%")
 st.markdown(f"The 2.5-point gap's interval goes from ({ex['unpaired_low'] * 100:+.1f}, {ex['unpaired_high'] * 100:+.1f}) "

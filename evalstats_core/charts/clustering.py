@@ -57,6 +57,11 @@ def cluster_strip(frame: pd.DataFrame, *, overall: float, height: int = 270) -> 
     return alt.layer(bars, rule, data=frame).properties(height=height)
 
 
+# the x scale ends at 120% on a wide chart and further out on a narrow one, so the labels right of the bars
+# (about 100 px: "93.5% ± 1.5") always fit; the axis's ticks stop at 100%
+LABEL_ROOM = [0, alt.ExprRef(expr="max(1.2, 0.97 * width / max(width - 100, 1))")]
+
+
 def coverage_chart(frame: pd.DataFrame, *, nominal: float = 0.95) -> alt.LayerChart:
     """Share of simulated evals whose interval covered the true accuracy, per method, against the nominal.
 
@@ -77,9 +82,9 @@ def coverage_chart(frame: pd.DataFrame, *, nominal: float = 0.95) -> alt.LayerCh
     tooltip = [alt.Tooltip("method:N"), alt.Tooltip("label:N", title="coverage (± Monte Carlo error)"),
                alt.Tooltip("mean_se:Q", format=".2%", title="average SE")]
     bars = base.mark_bar().encode(
-        x=alt.X("coverage:Q", title="Share of intervals that contain the true accuracy",
+        x=alt.X("coverage:Q", title="Share of intervals that contain the truth",
                 axis=alt.Axis(format="%", values=[i / 10 for i in range(11)]),
-                scale=alt.Scale(domain=[0, 1.2], nice=False)),  # room for the labels right of 100%
+                scale=alt.Scale(domain=LABEL_ROOM, nice=False)),
         color=colors, tooltip=tooltip)
     labels = base.mark_text(align="left", dx=8, fontSize=13, fontWeight="bold").transform_calculate(
         label_x=f"max(datum.coverage, {nominal})"  # right of the bar, or of the nominal rule if further right
@@ -133,9 +138,9 @@ def few_clusters_chart(frame: pd.DataFrame, *, nominal: float = 0.95) -> alt.Lay
     tooltip = [alt.Tooltip("method:N"), alt.Tooltip("label:N", title="coverage (± Monte Carlo error)"),
                alt.Tooltip("width:N", title="average width")]
     bars = base.mark_bar().encode(
-        x=alt.X("coverage:Q", title="Share of 95% intervals that contain the true accuracy",
+        x=alt.X("coverage:Q", title="Share of 95% intervals that contain the truth",
                 axis=alt.Axis(format="%", values=[i / 10 for i in range(11)]),
-                scale=alt.Scale(domain=[0, 1.2], nice=False)),
+                scale=alt.Scale(domain=LABEL_ROOM, nice=False)),
         color=colors, tooltip=tooltip)
     err = base.mark_rule(color="#777777", strokeWidth=2).encode(x="mc_low:Q", x2="mc_high:Q")
     labels = base.mark_text(align="left", dx=8, fontSize=13, fontWeight="bold").transform_calculate(
@@ -173,10 +178,10 @@ def deff_drag_chart(grid: pd.DataFrame, *, m: int, icc: float) -> alt.LayerChart
     here = base.transform_filter((alt.datum.m == drag_m) & (alt.expr.abs(alt.datum.rho - drag_rho) < step / 2))
     dot = here.mark_point(filled=True, size=110, opacity=1, color=PALETTE[3]).encode(x=x, y=y)
     text = here.transform_calculate(
-        text="'m = ' + datum.m + ', ρ = ' + format(datum.rho, '.2f') + ': DEFF ' + format(datum.deff, '.2f')"
-             " + ', worth ' + format(datum.share, '.0%') + ' of the questions'")
-    # below-right of the dot on the left half (under the rising line), above-left on the right half
-    labels = [text.transform_filter(alt.datum.rho < 0.45 if left else alt.datum.rho >= 0.45).mark_text(
-        align="left" if left else "right", dx=8 if left else -8, dy=14 if left else -12, fontSize=12,
-        fontWeight="bold", color=PALETTE[3]).encode(x=x, y=y, text="text:N") for left in (True, False)]
+        text="'m = ' + datum.m + ', ρ = ' + format(datum.rho, '.2f') + '\\nDEFF ' + format(datum.deff, '.2f')"
+             " + ': worth\\n' + format(datum.share, '.0%') + ' of the questions'")
+    # in the top-left corner, which the lines (all rising from DEFF 1 at ρ = 0) reach last: fits any width
+    labels = [text.mark_text(align="left", baseline="top", dx=4, dy=2, lineBreak="\n", fontSize=12,
+                             fontWeight="bold", color=PALETTE[3]).encode(
+        x=alt.datum(rhos[0]), y=alt.datum(float(grid["deff"].max())), text="text:N")]
     return alt.layer(refs, ref_labels, line, dot, *labels).add_params(drag_m, drag_rho).properties(height=300)

@@ -187,7 +187,7 @@ def correlation_chart(curve: pd.DataFrame, simulated: pd.DataFrame, *, current: 
     domain = ["unpaired (formula)", "paired (formula)", "unpaired (simulated)", "paired (simulated)"]
     colors = [PALETTE[7], PALETTE[2], PALETTE[7], PALETTE[2]]
     color = alt.Color("method:N", title=None, scale=alt.Scale(domain=domain, range=colors),
-                      legend=alt.Legend(orient="top", columns=4))
+                      legend=alt.Legend(orient="top", columns=2))
     x = alt.X("correlation:Q", title="Correlation between the two models' answers",
               scale=alt.Scale(domain=[float(curve["correlation"].min()), float(curve["correlation"].max())]))
     y = alt.Y("se:Q", title="Standard error of the difference", axis=alt.Axis(format=".1%"),
@@ -211,12 +211,11 @@ def correlation_chart(curve: pd.DataFrame, simulated: pd.DataFrame, *, current: 
         x=alt.X("correlation:Q"), y=alt.Y("se:Q"))
     text = here.transform_calculate(
         text="'ρ = ' + format(datum.correlation, '.2f') + ': paired SE ' + format(datum.se, '.2%') + ', '"
-             " + format(datum.ratio, '.0%') + ' of the unpaired ' + format(datum.unpaired, '.2%')")
-    # below the falling curve, clear of the flat unpaired line: to the left of the dot on the right half
-    labels = [text.transform_filter(alt.datum.correlation < 0.2 if left else alt.datum.correlation >= 0.2).mark_text(
-        align="left" if left else "right", dx=10 if left else -10, dy=18, fontSize=12, fontWeight="bold",
-        color=PALETTE[3]).encode(x=alt.X("correlation:Q"), y=alt.Y("se:Q"), text="text:N") for left in (True, False)]
-    return alt.layer(lines, dots, now, dot, *labels).add_params(drag).properties(height=320)
+             " + format(datum.ratio, '.0%') + ' of unpaired'")
+    # in the bottom-left corner, which the falling curve never reaches: readable at any width and any ρ
+    labels = [text.mark_text(align="left", baseline="bottom", dx=4, dy=-4, fontSize=12, fontWeight="bold",
+                             color=PALETTE[3]).encode(x=alt.datum(grid[0]), y=alt.datum(0.0), text="text:N")]
+    return alt.layer(lines, dots, now, dot, *labels).add_params(drag).properties(height=380)
 
 
 def mcnemar_table_chart(frame: pd.DataFrame) -> alt.LayerChart:

@@ -31,7 +31,7 @@ def steps_chart(frame: pd.DataFrame) -> alt.LayerChart:
         y=alt.Y("eval:N", sort=None, title=None, axis=alt.Axis(labelFontSize=13, labelFontWeight="bold")),
         yOffset=alt.YOffset("label:N", sort=labels),
         color=alt.Color("verdict:N", title=None, scale=alt.Scale(domain=verdicts, range=list(VERDICT_COLORS.values())),
-                        legend=alt.Legend(orient="top")),
+                        legend=alt.Legend(orient="top", columns=2)),
         tooltip=[alt.Tooltip("eval:N", title="Eval"), alt.Tooltip("label:N", title="Analysis"),
                  alt.Tooltip("diff_pts:Q", title="Difference (points)", format="+.1f"),
                  alt.Tooltip("se_pts:Q", title="SE (points)", format=".2f"),
