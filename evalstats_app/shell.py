@@ -84,6 +84,8 @@ _PRINT_CSS = """<style>
   [data-testid="stMain"] * { color: #111 !important; }
   [data-testid="stMainBlockContainer"] { max-width: none !important; padding: 0 !important; }
   .katex-display { overflow: visible !important; }
+  .vega-bindings, [data-testid="stVegaLiteChart"] details { display: none !important; }
+  [data-testid="stVegaLiteChart"] { zoom: 0.72; }
   .katex-display > .katex { white-space: normal !important; }
   .katex-display > .katex > .katex-html { display: block; max-width: 100%; }
   [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; }

@@ -81,7 +81,6 @@ def one_task_section() -> None:
     draw = int(right.number_input("Draw", min_value=1, max_value=10_000, step=1, key="one_model_task_draw"))
     runs, chart, sentence = _one_task(draw)
     shell.chart(chart, sentence, name="one_model_one_task")
-    st.markdown(sentence)
     state.sync()
 
 

@@ -102,11 +102,11 @@ def test_one_task_runs_and_their_sentence():
 
 def test_rerun_button_moves_every_dot():
     at = run_page("pages/one_model.py")
-    first = next(m.value for m in at.markdown if m.value.startswith("This time the 12 runs"))
+    first = next(m.value for m in at.caption if m.value.startswith("This time the 12 runs"))
     at.button(key="one_model_task_rerun").click().run()
     no_exceptions(at)
     assert at.number_input(key="one_model_task_draw").value == 2
-    second = next(m.value for m in at.markdown if m.value.startswith("This time the 12 runs"))
+    second = next(m.value for m in at.caption if m.value.startswith("This time the 12 runs"))
     assert second != first and "moved by" in second
     assert second == lesson.one_task_sentence(lesson.one_task_runs(2))
 
