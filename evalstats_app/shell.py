@@ -67,6 +67,8 @@ _PRINT_CSS = """<style>
 @media (max-width: 640px) {
   [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.2em; }
   [data-testid="stMain"] .katex-display > .katex { white-space: normal; }
+  /* charts of side-by-side panels keep their panels' width: they scroll sideways instead of being cut */
+  [data-testid="stMain"] [data-testid="stVegaLiteChart"] { max-width: 100%; overflow-x: auto; overflow-y: hidden; }
 }
 @media print {
   @page { margin: 12mm 11mm; }

@@ -8,7 +8,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-__all__ = ["PALETTE", "compile_spec", "forest", "to_png", "to_svg", "with_export_config"]
+__all__ = ["PALETTE", "compile_spec", "forest", "legend", "to_png", "to_svg", "with_export_config"]
 
 #: Okabe-Ito: distinguishable with the common colour-vision deficiencies, readable on light and dark.
 PALETTE: tuple[str, ...] = (
@@ -21,6 +21,18 @@ PALETTE: tuple[str, ...] = (
     "#F0E442",  # yellow
     "#999999",  # grey
 )
+
+
+#: Legend columns: one entry per line in a narrow container (a phone, where a row of entries would run off the
+#: chart's edge), one row elsewhere (0); files exported without a container keep one row.
+NARROW_COLUMNS = alt.ExprRef(expr="containerSize()[0] > 0 && containerSize()[0] < 560 ? 1 : 0")
+
+
+def legend(**kwargs: Any) -> alt.Legend:
+    """``alt.Legend(**kwargs)``; a legend above or below the chart stacks its entries on a narrow screen."""
+    if kwargs.get("orient") in ("top", "bottom") and "columns" not in kwargs:
+        kwargs["columns"] = NARROW_COLUMNS
+    return alt.Legend(**kwargs)
 
 
 def with_export_config(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:

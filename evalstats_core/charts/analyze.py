@@ -22,7 +22,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ._base import PALETTE, forest
+from ._base import PALETTE, forest, legend
 
 __all__ = ["models_chart", "differences_chart", "difference_matrix", "cluster_chart", "SIGNIFICANT",
            "NOT_SIGNIFICANT", "TIED", "BELOW"]
@@ -107,7 +107,7 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
         chart.layer = [*chart.layer, marks]
     if "tied" in data.columns:
         color = alt.Color("standing:N", scale=alt.Scale(domain=[TIED, BELOW], range=[PALETTE[0], PALETTE[7]]),
-                          legend=alt.Legend(title=None, orient="bottom", labelLimit=400))
+                          legend=legend(title=None, orient="bottom", labelLimit=400))
         layers = list(chart.layer)
         layers[-2], layers[-1] = layers[-2].encode(color=color), layers[-1].encode(color=color)
         chart.layer = layers
@@ -144,7 +144,7 @@ def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: 
                    height_per_row=36)
     color = alt.Color("verdict:N", scale=alt.Scale(domain=[SIGNIFICANT, NOT_SIGNIFICANT],
                                                    range=[PALETTE[0], PALETTE[7]]),
-                      legend=alt.Legend(title=None, orient="bottom"))
+                      legend=legend(title=None, orient="bottom"))
     chart = _wide_labels(chart.copy(), "label")
     layers = list(chart.layer)
     layers[-2] = layers[-2].encode(color=color)  # the interval bars
@@ -190,7 +190,7 @@ def difference_matrix(frame: pd.DataFrame, *, order: list[str], percent: bool = 
     rect = alt.Chart(data).mark_rect().encode(
         x=x, y=y,
         color=alt.Color("estimate:Q", scale=alt.Scale(scheme="blueorange", domain=[-limit, limit], reverse=True),
-                        legend=alt.Legend(title="row − column", format=fmt, orient="bottom")),
+                        legend=legend(title="row − column", format=fmt, orient="bottom")),
         tooltip=[alt.Tooltip("row:N"), alt.Tooltip("column:N"), alt.Tooltip("estimate:Q", format=fmt),
                  alt.Tooltip("significant:N")])
     bold = alt.Chart(data[data["significant"]]).mark_text(fontSize=max(8, size // 4), fontWeight="bold").encode(
@@ -213,7 +213,7 @@ def cluster_chart(frame: pd.DataFrame, *, title: str | None = None, subtitle: st
         x=alt.X("share:Q", title="share of the overall paired difference", axis=alt.Axis(format=".0%")),
         color=alt.Color("direction:N", scale=alt.Scale(domain=["with the result", "against it"],
                                                        range=[PALETTE[0], PALETTE[1]]),
-                        legend=alt.Legend(title=None, orient="bottom")),
+                        legend=legend(title=None, orient="bottom")),
         tooltip=[alt.Tooltip("cluster:N"), alt.Tooltip("n:Q"), alt.Tooltip("share:Q", format=".1%")],
     ).properties(height=_height(len(data)) + 30)
     return _titled(chart, title, subtitle)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ._base import PALETTE
+from ._base import PALETTE, legend
 
 #: One empty inline datum: a constant rule (``alt.datum``) drawn once, without a DataFrame to convert.
 ONE = alt.Data(values=[{}])
@@ -49,7 +49,7 @@ def cluster_strip(frame: pd.DataFrame, *, overall: float, height: int = 270) -> 
         y2=alt.Y2("share_high:Q"),
         color=alt.Color("outcome:N", title=None, sort=["right", "wrong"],
                         scale=alt.Scale(domain=["right", "wrong"], range=[RIGHT, WRONG]),
-                        legend=alt.Legend(orient="top")),
+                        legend=legend(orient="top")),
         tooltip=[alt.Tooltip("cluster:Q", title="cluster"), alt.Tooltip("outcome:N"),
                  alt.Tooltip("count:Q", title="questions"), alt.Tooltip("accuracy:Q", format=".0%")],
     )
@@ -138,7 +138,7 @@ def few_clusters_chart(frame: pd.DataFrame, *, nominal: float = 0.95) -> alt.Lay
     tooltip = [alt.Tooltip("method:N"), alt.Tooltip("label:N", title="coverage (± Monte Carlo error)"),
                alt.Tooltip("width:N", title="average width")]
     bars = base.mark_bar().encode(
-        x=alt.X("coverage:Q", title="Share of 95% intervals that contain the truth",
+        x=alt.X("coverage:Q", title="Share of 95% intervals covering the truth",
                 axis=alt.Axis(format="%", values=[i / 10 for i in range(11)]),
                 scale=alt.Scale(domain=LABEL_ROOM, nice=False)),
         color=colors, tooltip=tooltip)

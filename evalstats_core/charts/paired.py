@@ -20,7 +20,7 @@ import math
 import altair as alt
 import pandas as pd
 
-from ._base import PALETTE
+from ._base import PALETTE, legend
 
 #: One empty inline datum: a constant rule (``alt.datum``) drawn once, without a DataFrame to convert.
 ONE = alt.Data(values=[{}])
@@ -78,7 +78,7 @@ def differences_chart(frame: pd.DataFrame, *, mean: float) -> alt.LayerChart:
         y=alt.Y("diff:Q", title="Atlas − Breeze", axis=alt.Axis(format="+.0%")),
         color=alt.Color("winner:N", title="Task won by",
                         scale=alt.Scale(domain=["Atlas", "Breeze"], range=AGENT_COLORS),
-                        legend=alt.Legend(orient="top")),
+                        legend=legend(orient="top")),
         tooltip=[alt.Tooltip("task:N"), alt.Tooltip("diff:Q", format="+.2f")])
     rule = alt.Chart(ONE).mark_rule(strokeDash=[6, 4], color="#777777", strokeWidth=2).encode(y=alt.datum(mean))
     zero = alt.Chart(ONE).mark_rule(color="#888888").encode(y=alt.datum(0.0))
@@ -166,7 +166,7 @@ def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: f
             x=alt.X("x0:Q", scale=scale), x2=alt.X2("x1:Q"), y=alt.Y("y0:Q", scale=scale), y2=alt.Y2("y1:Q"),
             color=alt.Color("sign:N", title="Deviations from the means",
                             scale=alt.Scale(domain=["same side", "opposite sides"], range=[POSITIVE, NEGATIVE]),
-                            legend=alt.Legend(orient="top")),
+                            legend=legend(orient="top")),
             tooltip=[alt.Tooltip("task:N"), alt.Tooltip("product:Q", format="+.4f", title="product")]))
     layers += [dots, *text]
     return alt.layer(*layers, data=points).properties(height=470)
@@ -236,7 +236,7 @@ def mcnemar_table_chart(frame: pd.DataFrame) -> alt.LayerChart:
     tiles = base.mark_rect(stroke="white", strokeWidth=3).encode(
         color=alt.Color("kind:N", title=None, sort=kinds,
                         scale=alt.Scale(domain=kinds, range=["#DDDDDD", PALETTE[0], PALETTE[1]]),
-                        legend=alt.Legend(orient="bottom")),
+                        legend=legend(orient="bottom")),
         tooltip=[alt.Tooltip("cell:N"), alt.Tooltip("count:Q", format=","), alt.Tooltip("kind:N")])
     # near-black on the fixed light tiles, which look the same in both themes
     text = base.mark_text(fontSize=16, fontWeight="bold", color="#111111").encode(text=alt.Text("label:N"))

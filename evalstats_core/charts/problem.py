@@ -7,7 +7,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ._base import PALETTE, forest
+from ._base import PALETTE, forest, legend
 
 __all__ = ["VERDICT_COLORS", "differences_chart", "scores_chart", "superpopulation_chart"]
 
@@ -29,7 +29,7 @@ def scores_chart(frame: pd.DataFrame, *, error_bars: bool = False) -> alt.LayerC
     """
     color = alt.Color("model:N", scale=alt.Scale(domain=list(dict.fromkeys(frame["model"])),
                                                  range=list(PALETTE[:2])),
-                      legend=alt.Legend(title=None, orient="top"))
+                      legend=legend(title=None, orient="top"))
     tooltip = [alt.Tooltip("eval:N", title="Eval"), alt.Tooltip("model:N", title="Model"),
                alt.Tooltip("n:Q", title="Questions", format=","),
                alt.Tooltip("estimate:Q", title="Accuracy", format=".1%")]
@@ -64,7 +64,7 @@ def differences_chart(frame: pd.DataFrame) -> alt.LayerChart:
     chart = forest(frame, label="eval", estimate="diff", color="verdict", zero_line=True,
                    x_title="Galleon − Dreadnought with 95% CI (unpaired)", height_per_row=80)
     verdicts = alt.Color("verdict:N", scale=alt.Scale(domain=list(VERDICT_COLORS), range=list(VERDICT_COLORS.values())),
-                         legend=alt.Legend(title=None, orient="top", labelLimit=400))
+                         legend=legend(title=None, orient="top", labelLimit=400))
     for layer in chart.layer:  # verdict colours that match the models' colours, legend on top
         if getattr(layer.encoding, "color", alt.Undefined) is not alt.Undefined:
             layer.encoding.color = verdicts
@@ -89,7 +89,7 @@ def superpopulation_chart(histogram: pd.DataFrame, *, accuracy: float, se_total:
         y=alt.Y("density:Q", title="Density", stack=None),
         y2=alt.datum(0),
         color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[PALETTE[2], PALETTE[0]]),
-                        legend=alt.Legend(title=None, orient="top", labelLimit=400)),
+                        legend=legend(title=None, orient="top", labelLimit=400)),
         tooltip=[alt.Tooltip("kind:N", title="Rerun"), alt.Tooltip("bin_low:Q", format=".1%", title="From"),
                  alt.Tooltip("bin_high:Q", format=".1%", title="To"), alt.Tooltip("count:Q", title="Runs")],
     )

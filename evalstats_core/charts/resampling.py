@@ -32,7 +32,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from ._base import PALETTE
+from ._base import PALETTE, legend
 
 __all__ = ["SpecChart", "budget_chart", "coverage_chart", "evals_chart", "fill", "k_curve_chart", "mde_chart"]
 
@@ -119,7 +119,7 @@ def _kx() -> alt.X:
 def _method_colour() -> alt.Color:
     return alt.Color("method:N", title=None, scale=alt.Scale(domain=list(METHOD_COLOURS),
                                                              range=list(METHOD_COLOURS.values())),
-                     legend=alt.Legend(orient="bottom", labelLimit=320))
+                     legend=legend(orient="bottom", labelLimit=320))
 
 
 def _side(left: bool, gap: int = 10) -> dict:
@@ -233,7 +233,7 @@ def _evals_template(height: int) -> dict:
     colour = _method_colour()
     opacity = alt.Opacity("outcome:N", title=None, scale=alt.Scale(domain=["misses", "covers the truth"],
                                                                    range=[1.0, 0.3]),
-                          legend=alt.Legend(orient="bottom", labelLimit=320))
+                          legend=legend(orient="bottom", labelLimit=320))
     tooltip = [alt.Tooltip("eval:O", title="eval"), alt.Tooltip("method:N"),
                alt.Tooltip("estimate:Q", format=".1%"), alt.Tooltip("ci_low:Q", format=".1%"),
                alt.Tooltip("ci_high:Q", format=".1%"), alt.Tooltip("outcome:N")]

@@ -22,7 +22,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ._base import PALETTE
+from ._base import PALETTE, legend
 from .resampling import SpecChart, fill
 
 __all__ = ["histogram_chart", "mean_chart", "variance_chart"]
@@ -59,8 +59,8 @@ def _side(left: bool, gap: int = 10) -> dict:
 def _histogram_template(height: int) -> dict:
     title = alt.param(name="title_text", value="")
     colour = alt.Color("series:N", title=None, scale=alt.Scale(domain=list(SERIES), range=list(SERIES.values())),
-                       legend=alt.Legend(orient="right", labelLimit=320))
-    x = alt.X("bin_low:Q", title="x_T: probability of a correct answer at temperature T",
+                       legend=legend(orient="top", labelLimit=320))
+    x = alt.X("bin_low:Q", title="x_T: chance of a correct answer at temperature T",
               scale=alt.Scale(domain=[0, 1], nice=False),
               axis=alt.Axis(format=".0%", values=[i / 10 for i in range(11)]))
     tooltip = [alt.Tooltip("label:N", title="at"), alt.Tooltip("bin_low:Q", title="from", format=".0%"),
@@ -142,7 +142,7 @@ def mean_chart(curve: pd.DataFrame, *, t: float, height: int = 360) -> SpecChart
 @lru_cache(maxsize=4)
 def _variance_template(height: int) -> dict:
     colour = alt.Color("part:N", title=None, scale=alt.Scale(domain=list(COMPONENTS), range=list(COMPONENTS.values())),
-                       legend=alt.Legend(orient="top", labelLimit=320, symbolType="stroke", symbolStrokeWidth=3))
+                       legend=legend(orient="top", labelLimit=320, symbolType="stroke", symbolStrokeWidth=3))
     tooltip = [alt.Tooltip("temperature:Q", title="T", format=".2f"), alt.Tooltip("part:N", title="component"),
                alt.Tooltip("variance:Q", format=".4f")]
     y = alt.Y("variance:Q", title="Variance of a question's score", scale=alt.Scale(domain=[0, 0.26], nice=False),

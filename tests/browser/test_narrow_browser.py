@@ -1,0 +1,60 @@
+"""Every chapter on a 390-px phone: no chart draws a label, legend or axis title past its own edge.
+
+A Vega chart's SVG clips whatever falls outside it, so a label placed right of a bar at 95% or a row of
+legend entries wider than the phone is silently cut ("93.5% ± 1." or a missing "Bayes"). Charts of
+side-by-side panels that are wider than the phone may scroll sideways instead (their container says so).
+"""
+
+from __future__ import annotations
+
+import pytest
+from _pw import shot, wait_charts, wait_ready
+
+# (left overflow, right overflow) in px of each chart's texts and legends relative to its SVG (3 px of slack for
+# the glyphs' side bearings of rotated titles), and whether
+# the chart is a wide one that scrolls; only the texts Vega draws (marks, legends, axes) are measured.
+_OVERFLOW = """() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"]')).map((chart, i) => {
+  const svg = chart.querySelector('svg');
+  if (!svg) return null;
+  const box = svg.getBoundingClientRect();
+  const frame = chart.getBoundingClientRect();
+  const scrolls = getComputedStyle(chart).overflowX === 'auto' && chart.scrollWidth > chart.clientWidth + 1;
+  const cut = [];
+  for (const t of svg.querySelectorAll('text')) {
+    const r = t.getBoundingClientRect();
+    if (r.width === 0 || !t.textContent.trim()) continue;
+    const right = scrolls ? box.right : Math.min(box.right, frame.right);
+    if (r.left < box.left - 3 || r.right > right + 3) cut.push([t.textContent.trim().slice(0, 50),
+                                                                 Math.round(r.left - box.left), Math.round(r.right - right)]);
+  }
+  return {i, width: Math.round(box.width), frame: Math.round(frame.width), scrolls, cut};
+}).filter(x => x)"""
+
+PAGES = ["problem", "one_model", "clustering", "paired", "resampling", "temperature", "power", "verdict"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", PAGES)
+def test_no_chart_text_is_cut_at_390_px(server, browser, slug):
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(f"{server}/{slug}")
+        wait_ready(page)
+        wait_charts(page, 1)
+        for _ in range(40):  # charts further down draw once they come into view
+            page.mouse.wheel(0, 900)
+            page.wait_for_timeout(120)
+        page.wait_for_timeout(1500)
+        charts = page.evaluate(_OVERFLOW)
+        assert charts, slug
+        cut = [c for c in charts if c["cut"]]
+        # a chart wider than the phone must scroll rather than be cut off at the edge
+        clipped = [c for c in charts if c["width"] > c["frame"] + 1 and not c["scrolls"]]
+        if cut or clipped:
+            shot(page, f"narrow_{slug}")
+        assert not cut, f"{slug}: texts past a chart's edge (text, px past left, px past right): {cut}"
+        assert not clipped, f"{slug}: charts wider than the phone that do not scroll: {clipped}"
+    finally:
+        context.close()
