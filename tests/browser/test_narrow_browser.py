@@ -1,4 +1,5 @@
-"""Every chapter on a 390-px phone: no chart draws a label, legend or axis title past its own edge.
+"""Every chapter and the workbench on a 390-px phone: no chart draws a label, legend or axis title past
+its own edge (wide tables scroll inside their frame already).
 
 A Vega chart's SVG clips whatever falls outside it, so a label placed right of a bar at 95% or a row of
 legend entries wider than the phone is silently cut ("93.5% ± 1." or a missing "Bayes"). Charts of
@@ -30,7 +31,7 @@ _OVERFLOW = """() => Array.from(document.querySelectorAll('[data-testid="stVegaL
   return {i, width: Math.round(box.width), frame: Math.round(frame.width), scrolls, cut};
 }).filter(x => x)"""
 
-PAGES = ["problem", "one_model", "clustering", "paired", "resampling", "temperature", "power", "verdict"]
+PAGES = ["problem", "one_model", "clustering", "paired", "resampling", "temperature", "power", "verdict", "analyze"]
 
 
 @pytest.mark.slow
