@@ -7,7 +7,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ._base import PALETTE, forest, legend
+from ._base import PALETTE, forest
+from ._base import legend as _legend
 
 __all__ = [
     "METHOD_COLORS",
@@ -38,7 +39,7 @@ METHOD_COLORS: dict[str, str] = {
 def method_color(title: str | None = None, *, field: str = "label", legend: bool = True) -> alt.Color:
     """The shared method colour encoding on ``field`` (method labels); ``legend=False`` hides it."""
     return alt.Color(f"{field}:N", scale=alt.Scale(domain=list(METHOD_COLORS), range=list(METHOD_COLORS.values())),
-                     legend=legend(title=title, orient="top", labelLimit=400) if legend else None)
+                     legend=_legend(title=title, orient="top", labelLimit=400) if legend else None)
 
 
 def atlas_chart(table: pd.DataFrame, *, mean: float, sd: float, ci_low: float, ci_high: float) -> alt.LayerChart:
@@ -54,7 +55,7 @@ def atlas_chart(table: pd.DataFrame, *, mean: float, sd: float, ci_low: float, c
     band = alt.Chart(bands).mark_rect(opacity=0.45).encode(
         x=alt.X("low:Q", title="Score", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%")),
         x2="high:Q",
-        fill=alt.Fill("band:N", scale=band_scale, legend=legend(title=None, orient="top", labelLimit=400)),
+        fill=alt.Fill("band:N", scale=band_scale, legend=_legend(title=None, orient="top", labelLimit=400)),
         tooltip=[alt.Tooltip("band:N", title=None), alt.Tooltip("low:Q", format=".1%"),
                  alt.Tooltip("high:Q", format=".1%")],
     )
@@ -111,7 +112,7 @@ def rerun_chart(history: pd.DataFrame) -> alt.LayerChart:
         x=x, y="mean:Q",
         color=alt.Color("where:N", scale=alt.Scale(domain=["inside run 1's CI", "outside"],
                                                    range=[PALETTE[0], PALETTE[3]]),
-                        legend=legend(title=None, orient="top")),
+                        legend=_legend(title=None, orient="top")),
         tooltip=[alt.Tooltip("run:Q", title="Run"), alt.Tooltip("mean:Q", format=".1%", title="Mean")],
     )
     return alt.layer(band, rule, dots).properties(height=240)
@@ -143,7 +144,7 @@ def coverage_chart(frame: pd.DataFrame, *, confidence: float = 0.95) -> alt.Laye
     y = alt.Y("label:N", sort=list(METHOD_COLORS), title=None)
     x_scale = alt.Scale(domain=[max(0.0, lowest), 1.0])
     bars = alt.Chart(data).mark_point(filled=True, size=160, opacity=1).encode(
-        x=alt.X("coverage:Q", title="Actual coverage (share of intervals containing the truth)",
+        x=alt.X("coverage:Q", title="Actual coverage (share containing the truth)",
                 scale=x_scale, axis=alt.Axis(format=".0%")),
         y=y, color=method_color(legend=False),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("coverage:Q", format=".1%"),
@@ -261,7 +262,7 @@ def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChar
         x=x, x2="ci_high:Q", y=y,
         color=alt.Color("outcome:N", title=None, scale=alt.Scale(domain=["contains the truth", "misses"],
                                                                  range=[PALETTE[0], PALETTE[3]]),
-                        legend=legend(orient="top")),
+                        legend=_legend(orient="top")),
         tooltip=[alt.Tooltip("eval:O", title="Eval"), alt.Tooltip("truth:Q", format=".1%", title="True accuracy"),
                  alt.Tooltip("accuracy:Q", format=".1%", title="Observed"),
                  alt.Tooltip("ci_low:Q", format=".1%", title="Low"), alt.Tooltip("ci_high:Q", format=".1%", title="High")])
@@ -301,10 +302,10 @@ def one_task_chart(frame: pd.DataFrame) -> alt.LayerChart:
     marks = pd.DataFrame({"score": [float(now["ability"].iloc[0]), float(now["mean"].iloc[0])],
                           "what": ["true ability (unknown in practice)", "mean of these runs"]})
     layers.append(alt.Chart(marks).mark_rule(strokeWidth=2).encode(
-        x=x, strokeDash=alt.StrokeDash("what:N", title=None, legend=legend(orient="top"),
+        x=x, strokeDash=alt.StrokeDash("what:N", title=None, legend=_legend(orient="top"),
                                        scale=alt.Scale(domain=list(marks["what"]), range=[[6, 4], [1, 0]])),
         color=alt.Color("what:N", scale=alt.Scale(domain=list(marks["what"]), range=["#888888", PALETTE[3]]),
-                        legend=legend(orient="top", title=None))))
+                        legend=_legend(orient="top", title=None))))
     return alt.layer(*layers).properties(height=alt.Step(16))
 
 

@@ -48,6 +48,7 @@ def test_no_chart_text_is_cut_at_390_px(server, browser, slug):
             page.mouse.wheel(0, 900)
             page.wait_for_timeout(120)
         page.wait_for_timeout(1500)
+        assert page.locator('[data-testid="stException"]').count() == 0, f"{slug}: the page shows an error"
         charts = page.evaluate(_OVERFLOW)
         assert charts, slug
         cut = [c for c in charts if c["cut"]]
