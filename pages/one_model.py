@@ -113,9 +113,7 @@ for section, formula, label, value in rows:
     left, right = st.columns([3, 1], vertical_alignment="center")
     left.latex(formula)
     right.metric(label, value)
-shell.chart(atlas_chart,
-            f"Atlas's ten scores spread from 30% to 91% (SD {steps.sd:.3f}); their mean {steps.mean:.3f} has a "
-            f"95% CI of [{pct(steps.ci_low)}, {pct(steps.ci_high)}].", name="one_model_atlas")
+shell.chart(atlas_chart, lesson.atlas_sentence(steps), name="one_model_atlas")
 shell.notice(content["notice_steps"])
 
 # ---- run the eval again ------------------------------------------------------------------------
@@ -142,10 +140,7 @@ def rerun_section() -> None:
     a.metric(f"Mean of run {int(last['run'])}", pct(last["mean"]), delta_color="off",
              delta=f"{(last['mean'] - runs['mean'].iloc[0]) * 100:+.1f} points vs run 1" if len(runs) > 1 else None)
     b.metric("Runs inside run 1's 95% CI", f"{int(runs['inside'].sum())} of {len(runs)}")
-    shell.chart(runs_chart,
-                f"{len(runs)} run(s) of the same ten tasks: means from {pct(runs['mean'].min())} to "
-                f"{pct(runs['mean'].max())}, {int(runs['inside'].sum())} inside run 1's interval "
-                f"[{pct(steps.ci_low)}, {pct(steps.ci_high)}].", name="one_model_reruns")
+    shell.chart(runs_chart, lesson.rerun_sentence(runs, steps), name="one_model_reruns")
     state.sync()
 
 
@@ -168,17 +163,12 @@ def calculator_section() -> None:
                         outside=calc["outside"].map({True: "yes", False: "no"}))[["label", "interval", "half", "outside"]]
     shown.columns = ["Method", "95% interval", "Half-width", "Leaves [0, 1]?"]
     st.table(shown.set_index("Method"))
-    shell.chart(calc_chart, f"{k}/{n}: Wald gives [{pct(calc['ci_low'].iloc[0])}, {pct(calc['ci_high'].iloc[0])}], Wilson "
-                f"[{pct(calc['ci_low'].iloc[1])}, {pct(calc['ci_high'].iloc[1])}].", name="one_model_calculator")
-    wald_here = curve[(curve["method"] == "wald")]
+    shell.chart(calc_chart, lesson.calculator_sentence(calc, k, n), name="one_model_calculator")
     st.markdown(content["halfwidth_drag"])
     shell.chart(sampling_chart, f"If the true accuracy were {pct(accuracy)}, the observed accuracy of runs of n "
                 "questions would spread like this (exact binomial); the vermillion bar is the 95% Wald range.",
                 name="one_model_sampling")
-    shell.chart(halfwidth_chart,
-                f"At {pct(accuracy)} accuracy the Wald half-width falls from ±{wald_here['half_width'].iloc[0] * 100:.0f} "
-                f"points at n = {int(wald_here['n'].iloc[0])} to ±{wald_here['half_width'].iloc[-1] * 100:.1f} at "
-                f"n = {int(wald_here['n'].iloc[-1]):,}, like 1/√n.", name="one_model_halfwidth")
+    shell.chart(halfwidth_chart, lesson.halfwidth_sentence(curve, accuracy), name="one_model_halfwidth")
     state.sync()
 
 

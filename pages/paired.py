@@ -134,13 +134,7 @@ def scatter() -> None:
     partner = st.radio("Plot Atlas against", ("Breeze", "Atlas"), key="paired_y", horizontal=True,
                        format_func={"Breeze": "Breeze (rectangles)", "Atlas": "itself (squares)"}.get)
     chart, products = _scatter(st.session_state["paired_rects"], partner)
-    if partner == "Atlas":
-        summary = (f"Atlas against itself: every point sits on the diagonal and every rectangle is a square of "
-                   f"positive area; their sum over n − 1 is Atlas's variance, {products['product'].iloc[-1]:.4f}.")
-    else:
-        summary = (f"Breeze against Atlas task by task: {ab.b_wins} of {pa.n} points lie above the diagonal and "
-                   f"follow it closely (correlation {pa.correlation:.2f}); {ab.positive_rectangles} of "
-                   f"the {pa.n} covariance rectangles have a positive area.")
+    summary, after = lesson.products_sentences(ab, partner, products)
     shell.chart(chart, summary, name="paired_scatter")
     shown = products.assign(**{c: products[c].map(lambda v: "" if v != v else f"{v:+.3f}".replace("-", "−"))
                                for c in ("atlas_dev", "partner_dev")},
@@ -148,15 +142,7 @@ def scatter() -> None:
     shown.columns = ["Task", "Atlas − mean (x)", f"{partner} − mean (y)", "Product"]
     with st.expander("Table of deviation products", expanded=partner == "Atlas"):
         st.table(shown.set_index("Task"))
-    last = products["product"].iloc[-1]
-    if partner == "Atlas":
-        st.markdown(f"Every product is a square, so none is negative: the sum over $n - 1$ is Atlas's **variance**, "
-                    f"{last:.4f} (its SD, {ab.sd_a:.3f}, squared). Now plot Atlas against Breeze.")
-    else:
-        negative = int((products["product"].iloc[:-2] < 0).sum())
-        st.markdown(f"The squares become rectangles, and {negative} of the {pa.n} products "
-                    f"{'is' if negative == 1 else 'are'} negative (a task where the agents sat on opposite sides "
-                    f"of their means): the sum over $n - 1$ is the **covariance**, {last:.4f}.")
+    st.markdown(after)
     state.sync()
 
 
@@ -187,10 +173,7 @@ st.latex(rf"\mathrm{{SE}}_{{\text{{unpaired}}}} = \sqrt{{{ex['se_g'] * 100:.2f}^
 st.latex(rf"\mathrm{{SE}}_{{\text{{paired}}}} = "
          rf"\sqrt{{{ex['se_g'] * 100:.2f}^2 + {ex['se_d'] * 100:.2f}^2 - 2(0.5)({ex['se_g'] * 100:.2f})({ex['se_d'] * 100:.2f})}}"
          rf" = {ex['paired'] * 100:.2f}\%")
-st.markdown(f"The 2.5-point gap's interval goes from ({ex['unpaired_low'] * 100:+.1f}, {ex['unpaired_high'] * 100:+.1f}) "
-            f"to ({ex['ci_low'] * 100:+.1f}, {ex['ci_high'] * 100:+.1f}) points: "
-            f"{ex['narrower']:.0%} narrower, from the same answers. (The paper rounds both SEs "
-            "to 0.67% and prints 0.95% and 0.67%.) Chapter 8 does the same for all three benchmarks.")
+st.markdown(lesson.leaderboard_sentence(ex))
 
 # ---- the correlation sweep ---------------------------------------------------------------------
 shell.prose(content["sim_intro"])

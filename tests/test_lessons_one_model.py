@@ -220,3 +220,17 @@ def test_coverage_near_the_edges_as_the_page_says():
                        f"at N = 3, Bayes {cov['bayes', 10]:.1%} at N = 10."
     uniform = lesson.coverage_by_n(theta=None, rng=1, reps=20_000)
     assert lesson.coverage_range_sentence(uniform) == "Wilson and Bayes stay near 95% throughout."
+
+
+def test_chart_captions_quote_the_numbers_they_caption():
+    """The captions come from the numbers: Atlas's score range from its table, Wald and Wilson from the
+    calculator's rows, the half-width from the curve's ends."""
+    steps = lesson.atlas_steps()
+    lo, hi = steps.table["score"].min(), steps.table["score"].max()
+    assert f"from {lo:.0%} to {hi:.0%}" in lesson.atlas_sentence(steps)
+    calc = lesson.ci_calculator(0.9, 50)
+    text = lesson.calculator_sentence(calc, 45, 50)
+    assert text.startswith("45/50: Wald gives [") and f"{calc['ci_low'].iloc[1]:.1%}" in text
+    curve = lesson.halfwidth_curve(0.9)
+    wald = curve[curve["method"] == "wald"]
+    assert f"±{wald['half_width'].iloc[-1] * 100:.1f} at n = {int(wald['n'].iloc[-1]):,}" in lesson.halfwidth_sentence(curve, 0.9)

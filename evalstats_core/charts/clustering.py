@@ -181,7 +181,7 @@ def deff_drag_chart(grid: pd.DataFrame, *, m: int, icc: float) -> alt.LayerChart
         text="'m = ' + datum.m + ', ρ = ' + format(datum.rho, '.2f') + '\\nDEFF ' + format(datum.deff, '.2f')"
              " + ': worth\\n' + format(datum.share, '.0%') + ' of the questions'")
     # in the top-left corner, which the lines (all rising from DEFF 1 at ρ = 0) reach last: fits any width
-    labels = [text.mark_text(align="left", baseline="top", dx=4, dy=2, lineBreak="\n", fontSize=12,
-                             fontWeight="bold", color=PALETTE[3]).encode(
-        x=alt.datum(rhos[0]), y=alt.datum(float(grid["deff"].max())), text="text:N")]
-    return alt.layer(refs, ref_labels, line, dot, *labels).add_params(drag_m, drag_rho).properties(height=300)
+    label = text.mark_text(align="left", baseline="top", dx=4, dy=2, lineBreak="\n", fontSize=12,
+                           fontWeight="bold", color=PALETTE[3]).encode(
+        x=alt.datum(rhos[0]), y=alt.datum(float(grid["deff"].max())), text="text:N")
+    return alt.layer(refs, ref_labels, line, dot, label).add_params(drag_m, drag_rho).properties(height=300)

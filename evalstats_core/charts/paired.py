@@ -205,7 +205,7 @@ def correlation_chart(curve: pd.DataFrame, simulated: pd.DataFrame, *, current: 
     step = round(grid[1] - grid[0], 6)
     drag = alt.param(name="drag_rho", value=round(round(current / step) * step, 6),
                      bind=alt.binding_range(min=grid[0], max=grid[-1], step=step, name="Drag ρ: "))
-    marks = paired.assign(unpaired=unpaired, ratio=paired["se"] / unpaired)
+    marks = paired.assign(ratio=paired["se"] / unpaired)
     here = alt.Chart(marks).transform_filter(alt.expr.abs(alt.datum.correlation - drag) < step / 2)
     dot = here.mark_point(filled=True, size=120, opacity=1, color=PALETTE[3]).encode(
         x=alt.X("correlation:Q"), y=alt.Y("se:Q"))
@@ -213,9 +213,9 @@ def correlation_chart(curve: pd.DataFrame, simulated: pd.DataFrame, *, current: 
         text="'ρ = ' + format(datum.correlation, '.2f') + ': paired SE ' + format(datum.se, '.2%') + ', '"
              " + format(datum.ratio, '.0%') + ' of unpaired'")
     # in the bottom-left corner, which the falling curve never reaches: readable at any width and any ρ
-    labels = [text.mark_text(align="left", baseline="bottom", dx=4, dy=-4, fontSize=12, fontWeight="bold",
-                             color=PALETTE[3]).encode(x=alt.datum(grid[0]), y=alt.datum(0.0), text="text:N")]
-    return alt.layer(lines, dots, now, dot, *labels).add_params(drag).properties(height=380)
+    label = text.mark_text(align="left", baseline="bottom", dx=4, dy=-4, fontSize=12, fontWeight="bold",
+                           color=PALETTE[3]).encode(x=alt.datum(grid[0]), y=alt.datum(0.0), text="text:N")
+    return alt.layer(lines, dots, now, dot, label).add_params(drag).properties(height=380)
 
 
 def mcnemar_table_chart(frame: pd.DataFrame) -> alt.LayerChart:

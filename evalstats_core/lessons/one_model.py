@@ -15,6 +15,7 @@ continuous scores, and the small-N lab.
 ``lab_sentences(lab)``             what the lab's table shows, in sentences built from its numbers
 ``lab_intervals(n, theta, ...)``   the lab's first evals, interval by interval (Wald and Wilson)
 ``halfwidth_grid(accuracy)``       the half-width curve on every n a chart can be dragged to
+``*_sentence(...)``                each chart's caption, built from the numbers it draws
 =================================  ================================================================
 """
 
@@ -46,6 +47,10 @@ __all__ = [
     "Rerun",
     "SmallNLab",
     "atlas_steps",
+    "atlas_sentence",
+    "rerun_sentence",
+    "calculator_sentence",
+    "halfwidth_sentence",
     "binary_vs_continuous",
     "ci_calculator",
     "coverage_by_n",
@@ -538,6 +543,38 @@ def one_task_runs(draw: int, *, runs: int = ONE_TASK_RUNS, noise_sd: float = RER
         frames.append(pd.DataFrame({"run": np.arange(1, runs + 1), "score": scores, "draw": label,
                                     "ability": ability, "mean": float(scores.mean())}))
     return pd.concat(frames, ignore_index=True)
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def atlas_sentence(steps: AtlasSteps) -> str:
+    """The worked example's caption: the scores' range and SD, the mean and its interval."""
+    scores = steps.table["score"]
+    return (f"Atlas's ten scores spread from {scores.min():.0%} to {scores.max():.0%} (SD {steps.sd:.3f}); their mean "
+            f"{steps.mean:.3f} has a 95% CI of [{_pct(steps.ci_low)}, {_pct(steps.ci_high)}].")
+
+
+def rerun_sentence(runs: pd.DataFrame, steps: AtlasSteps) -> str:
+    """The reruns chart's caption (``runs`` from :func:`rerun_history_frame`)."""
+    return (f"{len(runs)} run(s) of the same ten tasks: means from {_pct(runs['mean'].min())} to "
+            f"{_pct(runs['mean'].max())}, {int(runs['inside'].sum())} inside run 1's interval "
+            f"[{_pct(steps.ci_low)}, {_pct(steps.ci_high)}].")
+
+
+def calculator_sentence(calc: pd.DataFrame, k: int, n: int) -> str:
+    """The calculator chart's caption: Wald's and Wilson's intervals (the first two rows of ``calc``)."""
+    return (f"{k}/{n}: Wald gives [{_pct(calc['ci_low'].iloc[0])}, {_pct(calc['ci_high'].iloc[0])}], Wilson "
+            f"[{_pct(calc['ci_low'].iloc[1])}, {_pct(calc['ci_high'].iloc[1])}].")
+
+
+def halfwidth_sentence(curve: pd.DataFrame, accuracy: float) -> str:
+    """The half-width chart's caption: Wald's half-width at the smallest and the largest n of ``curve``."""
+    wald = curve[curve["method"] == "wald"]
+    return (f"At {_pct(accuracy)} accuracy the Wald half-width falls from ±{wald['half_width'].iloc[0] * 100:.0f} "
+            f"points at n = {int(wald['n'].iloc[0])} to ±{wald['half_width'].iloc[-1] * 100:.1f} at "
+            f"n = {int(wald['n'].iloc[-1]):,}, like 1/√n.")
 
 
 def one_task_sentence(frame: pd.DataFrame) -> str:

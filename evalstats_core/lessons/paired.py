@@ -35,7 +35,7 @@ from .problem import REPORTED
 
 __all__ = [
     "ATLAS", "BREEZE", "SWEEP_GRID", "TASKS", "AtlasBreeze", "CorrelationSweep", "McNemarLesson", "atlas_breeze",
-    "correlation_sweep", "covariance_rectangles", "deviation_products", "leaderboard_example", "mcnemar_lesson",
+    "correlation_sweep", "covariance_rectangles", "deviation_products", "products_sentences", "leaderboard_example", "leaderboard_sentence", "mcnemar_lesson",
     "mcnemar_sentences", "paired_se_formula",
 ]
 
@@ -420,6 +420,33 @@ def leaderboard_example(rho: float = 0.5, *, confidence: float = 0.95) -> dict:
             "diff": diff, "ci_low": diff - z * paired, "ci_high": diff + z * paired,
             "unpaired_low": diff - z * unpaired, "unpaired_high": diff + z * unpaired, "rho": float(rho),
             "narrower": 1.0 - paired / unpaired}
+
+
+def products_sentences(ab: AtlasBreeze, partner: str, products: pd.DataFrame) -> tuple[str, str]:
+    """``(caption, after)`` for the scatter against ``partner`` ("Atlas": squares, "Breeze": rectangles) and
+    its table of deviation products (``products`` from :func:`deviation_products`, whose last row is the sum
+    over ``n - 1``): what the chart shows and what the products add up to, from their numbers."""
+    n, last = ab.paired.n, float(products["product"].iloc[-1])
+    if partner == "Atlas":
+        return (f"Atlas against itself: every point sits on the diagonal and every rectangle is a square of "
+                f"positive area; their sum over n − 1 is Atlas's variance, {last:.4f}.",
+                f"Every product is a square, so none is negative: the sum over $n - 1$ is Atlas's **variance**, "
+                f"{last:.4f} (its SD, {ab.sd_a:.3f}, squared). Now plot Atlas against Breeze.")
+    negative = int((products["product"].iloc[:-2] < 0).sum())
+    return (f"Breeze against Atlas task by task: {ab.b_wins} of {n} points lie above the diagonal and "
+            f"follow it closely (correlation {ab.paired.correlation:.2f}); {ab.positive_rectangles} of "
+            f"the {n} covariance rectangles have a positive area.",
+            f"The squares become rectangles, and {negative} of the {n} products "
+            f"{'is' if negative == 1 else 'are'} negative (a task where the agents sat on opposite sides "
+            f"of their means): the sum over $n - 1$ is the **covariance**, {last:.4f}.")
+
+
+def leaderboard_sentence(ex: dict) -> str:
+    """What pairing does to seed 000's MATH interval (``ex`` from :func:`leaderboard_example`)."""
+    return (f"The {ex['diff'] * 100:.1f}-point gap's interval goes from ({ex['unpaired_low'] * 100:+.1f}, "
+            f"{ex['unpaired_high'] * 100:+.1f}) to ({ex['ci_low'] * 100:+.1f}, {ex['ci_high'] * 100:+.1f}) points: "
+            f"{ex['narrower']:.0%} narrower, from the same answers. (The paper rounds both SEs "
+            "to 0.67% and prints 0.95% and 0.67%.) Chapter 8 does the same for all three benchmarks.")
 
 
 def mcnemar_sentences(mc: McNemarLesson) -> list[str]:
