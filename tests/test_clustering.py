@@ -356,15 +356,23 @@ def test_result_is_frozen_plain_python():
 from evalstats_core.clustering import cluster_bootstrap_ci, design_effect, effective_n, icc  # noqa: E402
 
 
-def slow_icc(scores, labels):
-    """Readable one-way ANOVA ICC with the n0 adjustment (Snedecor & Cochran)."""
-    scores, labels = np.asarray(scores, float), np.asarray(labels)
-    groups = [scores[labels == g] for g in dict.fromkeys(labels.tolist())]
-    n, c, grand = scores.size, len(groups), scores.mean()
-    msb = sum(len(g) * (g.mean() - grand) ** 2 for g in groups) / (c - 1)
-    msw = sum(((g - g.mean()) ** 2).sum() for g in groups) / (n - c)
-    n0 = (n - sum(len(g) ** 2 for g in groups) / n) / (c - 1)
-    return (msb - msw) / (msb + (n0 - 1) * msw)
+def exact_icc(hundredths, labels):
+    """Readable one-way ANOVA ICC with the n0 adjustment (Snedecor & Cochran), in exact rational arithmetic
+    on scores ``h / 100``: constant scores give 0 / 0 (nan) exactly, where floats leave rounding noise
+    (0.09 four times: MSB and MSW near 1e-34, a ratio of 0.4)."""
+    from fractions import Fraction
+
+    scores = [Fraction(h, 100) for h in hundredths]
+    groups = {}
+    for x, g in zip(scores, labels, strict=True):
+        groups.setdefault(g, []).append(x)
+    n, c = len(scores), len(groups)
+    grand = sum(scores) / n
+    msb = sum(len(g) * (sum(g) / len(g) - grand) ** 2 for g in groups.values()) / (c - 1)
+    msw = sum(sum((x - sum(g) / len(g)) ** 2 for x in g) for g in groups.values()) / (n - c)
+    n0 = (n - Fraction(sum(len(g) ** 2 for g in groups.values()), n)) / (c - 1)
+    den = msb + (n0 - 1) * msw
+    return float((msb - msw) / den) if den else math.nan
 
 
 def test_icc_matches_statsmodels_anova_table():
@@ -403,12 +411,16 @@ def test_icc_equals_slow_version(hundredths, data):
     codes[:2] = [0, 1]
     codes[2] = 0  # at least one cluster with two questions, so MSW is defined
     got = icc(scores, codes)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        expected = slow_icc(scores, codes)
+    expected = exact_icc(hundredths, codes.tolist())
     if math.isnan(got):
         assert np.ptp(scores) == 0 and math.isnan(expected)  # constant scores: 0/0
     else:
         assert got == pytest.approx(expected, rel=1e-7, abs=1e-9)
+
+
+def test_icc_of_constant_scores_that_floats_do_not_cancel():
+    """Hypothesis's counterexample to the float oracle: 0.09 four times, clusters 0, 1, 0, 0."""
+    assert math.isnan(icc([0.09] * 4, [0, 1, 0, 0])) and math.isnan(exact_icc([9] * 4, [0, 1, 0, 0]))
 
 
 def test_icc_edges():
