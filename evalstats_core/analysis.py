@@ -29,6 +29,7 @@ from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, check_method
 from ._validate import check_confidence
 from .data import Dataset, QuestionTable, question_scores
 from .errors import EvalStatsError, EvalStatsWarning
+from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, normal_label  # noqa: F401 - re-exported
 
 __all__ = ["Analysis", "AnalysisStopped", "ModelResult", "PairResult", "analyze"]
 
@@ -49,19 +50,7 @@ _ADJUST = ("holm", "bh", "none")
 #: the label says why).
 INTERVALS = ("auto", "normal", "wilson", "clopper-pearson", "bayes")
 
-#: One label per interval method, everywhere (page, exports, CLI).
-INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exact)",
-                   "bayes": "Bayes (uniform prior)"}
-
-#: One label per multiple-comparison adjustment, everywhere (page headers, exports, verdicts, CLI).
-ADJUST_LABELS = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "unadjusted"}
-
-
-def normal_label(method: str, clustered: bool) -> str:
-    """The label of the t / normal interval of ``method`` (one wording everywhere)."""
-    if method == "cr2":
-        return "CR2 t (Satterthwaite df)" if clustered else "t (n - 1 df)"
-    return "CR1 normal" if clustered else "CLT normal (z)"
+# One label per interval method and adjustment, everywhere: evalstats_core.vocabulary.
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,87 @@
+"""One escaper per target: user text (model names, file names, column names) made inert.
+
+=========================  ===============================================================================
+``escape_markdown``        a Markdown file (GitHub, a PR comment): no table break, no link, no image, no HTML
+``escape_streamlit``       Streamlit's Markdown (``st.markdown``/``st.caption``): also its ``:directives:``
+                           and ``$math$``
+``escape_html``            HTML text and attribute values
+``escape_latex``           LaTeX text (pdfLaTeX's default font included)
+``csv_safe``               a CSV cell or header that a spreadsheet would run as a formula gets a leading ``'``
+=========================  ===============================================================================
+
+Examples
+--------
+>>> escape_markdown("![x](http://h/i.png)")
+'!\\\\[x\\\\](http://h/i.png)'
+>>> escape_html('<img src="x">')
+'&lt;img src=&quot;x&quot;&gt;'
+>>> csv_safe("=HYPERLINK(1)"), csv_safe(-0.5)
+("'=HYPERLINK(1)", -0.5)
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+__all__ = ["escape_markdown", "escape_streamlit", "escape_html", "escape_latex", "latex_cell", "csv_safe"]
+
+# CommonMark lets a backslash escape any ASCII punctuation; these are the ones that open a link or an
+# image (brackets), a table cell (pipe), code, math (GitHub's $), HTML ("<").
+_MD_SPECIAL = str.maketrans({"\\": "\\\\", "|": "\\|", "`": "\\`", "[": "\\[", "]": "\\]",
+                             "$": "\\$", "\n": " ", "\r": " "})
+_MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")  # only "<" that could open an HTML tag needs escaping
+# Streamlit's Markdown adds :material/...: and :red[...] directives, emoji shortcodes and $...$ math.
+_ST_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])")
+_TEX_SPECIAL = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                              "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                              "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
+                              "|": r"\textbar{}", "–": "--", "−": "-", "\n": " ", "\r": " "})
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def escape_markdown(text: Any) -> str:
+    """Escape user text for a Markdown file: pipes, backslashes, backticks, brackets, ``$`` and
+    tag-opening ``<``.
+
+    Newlines become spaces, so a name cannot break a table row; no HTML, link or image can get through
+    (``![x](url)`` loses its brackets, so no viewer fetches the URL).
+    """
+    return _MD_TAG.sub(r"\\<", str(text).translate(_MD_SPECIAL))
+
+
+def escape_streamlit(text: Any) -> str:
+    """User text made inert for ``st.markdown``/``st.caption``: every Markdown, LaTeX and directive
+    character escaped; newlines become spaces."""
+    return _ST_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ").replace("\r", " ")
+
+
+def escape_html(text: Any) -> str:
+    """HTML text or a quoted attribute value: ``& < > " '`` as entities."""
+    return html.escape(str(text), quote=True)
+
+
+def escape_latex(text: Any) -> str:
+    """Escape LaTeX's special characters in user text (``< > |`` too: pdfLaTeX's default font has none)."""
+    return str(text).translate(_TEX_SPECIAL)
+
+
+def latex_cell(text: str) -> str:
+    """A table cell for LaTeX: user text escaped; our own ``<0.001``, ``∞``, ``±``, ``—`` and a leading
+    minus set as math (a text hyphen is not a minus sign)."""
+    if text == "<0.001":
+        return r"$<$0.001"
+    out = escape_latex(text).replace("∞", r"$\infty$").replace("±", r"$\pm$").replace("—", "---")
+    return re.sub(r"(?<![\w-])-(?=\d)", r"$-$", out)
+
+
+def csv_safe(cell: Any) -> Any:
+    """Neutralise a text cell (or header) that a spreadsheet would read as a formula (prefix ``'``).
+
+    Numbers are returned unchanged (``-0.05`` is a number, not a formula); text starting with
+    ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'`` (OWASP CSV injection).
+    """
+    if isinstance(cell, str) and cell[:1] in _FORMULA:
+        return "'" + cell
+    return cell

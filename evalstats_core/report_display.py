@@ -1,0 +1,217 @@
+"""The workbench's tables and chart frames: the same numbers as the exports, printed by the same
+:class:`~evalstats_core.vocabulary.Formatter` with the same labels (:mod:`evalstats_core.vocabulary`).
+
+Levels (a model's mean) print in percent for 0-1 scores, differences in percentage points; a pair's
+p-value to quote is the adjusted one (:func:`comparisons_display`), the others are in
+:func:`comparisons_details`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from .analysis import Analysis
+from .vocabulary import ADJUST_LABELS, NONE, TESTS, Formatter, fmt_df, fmt_p, fmt_r, level
+
+__all__ = ["model_intervals", "clipped_note", "models_display", "comparisons_display", "comparisons_details",
+           "differences_frame", "mcnemar_display", "settings_document", "MATRIX_FROM", "matrix_frame",
+           "leader_frame", "quote_label"]
+
+
+# ------------------------------------------------------------------------------------------ one model
+def model_intervals(analysis: Analysis) -> pd.DataFrame:
+    """Each model's interval as the analysis computed it (``analyze(..., interval=...)``), as a frame.
+
+    The interval rule lives in :func:`~evalstats_core.analysis.analyze` (the command line uses the same
+    one), so the page, the exports and the CLI show the same interval.
+
+    Returns
+    -------
+    DataFrame
+        One row per model: ``model, estimate, se, ci_low, ci_high, interval`` (the method's label).
+    """
+    rows = [{"model": m.model, "estimate": m.mean, "se": m.se, "ci_low": m.ci_low, "ci_high": m.ci_high,
+             "interval": m.interval} for m in analysis.models]
+    return pd.DataFrame(rows, columns=["model", "estimate", "se", "ci_low", "ci_high", "interval"])
+
+
+def clipped_note(analysis: Analysis, intervals: pd.DataFrame) -> str | None:
+    """The sentence under the models chart when an interval of a 0-1 score runs past 0% or 100% (the chart
+    draws it clipped, with a triangle); None when none does or the scores are on another scale."""
+    if analysis.unit != "percent":
+        return None
+    cut = intervals[(intervals["ci_low"] < 0.0) | (intervals["ci_high"] > 1.0)]
+    if not len(cut):
+        return None
+    f = Formatter(analysis)
+    which = "; ".join(f"{r.model} {f.num(r.ci_low)} to {f.num(r.ci_high)}" for r in cut.itertuples())
+    return (f"Drawn clipped at the bound (triangle): {which}. A mean score cannot leave 0%-100%, but an "
+            "interval of the form estimate ± t × SE does not know that; with few questions or clusters it "
+            "can run past. The table keeps the computed ends: an interval this wide says the data cannot pin "
+            "the score down.")
+
+
+def models_display(analysis: Analysis, intervals: pd.DataFrame) -> pd.DataFrame:
+    """The per-model table in the paper's format: mean (SE), interval, n, clusters, K, deff, n_eff."""
+    f = Formatter(analysis)
+    level_ci = f"{level(analysis.confidence)} CI"
+    by_model = intervals.set_index("model")
+    rows = []
+    for m in analysis.models:
+        iv = by_model.loc[m.model]
+        row = {"Model": m.model, "Mean (SE)": f"{f.num(m.mean)} ({f.num(m.se)})",
+               level_ci: f.bounded(iv["ci_low"], iv["ci_high"]), "Questions": f"{m.n:,}"}
+        if analysis.clustered:
+            row["Clusters"] = f"{m.n_clusters:,}"
+        row["K"] = str(m.k) if m.k_min == m.k_max else f"{m.k_min}-{m.k_max}"
+        if analysis.clustered:
+            row["Naive SE"] = f.num(m.se_naive)
+            row["Design effect"] = fmt_r(m.deff)
+            row["Effective n"] = f"{m.n_eff:,.0f}" if math.isfinite(m.n_eff) else "n/a"
+        row["Interval"] = iv["interval"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------- pairs
+def quote_label(analysis: Analysis) -> str:
+    """The header of the one p-value to quote: the adjusted p with several comparisons, else the p."""
+    if len(analysis.comparisons) > 1 and analysis.adjust != "none":
+        return f"p ({ADJUST_LABELS[analysis.adjust]})"
+    return "p"
+
+
+def _diff_heads(analysis: Analysis, f: Formatter) -> tuple[str, str]:
+    unit = ", points" if f.percent else ""
+    return f"Model − Baseline (SE){unit}", f"{level(analysis.confidence)} CI{unit}"
+
+
+def comparisons_display(analysis: Analysis) -> pd.DataFrame:
+    """The pairwise table a presenter reads: difference (SE) and interval in points, and the one p-value to
+    quote (:func:`quote_label`); the other tests and numbers are in :func:`comparisons_details`."""
+    f = Formatter(analysis)
+    head_diff, head_ci = _diff_heads(analysis, f)
+    quote = quote_label(analysis)
+    rows = []
+    for c in analysis.comparisons:
+        rows.append({
+            "Model": c.model, "Baseline": c.baseline,
+            head_diff: f"{f.num(c.diff, signed=True, unit=False)} ({f.num(c.se, unit=False)})",
+            head_ci: f.bounded(c.ci_low, c.ci_high, diff=True),
+            quote: fmt_p(c.p_adjusted if quote != "p" else c.p_value),
+            "Questions": f"{c.n:,}",
+        })
+    return pd.DataFrame(rows)
+
+
+def comparisons_details(analysis: Analysis) -> pd.DataFrame:
+    """Everything else per pair (paper Table 5): correlation, df, unadjusted and adjusted p, McNemar exact p
+    (:data:`~evalstats_core.vocabulary.NONE` with clusters), wild bootstrap p, unpaired SE, pairing saved."""
+    f = Formatter(analysis)
+    unit = ", points" if f.percent else ""
+    binary = any(c.only_model is not None for c in analysis.comparisons)
+    rows = []
+    for c in analysis.comparisons:
+        saved = 1.0 - c.se / c.se_unpaired if analysis.paired and c.se_unpaired > 0 else math.nan
+        row = {"Model": c.model, "Baseline": c.baseline, "Correlation": fmt_r(c.correlation), "df": fmt_df(c.df),
+               "p": fmt_p(c.p_value), f"p ({ADJUST_LABELS[analysis.adjust]})": fmt_p(c.p_adjusted)}
+        if binary:
+            row[TESTS["mcnemar_exact"]] = NONE if c.mcnemar_p is None else fmt_p(c.mcnemar_p)
+        if analysis.wild_bootstrap:
+            row[TESTS["wild"]] = fmt_p(c.wild_p_value)
+        row[f"Unpaired SE{unit}"] = f.num(c.se_unpaired, unit=False)
+        row["Pairing saved"] = _saved(saved)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _saved(saved: float) -> str:
+    """How much smaller the paired SE is than the unpaired one, in words (pairing can also cost)."""
+    if not math.isfinite(saved):
+        return "n/a"
+    if abs(saved) < 0.005:
+        return "nothing"
+    return f"{saved:.0%} of the SE" if saved > 0 else f"nothing (SE {-saved:.0%} larger)"
+
+
+def differences_frame(analysis: Analysis) -> pd.DataFrame:
+    """One row per comparison for the forest plot: ``label, estimate, ci_low, ci_high, significant``."""
+    alpha = 1.0 - analysis.confidence
+    return pd.DataFrame({
+        "label": [f"{c.model} − {c.baseline}" for c in analysis.comparisons],
+        "estimate": [c.diff for c in analysis.comparisons],
+        "ci_low": [c.ci_low for c in analysis.comparisons],
+        "ci_high": [c.ci_high for c in analysis.comparisons],
+        "significant": [bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha) for c in analysis.comparisons],
+    })
+
+
+def mcnemar_display(analysis: Analysis) -> pd.DataFrame:
+    """McNemar per binary pair: discordant counts b (only model right), c (only baseline right), the exact p
+    and the chi-square p (labelled as such); with clusters both are :data:`~evalstats_core.vocabulary.NONE`
+    (the test assumes independent questions), as in every export."""
+    rows = []
+    for c in analysis.comparisons:
+        if c.only_model is None:
+            continue
+        clustered = c.n_clusters is not None
+        rows.append({"Model": c.model, "Baseline": c.baseline, "Only model right (b)": c.only_model,
+                     "Only baseline right (c)": c.only_baseline,
+                     TESTS["mcnemar_exact"]: NONE if c.mcnemar_p is None else fmt_p(c.mcnemar_p),
+                     "χ² = (b − c)² / (b + c)": NONE if clustered or c.mcnemar_statistic is None
+                     else fmt_r(c.mcnemar_statistic, 2),
+                     TESTS["mcnemar_chi2"]: NONE if clustered else fmt_p(c.mcnemar_p_value)})
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------------- settings
+def settings_document(analysis: Analysis, *, interval_method: str | None = None, file_name: str) -> dict[str, Any]:
+    """The settings that reproduce the analysis: the report's settings (command included) and the file name.
+
+    ``command`` is the exact ``evalbars analyze`` call (with ``file_name`` as the path); it
+    carries the interval (``--interval``) and standard-error (``--cluster-se``) choices, so the command
+    line's numbers are the page's.
+    """
+    from .report import settings
+
+    doc = settings(analysis)
+    doc["interval_method"] = interval_method or analysis.interval
+    doc["file"] = file_name
+    return doc
+
+
+# ------------------------------------------------------------------------------------------ many models
+#: From this many models the pairwise view is a matrix (and a forest plot against the leader).
+MATRIX_FROM = 8
+
+
+def matrix_frame(analysis: Analysis) -> pd.DataFrame:
+    """Both orientations of every comparison for :func:`~evalstats_core.charts.analyze.difference_matrix`:
+    ``row, column, estimate`` (``row - column``), ``significant`` (adjusted test)."""
+    alpha = 1.0 - analysis.confidence
+    rows = []
+    for c in analysis.comparisons:
+        sig = bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)
+        rows.append({"row": c.model, "column": c.baseline, "estimate": c.diff, "significant": sig})
+        rows.append({"row": c.baseline, "column": c.model, "estimate": -c.diff, "significant": sig})
+    return pd.DataFrame(rows, columns=["row", "column", "estimate", "significant"])
+
+
+def leader_frame(analysis: Analysis, leader: str) -> pd.DataFrame:
+    """Every model's difference from ``leader`` (``model - leader``), oriented from the all-pairs results,
+    for the forest plot against the leader: ``label, estimate, ci_low, ci_high, significant``."""
+    alpha = 1.0 - analysis.confidence
+    rows = []
+    for c in analysis.comparisons:
+        if leader not in (c.model, c.baseline):
+            continue
+        sign = 1.0 if c.model != leader else -1.0
+        other = c.model if c.model != leader else c.baseline
+        low, high = (c.ci_low, c.ci_high) if sign > 0 else (-c.ci_high, -c.ci_low)
+        rows.append({"label": f"{other} − {leader}", "estimate": sign * c.diff, "ci_low": low, "ci_high": high,
+                     "significant": bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)})
+    frame = pd.DataFrame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
+    return frame.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)  # closest first

@@ -1,0 +1,205 @@
+"""The words of a report: one verdict per pair, the methods paragraph, the one-line method of a figure.
+
+Read by every export (:mod:`evalstats_core.report`), the workbench and the chart exports, so a result is
+said the same way everywhere; labels come from :mod:`evalstats_core.vocabulary`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from .analysis import SMALL_DF, SMALL_N, Analysis, PairResult
+from .vocabulary import ADJUST_LABELS, Formatter, fmt_p, se_method_label
+
+__all__ = ["verdicts", "methods_paragraph", "method_line", "version"]
+
+
+def version() -> str:
+    """The evalbars version recorded in reports (``"unknown"`` when not installed as a package)."""
+    import evalstats_core
+
+    found = getattr(evalstats_core, "__version__", None)
+    if found:
+        return str(found)
+    try:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as _version
+
+        return _version("evalbars")  # the distribution name (see pyproject.toml)
+    except (PackageNotFoundError, ValueError):
+        return "unknown"
+
+
+# ------------------------------------------------------------------------------------------------ words
+def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
+    level = f"{round(100 * analysis.confidence, 2):g}%"
+    alpha = 1.0 - analysis.confidence
+    adjusted = len(analysis.comparisons) > 1 and analysis.adjust != "none"
+    adj = f"adjusted p ({ADJUST_LABELS[analysis.adjust]}) {fmt_p(c.p_adjusted)}" if adjusted else f"p {fmt_p(c.p_value)}"
+    ci = f"{level} CI {st.num(c.ci_low, unit=False)} to {st.num(c.ci_high, unit=False)}"
+    pts = " points" if st.percent else ""
+    if c.se == 0.0 or not math.isfinite(c.se):
+        text = (f"{c.model} and {c.baseline} differ by the same amount on every shared question "
+                f"({st.num(c.diff, signed=True)}), so no interval can be estimated from these questions")
+        if math.isfinite(c.p_value):
+            text += f"; the exact sign-flip test gives p {fmt_p(c.p_value)}" + (f" ({adj})" if adjusted else "")
+        return text + "."
+    raw_sig = c.ci_low > 0 or c.ci_high < 0
+    sig = (math.isfinite(c.p_adjusted) and c.p_adjusted < alpha) if adjusted else raw_sig
+    if sig:
+        win, lose = (c.model, c.baseline) if c.diff > 0 else (c.baseline, c.model)
+        lo, hi = (c.ci_low, c.ci_high) if c.diff > 0 else (-c.ci_high, -c.ci_low)
+        text = (f"{win} beats {lose} by {st.points(c.diff)} ({level} CI {st.num(lo, unit=False)} to "
+                f"{st.num(hi, unit=False)}; {adj})")
+    elif raw_sig:  # significant alone, not after the adjustment: lead with the adjusted result
+        text = (f"{c.model} and {c.baseline} cannot be told apart after {ADJUST_LABELS[analysis.adjust]} "
+                f"adjustment for {len(analysis.comparisons)} comparisons (adjusted p {fmt_p(c.p_adjusted)}; "
+                f"unadjusted {fmt_p(c.p_value)}): {c.model} - {c.baseline} = "
+                f"{st.num(c.diff, signed=True, unit=False)}{pts} ({ci}, unadjusted)")
+    else:
+        text = (f"{c.model} and {c.baseline} cannot be told apart: {c.model} - {c.baseline} = "
+                f"{st.num(c.diff, signed=True, unit=False)}{pts} ({ci}, an interval that includes zero; {adj})")
+    caveats = []
+    units = c.n_clusters if c.n_clusters is not None else c.n
+    what = f"{c.n_clusters} clusters" if c.n_clusters is not None else f"{c.n} questions"
+    if analysis.method == "cr2" and c.df < SMALL_DF:  # t on few degrees of freedom: honest but fragile
+        caveats.append(f"with {what} this is fragile")
+    elif analysis.method == "cr1" and units < SMALL_N:
+        caveats.append(f"with {what} this is fragile" if c.n_clusters is None else
+                       f"with only {what} the CR1 interval is optimistic")
+    if c.wild_p_value is not None:
+        caveats.append(f"wild cluster bootstrap p {fmt_p(c.wild_p_value)}")
+    if c.n_left_out:
+        caveats.append(f"{c.n_left_out} questions answered by only one of them are left out")
+    return text + ("; " + "; ".join(caveats) if caveats else "") + "."
+
+
+def verdicts(analysis: Analysis) -> list[str]:
+    """One plain-words sentence per comparison, e.g. "Breeze beats Atlas by 5.0 points (95% CI 0.5 to 9.5)"."""
+    st = Formatter(analysis)
+    return [_verdict(c, analysis, st) for c in analysis.comparisons]
+
+
+def methods_paragraph(analysis: Analysis) -> str:
+    """A paragraph naming the estimators used and their sources, for a paper's methods section."""
+    z = f"{round(100 * analysis.confidence, 2):g}%"
+    cr2 = analysis.method == "cr2"
+    k = any(m.k_max > 1 for m in analysis.models)
+    parts = ["Each model's score is the mean of its question-level scores"
+             + (" (the several answers to each question were first averaged into one score; resamples are "
+                "not pooled)" if k else "") + "."]
+    if analysis.clustered and cr2:
+        parts.append(f"Standard errors are cluster-robust, clustered on '{analysis.cluster_col}' "
+                     f"({analysis.n_clusters:,} clusters): the bias-reduced CR2 estimator (Bell & McCaffrey 2002) "
+                     "with a t reference on Satterthwaite degrees of freedom (Pustejovsky & Tipton 2018, J. "
+                     "Business & Economic Statistics 36(4)), which keeps intervals near their nominal level with "
+                     "few or unequal clusters, where CR1 with a normal reference does not (Imbens & Kolesar 2016, "
+                     "Rev. Econ. Stat. 98(4)); the naive CLT standard error (Miller 2024, arXiv:2411.00640, Eq. 1) "
+                     "and the design effect are shown beside them.")
+    elif analysis.clustered:
+        parts.append(f"Standard errors are cluster-robust, clustered on '{analysis.cluster_col}' "
+                     f"({analysis.n_clusters:,} clusters): the CR1 sandwich estimator of Miller (2024, "
+                     "arXiv:2411.00640, Eq. 4) with the C/(C-1) small-sample factor of Cameron & Miller "
+                     "(2015, J. Human Resources 50(2)); the naive CLT standard error (Eq. 1) and the design "
+                     "effect are shown beside them.")
+    else:
+        parts.append("Standard errors follow the central limit theorem: the sample standard deviation of "
+                     "the question scores over the square root of n (Miller 2024, arXiv:2411.00640, Eq. 1).")
+    if cr2:
+        parts.append(f"{z} confidence intervals are the estimate plus or minus a t quantile times the standard "
+                     "error, on " + ("Satterthwaite degrees of freedom" if analysis.clustered else
+                                     "n - 1 degrees of freedom (the one-sample and paired t-tests)") + ".")
+    else:
+        parts.append(f"{z} confidence intervals are normal: estimate plus or minus z times the standard error "
+                     "(Eq. 3).")
+    labels = sorted({m.interval for m in analysis.models if not m.interval.startswith(("t ", "CR", "CLT"))})
+    if labels:
+        parts.append("For independent 0/1 answers each model's interval is "
+                     + (f"the {labels[0]} interval" if len(labels) == 1 else "by " + ", ".join(labels))
+                     + (" (chosen automatically below 300 questions, Bowyer et al., ICML 2025, arXiv:2503.01747)"
+                        if analysis.interval == "auto" else "") + ".")
+    if analysis.comparisons:
+        how = ("paired: the standard error of the per-question differences on the questions both models "
+               "answered (Eq. 7" + (", clustered as in Eq. 8)" if analysis.clustered else ")")) if analysis.paired \
+            else "unpaired: the two standard errors combined in quadrature (Eq. 5)" \
+            + (", with Welch-Satterthwaite degrees of freedom" if cr2 else "")
+        parts.append(f"Comparisons are {how}, with two-sided {'t' if cr2 else 'normal'} p-values")
+        if len(analysis.comparisons) < 2:
+            pass
+        elif analysis.adjust == "holm":
+            parts[-1] += (f", adjusted across the {len(analysis.comparisons)} comparisons with Holm's step-down "
+                          "method (Holm 1979)")
+        elif analysis.adjust == "bh":
+            parts[-1] += (f", adjusted across the {len(analysis.comparisons)} comparisons with the "
+                          "Benjamini–Hochberg procedure (1995)")
+        parts[-1] += "."
+        if any(c.se == 0.0 and c.diff != 0.0 for c in analysis.comparisons):
+            parts.append("Where every shared question differs by the same amount the standard error is zero and "
+                         "the p-value is the exact sign-flip (randomisation) test.")
+        if any(c.only_model is not None for c in analysis.comparisons):
+            parts.append("For 0/1 scores McNemar's exact test (two-sided binomial p on the questions only one model "
+                         "got right; Agresti 2013, Sec. 11.1) is reported as a check"
+                         + ("; with clusters it is not, as it assumes independent questions." if analysis.clustered
+                            else "."))
+        if analysis.wild_bootstrap:
+            parts.append(f"As a cross-check, each paired comparison also has a restricted wild cluster bootstrap "
+                         f"p-value (null imposed; Webb six-point weights with 12 or fewer clusters, Rademacher "
+                         f"otherwise; every weight vector when there are at most {analysis.n_boot:,}, else "
+                         f"{analysis.n_boot:,} draws with seed {analysis.seed}; Cameron, Gelbach & Miller 2008; "
+                         "Webb 2023; MacKinnon, Nielsen & Webb 2023).")
+    if not cr2:
+        parts.append("With fewer than a few hundred questions, normal intervals can be too narrow; for 0/1 scores "
+                     "Wilson or Bayesian intervals are safer (Bowyer et al., ICML 2025, arXiv:2503.01747).")
+    ver = version()
+    parts.append("Computed with evalbars" + ("." if ver == "unknown" else f" {ver}."))
+    return " ".join(parts)
+
+
+def method_line(analysis: Analysis, *, what: str = "models") -> str:
+    """One line naming how the numbers were made, for a figure's subtitle (so an exported PNG stands alone).
+
+    E.g. ``"95% CI · CR2 t, clustered on 'repository' (12 clusters) · paired · Holm-adjusted · 500
+    questions"``; ``what="models"`` leaves out the comparison settings.
+    """
+    level = f"{round(100 * analysis.confidence, 2):g}% CI"
+    se = se_method_label(analysis.method, analysis.cluster_col if analysis.clustered else None,
+                         analysis.n_clusters if analysis.clustered else None)
+    if what == "models":
+        labels = sorted({m.interval for m in analysis.models})
+        if len(labels) == 1:
+            where = (f", clustered on '{analysis.cluster_col}' ({analysis.n_clusters:,} clusters)"
+                     if analysis.clustered else "")
+            se = labels[0] + where
+    parts = [level, se]
+    if what != "models":
+        parts.append("paired" if analysis.paired else "unpaired")
+        if len(analysis.comparisons) > 1 and analysis.adjust != "none":
+            parts.append(f"{ADJUST_LABELS[analysis.adjust]}-adjusted")
+    parts.append(f"{analysis.n_questions:,} questions")
+    return " · ".join(parts)
+
+
+
+
+_TASK = re.compile(r"(?:Inspect log|samples) of task '([^']+)'")
+
+
+def benchmark(analysis: Analysis) -> str:
+    """The benchmark's name for a title or a caption: the task named in the harness logs read (one task, or
+    the tasks joined by commas), else the results file's name.
+
+    >>> from types import SimpleNamespace as NS
+    >>> benchmark(NS(notes=("a.eval: Inspect log of task 'gsm8k', model 'x', scorer 'match'",), name="a.eval"))
+    'gsm8k'
+    >>> benchmark(NS(notes=(), name="results.csv"))
+    'results.csv'
+    """
+    tasks: list[str] = []
+    for note in analysis.notes:
+        for task in _TASK.findall(note):
+            if task not in tasks:
+                tasks.append(task)
+    if not tasks:
+        return analysis.name
+    return ", ".join(tasks[:3]) + (f" and {len(tasks) - 3} more" if len(tasks) > 3 else "")
