@@ -1,4 +1,5 @@
-"""The command line: ``python -m evalstats_core analyze FILE``, a thin shell over load -> analyze -> render.
+"""The command line: ``evalbars analyze FILE`` (also ``python -m evalstats_core``), a thin shell over load ->
+analyze -> render.
 
 Start-up stays fast: this module imports only :mod:`argparse` (``--help`` answers before numpy,
 pandas or scipy are loaded); the statistics are imported after the arguments are parsed. Every bad
@@ -15,10 +16,10 @@ from typing import NoReturn
 
 __all__ = ["main", "build_parser"]
 
-PROG = "python -m evalstats_core"
+PROG = "evalbars"  # one name: the installed command (``python -m evalstats_core`` runs the same)
 
 _DESCRIPTION = """\
-evalstats: error bars for LLM evaluations (Miller 2024, "Adding Error Bars to Evals").
+evalbars: error bars for LLM evaluations (Miller 2024, "Adding Error Bars to Evals").
 
 Give it a results file with one score per question and model; it reports each model's mean with
 its standard error and confidence interval, and every pairwise difference (paired, on the questions
@@ -47,10 +48,11 @@ the --*-col options when yours differ. A cluster column turns on clustered stand
 
 _EXAMPLES = """\
 examples:
-  python -m evalstats_core analyze results.csv
-  python -m evalstats_core analyze results.csv --baseline gpt-a --format json
-  python -m evalstats_core analyze mgsm.parquet --cluster-col source_id --format latex -o table.tex
-  python -m evalstats_core gate results.csv --baseline main --candidate pr-123 --margin 0.01
+  evalbars analyze results.csv
+  evalbars analyze results.csv --baseline gpt-a --format json
+  evalbars analyze mgsm.parquet --cluster-col source_id --format latex --caption "Results" -o table.tex
+  evalbars analyze results.csv --format html -o report.html
+  evalbars gate results.csv --baseline main --candidate pr-123 --margin 1pt
 
 exit status: 0 on success, 2 when the input or the options cannot be used (one line on stderr says why);
 gate: 0 pass, 1 regression, 3 inconclusive.
@@ -76,7 +78,7 @@ class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line on stderr and exit code 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"evalstats: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, f"evalbars: error: {message} (see '{self.prog} --help')\n")
 
 
 def _bounded(flag: str, cast: type, ok, rule: str, example: str):
@@ -97,7 +99,15 @@ def _bounded(flag: str, cast: type, ok, rule: str, example: str):
 _confidence = _bounded("confidence", float, lambda v: 0.0 < v < 1.0, "between 0 and 1", "0.95")
 _n_boot = _bounded("--n-boot", int, lambda v: 99 <= v <= 1_000_000, "between 99 and 1000000", "9999")
 _seed = _bounded("--seed", int, lambda v: 0 <= v < 2**63, "a non-negative whole number", "0")
-_margin = _bounded("--margin", float, lambda v: 0.0 <= v < float("inf"), "a number >= 0", "0.01 (1 point)")
+def _margin(text: str) -> str:
+    """``--margin`` as written (``2pt``, ``2%``, ``0.02``): its syntax checked here, its scale by the gate."""
+    from .gating import parse_margin  # light: gating imports no numpy at module level
+
+    try:
+        parse_margin(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def _positive(flag: str):
@@ -157,7 +167,7 @@ def _load(args: argparse.Namespace):
         dataset = load_many(list(args.file), limits=limits, duplicates=args.duplicates,
                             mixed_scales=args.mixed_scales, **harness)
         for w in dataset.warnings:
-            print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
+            print(f"evalbars: warning: {' '.join(w.split())}", file=sys.stderr)
         return dataset, limits
     (file,) = args.file
     if file == "-":
@@ -171,7 +181,7 @@ def _load(args: argparse.Namespace):
                    mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col),
                    runs_in_ids=args.runs_in_ids, resample_col=args.resample_col)
     for w in dataset.warnings:
-        print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
+        print(f"evalbars: warning: {' '.join(w.split())}", file=sys.stderr)
     return dataset, limits
 
 
@@ -187,8 +197,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="results file (.csv, .parquet) or harness log (lm-eval samples .jsonl, Inspect .eval/.json, "
                         "promptfoo .json); several files (one per model) are joined on the question; '-' reads "
                         "standard input")
-    p.add_argument("--format", "-f", choices=("markdown", "latex", "csv", "json"), default="markdown",
-                   help="output format (default: markdown)")
+    p.add_argument("--format", "-f", choices=("markdown", "latex", "csv", "json", "html"), default="markdown",
+                   help="output format (default: markdown); html is one self-contained page (tables, charts as SVG, "
+                        "verdicts, methods, the command), latex a booktabs table that fits an 11 pt article")
+    p.add_argument("--columns", metavar="LIST",
+                   help="with --format latex: the table's columns, comma-separated, from model, n, clusters, mean, se, "
+                        "deff, diff, p, p_adj, mcnemar, wild (default: model,n,mean,diff,p_adj)")
+    p.add_argument("--caption", metavar="TEXT", help="with --format latex: the table's caption (default: the "
+                                                      "benchmark and the method)")
+    p.add_argument("--label", metavar="KEY", help=r"with --format latex: the table's \label (e.g. tab:results)")
+    p.add_argument("--wide", action="store_true",
+                   help="with --format latex: set the table as table* across both columns of a two-column paper")
     p.add_argument("--baseline", metavar="MODEL",
                    help="compare every model against MODEL (default: every pair, later minus earlier model)")
     p.add_argument("--confidence", type=_confidence, default=0.95, metavar="LEVEL",
@@ -229,8 +248,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="results file or harness log(s), as for analyze; '-' reads standard input")
     g.add_argument("--baseline", metavar="MODEL", required=True, help="the model to protect (e.g. main)")
     g.add_argument("--candidate", metavar="MODEL", required=True, help="the model under test (e.g. the change)")
-    g.add_argument("--margin", type=_margin, default=0.0, metavar="M",
-                   help="the drop you tolerate, in score units (0.01 = 1 point for 0/1 scores; default 0)")
+    g.add_argument("--margin", type=_margin, default="0", metavar="M",
+                   help="the drop you tolerate, in points of the score scale: 2pt or 2%% (2 percentage points of 0/1 "
+                        "scores) or 0.02 (score units); default 0; a margin as large as the scale is refused")
+    g.add_argument("--wild-bootstrap", action="store_true",
+                   help="add the wild cluster bootstrap p of the difference (a cross-check, as in analyze)")
+    g.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B", help="wild bootstrap draws (default 9999)")
+    g.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the wild bootstrap draws (default 0)")
     g.add_argument("--confidence", type=_confidence, default=0.95, metavar="LEVEL",
                    help="confidence level of the interval the gate reads (default: 0.95)")
     g.add_argument("--cluster-se", choices=("cr2", "cr1"), default="cr2",
@@ -246,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _fail(message: str) -> int:
-    print(f"evalstats: error: {' '.join(str(message).split())}", file=sys.stderr)
+    print(f"evalbars: error: {' '.join(str(message).split())}", file=sys.stderr)
     return 2
 
 
@@ -267,6 +291,23 @@ def _write(text: str, output: str | None) -> None:
             fh.write(text)
 
 
+def _write_nofollow(path: str, body: str) -> str | None:
+    """Write ``body`` to ``path`` without following a symlink there (``O_NOFOLLOW``); a message when refused."""
+    if os.path.islink(path):
+        return (f"{path!r} is a symbolic link; remove it or choose another folder (a table is never written "
+                "through a link)")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if getattr(exc, "errno", None) == 40:  # ELOOP: a link appeared between the check and the open
+            return f"{path!r} is a symbolic link; remove it or choose another folder"
+        raise
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+        fh.write(body)
+    return None
+
+
 def _gate(args: argparse.Namespace) -> int:
     import warnings
 
@@ -280,7 +321,8 @@ def _gate(args: argparse.Namespace) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
         result = gate(dataset, baseline=args.baseline, candidate=args.candidate, margin=args.margin,
-                      confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters)
+                      confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters,
+                      wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed)
     text = result.markdown()
     _write(text, args.output)
     return result.exit_code
@@ -310,12 +352,13 @@ def _run(args: argparse.Namespace) -> int:
                          seed=args.seed)
     if args.file != ["-"]:  # settings.command names the files as given, so it reruns from where it was started
         import dataclasses
-        import shlex
 
-        result = dataclasses.replace(result, source=" ".join(shlex.quote(f) for f in args.file))
+        from .report import quote_path
+
+        result = dataclasses.replace(result, source=" ".join(quote_path(f) for f in args.file))
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
-            print(f"evalstats: warning: {w}", file=sys.stderr)
+            print(f"evalbars: warning: {w}", file=sys.stderr)
     if args.format == "csv" and args.output is not None and (args.output.endswith(("/", os.sep))
                                                              or os.path.isdir(args.output)):
         from .report import csv_tables
@@ -325,10 +368,13 @@ def _run(args: argparse.Namespace) -> int:
             path = os.path.join(args.output, name)
             if any(_same_file(f, path) for f in args.file):
                 return _fail(f"{path!r} is the input file; choose another folder (the input is never overwritten)")
-            with open(path, "w", encoding="utf-8", newline="") as fh:
-                fh.write(body)
+            message = _write_nofollow(path, body)
+            if message:
+                return _fail(message)
         return 0
-    text = render(result, args.format, table=args.table)
+    latex = {"columns": args.columns or ("model", "n", "mean", "diff", "p_adj"), "caption": args.caption,
+             "label": args.label, "wide": args.wide}
+    text = render(result, args.format, table=args.table, latex=latex)
     _write(text, args.output)
     return 0
 

@@ -15,25 +15,54 @@ by default) and reads its interval for ``D = candidate - baseline``:
 * **regression** (exit 1): the whole interval lies below 0 -- the candidate is significantly worse (and,
   with a margin, worse by more than the data can excuse: with ``margin > 0`` a significant drop that
   stays within the margin passes, and the summary says so).
-* **inconclusive** (exit 3): neither; the summary says how many questions like these would tell, with
-  80% power if the true difference were the observed one (Miller 2024, arXiv:2411.00640, Eq. 9, with the
-  variance of this file's differences, clustered when clustered).
+* **inconclusive** (exit 3): neither; the summary says how many questions (clusters, when clustered)
+  like these would tell, with 80% power if the true difference were the observed one (Miller 2024,
+  arXiv:2411.00640, Eq. 9, with the variance of this file's differences, clustered when clustered), or
+  that no number up to :data:`MOST_NEEDED` would.
 
-Use it as one step of a pipeline: ``python -m evalstats_core gate results.csv --baseline main
---candidate pr-123 --margin 0.01``; the Markdown on stdout can be posted as a pull-request comment.
+The margin is in points of the score scale: :func:`parse_margin` reads ``2pt``, ``2%`` (both 2
+percentage points of a 0-1 score) or ``0.02`` (score units) and echoes the unit back; a margin as large
+as the scale itself (``--margin 5`` on 0/1 scores), infinite, NaN or negative is refused.
+
+Use it as one step of a pipeline: ``evalbars gate results.csv --baseline main --candidate pr-123
+--margin 1pt``; the Markdown on stdout can be posted as a pull-request comment.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import EvalStatsError
 
-__all__ = ["GateResult", "gate", "EXIT_CODES"]
+__all__ = ["GateResult", "gate", "EXIT_CODES", "parse_margin", "MOST_NEEDED"]
 
 EXIT_CODES = {"pass": 0, "regression": 1, "inconclusive": 3}
+#: The most questions (or clusters) the plan ever names; past this it says no practical number would tell.
+MOST_NEEDED = 1e9
+_MARGIN = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(pt|pts|points?|%|)\s*", re.IGNORECASE)
+
+
+def parse_margin(text: str) -> tuple[float, str]:
+    """Read a margin as written: ``"2pt"``/``"2 points"``/``"2%"`` (percentage points) or ``"0.02"`` (score units).
+
+    Returns the number and its unit, ``"points"`` or ``"score"``; the scale check (a margin larger than the
+    scale allows is refused) needs the scores, so :func:`gate` makes it.
+
+    >>> parse_margin("2pt"), parse_margin("2%"), parse_margin("0.02")
+    ((2.0, 'points'), (2.0, 'points'), (0.02, 'score'))
+    >>> parse_margin("-1")
+    Traceback (most recent call last):
+    ...
+    evalstats_core.errors.EvalStatsError: margin '-1' must be a drop >= 0 written as 2pt, 2% or 0.02 (score units)
+    """
+    found = _MARGIN.fullmatch(str(text))
+    value = float(found.group(1)) if found else math.nan
+    if not found or not math.isfinite(value):
+        raise EvalStatsError(f"margin {text!r} must be a drop >= 0 written as 2pt, 2% or 0.02 (score units)")
+    return value, ("points" if found.group(2) else "score")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +98,12 @@ class GateResult:
         Scores lie in [0, 1] (numbers print as percent and points).
     name : str
         The results file.
+    needed_unit : str
+        What :attr:`n_needed` counts: ``"questions"``, or ``"clusters"`` when clustered.
+    wild_p_value : float or None
+        The wild cluster bootstrap p of the difference, when asked for (a cross-check, not the decision).
+    margin_given : str or None
+        The margin as the user wrote it (echoed back with its unit).
     """
 
     baseline: str
@@ -92,46 +127,90 @@ class GateResult:
     method: str
     percent: bool
     name: str
+    needed_unit: str = "questions"
+    wild_p_value: float | None = None
+    margin_given: str | None = None
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False) -> str:
-        """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units."""
+        """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
+        rounds to zero prints ``0.0`` (never ``-0.0``)."""
+        from .vocabulary import signed_zero_free
+
+        if not math.isfinite(x):
+            return "n/a"
         if not self.percent:
-            return f"{x:+.3g}" if signed else f"{x:.3g}"
-        text = f"{100.0 * x:+.1f}" if signed else f"{100.0 * x:.1f}"
+            return "0" if f"{x:.3g}" in ("0", "-0") else (f"{x:+.3g}" if signed else f"{x:.3g}")
+        text = signed_zero_free(100.0 * x, 1, signed=signed)
         return text if bare else text + (" points" if points else "%")
+
+    def margin_words(self) -> str:
+        """The margin with its unit, echoing what was written: ``2.0 points (--margin 2pt)``."""
+        text = self._num(self.margin, points=True)
+        return text + (f" (--margin {self.margin_given})" if self.margin_given else "")
+
+    def reason(self) -> str:
+        """One line: what was decided and why, from the interval's ends and the margin."""
+        lo, hi = self._num(self.ci_low, signed=True, points=True), self._num(self.ci_high, signed=True, points=True)
+        bound = self._num(-self.margin, signed=True, points=True)
+        level = f"{round(100 * self.confidence, 2):g}%"
+        if self.verdict == "pass":
+            return (f"PASS (exit 0): the {level} interval's lower end, {lo}, is above {bound} (minus the margin), "
+                    f"so {self.candidate} is not worse than {self.baseline} by more than the margin.")
+        if self.verdict == "regression":
+            return (f"REGRESSION (exit 1): the {level} interval's upper end, {hi}, is below 0 and its lower end, "
+                    f"{lo}, at or below {bound}: {self.candidate} is worse than {self.baseline}.")
+        return (f"INCONCLUSIVE (exit 3): the {level} interval ({lo} to {hi}) reaches below {bound} and above 0, "
+                "so the data can rule out neither a drop beyond the margin nor no drop.")
 
     def headline(self) -> str:
         """One sentence: the verdict in words with the interval it rests on."""
         level = f"{round(100 * self.confidence, 2):g}%"
         ci = (f"{level} CI for {self.candidate} - {self.baseline}: {self._num(self.ci_low, signed=True, bare=True)} "
               f"to {self._num(self.ci_high, signed=True, points=True)}")
-        margin = self._num(self.margin, points=True)
+        margin = self.margin_words()
         if self.verdict == "pass":
             extra = (f"; it is significantly lower, but by less than the {margin} margin"
                      if self.ci_high < 0 else "")
             return (f"PASS: {self.candidate} is not worse than {self.baseline} by more than {margin} ({ci}){extra}.")
         if self.verdict == "regression":
             return f"REGRESSION: {self.candidate} is significantly worse than {self.baseline} ({ci})."
-        tell = ("The observed difference sits exactly on the boundary: no number of questions can tell."
-                if self.n_needed is None else
-                f"About {math.ceil(self.n_needed):,} questions like these would tell (80% power if the true "
-                f"difference is the observed {self._num(self.diff, signed=True, points=True)}), against "
-                f"{self.n:,} here.")
+        tell = self._tell()
         return (f"INCONCLUSIVE: the data cannot tell whether {self.candidate} is worse than {self.baseline} "
                 f"({ci}). {tell}")
+
+    def _tell(self) -> str:
+        units = self.needed_unit
+        have = self.n_clusters if units == "clusters" and self.n_clusters is not None else self.n
+        if self.n_needed is None:
+            return (f"No number of {units} up to {MOST_NEEDED:,.0f} would tell: the observed difference "
+                    f"({self._num(self.diff, signed=True, points=True)}) is (practically) on the boundary.")
+        each = (f" (of about {self.n / self.n_clusters:,.1f} questions each)"
+                if units == "clusters" and self.n_clusters else "")
+        return (f"About {math.ceil(self.n_needed):,} {units} like these{each} would tell (80% power if the true "
+                f"difference is the observed {self._num(self.diff, signed=True, points=True)}), against "
+                f"{have:,} here.")
 
     def markdown(self) -> str:
         """A short Markdown summary for a CI log or a pull-request comment."""
         from .report import escape_markdown
 
+        from .vocabulary import se_method_label
+
         level = f"{round(100 * self.confidence, 2):g}%"
-        how = (("CR2, t on " + f"{self.df:.1f} df") if self.method == "cr2" else "CR1, normal")
+        how = se_method_label(self.method, "the cluster column" if self.n_clusters is not None else None)
+        how = (how.replace("clustered on 'the cluster column'", "clustered") + f", {self.df:.1f} df"
+               if math.isfinite(self.df) else how)
         design = (f"{self.n:,} shared questions in {self.n_clusters:,} clusters" if self.n_clusters is not None
                   else f"{self.n:,} shared questions")
+        p = self._p(self.p_value)
         rows = [
-            f"## evalstats gate: {escape_markdown(self.candidate)} vs {escape_markdown(self.baseline)}",
+            f"## evalbars gate: {escape_markdown(self.candidate)} vs {escape_markdown(self.baseline)}",
             "",
             f"**{escape_markdown(self.headline())}**",
+            "",
+            "### Gate",
+            "",
+            escape_markdown(self.reason()),
             "",
             "| | mean | |",
             "| --- | ---: | --- |",
@@ -139,10 +218,10 @@ class GateResult:
             f"| {escape_markdown(self.candidate)} (candidate) | {self._num(self.mean_candidate)} | |",
             f"| difference | {self._num(self.diff, signed=True, points=True)} | {level} CI "
             f"{self._num(self.ci_low, signed=True, bare=True)} to {self._num(self.ci_high, signed=True, points=True)}"
-            ", p = "
-            + (f"{self.p_value:.3g}" if math.isfinite(self.p_value) else "n/a") + " |",
+            f", p = {p}" + (f"; wild bootstrap p = {self._p(self.wild_p_value)} (a cross-check)"
+                             if self.wild_p_value is not None else "") + " |",
             "",
-            f"Paired on {design} ({how}); margin {self._num(self.margin, points=True)}"
+            f"Paired on {design} ({how}); margin {escape_markdown(self.margin_words())}"
             + (f"; {self.n_left_out:,} questions answered by only one model were left out" if self.n_left_out
                else "") + f". File: {escape_markdown(self.name)}. Exit code {self.exit_code} "
             "(0 pass, 1 regression, 3 inconclusive, 2 bad input).",
@@ -150,9 +229,14 @@ class GateResult:
         ]
         return "\n".join(rows)
 
+    @staticmethod
+    def _p(p: float | None) -> str:
+        return f"{p:.3g}" if p is not None and math.isfinite(p) else "n/a"
 
-def gate(data: Any, *, baseline: str, candidate: str, margin: float = 0.0, confidence: float = 0.95,
-         method: str = "cr2", use_clusters: bool = True, power: float = 0.8) -> GateResult:
+
+def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0, confidence: float = 0.95,
+         method: str = "cr2", use_clusters: bool = True, power: float = 0.8, wild_bootstrap: bool = False,
+         n_boot: int = 9999, seed: int = 0) -> GateResult:
     """Decide whether ``candidate`` is shown not worse than ``baseline`` (see the module docstring).
 
     Parameters
@@ -161,8 +245,10 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float = 0.0, confi
         From :func:`~evalstats_core.data.load`.
     baseline, candidate : str
         Model names as written in the file.
-    margin : float, default 0
-        The drop you tolerate, in score units (0.01 = 1 point for 0/1 scores); >= 0.
+    margin : float or str, default 0
+        The drop you tolerate: a number in score units (0.01 = 1 point for 0/1 scores), or text as
+        :func:`parse_margin` reads it (``"1pt"``, ``"1%"``, ``"0.01"``); >= 0 and smaller than the scale
+        (refused otherwise: a margin of 5 on 0/1 scores would pass any drop).
     confidence : float, default 0.95
         Level of the two-sided interval the gate reads.
     method : {"cr2", "cr1"}, default "cr2"
@@ -171,6 +257,9 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float = 0.0, confi
         Cluster on the file's cluster column when it has one.
     power : float, default 0.8
         Power for the "questions that would tell" when inconclusive.
+    wild_bootstrap : bool, default False
+        Add the wild cluster bootstrap p of the difference as a cross-check (``n_boot`` draws, ``seed``), as
+        in :func:`~evalstats_core.analysis.analyze`; the decision still reads the interval.
 
     Returns
     -------
@@ -186,12 +275,12 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float = 0.0, confi
     """
     from ._validate import check_confidence, check_finite, check_probability
     from .analysis import analyze
-    from .power import sample_size
 
     level = check_confidence(confidence)
-    m = check_finite(margin, "margin")
-    if m < 0:
-        raise EvalStatsError(f"margin ({margin!r}) must be >= 0: the drop you tolerate, e.g. 0.01 for 1 point")
+    given = margin if isinstance(margin, str) else None
+    value, unit = parse_margin(margin) if given is not None else (check_finite(margin, "margin"), "score")
+    if value < 0:
+        raise EvalStatsError(f"margin ({margin!r}) must be >= 0: the drop you tolerate, e.g. 1pt for 1 point")
     power = check_probability(power, "power")
     if baseline == candidate:
         raise EvalStatsError(f"baseline and candidate are both {baseline!r}; name two different models")
@@ -204,7 +293,9 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float = 0.0, confi
             raise EvalStatsError(f"{role} {name!r} is not a model in {getattr(table, 'name', 'the data')}; its "
                                  f"models are: {', '.join(repr(x) for x in models)} (names must match exactly)")
     res = analyze(table, baseline=baseline, confidence=level, method=method, use_clusters=use_clusters,
-                  adjust="none", interval="normal")
+                  adjust="none", interval="normal", wild_bootstrap=wild_bootstrap, n_boot=n_boot, seed=seed)
+    percent = res.unit == "percent"
+    m = _margin_on_scale(value, unit, given, percent, table, (baseline, candidate))
     c = next(p for p in res.comparisons if p.model == candidate)
     if c.ci_low > -m:
         verdict = "pass"
@@ -212,15 +303,49 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float = 0.0, confi
         verdict = "regression"
     else:
         verdict = "inconclusive"
-    needed = None
-    if verdict == "inconclusive":
-        target = max(c.diff + m, -c.diff)  # the easier of "not worse" and "worse" at the observed difference
-        if target > 0.0 and c.se > 0.0:
-            omega2 = c.n * c.se * c.se  # per-question variance of the differences (clustered when clustered)
-            needed = float(sample_size(target, omega2=omega2, alpha=1.0 - level, power=power))  # Eq. 9
+    needed = _needed(c, m, level, power) if verdict == "inconclusive" else None
     return GateResult(
         baseline=baseline, candidate=candidate, verdict=verdict, exit_code=EXIT_CODES[verdict], diff=c.diff,
         se=c.se, df=c.df, ci_low=c.ci_low, ci_high=c.ci_high, p_value=c.p_value, mean_baseline=c.mean_baseline,
         mean_candidate=c.mean_model, n=c.n, n_left_out=c.n_left_out, n_clusters=c.n_clusters, margin=m,
-        confidence=level, n_needed=needed, method=method, percent=res.unit == "percent", name=res.name,
+        confidence=level, n_needed=needed, method=method, percent=percent, name=res.name,
+        needed_unit="clusters" if c.n_clusters is not None else "questions", wild_p_value=c.wild_p_value,
+        margin_given=given.strip() if given is not None else None,
     )
+
+
+def _margin_on_scale(value: float, unit: str, given: str | None, percent: bool, table: Any,
+                     pair: tuple[str, str]) -> float:
+    """The margin in score units, refused when it is as large as the scale (it would pass any drop)."""
+    import numpy as np
+
+    shown = given if given is not None else repr(value)
+    if unit == "points" and not percent:
+        raise EvalStatsError(f"margin {shown!r} is in points, but these scores are not between 0 and 1; give it in "
+                             "score units (e.g. --margin 0.5)")
+    m = value / 100.0 if unit == "points" else value
+    if percent:
+        span, what = 1.0, "0/1 scores span 1.0 (100 points)"
+    else:
+        cols = [list(table.models).index(name) for name in pair]
+        vals = table.scores[:, cols][table.answered[:, cols]]
+        span = float(np.nanmax(vals) - np.nanmin(vals)) if vals.size else 0.0
+        what = f"these scores span {span:.3g}"
+    if m >= span and m > 0:
+        hint = f"; for {value:g} points write --margin {value:g}pt" if percent and unit == "score" else ""
+        raise EvalStatsError(f"margin {shown!r} is larger than the scale allows ({what}): it would pass any drop"
+                             f"{hint}")
+    return m
+
+
+def _needed(c: Any, margin: float, level: float, power: float) -> float | None:
+    """Questions (clusters when clustered) like these that would tell, capped at :data:`MOST_NEEDED`."""
+    from .power import sample_size
+
+    target = max(c.diff + margin, -c.diff)  # the easier of "not worse" and "worse" at the observed difference
+    if not (target > 0.0 and c.se > 0.0):
+        return None
+    units = c.n_clusters if c.n_clusters is not None else c.n  # independent units: clusters when clustered
+    omega2 = units * c.se * c.se  # per-unit variance of the differences (clustered when clustered)
+    needed = float(sample_size(target, omega2=omega2, alpha=1.0 - level, power=power))  # Eq. 9
+    return needed if math.isfinite(needed) and needed <= MOST_NEEDED else None

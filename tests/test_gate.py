@@ -68,7 +68,7 @@ def test_bad_file_exits_2_with_one_line(tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "candidate 'cand' is not a model" in lines[0]
     proc = run_cli(tmp_path, pair(50, 0.6, 0.6, seed=4), "--margin", "-1")
-    assert proc.returncode == 2 and "--margin '-1' must be a number >= 0" in proc.stderr
+    assert proc.returncode == 2 and "margin '-1' must be a drop >= 0" in proc.stderr
 
 
 def test_margin_turns_a_small_significant_drop_into_a_pass_and_says_so():
@@ -131,3 +131,74 @@ def gate_told(base: np.ndarray, cand: np.ndarray) -> bool:
 
     c = compare(cand, base)
     return bool(c.ci_high < 0 or c.ci_low > 0)
+
+
+# ------------------------------------------------------------------------------- margins, plan, wording
+@pytest.mark.parametrize("margin", ["5", "1e308", "inf", "nan", "-1", "1", "100pt", "abc"])
+def test_a_margin_the_scale_cannot_hold_is_refused_in_one_line(tmp_path, margin):
+    """A 60-point drop never passes: a margin of 5 (500 points), 1e308, inf, nan or a negative one is refused."""
+    base = np.ones(200)
+    cand = np.r_[np.zeros(120), np.ones(80)]  # 100% -> 40%: a 60-point drop
+    proc = run_cli(tmp_path, wide(200, base, cand), "--margin", margin)
+    assert proc.returncode == 2 and proc.stdout == "", (margin, proc.stdout)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("evalbars: error:") and "margin" in lines[0]
+
+
+@pytest.mark.parametrize(("written", "points"), [("2pt", 2.0), ("2%", 2.0), ("0.02", 2.0), ("2 points", 2.0)])
+def test_margin_units_are_read_and_echoed(tmp_path, written, points):
+    data = pair(4000, 0.700, 0.690, seed=5)
+    g = gate(load(data, name="r.csv"), baseline="base", candidate="cand", margin=written)
+    assert g.margin == pytest.approx(points / 100) and g.margin_given == written
+    assert f"{points:.1f} points (--margin {written})" in g.headline()
+    proc = run_cli(tmp_path, data, "--margin", written)
+    assert f"margin {points:.1f} points (--margin {written})" in proc.stdout.replace("\\", "")
+
+
+def test_points_on_a_scale_that_is_not_0_1_are_refused():
+    rows = "question,base,cand\n" + "".join(f"q{i},{i % 7},{(i * 3) % 7}\n" for i in range(60))
+    with pytest.raises(EvalStatsError, match="not between 0 and 1"):
+        gate(load(rows.encode()), baseline="base", candidate="cand", margin="2pt")
+    with pytest.raises(EvalStatsError, match="larger than the scale"):
+        gate(load(rows.encode()), baseline="base", candidate="cand", margin=6.5)
+
+
+def test_a_zero_difference_never_asks_for_more_than_1e9_questions_and_prints_no_minus_zero():
+    """Identical models but one question each way: the difference is 0; no 10^31-question plan, no '-0.0'."""
+    base = np.r_[np.ones(50), np.zeros(50)]
+    cand = base.copy()
+    cand[0], cand[99] = 0, 1
+    g = gate(load(wide(100, base, cand), name="r.csv"), baseline="base", candidate="cand")
+    assert g.diff == 0 and g.verdict == "inconclusive"
+    assert g.n_needed is None or g.n_needed <= 1e9
+    text = g.markdown()
+    assert "-0.0" not in text and "No number of questions up to 1,000,000,000 would tell" in text
+
+
+def test_with_clusters_the_plan_counts_clusters():
+    rng = np.random.default_rng(7)
+    rows = ["question,cluster,base,cand"]
+    for c in range(8):
+        shift = rng.normal(0, 0.2)
+        for q in range(30):
+            p = 0.6 + shift
+            rows.append(f"q{c}_{q},c{c},{int(rng.random() < p)},{int(rng.random() < p - 0.01)}")
+    g = gate(load(("\n".join(rows) + "\n").encode(), name="r.csv"), baseline="base", candidate="cand")
+    assert g.n_clusters == 8 and g.needed_unit == "clusters"
+    if g.verdict == "inconclusive" and g.n_needed is not None:
+        assert "clusters like these (of about 30.0 questions each) would tell" in g.markdown()
+        assert "against 8 here" in g.markdown()
+
+
+def test_gate_section_says_in_one_line_what_was_decided_and_why():
+    data = pair(4000, 0.700, 0.690, seed=5)
+    g = gate(load(data, name="r.csv"), baseline="base", candidate="cand", margin="3pt")
+    md = g.markdown()
+    section = md.split("### Gate\n\n", 1)[1].split("\n", 1)[0]
+    assert section.startswith("PASS (exit 0): the 95% interval's lower end")
+    assert f"{100 * g.ci_low:+.1f} points" in section and "-3.0 points" in section
+
+
+def test_gate_wild_bootstrap_cross_check(tmp_path):
+    proc = run_cli(tmp_path, pair(300, 0.62, 0.70, seed=2), "--wild-bootstrap", "--n-boot", "199")
+    assert proc.returncode == 0 and "wild bootstrap p = " in proc.stdout
