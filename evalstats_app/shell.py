@@ -526,7 +526,9 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     own = own.get("text") if isinstance(own, dict) else own
     own = " ".join(own) if isinstance(own, list) else own
     heading = title or own or _first_sentence(summary)
-    subtitle = settings_line()
+    own_sub = spec.get("title", {}).get("subtitle") if isinstance(spec.get("title"), dict) else None
+    # the method line the chart carries on screen is the export's subtitle (else the page's settings)
+    subtitle = (" ".join(own_sub) if isinstance(own_sub, list) else own_sub) or settings_line()
 
     def svg() -> str:
         return to_svg(spec, title=heading, subtitle=subtitle)

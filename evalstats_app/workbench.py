@@ -12,7 +12,6 @@ Tests feed a file without a file uploader (AppTest cannot drive one) by putting
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -68,12 +67,11 @@ CHOICES = {"analyze_mode": tuple(MODES), "analyze_example": tuple(examples.EXAMP
            "analyze_cluster_se": tuple(report.SE_METHODS),
            "analyze_adjust": tuple(ADJUST), "analyze_reported_method": tuple(PROPORTION_METHODS)}
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])")
-
-
 def esc(text: Any) -> str:
-    """User text made inert for ``st.markdown``: every Markdown/LaTeX/directive character escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ").replace("\r", " ")
+    """User text made inert for ``st.markdown``: the one Streamlit escaper (evalstats_core.escape)."""
+    from evalstats_core.escape import escape_streamlit
+
+    return escape_streamlit(text)
 
 
 def fix_choice(key: str, options: list, fallback: Any) -> None:

@@ -59,10 +59,27 @@ def _percent(analysis) -> bool:
     return analysis.unit == "percent"
 
 
+def summary_section(a) -> None:
+    """Who is ahead of whom, by how much, how sure (the one p-value to quote) and by which method: first."""
+    from evalstats_core.report import summary_lines
+
+    lines = summary_lines(a)
+    with st.container(border=True, key="analyze_summary"):
+        st.markdown("**In short**  \n" + "  \n".join(esc(line) for line in lines))
+
+
+def _short_name(a) -> str:
+    """The benchmark's name for a chart title: the harness log's task, else the file, at most 40 characters."""
+    import textwrap
+
+    return textwrap.shorten(report.benchmark(a), 40, placeholder="…")
+
+
 def models_section(content, prepared: Prepared, res: Results, method: str) -> None:
-    """Table of each model (paper format) and the forest plot of means."""
-    st.markdown(content["models"])
+    """The three-line summary, then the table of each model (paper format) and the forest plot of means."""
     a = res.analysis
+    summary_section(a)
+    st.markdown(content["models"])
     intervals = report.model_intervals(a)
     st.dataframe(report.models_display(a, intervals), hide_index=True, width="stretch", column_config=_NAMES)
     for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment
@@ -85,8 +102,10 @@ def models_section(content, prepared: Prepared, res: Results, method: str) -> No
     best = max(a.models, key=lambda m: m.mean)
     f = report.Formatter(a)
     low, high = frame.set_index("model").loc[best.model, ["ci_low", "ci_high"]]
-    title = f"Mean score by model, {a.name}"
-    shell.chart(_chart_spec("models", frame, _percent(a), a.confidence, title, method_line(a)),
+    title = f"{_short_name(a)}: mean score by model"
+    spec = _chart_spec("models", frame, _percent(a), a.confidence, title, method_line(a))
+    st.session_state["_slide_models"] = spec  # the export's 16:9 figure is this very chart
+    shell.chart(spec,
                 f"Each model's mean with its {a.confidence:.0%} interval, best first; in blue the "
                 f"{len(tied)} model{'s' if len(tied) != 1 else ''} that cannot be told apart from the leader. "
                 f"Highest: {esc(best.model)} at {f.num(best.mean)} ({f.num(low)} to {f.num(high)}).",
@@ -106,13 +125,19 @@ def compare_section(content, res: Results) -> None:
         st.info("One model only: nothing to compare. Add a second model's scores to the file.")
         return
     st.dataframe(report.comparisons_display(a), hide_index=True, width="stretch", column_config=_NAMES)
-    mc = report.mcnemar_display(a)
-    if len(mc):
-        st.markdown(content["mcnemar"])
-        st.dataframe(mc, hide_index=True, width="stretch")
-        if a.clustered:
-            st.caption("McNemar's test treats questions as independent; with clusters, trust the clustered "
-                       "paired p-values of the table above.")
+    quote = report.quote_label(a)
+    st.caption(f"Differences are in percentage points{'' if _percent(a) else ' (score units)'}. The p-value to "
+               f"quote is **{esc(quote)}**" + (f", adjusted for the {len(a.comparisons)} comparisons" if quote != "p"
+                                               else "") + "; the others are under Details.")
+    with st.expander("Details: every p-value, correlation, degrees of freedom, unpaired SE, McNemar"):
+        st.dataframe(report.comparisons_details(a), hide_index=True, width="stretch", column_config=_NAMES)
+        mc = report.mcnemar_display(a)
+        if len(mc):
+            st.markdown(content["mcnemar"])
+            st.dataframe(mc, hide_index=True, width="stretch")
+            if a.clustered:
+                st.caption("McNemar's test treats questions as independent; with clusters it is not computed "
+                           "(—), as in every export: trust the clustered paired p-values.")
     from evalstats_core.report import method_line
 
     diffs = report.differences_frame(a)
@@ -122,20 +147,22 @@ def compare_section(content, res: Results) -> None:
     if len(a.models) >= report.MATRIX_FROM and a.baseline is None:
         order = tuple(res.ranking.models)
         shell.chart(_chart_spec("matrix", report.matrix_frame(a), _percent(a), a.confidence,
-                                f"Every pairwise difference, {a.name}", line, a.paired, order),
+                                f"{_short_name(a)}: every pairwise difference", line, a.paired, order),
                     f"Each cell is the row model minus the column model ({how}), models in rank order; a star "
                     f"marks the {sig} of {len(diffs)} differences that are significant after adjustment.",
                     name="analyze_matrix")
         leader = order[0]
         lead = report.leader_frame(a, leader)
         shell.chart(_chart_spec("differences", lead, _percent(a), a.confidence,
-                                f"Every model against the leader, {leader}", line, a.paired),
+                                f"{_short_name(a)}: every model against the leader", line, a.paired),
                     f"Each model minus {esc(leader)} with its {a.confidence:.0%} {how} interval: "
                     f"{int(lead['significant'].sum())} of {len(lead)} are significantly below it.",
                     name="analyze_leader")
     else:
-        shell.chart(_chart_spec("differences", diffs, _percent(a), a.confidence,
-                                f"Differences between models, {a.name}", line, a.paired),
+        spec = _chart_spec("differences", diffs, _percent(a), a.confidence,
+                           f"{_short_name(a)}: differences" + (" in points" if _percent(a) else ""), line, a.paired)
+        st.session_state["_slide_differences"] = spec
+        shell.chart(spec,
                     f"Each difference with its {a.confidence:.0%} {how} interval against zero: {sig} of "
                     f"{len(diffs)} comparisons are significant after adjustment.", name="analyze_differences")
     st.markdown("**Verdicts**")
@@ -188,7 +215,7 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
 
         shell.chart(_chart_spec("clusters", top_clusters(clusters), _percent(a), a.confidence,
                                 f"Where {pair[0]} − {pair[1]} comes from", method_line(a, what="comparisons")),
-                    f"Each cluster's share of the paired difference {pair[0]} − {pair[1]}; the largest, "
+                    f"Each cluster's share of the paired difference {esc(pair[0])} − {esc(pair[1])}; the largest, "
                     f"{esc(top['cluster'])} ({int(top['n'])} questions), carries "
                     + ("n/a" if not math.isfinite(top["share"]) else f"{top['share']:.0%}") + " of it.",
                     name="analyze_clusters")
@@ -219,7 +246,9 @@ def _csv(frame: pd.DataFrame) -> str:
     """A frame as spreadsheet-safe CSV (formula-like text cells neutralised, every field quoted as needed)."""
     from evalstats_core.report import csv_safe
 
-    return frame.map(lambda v: csv_safe(v) if isinstance(v, str) else v).to_csv(index=False)
+    safe = frame.map(lambda v: csv_safe(v) if isinstance(v, str) else v)
+    safe.columns = [csv_safe(str(c)) for c in frame.columns]  # headers carry model names: defused too
+    return safe.to_csv(index=False)
 
 
 def rank_section(content, res: Results) -> None:
@@ -349,6 +378,7 @@ def export_section(content, prepared: Prepared, res: Results, method: str) -> No
     with row2[2]:
         shell.download_table("Command (shell)", f"#!/bin/sh\n# reproduces the workbench's analysis\n{doc['command']}\n",
                              file_name=f"{stem}_analyze.sh", mime="text/x-sh", key="analyze_dl_sh")
+    _presenter_exports(a, stem)
     from evalstats_app.workbench import bundle_settings
     from evalstats_core.bundle import make_bundle
 
@@ -365,6 +395,40 @@ def export_section(content, prepared: Prepared, res: Results, method: str) -> No
     st.code(doc["command"] + " --format json", language="bash")
     st.caption("Every export uses the interval, standard errors, confidence, adjustment and pairing shown "
                "above; the command reproduces them.")
+
+
+def _presenter_exports(a, stem: str) -> None:
+    """The one-page HTML report and the figures as 16:9 slides (1920 x 1080 PNG, SVG), the same charts as on
+    screen; a renderer that fails (e.g. under a memory cap) leaves a message, never a dead server."""
+    from evalstats_core.charts.slide import slide_png, slide_svg
+    from evalstats_core.report_html import html_report
+
+    cols = st.columns(4)
+    with cols[0]:
+        shell.download_table("Report (HTML, one page)", lambda: html_report(a), file_name=f"{stem}_report.html",
+                             mime="text/html", key="analyze_dl_html")
+    figures = [(k, st.session_state.get(f"_slide_{k}")) for k in ("models", "differences")]
+    slot = 1
+    for kind, spec in figures:
+        if not isinstance(spec, dict) or slot > 3:
+            continue
+        with cols[slot]:
+            shell.download_table(f"{kind.capitalize()} figure, 16:9 (PNG)", _safe(lambda s=spec: slide_png(s)),
+                                 file_name=f"{stem}_{kind}_slide.png", mime="image/png", key=f"analyze_slide_{kind}_png")
+            shell.download_table(f"{kind.capitalize()} figure, 16:9 (SVG)", _safe(lambda s=spec: slide_svg(s)),
+                                 file_name=f"{stem}_{kind}_slide.svg", mime="image/svg+xml",
+                                 key=f"analyze_slide_{kind}_svg")
+        slot += 1
+
+
+def _safe(render):
+    """A download's data callable that turns a renderer failure into a short text file saying why."""
+    def data():
+        try:
+            return render()
+        except EvalStatsError as exc:
+            return f"evalbars: the figure could not be drawn here: {exc}\n"
+    return data
 
 
 # ----------------------------------------------------------------------------------- reported mode

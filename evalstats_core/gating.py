@@ -193,7 +193,6 @@ class GateResult:
     def markdown(self) -> str:
         """A short Markdown summary for a CI log or a pull-request comment."""
         from .report import escape_markdown
-
         from .vocabulary import se_method_label
 
         level = f"{round(100 * self.confidence, 2):g}%"

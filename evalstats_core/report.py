@@ -46,7 +46,7 @@ from .report_display import (
     settings_document,
 )
 from .report_latex import LONGTABLE_ROWS
-from .report_words import benchmark, method_line, methods_paragraph, verdicts, version
+from .report_words import benchmark, method_line, methods_paragraph, summary_lines, verdicts, version
 from .vocabulary import (
     ADJUST_LABELS,
     INTERVAL_METHODS,
@@ -66,7 +66,7 @@ __all__ = ["render", "models_table", "comparisons_table", "models_csv", "compari
            "INTERVAL_METHODS", "SE_METHODS", "model_intervals", "models_display", "comparisons_display",
            "comparisons_details", "differences_frame", "mcnemar_display", "settings_document", "MATRIX_FROM",
            "matrix_frame", "leader_frame", "clipped_note", "quote_label", "escape_markdown", "escape_latex",
-           "csv_safe", "version", "benchmark", "quote_path", "COMMAND", "LONGTABLE_ROWS"]
+           "csv_safe", "version", "benchmark", "quote_path", "COMMAND", "LONGTABLE_ROWS", "summary_lines"]
 
 FORMATS = ("markdown", "latex", "csv", "json", "html")
 #: The command the reports print (``python -m evalstats_core`` runs the same).
@@ -339,7 +339,8 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models",
         return latex_report(analysis, **(latex or {}))
     if fmt == "markdown":
         out = [f"# Results: {escape_markdown(benchmark(analysis))}", "", escape_markdown(_header_line(analysis)), "",
-               "## Models", "", models_table(analysis, "markdown"), ""]
+               "## In short", ""] + [f"{escape_markdown(line)}  " for line in summary_lines(analysis)]
+        out += ["", "## Models", "", models_table(analysis, "markdown"), ""]
         if analysis.comparisons:
             out += ["## Comparisons", "", comparisons_table(analysis, "markdown"), "", "## Verdicts", ""]
             out += [f"- {escape_markdown(v)}" for v in verdicts(analysis)] + [""]

@@ -23,7 +23,7 @@ from .analysis import Analysis, PairResult
 from .errors import EvalStatsError
 from .escape import escape_latex, latex_cell
 from .report_words import benchmark, methods_paragraph, verdicts
-from .vocabulary import ADJUST_LABELS, NONE, TESTS, Formatter, fmt_df, fmt_p, fmt_r, level
+from .vocabulary import ADJUST_LABELS, NONE, Formatter, fmt_df, fmt_p, fmt_r, level
 
 __all__ = ["latex_report", "latex_table", "latex_pairs", "COLUMNS", "DEFAULT_COLUMNS", "LONGTABLE_ROWS"]
 

@@ -12,7 +12,7 @@ import re
 from .analysis import SMALL_DF, SMALL_N, Analysis, PairResult
 from .vocabulary import ADJUST_LABELS, Formatter, fmt_p, se_method_label
 
-__all__ = ["verdicts", "methods_paragraph", "method_line", "version"]
+__all__ = ["verdicts", "methods_paragraph", "method_line", "version", "benchmark", "summary_lines"]
 
 
 def version() -> str:
@@ -203,3 +203,36 @@ def benchmark(analysis: Analysis) -> str:
     if not tasks:
         return analysis.name
     return ", ".join(tasks[:3]) + (f" and {len(tasks) - 3} more" if len(tasks) > 3 else "")
+
+
+def summary_lines(analysis: Analysis) -> list[str]:
+    """Three lines a presenter reads first: who leads and at what level, how sure the lead over the runner-up
+    is (the one p-value to quote), and by which method.
+
+    The p-value to quote is the adjusted one when there are several comparisons, else the test's own.
+    """
+    f = Formatter(analysis)
+    lev = f"{round(100 * analysis.confidence, 2):g}%"
+    ranked = sorted(analysis.models, key=lambda m: -m.mean)
+    top = ranked[0]
+    lines = [f"{top.model} scores highest: {f.num(top.mean)} ({lev} CI {f.num(top.ci_low)} to {f.num(top.ci_high)}) "
+             f"on {top.n:,} questions" + (f", of {len(ranked)} models." if len(ranked) > 1 else ".")]
+    if len(ranked) > 1:
+        second = ranked[1]
+        pair = next((c for c in analysis.comparisons if {c.model, c.baseline} == {top.model, second.model}), None)
+        if pair is None:
+            lines.append(f"{top.model} leads {second.model} by {f.points(top.mean - second.mean)}; the two were not "
+                         "compared directly (compare every pair, or set the baseline to one of them).")
+        else:
+            sign = 1.0 if pair.model == top.model else -1.0
+            lo, hi = (pair.ci_low, pair.ci_high) if sign > 0 else (-pair.ci_high, -pair.ci_low)
+            adjusted = len(analysis.comparisons) > 1 and analysis.adjust != "none"
+            p = pair.p_adjusted if adjusted else pair.p_value
+            which = f"adjusted p ({ADJUST_LABELS[analysis.adjust]})" if adjusted else "p"
+            sure = ("a lead the data support" if math.isfinite(p) and p < 1.0 - analysis.confidence
+                    else "a lead the data cannot confirm")
+            lines.append(f"Ahead of {second.model} by {f.points(sign * pair.diff)} ({lev} CI "
+                         f"{f.num(lo, signed=True, unit=False)} to {f.num(hi, signed=True, unit=False)}"
+                         f"{' points' if f.percent else ''}; {which} {fmt_p(p)}, the p-value to quote): {sure}.")
+    lines.append("Method: " + method_line(analysis, what="comparisons" if analysis.comparisons else "models") + ".")
+    return lines

@@ -87,17 +87,17 @@ def to_svg(chart: Any, *, title: str | None = None, subtitle: str | None = None)
     ``title`` replaces the chart's own title and ``subtitle`` (e.g. the settings it was drawn with) goes
     under it; both are wrapped to a few lines.
     """
-    import vl_convert as vlc
+    from ._render import render  # in a child process under a memory cap: a crash is a message
 
-    return vlc.vegalite_to_svg(_spec(chart, title, subtitle))
+    return render(_spec(chart, title, subtitle), "svg")
 
 
 def to_png(chart: Any, *, scale: float = 2.0, title: str | None = None, subtitle: str | None = None) -> bytes:
     """Render ``chart`` to PNG bytes with vl-convert, at ``scale`` times its size (2 = slide quality);
     ``title`` and ``subtitle`` as in :func:`to_svg`."""
-    import vl_convert as vlc
+    from ._render import render
 
-    return vlc.vegalite_to_png(_spec(chart, title, subtitle), scale=scale)
+    return render(_spec(chart, title, subtitle), "png", scale=scale)
 
 
 def forest(frame: pd.DataFrame, *, label: str = "label", estimate: str = "estimate",

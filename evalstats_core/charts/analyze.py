@@ -44,6 +44,23 @@ def _titled(chart, title: str | None, subtitle: str | None):
     return titled.properties(height=height + 45) if isinstance(height, int | float) else titled
 
 
+def _axis(chart: alt.LayerChart, fmt: str, title: str, *, signed: bool = False) -> alt.LayerChart:
+    """The x axis of the interval bars with labels that never collide at the ends ("45.0%50.0%"); ``signed``:
+    "+2" right of zero, "0" at zero."""
+    extra = {"labelExpr": f"(datum.value > 0 ? '+' : '') + format(datum.value, '{fmt}')"} if signed else {}
+    axis = alt.Axis(format=fmt, labelOverlap=True, labelBound=True, labelFlush=True, tickCount=6, **extra)
+    layers = []
+    for layer in chart.layer:
+        enc = layer.to_dict(validate=False).get("encoding", {})
+        if "x2" in enc:
+            x = enc["x"]
+            layer = layer.encode(x=alt.X(x["field"], type="quantitative", title=title, axis=axis,
+                                         scale=alt.Scale(zero=False)))
+        layers.append(layer)
+    chart.layer = layers
+    return chart
+
+
 def _height(n_rows: int) -> int:
     """Total height in pixels: Streamlit fits the axis and legend inside it, so leave room for them."""
     return 90 + 44 * max(n_rows, 1)
@@ -93,6 +110,7 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
     chart = forest(data, label="model", percent=percent, low="shown_low", high="shown_high",
                    x_title=f"Mean score with {confidence:.0%} interval", height_per_row=36)
     chart = _wide_labels(chart.copy(), "model")
+    chart = _axis(chart, ".0%" if percent else ".3g", f"Mean score with {confidence:.0%} interval")
     cut = data[(data["ci_low"] < data["shown_low"]) | (data["ci_high"] > data["shown_high"])]
     if len(cut):
         ends = pd.DataFrame([{"model": r.model, "at": (0.0 if r.ci_low < 0 else 1.0),
@@ -139,9 +157,12 @@ def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: 
     """
     _check(frame, ("label", "estimate", "ci_low", "ci_high", "significant"))
     data = frame.assign(verdict=[SIGNIFICANT if s else NOT_SIGNIFICANT for s in frame["significant"]])
-    chart = forest(data, label="label", percent=percent, zero_line=True,
-                   x_title=f"Difference with {confidence:.0%} interval ({'paired' if paired else 'unpaired'})",
-                   height_per_row=36)
+    if percent:  # differences of 0-1 scores are drawn in percentage points, as every table prints them
+        data = data.assign(**{c: 100.0 * data[c] for c in ("estimate", "ci_low", "ci_high")})
+    unit = ", points" if percent else ""
+    x_title = f"Difference{unit}, with {confidence:.0%} interval ({'paired' if paired else 'unpaired'})"
+    chart = forest(data, label="label", percent=False, zero_line=True, x_title=x_title, height_per_row=36)
+    chart = _axis(chart, ".1~f" if percent else ".3~g", x_title, signed=True)
     color = alt.Color("verdict:N", scale=alt.Scale(domain=[SIGNIFICANT, NOT_SIGNIFICANT],
                                                    range=[PALETTE[0], PALETTE[7]]),
                       legend=legend(title=None, orient="bottom"))
