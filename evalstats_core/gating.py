@@ -104,6 +104,8 @@ class GateResult:
         The wild cluster bootstrap p of the difference, when asked for (a cross-check, not the decision).
     margin_given : str or None
         The margin as the user wrote it (echoed back with its unit).
+    se_plain : float or None
+        When clustered: the plain paired SE (questions as independent), to flag a clustered SE below it.
     """
 
     baseline: str
@@ -130,6 +132,7 @@ class GateResult:
     needed_unit: str = "questions"
     wild_p_value: float | None = None
     margin_given: str | None = None
+    se_plain: float | None = None
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False) -> str:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
@@ -220,6 +223,7 @@ class GateResult:
             f", p = {p}" + (f"; wild bootstrap p = {self._p(self.wild_p_value)} (a cross-check)"
                              if self.wild_p_value is not None else "") + " |",
             "",
+            *self._below_plain(),
             f"Paired on {design} ({how}); margin {escape_markdown(self.margin_words())}"
             + (f"; {self.n_left_out:,} questions answered by only one model were left out" if self.n_left_out
                else "") + f". File: {escape_markdown(self.name)}. Exit code {self.exit_code} "
@@ -227,6 +231,19 @@ class GateResult:
             "",
         ]
         return "\n".join(rows)
+
+    def _below_plain(self) -> list[str]:
+        """A note (and a blank line) when the clustered SE the decision rests on is below the plain paired SE."""
+        from .guardrails import SE_RATIO_FLAG, below_plain_sentence
+
+        if self.se_plain is None or not (self.se * SE_RATIO_FLAG < self.se_plain):
+            return []
+        from .escape import escape_markdown
+
+
+        c = type("Pair", (), {"model": self.candidate, "baseline": self.baseline, "se": self.se,
+                              "n_clusters": self.n_clusters})
+        return [f"Note: {escape_markdown(below_plain_sentence(c, self.se_plain, self.percent))}", ""]
 
     @staticmethod
     def _p(p: float | None) -> str:
@@ -303,13 +320,18 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
     else:
         verdict = "inconclusive"
     needed = _needed(c, m, level, power) if verdict == "inconclusive" else None
+    plain = None
+    if c.n_clusters is not None:
+        from .guardrails import plain_paired_se
+
+        plain = plain_paired_se(table, candidate, baseline)
     return GateResult(
         baseline=baseline, candidate=candidate, verdict=verdict, exit_code=EXIT_CODES[verdict], diff=c.diff,
         se=c.se, df=c.df, ci_low=c.ci_low, ci_high=c.ci_high, p_value=c.p_value, mean_baseline=c.mean_baseline,
         mean_candidate=c.mean_model, n=c.n, n_left_out=c.n_left_out, n_clusters=c.n_clusters, margin=m,
         confidence=level, n_needed=needed, method=method, percent=percent, name=res.name,
         needed_unit="clusters" if c.n_clusters is not None else "questions", wild_p_value=c.wild_p_value,
-        margin_given=given.strip() if given is not None else None,
+        margin_given=given.strip() if given is not None else None, se_plain=plain,
     )
 
 

@@ -19,6 +19,10 @@ The checks, each tied to a mistake the literature documents:
 * ``extremes`` -- a model at 0% or 100%: SE 0 and an interval of zero width.
 * ``few_clusters`` -- few clusters: CR1 with a normal reference is too narrow below about 30 (Cameron &
   Miller 2015, Sec. VI); CR2 with Satterthwaite df holds its level but is wide below about 10.
+* ``clustered_below_plain`` -- a clustered SE of a paired difference smaller than the plain paired SE
+  (questions as independent): with few clusters more likely noise in the clustered variance than a real
+  negative within-cluster correlation, and the interval built on it is then too narrow (MacKinnon, Nielsen
+  & Webb 2023).
 * ``missing`` -- questions missing for some models: comparisons silently use fewer questions.
 """
 
@@ -49,6 +53,7 @@ CHECKS: dict[str, str] = {
     "multiplicity": "Many comparisons without correction",
     "extremes": "Scores of 0% or 100%",
     "few_clusters": "Few clusters",
+    "clustered_below_plain": "Clustered SE of a difference below the plain paired one",
     "missing": "Questions missing for some models",
 }
 #: An ignored column counts as cluster-like when clustering on it changes some SE by this factor.
@@ -168,12 +173,22 @@ def _cluster_effect(table: QuestionTable, codes: np.ndarray, confidence: float) 
     return best
 
 
+def _partition(codes: Any) -> bytes:
+    """A fingerprint of how ``codes`` group the questions, whatever the labels (first-seen relabelling)."""
+    _, first, inverse = np.unique(np.asarray(codes), return_index=True, return_inverse=True)
+    relabelled = np.argsort(np.argsort(first))[inverse.ravel()].astype(np.int64)
+    return relabelled.tobytes()
+
+
 def _unused_cluster(table: QuestionTable, analysis: Analysis, extra: Mapping[str, np.ndarray]) -> Guardrail:
     found = []
     candidates = dict(extra)
     if table.cluster_codes is not None and not analysis.clustered:
         candidates = {table.cluster_col: table.cluster_codes, **candidates}
+    used = _partition(table.cluster_codes) if analysis.clustered and table.cluster_codes is not None else None
     for col, codes in candidates.items():
+        if analysis.clustered and (col == analysis.cluster_col or _partition(codes) == used):
+            continue  # the analysis is clustered on this very grouping: nothing is left unused
         ratio, model, groups = _cluster_effect(table, np.asarray(codes), analysis.confidence)
         if ratio:
             found.append((ratio, col, model, groups))
@@ -211,7 +226,11 @@ def _pooled(dataset: Dataset | None, table: QuestionTable, analysis: Analysis) -
     dev = s - (tot / cnt)[m]
     ss = np.bincount(m, weights=dev * dev, minlength=n_m)
     pooled = np.sqrt(ss / (cnt - 1.0) / cnt)  # sd over all answers / sqrt(N): the wrong, pooled SE
-    rows = [(analysis.model(name).se / pooled[j], name, j) for j, name in enumerate(table.models) if pooled[j] > 0]
+    def question_se(name: str) -> float:  # the SE across question means, not the clustered one
+        m = analysis.model(name)
+        return m.se_naive if analysis.clustered and math.isfinite(m.se_naive) else m.se
+
+    rows = [(question_se(name) / pooled[j], name, j) for j, name in enumerate(table.models) if pooled[j] > 0]
     if not rows:
         return _ok("pooled_resamples", "every answer has the same score; pooling changes nothing here.")
     ratio, name, j = max(rows)
@@ -220,13 +239,13 @@ def _pooled(dataset: Dataset | None, table: QuestionTable, analysis: Analysis) -
         return _ok("pooled_resamples", (
             f"K = {mres.k} answers per question, averaged per question. Pooling the {int(cnt[j]):,} answers of "
             f"{name} would give nearly the same SE here ({_gap(pooled[j], analysis, 2).lstrip('+')} vs "
-            f"{_gap(mres.se, analysis, 2).lstrip('+')}), "
+            f"{_gap(question_se(name), analysis, 2).lstrip('+')} across questions), "
             "but only because its answers to one question vary about as much as the questions do."))
     return _warn("pooled_resamples", (
         f"{name} gave {int(cnt[j]):,} answers to {mres.n:,} questions (K = {mres.k}). Treating them as "
         f"{int(cnt[j]):,} independent scores gives SE {_gap(pooled[j], analysis, 2).lstrip('+')}; the answers to "
         f"one question are not independent, and the SE across the {mres.n:,} question means is "
-        f"{_gap(mres.se, analysis, 2).lstrip('+')}, "
+        f"{_gap(question_se(name), analysis, 2).lstrip('+')}, "
         f"{ratio:.2f}× larger. The analysis here averages first (Miller 2024, Sec. 3.1)."))
 
 
@@ -323,6 +342,53 @@ def _few_clusters(analysis: Analysis) -> Guardrail:
         "cluster bootstrap."))
 
 
+def plain_paired_se(table: QuestionTable, model: str, baseline: str) -> float:
+    """The paired SE of ``model - baseline`` with questions as independent: sd(d) / sqrt(n) on shared questions."""
+    j, b = list(table.models).index(model), list(table.models).index(baseline)
+    both = table.answered[:, j] & table.answered[:, b]
+    d = table.scores[both, j] - table.scores[both, b]
+    return float(np.std(d, ddof=1) / math.sqrt(d.size)) if d.size > 1 else math.nan
+
+
+def below_plain(table: QuestionTable, analysis: Analysis) -> list[tuple[Any, float]]:
+    """The paired comparisons whose clustered SE is below the plain paired SE (by more than the noise of
+    :data:`SE_RATIO_FLAG`: plain / clustered > 1.1), with that plain SE."""
+    if not (analysis.clustered and analysis.paired):
+        return []
+    out = []
+    for c in analysis.comparisons:
+        plain = plain_paired_se(table, c.model, c.baseline)
+        if math.isfinite(plain) and plain > 0 and math.isfinite(c.se) and c.se * SE_RATIO_FLAG < plain:
+            out.append((c, plain))
+    return out
+
+
+def below_plain_sentence(c: Any, plain: float, percent: bool) -> str:
+    """What a clustered SE below the plain paired one means, in one sentence with its numbers."""
+    def pts(x: float) -> str:
+        return f"{100.0 * x:.2f} points" if percent else f"{x:.3g}"
+
+    clusters = c.n_clusters if c.n_clusters is not None else 0
+    return (f"{c.model} − {c.baseline}: the clustered SE ({pts(c.se)}) is below the plain paired SE with questions "
+            f"as independent ({pts(plain)}), as if questions in a cluster disagreed more than chance would make them. "
+            + (f"With {clusters} clusters this is as likely noise in the clustered variance estimate as a real negative "
+               "within-cluster correlation, and an interval built on it is then too narrow: read the wider, "
+               "plain interval as the safer one, or cross-check with the wild cluster bootstrap."
+               if clusters < 30 else
+               "It means a negative within-cluster correlation of the differences; check that the cluster column "
+               "groups related questions."))
+
+
+def _clustered_below_plain(table: QuestionTable, analysis: Analysis) -> Guardrail:
+    found = below_plain(table, analysis)
+    if not analysis.clustered:
+        return _ok("clustered_below_plain", "not clustered.")
+    if not found:
+        return _ok("clustered_below_plain", "every clustered SE of a difference is at least the plain paired one.")
+    return _warn("clustered_below_plain", " ".join(below_plain_sentence(c, plain, analysis.unit == "percent")
+                                                   for c, plain in found[:3]))
+
+
 def _missing(table: QuestionTable, analysis: Analysis) -> Guardrail:
     n_q = table.questions.size
     per = table.answered.sum(axis=0)  # (n_models,)
@@ -383,5 +449,6 @@ def guardrails(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
         _multiplicity(analysis),
         _extremes(table, analysis),
         _few_clusters(analysis),
+        _clustered_below_plain(table, analysis),
         _missing(table, analysis),
     )

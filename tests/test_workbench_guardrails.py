@@ -230,3 +230,80 @@ def test_guardrails_speak_in_the_file_s_units():
     assert checks["small_n"].status == "warn" and f"instead of ±{z * m.se:.3g})" in checks["small_n"].detail
     assert checks["pooled_resamples"].detail.count(f"{m.se:+.3g}".lstrip("+")) >= 1 or \
         any(f"{x.se:+.3g}".lstrip("+") in checks["pooled_resamples"].detail for x in a.models)
+
+
+# ------------------------------------------------- issue 22.3/22.4: guardrails that are true (fire / not fire)
+def test_unused_cluster_does_not_fire_on_the_grouping_the_analysis_is_clustered_on():
+    """A second column with the same grouping as the cluster column is not 'left unused'; turned off, it is."""
+    frame = binary_long(400, {"A": 0.6, "B": 0.65}, groups=40, group_shift=0.3, seed=3)
+    frame["cluster"] = frame["doc_group"].str.replace("g", "c")  # the same 40 groups under another name
+    on, ds, tb, a = run(csv_of(frame))
+    assert a.clustered and ds.cluster_col == "cluster"
+    assert on["unused_cluster"].status == "ok", on["unused_cluster"].detail
+    off, *_ = run(csv_of(frame), use_clusters=False)
+    assert off["unused_cluster"].status == "warn" and "too narrow" in off["unused_cluster"].detail
+
+
+def test_pooled_resamples_compares_with_the_question_level_se_when_clustered():
+    frame = binary_long(300, {"A": 0.6, "B": 0.65}, groups=30, group_shift=0.3, seed=4, k=3)
+    frame["cluster"] = frame["doc_group"]
+    checks, ds, tb, a = run(csv_of(frame))
+    g = checks["pooled_resamples"]
+    model = re.match(r"(\S+) gave", g.detail).group(1) if g.status == "warn" else "A"
+    m = a.model(model)
+    assert a.clustered and m.se > m.se_naive * 1.2  # the clustered SE is visibly larger than the naive one
+    assert f"{100 * m.se_naive:.2f} points" in g.detail and f"{100 * m.se:.2f} points" not in g.detail
+    scores = ds.frame.loc[ds.frame["model"] == model, "score"].to_numpy()
+    pooled = scores.std(ddof=1) / np.sqrt(scores.size)
+    if g.status == "warn":
+        assert f"{m.se_naive / pooled:.2f}× larger" in g.detail
+
+
+def _negatively_clustered(n_clusters: int = 8, per: int = 20, seed: int = 0) -> bytes:
+    """Differences that cancel within each cluster: the clustered SE of B - A falls below the plain one."""
+    rng = np.random.default_rng(seed)
+    rows = ["question,cluster,A,B"]
+    for c in range(n_clusters):
+        for q in range(per):
+            if q == per - 1:  # one question per cluster tips its sum to +1 or -1
+                a, b = (0, 1) if c % 2 else (1, 0)
+            elif q % 2:
+                a, b = 0, 1
+            else:
+                a, b = 1, 0
+            if rng.random() < 0.2:  # some questions both get right
+                a = b = 1
+                rows.append(f"q{c}_{q}x,c{c},1,1")
+            rows.append(f"q{c}_{q},c{c},{a},{b}")
+    return ("\n".join(rows) + "\n").encode()
+
+
+def test_clustered_se_of_a_difference_below_the_plain_one_is_flagged_with_its_meaning():
+    from evalstats_core.guardrails import plain_paired_se
+
+    checks, ds, tb, a = run(_negatively_clustered(), extra=False)
+    c = a.comparisons[0]
+    plain = plain_paired_se(tb, c.model, c.baseline)
+    d = tb.scores[:, 1] - tb.scores[:, 0]
+    assert plain == pytest.approx(d.std(ddof=1) / np.sqrt(d.size))
+    g = checks["clustered_below_plain"]
+    assert c.se < plain and g.status == "warn"
+    assert f"{100 * c.se:.2f} points" in g.detail and f"{100 * plain:.2f} points" in g.detail
+    assert "too narrow" in g.detail and "8 clusters" in g.detail
+
+
+def test_clustered_se_above_the_plain_one_is_not_flagged():
+    frame = binary_long(400, {"A": 0.6, "B": 0.65}, groups=40, group_shift=0.3, seed=3)
+    frame["cluster"] = frame["doc_group"]
+    checks, *_ = run(csv_of(frame))
+    assert checks["clustered_below_plain"].status == "ok"
+    plain, *_ = run(csv_of(frame), use_clusters=False)
+    assert plain["clustered_below_plain"].status == "ok" and plain["clustered_below_plain"].detail == "not clustered."
+
+
+def test_the_gate_says_when_its_clustered_se_is_below_the_plain_one():
+    from evalstats_core.gating import gate
+
+    g = gate(load(_negatively_clustered(), name="neg.csv"), baseline="A", candidate="B")
+    assert g.se_plain is not None and g.se < g.se_plain
+    assert "Note: B − A: the clustered SE" in g.markdown()
