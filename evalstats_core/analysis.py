@@ -8,7 +8,7 @@
 :class:`PairResult`    one comparison's row (paper Table 5)
 =====================  ==========================================================================
 
-The command line (``python -m evalstats_core analyze``) and the app's workbench both call
+The command line (``evalbars analyze``) and the app's workbench both call
 :func:`analyze`, so their numbers agree to the last digit. It never reads files: pass it a
 :class:`~evalstats_core.data.Dataset` from :func:`~evalstats_core.data.load` (or the
 :class:`~evalstats_core.data.QuestionTable` made from one).

@@ -15,6 +15,7 @@ import pytest
 from evalstats_core.analysis import Analysis, ModelResult, PairResult, analyze
 from evalstats_core.data import load
 from evalstats_core.errors import EvalStatsError
+from evalstats_core import report
 from evalstats_core.report import (
     comparisons_csv,
     comparisons_table,
@@ -83,8 +84,9 @@ def test_paper_table_2_and_5_cells():
     mt, ct = models_table(a), comparisons_table(a)
     assert cells(mt, 1)[:3] == ["Galleon", "5,000", "65.5% (0.7%)"]
     assert cells(mt, 2)[2] == "63.0% (0.7%)"
-    assert cells(ct, 0)[:5] == ["Model", "Baseline", "Model - Baseline (SE)", "95% CI", "Correlation"]
-    assert cells(ct, 1)[:5] == ["Galleon", "Dreadnought", "+2.5% (0.7%)", "(+1.2%, +3.8%)", "0.50"]
+    # differences in percentage points (the unit in the header), levels in percent
+    assert cells(ct, 0)[:5] == ["Model", "Baseline", "Model − Baseline (SE), points", "95% CI, points", "Correlation"]
+    assert cells(ct, 1)[:5] == ["Galleon", "Dreadnought", "+2.5 (0.7)", "(+1.2, +3.8)", "0.50"]
 
 
 def test_clustered_table_has_clusters_naive_se_and_design_effect(mgsm):
@@ -95,7 +97,11 @@ def test_clustered_table_has_clusters_naive_se_and_design_effect(mgsm):
     assert cells(mt, 1) == ["Galleon", "2,500", "250", f"{100 * g.mean:.1f}% ({100 * g.se:.1f}%)",
                             f"({100 * g.ci_low:.1f}%, {100 * g.ci_high:.1f}%)", f"{100 * g.se_naive:.1f}%",
                             f"{g.deff:.2f}"]
-    assert "McNemar p" in cells(comparisons_table(mgsm), 0)
+    header = cells(comparisons_table(mgsm), 0)
+    assert "McNemar exact p" in header  # one label everywhere; with clusters the cell is "—", as JSON's null
+    col = header.index("McNemar exact p")
+    assert all(cells(comparisons_table(mgsm), i)[col] == "—" for i in (1, 2, 3))
+    assert all(c["mcnemar_p"] is None for c in json.loads(to_json(mgsm))["comparisons"])
 
 
 def test_raw_units_for_scores_outside_0_1():
@@ -109,12 +115,12 @@ def test_raw_units_for_scores_outside_0_1():
 
 def test_latex_tables(atlas_cr1, atlas):
     tex = models_table(atlas_cr1, "latex")
-    assert r"\begin{tabular}{llrr}" in tex and r"\toprule" in tex
-    assert r"Atlas & 10 & 63.6\% (6.1\%) & (51.6\%, 75.6\%) \\" in tex
-    assert r"\caption{Mean score (standard error) on atlas\_breeze.csv}" in tex
-    assert r"Breeze & Atlas & +5.0\% (2.3\%) & (+0.5\%, +9.5\%) & 0.93" in comparisons_table(atlas_cr1, "latex")
+    assert r"\begin{tabularx}{\linewidth}" in tex and r"\toprule" in tex
+    assert r"Atlas & 10 & 63.6 [51.6, 75.6] & 6.1 \\" in tex
+    assert r"\caption{Mean score (\%) on atlas\_breeze.csv (95\% CI, normal (z))}" in tex
+    assert r"Breeze & Atlas & +5.0 [+0.5, +9.5] & 0.031" in comparisons_table(atlas_cr1, "latex")
     # the default t(9) interval: scipy.stats.ttest_rel(breeze, atlas).confidence_interval() = (-0.2%, +10.2%)
-    assert r"Breeze & Atlas & +5.0\% (2.3\%) & (-0.2\%, +10.2\%) & 0.93" in comparisons_table(atlas, "latex")
+    assert r"Breeze & Atlas & +5.0 [$-$0.2, +10.2] & 0.059" in comparisons_table(atlas, "latex")
     with pytest.raises(EvalStatsError, match="models_csv"):
         models_table(atlas, "csv")
 
@@ -172,11 +178,13 @@ def test_json_document_keys_are_fixed(mgsm):
     doc = json.loads(to_json(mgsm))
     assert list(doc) == ["models", "comparisons", "warnings", "settings"]
     assert list(doc["models"][0]) == ["model", "n", "n_clusters", "k", "mean", "se", "ci", "se_naive", "deff", "df",
-                                      "method", "interval"]
-    assert list(doc["comparisons"][0]) == ["model", "baseline", "n", "diff", "se", "ci", "z", "p_value",
-                                           "p_adjusted", "correlation", "se_unpaired", "df", "method", "mcnemar_p",
-                                           "wild_p_value"]
-    assert doc["models"][0]["method"] == "cr2" and doc["settings"]["cluster_se"] == "cr2"
+                                      "se_method", "method", "interval"]
+    assert list(doc["comparisons"][0]) == ["model", "baseline", "n", "diff", "se", "se_method", "ci", "statistic",
+                                           "reference", "z", "df", "p_value", "p_adjusted", "correlation",
+                                           "se_unpaired", "method", "mcnemar_p", "wild_p_value"]
+    assert doc["models"][0]["se_method"] == "cr2" and doc["settings"]["cluster_se"] == "cr2"
+    c = doc["comparisons"][0]  # statistic = diff / se read against t on df; z kept (same number) for one release
+    assert c["statistic"] == c["z"] == pytest.approx(c["diff"] / c["se"]) and c["reference"] == "t"
     assert doc["settings"]["interval"] == "auto"
     s = doc["settings"]
     for key in ("file", "format", "question_col", "model_col", "score_col", "cluster_col", "confidence", "baseline",
@@ -203,7 +211,7 @@ def test_json_has_no_nan():
 def test_settings_command_reproduces_the_analysis(mgsm):
     cmd = json_document(analyze(load(EXAMPLES / "multilingual_clustered.csv"), baseline="Galleon", adjust="bh",
                                 confidence=0.9))["settings"]["command"]
-    assert cmd.startswith("python -m evalstats_core analyze multilingual_clustered.csv --layout long")
+    assert cmd.startswith("evalbars analyze multilingual_clustered.csv --layout long")
     for part in ("--cluster-col cluster", "--baseline Galleon", "--confidence 0.9", "--adjust bh"):
         assert part in cmd
 
@@ -263,11 +271,12 @@ def test_render_formats(atlas):
                     "## Methods", "## How the file was read"):
         assert heading.replace("\\_", "_") in md.replace("\\_", "_")
     assert json.loads(render(atlas, "json"))["comparisons"][0]["model"] == "Breeze"
-    assert render(atlas, "csv").startswith("model,n,n_clusters,k,mean,se,ci_low,ci_high,se_naive,deff,df,method,"
+    assert render(atlas, "csv").startswith("model,n,n_clusters,k,mean,se,ci_low,ci_high,se_naive,deff,df,se_method,method,"
                                            "interval\n")
     assert "\\begin{itemize}" in render(atlas, "latex")
-    with pytest.raises(EvalStatsError, match="must be one of markdown, latex, csv, json"):
-        render(atlas, "html")
+    assert render(atlas, "html").startswith("<!DOCTYPE html>")
+    with pytest.raises(EvalStatsError, match="must be one of markdown, latex, csv, json, html"):
+        render(atlas, "rtf")
 
 
 def test_a_rounding_level_difference_never_prints_as_minus_zero():
@@ -298,13 +307,14 @@ def test_page_markdown_latex_print_a_near_zero_difference_the_same_way():
         f"q{i},0.5,{0.5 + (0.1 if i % 2 else -0.1) - (1e-5 if i == 3 else 0)}\n" for i in range(40))
     a = analyze(load(rows.encode(), name="z.csv"), adjust="bh")
     shown = comparisons_display(a).iloc[0]
-    diff_cell, ci_cell = shown["Model − Baseline (SE)"], shown["95% CI"]
-    assert diff_cell.startswith("0.0") and "-0.0" not in diff_cell and "+0.0%" not in diff_cell
+    diff_cell, ci_cell = shown["Model − Baseline (SE), points"], shown["95% CI, points"]
+    assert diff_cell.startswith("0.0") and "-0.0" not in diff_cell and "+0.0" not in diff_cell
     md, tex = comparisons_table(a, "markdown"), comparisons_table(a, "latex")
     assert diff_cell in md and ci_cell in md
-    assert diff_cell.replace("%", r"\%") in tex and ci_cell.replace("%", r"\%") in tex
+    assert diff_cell.split(" (")[0] + " [" in tex and "$-$0.0" not in tex and "+0.0 [" not in tex
     label = "p (Benjamini–Hochberg)"  # one label per method: the page's header is the export's
-    assert label in shown.index and label in md and "p (Benjamini--Hochberg)" in tex
+    details = report.comparisons_details(a).iloc[0]
+    assert label in details.index and label in md and "$p$ (Benjamini--Hochberg)" in tex
 
 
 def test_csv_is_one_table_per_file_that_pandas_reads(mgsm, tmp_path):

@@ -118,11 +118,17 @@ def test_comparisons_display_table5_and_saving():
     p, a = prepared("atlas_breeze", method="cr1")
     row = report.comparisons_display(a).iloc[0]
     c = a.comparisons[0]
-    assert row["Model − Baseline (SE)"] == "+5.0% (2.3%)" and row["95% CI"] == "(+0.5%, +9.5%)"
-    assert row["Pairing saved"] == f"{1 - c.se / c.se_unpaired:.0%} of the SE" == "73% of the SE"
+    # differences in points (the unit in the header), and the one p-value to quote
+    assert row["Model − Baseline (SE), points"] == "+5.0 (2.3)" and row["95% CI, points"] == "(+0.5, +9.5)"
+    assert list(row.index) == ["Model", "Baseline", "Model − Baseline (SE), points", "95% CI, points", "p",
+                               "Questions"]
+    details = report.comparisons_details(a).iloc[0]
+    assert details["Pairing saved"] == f"{1 - c.se / c.se_unpaired:.0%} of the SE" == "73% of the SE"
     p, a = prepared("synthetic", adjust="bh", paired=False)
     shown = report.comparisons_display(a)
-    assert "p (Benjamini–Hochberg)" in shown.columns and (shown["Pairing saved"] == "n/a").all()
+    assert report.quote_label(a) == "p (Benjamini–Hochberg)" and "p (Benjamini–Hochberg)" in shown.columns
+    assert "p" not in shown.columns  # the unadjusted p is under Details
+    assert (report.comparisons_details(a)["Pairing saved"] == "n/a").all()
 
 
 def test_differences_frame_and_mcnemar():
@@ -146,7 +152,7 @@ def test_settings_document_reproduces_the_command():
     p, a = prepared("multilingual", baseline="Galleon", confidence=0.9)
     doc = report.settings_document(a, interval_method="wilson", file_name="multilingual_clustered.csv")
     assert doc["interval_method"] == "wilson"
-    assert doc["command"].startswith("python -m evalstats_core analyze multilingual_clustered.csv --layout long")
+    assert doc["command"].startswith("evalbars analyze multilingual_clustered.csv --layout long")
     assert "--baseline Galleon" in doc["command"] and "--confidence 0.9" in doc["command"]
     json.dumps(doc)  # serialisable as the settings file
     assert report.json_document(a) == report.json_document(analyze(p.dataset, baseline="Galleon", confidence=0.9))
@@ -203,7 +209,7 @@ def test_pairing_saved_in_words():
     rows = "question,A,B\n" + "".join(f"q{i},{i % 2},{(i // 2) % 2}\n" for i in range(40))
     p = prepare(rows.encode(), "u.csv")
     a = analyze(p.table)
-    row = report.comparisons_display(a).iloc[0]
+    row = report.comparisons_details(a).iloc[0]
     c = a.comparisons[0]
     assert abs(c.correlation) < 1e-12 and row["Correlation"] == "0.00"
     expected = 1 - c.se / c.se_unpaired
