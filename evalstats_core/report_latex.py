@@ -264,5 +264,7 @@ def latex_report(analysis: Analysis, *, columns: Any = DEFAULT_COLUMNS, caption:
 
 
 def _text(text: str) -> str:
-    """Prose with user names in it: escaped, a minus before a number set as math, long names breakable."""
-    return re.sub(r"(?<![\w-])-(?=\d)", r"$-$", _breakable(text, 16))
+    """Prose with user names in it: escaped, a minus before a number set as math; only a word longer than a
+    line could hold (a long model or file name) gets break points."""
+    words = [(_breakable(w, 16) if len(w) > 24 else latex_cell(w)) for w in text.split(" ")]
+    return re.sub(r"(?<![\w-])-(?=\d)", r"$-$", " ".join(words))

@@ -51,7 +51,7 @@ BAD: dict[str, tuple[bytes | None, list[str], list[str]]] = {
     "bad baseline": (HEADER + b"q1,A,1\nq2,A,0\nq1,B,1\nq2,B,1\n", ["--baseline", "C"],
                      ["baseline 'C' is not a model in results.csv", "'A', 'B'"]),
     "bad confidence": (HEADER + b"q1,A,1\nq2,A,0\n", ["--confidence", "95"], ["confidence '95' must be between 0 and 1"]),
-    "bad format option": (HEADER + b"q1,A,1\nq2,A,0\n", ["--format", "html"], ["argument --format/-f: invalid choice"]),
+    "bad format option": (HEADER + b"q1,A,1\nq2,A,0\n", ["--format", "rtf"], ["argument --format/-f: invalid choice"]),
     "bad cluster-se": (HEADER + b"q1,A,1\nq2,A,0\n", ["--cluster-se", "cr3"], ["argument --cluster-se: invalid choice"]),
     "bad interval": (HEADER + b"q1,A,1\nq2,A,0\n", ["--interval", "exact"], ["argument --interval: invalid choice"]),
     "bad n-boot": (HEADER + b"q1,A,1\nq2,A,0\n", ["--n-boot", "10"], ["--n-boot '10' must be between 99"]),
@@ -96,7 +96,7 @@ def test_bad_input_exits_2_with_one_clear_line(bad_runs, name):
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("evalstats: error: ") and "Traceback" not in proc.stderr
+    assert lines[0].startswith("evalbars: error: ") and "Traceback" not in proc.stderr
     for part in BAD[name][2]:
         assert part in lines[0]
     assert before == after  # the input file is never modified
@@ -113,9 +113,10 @@ def test_json_output_equals_analyze():
     for got, m in zip(doc["models"], res.models, strict=True):
         assert got == {"model": m.model, "n": m.n, "n_clusters": m.n_clusters, "k": m.k, "mean": m.mean, "se": m.se,
                        "ci": [m.ci_low, m.ci_high], "se_naive": m.se_naive, "deff": m.deff, "df": m.df,
-                       "method": "cr2", "interval": "CR2 t (Satterthwaite df)"}
+                       "se_method": "cr2", "method": "cr2", "interval": "CR2 t (Satterthwaite df)"}
     for got, c in zip(doc["comparisons"], res.comparisons, strict=True):
         assert got == {"model": c.model, "baseline": "Galleon", "n": c.n, "diff": c.diff, "se": c.se,
+                       "se_method": "cr2", "statistic": c.z, "reference": "t",
                        "ci": [c.ci_low, c.ci_high], "z": c.z, "p_value": c.p_value, "p_adjusted": c.p_adjusted,
                        "correlation": c.correlation, "se_unpaired": c.se_unpaired, "df": c.df, "method": "cr2",
                        "mcnemar_p": None, "wild_p_value": None}  # clustered: no exact McNemar
@@ -137,7 +138,7 @@ def test_settings_command_reruns_to_the_same_numbers(tmp_path, capsys, monkeypat
     monkeypatch.chdir(tmp_path)
     (tmp_path / "atlas_breeze.csv").write_bytes((EXAMPLES / "atlas_breeze.csv").read_bytes())
     first = json.loads(cli("analyze", "atlas_breeze.csv", "-f", "json", "--confidence", "0.9", capsys=capsys)[1])
-    cmd = first["settings"]["command"].split()[3:]  # drop "python -m evalstats_core"
+    cmd = first["settings"]["command"].split()[1:]  # drop "evalbars"
     assert cmd[:4] == ["analyze", "atlas_breeze.csv", "--layout", "wide"] and "--confidence" in cmd
     second = json.loads(cli(*cmd, "-f", "json", capsys=capsys)[1])
     assert second == first
@@ -167,7 +168,7 @@ def test_cluster_se_interval_and_the_paper_s_numbers(tmp_path, capsys, monkeypat
                             ("clopper-pearson", "Clopper-Pearson (exact)")):
         doc = json.loads(cli("analyze", "b.csv", "-f", "json", "--interval", interval, capsys=capsys)[1])
         assert doc["models"][0]["interval"] == label and doc["settings"]["interval"] == interval
-        cmd = doc["settings"]["command"].split()[3:]
+        cmd = doc["settings"]["command"].split()[1:]  # drop "evalbars"
         assert json.loads(cli(*cmd, "-f", "json", capsys=capsys)[1]) == doc  # the command reruns it exactly
     b = json.loads(cli("analyze", "b.csv", "-f", "json", "--interval", "bayes", capsys=capsys)[1])["models"][1]
     assert b["ci"][1] == 1.0  # 30/30: the Bayes interval keeps the boundary
@@ -202,7 +203,7 @@ def test_examples_in_every_format(example, tmp_path, capsys):
     assert code == 0 and out.startswith("# Results: ") and "## Verdicts" in out and "## Methods" in out
     report = tmp_path / "report.tex"
     code, out, _ = cli("analyze", path, "--format", "latex", "--output", str(report), capsys=capsys)
-    assert code == 0 and out == "" and r"\begin{tabular}" in report.read_text(encoding="utf-8")
+    assert code == 0 and out == "" and r"\begin{tabularx}" in report.read_text(encoding="utf-8")
     code, out, _ = cli("analyze", path, "-f", "csv", "--adjust", "bh", capsys=capsys)
     assert code == 0 and out.startswith("model,n,n_clusters,k,mean,se,")
     code, out, _ = cli("analyze", path, "-f", "json", "--unpaired", capsys=capsys)
@@ -221,7 +222,7 @@ def test_clustered_example_and_no_clusters(capsys):
 
 def test_warnings_go_to_stderr_for_csv_and_latex(capsys):
     code, _, err = cli("analyze", str(EXAMPLES / "atlas_breeze.csv"), "-f", "csv", capsys=capsys)
-    assert code == 0 and err.startswith("evalstats: warning: only 10 independent questions at the fewest")
+    assert code == 0 and err.startswith("evalbars: warning: only 10 independent questions at the fewest")
 
 
 def test_column_overrides_and_layout(tmp_path, capsys):
@@ -254,7 +255,7 @@ def test_unexpected_errors_are_one_line(monkeypatch, capsys):
 
     monkeypatch.setattr(report, "render", boom)
     code, out, err = cli("analyze", str(EXAMPLES / "atlas_breeze.csv"), capsys=capsys)
-    assert code == 2 and out == "" and err == "evalstats: error: unexpected RuntimeError: kaboom (please report " \
+    assert code == 2 and out == "" and err == "evalbars: error: unexpected RuntimeError: kaboom (please report " \
         "this with the input file)\n"
 
 

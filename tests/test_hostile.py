@@ -32,11 +32,11 @@ def test_hostile_input_gives_the_expected_exit_code_and_one_clear_line(name, cap
     assert code == case.code, err
     lines = err.strip().splitlines()
     if case.code == 2:
-        assert len(lines) == 1 and lines[0].startswith("evalstats: error: "), err
+        assert len(lines) == 1 and lines[0].startswith("evalbars: error: "), err
         assert "unexpected" not in err and "Traceback" not in err
         assert out == ""
     else:
-        assert all(line.startswith("evalstats: warning: ") for line in lines), err
+        assert all(line.startswith("evalbars: warning: ") for line in lines), err
     for word in case.words:
         assert word in err, (word, err)
     for word in case.stdout_words:

@@ -307,7 +307,7 @@ def test_unknown_baseline_in_url_falls_back_to_all_pairs():
 
 # ------------------------------------------------------------------------------- same as the CLI
 def _cli_json(file_path, command: str) -> dict:
-    args = shlex.split(command)[4:]  # drop "python -m evalstats_core analyze", keep the flags after FILE
+    args = shlex.split(command)[2:]  # drop "evalbars analyze", keep the flags after FILE
     out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", str(file_path), *args[1:],
                           "--format", "json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
@@ -322,7 +322,7 @@ def _cli_json(file_path, command: str) -> dict:
     ("multilingual", {"analyze_method": "bayes", "analyze_wild": True}),
 ])
 def test_page_numbers_equal_the_command_line_json(slug, changes):
-    """The analysis the page shows, and its tables, equal `python -m evalstats_core analyze FILE --format json`."""
+    """The analysis the page shows, and its tables, equal `evalbars analyze FILE --format json`."""
     from evalstats_app.examples import EXAMPLES, EXAMPLES_DIR
     from evalstats_core.report import Formatter
 

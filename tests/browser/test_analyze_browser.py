@@ -82,8 +82,8 @@ EXPORTS = {
     "Comparisons (CSV)": ("my_results_comparisons.csv", lambda t: t.startswith("model,baseline,n,diff")),
     "Report (JSON)": ("my_results_report.json", lambda t: len(json.loads(t)["models"]) == 3),
     "Settings (JSON)": ("my_results_settings.json",
-                        lambda t: json.loads(t)["command"].startswith("python -m evalstats_core analyze my_results.csv")),
-    "Command (shell)": ("my_results_analyze.sh", lambda t: "python -m evalstats_core analyze my_results.csv" in t),
+                        lambda t: json.loads(t)["command"].startswith("evalbars analyze my_results.csv")),
+    "Command (shell)": ("my_results_analyze.sh", lambda t: "evalbars analyze my_results.csv" in t),
 }
 
 

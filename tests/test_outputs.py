@@ -1,0 +1,229 @@
+"""Every export says the same thing and stays inert: one vocabulary (McNemar's exact p in every format, '—'
+with clusters), one escaper per target tested with hostile model names on every caption, label, header
+and export, a self-contained HTML page, 16:9 slide figures, and output paths that never follow a link."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalstats_core.analysis import analyze
+from evalstats_core.data import load
+from evalstats_core.escape import csv_safe, escape_html, escape_markdown, escape_streamlit
+from evalstats_core.report import csv_tables, render
+from evalstats_core.vocabulary import Formatter, signed_zero_free
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+HOSTILE = [
+    "![pixel](http://127.0.0.1:9/track.png)",  # an image a viewer's browser would fetch
+    "[click](javascript:alert(1))",
+    "<img src=x onerror=alert(1)>",
+    "=HYPERLINK(\"http://x\",\"y\")",
+    "@SUM(1)",
+    "+cmd|' /C calc'!A0",
+    "-2+3",
+    "a|b\\c`d`",
+    "$x$ :red[y] :material/home:",
+    "\\input{/etc/passwd} & % # _ { } ~ ^",
+    "line\nbreak",
+]
+
+
+def hostile_analysis(clusters: bool = False):
+    rng = np.random.default_rng(1)
+    n = 120
+    difficulty = rng.random(n)
+    names = HOSTILE[:6] + ["plain"]
+    rows = [["question"] + (["cluster"] if clusters else []) + names]
+    for i in range(n):
+        rows.append([f"q{i}"] + ([f"c{i % 12}"] if clusters else [])
+                    + [str(int(difficulty[i] < 0.4 + 0.05 * j)) for j in range(len(names))])
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    return analyze(load(out.getvalue().encode(), name="<b>file</b>.csv"))
+
+
+# ------------------------------------------------------------------------------------------ escapers
+@pytest.mark.parametrize("name", HOSTILE)
+def test_escapers_leave_no_active_markup(name):
+    md = escape_markdown(name)
+    assert "\n" not in md and not re.search(r"(?<!\\)[\[\]|`<]", md.replace("\\\\", ""))
+    assert not re.search(r"!\[[^\]]*\]\(", md)  # no image syntax survives, so nothing is fetched
+    st_md = escape_streamlit(name)
+    assert not re.search(r"(?<!\\)[\[\]:$<]", st_md.replace("\\\\", ""))
+    h = escape_html(name)
+    assert "<" not in h and ">" not in h and '"' not in h
+    cell = csv_safe(name)
+    assert cell[:1] not in ("=", "+", "-", "@")
+
+
+def test_one_formatter_never_prints_minus_zero():
+    f = Formatter(percent=True, decimals=1)
+    for x in (-1e-12, -0.0004, 0.0, -0.0):
+        assert f.num(x, signed=True) == "0.0%" and f.diff(x) == "0.0 pt"
+    assert signed_zero_free(-0.0, 1) == "0.0" and f.bounded(-0.3, 1.4) == \
+        "(0.0%, 100.0%), clipped; computed (-30.0%, 140.0%)"
+
+
+# ------------------------------------------------------------------------- hostile names in every export
+def test_markdown_report_neutralises_hostile_names():
+    md = render(hostile_analysis(), "markdown")
+    assert not re.search(r"(?<!\\)\]\(", md) and not re.search(r"(?<!\\)<img", md)  # no link, image or tag
+    tables, current = [], []
+    for line in md.splitlines() + [""]:
+        if line.startswith("|"):
+            current.append(line)
+        elif current:
+            tables.append(current)
+            current = []
+    assert len(tables) == 2
+    for rows in tables:  # every row keeps its cell count: no name breaks a table
+        counts = {len(re.findall(r"(?<!\\)\|", row)) for row in rows}
+        assert len(counts) == 1, rows
+
+
+def test_csv_headers_and_cells_are_defused_everywhere():
+    a = hostile_analysis()
+    for name, body in csv_tables(a).items():
+        for row in csv.reader(io.StringIO(body)):
+            for cell in row:
+                assert cell[:1] not in ("=", "+", "@") and not re.match(r"-[^\d.]", cell), (name, cell)
+    from evalstats_app.workbench_sections import _csv
+    from evalstats_core.breakdown import disagreements
+    from evalstats_core.data import question_scores
+
+    table = question_scores(load(_hostile_bytes()))
+    frame = disagreements(table, HOSTILE[3], HOSTILE[4])
+    header = next(csv.reader(io.StringIO(_csv(frame))))
+    assert all(h[:1] not in ("=", "+", "-", "@") for h in header), header  # model names in the header row
+
+
+def _hostile_bytes() -> bytes:
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["question", HOSTILE[3], HOSTILE[4]])
+    for i in range(30):
+        w.writerow([f"q{i}", i % 2, (i // 2) % 2])
+    return out.getvalue().encode()
+
+
+def test_html_report_is_self_contained_and_escaped():
+    a = hostile_analysis()
+    page = render(a, "html")
+    assert page.startswith("<!DOCTYPE html>") and "<script" not in page.lower()
+    refs = re.findall(r"""(?:src|href)\s*=\s*["']?([^"' >]+)""", page, re.IGNORECASE)
+    assert not [r for r in refs if re.match(r"(?:https?:)?//", r)], refs  # no network reference at all
+    assert "<img" not in page and "onerror" not in page.replace("onerror=alert", "") or "&lt;img" in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page and "&lt;b&gt;file&lt;/b&gt;.csv" in page
+    assert "<svg" in page  # the charts are inline
+    for head in ("In short", "Models", "Comparisons", "Verdicts", "Methods", "Reproduce"):
+        assert f"<h2>{head}</h2>" in page
+
+
+def test_cli_html_has_no_network_and_the_command(tmp_path):
+    out = tmp_path / "r.html"
+    proc = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", str(EXAMPLES / "atlas_breeze.csv"),
+                           "--format", "html", "-o", str(out)], capture_output=True, text=True, cwd=ROOT, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    page = out.read_text(encoding="utf-8")
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", page)
+    assert "evalbars analyze" in page and "Breeze" in page
+
+
+# --------------------------------------------------------------------------- one vocabulary, four formats
+@pytest.mark.parametrize("clustered", [False, True])
+def test_mcnemar_p_is_the_exact_p_in_every_format(clustered):
+    a = hostile_analysis(clusters=clustered)
+    c = a.comparisons[0]
+    doc = json.loads(render(a, "json"))
+    rows = list(csv.DictReader(io.StringIO(render(a, "csv", table="comparisons"))))
+    md = render(a, "markdown")
+    html_page = render(a, "html")
+    if clustered:
+        assert doc["comparisons"][0]["mcnemar_p"] is None and rows[0]["mcnemar_p"] == ""
+        assert "| — |" in md and "<td>—</td>" in html_page
+    else:
+        from scipy.stats import binomtest
+
+        exact = binomtest(c.only_model, c.only_model + c.only_baseline).pvalue
+        assert doc["comparisons"][0]["mcnemar_p"] == pytest.approx(exact)
+        assert float(rows[0]["mcnemar_p"]) == pytest.approx(exact)
+        shown = f"{exact:.3f}" if exact >= 0.001 else "<0.001"
+        assert "McNemar exact p" in md and shown in md
+    assert "McNemar p |" not in md  # the chi-square p never appears under an unlabelled "McNemar p"
+
+
+# ------------------------------------------------------------------------------------------- slides
+def test_slide_preset_is_16_9_with_short_title_method_line_and_points():
+    from evalstats_core.charts.analyze import differences_chart
+    from evalstats_core.charts.slide import slide_png, slide_spec, slide_svg
+    from evalstats_core.report import differences_frame, method_line
+
+    a = analyze(load(EXAMPLES / "multilingual_clustered.csv"))
+    line = method_line(a, what="comparisons")
+    chart = differences_chart(differences_frame(a), title="multilingual: differences in points", subtitle=line)
+    spec = slide_spec(chart)
+    assert (spec["width"], spec["height"]) == (960, 540) and spec["autosize"]["type"] == "fit"
+    png = slide_png(chart)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert (width, height) == (1920, 1080)
+    svg = slide_svg(chart)
+    texts = [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg, re.S)]
+    joined = " ".join(texts)
+    assert "multilingual: differences in points" in texts and "CR2 t, clustered on 'cluster'" in joined
+    assert "Difference, points" in joined and "%" not in " ".join(t for t in texts if re.fullmatch(r"[−+\-\d.%]+", t))
+    ticks = [t for t in texts if re.fullmatch(r"[−+\-]?\d+(\.\d+)?%?", t)]
+    assert ticks and all(len(t) <= 4 for t in ticks)  # one label per tick, never two run together
+
+
+# ---------------------------------------------------------------------------------------- output paths
+def test_csv_folder_output_never_follows_a_symlink(tmp_path):
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    out = tmp_path / "tables"
+    out.mkdir()
+    os.symlink(target, out / "models.csv")
+    proc = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", str(EXAMPLES / "atlas_breeze.csv"),
+                           "--format", "csv", "-o", str(out) + "/"], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert proc.returncode == 2 and target.read_text() == "keep me"
+    errors = [x for x in proc.stderr.strip().splitlines() if not x.startswith("evalbars: warning:")]
+    assert len(errors) == 1 and errors[0].startswith("evalbars: error:") and "symbolic link" in errors[0]
+
+
+def test_a_file_name_starting_with_a_dash_reruns_from_the_printed_command(tmp_path):
+    (tmp_path / "-results.csv").write_bytes((EXAMPLES / "atlas_breeze.csv").read_bytes())
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    first = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", "--format", "json", "--",
+                            "-results.csv"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert first.returncode == 0, first.stderr
+    command = json.loads(first.stdout)["settings"]["command"]
+    assert command.startswith("evalbars analyze ./-results.csv")
+    import shlex
+
+    args = shlex.split(command)[1:]
+    again = subprocess.run([sys.executable, "-m", "evalstats_core", *args, "--format", "json"], capture_output=True,
+                           text=True, cwd=tmp_path, env=env, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["comparisons"] == json.loads(first.stdout)["comparisons"]
+
+
+def test_every_message_says_evalbars():
+    proc = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", "no-such-file.csv"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.startswith("evalbars: error:")
+    helptext = subprocess.run([sys.executable, "-m", "evalstats_core", "--help"], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120).stdout
+    assert "usage: evalbars" in helptext and "python -m evalstats_core" not in helptext
