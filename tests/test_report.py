@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from evalstats_core import report
 from evalstats_core.analysis import Analysis, ModelResult, PairResult, analyze
 from evalstats_core.data import load
 from evalstats_core.errors import EvalStatsError
-from evalstats_core import report
 from evalstats_core.report import (
     comparisons_csv,
     comparisons_table,
