@@ -37,8 +37,14 @@ def table(at, first_column: str):
 
 
 def pair_table(at):
-    """The pairwise (Table 5) dataframe."""
-    return [d.value for d in at.dataframe if "Unpaired SE" in d.value.columns][0]
+    """The pairwise (Table 5) numbers: the comparisons table (difference and interval in points, the p to quote)
+    side by side with its Details table (correlation, df, every p, unpaired SE, pairing saved)."""
+    import pandas as pd
+
+    shown = [d.value for d in at.dataframe if any(c.startswith("Model − Baseline (SE)") for c in d.value.columns)][0]
+    details = [d.value for d in at.dataframe if "Pairing saved" in d.value.columns][0]
+    extra = details[[c for c in details.columns if c not in shown.columns]]
+    return pd.concat([shown.reset_index(drop=True), extra.reset_index(drop=True)], axis=1)
 
 
 def inject(at, name: str, data: bytes):
@@ -60,7 +66,7 @@ def test_opens_on_atlas_breeze_with_honest_numbers_and_the_seed_s_with_cr1(atlas
     models = table(atlas, "Model")
     assert list(models["95% CI"]) == ["(49.7%, 77.5%)", "(54.8%, 82.4%)"]  # t(9): scipy ttest_1samp
     row = pair_table(atlas).iloc[0]
-    assert row["95% CI"] == "(-0.2%, +10.2%)" and row["p"] == "0.059" and row["df"] == "9.0"
+    assert row["95% CI, points"] == "(-0.2, +10.2)" and row["p"] == "0.059" and row["df"] == "9.0"
     assert ("Breeze and Atlas cannot be told apart: Breeze - Atlas = +5.0 points (95% CI -0.2 to 10.2, an interval "
             "that includes zero; p 0.059); with 10 questions this is fragile.") in text_of(atlas)
     atlas.selectbox(key="analyze_cluster_se").set_value("cr1").run()
@@ -69,9 +75,9 @@ def test_opens_on_atlas_breeze_with_honest_numbers_and_the_seed_s_with_cr1(atlas
     assert list(models["Mean (SE)"]) == ["63.6% (6.1%)", "68.6% (6.1%)"]  # seed 004: 63.6%, SE 0.0613
     assert models["95% CI"][0] == "(51.6%, 75.6%)"  # seed 004: 51.6% to 75.6%
     row = pair_table(atlas).iloc[0]
-    assert row["Model − Baseline (SE)"] == "+5.0% (2.3%)"  # paired SE 0.0232
-    assert row["95% CI"] == "(+0.5%, +9.5%)"
-    assert row["Unpaired SE"] == "8.6%"  # naive SE 0.0864
+    assert row["Model − Baseline (SE), points"] == "+5.0 (2.3)"  # paired SE 0.0232
+    assert row["95% CI, points"] == "(+0.5, +9.5)"
+    assert row["Unpaired SE, points"] == "8.6"  # naive SE 0.0864
     assert row["Pairing saved"] == "73% of the SE"  # seed 004: "the paired SE is 73% smaller"
     assert row["Correlation"] == "0.93"
     assert row["df"] == "∞" and row["p"] == "0.031"
@@ -350,8 +356,8 @@ def test_page_numbers_equal_the_command_line_json(slug, changes):
     pairs = pair_table(at)
     for row, c in zip(pairs.itertuples(index=False), cli["comparisons"], strict=False):
         assert (row[0], row[1]) == (c["model"], c["baseline"])
-        assert row[2] == f"{fmt.num(c['diff'], signed=True)} ({fmt.num(c['se'])})"
-        assert row[3] == fmt.interval(*c["ci"], signed=True)
+        assert row[2] == f"{fmt.num(c['diff'], signed=True, unit=False)} ({fmt.num(c['se'], unit=False)})"
+        assert row[3] == fmt.bounded(*c["ci"], diff=True)
 
 
 def test_one_model_file_and_parquet_upload(session):
@@ -428,7 +434,7 @@ def test_many_models_get_a_matrix_and_a_leader_forest():
     inject(at, "nine.csv", rows.encode())
     no_exceptions(at)
     specs = [c.proto.spec for c in at.get("vega_lite_chart")]
-    assert any("Every pairwise difference" in s for s in specs) and any("Every model against the leader" in s
+    assert any("every pairwise difference" in s for s in specs) and any("every model against the leader" in s
                                                                          for s in specs)
     assert not any("Differences between models" in s for s in specs)
     assert all("95% CI" in s for s in specs if "Every" in s)  # the method line is the subtitle
@@ -511,10 +517,13 @@ def test_every_text_export_prints_the_page_s_numbers(slug, changes):
     for row in table(at, "Model").itertuples(index=False):
         cells = dict(zip(table(at, "Model").columns, row, strict=True))
         assert f"| {cells['Mean (SE)']} | {cells[level]} |" in md
-        assert f"{cells['Mean (SE)']} & {cells[level]}".replace("%", r"\%") in tex
+        # LaTeX's compact table: the same mean and interval, without the % signs (the caption names the unit)
+        mean = cells["Mean (SE)"].split("%")[0]
+        low, high = (x.strip(" (%)") for x in cells[level].split(", clipped")[0].split(", "))
+        assert f"{mean} [{low}, {high}]".replace("-", "$-$") in tex
     for row in pair_table(at).itertuples(index=False):
         cells = dict(zip(pair_table(at).columns, row, strict=True))
-        assert f"| {cells['Model − Baseline (SE)']} | {cells[level]} |" in md
+        assert f"| {cells['Model − Baseline (SE), points']} | {cells[level + ', points']} |" in md
     models_csv = {m.model: m for m in a.models}
     for got in report.json_document(a)["models"]:
         assert got["ci"] == [models_csv[got["model"]].ci_low, models_csv[got["model"]].ci_high]
