@@ -102,7 +102,6 @@ def comparisons_display(analysis: Analysis) -> pd.DataFrame:
             head_diff: f"{f.num(c.diff, signed=True, unit=False)} ({f.num(c.se, unit=False)})",
             head_ci: f.bounded(c.ci_low, c.ci_high, diff=True),
             quote: fmt_p(c.p_adjusted if quote != "p" else c.p_value),
-            "Questions": f"{c.n:,}",
         })
     return pd.DataFrame(rows)
 
@@ -124,6 +123,7 @@ def comparisons_details(analysis: Analysis) -> pd.DataFrame:
             row[TESTS["wild"]] = fmt_p(c.wild_p_value)
         row[f"Unpaired SE{unit}"] = f.num(c.se_unpaired, unit=False)
         row["Pairing saved"] = _saved(saved)
+        row["Questions"] = f"{c.n:,}"
         rows.append(row)
     return pd.DataFrame(rows)
 

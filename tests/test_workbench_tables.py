@@ -120,8 +120,7 @@ def test_comparisons_display_table5_and_saving():
     c = a.comparisons[0]
     # differences in points (the unit in the header), and the one p-value to quote
     assert row["Model − Baseline (SE), points"] == "+5.0 (2.3)" and row["95% CI, points"] == "(+0.5, +9.5)"
-    assert list(row.index) == ["Model", "Baseline", "Model − Baseline (SE), points", "95% CI, points", "p",
-                               "Questions"]
+    assert list(row.index) == ["Model", "Baseline", "Model − Baseline (SE), points", "95% CI, points", "p"]
     details = report.comparisons_details(a).iloc[0]
     assert details["Pairing saved"] == f"{1 - c.se / c.se_unpaired:.0%} of the SE" == "73% of the SE"
     p, a = prepared("synthetic", adjust="bh", paired=False)

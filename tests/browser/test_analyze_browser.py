@@ -240,3 +240,35 @@ def test_wild_bootstrap_toggle_adds_its_p_value(server, page):
     page.get_by_text("Standard errors").first.scroll_into_view_if_needed()
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "analyze_wild_toggle.png"), full_page=False)
+
+
+def test_presenter_reads_the_summary_first_and_the_comparisons_fit_1280(server, page):
+    """At 1280 px: the three-line summary comes before the tables, the comparisons table is not cut (the p to
+    quote is on screen), and the 16:9 figure and the HTML report download."""
+    page.set_viewport_size({"width": 1280, "height": 2400})
+    page.goto(server + "/analyze?analyze_example=multilingual")
+    wait_ready(page)
+    wait_charts(page, 2)
+    wait_tables(page, 2)
+    summary = page.locator('[class*="st-key-analyze_summary"]')
+    summary.get_by_text("the p-value to quote").wait_for()
+    summary.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "analyze_presenter_summary_1280.png"), full_page=False)
+    first_table = page.locator('[data-testid="stDataFrame"]').first
+    assert summary.bounding_box()["y"] < first_table.bounding_box()["y"]
+    pairs = page.locator('[data-testid="stDataFrame"]').nth(1)
+    pairs.scroll_into_view_if_needed()
+    box = pairs.bounding_box()
+    assert box["x"] + box["width"] <= 1280
+    widths = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stDataFrame"]')].slice(0, 2)
+        .map(d => { const s = d.querySelector('.dvn-scroller'); return s ? s.scrollWidth - s.clientWidth : 0; })""")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "analyze_presenter_1280.png"), full_page=False)
+    assert widths[1] <= 1, widths  # no horizontal scroll: every column of the comparisons table is visible
+    for label, magic in (("Report (HTML, one page)", b"<!DOCTYPE html>"), ("Models figure, 16:9 (PNG)", b"\x89PNG")):
+        with page.expect_download() as info:
+            page.get_by_role("button", name=label).click()
+        with open(info.value.path(), "rb") as fh:
+            assert fh.read()[: len(magic)] == magic
+    assert page.locator('[data-testid="stException"]').count() == 0
