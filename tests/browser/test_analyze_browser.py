@@ -77,7 +77,7 @@ def test_upload_shows_tables_and_verdicts(server, page, upload_file):
 
 EXPORTS = {
     "Report (Markdown)": ("my_results_report.md", lambda t: "| Model |" in t and "## Verdicts" in t),
-    "Tables (LaTeX)": ("my_results_tables.tex", lambda t: r"\begin{tabular}" in t and "alpha" in t),
+    "Tables (LaTeX)": ("my_results_tables.tex", lambda t: r"\begin{tabularx}" in t and "alpha" in t),
     "Models (CSV)": ("my_results_models.csv", lambda t: t.startswith("model,n,n_clusters") and "gamma" in t),
     "Comparisons (CSV)": ("my_results_comparisons.csv", lambda t: t.startswith("model,baseline,n,diff")),
     "Report (JSON)": ("my_results_report.json", lambda t: len(json.loads(t)["models"]) == 3),
@@ -214,8 +214,8 @@ def test_nineteen_models_get_a_readable_matrix_and_a_one_page_leader_plot(server
     page.wait_for_timeout(1000)
     charts = page.locator('[data-testid="stVegaLiteChart"]')
     titles = [charts.nth(i).inner_text() for i in range(charts.count())]
-    assert any("Every pairwise difference" in t for t in titles) and any("against the leader" in t for t in titles)
-    matrix = charts.filter(has_text="Every pairwise difference").first
+    assert any("every pairwise difference" in t for t in titles) and any("against the leader" in t for t in titles)
+    matrix = charts.filter(has_text="every pairwise difference").first
     leader = charts.filter(has_text="against the leader").first
     SHOTS.mkdir(parents=True, exist_ok=True)
     matrix.screenshot(path=str(SHOTS / "analyze_19_matrix.png"))
