@@ -227,3 +227,29 @@ def test_every_message_says_evalbars():
     helptext = subprocess.run([sys.executable, "-m", "evalstats_core", "--help"], capture_output=True, text=True,
                               cwd=ROOT, timeout=120).stdout
     assert "usage: evalbars" in helptext and "python -m evalstats_core" not in helptext
+
+
+def test_a_t_interval_at_n_2_is_shown_clipped_with_its_computed_ends():
+    """Two questions: the t interval runs far past 0% and 100%; every table shows it clipped and states the
+    computed ends (issue 22.9), the chart draws it clipped, LaTeX marks it and gives the ends under the table."""
+    from evalstats_core.report import clipped_note, model_intervals, models_display, models_table
+
+    a = analyze(load(b"question,A,B\nq1,1,0\nq2,0,0\n", name="two.csv"), interval="normal")
+    m = a.models[0]
+    assert m.ci_low < 0 and m.ci_high > 1
+    cell = models_display(a, model_intervals(a)).iloc[0]["95% CI"]
+    assert cell.startswith("(0.0%, 100.0%), clipped; computed (") and f"{100 * m.ci_low:.1f}%" in cell
+    assert cell in models_table(a)
+    assert clipped_note(a, model_intervals(a)) is not None
+    tex = render(a, "latex")
+    assert r"\textsuperscript{*}" in tex and "computed:" in tex
+
+
+def test_difference_matrix_is_in_points():
+    from evalstats_core.charts.analyze import difference_matrix
+    from evalstats_core.report import matrix_frame
+
+    a = analyze(load(EXAMPLES / "multilingual_clustered.csv"))
+    spec = difference_matrix(matrix_frame(a), order=[m.model for m in a.models]).to_dict()
+    text = json.dumps(spec, ensure_ascii=False)
+    assert "row − column, points" in text and '".1%"' not in text

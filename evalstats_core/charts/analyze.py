@@ -202,16 +202,18 @@ def difference_matrix(frame: pd.DataFrame, *, order: list[str], percent: bool = 
         return text + ("*" if sig else "")
 
     data = frame.assign(text=[label(e, s) for e, s in zip(frame["estimate"], frame["significant"], strict=True)])
+    data = data.assign(estimate=scale * data["estimate"])  # the colour legend and tooltip in points too
     limit = float(data["estimate"].abs().max() or 1.0)
     size = max(24, min(46, 720 // max(len(order), 1)))
     x = alt.X("column:N", sort=order, title="minus (column)",
               axis=alt.Axis(labelAngle=-40, labelLimit=160, labelOverlap=False))
     y = alt.Y("row:N", sort=order, title="model (row)", axis=alt.Axis(labelLimit=220, labelOverlap=False))
-    fmt = ".1%" if percent else ".3g"
+    fmt = ".1f" if percent else ".3g"
     rect = alt.Chart(data).mark_rect().encode(
         x=x, y=y,
         color=alt.Color("estimate:Q", scale=alt.Scale(scheme="blueorange", domain=[-limit, limit], reverse=True),
-                        legend=legend(title="row − column", format=fmt, orient="bottom")),
+                        legend=legend(title="row − column" + (", points" if percent else ""), format=fmt,
+                                      orient="bottom")),
         tooltip=[alt.Tooltip("row:N"), alt.Tooltip("column:N"), alt.Tooltip("estimate:Q", format=fmt),
                  alt.Tooltip("significant:N")])
     bold = alt.Chart(data[data["significant"]]).mark_text(fontSize=max(8, size // 4), fontWeight="bold").encode(
