@@ -253,3 +253,26 @@ def test_difference_matrix_is_in_points():
     spec = difference_matrix(matrix_frame(a), order=[m.model for m in a.models]).to_dict()
     text = json.dumps(spec, ensure_ascii=False)
     assert "row − column, points" in text and '".1%"' not in text
+
+
+def test_workbench_captions_and_markdown_escape_hostile_names_with_clusters():
+    """Issue 21.5: model names in the clustered 'why' caption (and every other caption, verdict and summary)
+    reach Streamlit escaped: no image, link, directive or math survives."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest import no_exceptions, run_page
+
+    from evalstats_app.workbench import INJECT_KEY
+
+    names = ["![p](http://127.0.0.1:9/x.png)", "[a](http://e) :red[b] $x$"]
+    rows = ["question,cluster," + ",".join('"' + n.replace('"', '""') + '"' for n in names)]
+    rows += [f"q{i},c{i % 12},{int(i % 3 != 0)},{int(i % 4 != 0)}" for i in range(120)]
+    at = run_page("pages/analyze.py")
+    at.session_state[INJECT_KEY] = {"name": "hostile.csv", "data": ("\n".join(rows) + "\n").encode()}
+    at.run()
+    no_exceptions(at)
+    texts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    joined = "\n".join(texts)
+    assert "Each cluster's share of the paired difference" in joined  # the clustered 'why' caption is there
+    for text in texts:
+        assert not re.search(r"(?<!\\)!(?<!\\)\[", text) and not re.search(r"(?<!\\)\]\(http", text), text
+        assert not re.search(r"(?<!\\):red(?<!\\)\[", text), text
