@@ -276,3 +276,26 @@ def test_workbench_captions_and_markdown_escape_hostile_names_with_clusters():
     for text in texts:
         assert not re.search(r"(?<!\\)!(?<!\\)\[", text) and not re.search(r"(?<!\\)\]\(http", text), text
         assert not re.search(r"(?<!\\):red(?<!\\)\[", text), text
+
+
+def test_an_svg_export_under_an_address_space_cap_never_kills_the_process():
+    """Under `ulimit -v` V8 aborts the whole process when it cannot reserve its heap (it killed the app's
+    server); the export then renders in a child and a failure comes back as a message."""
+    import shutil
+
+    if shutil.which("bash") is None:
+        pytest.skip("needs bash for ulimit")
+    code = ("import altair as alt, pandas as pd\n"
+            "from evalstats_core.charts import to_svg\n"
+            "from evalstats_core.charts._render import capped\n"
+            "assert capped()\n"
+            "try:\n"
+            "    svg = to_svg(alt.Chart(pd.DataFrame({'a': [1, 2]})).mark_point().encode(x='a'))\n"
+            "    print('drawn' if svg.lstrip().startswith('<svg') else 'bad')\n"
+            "except ValueError as exc:\n"
+            "    print('message:', exc)\n")
+    proc = subprocess.run(["bash", "-c", f"ulimit -v 4000000; exec {sys.executable} -c \"$0\"", code],
+                          capture_output=True, text=True, cwd=ROOT, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout.strip()
+    assert out == "drawn" or out.startswith("message: the chart could not be drawn here"), out
