@@ -568,4 +568,17 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
     if not paired:
         out.append("comparisons are unpaired: the standard errors ignore that both models answered the same "
                    "questions and are larger than the paired ones")
+    if clustered and paired:  # a clustered SE of a difference below the plain one: say what it means
+        from types import SimpleNamespace
+
+        from .guardrails import below_plain, below_plain_sentence  # lazy: guardrails imports this module
+
+        state = SimpleNamespace(clustered=True, paired=True, comparisons=pairs)
+        out += [below_plain_sentence(c, plain, _unit01(table)) for c, plain in below_plain(table, state)]
     return out
+
+
+def _unit01(table: QuestionTable) -> bool:
+    """Scores on the 0-1 scale (printed in percent and points)."""
+    vals = table.scores[table.answered]
+    return bool(np.all((vals >= 0.0) & (vals <= 1.0)))

@@ -350,9 +350,10 @@ def plain_paired_se(table: QuestionTable, model: str, baseline: str) -> float:
     return float(np.std(d, ddof=1) / math.sqrt(d.size)) if d.size > 1 else math.nan
 
 
-def below_plain(table: QuestionTable, analysis: Analysis) -> list[tuple[Any, float]]:
+def below_plain(table: QuestionTable, analysis: Any) -> list[tuple[Any, float]]:
     """The paired comparisons whose clustered SE is below the plain paired SE (by more than the noise of
-    :data:`SE_RATIO_FLAG`: plain / clustered > 1.1), with that plain SE."""
+    :data:`SE_RATIO_FLAG`: plain / clustered > 1.1), with that plain SE. ``analysis`` needs ``clustered``,
+    ``paired`` and ``comparisons`` (an :class:`Analysis`, or the same while it is being built)."""
     if not (analysis.clustered and analysis.paired):
         return []
     out = []

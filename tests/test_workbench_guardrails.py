@@ -290,6 +290,12 @@ def test_clustered_se_of_a_difference_below_the_plain_one_is_flagged_with_its_me
     assert c.se < plain and g.status == "warn"
     assert f"{100 * c.se:.2f} points" in g.detail and f"{100 * plain:.2f} points" in g.detail
     assert "too narrow" in g.detail and "8 clusters" in g.detail
+    # the same sentence is a warning of the analysis: in the Markdown report, the JSON and on stderr
+    from evalstats_core.report import render
+
+    said = [w for w in a.warnings if "below the plain paired SE" in w]
+    assert len(said) == 1 and said[0] in g.detail
+    assert "below the plain paired SE" in render(a, "markdown") and said[0] in render(a, "json")
 
 
 def test_clustered_se_above_the_plain_one_is_not_flagged():
