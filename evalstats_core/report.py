@@ -249,8 +249,8 @@ def quote_path(path: str) -> str:
     """A file name for a shell command line: quoted, and ``./`` before a name starting with ``-`` (else the
     command would read it as an option).
 
-    >>> quote_path("-x.csv"), quote_path("my file.csv")
-    ("./-x.csv", "'my file.csv'")
+    >>> print(quote_path("-x.csv"), quote_path("my file.csv"))
+    ./-x.csv 'my file.csv'
     """
     path = str(path)
     return _quote("./" + path if path.startswith("-") else path)
