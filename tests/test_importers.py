@@ -215,8 +215,8 @@ def test_cli_analyzes_several_harness_files():
     assert [m["model"] for m in doc["models"]] == ["mockllm/model-a", "mockllm/model-b"]
     assert all(m["k"] == 2 for m in doc["models"])  # two epochs averaged per question
     assert doc["settings"]["command"].endswith("model-b_zstd.eval --metric rating")
-    rerun = subprocess.run(doc["settings"]["command"].split()[3:] and
-                           [sys.executable, "-m", "evalstats_core", *doc["settings"]["command"].split()[3:], "-f",
+    assert doc["settings"]["command"].startswith("evalbars analyze ")  # one name: the installed command
+    rerun = subprocess.run([sys.executable, "-m", "evalstats_core", *doc["settings"]["command"].split()[1:], "-f",
                             "json"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert json.loads(rerun.stdout)["models"] == doc["models"]
     bad = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", files[0], "--metric", "nope"],
