@@ -202,10 +202,10 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
     if clusters is not None and a.clustered:
         shown = clusters.head(500).copy()  # the download has every cluster
         for col in [m.model for m in a.models] + ["diff"]:
-            if col in shown.columns:
-                shown[col] = [f.num(x, signed=col == "diff") for x in shown[col]]
+            if col in shown.columns:  # levels in percent, the difference in points
+                shown[col] = [f.num(x, signed=col == "diff", unit=col != "diff") for x in shown[col]]
         shown["share"] = ["n/a" if not math.isfinite(x) else f"{x:.0%}" for x in shown["share"]]
-        st.dataframe(shown.rename(columns={"cluster": "Cluster", "n": "Questions", "diff": f"{pair[0]} − {pair[1]}",
+        st.dataframe(shown.rename(columns={"cluster": "Cluster", "n": "Questions", "diff": f"{pair[0]} − {pair[1]}" + (", points" if _percent(a) else ""),
                                            "share": "Share of the difference"}),
                      hide_index=True, width="stretch")
         if len(clusters) > len(shown):

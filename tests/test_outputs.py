@@ -299,3 +299,25 @@ def test_an_svg_export_under_an_address_space_cap_never_kills_the_process():
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout.strip()
     assert out == "drawn" or out.startswith("message: the chart could not be drawn here"), out
+
+
+def test_workbench_chart_exports_carry_the_method_line_shown_on_screen():
+    """Issue 22.6: the exported subtitle is the method line the chart shows (CR2, clusters), never 'default
+    settings'; the title is short and names the benchmark; the differences are in points."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest import no_exceptions, run_page
+
+    from evalstats_app.shell import _EXPORTS
+
+    at = run_page("pages/analyze.py")
+    at.selectbox(key="analyze_example").set_value("multilingual").run()
+    no_exceptions(at)
+    exports = at.session_state[_EXPORTS]
+    for name in ("analyze_models", "analyze_differences"):
+        svg = exports[name]()
+        texts = " ".join(re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg, re.S))
+        assert "CR2" in texts and "clustered on 'cluster'" in texts and "default settings" not in texts, name
+        assert "multilingual_clustered.csv:" in texts
+    diff_texts = re.findall(r"<text[^>]*>(.*?)</text>", exports["analyze_differences"](), re.S)
+    assert any("Difference, points" in t for t in diff_texts)
+    assert not any(re.fullmatch(r"[−+\-]?\d+(\.\d+)?%", t) for t in diff_texts)  # no '%' on the difference axis
