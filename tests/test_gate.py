@@ -184,10 +184,13 @@ def test_with_clusters_the_plan_counts_clusters():
             p = 0.6 + shift
             rows.append(f"q{c}_{q},c{c},{int(rng.random() < p)},{int(rng.random() < p - 0.01)}")
     g = gate(load(("\n".join(rows) + "\n").encode(), name="r.csv"), baseline="base", candidate="cand")
-    assert g.n_clusters == 8 and g.needed_unit == "clusters"
-    if g.verdict == "inconclusive" and g.n_needed is not None:
-        assert "clusters like these (of about 30.0 questions each) would tell" in g.markdown()
-        assert "against 8 here" in g.markdown()
+    assert g.n_clusters == 8 and g.needed_unit == "clusters" and g.verdict == "inconclusive"
+    # Eq. 9 on clusters: omega2 = C * SE^2 per cluster, the easier decision at the observed difference
+    delta = max(g.diff + g.margin, -g.diff)
+    want = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2 * 8 * g.se**2 / delta**2
+    assert g.n_needed == pytest.approx(want, rel=1e-12)
+    assert f"About {math.ceil(want):,} clusters like these (of about 30.0 questions each) would tell" in g.markdown()
+    assert "against 8 here" in g.markdown() and "questions like these" not in g.markdown()
 
 
 def test_gate_section_says_in_one_line_what_was_decided_and_why():
