@@ -50,6 +50,7 @@ def slide_spec(chart: Any, *, title: str | None = None, subtitle: str | None = N
     if sub:
         block.update(subtitle=textwrap.wrap(sub, _SUBTITLE_CHARS)[:2], subtitleFontSize=16, subtitleColor="#555555")
     spec["title"] = block
+    _drop_sizes(spec)  # the chart's own small axis type gives way to the slide's
     config = spec.setdefault("config", {})
     axis = config.setdefault("axis", {})
     axis.update(labelFontSize=16, titleFontSize=17, labelOverlap=True, labelBound=True, labelFlush=True)
@@ -57,6 +58,20 @@ def slide_spec(chart: Any, *, title: str | None = None, subtitle: str | None = N
     axis_y.update(labelLimit=360)
     config.setdefault("legend", {}).update(labelFontSize=15, labelLimit=600)
     return spec
+
+
+def _drop_sizes(node: Any) -> None:
+    """Remove per-encoding axis font sizes (set for a screen) so the slide's larger config applies."""
+    if isinstance(node, dict):
+        axis = node.get("axis")
+        if isinstance(axis, dict):
+            for key in ("labelFontSize", "titleFontSize"):
+                axis.pop(key, None)
+        for value in node.values():
+            _drop_sizes(value)
+    elif isinstance(node, list):
+        for value in node:
+            _drop_sizes(value)
 
 
 def slide_svg(chart: Any, *, title: str | None = None, subtitle: str | None = None) -> str:
