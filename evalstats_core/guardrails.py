@@ -41,6 +41,7 @@ from ._validate import z_for
 from .analysis import ADJUST_LABELS, SMALL_N, Analysis
 from .data import Dataset, QuestionTable
 from .errors import EvalStatsWarning
+from .vocabulary import signed_zero_free
 
 __all__ = ["CHECKS", "Guardrail", "guardrails"]
 
@@ -83,7 +84,7 @@ class Guardrail:
 
 
 def _pct(x: float) -> str:
-    return f"{100.0 * x:.1f}%"
+    return signed_zero_free(100.0 * x, 1) + "%"  # the one formatter's rule: never "-0.0%"
 
 
 def _ok(check: str, detail: str) -> Guardrail:
@@ -101,7 +102,9 @@ def _score(x: float, analysis: Analysis) -> str:
 
 def _gap(x: float, analysis: Analysis, digits: int = 1) -> str:
     """A difference (or an SE) in the file's units: percentage points for 0-1 scores, else raw."""
-    return f"{100.0 * x:+.{digits}f} points" if analysis.unit == "percent" else f"{x:+.3g}"
+    if analysis.unit == "percent":
+        return signed_zero_free(100.0 * x, digits, signed=True) + " points"  # never "-0.0 points"
+    return f"{x:+.3g}"
 
 
 def _half(x: float, analysis: Analysis) -> str:
