@@ -466,11 +466,16 @@ def reported_section(content) -> None:
         "SE from": r.models["se_source"], "Interval": [PROPORTION_METHODS.get(m, m) for m in r.models["method"]]})
     st.dataframe(shown, hide_index=True, width="stretch")
     if len(r.comparisons):
+        from evalstats_core.vocabulary import Formatter, fmt_p
+
+        pt = Formatter(percent=True, decimals=1)  # the one formatter: differences in points, never "-0.0"
         pairs = pd.DataFrame({
             "A": r.comparisons["a"], "B": r.comparisons["b"],
-            "A − B (unpaired SE)": [f"{d * 100:+.1f} ({s * 100:.1f}) pts" for d, s in zip(r.comparisons["diff"], r.comparisons["se"], strict=False)],
-            level: [f"({lo * 100:+.1f}, {hi * 100:+.1f})" for lo, hi in zip(r.comparisons["ci_low"], r.comparisons["ci_high"], strict=False)],
-            "p (unpaired)": [f"{p:.3f}" if p == p else "n/a" for p in r.comparisons["p_value"]],
+            "A − B (unpaired SE), points": [f"{pt.num(d, signed=True, unit=False)} ({pt.num(s, unit=False)})"
+                                            for d, s in zip(r.comparisons["diff"], r.comparisons["se"], strict=False)],
+            f"{level}, points": [f"({pt.num(lo, signed=True, unit=False)}, {pt.num(hi, signed=True, unit=False)})"
+                                 for lo, hi in zip(r.comparisons["ci_low"], r.comparisons["ci_high"], strict=False)],
+            "p (unpaired)": [fmt_p(p) for p in r.comparisons["p_value"]],
             "Paired SE could be": [f"{lo * 100:.1f} to {hi * 100:.1f} pts" if lo == lo else "n/a"
                                    for lo, hi in zip(r.comparisons["paired_se_low"], r.comparisons["paired_se_high"], strict=False)]})
         st.dataframe(pairs, hide_index=True, width="stretch")
