@@ -206,8 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--caption", metavar="TEXT", help="with --format latex: the table's caption (default: the "
                                                       "benchmark and the method)")
     p.add_argument("--label", metavar="KEY", help=r"with --format latex: the table's \label (e.g. tab:results)")
-    p.add_argument("--wide", action="store_true",
-                   help="with --format latex: set the table as table* across both columns of a two-column paper")
+    p.add_argument("--narrow", action="store_true",
+                   help="with --format latex: a table float that must fit one column (default: table*, an ordinary "
+                        "float in a one-column paper that spans both columns of a two-column one)")
     p.add_argument("--baseline", metavar="MODEL",
                    help="compare every model against MODEL (default: every pair, later minus earlier model)")
     p.add_argument("--confidence", type=_confidence, default=0.95, metavar="LEVEL",
@@ -373,7 +374,7 @@ def _run(args: argparse.Namespace) -> int:
                 return _fail(message)
         return 0
     latex = {"columns": args.columns or ("model", "n", "mean", "diff", "p_adj"), "caption": args.caption,
-             "label": args.label, "wide": args.wide}
+             "label": args.label, "wide": not args.narrow}
     text = render(result, args.format, table=args.table, latex=latex)
     _write(text, args.output)
     return 0

@@ -8,8 +8,10 @@
 =====================  ==================================================================================
 
 The compact default -- model, n, mean [CI], difference from the baseline [CI] in points, adjusted p --
-fits one column of an 11 pt ``article``; ``wide=True`` sets it as ``table*`` spanning both columns of a
-two-column paper. The tables use ``tabularx`` so a long model name wraps instead of running into the
+fits an 11 pt ``article``. It is set as ``table*`` by default: in a one-column paper that is an ordinary
+float, in a two-column paper it spans both columns, so the same file fits either without an overfull box
+(``wide=False`` gives a ``table`` that must fit one column). More than :data:`LONGTABLE_ROWS` models
+make a ``longtable`` (one-column papers only). The tables use ``tabularx`` so a long model name wraps instead of running into the
 margin, ``booktabs`` rules, and a true minus sign (``$-$``) for negative numbers; differences of 0-1 scores
 are in percentage points. Needs ``\\usepackage{booktabs,tabularx}``.
 """
@@ -153,7 +155,7 @@ LONGTABLE_ROWS = 30
 
 def _float(spec: str, head: list[str], body: list[str], caption: str, label: str | None, wide: bool) -> str:
     header = " & ".join(head) + r" \\"
-    if len(body) > LONGTABLE_ROWS and not wide:  # longtable: one column only, needs \usepackage{longtable}
+    if len(body) > LONGTABLE_ROWS:  # longtable: one-column papers only, needs \usepackage{longtable}
         spec = spec.replace("X", r"p{0.28\linewidth}")
         cap = rf"\caption{{{caption}}}" + (rf"\label{{{label}}}" if label else "") + r" \\"
         return "\n".join([r"{\small\setlength{\tabcolsep}{4pt}", rf"\begin{{longtable}}{{{spec}}}", cap,
@@ -179,7 +181,7 @@ def _label(label: str | None) -> str | None:
 
 
 def latex_table(analysis: Analysis, *, columns: Any = DEFAULT_COLUMNS, caption: str | None = None,
-                label: str | None = None, wide: bool = False) -> str:
+                label: str | None = None, wide: bool = True) -> str:
     """One booktabs table, one row per model, of the chosen :data:`COLUMNS`.
 
     ``caption`` is user text (escaped); the default names the benchmark (the harness log's task, else the
@@ -228,7 +230,7 @@ def _how(analysis: Analysis) -> str:
     return se
 
 
-def latex_pairs(analysis: Analysis, *, wide: bool = False) -> str:
+def latex_pairs(analysis: Analysis, *, wide: bool = True) -> str:
     """The pairwise table: model, baseline, difference [CI] in points, adjusted p (one row per pair)."""
     f = Formatter(analysis)
     unit = "points" if f.percent else "score units"
@@ -248,11 +250,11 @@ def latex_pairs(analysis: Analysis, *, wide: bool = False) -> str:
 
 
 def latex_report(analysis: Analysis, *, columns: Any = DEFAULT_COLUMNS, caption: str | None = None,
-                 label: str | None = None, wide: bool = False) -> str:
+                 label: str | None = None, wide: bool = True) -> str:
     """The report as LaTeX: the compact table (:func:`latex_table`), the verdicts and the methods paragraph.
 
     Paste it into a document that loads ``booktabs`` and ``tabularx``; it compiles with pdfLaTeX in a one-
-    column 11 pt article, and with ``wide=True`` (``table*``) in a two-column one, without an overfull box.
+    or two-column 11 pt article without an overfull box (``table*``; ``wide=False`` for a one-column float).
     """
     out = [f"% evalbars report for {escape_latex(benchmark(analysis))} ({escape_latex(analysis.name)})",
            r"% needs \usepackage{booktabs,tabularx} (and longtable for more than 30 models)",

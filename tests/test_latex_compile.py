@@ -58,8 +58,8 @@ def many_models(n_models: int, n_q: int = 400, seed: int = 0, names: list[str] |
 @pytest.mark.parametrize("two_column", [False, True])
 def test_compact_report_fits_one_and_two_columns(tmp_path, two_column):
     res = analyze(load(many_models(len(HOSTILE) + 1, names=HOSTILE), name="hostile.csv"), baseline="model-0")
-    tex = render(res, "latex", latex={"wide": two_column})
-    assert (r"\begin{table*}" in tex) == two_column and r"\begin{tabularx}" in tex and r"\toprule" in tex
+    tex = render(res, "latex")  # the default: the same file for a one- and a two-column paper
+    assert r"\begin{table*}" in tex and r"\begin{tabularx}" in tex and r"\toprule" in tex
     assert r"$-$" in tex  # differences below the baseline with a true minus
     text = compile_text(tmp_path, tex, two_column=two_column)
     flat = re.sub(r"\s+", "", text)
@@ -72,10 +72,12 @@ def test_compact_report_fits_one_and_two_columns(tmp_path, two_column):
 def test_columns_caption_and_label(tmp_path):
     res = analyze(load(many_models(5), name="m.csv"))
     tex = render(res, "latex", latex={"columns": "model,n,clusters,mean,se,diff,p,p_adj,mcnemar",
-                                     "caption": "Results & more_", "label": "tab:main", "wide": True})
+                                     "caption": "Results & more_", "label": "tab:main"})
     assert r"\caption{Results \& more\_}" in tex and r"\label{tab:main}" in tex and "McNemar $p$" in tex
     compile_text(tmp_path, tex, two_column=True)  # nine columns: table* across a two-column page
-    compile_text(tmp_path, render(res, "latex", latex={"columns": "model,n,mean,se,diff,p_adj"}))
+    narrow = render(res, "latex", latex={"columns": "model,n,mean,se,diff,p_adj", "wide": False})
+    assert r"\begin{table}" in narrow
+    compile_text(tmp_path, narrow)  # a one-column float in a one-column paper
     from evalstats_core.errors import EvalStatsError
 
     with pytest.raises(EvalStatsError, match="columns"):
