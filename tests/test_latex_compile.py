@@ -105,3 +105,20 @@ def test_long_table_breaks_across_pages(tmp_path):
     assert r"\begin{longtable}" in tex
     text = compile_text(tmp_path, tex)
     assert text.count("Model") >= 2  # the longtable repeats its header on the next page
+
+
+@pytest.mark.parametrize("files", [["inspect/model-a_deflate.eval", "inspect/model-b_zstd.eval"],
+                                   ["promptfoo/results.json"]])
+@pytest.mark.parametrize("two_column", [False, True])
+def test_harness_logs_compile_in_one_and_two_columns(tmp_path, files, two_column):
+    from pathlib import Path
+
+    from evalstats_core.data import load_many
+
+    root = Path(__file__).parent / "fixtures"
+    paths = [root / f for f in files]
+    if not all(p.exists() for p in paths):
+        pytest.skip("fixture missing")
+    data = load_many([str(p) for p in paths]) if len(paths) > 1 else load(str(paths[0]))
+    tex = render(analyze(data), "latex")
+    compile_text(tmp_path, tex, two_column=two_column)
