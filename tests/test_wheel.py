@@ -94,10 +94,12 @@ def test_command_analyze_and_gate_from_outside_the_repo(installed):
     assert gate.stdout.strip()
     bad = run([bin_dir / "evalbars", "analyze", "missing.csv"], work)
     assert bad.returncode == 2 and "missing.csv" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.stderr.startswith("evalbars: error:")  # one name: the command the user typed
     usage = run([bin_dir / "evalbars"], work)
     assert usage.returncode == 2 and "evalbars analyze" in usage.stderr
     module = run([bin_dir / "python", "-m", "evalstats_core", "analyze", "results.csv", "--format", "markdown"], work)
     assert module.returncode == 0 and "Breeze" in module.stdout, module.stderr
+    assert doc["settings"]["command"].startswith("evalbars analyze results.csv")
 
 
 def test_api_comes_from_the_installed_package(installed):
