@@ -286,6 +286,7 @@ class OpenedFile:
     file_type: str
     delimiter: str
     n_rows: int = 0
+    meta: dict | None = None
 
 
 def _check_rows(n_rows: int, label: str, limits: Limits, exact: bool) -> None:
@@ -308,6 +309,18 @@ def _parquet_type_problem(name: str, t: pa.DataType, label: str) -> EvalStatsErr
         return EvalStatsError(f"column '{name}' of {label} holds raw bytes ({t}), not text or numbers; store it "
                               "as a string column and re-export")
     return None
+
+
+def _our_metadata(schema: pa.Schema) -> dict | None:
+    """How a Parquet file written by evalstats (an analysis bundle's data) says it is read, or None."""
+    import json
+
+    raw = (schema.metadata or {}).get(b"evalstats")
+    try:
+        doc = json.loads(raw) if raw is not None and len(raw) < 4096 else None
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
 
 
 def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -> OpenedFile:
@@ -351,7 +364,8 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
                 cols.append(pc.cast(col, pa.string()) if i in text_cols else col)
             return pa.table(cols, names=[f"c{i}" for i in range(len(cols))])
 
-        return OpenedFile(names, parse_parquet, lambda i: f"data row {i + 1} of {label}", "parquet", "", n_rows)
+        return OpenedFile(names, parse_parquet, lambda i: f"data row {i + 1} of {label}", "parquet", "", n_rows,
+                          _our_metadata(schema))
 
     data, text = _check_text(data, label)
     if not text or text.isspace():

@@ -36,6 +36,9 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
             raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
         opened = open_file(data, label, ext, limits)
     header = opened.header
+    ours = (opened.meta or {}).get("resample_col")
+    if resample_col is None and isinstance(ours, str) and ours in header and ours not in ignore_cols:
+        resample_col = ours  # an analysis bundle's data: its runs are runs, as when it was written
     if resample_col is not None:
         if resample_col not in header:
             raise EvalStatsError(f"resample column {resample_col!r} is not a column of {label}; its columns are: "

@@ -358,7 +358,7 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
         one = sources[0]
         name, one = (str(one[0]), one[1]) if isinstance(one, tuple) else (None, one)
         return load(one, name=name, limits=limits, **o)
-    from .importers.lm_eval import pair_results
+    from .importers.lm_eval import name_runs, pair_results
 
     sources, named = pair_results(sources)
     parts = []
@@ -375,6 +375,7 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
                              "the files; give NAME=PATH with the path as written")
     if not parts:
         raise EvalStatsError("only lm-eval results files were given; add the samples_<task>_<date>.jsonl files")
+    parts = name_runs(parts)
     names = [p.name for p in parts]
     label = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more file{'s' if len(names) > 2 else ''}"
     return validate(concat(parts, label) if len(parts) > 1 else parts[0], {**o, "model_name": None})

@@ -213,3 +213,32 @@ def _with_run(records: Records, run: str | None, named: bool) -> Records:
     from dataclasses import replace
 
     return replace(records, layout={**records.layout, "run": run, "named": named})
+
+
+def name_runs(parts: list[Records]) -> list[Records]:
+    """Two runs of one model (lm-eval samples of different dates naming the same model, e.g. repeated runs in
+    one folder) become two models named by their run, ``"org/model (run 2026-11-25T17-21-19)"``, with a note;
+    never one model whose answers are silently merged or renamed. Names the user gave are kept."""
+    from dataclasses import replace
+
+    import pandas as pd
+
+    runs: dict[str, set[str]] = {}
+    for p in parts:
+        if p.file_type == "lm_eval" and not p.layout.get("named") and p.layout.get("run"):
+            for m in p.m_labels:
+                runs.setdefault(str(m), set()).add(p.layout["run"])
+    twice = {m for m, r in runs.items() if len(r) > 1}
+    if not twice:
+        return parts
+    out = []
+    for p in parts:
+        if p.file_type == "lm_eval" and p.layout.get("run") and not p.layout.get("named") and set(
+                map(str, p.m_labels)) & twice:
+            labels = pd.Index([f"{m} (run {p.layout['run']})" if m in twice else str(m) for m in p.m_labels],
+                              dtype="str")
+            note = (f"{p.name}: model '{', '.join(sorted(set(map(str, p.m_labels)) & twice))}' has two runs "
+                    f"among the files: this one is named by its run ({p.layout['run']})")
+            p = replace(p, m_labels=labels, notes=(*p.notes, note))
+        out.append(p)
+    return out
