@@ -83,8 +83,9 @@ def decompress(data: bytes, kind: str, budget: Budget) -> bytes:
     if kind == "zstd":
         with _zstd().ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True) as fh:
             return _read_stream(fh, budget)
-    opener = {"gzip": gzip.GzipFile, "bz2": bz2.BZ2File, "xz": lzma.LZMAFile}[kind]
-    with opener(fileobj=io.BytesIO(data)) as fh:  # each reads in steps of at most what is asked for
+    raw = io.BytesIO(data)
+    opened = gzip.GzipFile(fileobj=raw) if kind == "gzip" else bz2.BZ2File(raw) if kind == "bz2" else lzma.LZMAFile(raw)
+    with opened as fh:  # each reads in steps of at most what is asked for
         return _read_stream(fh, budget)
 
 
