@@ -126,7 +126,8 @@ def _input_options(p: argparse.ArgumentParser) -> None:
                         "(default: the first the log lists)")
     p.add_argument("--filter", metavar="NAME", help="lm-eval logs: the filter (default: the task's first)")
     p.add_argument("--model-name", metavar="NAME",
-                   help="a harness log's model name, when the log does not say it (one file)")
+                   help="a harness log's model name, when the log does not say it (one file; with several, give "
+                        "NAME=PATH for each)")
     p.add_argument("--runs-in-ids", action="store_true",
                    help="question ids like 1.1, 1.2 are runs of question 1: average them as resamples")
     p.add_argument("--resample-col", metavar="C",
@@ -149,17 +150,25 @@ def _load(args: argparse.Namespace):
     limits = Limits.from_env(max_rows=args.max_rows, max_models=args.max_models, max_pairs=args.max_pairs,
                              max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
     harness = dict(metric=args.metric, harness_filter=args.filter)
-    if len(args.file) > 1:
-        if "-" in args.file:
+    files, names = _named_files(args.file)
+    if len(files) > 1:
+        if "-" in files:
             raise ValueError("standard input ('-') can only be read on its own; name the files instead")
+        if args.model_name is not None:
+            raise ValueError("--model-name names the model of one file; with several files, give NAME=PATH for "
+                             "each file whose model you name (e.g. 'gpt-4o=run1/samples.jsonl')")
         from .data import load_many
 
-        dataset = load_many(list(args.file), limits=limits, duplicates=args.duplicates,
+        dataset = load_many(files, limits=limits, duplicates=args.duplicates, model_names=names,
                             mixed_scales=args.mixed_scales, **harness)
         for w in dataset.warnings:
             print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
         return dataset, limits
-    (file,) = args.file
+    (file,) = files
+    if names:
+        if args.model_name is not None:
+            raise ValueError(f"the model of {file!r} is named twice (NAME=PATH and --model-name); give one")
+        args.model_name = names[file]
     if file == "-":
         source = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
     else:
@@ -175,6 +184,19 @@ def _load(args: argparse.Namespace):
     return dataset, limits
 
 
+def _named_files(given: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Files as given, with ``NAME=PATH`` (as errorbars takes it) split into the path and its model name."""
+    files, names = [], {}
+    for arg in given:
+        name, sep, path = arg.partition("=")
+        if sep and name and path and arg != "-" and not os.path.exists(arg):
+            files.append(path)
+            names[path] = name
+        else:
+            files.append(arg)
+    return files, names
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (``analyze`` subcommand)."""
     parser = _Parser(prog=PROG, description=_DESCRIPTION, epilog=_EXAMPLES,
@@ -185,8 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE", nargs="+",
                    help="results file (.csv, .parquet) or harness log (lm-eval samples .jsonl, Inspect .eval/.json, "
-                        "promptfoo .json); several files (one per model) are joined on the question; '-' reads "
-                        "standard input")
+                        "promptfoo .json); several files (one per model) are joined on the question; NAME=PATH "
+                        "names the model of that file; '-' reads standard input")
     p.add_argument("--format", "-f", choices=("markdown", "latex", "csv", "json"), default="markdown",
                    help="output format (default: markdown)")
     p.add_argument("--baseline", metavar="MODEL",
