@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from reading_cases import FIX, cases, numbers, run
 
 BASE = json.loads((FIX / "reading_baseline.json").read_text())
