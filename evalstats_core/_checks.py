@@ -11,6 +11,7 @@ import pandas as pd
 
 from ._columns import check_name
 from .errors import EvalStatsError
+from .flags import flag
 from .limits import Limits, estimate
 
 __all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales"]
@@ -27,7 +28,8 @@ def question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs
         raise EvalStatsError(
             f"the question column '{col}' of {label} holds numbers that look like scores ({shown}"
             f"{', ...' if values.size > 4 else ''}: {values.size} distinct); choose the column that names the "
-            "questions (question_col= / --question-col), and leave other columns out (ignore_cols= / --ignore-col)")
+            f"questions (question_col= / {flag('question_col')}), and leave other columns out (ignore_cols= / "
+            f"{flag('ignore_cols')})")
 
 
 _RUN_ID = re.compile(r"^(.+)\.(\d+)$")
@@ -113,7 +115,7 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
         raise EvalStatsError(
             f"{n_multi:,} {what} appear on more than one row of {label} ({n_differ:,} {said}), e.g. "
             f"{example}; remove the duplicated rows, or read them as resamples (duplicates='resamples', "
-            "--duplicates resamples on the command line)")
+            f"{flag('duplicates')} resamples on the command line)")
     if resample is not None:
         notes.append(f"{n_multi:,} {what} appear on more than one row of {label} (a run given twice?): read as "
                      "resamples and averaged; choose duplicates='error' to stop on them")
@@ -121,7 +123,7 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
         warnings.append(
             f"{n_differ:,} {what} appear on several rows with different scores, e.g. {example}: "
             "they are read as resamples and averaged; if they are duplicated rows rather than repeated answers, "
-            "the file is wrong: fix it, or choose duplicates='error' (--duplicates error) to stop on them")
+            f"the file is wrong: fix it, or choose duplicates='error' ({flag('duplicates')} error) to stop on them")
 
 
 _SCALES = ((1.0, "0 to 1"), (10.0, "up to 10"), (100.0, "up to 100"))
@@ -151,10 +153,10 @@ def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: st
             return f"{shown} ({words})"
         groups = "; ".join(said(b) for b in kinds)
         fix = (" If a column is not a model (a token count, a latency), leave it out with ignore_cols= "
-               "(--ignore-col on the command line)." if wide else "")
+               f"({flag('ignore_cols')} on the command line)." if wide else "")
         message = (f"the models of {label} score on different scales: {groups}; a difference between them would "
                    "mix units (put every model on one scale, e.g. divide 0-100 scores by 100).{fix} If the scales "
-                   "really are the same, pass mixed_scales='allow' (--mixed-scales allow)").replace("{fix}", fix)
+                   f"really are the same, pass mixed_scales='allow' ({flag('mixed_scales')} allow)").replace("{fix}", fix)
         if mixed == "error":
             raise EvalStatsError(message)
         warnings.append(message.split("; a difference")[0] + ": read as one scale because mixed scales were allowed")

@@ -18,7 +18,7 @@ from ._checks import question_col_looks_like_scores, repeated, runs_in_ids, scal
 from ._columns import categorical, question_clusters
 from ._records import Records
 from .errors import EvalStatsError
-from .flags import reading_flags
+from .flags import flag, reading_flags
 
 __all__ = ["validate", "same_questions"]
 
@@ -57,7 +57,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     elif runs is not None:
         warnings.append(f"{runs[1][2]:,} question ids look like runs of another question (e.g. '{runs[1][0]}' of "
                         f"'{runs[1][1]}'); they are counted as separate questions, which makes the standard errors "
-                        "too small if they are repeated runs: read them as runs with runs_in_ids=True (--runs-in-ids, "
+                        f"too small if they are repeated runs: read them as runs with runs_in_ids=True ({flag('runs_in_ids')}, "
                         "or the workbench's checkbox)")
     if records.identity is not None:
         same_questions(q_codes, q_labels, records)

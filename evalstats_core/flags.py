@@ -11,7 +11,7 @@ import shlex
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["FLAGS", "reading_flags"]
+__all__ = ["FLAGS", "flag", "reading_flags"]
 
 #: keyword of :func:`~evalstats_core.data.load` -> its command-line option
 FLAGS = {"duplicates": "--duplicates", "mixed_scales": "--mixed-scales", "ignore_cols": "--ignore-col",
@@ -19,7 +19,18 @@ FLAGS = {"duplicates": "--duplicates", "mixed_scales": "--mixed-scales", "ignore
          "cluster_col": "--cluster-col", "harness_filter": "--filter", "model_name": "--model-name",
          "question_col": "--question-col", "model_col": "--model-col", "score_col": "--score-col",
          "format": "--layout", "max_bytes": "--max-mb", "max_rows": "--max-rows", "max_models": "--max-models",
-         "max_pairs": "--max-pairs"}
+         "max_pairs": "--max-pairs", "baseline": "--baseline"}
+
+
+def flag(keyword: str) -> str:
+    """The command-line option of a :func:`~evalstats_core.data.load` keyword (or a budget), for messages.
+
+    Examples
+    --------
+    >>> flag("ignore_cols"), flag("max_bytes")
+    ('--ignore-col', '--max-mb')
+    """
+    return FLAGS[keyword]
 
 
 def reading_flags(options: Iterable[tuple[str, Any]]) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ From a ``.eval`` only ``header.json`` (model, task, epochs) and the per-sample s
 transcripts. The question is the sample ``id``; each ``epoch`` is a resample (averaged per question);
 the score comes from Inspect's value mapping: ``C``/``P``/``I``/``N`` are 1, 0.5, 0, 0; numbers are
 kept; ``yes``/``no`` and ``true``/``false`` are 1/0. With several scorers the user chooses one (default:
-the first). The cluster is the ``metadata`` key the user names (``cluster_key``; ``--cluster-col`` on the
+the first). The cluster is the ``metadata`` key the user names (``cluster_key``; the cluster column on the
 command line), else a key named ``subject``, ``category``, ``group``, ``source`` or ``cluster``; every scalar
 metadata key that all samples have is kept as a column ``metadata.<key>``, so the workbench can offer it
 (and the guardrails can suggest it) as the cluster. Newer Inspect versions write zstd-compressed archives: read with the ``zstandard`` package.
@@ -21,6 +21,7 @@ from typing import Any
 from .._bounded import Budget, parse_json, zip_member
 from .._records import Records, from_columns
 from ..errors import EvalStatsError
+from ..flags import flag
 from ..limits import Limits
 
 __all__ = ["read_inspect", "value_to_score"]
@@ -140,7 +141,7 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
     chosen = scorer if scorer is not None else scorers[0]
     if chosen not in scorers:
         raise EvalStatsError(f"{name} has no scorer {chosen!r}; its scorers are: {', '.join(map(repr, scorers))} "
-                             "(--metric)")
+                             f"({flag('metric')})")
     meta = metadata_keys(samples)
     if cluster_key is not None:
         wanted = cluster_key.removeprefix("metadata.")
