@@ -210,11 +210,21 @@ def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: d
     from . import _sniff
 
     kind = _sniff.detect(data)
+    if kind is None and data[:4] == b"PK\x03\x04" and label.lower().endswith(".eval"):
+        kind = "inspect_eval"  # a damaged .eval: its importer says so (not "an Excel workbook")
     if kind is not None:
         from .importers import import_records
 
-        return import_records(data, label, kind, metric=o.get("metric"), filter=o.get("harness_filter"),
-                              model=o.get("model_name"), path=path, cluster=o.get("cluster_col"), limits=limits)
+        try:
+            return import_records(data, label, kind, metric=o.get("metric"), filter=o.get("harness_filter"),
+                                  model=o.get("model_name"), path=path, cluster=o.get("cluster_col"), limits=limits)
+        except EvalStatsError:
+            raise
+        except (RecursionError, UnicodeError, AttributeError, TypeError, KeyError, IndexError, OverflowError,
+                ValueError) as exc:  # a log of a shape no importer expects: one message, never a traceback
+            raise EvalStatsError(f"{label} could not be read as {_sniff.FORMATS.get(kind, 'a harness log')} "
+                                 f"({type(exc).__name__}: {str(exc)[:120]}); give the file the harness wrote, "
+                                 "unchanged") from None
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
              "cluster": o.get("cluster_col")}
     return read_table(data, label, ext, limits, format=o.get("format"), given=given,
