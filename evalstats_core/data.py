@@ -241,8 +241,9 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
 
     Parameters
     ----------
-    source : str, os.PathLike, bytes or file-like
-        A path, the file's bytes (e.g. an upload), or an open file. Parquet is recognised by the
+    source : str, os.PathLike, bytes, file-like, DataFrame or Arrow table
+        A path, the file's bytes (e.g. an upload), an open file, or a pandas/polars DataFrame or pyarrow Table
+        (read with the same column rules as a Parquet file; polars is recognised by ``to_arrow``). Parquet is recognised by the
         extension ``.parquet``/``.pq`` or its ``PAR1`` magic bytes; anything else is read as UTF-8 CSV
         (``;`` and tab separators are recognised from the header line).
     format : {"long", "wide", None}
@@ -259,7 +260,8 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         metadata and header before the body is read.
     duplicates : {"resamples", "error"}
         Several rows for one (question, model): averaged as resamples (the default; rows with different
-        scores are named in ``warnings``), or an error naming the rows.
+        scores are named in ``warnings``), or an error naming the rows. In a harness log the same rule applies
+        to a (question, model, epoch) given on several rows (a sample logged twice), with a note naming the count.
     mixed_scales : {"error", "allow"}
         Models whose scores lie on different scales (0-1, 0-10, 0-100, larger) are an error naming them
         (a 0/1 model against a 0/100 one, or a token count read as a model); "allow" keeps them with a warning.
