@@ -258,3 +258,17 @@ def test_mutated_logs_and_bundles_raise_only_evalstats_errors():
             load(json.dumps(doc).encode(), name=name)
         except EvalStatsError:
             pass
+
+
+def test_json_read_into_memory_is_bounded_by_a_share_of_the_budget():
+    """A log's JSON becomes Python objects several times its size: more than a quarter of the byte budget
+    is refused before parsing, with the option that raises it."""
+    import json
+
+    doc = {"eval": {"task": "t", "model": "m"}, "samples": [
+        {"id": i, "epoch": 1, "scores": {"match": {"value": "C" if i % 2 else "I"}}} for i in range(40)],
+        "padding": "x" * (1 << 20)}
+    data = json.dumps(doc).encode()
+    assert load(data, name="log.json").n_questions == 40  # the default budget reads it
+    with pytest.raises(EvalStatsError, match=r"of Inspect JSON, more than the 1 MB read into memory.*--max-mb"):
+        load(data, name="log.json", limits=Limits.from_env(max_bytes=4 * 2**20))
