@@ -253,7 +253,7 @@ def test_dataframes_and_arrow_tables_load_like_files():
     for source in (frame, pa.Table.from_pandas(frame)):
         ds = load(source)
         assert ds.models == from_file.models and ds.n_questions == from_file.n_questions
-        assert ds.cluster_col == from_file.cluster_col and ds.name == "DataFrame"
+        assert ds.cluster_col == from_file.cluster_col and ds.name == "DataFrame" and ds.file_type == "dataframe"
         assert np.allclose(ds.frame["score"].to_numpy(), from_file.frame["score"].to_numpy())
     a = analyze(frame)  # analyze() reads a DataFrame as load() does
     assert a.models[0].mean == pytest.approx(analyze(from_file).models[0].mean)
