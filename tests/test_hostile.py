@@ -272,3 +272,20 @@ def test_json_read_into_memory_is_bounded_by_a_share_of_the_budget():
     assert load(data, name="log.json").n_questions == 40  # the default budget reads it
     with pytest.raises(EvalStatsError, match=r"of Inspect JSON, more than the 1 MB read into memory.*--max-mb"):
         load(data, name="log.json", limits=Limits.from_env(max_bytes=4 * 2**20))
+
+
+def test_another_runs_results_file_never_names_the_samples(tmp_path):
+    """Samples of run X beside only run Y's results file: the model comes from the folder, never from Y."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    src = Path(__file__).parent / "fixtures" / "lm_eval" / "org__model-a"
+    samples = next(src.glob("samples_quiz_algebra_*.jsonl"))
+    doc = json.loads(next(src.glob("results_*.json")).read_text())
+    doc["model_name"] = "someone/else"
+    folder = tmp_path / "org__model-a"
+    folder.mkdir()
+    shutil.copy(samples, folder / samples.name)
+    (folder / "results_2030-01-01T00-00-00.000001.json").write_text(json.dumps(doc))
+    assert load(str(folder / samples.name)).models == ("org/model-a",)
