@@ -276,6 +276,19 @@ def _our_metadata(schema: pa.Schema) -> dict | None:
     return doc if isinstance(doc, dict) else None
 
 
+def _check_unpacked(meta: Any, label: str, limits: Limits) -> None:
+    """A Parquet file whose columns unpack to more than the byte budget (as its footer declares them) is
+    refused before any column is read, like a compressed CSV."""
+    total = 0
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        total += sum(max(group.column(c).total_uncompressed_size, 0) for c in range(group.num_columns))
+    if total > limits.max_bytes:
+        raise EvalStatsError(
+            f"{label} decompresses to more than the limit of {limits.max_bytes / 2**20:,.0f} MB (its columns unpack "
+            f"to {total / 2**20:,.0f} MB); analyse a smaller file, or {Limits.how_to_raise('max_bytes')}")
+
+
 def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[[list[str]], pa.Table], label: str,
                limits: Limits, file_type: str = "parquet") -> OpenedFile:
     """An :class:`OpenedFile` over columnar data (a Parquet file, or an in-memory Arrow table or DataFrame):
@@ -327,6 +340,7 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
             schema = pf.schema_arrow
         except Exception as exc:  # noqa: BLE001 - any reader failure is a bad file
             raise EvalStatsError(f"could not read {label} as Parquet ({exc}); re-export the file") from None
+        _check_unpacked(pf.metadata, label, limits)
         return open_arrow(schema, int(pf.metadata.num_rows),
                           lambda cols: pf.read(columns=cols, use_threads=False), label, limits)
 

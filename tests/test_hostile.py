@@ -289,3 +289,20 @@ def test_another_runs_results_file_never_names_the_samples(tmp_path):
     shutil.copy(samples, folder / samples.name)
     (folder / "results_2030-01-01T00-00-00.000001.json").write_text(json.dumps(doc))
     assert load(str(folder / samples.name)).models == ("org/model-a",)
+
+
+def test_parquet_whose_columns_unpack_beyond_the_budget_is_refused_from_its_footer(tmp_path):
+    """A few rows of very long strings (zstd: KB on disk, MB unpacked), as a bundle's data.parquet could hold:
+    refused from the footer's sizes before a column is read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "long.parquet"
+    big = "x" * (3 << 20)
+    pq.write_table(pa.table({"question": ["q1", "q2", "q1", "q2"], "model": ["A", "A", "B", "B"],
+                             "score": [1, 0, 1, 1], "note": [big, big + "y", big + "z", big + "w"]}), path,
+                   compression="zstd")
+    assert path.stat().st_size < 1 << 20
+    with pytest.raises(EvalStatsError, match="decompresses to more than the limit of 4 MB"):
+        load(str(path), limits=Limits.from_env(max_bytes=4 << 20))
+    assert load(str(path)).n_questions == 2
