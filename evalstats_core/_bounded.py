@@ -152,7 +152,9 @@ def _constant(word: str) -> float:
 
 
 def _decode(data: bytes, label: str, what: str) -> str:
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(data) > 3 and (data[0] == 0 or data[1] == 0)):
+    from ._sniff import utf16
+
+    if utf16(data[:4096]) is not None:
         raise EvalStatsError(f"{label} is UTF-16 text; {what} logs are UTF-8: re-save it as UTF-8 (or give the "
                              "file the harness wrote, unchanged)")
     try:

@@ -143,7 +143,9 @@ def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
         raise EvalStatsError(f"{label} looks like an Excel workbook or a zip archive, not a CSV file; "
                              "export it as 'CSV UTF-8' (or Parquet) and load that (a .zip holding one CSV is "
                              "read when its name ends in .zip)")
-    utf16 = _utf16(head)
+    from ._sniff import utf16 as sniff_utf16
+
+    utf16 = sniff_utf16(head)
     if utf16:
         try:
             text = data.decode(utf16)
@@ -166,20 +168,6 @@ def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
             "UTF-8 (the file was probably saved as Latin-1/Windows-1252); re-save it as UTF-8 "
             "(in Excel: 'CSV UTF-8') and load it again") from None
     return data, text
-
-
-def _utf16(head: bytes) -> str | None:
-    """'utf-16' (BOM), 'utf-16-le' or 'utf-16-be' (no BOM: every other byte of ASCII text is 0), or None."""
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"
-    sample = head[: len(head) // 2 * 2][:512]
-    if len(sample) >= 4:
-        even, odd = sample[0::2], sample[1::2]
-        if odd.count(0) > 0.9 * len(odd) and even.count(0) < 0.1 * len(even):
-            return "utf-16-le"
-        if even.count(0) > 0.9 * len(even) and odd.count(0) < 0.1 * len(odd):
-            return "utf-16-be"
-    return None
 
 
 def _line_of_record(text: str, delimiter: str, index: int) -> int:
