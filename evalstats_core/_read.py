@@ -103,11 +103,13 @@ _COMPRESSED_EXT = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zip")
 def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[bytes, str]:
     """Decompress gzip, bz2, xz, zstd or a one-file zip (within the byte budget); return (data, inner ext)."""
     from ._bounded import Budget, decompress, zip_member
-    from ._sniff import compression
+    from ._sniff import compression, is_bundle
 
     kind = compression(data)
     inner = os.path.splitext(label[: -len(ext)])[1].lower() if ext in _COMPRESSED_EXT else ext
     budget = Budget.of(limits, label)
+    if is_bundle(data):
+        return data, ".bundle"  # an analysis bundle: read by its own reader (evalstats_core.bundle)
     if kind is None and data.startswith(b"PK\x03\x04") and ext == ".zip":
         import zipfile
 

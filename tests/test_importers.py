@@ -293,3 +293,16 @@ def test_bundle_keeps_the_runs_and_reopens_without_a_warning(source):
     a, b = analyze(ds), analyze(again)
     assert [m.mean for m in a.models] == pytest.approx([m.mean for m in b.models], rel=1e-12)
     assert [m.se for m in a.models] == pytest.approx([m.se for m in b.models], rel=1e-12)
+
+
+def test_load_reads_an_analysis_bundle_itself(tmp_path):
+    """load() and the CLI read an analysis bundle's data (the bundle is one of the readers)."""
+    from evalstats_core import cli
+    from evalstats_core.bundle import make_bundle
+
+    ds = load(str(ROOT / "examples" / "synthetic_resampled.csv"))
+    path = tmp_path / "analysis.zip"
+    path.write_bytes(make_bundle(ds, {}))
+    again = load(str(path))
+    assert again.models == ds.models and again.warnings == () and again.n_rows == ds.n_rows
+    assert cli.main(["analyze", str(path)]) == 0
