@@ -159,8 +159,11 @@ def _load(args: argparse.Namespace):
                              "each file whose model you name (e.g. 'gpt-4o=run1/samples.jsonl')")
         from .data import load_many
 
+        roles = dict(format=args.layout, question_col=args.question_col, model_col=args.model_col,
+                     score_col=args.score_col, cluster_col=args.cluster_col, ignore_cols=tuple(args.ignore_col),
+                     runs_in_ids=args.runs_in_ids, resample_col=args.resample_col)  # as for one file
         dataset = load_many(files, limits=limits, duplicates=args.duplicates, model_names=names,
-                            mixed_scales=args.mixed_scales, **harness)
+                            mixed_scales=args.mixed_scales, **harness, **roles)
         for w in dataset.warnings:
             print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
         return dataset, limits
