@@ -215,9 +215,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B",
                    help="wild bootstrap draws (default 9999; every weight vector when there are at most B)")
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the wild bootstrap draws (default 0)")
-    p.add_argument("--table", choices=("models", "comparisons"), default="models",
+    p.add_argument("--table", choices=("models", "comparisons", "judge"), default="models",
                    help="with --format csv: which table to print (one table per file; default models); with -o DIR "
                         "every table is written to DIR as models.csv, comparisons.csv")
+    p.add_argument("--human-col", metavar="C",
+                   help="column with human labels of the judged scores, blank where unlabelled (default: a column "
+                        "named human, gold or label); adds the judge-corrected (PPI++) estimates")
+    p.add_argument("--labels", metavar="FILE",
+                   help="human labels in a separate CSV joined on the question (and model) id")
     p.add_argument("--output", "-o", metavar="OUT",
                    help="write the report to OUT instead of printing it (with --format csv, OUT may be a folder: "
                         "an existing one, or a name ending in '/')")
@@ -313,6 +318,9 @@ def _run(args: argparse.Namespace) -> int:
         import shlex
 
         result = dataclasses.replace(result, source=" ".join(shlex.quote(f) for f in args.file))
+    from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
+
+    judge = section_for(dataset, result, human_col=args.human_col, labels=args.labels)
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
             print(f"evalstats: warning: {w}", file=sys.stderr)
@@ -328,7 +336,11 @@ def _run(args: argparse.Namespace) -> int:
             with open(path, "w", encoding="utf-8", newline="") as fh:
                 fh.write(body)
         return 0
-    text = render(result, args.format, table=args.table)
+    text = "" if args.table == "judge" else render(result, args.format, table=args.table)
+    if judge is not None:
+        text = add_to_report(text, args.format, judge, table=args.table)
+    elif args.table == "judge":
+        return _fail("--table judge needs human labels: --human-col C or --labels FILE")
     _write(text, args.output)
     return 0
 
