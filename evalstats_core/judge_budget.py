@@ -18,7 +18,7 @@ import numpy as np
 from ._validate import check_confidence, check_positive_int, check_probability
 from .errors import EvalStatsError
 
-__all__ = ["LabelBudget", "labels_needed", "ppi_half_width"]
+__all__ = ["LabelBudget", "labels_needed", "ppi_half_width", "budget_from_moments"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +139,16 @@ def labels_needed(
     if not math.isfinite(hw) or hw <= 0:
         raise EvalStatsError(f"half_width ({half_width!r}) must be a positive number, e.g. 0.03 for 3 points")
     var_y, var_f, cov, source = _moments(judge, human, sensitivity, specificity, pass_rate)
+    return budget_from_moments(hw, n_total=n_total, var_human=var_y, var_judge=var_f, cov=cov, source=source,
+                               confidence=level)
+
+
+def budget_from_moments(half_width: float, *, n_total: int, var_human: float, var_judge: float, cov: float,
+                        source: str = "data", confidence: float = 0.95) -> LabelBudget:
+    """:func:`labels_needed` from the variances and covariance directly (e.g. another target, same judge)."""
+    hw, level, var_y, var_f = float(half_width), check_confidence(confidence), var_human, var_judge
+    if not math.isfinite(hw) or hw <= 0:
+        raise EvalStatsError(f"half_width ({half_width!r}) must be a positive number, e.g. 0.03 for 3 points")
     grid = np.arange(2, n_total + 1)
     hws = ppi_half_width(grid, var_human=var_y, var_judge=var_f, cov=cov, n_total=n_total, confidence=level)
     ok = np.flatnonzero(hws <= hw)

@@ -25,7 +25,8 @@ import numpy as np
 from .errors import EvalStatsError, EvalStatsWarning
 
 __all__ = ["HUMAN_NAMES", "JudgeSection", "detect_human_col", "human_matrix", "labels_file_matrix",
-           "judge_section", "add_to_report", "judge_json", "verdict_sentences"]
+           "judge_section", "add_to_report", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
+           "model_sentence", "agreement_frame", "budget_frame"]
 
 #: Column names read as the human label (case-insensitive), in order of preference.
 HUMAN_NAMES = ("human", "human_label", "human_score", "gold", "gold_label", "label", "labels", "reference_label")
@@ -45,6 +46,7 @@ class JudgeSection:
     models: tuple
     comparisons: tuple
     source: str
+    budgets: dict = None  # type: ignore[assignment]  # model -> LabelBudget (target: today's half-width)
 
 
 def detect_human_col(dataset: Any) -> str | None:
@@ -175,10 +177,11 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
     """Every model's corrected estimate and agreement, every comparison's corrected difference."""
     from .judge import ppi_compare, ppi_mean
     from .judge_agree import judge_agreement
+    from .judge_budget import labels_needed
 
     codes = table.cluster_codes if analysis.clustered else None
     index = {m: i for i, m in enumerate(table.models)}
-    models, pairs = [], []
+    models, pairs, budgets = [], [], {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
         for m in analysis.models:
@@ -190,6 +193,9 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
             est = ppi_mean(table.scores[rows, j], human[rows, j], clusters=cl, confidence=analysis.confidence)
             models.append((m.model, est, judge_agreement(table.scores[rows, j], human[rows, j],
                                                         confidence=analysis.confidence)))
+            budgets[m.model] = labels_needed(max(est.half_width, 1e-9), n_total=max(est.n_total, 3),
+                                             judge=table.scores[rows, j], human=human[rows, j],
+                                             confidence=analysis.confidence) if est.n_labeled >= 3 else None
         for c in analysis.comparisons:
             a, b = index[c.model], index[c.baseline]
             rows = table.answered[:, a] & table.answered[:, b]
@@ -200,7 +206,7 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
             est = ppi_compare(table.scores[rows, a], ha, table.scores[rows, b], hb, clusters=cl,
                               confidence=analysis.confidence)
             pairs.append((c.model, c.baseline, est))
-    return JudgeSection(tuple(models), tuple(pairs), source)
+    return JudgeSection(tuple(models), tuple(pairs), source, budgets)
 
 
 def _num(x: float) -> float | None:
@@ -308,7 +314,7 @@ def _safe(cell: str) -> str:
 
 
 def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, labels: Any = None,
-                labels_name: str | None = None) -> JudgeSection | None:
+                labels_name: str | None = None, table: Any = None) -> JudgeSection | None:
     """The judge section of ``analysis`` when labels exist (``human_col``, a labels file, or a column found
     by name); None otherwise. This is the one call the CLI and the workbench make."""
     from .data import question_scores
@@ -317,8 +323,62 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
         human_col = human_col or detect_human_col(dataset)
         if human_col is None:
             return None
-    table = question_scores(dataset)
+    table = question_scores(dataset) if table is None else table
     if labels is not None:
         name = labels_name or (labels if isinstance(labels, str) else "labels file")
         return judge_section(analysis, table, labels_file_matrix(labels, table, name), name)
     return judge_section(analysis, table, human_matrix(dataset, table, human_col), f"column '{human_col}'")
+
+
+def intervals_frame(section: JudgeSection, *, comparisons: bool = False) -> Any:
+    """Tidy ``label, kind, estimate, ci_low, ci_high``: each model's (or comparison's) three intervals."""
+    import pandas as pd
+
+    items = ([(f"{m} - {b}", e) for m, b, e in section.comparisons] if comparisons
+             else [(m, e) for m, e, _ in section.models])
+    rows = []
+    for label, e in items:
+        hm = e.human_mean
+        rows += [(label, "judge only", e.judge_mean, *e.judge_only), (label, "human only", hm, *e.human_only),
+                 (label, "corrected", e.estimate, e.ci_low, e.ci_high)]
+    return pd.DataFrame(rows, columns=["label", "kind", "estimate", "ci_low", "ci_high"])
+
+
+def more_labels(est: Any) -> int:
+    """The label count the sentence quotes: twice today's, at most every question."""
+    return int(min(est.n_total, max(2 * est.n_labeled, est.n_labeled + 1)))
+
+
+def model_sentence(model: str, est: Any, budget: Any) -> str:
+    """"The judge over-states Atlas by 12.3 points; 600 labels bring the interval to +/-3.1", from the numbers."""
+    gap = 100 * (est.judge_mean - est.estimate)
+    if abs(gap) < 0.05:
+        first = f"The judge's mean for {model} equals the corrected one"
+    else:
+        first = f"The judge {'over' if gap > 0 else 'under'}-states {model} by {abs(gap):.1f} points"
+    now = f"{est.n_labeled:,} labels give ±{100 * est.half_width:.1f}"
+    n2 = more_labels(est)
+    if n2 <= est.n_labeled:
+        return f"{first}; every question is labelled ({now})."
+    return f"{first}; {now}, {n2:,} labels would bring the interval to ±{100 * float(budget.half_width_at(n2)):.1f}."
+
+
+def agreement_frame(section: JudgeSection) -> Any:
+    """One row per model: the confusion table, sensitivity, specificity and kappa."""
+    import pandas as pd
+
+    rows = [(m, a.n, a.true_pass, a.false_pass, a.false_fail, a.true_fail, a.accuracy, a.sensitivity,
+             a.specificity, a.kappa, a.kappa_ci.low, a.kappa_ci.high) for m, _, a in section.models]
+    return pd.DataFrame(rows, columns=["model", "labelled", "judge pass, human pass", "judge pass, human fail",
+                                       "judge fail, human pass", "judge fail, human fail", "accuracy",
+                                       "sensitivity", "specificity", "kappa", "kappa_low", "kappa_high"])
+
+
+def budget_frame(section: JudgeSection, budgets: dict, half_width: float) -> Any:
+    """Labels needed per model for ``half_width`` with the judge and without it."""
+    import pandas as pd
+
+    rows = [(m, e.n_labeled, budgets[m].with_judge, budgets[m].without_judge, e.n_total)
+            for m, e, _ in section.models]
+    return pd.DataFrame(rows, columns=["model", "labelled now", f"needed with judge (±{100 * half_width:.1f})",
+                                       f"needed without (±{100 * half_width:.1f})", "questions"])

@@ -1,0 +1,96 @@
+"""The workbench's judge section: when the file has human labels beside the judge's scores, each model's three
+intervals (judge only, human only, corrected), a sentence computed from them, the agreement table and the budget.
+
+Called from ``pages/analyze.py`` with one line; every number comes from ``evalstats_core.judge_io``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from evalstats_app import shell
+from evalstats_app.workbench import esc
+from evalstats_core.charts import compile_spec
+from evalstats_core.charts.judge import three_intervals
+from evalstats_core.errors import EvalStatsError
+from evalstats_core.judge_budget import budget_from_moments
+from evalstats_core.judge_io import (
+    agreement_frame,
+    budget_frame,
+    detect_human_col,
+    intervals_frame,
+    model_sentence,
+    section_for,
+    verdict_sentences,
+)
+
+__all__ = ["judge_section"]
+
+NONE = "(no human labels)"
+_PCT = st.column_config.NumberColumn(format="%.3f")
+
+
+@st.cache_data(max_entries=16, show_spinner=False, scope="session")
+def _section(key: str, roles: tuple, opts: tuple, column: str, _prepared, _analysis):
+    try:
+        return section_for(_prepared.dataset, _analysis, human_col=column, table=_prepared.table)
+    except EvalStatsError as exc:
+        return str(exc)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _spec(frame, title: str) -> dict:
+    return compile_spec(three_intervals(frame, title=title))
+
+
+def judge_section(prepared, res, key: str, roles: tuple) -> None:
+    """The section (nothing when the file has no other columns to read labels from)."""
+    columns = [c for c in (prepared.dataset.extra or {}) if c != "__question__"]
+    if not columns:
+        return
+    detected = detect_human_col(prepared.dataset)
+    options = [NONE, *columns]
+    choice = st.selectbox("Human labels (a column blank where no human graded the answer)", options,
+                          index=options.index(detected) if detected else 0, key="judge_human_col")
+    if choice == NONE:
+        return
+    section = _section(key, roles, res.opts, choice, prepared, res.analysis)
+    if isinstance(section, str):
+        st.error(f"**The human labels cannot be used.** {esc(section)}",
+                 icon=":material/error:")
+        return
+    if section is None or not section.models:
+        st.info("No model has two or more human labels in this column.", icon=":material/info:")
+        return
+    _show(section, res.analysis.name)
+
+
+def _show(section, name: str) -> None:
+    st.markdown("### The judge against the human labels")
+    st.markdown(f"Human labels from {esc(section.source)}. The **corrected** estimate (prediction-powered, PPI++) "
+                "combines the judge's verdict on every question with the humans' on the labelled ones; it is the "
+                "number to report. The tables above treat the judge's verdicts as the truth.")
+    frame = intervals_frame(section)
+    shell.chart(_spec(frame, f"Judge only, human only and corrected, {name}"),
+                " ".join(esc(model_sentence(m, e, section.budgets[m])) for m, e, _ in section.models
+                         if section.budgets.get(m) is not None),
+                name="analyze_judge")
+    if section.comparisons:
+        st.markdown("**Comparisons, corrected**")
+        for s in verdict_sentences(section):
+            st.markdown(f"- {esc(s)}")
+    st.markdown("**Agreement with the humans** (labelled questions only)")
+    st.dataframe(agreement_frame(section), hide_index=True, width="stretch",
+                 column_config={c: _PCT for c in ("accuracy", "sensitivity", "specificity", "kappa", "kappa_low",
+                                                  "kappa_high")})
+    target = st.number_input("Target half-width (points)", min_value=0.2, max_value=50.0, value=2.0, step=0.5,
+                             key="judge_target")
+    budgets = {m: budget_from_moments(target / 100, n_total=b.n_total, var_human=b.var_human, var_judge=b.var_judge,
+                                      cov=b.cov, confidence=b.confidence)
+               for m, b in section.budgets.items() if b is not None}
+    known = [row for row in section.models if row[0] in budgets]
+    if known:
+        sub = type(section)(tuple(known), (), section.source, budgets)
+        st.dataframe(budget_frame(sub, budgets, target / 100), hide_index=True, width="stretch")
+        st.caption("Human labels needed for the target with the judge's verdicts on every question (PPI++) and "
+                   "without them; an empty cell means even labelling every question does not reach it.")
