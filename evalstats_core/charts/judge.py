@@ -26,8 +26,11 @@ def three_intervals(frame: pd.DataFrame, *, title: str = "", truth: float | None
     tooltip = [alt.Tooltip("label:N", title="model"), alt.Tooltip("kind:N"),
                alt.Tooltip("estimate:Q", format=fmt), alt.Tooltip("ci_low:Q", format=fmt),
                alt.Tooltip("ci_high:Q", format=fmt)]
-    base = alt.Chart(frame).encode(y=alt.Y("label:N", sort=None, title=None),
-                                   yOffset=alt.YOffset("kind:N", sort=list(KIND_ORDER)), color=color, tooltip=tooltip)
+    one = frame["label"].nunique() == 1  # a single estimate: its rows are just the three kinds
+    frame = frame.assign(row=[kind if one else f"{lab} · {kind}"
+                              for lab, kind in zip(frame["label"], frame["kind"], strict=True)])
+    base = alt.Chart(frame).encode(y=alt.Y("row:N", sort=None, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
+                                   color=color, tooltip=tooltip)
     bars = base.mark_rule(strokeWidth=3).encode(
         x=alt.X("ci_low:Q", title=x_title, axis=alt.Axis(format=fmt), scale=alt.Scale(zero=False)), x2="ci_high:Q")
     points = base.mark_point(filled=True, size=70).encode(x="estimate:Q")
@@ -36,8 +39,7 @@ def three_intervals(frame: pd.DataFrame, *, title: str = "", truth: float | None
         value = 0.0 if truth is None else truth
         layers.insert(0, alt.Chart(pd.DataFrame({"x": [value]})).mark_rule(strokeDash=[4, 4], color="#555555")
                       .encode(x="x:Q"))
-    rows = max(int(frame["label"].nunique()), 1)
-    chart = alt.layer(*layers).properties(height=max(110, 66 * rows))
+    chart = alt.layer(*layers).properties(height=180 + 30 * len(frame))  # plot, legend (3 lines on a phone) and title
     return chart.properties(title=title) if title else chart
 
 
@@ -46,9 +48,11 @@ def coverage_lab(frame: pd.DataFrame, *, title: str = "") -> alt.LayerChart:
     color = alt.Color("kind:N", scale=alt.Scale(domain=["judge only", "corrected"], range=[_COLORS[0], _COLORS[2]]),
                       legend=legend(title=None, orient="top"))
     lines = alt.Chart(frame).mark_line(point=True).encode(
-        x=alt.X("n_total:Q", title="Questions the judge graded", scale=alt.Scale(type="log")),
-        y=alt.Y("coverage:Q", title="Intervals that cover the truth", axis=alt.Axis(format=".0%"),
-                scale=alt.Scale(domain=[0, 1])),
+        x=alt.X("n_total:Q", title="Questions the judge graded",
+                scale=alt.Scale(type="log", domain=[float(frame["n_total"].min()), float(frame["n_total"].max())]),
+                axis=alt.Axis(values=sorted(frame["n_total"].unique().tolist()), format=",")),
+        y=alt.Y("coverage:Q", title="Intervals that cover the truth",
+                axis=alt.Axis(format=".0%", values=[0, 0.25, 0.5, 0.75, 0.95]), scale=alt.Scale(domain=[0, 1])),
         color=color,
         tooltip=[alt.Tooltip("kind:N"), alt.Tooltip("n_total:Q", format=","), alt.Tooltip("coverage:Q", format=".1%")],
     )
