@@ -73,9 +73,9 @@ def test_workbench_judge_chart_height(server, page):
     page.get_by_text("The judge against the human labels").wait_for()
     wait_charts(page, 3)
     page.wait_for_timeout(1500)
-    heights = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"] svg'))
-        .map(s => Math.round(s.getBoundingClientRect().height))""")
-    labels = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"]'))[1]
-        .querySelectorAll('svg text').length""")
-    assert heights[1] >= 180 + 30 * 9 - 5
+    # the judge chart is the one whose row labels name the kinds; wait for it to draw at its full height
+    page.wait_for_function("""() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"] svg'))
+        .some(s => s.textContent.includes('Atlas · corrected') && s.getBoundingClientRect().height >= 445)""")
+    labels = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"] svg'))
+        .filter(s => s.textContent.includes('Atlas · corrected'))[0].querySelectorAll('text').length""")
     assert labels >= 9 + 6  # nine row labels and the x ticks: no row label dropped for overlap
