@@ -24,7 +24,7 @@ from evalstats_core.judge_io import (
     verdict_sentences,
 )
 
-__all__ = ["judge_section"]
+__all__ = ["judge_section", "corrected"]
 
 NONE = "(no human labels)"
 _PCT = st.column_config.NumberColumn(format="%.3f")
@@ -41,6 +41,50 @@ def _section(key: str, roles: tuple, opts: tuple, column: str, _prepared, _analy
 @st.cache_data(max_entries=32, show_spinner=False)
 def _spec(frame, title: str) -> dict:
     return compile_spec(three_intervals(frame, title=title))
+
+
+def _column(prepared) -> str | None:
+    """The human-label column chosen on the page (or found by name before the choice exists); None for none."""
+    columns = [c for c in (prepared.dataset.extra or {}) if c != "__question__"]
+    chosen = st.session_state.get("judge_human_col")
+    if chosen is not None and chosen not in (NONE, *columns):
+        chosen = None
+    if chosen is None:
+        chosen = detect_human_col(prepared.dataset)
+    return None if chosen in (None, NONE) else chosen
+
+
+@st.cache_data(max_entries=16, show_spinner=False, scope="session")
+def _corrected(key: str, roles: tuple, opts: tuple, column: str, _prepared, _res):
+    from evalstats_core.judge_apply import corrected_analysis
+    from evalstats_core.ranking import rank_models
+
+    section = _section(key, roles, opts, column, _prepared, _res.analysis)
+    everything = _section(key, roles, (None, *opts[1:]), column, _prepared, _res.all_pairs)
+    if isinstance(section, str) or isinstance(everything, str) or section is None or not section.models:
+        return None
+    analysis = corrected_analysis(_res.analysis, section)
+    all_pairs = corrected_analysis(_res.all_pairs, everything)
+    ranking = rank_models({m.model: m.mean for m in all_pairs.models},
+                          [(c.model, c.baseline, c.p_adjusted, c.diff) for c in all_pairs.comparisons],
+                          alpha=1.0 - all_pairs.confidence)
+    return analysis, all_pairs, ranking
+
+
+def corrected(prepared, res, key: str, roles: tuple):
+    """``res`` with the corrected analysis, comparisons and ranking when the file has human labels (and a
+    sentence that says so); ``res`` unchanged otherwise. Every section below then reads the corrected numbers."""
+    import dataclasses
+
+    column = _column(prepared)
+    if res is None or column is None:
+        return res
+    out = _corrected(key, roles, res.opts, column, prepared, res)
+    if out is None:
+        return res
+    analysis, all_pairs, ranking = out
+    st.info(esc(analysis.warnings[0][0].upper() + analysis.warnings[0][1:]) + ".", icon=":material/balance:")
+    return dataclasses.replace(res, analysis=analysis, all_pairs=all_pairs, ranking=ranking)
 
 
 def judge_section(prepared, res, key: str, roles: tuple) -> None:

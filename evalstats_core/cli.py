@@ -245,6 +245,10 @@ def build_parser() -> argparse.ArgumentParser:
         g.add_argument(flag, metavar="C", help=f"column with the {what}")
     g.add_argument("--no-clusters", action="store_true", help="ignore the cluster column")
     g.add_argument("--layout", choices=("long", "wide"), help="file layout (default: detected)")
+    g.add_argument("--human-col", metavar="C",
+                   help="column with human labels (default: one named human, gold or label): decide on the corrected "
+                        "difference")
+    g.add_argument("--labels", metavar="FILE", help="human labels in a separate CSV joined on the question (and model) id")
     g.add_argument("--output", "-o", metavar="OUT", help="write the Markdown summary to OUT instead of stdout")
     _input_options(g)
     return parser
@@ -286,7 +290,15 @@ def _gate(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore", EvalStatsWarning)
         result = gate(dataset, baseline=args.baseline, candidate=args.candidate, margin=args.margin,
                       confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters)
+        from .judge_apply import gate_with_labels
+
+        result, note = gate_with_labels(dataset, result, human_col=args.human_col, labels=args.labels,
+                                        method=args.cluster_se, use_clusters=not args.no_clusters)
     text = result.markdown()
+    if note:
+        from .report import escape_markdown
+
+        text = text.rstrip("\n") + "\n\n" + escape_markdown(note) + "\n"
     _write(text, args.output)
     return result.exit_code
 
@@ -321,6 +333,10 @@ def _run(args: argparse.Namespace) -> int:
     from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
 
     judge = section_for(dataset, result, human_col=args.human_col, labels=args.labels)
+    if judge is not None:  # every table, verdict and ranking then reads the corrected numbers
+        from .judge_apply import corrected_analysis
+
+        result = corrected_analysis(result, judge)
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
             print(f"evalstats: warning: {w}", file=sys.stderr)

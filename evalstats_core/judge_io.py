@@ -280,8 +280,12 @@ def add_to_report(text: str, fmt: str, section: JudgeSection, *, table: str = "m
     rows = _rows(section)
     if fmt == "markdown":
         out = ["", "## Judge corrected by human labels", "",
-               escape_markdown(f"Human labels from {section.source}. The corrected estimate (PPI++) is the one to "
-                               "report: the tables above use the judge's scores as if they were the truth."), "",
+               escape_markdown(f"Human labels from {section.source}. Every estimate, interval, verdict and ranking "
+                               "above is the judge's score corrected by them: the prediction-powered (PPI++) "
+                               "estimate lam * mean(judge, unlabelled) + mean(human - lam * judge, labelled), with "
+                               "the CR2 standard error of its influence values and Satterthwaite degrees of freedom "
+                               "(Angelopoulos et al. 2023). The judge's own intervals are in the judge-only column."),
+               "",
                "| " + " | ".join(_HEAD) + " |", "|" + "---|" * len(_HEAD)]
         out += ["| " + " | ".join(escape_markdown(c) for c in r) + " |" for r in rows] + [""]
         out += [f"- {escape_markdown(s)}" for s in verdict_sentences(section)]

@@ -22,6 +22,7 @@ else:
         st.markdown("---")
         settings = wb.analysis_controls(prepared.table.models)
         results = wb.run(source, prepared, roles_key, settings, use_clusters)
+        results = workbench_judge.corrected(prepared, results, source.key, roles_key)  # human labels: PPI++
         if results is not None:
             sections.models_section(content, prepared, results, settings["method"])
             workbench_judge.judge_section(prepared, results, source.key, roles_key)

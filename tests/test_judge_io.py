@@ -50,10 +50,24 @@ def test_json_judge_objects_cover_the_truth_and_the_judge_does_not():
         assert j["n_labeled"] == 300 and j["n_total"] == 2000
         assert j["ci"][0] <= truth[row["model"]] <= j["ci"][1]
         assert not j["judge_only"][0] <= truth[row["model"]] <= j["judge_only"][1]
-        assert j["judge_only"] == row["ci"]  # the judge-only interval is the report's own
+        assert j["ci"] == row["ci"] and j["estimate"] == row["mean"]  # the report's numbers are the corrected ones
+        assert row["interval"].startswith("t (PPI++ corrected by 300 human labels")
         assert row["agreement"]["n"] == 300
     assert all("judge" in c for c in doc["comparisons"])
     assert doc["settings"]["human_labels"] == "column 'human'"
+    assert doc["warnings"][0].startswith("judge-scored file with human labels (column 'human': 300 of 2,000")
+    for c in doc["comparisons"]:
+        assert (c["diff"], c["ci"]) == (c["judge"]["estimate"], c["judge"]["ci"])
+
+
+def test_verdicts_and_gate_use_the_corrected_difference():
+    md = _cli(str(JUDGED)).stdout
+    assert "Breeze and Atlas cannot be told apart: Breeze - Atlas = -4.0 points" in md  # the judge says +4.8
+    gate = subprocess.run([sys.executable, "-m", "evalstats_core", "gate", str(JUDGED), "--baseline", "Atlas",
+                           "--candidate", "Breeze"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert gate.returncode == 3, gate.stdout + gate.stderr  # the judge alone would pass Breeze (+4.7, CI above 0)
+    assert "Decided on the judge's scores corrected by human labels" in gate.stdout
+    assert "The judge alone gave +4.7 points" in gate.stdout
 
 
 def test_cli_numbers_equal_the_api():

@@ -44,6 +44,19 @@ def test_judge_section_shows_the_cli_numbers(judged):
     assert "Breeze - Atlas" in text and "could be noise" in text
 
 
+def test_every_table_and_verdict_uses_the_corrected_numbers_and_says_so(judged):
+    doc = json.loads(subprocess.run([sys.executable, "-m", "evalstats_core", "analyze",
+                                     "examples/judged_3_models.csv", "-f", "json"], capture_output=True, text=True,
+                                    cwd=ROOT, timeout=120).stdout)
+    assert any(_UNESCAPE.sub(r"\1", i.value).startswith("Judge-scored file with human labels") for i in judged.info)
+    models = next(d.value for d in judged.dataframe if d.value.columns[0] == "Model")
+    for row in doc["models"]:
+        shown = models.loc[models["Model"] == row["model"]].iloc[0].astype(str).str.cat(sep=" ")
+        assert f"{100 * row['mean']:.1f}%" in shown, shown
+    text = _text(judged)
+    assert "Breeze and Atlas cannot be told apart" in text  # the judge alone: Breeze ahead
+
+
 def test_budget_follows_the_target_and_none_hides_the_section(judged):
     judged.number_input(key="judge_target").set_value(5.0).run()
     budget = next(d.value for d in judged.dataframe if "labelled now" in d.value.columns)
