@@ -220,7 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "every table is written to DIR as models.csv, comparisons.csv")
     p.add_argument("--human-col", metavar="C",
                    help="column with human labels of the judged scores, blank where unlabelled (default: a column "
-                        "named human, gold or label); adds the judge-corrected (PPI++) estimates")
+                        "named human, gold or label), or for harness logs the human scorer (Inspect logs with two "
+                        "scorers; --metric names the judge's); reports the judge-corrected (PPI++) estimates")
     p.add_argument("--labels", metavar="FILE",
                    help="human labels in a separate CSV joined on the question (and model) id")
     p.add_argument("--output", "-o", metavar="OUT",
@@ -332,7 +333,8 @@ def _run(args: argparse.Namespace) -> int:
         result = dataclasses.replace(result, source=" ".join(shlex.quote(f) for f in args.file))
     from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
 
-    judge = section_for(dataset, result, human_col=args.human_col, labels=args.labels)
+    judge = section_for(dataset, result, human_col=args.human_col, labels=args.labels,
+                        human_loader=lambda name: _load(argparse.Namespace(**{**vars(args), "metric": name}))[0])
     if judge is not None:  # every table, verdict and ranking then reads the corrected numbers
         from .judge_apply import corrected_analysis
 

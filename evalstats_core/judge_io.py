@@ -317,12 +317,45 @@ def _safe(cell: str) -> str:
     return "'" + cell if cell[:1] in ("=", "+", "-", "@") else cell
 
 
-def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, labels: Any = None,
-                labels_name: str | None = None, table: Any = None) -> JudgeSection | None:
-    """The judge section of ``analysis`` when labels exist (``human_col``, a labels file, or a column found
-    by name); None otherwise. This is the one call the CLI and the workbench make."""
+def scorer_matrix(human: Any, table: Any) -> np.ndarray:
+    """Human labels from a second reading of the same logs (``human``: a Dataset read with the human scorer as
+    the metric), aligned to ``table`` by question and model; NaN where the human scorer gave no score."""
+    import pandas as pd
+
     from .data import question_scores
 
+    other = question_scores(human)
+    out = np.full(table.scores.shape, np.nan)
+    qi = pd.Index(other.questions.astype(str)).get_indexer(table.questions.astype(str))
+    for j, m in enumerate(table.models):
+        if m not in other.models:
+            continue
+        k = other.models.index(m)
+        ok = qi >= 0
+        out[ok, j] = np.where(other.answered[qi[ok], k], other.scores[qi[ok], k], np.nan)
+    if not np.isfinite(out).any():
+        raise EvalStatsError(f"the human scorer's scores match no question and model of {table.name}")
+    return np.where(table.answered, out, np.nan)
+
+
+def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, labels: Any = None,
+                labels_name: str | None = None, table: Any = None, human_loader: Any = None) -> JudgeSection | None:
+    """The judge section of ``analysis`` when labels exist (``human_col``, a labels file, or a column found
+    by name); None otherwise. This is the one call the CLI and the workbench make.
+
+    For harness logs (no columns of their own) ``human_col`` names the human scorer, and ``human_loader(name)``
+    reads the same logs again with that scorer as the metric (Inspect logs with two scorers).
+    """
+    from .data import question_scores
+
+    harness = dataset.file_type not in ("csv", "parquet")  # a harness log: its scorers can be the human labels
+    if labels is None and human_col is not None and harness and human_col not in (dataset.extra or {}):
+        if human_loader is None:
+            raise EvalStatsError(f"{dataset.name} has no columns of its own; name the human scorer with --human-col "
+                                 "on the harness logs, or give the labels in a file with --labels")
+        table = question_scores(dataset) if table is None else table
+        return judge_section(analysis, table, scorer_matrix(human_loader(human_col), table),
+                             f"scorer '{human_col}'")
     if labels is None:
         human_col = human_col or detect_human_col(dataset)
         if human_col is None:

@@ -144,3 +144,19 @@ def test_csv_cells_are_neutralised(cell):
     from evalstats_core.judge_io import _safe
 
     assert _safe(cell).startswith("'")
+
+
+def test_inspect_logs_with_two_scorers_name_the_human_one():
+    logs = [str(ROOT / "tests/fixtures/inspect/model-a.json"), str(ROOT / "tests/fixtures/inspect/model-b_zstd.eval")]
+    out = _cli(*logs, "--metric", "rating", "--human-col", "match", "-f", "json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    human = json.loads(_cli(*logs, "--metric", "match", "-f", "json").stdout)
+    judge = json.loads(_cli(*logs, "--metric", "rating", "-f", "json").stdout)
+    for row, h, j in zip(doc["models"], human["models"], judge["models"], strict=True):
+        assert row["judge"]["n_labeled"] == row["judge"]["n_total"] == 12  # the human scorer scored every sample
+        assert row["judge"]["estimate"] == pytest.approx(h["mean"])  # every question labelled: lam = 0
+        assert row["judge"]["judge_only"] == j["ci"]
+    assert doc["settings"]["human_labels"] == "scorer 'match'"
+    bad = _cli(*logs, "--metric", "rating", "--human-col", "nope")
+    assert bad.returncode == 2 and "no scorer 'nope'" in bad.stderr
