@@ -347,7 +347,10 @@ def _run(args: argparse.Namespace) -> int:
         from .report import csv_tables
 
         os.makedirs(args.output, exist_ok=True)
-        for name, body in csv_tables(result).items():
+        tables = csv_tables(result)
+        if judge is not None:
+            tables["judge.csv"] = add_to_report("", "csv", judge, table="judge")
+        for name, body in tables.items():
             path = os.path.join(args.output, name)
             if any(_same_file(f, path) for f in args.file):
                 return _fail(f"{path!r} is the input file; choose another folder (the input is never overwritten)")

@@ -160,3 +160,10 @@ def test_inspect_logs_with_two_scorers_name_the_human_one():
     assert doc["settings"]["human_labels"] == "scorer 'match'"
     bad = _cli(*logs, "--metric", "rating", "--human-col", "nope")
     assert bad.returncode == 2 and "no scorer 'nope'" in bad.stderr
+
+
+def test_csv_folder_gets_the_judge_table(tmp_path):
+    out = _cli(str(JUDGED), "-f", "csv", "-o", str(tmp_path) + "/")
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["comparisons.csv", "judge.csv", "models.csv"]
+    assert (tmp_path / "judge.csv").read_text() == _cli(str(JUDGED), "-f", "csv", "--table", "judge").stdout
