@@ -37,7 +37,7 @@ def three_intervals(frame: pd.DataFrame, *, title: str = "", truth: float | None
     layers = [bars, points]
     if truth is not None or zero_line:
         value = 0.0 if truth is None else truth
-        layers.insert(0, alt.Chart(pd.DataFrame({"x": [value]})).mark_rule(strokeDash=[4, 4], color="#555555")
+        layers.insert(0, alt.Chart(pd.DataFrame({"x": [value]})).mark_rule(strokeDash=[4, 4], color="#888888")
                       .encode(x="x:Q"))
     chart = alt.layer(*layers).properties(height=180 + 30 * len(frame))  # plot, legend (3 lines on a phone) and title
     return chart.properties(title=title) if title else chart
@@ -56,7 +56,7 @@ def coverage_lab(frame: pd.DataFrame, *, title: str = "") -> alt.LayerChart:
         color=color,
         tooltip=[alt.Tooltip("kind:N"), alt.Tooltip("n_total:Q", format=","), alt.Tooltip("coverage:Q", format=".1%")],
     )
-    target = alt.Chart(pd.DataFrame({"y": [0.95]})).mark_rule(strokeDash=[4, 4], color="#555555").encode(y="y:Q")
+    target = alt.Chart(pd.DataFrame({"y": [0.95]})).mark_rule(strokeDash=[4, 4], color="#888888").encode(y="y:Q")
     chart = alt.layer(target, lines).properties(height=260)
     return chart.properties(title=title) if title else chart
 
