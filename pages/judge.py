@@ -27,6 +27,11 @@ def _flip(bias: float, labels: int):
     return frame, compile_spec(charts.flip_chart(frame)), lesson.flip_sentence(frame)
 
 
+@st.cache_data(max_entries=256, show_spinner=False)
+def _budget(sens: float, spec: float) -> str:
+    return lesson.budget_sentence(sens, spec)
+
+
 shell.prose(content["intro"])
 shell.prose(content["lab"])
 left, mid, right = st.columns(3)
@@ -35,7 +40,7 @@ spec = mid.slider("Judge specificity", 0.3, 0.99, step=0.01, key="judge_spec", f
 labels = right.slider("Human labels", 30, 240, step=10, key="judge_labels")
 frame, chart, sentence = _lab(sens, spec, labels)
 shell.chart(chart, sentence, name="judge_coverage", title="How often each 95% interval covers the true pass rate")
-st.markdown(lesson.budget_sentence(sens, spec))
+st.markdown(_budget(sens, spec))
 
 shell.prose(content["flip"])
 bias = st.slider("Extra false passes for B's longer answers", 0.0, 0.3, step=0.05, key="judge_bias", format="%.2f")
