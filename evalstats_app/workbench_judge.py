@@ -100,8 +100,10 @@ def judge_section(prepared, res, key: str, roles: tuple) -> None:
         return
     section = _section(key, roles, res.opts, choice, prepared, res.analysis)
     if isinstance(section, str):
-        st.error(f"**The human labels cannot be used.** {esc(section)}",
-                 icon=":material/error:")
+        if choice == detected:  # found by its name only (e.g. a 'label' column of categories): not an error
+            st.info(f"Column {esc(choice)} was not read as human labels: {esc(section)}", icon=":material/info:")
+        else:
+            st.error(f"**The human labels cannot be used.** {esc(section)}", icon=":material/error:")
         return
     if section is None or not section.models:
         st.info("No model has two or more human labels in this column.", icon=":material/info:")

@@ -334,7 +334,10 @@ def _run(args: argparse.Namespace) -> int:
     from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
 
     judge = section_for(dataset, result, human_col=args.human_col, labels=args.labels,
-                        human_loader=lambda name: _load(argparse.Namespace(**{**vars(args), "metric": name}))[0])
+                        human_loader=lambda name: _load(argparse.Namespace(**{**vars(args), "metric": name}))[0],
+                        notes=(skipped := []))
+    for note in skipped:
+        print(f"evalstats: note: {' '.join(note.split())}", file=sys.stderr)
     if judge is not None:  # every table, verdict and ranking then reads the corrected numbers
         from .judge_apply import corrected_analysis
 

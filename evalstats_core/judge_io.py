@@ -339,7 +339,8 @@ def scorer_matrix(human: Any, table: Any) -> np.ndarray:
 
 
 def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, labels: Any = None,
-                labels_name: str | None = None, table: Any = None, human_loader: Any = None) -> JudgeSection | None:
+                labels_name: str | None = None, table: Any = None, human_loader: Any = None,
+                notes: list | None = None) -> JudgeSection | None:
     """The judge section of ``analysis`` when labels exist (``human_col``, a labels file, or a column found
     by name); None otherwise. This is the one call the CLI and the workbench make.
 
@@ -356,7 +357,9 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
         table = question_scores(dataset) if table is None else table
         return judge_section(analysis, table, scorer_matrix(human_loader(human_col), table),
                              f"scorer '{human_col}'")
+    found = False
     if labels is None:
+        found = human_col is None
         human_col = human_col or detect_human_col(dataset)
         if human_col is None:
             return None
@@ -364,7 +367,15 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
     if labels is not None:
         name = labels_name or (labels if isinstance(labels, str) else "labels file")
         return judge_section(analysis, table, labels_file_matrix(labels, table, name), name)
-    return judge_section(analysis, table, human_matrix(dataset, table, human_col), f"column '{human_col}'")
+    try:
+        return judge_section(analysis, table, human_matrix(dataset, table, human_col), f"column '{human_col}'")
+    except EvalStatsError as exc:
+        if not found:  # named by the user: their column must be read, or they hear why not
+            raise
+        if notes is not None:  # only found by its name (e.g. a 'label' column of categories): the file reads as before
+            notes.append(f"column '{human_col}' was not read as human labels ({exc}); name the labels with "
+                         "--human-col if they are elsewhere")
+        return None
 
 
 def intervals_frame(section: JudgeSection, *, comparisons: bool = False) -> Any:

@@ -130,7 +130,7 @@ def test_human_col_named_and_refused(tmp_path):
     out = _cli(str(results), "--human-col", "nope")
     assert out.returncode == 2 and "'nope' is not a column" in out.stderr
     results.write_text("question,model,score,human\nq1,A,1,1\nq2,A,1,maybe\nq3,A,0,\n")
-    out = _cli(str(results))
+    out = _cli(str(results), "--human-col", "human")
     assert out.returncode == 2 and "'maybe' is not a label" in out.stderr
 
 
@@ -167,3 +167,15 @@ def test_csv_folder_gets_the_judge_table(tmp_path):
     assert out.returncode == 0, out.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["comparisons.csv", "judge.csv", "models.csv"]
     assert (tmp_path / "judge.csv").read_text() == _cli(str(JUDGED), "-f", "csv", "--table", "judge").stdout
+
+
+def test_a_label_column_of_categories_is_left_alone(tmp_path):
+    results = tmp_path / "r.csv"
+    results.write_text("question,model,score,label\nq1,A,1,easy\nq2,A,0,hard\nq3,A,1,easy\nq1,B,0,easy\nq2,B,1,hard\n"
+                       "q3,B,1,easy\n")
+    out = _cli(str(results), "-f", "json")
+    assert out.returncode == 0, out.stderr
+    assert "judge" not in json.loads(out.stdout)["models"][0]
+    assert "column 'label' was not read as human labels" in out.stderr
+    out = _cli(str(results), "--human-col", "label")
+    assert out.returncode == 2 and "'easy' is not a label" in out.stderr
