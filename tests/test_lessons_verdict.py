@@ -100,7 +100,7 @@ def test_rho_range_against_a_brute_force_loop():
     """rho_range: the stretch of the 0.01 grid where the last verdict equals the one at rho, from a slow loop
     over verdict_steps."""
     for ev, rho in (("MGSM", 0.37), ("HumanEval", 0.64), ("MATH", 0.5), ("MGSM", 0.9), ("HumanEval", 0.0)):
-        def v(r):
+        def v(r, ev=ev):
             t = verdict.verdict_steps({ev: r})
             return row(t, ev, "small_sample").verdict
         same = [g / 100 for g in range(100) if v(g / 100) == v(rho)]
