@@ -114,7 +114,13 @@ for section, formula, label, value in rows:
     left.latex(formula)
     right.metric(label, value)
 shell.chart(atlas_chart, lesson.atlas_sentence(steps), name="one_model_atlas")
-shell.notice(content["notice_steps"])
+st.markdown(content["both_ways"])
+z_col, t_col = st.columns(2)
+z_col.metric(f"Normal z = {steps.z:.2f} (the paper's)", f"[{pct(steps.ci_low)}, {pct(steps.ci_high)}]")
+t_col.metric(f"Student's t = {steps.t:.3f} on {steps.df:.0f} df (evalstats' default)",
+             f"[{pct(steps.t_low)}, {pct(steps.t_high)}]")
+st.markdown(lesson.both_ways_sentence(steps))
+shell.notice("\n".join(f"- {note}" for note in lesson.atlas_notes(steps)))
 
 # ---- run the eval again ------------------------------------------------------------------------
 st.markdown(content["rerun"])

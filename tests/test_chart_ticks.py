@@ -20,7 +20,7 @@ SQUEEZED = [("problem", {"problem_n": "1000", "problem_share": "1.0"}),
             ("paired", {"paired_n": "2000", "paired_rho": "0.85"}),
             ("resampling", {"resampling_pool_n": "200", "resampling_alpha": "5.0", "resampling_beta": "5.0"}),
             ("power", {"power_n": "10000000", "power_delta": "0.001"}),
-            ("verdict", {"verdict_rho": "0.95"})]
+            ("verdict", {"verdict_rho_math": "0.95", "verdict_rho_humaneval": "0.95", "verdict_rho_mgsm": "0.95"})]
 CASES = [(p.slug, {}) for p in available()] + [c for c in SQUEEZED if page_by_slug(c[0]) in available()]
 
 

@@ -37,6 +37,14 @@ def test_atlas_steps_show_worked_numbers(opened):
     assert r"[51.6\%,\ 75.6\%]" in latex
 
 
+def test_atlas_interval_both_ways(opened):
+    """The paper's z interval beside the t interval that 'Try it on data' shows for the same ten scores."""
+    assert metric(opened, "Normal z = 1.96 (the paper's)") == "[51.6%, 75.6%]"
+    assert metric(opened, "Student's t = 2.262 on 9 df (evalstats' default)") == "[49.7%, 77.5%]"
+    text = " ".join(m.value for m in opened.markdown)
+    assert "gives [49.7%, 77.5%], 15% wider" in text
+
+
 def test_atlas_table_has_the_ten_tasks(opened):
     """The first table lists the ten tasks with their scores."""
     table = opened.table[0].value

@@ -29,7 +29,9 @@ NARROW_COLUMNS = alt.ExprRef(expr="containerSize()[0] > 0 && containerSize()[0] 
 
 
 def legend(**kwargs: Any) -> alt.Legend:
-    """``alt.Legend(**kwargs)``; a legend above or below the chart stacks its entries on a narrow screen."""
+    """``alt.Legend(**kwargs)``; a legend above or below the chart stacks its entries on a narrow screen, and
+    no label is cut short with an ellipsis (Vega's default limit is 160 px: "true ability (unknown in …")."""
+    kwargs.setdefault("labelLimit", 0)
     if kwargs.get("orient") in ("top", "bottom") and "columns" not in kwargs:
         kwargs["columns"] = NARROW_COLUMNS
     return alt.Legend(**kwargs)

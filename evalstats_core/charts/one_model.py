@@ -53,7 +53,7 @@ def atlas_chart(table: pd.DataFrame, *, mean: float, sd: float, ci_low: float, c
     })
     band_scale = alt.Scale(domain=list(bands["band"]), range=["#d9d9d9", PALETTE[5]])
     band = alt.Chart(bands).mark_rect(opacity=0.45).encode(
-        x=alt.X("low:Q", title="Score", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%")),
+        x=alt.X("low:Q", title="Score", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         x2="high:Q",
         fill=alt.Fill("band:N", scale=band_scale, legend=_legend(title=None, orient="top", labelLimit=400)),
         tooltip=[alt.Tooltip("band:N", title=None), alt.Tooltip("low:Q", format=".1%"),
@@ -101,7 +101,7 @@ def rerun_chart(history: pd.DataFrame) -> alt.LayerChart:
               scale=alt.Scale(domain=[0.5, max(int(history["run"].max()), 10) + 0.5]))
     band = alt.Chart(first).mark_rect(opacity=0.25, color=PALETTE[5]).encode(
         y=alt.Y("ci_low:Q", title="Mean score of the run", scale=alt.Scale(domain=[0.4, 0.85]),
-                axis=alt.Axis(format=".0%")),
+                axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         y2="ci_high:Q",
         tooltip=[alt.Tooltip("ci_low:Q", format=".1%", title="Run 1 CI low"),
                  alt.Tooltip("ci_high:Q", format=".1%", title="Run 1 CI high")],
@@ -125,7 +125,7 @@ def halfwidth_chart(curve: pd.DataFrame, *, n: int) -> alt.LayerChart:
     """
     lines = alt.Chart(curve).mark_line(strokeWidth=2).encode(
         x=alt.X("n:Q", title="Questions (log scale)", scale=alt.Scale(type="log")),
-        y=alt.Y("half_width:Q", title="Half-width of the 95% interval", axis=alt.Axis(format=".0%")),
+        y=alt.Y("half_width:Q", title="Half-width of the 95% interval", axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         color=method_color(),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("n:Q", title="n"),
                  alt.Tooltip("half_width:Q", format=".2%", title="± half-width")],
@@ -145,7 +145,7 @@ def coverage_chart(frame: pd.DataFrame, *, confidence: float = 0.95) -> alt.Laye
     x_scale = alt.Scale(domain=[max(0.0, lowest), 1.0])
     bars = alt.Chart(data).mark_point(filled=True, size=160, opacity=1).encode(
         x=alt.X("coverage:Q", title="Actual coverage (share containing the truth)",
-                scale=x_scale, axis=alt.Axis(format=".0%")),
+                scale=x_scale, axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         y=y, color=method_color(legend=False),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("coverage:Q", format=".1%"),
                  alt.Tooltip("mc_se:Q", format=".2%", title="Monte Carlo SE")],
@@ -168,7 +168,7 @@ def coverage_curve_chart(by_n: pd.DataFrame, *, confidence: float = 0.95, n: int
     y_scale = alt.Scale(domain=[max(0.0, min(0.4, float(by_n["coverage"].min()) - 0.02)), 1.0])
     lines = alt.Chart(by_n).mark_line(point=True, strokeWidth=2).encode(
         x=alt.X("n:Q", title="Questions per eval (log scale)", scale=x_scale),
-        y=alt.Y("coverage:Q", title="Actual coverage", axis=alt.Axis(format=".0%"), scale=y_scale),
+        y=alt.Y("coverage:Q", title="Actual coverage", axis=alt.Axis(format=".0%", tickMinStep=0.01), scale=y_scale),
         color=method_color(),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("n:Q"),
                  alt.Tooltip("coverage:Q", format=".1%"), alt.Tooltip("mean_width:Q", format=".3f",
@@ -222,7 +222,7 @@ def halfwidth_drag_chart(grid: pd.DataFrame, *, n: int) -> alt.LayerChart:
     drag = alt.param(name="drag_n", value=start,
                      bind=alt.binding_range(min=lo, max=steps[-1], step=step, name="Drag n: "))
     x = alt.X("n:Q", title="Questions (log scale)", scale=alt.Scale(type="log", domain=[lo, steps[-1]], nice=False))
-    y = alt.Y("half_width:Q", title="Half-width of the 95% interval", axis=alt.Axis(format=".0%"))
+    y = alt.Y("half_width:Q", title="Half-width of the 95% interval", axis=alt.Axis(format=".0%", tickMinStep=0.01))
     base = alt.Chart(grid)
     lines = base.mark_line(strokeWidth=2).encode(
         x=x, y=y, color=method_color(),
@@ -254,7 +254,7 @@ def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChar
     show = alt.param(name="shown", value=min(shown, count),
                      bind=alt.binding_range(min=1, max=count, step=1, name="Intervals shown: "))
     data = intervals.assign(outcome=intervals["hit"].map({True: "contains the truth", False: "misses"}))
-    x = alt.X("ci_low:Q", title="Accuracy", scale=alt.Scale(domain=[-0.1, 1.1], clamp=True), axis=alt.Axis(format=".0%"))
+    x = alt.X("ci_low:Q", title="Accuracy", scale=alt.Scale(domain=[-0.1, 1.1], clamp=True), axis=alt.Axis(format=".0%", tickMinStep=0.01))
     # a fixed domain: intervals arrive in their own row, top to bottom, and the chart never resizes
     y = alt.Y("eval:O", title=None, axis=None, scale=alt.Scale(domain=list(range(1, count + 1))))
     base = alt.Chart().transform_filter(alt.datum.eval <= show)
@@ -286,7 +286,8 @@ def one_task_chart(frame: pd.DataFrame) -> alt.LayerChart:
 
     ``frame`` is ``lessons.one_model.one_task_runs`` (``run, score, draw, ability, mean``).
     """
-    x = alt.X("score:Q", title="Score of one run", scale=alt.Scale(domain=[0.4, 1.0]), axis=alt.Axis(format=".1f"))
+    x = alt.X("score:Q", title="Score of one run", scale=alt.Scale(domain=[0.4, 1.0]),
+              axis=alt.Axis(format=".1f", values=[0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]))
     y = alt.Y("run:O", title="Run", axis=alt.Axis(labelFontSize=10))
     now = frame[frame["draw"] == "this draw"]
     before = frame[frame["draw"] == "previous draw"]
@@ -323,7 +324,7 @@ def sampling_drag_chart(bars: pd.DataFrame, rules: pd.DataFrame, *, accuracy: fl
                      bind=alt.binding_range(min=ns[0], max=ns[-1], step=step, name="Drag n: "))
     lo, hi = max(0.0, accuracy - 0.35), min(1.0, accuracy + 0.35)
     x = alt.X("acc:Q", title="Observed accuracy k/n", scale=alt.Scale(domain=[lo, hi], clamp=True),
-              axis=alt.Axis(format=".0%"))
+              axis=alt.Axis(format=".0%", tickMinStep=0.01))
     # a step area through each k's probability density: exact at every n, and visible however thin a bar
     dist = alt.Chart(bars).transform_filter(alt.datum.n == drag).transform_calculate(
         acc="(datum.acc_lo + datum.acc_hi) / 2").mark_area(

@@ -75,7 +75,7 @@ def differences_chart(frame: pd.DataFrame, *, mean: float) -> alt.LayerChart:
     """
     bars = alt.Chart(frame).mark_bar().encode(
         x=alt.X("task:N", sort=None, title=None, axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("diff:Q", title="Atlas − Breeze", axis=alt.Axis(format="+.0%")),
+        y=alt.Y("diff:Q", title="Atlas − Breeze", axis=alt.Axis(format="+.0%", tickMinStep=0.01)),
         color=alt.Color("winner:N", title="Task won by",
                         scale=alt.Scale(domain=["Atlas", "Breeze"], range=AGENT_COLORS),
                         legend=legend(orient="top")),
@@ -103,7 +103,7 @@ def comparison_chart(frame: pd.DataFrame) -> alt.LayerChart:
                alt.Tooltip("ci_high:Q", format="+.1%"), alt.Tooltip("verdict:N")]
     zero = alt.Chart(ONE).mark_rule(strokeDash=[4, 4], color="#777777", strokeWidth=2).encode(x=alt.datum(0.0))
     bars = alt.Chart().mark_rule(strokeWidth=7).encode(
-        x=alt.X("ci_low:Q", title="Atlas − Breeze with 95% interval", axis=alt.Axis(format="+.0%")),
+        x=alt.X("ci_low:Q", title="Atlas − Breeze with 95% interval", axis=alt.Axis(format="+.0%", tickMinStep=0.01)),
         x2=alt.X2("ci_high:Q"), y=y, color=color, tooltip=tooltip)
     points = alt.Chart().mark_point(filled=True, size=120, color="#777777").encode(
         x=alt.X("estimate:Q"), y=y, tooltip=tooltip)

@@ -48,7 +48,7 @@ def scores_chart(frame: pd.DataFrame, *, error_bars: bool = False) -> alt.LayerC
     )
     points = base.mark_point(filled=True, size=120).encode(
         x=alt.X("estimate:Q", title="Accuracy" + (" with 95% CI" if error_bars else ""),
-                scale=x_scale, axis=alt.Axis(format=".0%")),
+                scale=x_scale, axis=alt.Axis(format=".0%", tickMinStep=0.01)),
     )
     layers = [points]
     if error_bars:
@@ -83,7 +83,7 @@ def superpopulation_chart(histogram: pd.DataFrame, *, accuracy: float, se_total:
     """
     kinds = list(dict.fromkeys(histogram["kind"]))
     bars = alt.Chart(histogram).mark_rect(opacity=0.55).encode(
-        x=alt.X("bin_low:Q", title="Eval mean (one simulated run)", axis=alt.Axis(format=".0%"),
+        x=alt.X("bin_low:Q", title="Eval mean (one simulated run)", axis=alt.Axis(format=".0%", tickMinStep=0.01),
                 scale=alt.Scale(zero=False)),
         x2="bin_high:Q",
         y=alt.Y("density:Q", title="Density", stack=None),

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._validate import check_confidence, check_positive_int, z_for
 from ..clustering import summarize
@@ -47,7 +48,7 @@ __all__ = [
     "Rerun",
     "SmallNLab",
     "atlas_steps",
-    "atlas_sentence",
+    "atlas_notes", "atlas_sentence", "both_ways_sentence",
     "rerun_sentence",
     "calculator_sentence",
     "halfwidth_sentence",
@@ -128,6 +129,12 @@ class AtlasSteps:
     confidence : float
     table : pandas.DataFrame
         One row per task: ``q, task, score, deviation, squared``.
+    df, t : float
+        Degrees of freedom ``n - 1`` (9) and Student's t critical value on them (2.262).
+    t_low, t_high : float
+        ``mean -/+ t * se`` (0.497, 0.775): evalstats' default interval (:func:`summarize`'s CR2 with
+        Satterthwaite df, which for ten independent scores is exactly this t interval), the one the
+        workbench shows for the same scores.
     """
 
     n: int
@@ -142,6 +149,10 @@ class AtlasSteps:
     ci_high: float
     confidence: float
     table: pd.DataFrame
+    df: float
+    t: float
+    t_low: float
+    t_high: float
 
 
 def atlas_steps(*, confidence: float = 0.95) -> AtlasSteps:
@@ -163,9 +174,12 @@ def atlas_steps(*, confidence: float = 0.95) -> AtlasSteps:
     sd = math.sqrt(variance)
     table = pd.DataFrame({"q": [f"Q{i + 1}" for i in range(n)], "task": [t for t, _ in ATLAS],
                           "score": s, "deviation": dev, "squared": sq})
+    default = summarize(s, confidence=confidence)  # evalstats' default: t on n - 1 df for independent scores
     return AtlasSteps(n=n, total=float(s.sum()), mean=summary.mean, sum_sq=float(sq.sum()), variance=variance,
                       sd=sd, se=summary.se, z=z, ci_low=summary.ci_low, ci_high=summary.ci_high,
-                      confidence=float(confidence), table=table)
+                      confidence=float(confidence), table=table, df=float(default.df),
+                      t=float(stats.t.ppf((1.0 + confidence) / 2.0, default.df)),  # Student's t quantile
+                      t_low=default.ci_low, t_high=default.ci_high)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -547,6 +561,24 @@ def one_task_runs(draw: int, *, runs: int = ONE_TASK_RUNS, noise_sd: float = RER
 
 def _pct(x: float) -> str:
     return f"{x:.1%}"
+
+
+def atlas_notes(steps: AtlasSteps) -> list[str]:
+    """The worked example's "what to notice", from its numbers: SD against SE, and the interval both ways."""
+    return [f"The SD ({100 * steps.sd:.1f} points) describes single tasks; the SE ({100 * steps.se:.1f} points) "
+            f"describes the *mean*, √{steps.n} ≈ {steps.sd / steps.se:.1f} times smaller.",
+            f"Atlas's \"{_pct(steps.mean)}\" is compatible with anything from about {100 * steps.ci_low:.0f}% to "
+            f"{100 * steps.ci_high:.0f}% with the paper's z, and from {100 * steps.t_low:.0f}% to "
+            f"{100 * steps.t_high:.0f}% with the t that ten scores call for."]
+
+
+def both_ways_sentence(steps: AtlasSteps) -> str:
+    """The z and t intervals side by side, in a sentence from their numbers."""
+    return (f"Same mean {_pct(steps.mean)} and SE {steps.se:.4f}, two multipliers: the paper's normal "
+            f"{steps.z:.2f} gives [{_pct(steps.ci_low)}, {_pct(steps.ci_high)}]; Student's t on {steps.df:.0f} degrees "
+            f"of freedom, {steps.t:.3f}, gives [{_pct(steps.t_low)}, {_pct(steps.t_high)}], "
+            f"{(steps.t_high - steps.t_low) / (steps.ci_high - steps.ci_low) - 1:.0%} wider. The workbench "
+            "('Try it on data' below) uses t by default, so it shows the second.")
 
 
 def atlas_sentence(steps: AtlasSteps) -> str:
