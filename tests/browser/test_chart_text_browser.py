@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from _pw import shot, wait_charts, wait_ready
 
-_READ = """() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"]')).map((chart, i) => {
+_READ = r"""() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"]')).map((chart, i) => {
   const svg = chart.querySelector('svg');
   if (!svg) return null;
   const box = svg.getBoundingClientRect();
