@@ -507,8 +507,11 @@ def _first_sentence(text: str) -> str:
     return " ".join((match.group(1) if match else plain).split())
 
 
-def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None, title: str | None = None) -> None:
+def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None, title: str | None = None,
+          width: str = "stretch") -> None:
     """Show an Altair chart, its one-sentence summary, and PNG / SVG downloads.
+
+    ``width="content"`` keeps the chart's own width (a square scatter whose axes must share one scale).
 
     The downloads carry ``title`` (default: the chart's own title, else the summary's first sentence)
     and a subtitle naming the page's settings (:func:`settings_line`). The PNG and SVG are rendered by
@@ -520,7 +523,7 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     # Compiling an Altair chart costs tens of ms (and validating it more), on every rerun. Pages pass
     # the dict that a cached function compiled once (charts.compile_spec); an Altair chart still works.
     spec = compile_spec(altair_chart)
-    st.vega_lite_chart(spec=spec, width="stretch", key=key)
+    st.vega_lite_chart(spec=spec, width=width, key=key)
     st.caption(summary)
     own = spec.get("title")
     own = own.get("text") if isinstance(own, dict) else own

@@ -110,6 +110,10 @@ def comparison_chart(frame: pd.DataFrame) -> alt.LayerChart:
     return alt.layer(zero, bars, points, data=frame).properties(height=60 * max(len(frame), 1) + 80)
 
 
+#: Side of the scatter's square plot area, in pixels (fits a 390-px phone with its axes).
+SCATTER_SIDE = 300
+
+
 def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: float,
                   labels: tuple[str, str] = ("Atlas", "Breeze")) -> alt.LayerChart:
     """Scores of A (x) against B (y) per task, the diagonal y = x, and optional covariance rectangles.
@@ -141,7 +145,7 @@ def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: f
     # each task's label goes to the free corner: the offset whose label centre lies farthest from every
     # point and from the labels already placed (greedy, in the chart's own units: the domain is square)
     offsets = {"ne": (7, -8, "left"), "nw": (-7, -8, "right"), "se": (7, 10, "left"), "sw": (-7, 10, "right")}
-    span = (hi - lo) / 470.0  # data units per pixel on both axes
+    span = (hi - lo) / SCATTER_SIDE  # data units per pixel on both axes
     placed, corner = [], []
     pts = list(zip(points["a"], points["b"], strict=True))
     for a_i, b_i in pts:
@@ -169,7 +173,11 @@ def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: f
                             legend=legend(orient="top")),
             tooltip=[alt.Tooltip("task:N"), alt.Tooltip("product:Q", format="+.4f", title="product")]))
     layers += [dots, *text]
-    return alt.layer(*layers, data=points).properties(height=470)
+    # a fixed square plot (not stretched to the container): equal pixels per point on both axes, so the
+    # squares of Atlas against itself are drawn square (seed 004's squares -> rectangles)
+    # autosize "pad": width and height are the plot area's, the axes and legend are added around it
+    return alt.layer(*layers, data=points).properties(width=SCATTER_SIDE, height=SCATTER_SIDE,
+                                                      autosize=alt.AutoSizeParams(type="pad"))
 
 
 def correlation_chart(curve: pd.DataFrame, simulated: pd.DataFrame, *, current: float) -> alt.LayerChart:

@@ -35,7 +35,7 @@ from .problem import REPORTED
 
 __all__ = [
     "ATLAS", "BREEZE", "SWEEP_GRID", "TASKS", "AtlasBreeze", "CorrelationSweep", "McNemarLesson", "atlas_breeze",
-    "correlation_sweep", "covariance_rectangles", "deviation_products", "products_sentences", "leaderboard_example", "leaderboard_sentence", "mcnemar_lesson",
+    "correlation_sweep", "covariance_rectangles", "deviation_products", "covariance_formulas", "products_sentences", "leaderboard_example", "leaderboard_sentence", "mcnemar_lesson",
     "mcnemar_sentences", "paired_se_formula",
 ]
 
@@ -439,6 +439,25 @@ def products_sentences(ab: AtlasBreeze, partner: str, products: pd.DataFrame) ->
             f"The squares become rectangles, and {negative} of the {n} products "
             f"{'is' if negative == 1 else 'are'} negative (a task where the agents sat on opposite sides "
             f"of their means): the sum over $n - 1$ is the **covariance**, {last:.4f}.")
+
+
+def covariance_formulas(ab: AtlasBreeze, partner: str) -> list[str]:
+    """The LaTeX beside the scatter, for the partner it shows: against Breeze the covariance, the
+    correlation and the paired SE (Sec. 4.2); against Atlas itself the same three lines become the
+    variance ``Cov(a, a) = Var(a)``, ``rho = 1`` and a paired SE of 0 (a model minus itself)."""
+    se_a, se_b, r = ab.summary_a.se, ab.summary_b.se, ab.paired.correlation
+    if partner == "Atlas":
+        var = ab.sd_a**2
+        return [rf"\mathrm{{Cov}}(a, a) = \frac{{\sum_i (a_i-\overline{{a}})^2}}{{n-1}} = \mathrm{{Var}}(a) = {var:.4f}",
+                rf"\rho = \frac{{\mathrm{{Var}}(a)}}{{\mathrm{{SD}}_a\,\mathrm{{SD}}_a}} = "
+                rf"\frac{{{var:.4f}}}{{{ab.sd_a:.3f}\times{ab.sd_a:.3f}}} = 1",
+                rf"\begin{{aligned}}\mathrm{{SE}}_{{\text{{paired}}}}^2 &= {se_a:.4f}^2 + {se_a:.4f}^2 \\ "
+                rf"&\quad - 2\,(1)({se_a:.4f})({se_a:.4f}) \\ &= 0\end{{aligned}}"]
+    return [rf"\mathrm{{Cov}}(a, b) = \frac{{\sum_i (a_i-\overline{{a}})(b_i-\overline{{b}})}}{{n-1}} = {ab.covariance:.4f}",
+            rf"\rho = \frac{{\mathrm{{Cov}}(a, b)}}{{\mathrm{{SD}}_a\,\mathrm{{SD}}_b}} = "
+            rf"\frac{{{ab.covariance:.4f}}}{{{ab.sd_a:.3f}\times{ab.sd_b:.3f}}} = {r:.2f}",
+            rf"\begin{{aligned}}\mathrm{{SE}}_{{\text{{paired}}}}^2 &= {se_a:.4f}^2 + {se_b:.4f}^2 \\ "
+            rf"&\quad - 2\,({r:.2f})({se_a:.4f})({se_b:.4f}) \\ &= {ab.se_paired_formula:.4f}^2\end{{aligned}}"]
 
 
 def leaderboard_sentence(ex: dict) -> str:
