@@ -120,7 +120,8 @@ st.latex(rf"t = \frac{{{pa.diff:+.3f}}}{{{pa.se:.4f}}} = {pa.z:.2f}, \qquad "
 st.caption(f"Same difference and SE, two reference distributions: with z the interval {ci(pa)} excludes 0 "
            f"(p = {p_text(pa.p_value)}); with t({pt.df:.0f}) it is {ci(pt)} and crosses 0 (p = {p_text(pt.p_value)}). "
            f"If the true gap were the observed {abs(pa.diff):.0%} and the differences as spread as here, about "
-           f"{ab.tasks_needed} tasks would give 80% power at the 5% level (Miller 2024, Eq. 9; chapter 7).")
+           f"{ab.tasks_needed_t} tasks would give this t-test 80% power at the 5% level ({ab.tasks_needed} by the "
+           "paper's z formula, Miller 2024, Eq. 9; chapter 7).")
 shell.notice(content["both_ways_notice"], title="What to conclude from 10 tasks")
 
 # ---- scatter and covariance --------------------------------------------------------------------
