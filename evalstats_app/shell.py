@@ -537,7 +537,7 @@ def _first_sentence(text: str) -> str:
 
 def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None, title: str | None = None,
           width: str = "stretch") -> None:
-    """Show an Altair chart, its one-sentence summary, and PNG / SVG downloads.
+    """Show an Altair chart, its one-sentence summary, and PNG (16:9 slide, 1920 x 1080) / SVG downloads.
 
     ``width="content"`` keeps the chart's own width (a square scatter whose axes must share one scale).
 
@@ -546,7 +546,8 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     vl-convert only when a download button is clicked (Streamlit calls the ``data`` callable on click),
     so moving a slider never pays for the conversion.
     """
-    from evalstats_core.charts import compile_spec, to_png, to_svg
+    from evalstats_core.charts import compile_spec, to_svg
+    from evalstats_core.charts.slide import slide_png
 
     # Compiling an Altair chart costs tens of ms (and validating it more), on every rerun. Pages pass
     # the dict that a cached function compiled once (charts.compile_spec); an Altair chart still works.
@@ -566,7 +567,8 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     if isinstance(exports, dict):
         exports[name] = svg  # this run's SVG exports by chart name (the tests render one)
     a, b, _ = st.columns([1, 1, 4])
-    a.download_button("PNG", data=lambda: to_png(spec, title=heading, subtitle=subtitle), file_name=f"{name}.png",
+    # the PNG is sized for a 16:9 slide (1920 x 1080, outputs' preset charts.slide), not the on-screen banner
+    a.download_button("PNG", data=lambda: slide_png(spec, title=heading, subtitle=subtitle), file_name=f"{name}.png",
                       mime="image/png", key=f"{name}_png", icon=":material/download:", on_click="ignore")
     b.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml", key=f"{name}_svg",
                       icon=":material/download:", on_click="ignore")

@@ -204,9 +204,10 @@ def possible_intervals_chart(frame: pd.DataFrame) -> alt.FacetChart:
     edge1 = alt.Chart().mark_rule(color="#888888", strokeDash=[3, 3]).encode(x="edge:Q").transform_calculate(
         edge="1").transform_filter("datum.k == 0")
     rows = int(frame["k"].nunique())
+    # two panels a row: a 2 x 2 grid, not a banner of four (slides are 16:9)
     return alt.layer(edges, edge1, bars, dots, data=frame).properties(
-        width=170, height=max(90, min(16 * rows, 420))).facet(
-        column=alt.Column("label:N", title=None, sort=list(METHOD_COLORS)))
+        width=260, height=max(90, min(16 * rows, 420))).facet(
+        facet=alt.Facet("label:N", title=None, sort=list(METHOD_COLORS)), columns=2)
 
 
 def halfwidth_drag_chart(grid: pd.DataFrame, *, n: int) -> alt.LayerChart:
@@ -274,7 +275,7 @@ def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChar
         text="datum.misses + ' of ' + datum.eval + ' miss'", x="0.5").mark_text(
         fontSize=13, fontWeight="bold", color=PALETTE[3], dy=-8).encode(
         x=alt.X("x:Q"), y=alt.value(0), text="text:N")
-    return alt.layer(rules, points, truth, tally, data=data).properties(width=280, height=360).facet(
+    return alt.layer(rules, points, truth, tally, data=data).properties(width=380, height=360).facet(
         column=alt.Column("label:N", title=None, sort=["Wald (CLT)", "Wilson"],
                           header=alt.Header(labelFontSize=13, labelFontWeight="bold"))
     ).add_params(show)
