@@ -4,6 +4,8 @@ super-population simulation. Each builder takes a frame from :mod:`evalstats_cor
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 
@@ -39,7 +41,9 @@ def scores_chart(frame: pd.DataFrame, *, error_bars: bool = False) -> alt.LayerC
                     alt.Tooltip("ci_high:Q", title="95% CI high", format=".1%")]
     lo = float(frame["ci_low"].min()) - 0.02
     hi = float(frame["ci_high"].max()) + 0.02
-    x_scale = alt.Scale(domain=[max(lo, 0.0), min(hi, 1.0)], zero=False)
+    # one domain with or without the bars (both layers carry it), so toggling them does not move the axis
+    x_scale = alt.Scale(domain=[math.floor(100 * max(lo, 0.0)) / 100, math.ceil(100 * min(hi, 1.0)) / 100],
+                        zero=False, nice=False)
     base = alt.Chart(frame).encode(
         y=alt.Y("eval:N", sort=None, title=None),
         yOffset=alt.YOffset("model:N", sort=None),
@@ -52,7 +56,7 @@ def scores_chart(frame: pd.DataFrame, *, error_bars: bool = False) -> alt.LayerC
     )
     layers = [points]
     if error_bars:
-        layers.insert(0, base.mark_rule(strokeWidth=3).encode(x="ci_low:Q", x2="ci_high:Q"))
+        layers.insert(0, base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", scale=x_scale), x2="ci_high:Q"))
     return alt.layer(*layers).properties(height=alt.Step(26))
 
 
