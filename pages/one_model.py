@@ -30,9 +30,10 @@ def _atlas():
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _reruns(means: tuple[float, ...]):
+def _reruns(means: tuple[float, ...], seed: int):
     runs = lesson.rerun_history_frame(means)
-    return runs, compile_spec(charts.rerun_chart(runs))
+    tasks = compile_spec(charts.rerun_tasks_chart(lesson.rerun_tasks_frame(seed, len(means))))
+    return runs, compile_spec(charts.rerun_chart(runs)), tasks, lesson.rerun_notes(runs)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -140,18 +141,23 @@ def rerun_section() -> None:
     if reset_col.button("Start over", key="one_model_reset", icon=":material/restart_alt:"):
         history = {"seed": rerun_seed, "means": history["means"][:1]}
     st.session_state["one_model_history"] = history
-    runs, runs_chart = _reruns(tuple(history["means"]))
+    runs, runs_chart, tasks_chart, notes = _reruns(tuple(history["means"]), rerun_seed)
     last = runs.iloc[-1]
     a, b = st.columns(2)
     a.metric(f"Mean of run {int(last['run'])}", pct(last["mean"]), delta_color="off",
              delta=f"{(last['mean'] - runs['mean'].iloc[0]) * 100:+.1f} points vs run 1" if len(runs) > 1 else None)
     b.metric("Runs inside run 1's 95% CI", f"{int(runs['inside'].sum())} of {len(runs)}")
-    shell.chart(runs_chart, lesson.rerun_sentence(runs, steps), name="one_model_reruns")
+    left, right = st.columns([3, 2])
+    with left:
+        shell.chart(runs_chart, lesson.rerun_sentence(runs, steps), name="one_model_reruns")
+    with right:
+        shell.chart(tasks_chart, f"Run {len(runs)}'s ten task scores, with where each was in the run before (faint).",
+                    name="one_model_rerun_tasks")
+    shell.notice("\n".join(f"- {note}" for note in notes))
     state.sync()
 
 
 rerun_section()
-shell.notice(content["notice_rerun"])
 
 # ---- the CI calculator -------------------------------------------------------------------------
 st.markdown(content["calculator"])

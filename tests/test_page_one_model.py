@@ -82,6 +82,35 @@ def test_rerun_button_keeps_a_history():
     assert metric(at, "Mean of run 2") != first
 
 
+def _task_dots(at) -> list[tuple[float, float]]:
+    """(score, previous) of the ten tasks, from the data the per-task rerun chart was sent."""
+    from test_chart_ticks import _specs
+
+    for spec in _specs(at):
+        if "Task score in this run" in str(spec):
+            values = next(v for v in spec.get("datasets", {}).values() if v and "previous" in v[0])
+            return [(v["score"], v["previous"]) for v in values]
+    raise AssertionError("no per-task rerun chart")
+
+
+def test_rerun_moves_every_task():
+    """Issue 24: the 10-task rerun did not move the per-task dots. Each click now draws the new run's ten
+    scores with the previous run's beside them (those of run k-1), and the notice counts the run means."""
+    at = run_page(PATH)
+    first = _task_dots(at)
+    assert all(s == p for s, p in first)  # run 1 against itself
+    at.button(key="one_model_rerun").click().run()
+    second = _task_dots(at)
+    assert [p for _, p in second] == [s for s, _ in first]
+    assert sum(s != p for s, p in second) >= 8  # (almost) every task moved
+    at.button(key="one_model_rerun").click().run()
+    third = _task_dots(at)
+    assert [p for _, p in third] == [s for s, _ in second]
+    runs = metric(at, "Runs inside run 1's 95% CI")
+    box = next(i.value for i in at.info if "run means lie inside" in i.value)
+    assert box.split("**What to notice**")[1].strip().startswith(f"- {runs.replace(' of ', ' of ')} run means")
+
+
 def test_calculator_sliders():
     """Accuracy and n sliders set k and the four intervals."""
     at = run_page(PATH)

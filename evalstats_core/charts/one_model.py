@@ -23,7 +23,7 @@ __all__ = [
     "method_color",
     "one_task_chart",
     "possible_intervals_chart",
-    "rerun_chart",
+    "rerun_chart", "rerun_tasks_chart",
     "sampling_drag_chart",
 ]
 
@@ -116,6 +116,23 @@ def rerun_chart(history: pd.DataFrame) -> alt.LayerChart:
         tooltip=[alt.Tooltip("run:Q", title="Run"), alt.Tooltip("mean:Q", format=".1%", title="Mean")],
     )
     return alt.layer(band, rule, dots).properties(height=240)
+
+
+def rerun_tasks_chart(frame: pd.DataFrame) -> alt.LayerChart:
+    """Each task's score in this run (solid) and in the run before (faint), with a line to where it went.
+
+    ``frame`` is ``lessons.one_model.rerun_tasks_frame`` (``task, score, previous, moved``).
+    """
+    x = alt.X("score:Q", title="Task score in this run", scale=alt.Scale(domain=[0, 1]),
+              axis=alt.Axis(format=".0%", tickMinStep=0.01))
+    y = alt.Y("task:N", sort=None, title=None)
+    moves = alt.Chart(frame).mark_rule(color="#888888", strokeDash=[2, 2]).encode(x=x, x2="previous:Q", y=y)
+    before = alt.Chart(frame).mark_point(filled=True, size=60, color="#888888", opacity=0.35).encode(
+        x=alt.X("previous:Q"), y=y, tooltip=[alt.Tooltip("task:N"), alt.Tooltip("previous:Q", format=".2f", title="Before")])
+    now = alt.Chart(frame).mark_point(filled=True, size=90, color=PALETTE[0], opacity=1).encode(
+        x=x, y=y, tooltip=[alt.Tooltip("task:N"), alt.Tooltip("score:Q", format=".2f", title="Score"),
+                           alt.Tooltip("moved:Q", format="+.2f", title="Moved")])
+    return alt.layer(moves, before, now).properties(height=alt.Step(18))
 
 
 def halfwidth_chart(curve: pd.DataFrame, *, n: int) -> alt.LayerChart:

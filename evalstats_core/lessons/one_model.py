@@ -49,7 +49,7 @@ __all__ = [
     "SmallNLab",
     "atlas_steps",
     "atlas_notes", "atlas_sentence", "both_ways_sentence",
-    "rerun_sentence",
+    "rerun_notes", "rerun_sentence", "rerun_tasks_frame",
     "calculator_sentence",
     "halfwidth_sentence",
     "binary_vs_continuous",
@@ -212,6 +212,36 @@ def rerun_atlas(seed: int, run: int, *, noise_sd: float = RERUN_NOISE_SD) -> Rer
     else:
         scores = rerun_scores(_scores(), noise_sd=noise_sd, rng=[int(seed), run])
     return Rerun(run=run, scores=tuple(float(v) for v in scores), mean=float(scores.mean()))
+
+
+def rerun_tasks_frame(seed: int, run: int) -> pd.DataFrame:
+    """Each of the ten tasks in run ``run`` and in the run before it (for run 1: itself), so a chart can
+    show every task's score moving when the eval is run again: ``task, score, previous, moved``.
+
+    Examples
+    --------
+    >>> f = rerun_tasks_frame(1, 2)
+    >>> len(f), bool((f["score"] != f["previous"]).any())
+    (10, True)
+    """
+    now = rerun_atlas(seed, run)
+    before = rerun_atlas(seed, run - 1) if run > 1 else now
+    score, previous = np.asarray(now.scores), np.asarray(before.scores)
+    return pd.DataFrame({"task": [f"Q{i + 1}" for i in range(score.size)], "score": score,
+                         "previous": previous, "moved": score - previous})
+
+
+def rerun_notes(runs: pd.DataFrame) -> list[str]:
+    """The rerun section's "what to notice", from the runs so far (``rerun_history_frame``)."""
+    n, inside = len(runs), int(runs["inside"].sum())
+    if n == 1:
+        first = "Run the eval again: each run moves every task's score, and its mean moves less."
+    else:
+        spread = 100 * (runs["mean"].max() - runs["mean"].min())
+        first = (f"{inside} of {n} run means lie inside run 1's band, {spread:.1f} points apart at most: one run "
+                 "already tells you roughly how far its mean could move.")
+    return [first, "Reruns on the same tasks show only answer noise; the interval also covers *which tasks* were "
+                   "chosen (chapter 1), so it is wider."]
 
 
 def rerun_history_frame(means: Iterable[float], *, confidence: float = 0.95) -> pd.DataFrame:
