@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
 from ._base import PALETTE, forest
@@ -239,14 +240,20 @@ def halfwidth_drag_chart(grid: pd.DataFrame, *, n: int) -> alt.LayerChart:
     start = min(steps, key=lambda v: abs(v - n))
     drag = alt.param(name="drag_n", value=start,
                      bind=alt.binding_range(min=lo, max=steps[-1], step=step, name="Drag n: "))
+    # Cheap to drag: both scales are fixed (a step never recomputes a domain, so the lines are not redrawn)
+    # and the lines come from about 120 log-spaced n of the grid; only the marker layers filter the full
+    # grid (the core's numbers at every n the input reaches).
+    top = float(grid["half_width"].max())
     x = alt.X("n:Q", title="Questions (log scale)", scale=alt.Scale(type="log", domain=[lo, steps[-1]], nice=False))
-    y = alt.Y("half_width:Q", title="Half-width of the 95% interval", axis=alt.Axis(format=".0%", tickMinStep=0.01))
-    base = alt.Chart(grid)
-    lines = base.mark_line(strokeWidth=2).encode(
+    y = alt.Y("half_width:Q", title="Half-width of the 95% interval", scale=alt.Scale(domain=[0, top], nice=False),
+              axis=alt.Axis(format=".0%", tickMinStep=0.01))
+    keep = set(np.unique(np.geomspace(lo, steps[-1], 120).round().astype(int)))
+    thin = grid[grid["n"].isin({v for v in steps if v in keep} | {min(steps, key=lambda s: abs(s - k)) for k in keep})]
+    lines = alt.Chart(thin).mark_line(strokeWidth=2).encode(
         x=x, y=y, color=method_color(),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("n:Q", title="n"),
                  alt.Tooltip("half_width:Q", format=".2%", title="± half-width")])
-    here = base.transform_filter(alt.datum.n == drag)
+    here = alt.Chart(grid[["n", "method", "label", "half_width"]]).transform_filter(alt.datum.n == drag)
     rule = here.transform_filter(alt.datum.method == "wald").mark_rule(color="#888888", strokeDash=[4, 3]).encode(x=x)
     dots = here.mark_point(filled=True, size=90, opacity=1).encode(
         x=x, y=y, color=method_color(legend=False),
