@@ -95,20 +95,7 @@ table = steps.table.assign(score=steps.table["score"].map("{:.2f}".format),
 table.columns = ["Q", "Task", "Score sᵢ", "sᵢ − s̄", "(sᵢ − s̄)²"]
 st.table(table.set_index("Q"))
 st.markdown(content["steps"])
-rows = [
-    ("step_mean", rf"\bar s = \frac{{1}}{{n}}\sum_{{i=1}}^{{n}} s_i = \frac{{{steps.total:.2f}}}{{{steps.n}}} "
-                  rf"= {steps.mean:.3f}", "Mean s̄", f"{steps.mean:.3f}"),
-    ("step_variance", rf"s^2 = \frac{{1}}{{n-1}}\sum_{{i=1}}^{{n}} (s_i - \bar s)^2 = "
-                      rf"\frac{{{steps.sum_sq:.4f}}}{{{steps.n - 1}}} = {steps.variance:.4f}",
-     "Variance s²", f"{steps.variance:.4f}"),
-    ("step_sd", rf"\mathrm{{SD}} = \sqrt{{s^2}} = \sqrt{{{steps.variance:.4f}}} = {steps.sd:.3f}",
-     "Standard deviation", f"{steps.sd:.3f}"),
-    ("step_se", rf"\mathrm{{SE}} = \frac{{\mathrm{{SD}}}}{{\sqrt n}} = \frac{{{steps.sd:.3f}}}{{\sqrt{{{steps.n}}}}}"
-                rf" = {steps.se:.4f}", "Standard error", f"{steps.se:.4f}"),
-    ("step_ci", rf"\bar s \pm 1.96\,\mathrm{{SE}} = {steps.mean:.3f} \pm 1.96 \times {steps.se:.4f} = "
-                rf"[{pct(steps.ci_low)},\ {pct(steps.ci_high)}]".replace("%", r"\%"),
-     "95% confidence interval", f"[{pct(steps.ci_low)}, {pct(steps.ci_high)}]"),
-]
+rows = lesson.atlas_rows(steps, pct)
 for section, formula, label, value in rows:
     st.markdown(content[section])
     left, right = st.columns([3, 1], vertical_alignment="center")

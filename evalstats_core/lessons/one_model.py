@@ -48,7 +48,7 @@ __all__ = [
     "Rerun",
     "SmallNLab",
     "atlas_steps",
-    "atlas_notes", "atlas_sentence", "both_ways_sentence",
+    "atlas_notes", "atlas_rows", "atlas_sentence", "both_ways_sentence",
     "rerun_notes", "rerun_sentence", "rerun_tasks_frame",
     "calculator_sentence",
     "halfwidth_sentence",
@@ -591,6 +591,25 @@ def one_task_runs(draw: int, *, runs: int = ONE_TASK_RUNS, noise_sd: float = RER
 
 def _pct(x: float) -> str:
     return f"{x:.1%}"
+
+
+def atlas_rows(steps: AtlasSteps, pct: Any) -> list[tuple[str, str, str, str]]:
+    """The worked example's steps as ``(content section, LaTeX, metric label, metric value)``, numbers from
+    ``steps``; ``pct`` formats a proportion as the page does."""
+    return [
+        ("step_mean", rf"\bar s = \frac{{1}}{{n}}\sum_{{i=1}}^{{n}} s_i = \frac{{{steps.total:.2f}}}{{{steps.n}}} "
+                      rf"= {steps.mean:.3f}", "Mean s̄", f"{steps.mean:.3f}"),
+        ("step_variance", rf"s^2 = \frac{{1}}{{n-1}}\sum_{{i=1}}^{{n}} (s_i - \bar s)^2 = "
+                          rf"\frac{{{steps.sum_sq:.4f}}}{{{steps.n - 1}}} = {steps.variance:.4f}",
+         "Variance s²", f"{steps.variance:.4f}"),
+        ("step_sd", rf"\mathrm{{SD}} = \sqrt{{s^2}} = \sqrt{{{steps.variance:.4f}}} = {steps.sd:.3f}",
+         "Standard deviation", f"{steps.sd:.3f}"),
+        ("step_se", rf"\mathrm{{SE}} = \frac{{\mathrm{{SD}}}}{{\sqrt n}} = \frac{{{steps.sd:.3f}}}{{\sqrt{{{steps.n}}}}}"
+                    rf" = {steps.se:.4f}", "Standard error", f"{steps.se:.4f}"),
+        ("step_ci", rf"\bar s \pm 1.96\,\mathrm{{SE}} = {steps.mean:.3f} \pm 1.96 \times {steps.se:.4f} = "
+                    rf"[{pct(steps.ci_low)},\ {pct(steps.ci_high)}]".replace("%", r"\%"),
+         "95% confidence interval", f"[{pct(steps.ci_low)}, {pct(steps.ci_high)}]"),
+    ]
 
 
 def atlas_notes(steps: AtlasSteps) -> list[str]:
