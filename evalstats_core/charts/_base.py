@@ -123,8 +123,9 @@ def forest(frame: pd.DataFrame, *, label: str = "label", estimate: str = "estima
     )
     enc_color = (alt.Color(f"{color}:N", scale=alt.Scale(range=list(PALETTE)), legend=alt.Legend(title=None))
                  if color else alt.value(PALETTE[0]))
+    step = {"tickMinStep": 0.001} if percent else {}  # no two ticks printing the same "61.2%"
     bars = base.mark_rule(strokeWidth=3).encode(
-        x=alt.X(f"{low}:Q", title=x_title, axis=alt.Axis(format=fmt), scale=alt.Scale(zero=False)),
+        x=alt.X(f"{low}:Q", title=x_title, axis=alt.Axis(format=fmt, **step), scale=alt.Scale(zero=False)),
         x2=f"{high}:Q", color=enc_color, tooltip=tooltip,
     )
     points = base.mark_point(filled=True, size=90).encode(

@@ -198,7 +198,7 @@ def correlation_chart(curve: pd.DataFrame, simulated: pd.DataFrame, *, current: 
                       legend=alt.Legend(orient="top", columns=2))
     x = alt.X("correlation:Q", title="Correlation between the two models' answers",
               scale=alt.Scale(domain=[float(curve["correlation"].min()), float(curve["correlation"].max())]))
-    y = alt.Y("se:Q", title="Standard error of the difference", axis=alt.Axis(format=".1%"),
+    y = alt.Y("se:Q", title="Standard error of the difference", axis=alt.Axis(format=".1%", tickMinStep=0.001),
               scale=alt.Scale(zero=True))
     tooltip = [alt.Tooltip("method:N"), alt.Tooltip("correlation:Q", format=".2f"),
                alt.Tooltip("se:Q", format=".3%", title="SE")]

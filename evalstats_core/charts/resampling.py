@@ -272,7 +272,7 @@ def _budget_template(height: int, label_left: bool) -> dict:
     tooltip = [alt.Tooltip("k:Q", title="K"), alt.Tooltip("n_questions:Q", title="questions", format=",.0f"),
                alt.Tooltip("calls_used:Q", title="answer calls", format=",.0f"),
                alt.Tooltip("se:Q", title="SE", format=".2%")]
-    y = alt.Y("se:Q", title="Standard error of the eval score", axis=alt.Axis(format=".1%"),
+    y = alt.Y("se:Q", title="Standard error of the eval score", axis=alt.Axis(format=".1%", tickMinStep=0.001),
               scale=alt.Scale(zero=False))
     base = _data("curve").encode(x=_k(), y=y, tooltip=tooltip)
     best = _data("best").encode(x=_kx(), y="se:Q")

@@ -91,6 +91,20 @@ def test_chapter_1_at_n_1000_and_share_1(server, browser, width):
     assert not problems(charts), problems(charts)
 
 
+SQUEEZED = [("resampling", "?resampling_calls=20000&resampling_cost_q=20.0"),
+            ("resampling", "?resampling_calls=200&resampling_cost_q=0.0"),
+            ("one_model", "?one_model_n=2000&one_model_acc=0.6&one_model_lab_n=1000"),
+            ("verdict", "?verdict_rho_math=0.95&verdict_rho_humaneval=0.95&verdict_rho_mgsm=0.95")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("slug", "query"), SQUEEZED, ids=[f"{s}-{i}" for i, (s, _) in enumerate(SQUEEZED)])
+def test_squeezed_settings_at_1440(server, browser, slug, query):
+    """Chapter 5's budget axis at the extremes of its sliders, chapter 2 at large n, chapter 8 at high rho."""
+    charts = read_charts(browser, server, slug, 1440, query)
+    assert not problems(charts), problems(charts)
+
+
 def test_the_reader_finds_a_repeat_and_an_ellipsis(server, browser):
     """The checks can fail: a chart page with a spec that repeats a label and truncates a legend."""
     spec_charts = [{"i": 0, "axes": [["0.4", "0.4", "0.5"]], "ellipsis": ["true ability (unknown in …"], "cut": []}]
