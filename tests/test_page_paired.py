@@ -170,7 +170,7 @@ def test_both_ways_z_and_t(default_page):
     body = text(at)
     assert "Both ways: z or t?" in body
     assert "with t(9) it is [-10.2%, 0.2%] and crosses 0 (p = 0.059)" in body
-    assert "about 17 tasks would give 80% power" in body
+    assert "about 19 tasks would give this t-test 80% power at the 5% level (17 by the paper's z formula" in body
     ab = lesson.atlas_breeze()
     assert ab.paired_t.df == 9 and ab.paired.df == float("inf")
     assert round(ab.paired.p_value, 3) == 0.031 and round(ab.paired_t.p_value, 3) == 0.059
