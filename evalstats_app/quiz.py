@@ -83,9 +83,9 @@ def encode(reader: str, answers: dict[str, tuple[int, bool]]) -> str:
     return "-".join([reader, *(f"{key}.{index}" for key, (index, _) in sorted(answers.items()))])
 
 
-def decode(text: str | None) -> tuple[str | None, dict[str, tuple[int, bool]]]:
+def decode(text: object) -> tuple[str | None, dict[str, tuple[int, bool]]]:
     """Read a cookie back: (reader id or None, answers); anything malformed or unknown is dropped."""
-    if not text or len(text) > 4000:
+    if not isinstance(text, str) or not text or len(text) > 4000:
         return None, {}
     head, *items = text.split("-")
     if not _READER_RE.match(head):  # not a cookie we wrote: trust none of it

@@ -90,7 +90,7 @@ def test_cookie_round_trip_recomputes_correctness():
 
 
 @pytest.mark.parametrize("text", [
-    None, "", "x" * 5000, "not-a-reader", "DEADBEEF-problem_quiz0.1", "deadbeef-problem_quiz0.99",
+    None, 123, b"deadbeef", "", "x" * 5000, "not-a-reader", "DEADBEEF-problem_quiz0.1", "deadbeef-problem_quiz0.99",
     "deadbeef-nosuch_quiz0.1", "deadbeef-problem_quiz0.1;x=1", "deadbeef-<script>.1", "deadbeef--..-",
 ])
 def test_a_bad_cookie_is_ignored_not_trusted(text):
