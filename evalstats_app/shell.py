@@ -23,6 +23,7 @@ from typing import Any
 
 import streamlit as st
 
+from . import course
 from .chapters import TRY_IT, available, neighbours, page_by_slug
 from .content import Content, load_content
 from .quiz import progress, quiz, quiz_score, remember
@@ -32,11 +33,11 @@ __all__ = [
     "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
 ]
 
-SECTIONS = ("Learn", "Analyze", "Reference")
+SECTIONS = ("Learn", "Analyze", "Reference", "Teach")
 
 
 def sidebar() -> None:
-    """The one shared sidebar: Home, then Learn / Analyze / Reference, as st.page_link; then the
+    """The one shared sidebar: Home, then Learn / Analyze / Reference / Teach, as st.page_link; then the
     presenter-mode switch."""
     with st.sidebar:
         st.page_link("app.py", label="evalstats home", icon=":material/home:")
@@ -212,6 +213,7 @@ def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     st.title(content.title)
     if content.promise:
         st.markdown(f"*{content.promise}*")
+    course.header(content)  # learning objectives and the measured time on screen
     return content
 
 
@@ -238,7 +240,7 @@ def deeper(content: Content, name: str, label: str) -> None:
     Derivations live here, off the main path; the reading time on the home page counts only the
     main path (sections whose names do not start with ``deeper``).
     """
-    with st.expander(f"Go deeper: {label}", icon=":material/school:"):
+    with st.expander(f"Go deeper (optional): {label}", icon=":material/school:"):
         prose(content[name])
 
 
@@ -275,8 +277,12 @@ def try_it(slug: str) -> None:
 
 
 def chapter_footer(content: Content) -> None:
-    """Quizzes and the score, "Try it on data", then links to the previous and next chapters."""
+    """"Check yourself" (quizzes and the score), "Do it in Python", "Try it on data", then links to the
+    previous and next chapters."""
+    if content.quizzes:
+        st.subheader("Check yourself", anchor="check-yourself")
     quizzes(content)
+    course.python_block(content)
     try_it(content.slug)
     prev, nxt = neighbours(content.slug)
     left, right = st.columns(2)

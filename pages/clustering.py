@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from evalstats_app import shell
+from evalstats_app import course, shell
 from evalstats_app.shell import pct
 from evalstats_core.charts import clustering as charts
 from evalstats_core.charts import compile_spec
@@ -133,8 +133,7 @@ def simulator() -> None:
 simulator()
 
 # ---- few and unequal clusters ------------------------------------------------------------------
-st.markdown(content["fc_intro"])
-shell.deeper(content, "deeper_fc", "the four intervals")
+FC_KEYS = ("clustering_fc_preset", "clustering_fc_g", "clustering_fc_imbalance", "clustering_fc_icc", "clustering_fc_seed")
 
 
 @st.fragment
@@ -163,7 +162,11 @@ def few_clusters() -> None:
     state.sync()
 
 
-few_clusters()
+with course.optional("Lab: few and unequal clusters", keys=FC_KEYS,
+                     why="Graduate level, off the main path: why the default is CR2 with Satterthwaite df."):
+    st.markdown(content["fc_intro"])
+    shell.prose(content["deeper_fc"])  # the four intervals' derivation (already in an optional section)
+    few_clusters()
 
 # ---- the paper's numbers -----------------------------------------------------------------------
 st.markdown(content["paper_intro"])
