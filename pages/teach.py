@@ -42,7 +42,7 @@ for i, step in enumerate(steps, 1):
         left, right = st.columns([1, 5])
         left.markdown(f"**{clock(start)}–{clock(start + int(step['minutes']))}**")
         left.caption(f"{step['minutes']} min")
-        right.markdown(f"**Step {i} · {chapter.title}** — {link(step)}")
+        right.markdown(f"**{chapter.title}** — {link(step)}")
         right.markdown(f"{step['do']}\n\n**Ask the class:** {step['ask']}\n\n**Quiz to run:** {q.question}")
         with right.expander("Answer and explanation (for the teacher)"):
             st.markdown(f"**{q.options[q.answer]}**. {q.explanation}")

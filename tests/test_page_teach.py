@@ -28,7 +28,7 @@ def test_the_plan_is_laid_out_with_times_links_questions_and_quizzes():
     quizzes = all_quizzes()
     for i, step in enumerate(steps, 1):
         target = step["slug"] + (f"#{step['anchor']}" if step["anchor"] else "")
-        head = f"**Step {i} · {page_by_slug(step['slug']).title}** — [{step['heading']}]({target})"
+        head = f"**{page_by_slug(step['slug']).title}** — [{step['heading']}]({target})"
         assert head in text, head
         q = quizzes[step["quiz"]]
         assert any(f"**Ask the class:** {step['ask']}" in t and f"**Quiz to run:** {q.question}" in t for t in text)
