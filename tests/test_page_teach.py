@@ -26,7 +26,7 @@ def test_the_plan_is_laid_out_with_times_links_questions_and_quizzes():
     assert ends[0][0] == "0:00" and ends[-1][1] == "1:30"
     assert all(a[1] == b[0] for a, b in zip(ends, ends[1:], strict=False))  # contiguous
     quizzes = all_quizzes()
-    for i, step in enumerate(steps, 1):
+    for step in steps:
         target = step["slug"] + (f"#{step['anchor']}" if step["anchor"] else "")
         head = f"**{page_by_slug(step['slug']).title}** — [{step['heading']}]({target})"
         assert head in text, head
