@@ -26,11 +26,12 @@ import streamlit as st
 from . import course
 from .chapters import TRY_IT, available, neighbours, page_by_slug
 from .content import Content, load_content
+from .course import optional, optional_part
 from .quiz import progress, quiz, quiz_score, remember
 
 __all__ = [
     "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
-    "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
+    "optional", "optional_part", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
 ]
 
 SECTIONS = ("Learn", "Analyze", "Reference", "Teach")

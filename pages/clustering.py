@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from evalstats_app import course, shell
+from evalstats_app import shell
 from evalstats_app.shell import pct
 from evalstats_core.charts import clustering as charts
 from evalstats_core.charts import compile_spec
@@ -162,7 +162,7 @@ def few_clusters() -> None:
     state.sync()
 
 
-with course.optional("Lab: few and unequal clusters", keys=FC_KEYS,
+with shell.optional("Lab: few and unequal clusters", keys=FC_KEYS,
                      why="Graduate level, off the main path: why the default is CR2 with Satterthwaite df."):
     st.markdown(content["fc_intro"])
     shell.prose(content["deeper_fc"])  # the four intervals' derivation (already in an optional section)

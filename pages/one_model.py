@@ -3,7 +3,7 @@ continuous scores, and the small-N lab."""
 
 import streamlit as st
 
-from evalstats_app import course, shell
+from evalstats_app import shell
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts import one_model as charts
 from evalstats_core.lessons import one_model as lesson
@@ -190,7 +190,7 @@ shell.chart(binary_chart,
 shell.notice(content["notice_binary"])
 
 # ---- the small-N lab ---------------------------------------------------------------------------
-course.optional_part("part 2 of this chapter", content["part2"])
+shell.optional_part("part 2 of this chapter", content["part2"])
 st.markdown(content["lab"])
 @st.fragment
 def lab_section() -> None:

@@ -3,7 +3,7 @@ budget of model calls, and what K does to the minimum detectable effect."""
 
 import streamlit as st
 
-from evalstats_app import course, shell
+from evalstats_app import shell
 from evalstats_app.shell import pct
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts import resampling as charts
@@ -96,7 +96,7 @@ shell.chart(evals, f"{lesson.EXAMPLE_EVALS} simulated evals: the pooled interval
 shell.notice(content["pool_notice"])
 
 # --- a fixed budget --------------------------------------------------------------------------
-with course.optional("A fixed budget: more questions or more answers?",
+with shell.optional("A fixed budget: more questions or more answers?",
                      keys=("resampling_calls", "resampling_capped", "resampling_questions", "resampling_cost_q"),
                      why="For planning a run under a fixed number of model calls; the lesson above stands without it."):
     shell.prose(content["budget_intro"])
