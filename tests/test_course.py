@@ -75,7 +75,8 @@ def test_the_lesson_plan_adds_up_to_90_minutes_in_chapter_order():
     order = [p.slug for p in PAGES]
     positions = [order.index(s["slug"]) for s in steps]
     assert positions == sorted(positions)
-    assert {s["slug"] for s in steps} == set(CHAPTERS)  # every chapter has its place
+    core = CHAPTERS[: CHAPTERS.index("verdict") + 1]  # chapters 1 to 8; later ones are for a second class
+    assert {s["slug"] for s in steps} == set(core)  # every chapter of the core has its place
 
 
 def test_each_step_links_to_a_real_heading_and_a_real_quiz():
@@ -103,6 +104,6 @@ def test_pacing_is_a_formula_of_the_counts():
 
 def test_every_chapter_has_measured_counts():
     measured = pacing.manifest()
-    assert set(measured) == set(CHAPTERS)
+    assert set(measured) == set(CHAPTERS), "content/pacing.toml is stale: run python -m evalstats_app.pacing"
     for slug, counts in measured.items():
         assert counts.words > 300 and counts.quizzes == len(load_content(slug).quizzes), slug
