@@ -21,9 +21,10 @@ def clock(minutes: int) -> str:
 
 
 def link(step: dict) -> str:
-    """A relative link to the chapter, at the heading's anchor when the step names one."""
+    """A relative link to the chapter with the step's settings, at the heading's anchor when it names one."""
+    query = "&".join(f"{key}={value}" for key, value in step.get("params", {}).items())
     anchor = f"#{step['anchor']}" if step["anchor"] else ""
-    return f"[{step['heading']}]({step['slug']}{anchor})"
+    return f"[{step['heading']}]({step['slug']}{'?' + query if query else ''}{anchor})"
 
 
 total = sum(int(s["minutes"]) for s in steps)

@@ -27,7 +27,8 @@ def test_the_plan_is_laid_out_with_times_links_questions_and_quizzes():
     assert all(a[1] == b[0] for a, b in zip(ends, ends[1:], strict=False))  # contiguous
     quizzes = all_quizzes()
     for step in steps:
-        target = step["slug"] + (f"#{step['anchor']}" if step["anchor"] else "")
+        query = "&".join(f"{k}={v}" for k, v in step.get("params", {}).items())
+        target = step["slug"] + (f"?{query}" if query else "") + (f"#{step['anchor']}" if step["anchor"] else "")
         head = f"**{page_by_slug(step['slug']).title}** — [{step['heading']}]({target})"
         assert head in text, head
         q = quizzes[step["quiz"]]
@@ -36,6 +37,21 @@ def test_the_plan_is_laid_out_with_times_links_questions_and_quizzes():
     answers = [e for e in at.expander if e.label.startswith("Answer and explanation")]
     assert len(answers) == len(steps) and not any(e.proto.expanded for e in answers)
     assert any("90 minutes in all" in c.value for c in at.caption)
+
+
+def test_a_steps_settings_open_its_chapter_in_that_scenario():
+    """The step links that carry settings reopen the chapter with them (valid keys, nothing adjusted):
+    chapter 2's calculator at 29 of 30 shows Wald past 100%."""
+    steps = [s for s in load_content("teach").meta["step"] if s.get("params")]
+    assert steps
+    for step in steps:
+        at = run_page(page_by_slug(step["slug"]).path, query=step["params"])
+        no_exceptions(at)
+        assert not any("settings were adjusted" in c.value for c in at.caption)
+        for key, value in step["params"].items():
+            assert str(at.session_state[key]) == value, (key, at.session_state[key])
+        if step["slug"] == "one_model":
+            assert any("29/30: Wald gives [90.2%, 103.1%]" in c.value for c in at.caption)
 
 
 def test_the_sidebar_and_home_link_to_the_class_page():

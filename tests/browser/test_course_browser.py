@@ -47,13 +47,15 @@ def test_every_plan_link_lands_on_its_heading(server, page):
     for step in load_content("teach").meta["step"]:
         if not step["anchor"]:
             continue
-        link = page.locator(f'a[href$="{step["slug"]}#{step["anchor"]}"]').first
+        link = page.locator(f'a[href^="{step["slug"]}"][href$="#{step["anchor"]}"]').first
         href = link.get_attribute("href")
         target = page.context.new_page()
         target.goto(href if href.startswith("http") else f"{server}/{href.lstrip('/')}")
         wait_ready(target)
         target.locator(f'[id="{step["anchor"]}"]').first.wait_for(state="attached")
         _no_error(target, step["slug"])
+        for key, value in step.get("params", {}).items():  # the scenario's settings stayed in the URL
+            assert f"{key}={value}" in target.url, (key, target.url)
         target.close()
 
 
