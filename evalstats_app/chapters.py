@@ -22,7 +22,7 @@ class Page:
     """One page of the app.
 
     slug: content file stem and widget-key prefix; path: the script, relative to app.py;
-    section: "Learn", "Analyze" or "Reference"; icon: a Material icon for the sidebar.
+    section: "Learn", "Analyze", "Reference" or "Teach"; icon: a Material icon for the sidebar.
     """
 
     slug: str
@@ -56,6 +56,8 @@ PAGES: tuple[Page, ...] = (
          "Upload per-question results: is model A really better than B?"),
     Page("reference", "pages/reference.py", "Reference", "Reference", ":material/menu_book:",
          "Recommendations, the cheat sheet of formulas, and how to cite."),
+    Page("teach", "pages/teach.py", "Teach this in 90 minutes", "Teach", ":material/school:",
+         "A lesson plan: sections, order, timings, questions for the class and the quiz to run."),
 )
 
 LEARN: tuple[Page, ...] = tuple(p for p in PAGES if p.section == "Learn")

@@ -189,6 +189,7 @@ shell.chart(binary_chart,
 shell.notice(content["notice_binary"])
 
 # ---- the small-N lab ---------------------------------------------------------------------------
+shell.optional_part("part 2 of this chapter", content["part2"])
 st.markdown(content["lab"])
 @st.fragment
 def lab_section() -> None:
