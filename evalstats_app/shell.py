@@ -23,19 +23,22 @@ from typing import Any
 
 import streamlit as st
 
+from . import course
 from .chapters import TRY_IT, available, neighbours, page_by_slug
-from .content import Content, Quiz, load_content
+from .content import Content, load_content
+from .course import optional, optional_part
+from .quiz import progress, quiz, quiz_score, remember
 
 __all__ = [
     "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
-    "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
+    "optional", "optional_part", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
 ]
 
-SECTIONS = ("Learn", "Analyze", "Reference")
+SECTIONS = ("Learn", "Analyze", "Reference", "Teach")
 
 
 def sidebar() -> None:
-    """The one shared sidebar: Home, then Learn / Analyze / Reference, as st.page_link; then the
+    """The one shared sidebar: Home, then Learn / Analyze / Reference / Teach, as st.page_link; then the
     presenter-mode switch."""
     with st.sidebar:
         st.page_link("app.py", label="evalstats home", icon=":material/home:")
@@ -230,6 +233,7 @@ def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     st.session_state[_EXPORTS] = {}
     _styles()
     sidebar()
+    remember()  # the quiz cookie: reader id and answers, so a reload keeps them
     if slug is None:
         return None
     visited = progress()["visited"]
@@ -239,6 +243,7 @@ def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     st.title(content.title)
     if content.promise:
         st.markdown(f"*{content.promise}*")
+    course.header(content)  # learning objectives and the measured time on screen
     return content
 
 
@@ -265,70 +270,13 @@ def deeper(content: Content, name: str, label: str) -> None:
     Derivations live here, off the main path; the reading time on the home page counts only the
     main path (sections whose names do not start with ``deeper``).
     """
-    with st.expander(f"Go deeper: {label}", icon=":material/school:"):
+    with st.expander(f"Go deeper (optional): {label}", icon=":material/school:"):
         prose(content[name])
 
 
 def notice(markdown: str, *, title: str = "What to notice") -> None:
     """The "what to notice" box that closes each lesson section."""
     st.info(f"**{title}**\n\n{markdown}", icon=":material/visibility:")
-
-
-_PROGRESS = "_evalstats_progress"
-
-
-def progress() -> dict:
-    """This session's progress: ``{"visited": [slug, ...], "answers": {quiz key: (option index, correct)}}``.
-
-    Kept in ``st.session_state`` (not a widget key), so it survives page switches within the session.
-    """
-    store = st.session_state.get(_PROGRESS)
-    if store is None:
-        store = {"visited": [], "answers": {}}
-        st.session_state[_PROGRESS] = store
-    return store
-
-
-def quiz_score(slug: str, n_quizzes: int) -> tuple[int, int]:
-    """(answered, correct) among the quizzes ``<slug>_quiz0`` .. ``<slug>_quiz<n-1>`` in this session."""
-    answers = progress()["answers"]
-    mine = [answers[f"{slug}_quiz{i}"] for i in range(n_quizzes) if f"{slug}_quiz{i}" in answers]
-    return len(mine), sum(1 for _, correct in mine if correct)
-
-
-def _check(q: Quiz, key: str) -> None:
-    choice = st.session_state.get(f"{key}_choice")
-    if choice is None or choice not in q.options:
-        st.session_state[f"{key}_empty"] = True
-        return
-    st.session_state.pop(f"{key}_empty", None)
-    index = list(q.options).index(choice)
-    progress()["answers"][key] = (index, index == q.answer)
-
-
-def quiz(q: Quiz, *, key: str) -> None:
-    """A multiple-choice question that locks once checked.
-
-    Before "Check my answer" the reader may change their pick; once checked, the radio is disabled on
-    the checked option and the verdict (right, or the right answer with the explanation) stays, across
-    page switches too. The answer is recorded in :func:`progress` for the chapter's score and the home page.
-    """
-    choice_key = f"{key}_choice"
-    locked = progress()["answers"].get(key)
-    if locked is not None and st.session_state.get(choice_key) != q.options[locked[0]]:
-        st.session_state[choice_key] = q.options[locked[0]]  # before the widget: the locked pick is shown
-    with st.container(border=True):
-        st.markdown(f"**Quiz.** {q.question}")
-        st.radio("Your answer", list(q.options), index=None, key=choice_key, label_visibility="collapsed",
-                 disabled=locked is not None)
-        if locked is None:
-            st.button("Check my answer", key=f"{key}_check", on_click=_check, args=(q, key))
-            if st.session_state.get(f"{key}_empty"):
-                st.warning("Pick an answer first.")
-        elif locked[1]:
-            st.success(f"Correct. {q.explanation}")
-        else:
-            st.error(f"Not quite: the answer is **{q.options[q.answer]}**. {q.explanation}")
 
 
 def quizzes(content: Content) -> None:
@@ -359,8 +307,12 @@ def try_it(slug: str) -> None:
 
 
 def chapter_footer(content: Content) -> None:
-    """Quizzes and the score, "Try it on data", then links to the previous and next chapters."""
+    """"Check yourself" (quizzes and the score), "Do it in Python", "Try it on data", then links to the
+    previous and next chapters."""
+    if content.quizzes:
+        st.subheader("Check yourself", anchor="check-yourself")
     quizzes(content)
+    course.python_block(content)
     try_it(content.slug)
     prev, nxt = neighbours(content.slug)
     left, right = st.columns(2)

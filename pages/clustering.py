@@ -138,8 +138,7 @@ def simulator() -> None:
 simulator()
 
 # ---- few and unequal clusters ------------------------------------------------------------------
-st.markdown(content["fc_intro"])
-shell.deeper(content, "deeper_fc", "the four intervals")
+FC_KEYS = ("clustering_fc_preset", "clustering_fc_g", "clustering_fc_imbalance", "clustering_fc_icc", "clustering_fc_seed")
 
 
 @st.fragment
@@ -168,7 +167,11 @@ def few_clusters() -> None:
     state.sync()
 
 
-few_clusters()
+with shell.optional("Lab: few and unequal clusters", keys=FC_KEYS,
+                     why="Graduate level, off the main path: why the default is CR2 with Satterthwaite df."):
+    st.markdown(content["fc_intro"])
+    shell.prose(content["deeper_fc"])  # the four intervals' derivation (already in an optional section)
+    few_clusters()
 
 # ---- the paper's numbers -----------------------------------------------------------------------
 st.markdown(content["paper_intro"])

@@ -178,7 +178,7 @@ def test_url_ignores_values_outside_choices():
 def test_quiz_reveals_answer(opened):
     """The small-N quiz reveals the answer on submit."""
     q = opened.radio(key="one_model_quiz1_choice")
-    q.set_value(q.options[1]).run()
+    q.set_value("Wilson or Bayes (Beta posterior)").run()  # shuffled per reader: by text
     opened.button(key="one_model_quiz1_check").click().run()
     assert "Correct" in opened.success[0].value
 

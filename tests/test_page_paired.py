@@ -156,9 +156,9 @@ def test_quiz_answers_are_checked():
     at.button(key="paired_quiz0_check").click().run()
     no_exceptions(at)
     assert any(s.value.startswith("Correct") for s in at.success)
-    at.radio(key="paired_quiz1_choice").set_value("It grows, because there are more correct answers")
+    at.radio(key="paired_quiz1_choice").set_value("It grows: more answers are correct")
     at.button(key="paired_quiz1_check").click().run()
-    assert any("It does not change" in e.value for e in at.error)
+    assert any("It stays exactly where it was" in e.value for e in at.error)
 
 
 def test_both_ways_z_and_t(default_page):
