@@ -141,38 +141,83 @@ def _input_options(p: argparse.ArgumentParser) -> None:
                    help="most megabytes read, after decompression (default 512, or $EVALSTATS_MAX_MB)")
 
 
+def reading_options(args: argparse.Namespace):
+    """The reading choices of these arguments, as the workbench builds them from its widgets."""
+    from .reading import ReadingOptions
+
+    return ReadingOptions(layout=args.layout, question_col=args.question_col, model_col=args.model_col,
+                          score_col=args.score_col, cluster_col=args.cluster_col, duplicates=args.duplicates,
+                          mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col),
+                          runs_in_ids=args.runs_in_ids, resample_col=args.resample_col, metric=args.metric,
+                          harness_filter=args.filter, model_names=(args.model_name,) if args.model_name else ())
+
+
+def reading_flags(opts, *, roles: bool = True, n_files: int = 1) -> tuple[str, ...]:
+    """The options that give ``opts`` back when parsed (:func:`reading_options`); ``roles=False`` leaves out
+    the layout and column roles (the report writes those it detected in a results table). One file's model
+    name is ``--model-name``; several files' are NAME=PATH (:func:`file_args`)."""
+    import shlex
+
+    q = shlex.quote
+    flags = []
+    if roles:
+        flags += [f"--layout {opts.layout}"] if opts.layout else []
+        for flag, value in (("--question-col", opts.question_col), ("--model-col", opts.model_col),
+                            ("--score-col", opts.score_col), ("--cluster-col", opts.cluster_col)):
+            flags += [f"{flag} {q(value)}"] if value is not None else []
+    flags += [f"--metric {q(opts.metric)}"] if opts.metric else []
+    flags += [f"--filter {q(opts.harness_filter)}"] if opts.harness_filter else []
+    flags += [f"--duplicates {opts.duplicates}"] if opts.duplicates != "resamples" else []
+    flags += [f"--mixed-scales {opts.mixed_scales}"] if opts.mixed_scales != "error" else []
+    flags += [f"--ignore-col {q(c)}" for c in opts.ignore_cols]
+    flags += [f"--resample-col {q(opts.resample_col)}"] if opts.resample_col is not None else []
+    flags += ["--runs-in-ids"] if opts.runs_in_ids else []
+    if n_files == 1 and opts.model_names and opts.model_names[0]:
+        flags.append(f"--model-name {q(opts.model_names[0])}")
+    return tuple(flags)
+
+
+def file_args(names: list[str], model_names: tuple = ()) -> str:
+    """The files of a command, every one by name, quoted for a POSIX shell; a name starting with '-' is
+    written './-name' (never read as an option), and a file's model name is given as NAME=PATH."""
+    import shlex
+
+    out = []
+    for k, name in enumerate(names):
+        path = f"./{name}" if str(name).startswith("-") and name != "-" else str(name)
+        model = model_names[k] if k < len(model_names) and len(names) > 1 else None
+        out.append(shlex.quote(f"{model}={path}" if model else path))
+    return " ".join(out)
+
+
+def with_command(analysis, files: list[str], opts):
+    """``analysis`` whose ``settings.command`` names every file and every reading choice of ``opts`` (the
+    command line and the workbench both write theirs with it, so the workbench's command reruns)."""
+    import dataclasses
+
+    table = analysis.format in ("long", "wide")  # the report writes the roles it detected in a results table
+    return dataclasses.replace(analysis, source=file_args(files, opts.model_names),
+                               reading=reading_flags(opts, roles=not table, n_files=len(files)))
+
+
 def _load(args: argparse.Namespace):
-    """Read the input within the budgets; dataset warnings go to stderr."""
-    from .data import load
+    """Read the input within the budgets, with the reading choices the workbench would make; dataset
+    warnings go to stderr. Returns the dataset, the limits and the reading options."""
     from .limits import Limits
 
     limits = Limits.from_env(max_rows=args.max_rows, max_models=args.max_models, max_pairs=args.max_pairs,
                              max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
-    harness = dict(metric=args.metric, harness_filter=args.filter)
-    if len(args.file) > 1:
-        if "-" in args.file:
-            raise ValueError("standard input ('-') can only be read on its own; name the files instead")
-        from .data import load_many
-
-        dataset = load_many(list(args.file), limits=limits, duplicates=args.duplicates,
-                            mixed_scales=args.mixed_scales, **harness)
-        for w in dataset.warnings:
-            print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
-        return dataset, limits
-    (file,) = args.file
-    if file == "-":
-        source = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
+    opts = reading_options(args)
+    if len(args.file) > 1 and "-" in args.file:
+        raise ValueError("standard input ('-') can only be read on its own; name the files instead")
+    if args.file == ["-"]:
+        data = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
+        dataset = opts.load([("stdin", data)], limits=limits)
     else:
-        source = file
-    dataset = load(source, name="stdin" if file == "-" else None, format=args.layout, model_name=args.model_name,
-                   **harness,
-                   question_col=args.question_col, model_col=args.model_col, score_col=args.score_col,
-                   cluster_col=args.cluster_col, limits=limits, duplicates=args.duplicates,
-                   mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col),
-                   runs_in_ids=args.runs_in_ids, resample_col=args.resample_col)
+        dataset = opts.load(list(args.file), limits=limits)
     for w in dataset.warnings:
         print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
-    return dataset, limits
+    return dataset, limits, opts
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -273,7 +318,7 @@ def _gate(args: argparse.Namespace) -> int:
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    dataset, _ = _load(args)
+    dataset, _, _ = _load(args)
     from .errors import EvalStatsWarning
     from .gating import gate
 
@@ -294,7 +339,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    dataset, limits = _load(args)  # numpy, pandas, pyarrow: only now, after the arguments are known
+    dataset, limits, opts = _load(args)  # numpy, pandas, pyarrow: only now, after the arguments are known
     from .limits import check_pairs
 
     check_pairs(len(dataset.models), args.baseline, limits, dataset.name)
@@ -309,10 +354,7 @@ def _run(args: argparse.Namespace) -> int:
                          interval=args.interval, wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot,
                          seed=args.seed)
     if args.file != ["-"]:  # settings.command names the files as given, so it reruns from where it was started
-        import dataclasses
-        import shlex
-
-        result = dataclasses.replace(result, source=" ".join(shlex.quote(f) for f in args.file))
+        result = with_command(result, list(args.file), opts)
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
             print(f"evalstats: warning: {w}", file=sys.stderr)

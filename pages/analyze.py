@@ -5,6 +5,7 @@ import streamlit as st
 
 from evalstats_app import shell
 from evalstats_app import workbench as wb
+from evalstats_app import workbench_reading as reading
 from evalstats_app import workbench_sections as sections
 
 content = shell.page_setup("analyze")
@@ -15,13 +16,13 @@ mode = wb.mode_control(content)
 if mode == "reported":
     sections.reported_section(content)
 else:
-    source = wb.source_controls(content)
-    prepared, use_clusters = wb.roles_controls(content, source)
-    if prepared is not None:
-        roles_key = wb.read_key()
+    source = reading.source_controls(content)
+    read = reading.roles_controls(content, source)
+    if read.prepared is not None:
+        prepared, roles_key = read.prepared, read.options
         st.markdown("---")
         settings = wb.analysis_controls(prepared.table.models)
-        results = wb.run(source, prepared, roles_key, settings, use_clusters)
+        results = wb.run(source, read, settings)
         if results is not None:
             sections.models_section(content, prepared, results, settings["method"])
             sections.compare_section(content, results)
