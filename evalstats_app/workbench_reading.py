@@ -101,11 +101,13 @@ def source_controls(content) -> Source:
         source = _files_source([(str(n), bytes(d)) for n, d in injected["files"]])
     elif injected:
         data = bytes(injected["data"])
-        source = Source(data, str(injected["name"]), "inj:" + hashlib.sha256(data).hexdigest(), True)
+        name = str(injected["name"])  # the name is part of the key: it is in the analysis and its command
+        source = Source(data, name, f"inj:{hashlib.sha256(name.encode() + b'/' + data).hexdigest()}", True)
     elif len(uploads) > 1:
         source = _files_source([(u.name, u.getvalue()) for u in uploads])
     elif uploads:
-        source = Source(uploads[0].getvalue(), uploads[0].name, "up:" + _upload_hash(uploads[0]), True)
+        source = Source(uploads[0].getvalue(), uploads[0].name, f"up:{_upload_hash(uploads[0])}:{uploads[0].name}",
+                        True)
     else:
         data, name = examples.example_bytes(slug)
         return Source(data, name, f"example:{slug}:{len(data)}", False)
@@ -123,7 +125,7 @@ def source_controls(content) -> Source:
 
 def _files_source(files: list[tuple[str, bytes]]) -> Source:
     """Several files, or harness logs: read by their importers and joined on the question (``load_many``)."""
-    digest = hashlib.sha256(b"".join(hashlib.sha256(d).digest() for _, d in files)).hexdigest()
+    digest = hashlib.sha256(b"".join(hashlib.sha256(n.encode() + b"/" + d).digest() for n, d in files)).hexdigest()
     names = [n for n, _ in files]
     label = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more file" + \
         ("s" if len(names) > 2 else "")

@@ -152,28 +152,34 @@ def reading_options(args: argparse.Namespace):
                           harness_filter=args.filter, model_names=(args.model_name,) if args.model_name else ())
 
 
+def _opt(flag: str, value: str) -> str:
+    """``--flag value``, quoted for a POSIX shell; ``--flag=value`` when the value starts with '-' (which
+    argparse would otherwise read as an option)."""
+    import shlex
+
+    text = str(value)
+    return f"{flag}={shlex.quote(text)}" if text.startswith("-") else f"{flag} {shlex.quote(text)}"
+
+
 def reading_flags(opts, *, roles: bool = True, n_files: int = 1) -> tuple[str, ...]:
     """The options that give ``opts`` back when parsed (:func:`reading_options`); ``roles=False`` leaves out
     the layout and column roles (the report writes those it detected in a results table). One file's model
     name is ``--model-name``; several files' are NAME=PATH (:func:`file_args`)."""
-    import shlex
-
-    q = shlex.quote
     flags = []
     if roles:
         flags += [f"--layout {opts.layout}"] if opts.layout else []
         for flag, value in (("--question-col", opts.question_col), ("--model-col", opts.model_col),
                             ("--score-col", opts.score_col), ("--cluster-col", opts.cluster_col)):
-            flags += [f"{flag} {q(value)}"] if value is not None else []
-    flags += [f"--metric {q(opts.metric)}"] if opts.metric else []
-    flags += [f"--filter {q(opts.harness_filter)}"] if opts.harness_filter else []
+            flags += [_opt(flag, value)] if value is not None else []
+    flags += [_opt("--metric", opts.metric)] if opts.metric else []
+    flags += [_opt("--filter", opts.harness_filter)] if opts.harness_filter else []
     flags += [f"--duplicates {opts.duplicates}"] if opts.duplicates != "resamples" else []
     flags += [f"--mixed-scales {opts.mixed_scales}"] if opts.mixed_scales != "error" else []
-    flags += [f"--ignore-col {q(c)}" for c in opts.ignore_cols]
-    flags += [f"--resample-col {q(opts.resample_col)}"] if opts.resample_col is not None else []
+    flags += [_opt("--ignore-col", c) for c in opts.ignore_cols]
+    flags += [_opt("--resample-col", opts.resample_col)] if opts.resample_col is not None else []
     flags += ["--runs-in-ids"] if opts.runs_in_ids else []
     if n_files == 1 and opts.model_names and opts.model_names[0]:
-        flags.append(f"--model-name {q(opts.model_names[0])}")
+        flags.append(_opt("--model-name", opts.model_names[0]))
     return tuple(flags)
 
 
