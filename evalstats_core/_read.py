@@ -97,14 +97,17 @@ def _check_regular(path: str) -> None:
                              "and give its path (or pipe them in with '-')")
 
 
-_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"))
 _COMPRESSED_EXT = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zip")
 
 
 def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[bytes, str]:
     """Decompress gzip, bz2, xz, zstd or a one-file zip (within the byte budget); return (data, inner ext)."""
-    kind = next((k for magic, k in _MAGIC if data.startswith(magic)), None)
+    from ._bounded import Budget, decompress, zip_member
+    from ._sniff import compression
+
+    kind = compression(data)
     inner = os.path.splitext(label[: -len(ext)])[1].lower() if ext in _COMPRESSED_EXT else ext
+    budget = Budget.of(limits, label)
     if kind is None and data.startswith(b"PK\x03\x04") and ext == ".zip":
         import zipfile
 
@@ -114,73 +117,23 @@ def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[byte
                 if len(members) != 1:
                     raise EvalStatsError(f"{label} is a zip archive with {len(members)} files; put exactly one CSV "
                                          "or Parquet file in it (or unzip it and load the file)")
-                if members[0].file_size > limits.max_bytes:
-                    raise _too_big(label, limits)
-                with zf.open(members[0]) as fh:
-                    out = fh.read(limits.max_bytes + 1)
+                out = zip_member(data, zf, members[0].filename, budget)
                 inner = os.path.splitext(members[0].filename)[1].lower()
-        except zipfile.BadZipFile as exc:
+        except EvalStatsError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a damaged archive: name it
             raise EvalStatsError(f"{label} is a damaged zip archive ({exc}); unzip it and load the CSV inside") from None
     elif kind is None:
         return data, ext
     else:
         try:
-            out = _stream_decompress(data, kind, limits)
+            out = decompress(data, kind, budget)
         except EvalStatsError:
             raise
         except Exception as exc:  # noqa: BLE001 - a damaged archive: name it
             raise EvalStatsError(f"{label} looks {kind}-compressed but could not be decompressed ({exc}); "
                                  "decompress it yourself and load the CSV or Parquet file inside") from None
-    if len(out) > limits.max_bytes:
-        raise _too_big(label, limits)
     return out, inner or ".csv"
-
-
-def _too_big(label: str, limits: Limits) -> EvalStatsError:
-    return EvalStatsError(
-        f"{label} decompresses to more than the limit of {limits.max_bytes / 2**20:,.0f} MB; analyse a smaller "
-        f"file, or {Limits.how_to_raise('max_bytes')}")
-
-
-def _stream_decompress(data: bytes, kind: str, limits: Limits) -> bytes:
-    """Decompress in bounded steps: a 1 MB bomb that expands to 100 GB stops at the budget."""
-    cap = limits.max_bytes + 1
-    if kind == "zstd":
-        try:
-            import zstandard
-        except ImportError:
-            raise EvalStatsError("the file is zstd-compressed and the zstandard module is not installed; "
-                                 "decompress it first (zstd -d) and load the result") from None
-        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data)) as fh:
-            return fh.read(cap)
-    import bz2
-    import lzma
-    import zlib
-
-    parts, size = [], 0
-    if kind == "gzip":
-        dec, rest = zlib.decompressobj(16 + zlib.MAX_WBITS), data
-        while rest and size < cap:
-            chunk = dec.decompress(rest, cap - size)
-            rest = dec.unconsumed_tail
-            if dec.eof:
-                rest = dec.unused_data  # concatenated gzip members
-                if rest:
-                    dec = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            elif not chunk and not rest:
-                break
-            parts.append(chunk)
-            size += len(chunk)
-        return b"".join(parts)
-    dec = bz2.BZ2Decompressor() if kind == "bz2" else lzma.LZMADecompressor()
-    chunk = dec.decompress(data, max_length=cap)
-    while True:
-        parts.append(chunk)
-        size += len(chunk)
-        if dec.eof or size >= cap or (dec.needs_input and not chunk):
-            break
-        chunk = dec.decompress(b"", max_length=cap - size)
-    return b"".join(parts)
 
 
 def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
@@ -286,6 +239,7 @@ class OpenedFile:
     file_type: str
     delimiter: str
     n_rows: int = 0
+    meta: dict | None = None
 
 
 def _check_rows(n_rows: int, label: str, limits: Limits, exact: bool) -> None:
@@ -310,9 +264,24 @@ def _parquet_type_problem(name: str, t: pa.DataType, label: str) -> EvalStatsErr
     return None
 
 
+def _our_metadata(schema: pa.Schema) -> dict | None:
+    """How a Parquet file written by evalstats (an analysis bundle's data) says it is read, or None."""
+    import json
+
+    raw = (schema.metadata or {}).get(b"evalstats")
+    try:
+        doc = json.loads(raw) if raw is not None and len(raw) < 4096 else None
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
 def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -> OpenedFile:
     limits = limits or Limits.from_env()
-    if ext in (".parquet", ".pq") or data[:4] == b"PAR1":
+    from ._sniff import delimiter as sniff_delimiter
+    from ._sniff import is_parquet
+
+    if is_parquet(data, ext):
         import pyarrow.parquet as pq
 
         try:
@@ -351,16 +320,15 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
                 cols.append(pc.cast(col, pa.string()) if i in text_cols else col)
             return pa.table(cols, names=[f"c{i}" for i in range(len(cols))])
 
-        return OpenedFile(names, parse_parquet, lambda i: f"data row {i + 1} of {label}", "parquet", "", n_rows)
+        return OpenedFile(names, parse_parquet, lambda i: f"data row {i + 1} of {label}", "parquet", "", n_rows,
+                          _our_metadata(schema))
 
     data, text = _check_text(data, label)
     if not text or text.isspace():
         raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
     body = text.lstrip("\r\n")
     first = body.partition("\n")[0]
-    delimiter = "\t" if ext == ".tsv" else ","
-    if delimiter not in first:
-        delimiter = next((d for d in ("\t", ";") if d in first), delimiter)
+    delimiter = sniff_delimiter(first, ext)
     raw = next(csv.reader(io.StringIO(body), delimiter=delimiter))
 
     def read(types: dict[str, pa.DataType]) -> pa.Table:

@@ -126,7 +126,8 @@ def _input_options(p: argparse.ArgumentParser) -> None:
                         "(default: the first the log lists)")
     p.add_argument("--filter", metavar="NAME", help="lm-eval logs: the filter (default: the task's first)")
     p.add_argument("--model-name", metavar="NAME",
-                   help="a harness log's model name, when the log does not say it (one file)")
+                   help="a harness log's model name, when the log does not say it (one file; with several, give "
+                        "NAME=PATH for each)")
     p.add_argument("--runs-in-ids", action="store_true",
                    help="question ids like 1.1, 1.2 are runs of question 1: average them as resamples")
     p.add_argument("--resample-col", metavar="C",
@@ -142,45 +143,40 @@ def _input_options(p: argparse.ArgumentParser) -> None:
 
 
 def reading_options(args: argparse.Namespace):
-    """The reading choices of these arguments, as the workbench builds them from its widgets."""
+    """The reading choices of these arguments, as the workbench builds them from its widgets (a file's model
+    name from NAME=PATH, or --model-name for one file)."""
     from .reading import ReadingOptions
 
+    files, names = _named_files(args.file)
+    if len(files) > 1 and args.model_name is not None:
+        raise ValueError("--model-name names the model of one file; with several files, give NAME=PATH for "
+                         "each file whose model you name (e.g. 'gpt-4o=run1/samples.jsonl')")
+    if names and args.model_name is not None:
+        raise ValueError(f"the model of {files[0]!r} is named twice (NAME=PATH and --model-name); give one")
+    models = tuple(names.get(f) for f in files) if names else ((args.model_name,) if args.model_name else ())
     return ReadingOptions(layout=args.layout, question_col=args.question_col, model_col=args.model_col,
                           score_col=args.score_col, cluster_col=args.cluster_col, duplicates=args.duplicates,
                           mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col),
                           runs_in_ids=args.runs_in_ids, resample_col=args.resample_col, metric=args.metric,
-                          harness_filter=args.filter, model_names=(args.model_name,) if args.model_name else ())
-
-
-def _opt(flag: str, value: str) -> str:
-    """``--flag value``, quoted for a POSIX shell; ``--flag=value`` when the value starts with '-' (which
-    argparse would otherwise read as an option)."""
-    import shlex
-
-    text = str(value)
-    return f"{flag}={shlex.quote(text)}" if text.startswith("-") else f"{flag} {shlex.quote(text)}"
+                          harness_filter=args.filter, model_names=models)
 
 
 def reading_flags(opts, *, roles: bool = True, n_files: int = 1) -> tuple[str, ...]:
-    """The options that give ``opts`` back when parsed (:func:`reading_options`); ``roles=False`` leaves out
-    the layout and column roles (the report writes those it detected in a results table). One file's model
-    name is ``--model-name``; several files' are NAME=PATH (:func:`file_args`)."""
-    flags = []
-    if roles:
-        flags += [f"--layout {opts.layout}"] if opts.layout else []
-        for flag, value in (("--question-col", opts.question_col), ("--model-col", opts.model_col),
-                            ("--score-col", opts.score_col), ("--cluster-col", opts.cluster_col)):
-            flags += [_opt(flag, value)] if value is not None else []
-    flags += [_opt("--metric", opts.metric)] if opts.metric else []
-    flags += [_opt("--filter", opts.harness_filter)] if opts.harness_filter else []
-    flags += [f"--duplicates {opts.duplicates}"] if opts.duplicates != "resamples" else []
-    flags += [f"--mixed-scales {opts.mixed_scales}"] if opts.mixed_scales != "error" else []
-    flags += [_opt("--ignore-col", c) for c in opts.ignore_cols]
-    flags += [_opt("--resample-col", opts.resample_col)] if opts.resample_col is not None else []
-    flags += ["--runs-in-ids"] if opts.runs_in_ids else []
-    if n_files == 1 and opts.model_names and opts.model_names[0]:
-        flags.append(_opt("--model-name", opts.model_names[0]))
-    return tuple(flags)
+    """The options that give ``opts`` back when parsed (:func:`reading_options`), spelled by
+    :func:`evalstats_core.flags.reading_flags`; ``roles=False`` leaves out the layout and column roles (the
+    report writes those it detected in a results table). One file's model name is ``--model-name``; several
+    files' are NAME=PATH (:func:`file_args`)."""
+    from .flags import reading_flags as spell
+
+    pairs = [("format", opts.layout), ("question_col", opts.question_col), ("model_col", opts.model_col),
+             ("score_col", opts.score_col), ("cluster_col", opts.cluster_col)] if roles else []
+    pairs += [("metric", opts.metric), ("harness_filter", opts.harness_filter),
+              ("duplicates", opts.duplicates if opts.duplicates != "resamples" else None),
+              ("mixed_scales", opts.mixed_scales if opts.mixed_scales != "error" else None),
+              ("ignore_cols", opts.ignore_cols), ("resample_col", opts.resample_col),
+              ("runs_in_ids", opts.runs_in_ids or None),
+              ("model_name", opts.model_names[0] if n_files == 1 and opts.model_names else None)]
+    return spell((k, v) for k, v in pairs if v not in (None, ()))
 
 
 def file_args(names: list[str], model_names: tuple = ()) -> str:
@@ -214,16 +210,30 @@ def _load(args: argparse.Namespace):
     limits = Limits.from_env(max_rows=args.max_rows, max_models=args.max_models, max_pairs=args.max_pairs,
                              max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
     opts = reading_options(args)
-    if len(args.file) > 1 and "-" in args.file:
+    files = _named_files(args.file)[0]
+    if len(files) > 1 and "-" in files:
         raise ValueError("standard input ('-') can only be read on its own; name the files instead")
-    if args.file == ["-"]:
+    if files == ["-"]:
         data = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
         dataset = opts.load([("stdin", data)], limits=limits)
     else:
-        dataset = opts.load(list(args.file), limits=limits)
+        dataset = opts.load(files, limits=limits)
     for w in dataset.warnings:
         print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
     return dataset, limits, opts
+
+
+def _named_files(given: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Files as given, with ``NAME=PATH`` (as errorbars takes it) split into the path and its model name."""
+    files, names = [], {}
+    for arg in given:
+        name, sep, path = arg.partition("=")
+        if sep and name and path and arg != "-" and not os.path.exists(arg):
+            files.append(path)
+            names[path] = name
+        else:
+            files.append(arg)
+    return files, names
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -236,8 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE", nargs="+",
                    help="results file (.csv, .parquet) or harness log (lm-eval samples .jsonl, Inspect .eval/.json, "
-                        "promptfoo .json); several files (one per model) are joined on the question; '-' reads "
-                        "standard input")
+                        "promptfoo .json); several files (one per model) are joined on the question; NAME=PATH "
+                        "names the model of that file; '-' reads standard input")
     p.add_argument("--format", "-f", choices=("markdown", "latex", "csv", "json"), default="markdown",
                    help="output format (default: markdown)")
     p.add_argument("--baseline", metavar="MODEL",
@@ -360,7 +370,7 @@ def _run(args: argparse.Namespace) -> int:
                          interval=args.interval, wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot,
                          seed=args.seed)
     if args.file != ["-"]:  # settings.command names the files as given, so it reruns from where it was started
-        result = with_command(result, list(args.file), opts)
+        result = with_command(result, _named_files(args.file)[0], opts)
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
             print(f"evalstats: warning: {w}", file=sys.stderr)

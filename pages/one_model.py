@@ -3,7 +3,7 @@ continuous scores, and the small-N lab."""
 
 import streamlit as st
 
-from evalstats_app import shell
+from evalstats_app import page_keys, shell
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts import one_model as charts
 from evalstats_core.lessons import one_model as lesson
@@ -225,12 +225,12 @@ def lab_section() -> None:
 
     # While playing, this small fragment reruns on a timer and sends the same chart with one more interval
     # shown; paused, the chart's own "Intervals shown" input is the reader's to drag (no rerun at all).
-    @st.fragment(run_every=lesson.ARRIVAL_SECONDS if play else None)
+    @st.fragment(run_every=page_keys.ARRIVAL_SECONDS if play else None)
     def player() -> None:
         # read the switch now, not from the closure: a timer already running may outlive the pause
-        shown = lesson.next_arrival(st.session_state.get("one_model_shown", 20),
-                                    playing=bool(st.session_state.get("one_model_play")),
-                                    count=int(arrivals["eval"].max()))
+        shown = page_keys.next_arrival(st.session_state.get("one_model_shown", 20),
+                                       playing=bool(st.session_state.get("one_model_play")),
+                                       count=int(arrivals["eval"].max()))
         st.session_state["one_model_shown"] = shown
         shell.chart(shell.with_param(arrivals_chart, "shown", shown), summary, name="one_model_arrivals")
 

@@ -100,3 +100,112 @@ def test_stdin_is_read_within_the_byte_budget(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless())))
     assert cli.main(["analyze", "-", "--max-mb", "1"]) == 2
     assert "larger than the limit of 1 MB" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------- issue 21: harness logs, round 3
+def test_hostile_logs_through_the_api_raise_only_evalstats_errors():
+    """Every refused hostile file raises EvalStatsError from load() and prepare(): no other exception type."""
+    from evalstats_core.data import prepare
+
+    for name, case in CASES.items():
+        if case.code != 2 or name in ("dev_zero", "directory") or "fifo" in name:
+            continue
+        options = dict(zip(case.options[::2], case.options[1::2], strict=False))
+        limits = Limits.from_env(max_bytes=int(options["--max-mb"]) * 2**20) if "--max-mb" in options else None
+        duplicates = options.get("--duplicates", "resamples")
+        for reader in (load, prepare):
+            kwargs = {"limits": limits, "duplicates": duplicates} if limits or reader is load else {
+                "duplicates": duplicates}
+            try:
+                reader(case.path, **kwargs)
+            except EvalStatsError:
+                continue
+            except Exception as exc:  # noqa: BLE001 - the test's point
+                pytest.fail(f"{name}: {reader.__name__} raised {type(exc).__name__}: {exc}")
+
+
+def test_logs_of_different_tasks_are_never_paired(capsys):
+    """gsm8k and mmlu logs with ids 1..60 each: refused (exit 2), not a 'paired' comparison; the gate too."""
+    paths = [CASES["gsm8k.eval"].path, CASES["mmlu.eval"].path]
+    with pytest.raises(EvalStatsError, match="not the same question.*task 'gsm8k'.*task 'mmlu'"):
+        from evalstats_core.data import load_many
+
+        load_many(paths)
+    assert cli.main(["analyze", *paths]) == 2
+    assert cli.main(["gate", *paths, "--baseline", "a", "--candidate", "b"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be paired" in err and "Traceback" not in err
+
+
+def test_duplicated_inspect_ids_are_named_and_refused_when_asked():
+    ds = load(CASES["duplicated_ids.eval"].path)
+    assert any("1 (question, model, epoch) triples appear on more than one row" in n for n in ds.notes)
+    with pytest.raises(EvalStatsError, match=r"1 \(question, model, epoch\) triples appear on more than one row"):
+        load(CASES["duplicated_ids.eval"].path, duplicates="error")
+
+
+def test_zstd_bomb_stops_at_the_byte_budget_whatever_size_it_declares():
+    """A 64 MB zstd frame (a few KB on disk) under a 16 MB budget: refused after reading ~16 MB, not 64 MB."""
+    import tracemalloc
+
+    path = CASES["zstd_bomb.eval"].path
+    tracemalloc.start()
+    with pytest.raises(EvalStatsError, match="decompresses to more than the limit of 16 MB"):
+        load(path, limits=Limits.from_env(max_bytes=16 * 2**20))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 48 * 2**20, peak  # the budget, a copy of it and change: never the 64 MB the frame holds
+
+
+def test_sibling_results_file_is_opened_only_when_regular(tmp_path):
+    """A FIFO or a /dev/zero link named results_<date>.json beside the samples: skipped at once, no hang."""
+    import os
+    import shutil
+    from pathlib import Path
+
+    src = Path(__file__).parent / "fixtures" / "lm_eval" / "org__model-a"
+    samples = next(src.glob("samples_quiz_algebra_*.jsonl"))
+    date = samples.name.rsplit("_", 1)[1].removesuffix(".jsonl")
+    for kind in ("fifo", "zero"):
+        folder = tmp_path / kind / "org__model-a"
+        folder.mkdir(parents=True)
+        shutil.copy(samples, folder / samples.name)
+        target = folder / f"results_{date}.json"
+        os.mkfifo(target) if kind == "fifo" else os.symlink("/dev/zero", target)
+        ds = load(str(folder / samples.name))
+        assert ds.models == ("org/model-a",)  # the folder's name: the special file was not read
+
+
+def test_two_runs_of_one_model_in_one_folder_keep_their_own_names(tmp_path):
+    """Each samples file takes the model of ITS run's results file; two runs of one model become two models
+    named by their run, never one silently renamed."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from evalstats_core.data import load_many
+
+    src = Path(__file__).parent / "fixtures" / "lm_eval" / "org__model-a"
+    samples = next(src.glob("samples_quiz_algebra_*.jsonl"))
+    results = next(src.glob("results_*.json"))
+    date = samples.name.rsplit("_", 1)[1].removesuffix(".jsonl")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    runs = {"2026-11-25T17-21-19.123": "org/model-x", "2026-11-26T09-00-00.456": "org/model-y"}
+    for new, model in runs.items():
+        shutil.copy(samples, folder / samples.name.replace(date, new))
+        doc = json.loads(results.read_text())
+        doc["model_name"] = model
+        (folder / f"results_{new}.json").write_text(json.dumps(doc))
+    files = sorted(str(p) for p in folder.glob("samples_*"))
+    assert load_many(files).models == ("org/model-x", "org/model-y")
+    doc = json.loads((folder / "results_2026-11-26T09-00-00.456.json").read_text())
+    doc["model_name"] = "org/model-x"  # the same model run twice
+    (folder / "results_2026-11-26T09-00-00.456.json").write_text(json.dumps(doc))
+    ds = load_many(files)
+    assert ds.models == ("org/model-x (run 2026-11-25T17-21-19)", "org/model-x (run 2026-11-26T09-00-00)")
+    assert any("run" in n and "two runs" in n for n in ds.notes)
+    named = load_many(files, model_names={Path(files[0]).name: "first", files[1]: "second"})
+    assert named.models == ("first", "second")
+    with pytest.raises(EvalStatsError, match="not among the files"):
+        load_many(files, model_names={"nope.jsonl": "x"})

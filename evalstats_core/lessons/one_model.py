@@ -58,8 +58,6 @@ __all__ = [
     "halfwidth_grid",
     "lab_intervals",
     "lab_sentences",
-    "ARRIVAL_SECONDS",
-    "next_arrival",
     "ONE_TASK",
     "one_task_runs",
     "one_task_sentence",
@@ -620,16 +618,3 @@ def sampling_grid(accuracy: float, *, confidence: float = 0.95, tail: float = 1e
         se = math.sqrt(p * (1 - p) / n)
         rules.append({"n": n, "low": p - z * se, "high": p + z * se, "se": se})
     return pd.concat(frames, ignore_index=True), pd.DataFrame(rules)
-
-
-#: Seconds between arrivals while the coverage lab plays.
-ARRIVAL_SECONDS = 0.3
-
-
-def next_arrival(shown: int, *, playing: bool, count: int = 100) -> int:
-    """How many of the lab's intervals to show on the next tick: one more while playing (back to 1 after
-    ``count``), unchanged while paused; always within 1..``count``."""
-    shown = min(max(int(shown), 1), int(count))
-    if not playing:
-        return shown
-    return 1 if shown >= count else shown + 1
