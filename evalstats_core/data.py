@@ -214,7 +214,8 @@ def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: d
         from .importers import import_records
 
         return import_records(data, label, kind, metric=o.get("metric"), filter=o.get("harness_filter"),
-                              model=o.get("model_name"), path=path, cluster=o.get("cluster_col"), limits=limits)
+                              model=o.get("model_name"), path=path, cluster=o.get("cluster_col"), limits=limits,
+                              results=o.get("results"))
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
              "cluster": o.get("cluster_col")}
     return read_table(data, label, ext, limits, format=o.get("format"), given=given,
@@ -345,7 +346,7 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
         return load(one, name=name, limits=limits, **o)
     from .importers.lm_eval import name_runs, pair_results
 
-    sources, named = pair_results(sources)
+    sources, named, docs = pair_results(sources)
     parts = []
     for k, source in enumerate(sources):
         given, source = (str(source[0]), source[1]) if isinstance(source, tuple) else (
@@ -354,7 +355,7 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
         path = source if isinstance(source, str | os.PathLike) else None
         key = next((x for x in (given, path and os.fspath(path), label) if x in given_names), None)
         model = given_names.pop(key) if key is not None else named.get(label)
-        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model}))
+        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model, "results": docs.get(label)}))
     if given_names:
         raise EvalStatsError(f"model names were given for {', '.join(map(repr, given_names))}, which is not among "
                              "the files; give NAME=PATH with the path as written")

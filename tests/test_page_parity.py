@@ -116,7 +116,7 @@ def test_an_lm_eval_group_clusters_on_its_subtasks_in_both_places(tmp_path):
     a = at.session_state[LAST_KEY]
     assert a.clustered and a.n_clusters == 2 and a.cluster_col == "task"
     assert at.selectbox(key="analyze_harness_cluster").value == "(found by the importer)"
-    assert any("what clustering on 2 clusters" in _UNESCAPE.sub(r"\1", i.value) for i in at.info)
+    assert any("what clustering on 2 clusters" in _UNESCAPE.sub(r"\1", i.value).lower() for i in at.info)
     cli = json.loads(subprocess.run(
         [sys.executable, "-m", "evalstats_core", "analyze", *[str(p) for _, p in files if "samples" in p.name],
          "--format", "json"], capture_output=True, text=True, cwd=ROOT, timeout=120).stdout)
@@ -137,3 +137,16 @@ def test_a_model_name_per_file_reaches_the_analysis_and_the_command(tmp_path):
         shutil.copyfile(path, tmp_path / name)
     cli, _ = _cli(page["settings"]["command"], tmp_path)
     assert cli == page
+
+
+def test_the_uploader_says_what_it_reads_and_accepts_those_extensions():
+    """Issue 26: the uploader's label names every format the readers take, and its types let them through."""
+    at = run_page(PAGE)
+    (uploader,) = at.get("file_uploader")
+    label = uploader.proto.label
+    for word in ("CSV", "Parquet", "JSONL", "lm-eval samples", "Inspect logs", "promptfoo", "analysis you downloaded"):
+        assert word in label, word
+    types = set(uploader.proto.type)
+    for fixture in [*FIX.rglob("*.json*"), *FIX.rglob("*.eval"), *(ROOT / "examples").glob("*.csv")]:
+        assert fixture.suffix in types, fixture.name
+    assert {".parquet", ".zip", ".gz"} <= types
