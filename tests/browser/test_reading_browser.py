@@ -32,7 +32,8 @@ def test_an_lm_eval_group_shows_its_clusters_and_the_cli_interval(server, page):
     page.get_by_text("clusters in column 'task'").first.wait_for(timeout=60_000)
     wait_ready(page)
     choice = page.locator('[data-testid="stSelectbox"]').filter(has_text="Cluster").first
-    assert "(found by the importer)" in choice.inner_text()
+    shown = choice.text_content() + " ".join(i.input_value() for i in choice.locator("input").all())
+    assert "(found by the importer)" in shown, shown
     cost = page.get_by_text("What clustering on 2 clusters").first
     cost.wait_for()
     assert f"{low} to {high}" in cost.inner_text() and model["n_clusters"] == 2
