@@ -56,6 +56,15 @@ def _prepare(key: str, opts: ReadingOptions, _files: tuple) -> Prepared | str:
         return str(exc)
 
 
+def header(source: Source) -> list[str]:
+    """A results table's column names, read once per file (reruns use the session's copy)."""
+    memo = st.session_state.get("_analyze_header")
+    if not memo or memo[0] != source.key:
+        memo = (source.key, list(file_columns(source.data, source.name)))
+        st.session_state["_analyze_header"] = memo
+    return memo[1]
+
+
 def prepared_for(source: Source, opts: ReadingOptions) -> Prepared | str:
     return _prepare(source.key, opts, source.files or ((source.name, source.data),))
 
@@ -178,7 +187,7 @@ def _valid(key: str, value: Any) -> bool:
 def _read_with_status(source: Source) -> None:
     """Read a new file under a visible status box beside the uploader (the first read of a big file takes
     seconds); later reruns hit the cache and only say how long the read took."""
-    opts = _table_options(list(file_columns(source.data, source.name)), roles=False)
+    opts = _table_options(header(source), roles=False)
     what = (source.key, opts)  # a changed reading choice reads (from the cache) again,
     done = st.session_state.get("_analyze_read")  # so a fixed file never keeps "could not be read"
     if done and done[0] == what:
@@ -244,7 +253,7 @@ def reading_options(source: Source) -> ReadingOptions:
     """The reading choices the widgets hold now, for ``source`` (one object: the caches' key, the reader's
     options and the exported command's reading flags)."""
     if source.table:
-        return _table_options(list(file_columns(source.data, source.name)))
+        return _table_options(header(source))
     return _files_options(source)
 
 
@@ -386,19 +395,19 @@ def _column_widgets(header: list) -> None:
 
 
 def _table_controls(source: Source) -> Reading:
-    header = list(file_columns(source.data, source.name))
+    cols = header(source)
     st.session_state.setdefault("analyze_duplicates", "resamples")
-    if len(header) > 500:  # a very wide file: no column pickers with thousands of options, just the message
-        first = prepared_for(source, _table_options(header, roles=False))
+    if len(cols) > 500:  # a very wide file: no column pickers with thousands of options, just the message
+        first = prepared_for(source, _table_options(cols, roles=False))
         if isinstance(first, str):
             _error(source, first)
-            return Reading(None, False, _table_options(header, roles=False))
+            return Reading(None, False, _table_options(cols, roles=False))
     if st.session_state.get("_analyze_roles_for") != source.key:
-        _new_table(source, header)
-    _role_widgets(header)
-    _column_widgets(header)
+        _new_table(source, cols)
+    _role_widgets(cols)
+    _column_widgets(cols)
     _common_controls(st)
-    opts = _table_options(header)
+    opts = _table_options(cols)
     use_clusters = st.session_state.get("analyze_cluster_col") != NO_CLUSTER
     prepared = prepared_for(source, opts)  # the same options as the first read when nothing changed: one parse
     runs = bool(st.session_state.get("analyze_runs_in_ids", False))
