@@ -238,15 +238,33 @@ def _table_options(header: list, *, roles: bool = True) -> ReadingOptions:
                           cluster_col=None if cluster in (DETECT, NO_CLUSTER) else cluster, **common)
 
 
+def _table_columns(source: Source) -> list[str]:
+    """The columns every results table among several files has (harness logs have none), read once."""
+    memo = st.session_state.get("_analyze_files_header")
+    if memo and memo[0] == source.key:
+        return memo[1]
+    from evalstats_core.importers import detect
+
+    heads = [list(file_columns(d, n)) for n, d in source.files if detect(d) is None]
+    common = [c for c in heads[0] if all(c in h for h in heads[1:])] if heads else []
+    st.session_state["_analyze_files_header"] = (source.key, common)
+    return common
+
+
 def _files_options(source: Source) -> ReadingOptions:
     """Harness logs' or several files' reading choices from the widgets."""
     ss = st.session_state
     choice = ss.get("analyze_harness_cluster", AUTO_CLUSTER)
     names = tuple(_text(f"{MODEL_NAME_KEY}{i}") for i in range(len(source.files)))
+    cols = _table_columns(source)
+    resample = ss.get("analyze_resample_col")
     return ReadingOptions(cluster_col=None if choice in (AUTO_CLUSTER, NO_CLUSTER) else choice,
                           duplicates=ss.get("analyze_duplicates", "resamples"),
                           mixed_scales=ss.get("analyze_mixed_scales", "error"), metric=_text("analyze_metric"),
-                          harness_filter=_text("analyze_filter"), model_names=names if any(names) else ())
+                          harness_filter=_text("analyze_filter"), model_names=names if any(names) else (),
+                          ignore_cols=tuple(x for x in ss.get("analyze_ignore_cols", []) if x in cols),
+                          resample_col=resample if resample in cols else None,
+                          runs_in_ids=bool(ss.get("analyze_runs_in_ids", False)) and bool(cols))
 
 
 def reading_options(source: Source) -> ReadingOptions:
@@ -317,19 +335,27 @@ def _files_controls(source: Source) -> Reading:
             st.text_input(name, key=f"{MODEL_NAME_KEY}{i}", placeholder="from the file",
                           help="The model's name for this file's scores, when the file does not say it or says "
                                "it wrongly (two runs of one model, say). On the command line: NAME=PATH.")
+    cols = _table_columns(source)
+    if cols:  # results tables among the files: their columns can be left out or number the runs
+        _column_widgets(cols)
     _common_controls(st)
     choice = st.session_state.get("analyze_harness_cluster", AUTO_CLUSTER)
     opts = _files_options(source)
     prepared = prepared_for(source, opts)
-    keys = _cluster_keys(prepared)
+    keys = list(dict.fromkeys([*_cluster_keys(prepared), *(c for c in cols if c not in opts.ignore_cols)]))
     if choice not in (AUTO_CLUSTER, NO_CLUSTER) and choice not in keys:
         keys.insert(0, choice)  # kept (and named by the error) until the user chooses again
     fix_choice("analyze_harness_cluster", [AUTO_CLUSTER, NO_CLUSTER, *keys], AUTO_CLUSTER)
     st.selectbox("Cluster", [AUTO_CLUSTER, NO_CLUSTER, *keys], key="analyze_harness_cluster",
                  help="Questions that share a cluster were drawn together: standard errors are clustered on it. "
                       "The importer's own (the command line's default): lm-eval's subtasks of a group (MMLU's "
-                      "subjects); an Inspect metadata key named subject, category, group, source or cluster. "
-                      "Choose none, or another Inspect metadata key, to change it.")
+                      "subjects); an Inspect metadata key named subject, category, group, source or cluster; a "
+                      "results table's column named cluster, group, passage... Choose none, or another Inspect "
+                      "metadata key or table column, to change it.")
+    runs = bool(st.session_state.get("analyze_runs_in_ids", False))
+    if cols and not isinstance(prepared, str) and (runs or any("look like runs" in w for w in prepared.dataset.warnings)):
+        st.checkbox("Read question ids like 1.1, 1.2 as runs of question 1 (resamples averaged per question)",
+                    key="analyze_runs_in_ids")
     if isinstance(prepared, str):
         _error(source, prepared)
         return Reading(None, False, opts)

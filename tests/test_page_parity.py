@@ -31,6 +31,18 @@ def _files(*paths: Path) -> list[tuple[str, Path]]:
     return [(p.name, p) for p in paths]
 
 
+def _split_by_model(path: Path) -> list[tuple[str, bytes]]:
+    """A long results file as one file per model (as some harnesses write them), with an extra column."""
+    head, *rows = path.read_text().splitlines()
+    out: dict[str, list[str]] = {}
+    for row in rows:
+        out.setdefault(row.split(",")[1], []).append(row + f",{len(row)}")
+    return [(f"{m}.csv", "\n".join([head + ",n_chars", *r]).encode() + b"\n") for m, r in out.items()]
+
+
+SPLIT = _split_by_model(ROOT / "examples" / "multilingual_clustered.csv")
+
+
 CASES: dict[str, tuple[list[tuple[str, Path]], dict]] = {
     **{f"example:{p.name}": (_files(p), {}) for p in sorted((ROOT / "examples").glob("*.csv"))},
     **{f"cr2:{p.name}": (_files(p), {}) for p in sorted((FIX / "cr2_designs").glob("*.csv"))},
@@ -56,6 +68,8 @@ CASES: dict[str, tuple[list[tuple[str, Path]], dict]] = {
     "example:cluster set to none": (_files(ROOT / "examples" / "multilingual_clustered.csv"),
                                     {"select": {"analyze_cluster_col": "(none)"}}),
     "example:a column left out": (_files(ROOT / "examples" / "chat_5_sources.csv"), {"multi": "last"}),
+    "split:one CSV per model, a column left out": (SPLIT, {"multi": "last"}),
+    "split:one CSV per model, cluster none": (SPLIT, {"select": {"analyze_harness_cluster": "(none)"}}),
     "example:named -dash.csv": ([("-dash.csv", ROOT / "examples" / "atlas_breeze.csv")], {}),
     "example:with a space and a quote.csv": ([("it's a file.csv", ROOT / "examples" / "atlas_breeze.csv")], {}),
 }
@@ -63,7 +77,7 @@ CASES: dict[str, tuple[list[tuple[str, Path]], dict]] = {
 
 def _upload(cases_files: list[tuple[str, Path]], changes: dict):
     at = run_page(PAGE)
-    files = [(name, path.read_bytes()) for name, path in cases_files]
+    files = [(name, path if isinstance(path, bytes) else path.read_bytes()) for name, path in cases_files]
     at.session_state[INJECT_KEY] = {"files": files} if len(files) > 1 else {"name": files[0][0], "data": files[0][1]}
     at.run()
     for key, value in changes.get("text", {}).items():
@@ -95,7 +109,7 @@ def test_the_workbench_and_its_command_give_the_same_json(case, tmp_path):
     page = json.loads(report.to_json(analysis))
     command = page["settings"]["command"]
     for name, path in files:  # the user's folder: the files under the names they uploaded
-        shutil.copyfile(path, tmp_path / name)
+        (tmp_path / name).write_bytes(path if isinstance(path, bytes) else path.read_bytes())
     for name, _ in files:  # every file by name, never '<file> and 3 more files'
         assert shlex.quote(name if not name.startswith("-") else f"./{name}") in command
     assert "more file" not in command
