@@ -26,7 +26,7 @@ from typing import Any
 from .errors import EvalStatsError
 from .limits import Limits
 
-__all__ = ["Budget", "decompress", "zip_member", "parse_json", "MAX_JSON_DEPTH"]
+__all__ = ["Budget", "decompress", "zip_member", "parse_json", "json_limit", "MAX_JSON_DEPTH"]
 
 _STEP = 1 << 20  # bytes decompressed per step
 _ZSTD = 93  # the ZIP compression method number of zstd (APPNOTE 4.4.5)
@@ -105,9 +105,21 @@ def zip_member(data: bytes, zf: zipfile.ZipFile, name: str, budget: Budget) -> b
         return _read_stream(fh, budget)
 
 
-def parse_json(data: bytes | str, label: str, what: str = "JSON") -> Any:
+def json_limit(limits: Limits) -> int:
+    """Bytes of JSON text read into Python objects at once: a quarter of the byte budget (the objects take
+    several times the text, so this keeps a log's memory near the budget; 128 MB by default)."""
+    return max(limits.max_bytes // 4, 1)
+
+
+def parse_json(data: bytes | str, label: str, what: str = "JSON", limits: Limits | None = None) -> Any:
     """Parse JSON; every failure (bad bytes, bad syntax, nesting deeper than :data:`MAX_JSON_DEPTH`, a number
-    too large for a float) is one :class:`EvalStatsError` naming the file, the place and the fix."""
+    too large for a float, more text than :func:`json_limit` of ``limits``) is one :class:`EvalStatsError`
+    naming the file, the place and the fix."""
+    if limits is not None and len(data) > json_limit(limits):
+        raise EvalStatsError(
+            f"{label} holds {len(data) / 2**20:,.0f} MB of {what}, more than the {json_limit(limits) / 2**20:,.0f} MB "
+            f"read into memory at once (a quarter of the byte budget); give a smaller log, or "
+            f"{Limits.how_to_raise('max_bytes')}")
     if isinstance(data, bytes | bytearray):
         text = _decode(bytes(data), label, what)
     else:

@@ -276,6 +276,44 @@ def _our_metadata(schema: pa.Schema) -> dict | None:
     return doc if isinstance(doc, dict) else None
 
 
+def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[[list[str]], pa.Table], label: str,
+               limits: Limits, file_type: str = "parquet") -> OpenedFile:
+    """An :class:`OpenedFile` over columnar data (a Parquet file, or an in-memory Arrow table or DataFrame):
+    ``read(column names)`` returns those columns; the rows are counted and the types checked first."""
+    _check_rows(n_rows, label, limits, exact=True)
+    raw_names = list(schema.names)
+    names = [str(c).strip() for c in raw_names]
+
+    def parse_columns(text_cols: list[int], used: list[int] | None = None) -> pa.Table:
+        wanted = range(len(raw_names)) if used is None else sorted(set(used) | set(text_cols))
+        for i in wanted:
+            problem = _parquet_type_problem(names[i], schema.field(i).type, label)
+            if problem is not None:
+                raise problem
+        try:
+            table = read([raw_names[i] for i in wanted])
+        except MemoryError:
+            raise EvalStatsError(f"{label} does not fit in memory; analyse a smaller file, or lower "
+                                 f"{Limits.how_to_raise('max_rows')[9:]}") from None
+        except Exception as exc:  # noqa: BLE001 - a damaged body
+            raise EvalStatsError(f"could not read the data of {label} as Parquet ({exc}); re-export the "
+                                 "file") from None
+        got = dict(zip(wanted, range(table.num_columns), strict=True))
+        cols = []
+        for i in range(len(raw_names)):
+            if i not in got:
+                cols.append(pa.nulls(table.num_rows))
+                continue
+            col = table.column(got[i])
+            if pa.types.is_dictionary(col.type):
+                col = pc.cast(col, col.type.value_type)
+            cols.append(pc.cast(col, pa.string()) if i in text_cols else col)
+        return pa.table(cols, names=[f"c{i}" for i in range(len(cols))])
+
+    return OpenedFile(names, parse_columns, lambda i: f"data row {i + 1} of {label}", file_type, "", n_rows,
+                      _our_metadata(schema))
+
+
 def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -> OpenedFile:
     limits = limits or Limits.from_env()
     from ._sniff import delimiter as sniff_delimiter
@@ -289,39 +327,8 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
             schema = pf.schema_arrow
         except Exception as exc:  # noqa: BLE001 - any reader failure is a bad file
             raise EvalStatsError(f"could not read {label} as Parquet ({exc}); re-export the file") from None
-        n_rows = int(pf.metadata.num_rows)
-        _check_rows(n_rows, label, limits, exact=True)
-        raw_names = list(schema.names)
-        names = [str(c).strip() for c in raw_names]
-
-        def parse_parquet(text_cols: list[int], used: list[int] | None = None) -> pa.Table:
-            wanted = range(len(raw_names)) if used is None else sorted(set(used) | set(text_cols))
-            for i in wanted:
-                problem = _parquet_type_problem(names[i], schema.field(i).type, label)
-                if problem is not None:
-                    raise problem
-            try:
-                table = pf.read(columns=[raw_names[i] for i in wanted], use_threads=False)
-            except MemoryError:
-                raise EvalStatsError(f"{label} does not fit in memory; analyse a smaller file, or lower "
-                                     f"{Limits.how_to_raise('max_rows')[9:]}") from None
-            except Exception as exc:  # noqa: BLE001 - a damaged body
-                raise EvalStatsError(f"could not read the data of {label} as Parquet ({exc}); re-export the "
-                                     "file") from None
-            got = dict(zip(wanted, range(table.num_columns), strict=True))
-            cols = []
-            for i in range(len(raw_names)):
-                if i not in got:
-                    cols.append(pa.nulls(table.num_rows))
-                    continue
-                col = table.column(got[i])
-                if pa.types.is_dictionary(col.type):
-                    col = pc.cast(col, col.type.value_type)
-                cols.append(pc.cast(col, pa.string()) if i in text_cols else col)
-            return pa.table(cols, names=[f"c{i}" for i in range(len(cols))])
-
-        return OpenedFile(names, parse_parquet, lambda i: f"data row {i + 1} of {label}", "parquet", "", n_rows,
-                          _our_metadata(schema))
+        return open_arrow(schema, int(pf.metadata.num_rows),
+                          lambda cols: pf.read(columns=cols, use_threads=False), label, limits)
 
     data, text = _check_text(data, label)
     if not text or text.isspace():

@@ -48,7 +48,7 @@ def delimiter(first_line: str, ext: str) -> str:
 def _zip_names(data: bytes) -> set[str] | None:
     try:
         return set(zipfile.ZipFile(io.BytesIO(data)).namelist())  # the central directory only: nothing inflated
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+    except Exception:  # noqa: BLE001 - any unreadable central directory (even NotImplementedError): not ours
         return None
 
 

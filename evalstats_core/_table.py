@@ -149,11 +149,8 @@ def arrow_of(source: Any) -> Any | None:
 
 
 def opened_arrow(table: Any, label: str, limits: Limits) -> OpenedFile:
-    """An :class:`OpenedFile` over an in-memory Arrow table: the same column rules as a Parquet file."""
-    import io
+    """An :class:`OpenedFile` over an in-memory Arrow table: the same column rules as a Parquet file, no copy
+    through a file."""
+    from ._read import open_arrow
 
-    import pyarrow.parquet as pq
-
-    buf = io.BytesIO()  # the Parquet reader's type checks and casts, on the table as given (no user file)
-    pq.write_table(table, buf)
-    return open_file(buf.getvalue(), label, ".parquet", limits)
+    return open_arrow(table.schema, table.num_rows, lambda cols: table.select(cols), label, limits, "dataframe")

@@ -85,7 +85,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
 
 def _repeats_and_scales(records: Records, q_codes: np.ndarray, q_labels: pd.Index, cells: np.ndarray, o: dict,
                         notes: list[str], warnings: list[str]) -> tuple[np.ndarray, bool]:
-    table = records.file_type in ("csv", "parquet")
+    table = records.file_type in ("csv", "parquet", "dataframe")
     if records.resample is not None and not table:  # harness epochs: a run given twice is the duplicate
         repeated(q_codes, records.m_codes, records.score, q_labels, records.m_labels, records.where,
                  o.get("duplicates", "resamples"), records.name, warnings, notes, resample=records.resample)
@@ -124,7 +124,7 @@ def same_questions(q_codes: np.ndarray, q_labels: pd.Index, records: Records) ->
 
 def _dataset(r: Records, frame: pd.DataFrame, notes: list[str], warnings: list[str], binary: bool,
              cells: np.ndarray, clusters: tuple | None, o: dict) -> dict[str, Any]:
-    table = r.file_type in ("csv", "parquet")
+    table = r.file_type in ("csv", "parquet", "dataframe")
     options = _table_options(o) + ([] if table else _harness_options(o))
     unused = {k: v for k, v in r.unused.items() if k}
     n_clusters, size_min, size_max, size_mean = clusters or (None, None, None, None)

@@ -210,12 +210,22 @@ def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: d
     from . import _sniff
 
     kind = _sniff.detect(data)
+    if kind is None and data[:4] == b"PK\x03\x04" and label.lower().endswith(".eval"):
+        kind = "inspect_eval"  # a damaged .eval: its importer says so (not "an Excel workbook")
     if kind is not None:
         from .importers import import_records
 
-        return import_records(data, label, kind, metric=o.get("metric"), filter=o.get("harness_filter"),
-                              model=o.get("model_name"), path=path, cluster=o.get("cluster_col"), limits=limits,
-                              results=o.get("results"))
+        try:
+            return import_records(data, label, kind, metric=o.get("metric"), filter=o.get("harness_filter"),
+                                  model=o.get("model_name"), path=path, cluster=o.get("cluster_col"), limits=limits,
+                                  results=o.get("results"))
+        except EvalStatsError:
+            raise
+        except (RecursionError, UnicodeError, AttributeError, TypeError, KeyError, IndexError, OverflowError,
+                ValueError) as exc:  # a log of a shape no importer expects: one message, never a traceback
+            raise EvalStatsError(f"{label} could not be read as {_sniff.FORMATS.get(kind, 'a harness log')} "
+                                 f"({type(exc).__name__}: {str(exc)[:120]}); give the file the harness wrote, "
+                                 "unchanged") from None
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
              "cluster": o.get("cluster_col")}
     return read_table(data, label, ext, limits, format=o.get("format"), given=given,
@@ -232,8 +242,9 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
 
     Parameters
     ----------
-    source : str, os.PathLike, bytes or file-like
-        A path, the file's bytes (e.g. an upload), or an open file. Parquet is recognised by the
+    source : str, os.PathLike, bytes, file-like, DataFrame or Arrow table
+        A path, the file's bytes (e.g. an upload), an open file, or a pandas/polars DataFrame or pyarrow Table
+        (read with the same column rules as a Parquet file; polars is recognised by ``to_arrow``). Parquet is recognised by the
         extension ``.parquet``/``.pq`` or its ``PAR1`` magic bytes; anything else is read as UTF-8 CSV
         (``;`` and tab separators are recognised from the header line).
     format : {"long", "wide", None}
@@ -250,7 +261,8 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         metadata and header before the body is read.
     duplicates : {"resamples", "error"}
         Several rows for one (question, model): averaged as resamples (the default; rows with different
-        scores are named in ``warnings``), or an error naming the rows.
+        scores are named in ``warnings``), or an error naming the rows. In a harness log the same rule applies
+        to a (question, model, epoch) given on several rows (a sample logged twice), with a note naming the count.
     mixed_scales : {"error", "allow"}
         Models whose scores lie on different scales (0-1, 0-10, 0-100, larger) are an error naming them
         (a 0/1 model against a 0/100 one, or a token count read as a model); "allow" keeps them with a warning.

@@ -209,3 +209,66 @@ def test_two_runs_of_one_model_in_one_folder_keep_their_own_names(tmp_path):
     assert named.models == ("first", "second")
     with pytest.raises(EvalStatsError, match="not among the files"):
         load_many(files, model_names={"nope.jsonl": "x"})
+
+
+def test_mutated_logs_and_bundles_raise_only_evalstats_errors():
+    """Random byte flips in .eval archives and bundles, and odd values put anywhere in Inspect, promptfoo and
+    lm-eval JSON: every failure is an EvalStatsError (seeded, so a failure reproduces)."""
+    import copy
+    import json
+    import random
+    from pathlib import Path
+
+    from evalstats_core.bundle import make_bundle, read_bundle
+
+    fix = Path(__file__).parent / "fixtures"
+    rng = random.Random(21)
+    blobs = [(fix / "inspect" / n).read_bytes() for n in ("model-a_deflate.eval", "model-a_zstd.eval")]
+    blobs.append(make_bundle(load(str(fix.parent.parent / "examples" / "atlas_breeze.csv")), {"a": 1}))
+    for _ in range(120):
+        data = bytearray(rng.choice(blobs))
+        for _ in range(rng.randint(1, 8)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        try:
+            bundle = read_bundle(bytes(data))
+            load(bundle.data, name="b.parquet") if bundle is not None else load(bytes(data), name="x.eval")
+        except EvalStatsError:
+            pass
+    weird = [None, "abc", 1e308, -1, 10**400, [], {}, [1, [2]], True, "1e400", "", {"value": {}}, 2**70]
+    docs = {"f.json": json.loads((fix / "inspect" / "model-a.json").read_text()),
+            "p.json": json.loads((fix / "promptfoo" / "results.json").read_text())}
+
+    def places(x, at=()):
+        yield at
+        items = x.items() if isinstance(x, dict) else enumerate(x[:3]) if isinstance(x, list) else ()
+        for k, v in items:
+            yield from places(v, (*at, k))
+    for _ in range(120):
+        name = rng.choice(list(docs))
+        doc = copy.deepcopy(docs[name])
+        for _ in range(rng.randint(1, 3)):
+            *path, last = rng.choice(list(places(doc))[1:])
+            target = doc
+            for k in path:  # an earlier change may have replaced a parent: then the path ends early
+                target = target[k] if isinstance(target, dict | list) and (k in target if isinstance(
+                    target, dict) else k < len(target)) else None
+            if isinstance(target, dict) or (isinstance(target, list) and last < len(target)):
+                target[last] = rng.choice(weird)
+        try:
+            load(json.dumps(doc).encode(), name=name)
+        except EvalStatsError:
+            pass
+
+
+def test_json_read_into_memory_is_bounded_by_a_share_of_the_budget():
+    """A log's JSON becomes Python objects several times its size: more than a quarter of the byte budget
+    is refused before parsing, with the option that raises it."""
+    import json
+
+    doc = {"eval": {"task": "t", "model": "m"}, "samples": [
+        {"id": i, "epoch": 1, "scores": {"match": {"value": "C" if i % 2 else "I"}}} for i in range(40)],
+        "padding": "x" * (1 << 20)}
+    data = json.dumps(doc).encode()
+    assert load(data, name="log.json").n_questions == 40  # the default budget reads it
+    with pytest.raises(EvalStatsError, match=r"of Inspect JSON, more than the 1 MB read into memory.*--max-mb"):
+        load(data, name="log.json", limits=Limits.from_env(max_bytes=4 * 2**20))

@@ -253,7 +253,7 @@ def test_dataframes_and_arrow_tables_load_like_files():
     for source in (frame, pa.Table.from_pandas(frame)):
         ds = load(source)
         assert ds.models == from_file.models and ds.n_questions == from_file.n_questions
-        assert ds.cluster_col == from_file.cluster_col and ds.name == "DataFrame"
+        assert ds.cluster_col == from_file.cluster_col and ds.name == "DataFrame" and ds.file_type == "dataframe"
         assert np.allclose(ds.frame["score"].to_numpy(), from_file.frame["score"].to_numpy())
     a = analyze(frame)  # analyze() reads a DataFrame as load() does
     assert a.models[0].mean == pytest.approx(analyze(from_file).models[0].mean)
@@ -275,3 +275,21 @@ def test_unused_columns_by_name_aligned_to_rows():
         ds.column("nope")
     wide = load(b"question,A,B,human\nq1,1,0,yes\nq2,0,1,no\n", name="w.csv", ignore_cols=("human",))
     assert list(wide.column("human")) == ["yes", "yes", "no", "no"]  # q1:A, q1:B, q2:A, q2:B: each cell, its row
+
+
+@pytest.mark.parametrize("source", ["examples/synthetic_resampled.csv", "tests/fixtures/inspect/model-a_zstd.eval",
+                                    "examples/multilingual_clustered.csv"])
+def test_bundle_keeps_the_runs_and_reopens_without_a_warning(source):
+    """The analysis bundle carries every answer with its run (resample) number: reopened, the same
+    question-level numbers and no 'several rows with different scores' warning (issue 19.5)."""
+    from evalstats_core.analysis import analyze
+    from evalstats_core.bundle import make_bundle, read_bundle
+
+    ds = load(str(ROOT / source))
+    bundle = read_bundle(make_bundle(ds, {"analyze_confidence": 0.95}))
+    again = load(bundle.data, name=bundle.name.rsplit(".", 1)[0] + ".parquet")
+    assert again.warnings == ()
+    assert again.models == ds.models and again.n_questions == ds.n_questions and again.k_max == ds.k_max
+    a, b = analyze(ds), analyze(again)
+    assert [m.mean for m in a.models] == pytest.approx([m.mean for m in b.models], rel=1e-12)
+    assert [m.se for m in a.models] == pytest.approx([m.se for m in b.models], rel=1e-12)

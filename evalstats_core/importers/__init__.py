@@ -71,6 +71,6 @@ def import_records(data: bytes, name: str, kind: str | None = None, *, metric: s
     if kind == "promptfoo":
         from .promptfoo import read_promptfoo
 
-        return read_promptfoo(data, name, model=model)
+        return read_promptfoo(data, name, model=model, limits=limits)
     raise EvalStatsError(f"{name} is not a harness log this version reads (lm-evaluation-harness samples, Inspect "
                          ".eval/.json, promptfoo results)")

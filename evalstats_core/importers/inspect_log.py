@@ -78,7 +78,7 @@ def _sample_list(value: Any, name: str, where: str) -> list[dict]:
 def _read_parts(data: bytes, name: str, archive: bool, limits: Limits) -> tuple[dict, list[dict]]:
     """The header and the sample summaries, every member read within the byte budget."""
     if not archive:
-        header = parse_json(data, name, "Inspect JSON")
+        header = parse_json(data, name, "Inspect JSON", limits)
         if not isinstance(header, dict):
             raise EvalStatsError(f"{name} is not an Inspect log (its JSON is a {type(header).__name__}, not an object)")
         return header, _sample_list(header.get("samples") or [], name, "'samples'")
@@ -86,10 +86,12 @@ def _read_parts(data: bytes, name: str, archive: bool, limits: Limits) -> tuple[
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         names = zf.namelist()
-        header = parse_json(zip_member(data, zf, "header.json", budget), f"{name} (header.json)", "Inspect JSON")
+        header = parse_json(zip_member(data, zf, "header.json", budget), f"{name} (header.json)", "Inspect JSON",
+                            limits)
         if "summaries.json" in names:
             samples = _sample_list(parse_json(zip_member(data, zf, "summaries.json", budget),
-                                              f"{name} (summaries.json)", "Inspect JSON"), name, "summaries.json")
+                                              f"{name} (summaries.json)", "Inspect JSON", limits), name,
+                                   "summaries.json")
         else:
             samples = [s for n in sorted(x for x in names if x.startswith("_journal/summaries/"))
                        for s in _sample_list(parse_json(zip_member(data, zf, n, budget), f"{name} ({n})",

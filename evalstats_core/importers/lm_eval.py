@@ -153,7 +153,9 @@ def _lines(data: bytes, name: str) -> list[dict]:
         if not isinstance(row, dict):
             raise EvalStatsError(f"line {i} of {name} is not a JSON object; an lm-eval samples file has one JSON "
                                  "object per line")
-        rows.append(row)
+        # only the id, the filter, the metric names and the numbers are kept (not the document or the responses)
+        rows.append({k: v for k, v in row.items() if k in ("doc_id", "filter", "metrics")
+                     or (k not in _NOT_METRICS and isinstance(v, int | float))})
     if not rows:
         raise EvalStatsError(f"{name} is an lm-eval samples file with no samples")
     return rows

@@ -14,6 +14,7 @@ import math
 from .._bounded import parse_json
 from .._records import Records, from_columns
 from ..errors import EvalStatsError
+from ..limits import Limits
 
 __all__ = ["read_promptfoo"]
 
@@ -40,9 +41,9 @@ def _test(e: dict) -> tuple[str, str]:
     return str(test if test is not None else what), str(what)
 
 
-def read_promptfoo(data: bytes, name: str, *, model: str | None = None) -> Records:
+def read_promptfoo(data: bytes, name: str, *, model: str | None = None, limits: Limits | None = None) -> Records:
     """The results as records of ``question, model, score`` and notes."""
-    entries = _entries(parse_json(data, name, "promptfoo JSON"), name)
+    entries = _entries(parse_json(data, name, "promptfoo JSON", limits or Limits.from_env()), name)
     questions, models, scores, identity = [], [], [], []
     for i, e in enumerate(entries):
         prov = e.get("provider")
