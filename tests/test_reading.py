@@ -59,3 +59,27 @@ def test_the_cli_and_the_options_read_the_same_dataset(tmp_path):
     dataset, _, opts = _load(args)
     again = opts.load([str(f)])
     assert dataset.frame.equals(again.frame) and dataset.notes == again.notes
+
+
+def test_two_models_uploaded_with_results_of_one_date_keep_their_groups():
+    """Two models' lm-eval runs with the same timestamp, uploaded (as the workbench does) and named per file:
+    the results files cannot say whose samples are whose, but both say which tasks form a group, so the
+    subtasks are clusters as on the command line (which reads each results file beside its samples)."""
+    from pathlib import Path
+
+    from evalstats_core.data import load_many
+
+    root = Path(__file__).parent / "fixtures" / "lm_eval"
+    files, names, paths = [], {}, []
+    for folder, model in (("org__model-a", "A"), ("org__model-b", "B")):
+        for p in sorted((root / folder).glob("*_quiz_[ah][li]*.jsonl")):
+            files.append((f"{folder}/{p.name}", p.read_bytes()))
+            names[f"{folder}/{p.name}"] = model
+            paths.append(f"{model}={p}")
+        results = next((root / folder).glob("results_*.json"))
+        files.append((f"{folder}/{results.name}", results.read_bytes()))
+    uploaded = load_many(files, model_names=names)
+    by_path = load_many([p.split("=", 1)[1] for p in paths], model_names={p.split("=", 1)[1]: p.split("=")[0]
+                                                                         for p in paths})
+    assert uploaded.models == by_path.models == ("A", "B")
+    assert uploaded.n_clusters == by_path.n_clusters == 2 and uploaded.cluster_col == by_path.cluster_col == "task"

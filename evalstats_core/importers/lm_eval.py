@@ -114,6 +114,10 @@ def pair_results(sources: list[Any]) -> tuple[list[Any], dict[str, str], dict[st
                 named[str(source[0])] = runs[0][0]
             if isinstance(runs[0][1], dict):
                 docs[str(source[0])] = runs[0][1]
+        elif runs:  # several models on that date: no model name, but the groups when every results file agrees
+            groups = [d.get("group_subtasks") if isinstance(d, dict) else None for _, d in runs]
+            if groups[0] and all(g == groups[0] for g in groups):
+                docs[str(source[0])] = {"group_subtasks": groups[0]}
     return rest, named, docs
 
 
