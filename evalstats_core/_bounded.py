@@ -41,17 +41,27 @@ class Budget:
     left: int
     label: str
     limit: int
+    what: str = ""
 
     @classmethod
     def of(cls, limits: Limits, label: str) -> Budget:
         return cls(limits.max_bytes, label, limits.max_bytes)
 
+    @classmethod
+    def for_json(cls, limits: Limits, label: str, outer: Budget) -> Budget:
+        """The budget of one JSON member: what the file has left, at most :func:`json_limit` (its objects take
+        several times its text, so a JSON bomb stops at a quarter of the budget)."""
+        cap = json_limit(limits)
+        if outer.left <= cap:
+            return outer
+        return cls(cap, label, cap, " of JSON read into memory at once (a quarter of the byte budget)")
+
     def take(self, n: int) -> None:
         self.left -= n
         if self.left < 0:
             raise EvalStatsError(
-                f"{self.label} decompresses to more than the limit of {self.limit / 2**20:,.0f} MB; analyse a "
-                f"smaller file, or {Limits.how_to_raise('max_bytes')}")
+                f"{self.label} decompresses to more than the limit of {self.limit / 2**20:,.0f} MB{self.what}; "
+                f"analyse a smaller file, or {Limits.how_to_raise('max_bytes')}")
 
 
 def _zstd():
@@ -142,7 +152,9 @@ def _constant(word: str) -> float:
 
 
 def _decode(data: bytes, label: str, what: str) -> str:
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(data) > 3 and (data[0] == 0 or data[1] == 0)):
+    from ._sniff import utf16
+
+    if utf16(data[:4096]) is not None:
         raise EvalStatsError(f"{label} is UTF-16 text; {what} logs are UTF-8: re-save it as UTF-8 (or give the "
                              "file the harness wrote, unchanged)")
     try:

@@ -103,11 +103,13 @@ _COMPRESSED_EXT = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zip")
 def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[bytes, str]:
     """Decompress gzip, bz2, xz, zstd or a one-file zip (within the byte budget); return (data, inner ext)."""
     from ._bounded import Budget, decompress, zip_member
-    from ._sniff import compression
+    from ._sniff import compression, is_bundle
 
     kind = compression(data)
     inner = os.path.splitext(label[: -len(ext)])[1].lower() if ext in _COMPRESSED_EXT else ext
     budget = Budget.of(limits, label)
+    if is_bundle(data):
+        return data, ".bundle"  # an analysis bundle: read by its own reader (evalstats_core.bundle)
     if kind is None and data.startswith(b"PK\x03\x04") and ext == ".zip":
         import zipfile
 
@@ -143,7 +145,9 @@ def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
         raise EvalStatsError(f"{label} looks like an Excel workbook or a zip archive, not a CSV file; "
                              "export it as 'CSV UTF-8' (or Parquet) and load that (a .zip holding one CSV is "
                              "read when its name ends in .zip)")
-    utf16 = _utf16(head)
+    from ._sniff import utf16 as sniff_utf16
+
+    utf16 = sniff_utf16(head)
     if utf16:
         try:
             text = data.decode(utf16)
@@ -166,20 +170,6 @@ def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
             "UTF-8 (the file was probably saved as Latin-1/Windows-1252); re-save it as UTF-8 "
             "(in Excel: 'CSV UTF-8') and load it again") from None
     return data, text
-
-
-def _utf16(head: bytes) -> str | None:
-    """'utf-16' (BOM), 'utf-16-le' or 'utf-16-be' (no BOM: every other byte of ASCII text is 0), or None."""
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"
-    sample = head[: len(head) // 2 * 2][:512]
-    if len(sample) >= 4:
-        even, odd = sample[0::2], sample[1::2]
-        if odd.count(0) > 0.9 * len(odd) and even.count(0) < 0.1 * len(even):
-            return "utf-16-le"
-        if even.count(0) > 0.9 * len(even) and odd.count(0) < 0.1 * len(odd):
-            return "utf-16-be"
-    return None
 
 
 def _line_of_record(text: str, delimiter: str, index: int) -> int:
@@ -276,6 +266,19 @@ def _our_metadata(schema: pa.Schema) -> dict | None:
     return doc if isinstance(doc, dict) else None
 
 
+def _check_unpacked(meta: Any, label: str, limits: Limits) -> None:
+    """A Parquet file whose columns unpack to more than the byte budget (as its footer declares them) is
+    refused before any column is read, like a compressed CSV."""
+    total = 0
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        total += sum(max(group.column(c).total_uncompressed_size, 0) for c in range(group.num_columns))
+    if total > limits.max_bytes:
+        raise EvalStatsError(
+            f"{label} decompresses to more than the limit of {limits.max_bytes / 2**20:,.0f} MB (its columns unpack "
+            f"to {total / 2**20:,.0f} MB); analyse a smaller file, or {Limits.how_to_raise('max_bytes')}")
+
+
 def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[[list[str]], pa.Table], label: str,
                limits: Limits, file_type: str = "parquet") -> OpenedFile:
     """An :class:`OpenedFile` over columnar data (a Parquet file, or an in-memory Arrow table or DataFrame):
@@ -327,6 +330,7 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
             schema = pf.schema_arrow
         except Exception as exc:  # noqa: BLE001 - any reader failure is a bad file
             raise EvalStatsError(f"could not read {label} as Parquet ({exc}); re-export the file") from None
+        _check_unpacked(pf.metadata, label, limits)
         return open_arrow(schema, int(pf.metadata.num_rows),
                           lambda cols: pf.read(columns=cols, use_threads=False), label, limits)
 

@@ -98,16 +98,17 @@ def _labels(parts: list[Records], attr: str) -> tuple[np.ndarray, pd.Index]:
 
 def _check_clashes(parts: list[Records]) -> None:
     """A (model, question) answered in two files is a file given twice or a clash: name both files."""
-    seen: dict[tuple[str, str], str] = {}
-    for p in parts:
-        cells = pd.unique(p.q_codes * max(p.m_labels.size, 1) + p.m_codes)
-        n_m = max(p.m_labels.size, 1)
-        for cell in cells:
-            q, m = str(p.q_labels[cell // n_m]), str(p.m_labels[cell % n_m])
-            if (q, m) in seen and seen[q, m] != p.name:
-                raise EvalStatsError(f"model {m!r} answers question {q!r} in both {seen[q, m]} and {p.name}; give "
-                                     "each (model, question) in one file only (e.g. one file per model, or per task)")
-            seen[q, m] = p.name
+    cells = pd.concat([pd.DataFrame({"q": np.asarray(p.q_labels, dtype=object)[p.q_codes],
+                                     "m": np.asarray(p.m_labels, dtype=object)[p.m_codes], "f": k}).drop_duplicates()
+                       for k, p in enumerate(parts)], ignore_index=True)
+    twice = cells.duplicated(["q", "m"], keep=False)
+    if twice.any():  # vectorised: a join of large files is checked without a loop over its cells
+        rows = cells[twice].sort_values("f", kind="stable")
+        first = rows.iloc[0]
+        other = rows[(rows["q"] == first["q"]) & (rows["m"] == first["m"])].iloc[1]
+        raise EvalStatsError(f"model {first['m']!r} answers question {first['q']!r} in both {parts[first['f']].name} "
+                             f"and {parts[other['f']].name}; give each (model, question) in one file only (e.g. one "
+                             "file per model, or per task)")
 
 
 def concat(parts: list[Records], label: str) -> Records:

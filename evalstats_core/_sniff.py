@@ -5,6 +5,7 @@
 :func:`compression`      gzip, bz2, xz or zstd by magic bytes, or None
 :func:`is_parquet`       Parquet by extension or ``PAR1`` magic
 :func:`delimiter`        a CSV header line's separator (tab for ``.tsv``, else comma, else tab or semicolon)
+:func:`utf16`            UTF-16 text (with or without a byte-order mark), or None
 =======================  ======================================================================================
 
 Every reader, the uploader's header preview (:func:`evalstats_core.data.file_columns`) and the importers ask
@@ -16,7 +17,7 @@ from __future__ import annotations
 import io
 import zipfile
 
-__all__ = ["FORMATS", "detect", "compression", "is_parquet", "delimiter", "is_bundle"]
+__all__ = ["FORMATS", "detect", "compression", "is_parquet", "delimiter", "is_bundle", "utf16"]
 
 #: Harness formats, as :func:`detect` names them.
 FORMATS = {"lm_eval": "an lm-evaluation-harness samples file",
@@ -25,6 +26,20 @@ FORMATS = {"lm_eval": "an lm-evaluation-harness samples file",
            "inspect_json": "an Inspect JSON log", "promptfoo": "a promptfoo results file"}
 
 _MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"))
+
+
+def utf16(head: bytes) -> str | None:
+    """'utf-16' (BOM), 'utf-16-le' or 'utf-16-be' (no BOM: every other byte of ASCII text is 0), or None."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    sample = head[: len(head) // 2 * 2][:512]
+    if len(sample) >= 4:
+        even, odd = sample[0::2], sample[1::2]
+        if odd.count(0) > 0.9 * len(odd) and even.count(0) < 0.1 * len(even):
+            return "utf-16-le"
+        if even.count(0) > 0.9 * len(even) and odd.count(0) < 0.1 * len(odd):
+            return "utf-16-be"
+    return None
 
 
 def compression(data: bytes) -> str | None:
@@ -60,12 +75,9 @@ def is_bundle(data: bytes) -> bool:
 
 def detect(data: bytes) -> str | None:
     """The harness format of ``data`` (a key of :data:`FORMATS`), or None for anything else (a results CSV)."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 3 and data[1:4:2] == b"\x00\x00" and data[0] != 0):
-        try:  # UTF-16 (a log re-saved by an editor): recognised, so its reader can say what to do
-            return detect(data[:8192].decode("utf-16" if data[0] in (0xFF, 0xFE) else "utf-16-le",
-                                             "ignore").encode("utf-8"))
-        except UnicodeError:
-            return None
+    encoding = utf16(data[:4096])
+    if encoding is not None:  # UTF-16 (a log re-saved by an editor): recognised, so its reader can say what to do
+        return detect(data[:8192].decode(encoding, "ignore").encode("utf-8"))
     head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if data[:4] == b"PK\x03\x04":
         names = _zip_names(data) or set()

@@ -125,7 +125,9 @@ def same_questions(q_codes: np.ndarray, q_labels: pd.Index, records: Records) ->
 def _dataset(r: Records, frame: pd.DataFrame, notes: list[str], warnings: list[str], binary: bool,
              cells: np.ndarray, clusters: tuple | None, o: dict) -> dict[str, Any]:
     table = r.file_type in ("csv", "parquet", "dataframe")
-    options = _table_options(o) + ([] if table else _harness_options(o))
+    roles = [(k, o[k]) for k in ("format", "question_col", "model_col", "score_col") if o.get(k) is not None]
+    joined = roles if r.file_type == "joined" else []  # a single table's roles are written from its layout
+    options = joined + _table_options(o) + ([] if table else _harness_options(o))
     unused = {k: v for k, v in r.unused.items() if k}
     n_clusters, size_min, size_max, size_mean = clusters or (None, None, None, None)
     lay = r.layout

@@ -276,9 +276,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B",
                    help="wild bootstrap draws (default 9999; every weight vector when there are at most B)")
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the wild bootstrap draws (default 0)")
-    p.add_argument("--table", choices=("models", "comparisons"), default="models",
+    p.add_argument("--table", choices=("models", "comparisons", "judge"), default="models",
                    help="with --format csv: which table to print (one table per file; default models); with -o DIR "
                         "every table is written to DIR as models.csv, comparisons.csv")
+    p.add_argument("--human-col", metavar="C",
+                   help="column with human labels of the judged scores, blank where unlabelled (default: a column "
+                        "named human, gold or label), or for harness logs the human scorer (Inspect logs with two "
+                        "scorers; --metric names the judge's); reports the judge-corrected (PPI++) estimates")
+    p.add_argument("--labels", metavar="FILE",
+                   help="human labels in a separate CSV joined on the question (and model) id")
     p.add_argument("--output", "-o", metavar="OUT",
                    help="write the report to OUT instead of printing it (with --format csv, OUT may be a folder: "
                         "an existing one, or a name ending in '/')")
@@ -301,6 +307,10 @@ def build_parser() -> argparse.ArgumentParser:
         g.add_argument(flag, metavar="C", help=f"column with the {what}")
     g.add_argument("--no-clusters", action="store_true", help="ignore the cluster column")
     g.add_argument("--layout", choices=("long", "wide"), help="file layout (default: detected)")
+    g.add_argument("--human-col", metavar="C",
+                   help="column with human labels (default: one named human, gold or label): decide on the corrected "
+                        "difference")
+    g.add_argument("--labels", metavar="FILE", help="human labels in a separate CSV joined on the question (and model) id")
     g.add_argument("--output", "-o", metavar="OUT", help="write the Markdown summary to OUT instead of stdout")
     _input_options(g)
     return parser
@@ -342,7 +352,15 @@ def _gate(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore", EvalStatsWarning)
         result = gate(dataset, baseline=args.baseline, candidate=args.candidate, margin=args.margin,
                       confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters)
+        from .judge_apply import gate_with_labels
+
+        result, note = gate_with_labels(dataset, result, human_col=args.human_col, labels=args.labels,
+                                        method=args.cluster_se, use_clusters=not args.no_clusters)
     text = result.markdown()
+    if note:
+        from .report import escape_markdown
+
+        text = text.rstrip("\n") + "\n\n" + escape_markdown(note) + "\n"
     _write(text, args.output)
     return result.exit_code
 
@@ -371,6 +389,17 @@ def _run(args: argparse.Namespace) -> int:
                          seed=args.seed)
     if args.file != ["-"]:  # settings.command names the files as given, so it reruns from where it was started
         result = with_command(result, _named_files(args.file)[0], opts)
+    from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
+
+    judge = section_for(dataset, result, human_col=args.human_col, labels=args.labels,
+                        human_loader=lambda name: _load(argparse.Namespace(**{**vars(args), "metric": name}))[0],
+                        notes=(skipped := []))
+    for note in skipped:
+        print(f"evalstats: note: {' '.join(note.split())}", file=sys.stderr)
+    if judge is not None:  # every table, verdict and ranking then reads the corrected numbers
+        from .judge_apply import corrected_analysis
+
+        result = corrected_analysis(result, judge)
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
             print(f"evalstats: warning: {w}", file=sys.stderr)
@@ -379,14 +408,21 @@ def _run(args: argparse.Namespace) -> int:
         from .report import csv_tables
 
         os.makedirs(args.output, exist_ok=True)
-        for name, body in csv_tables(result).items():
+        tables = csv_tables(result)
+        if judge is not None:
+            tables["judge.csv"] = add_to_report("", "csv", judge, table="judge")
+        for name, body in tables.items():
             path = os.path.join(args.output, name)
             if any(_same_file(f, path) for f in args.file):
                 return _fail(f"{path!r} is the input file; choose another folder (the input is never overwritten)")
             with open(path, "w", encoding="utf-8", newline="") as fh:
                 fh.write(body)
         return 0
-    text = render(result, args.format, table=args.table)
+    text = "" if args.table == "judge" else render(result, args.format, table=args.table)
+    if judge is not None:
+        text = add_to_report(text, args.format, judge, table=args.table)
+    elif args.table == "judge":
+        return _fail("--table judge needs human labels: --human-col C or --labels FILE")
     _write(text, args.output)
     return 0
 

@@ -228,6 +228,10 @@ def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: d
                                  "unchanged") from None
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
              "cluster": o.get("cluster_col")}
+    if ext == ".bundle":  # an analysis bundle: its data (the settings are the workbench's to apply)
+        from .bundle import read_bundle
+
+        data, ext = read_bundle(data, limits).data, ".parquet"
     return read_table(data, label, ext, limits, format=o.get("format"), given=given,
                       ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
 

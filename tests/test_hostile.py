@@ -145,16 +145,17 @@ def test_duplicated_inspect_ids_are_named_and_refused_when_asked():
 
 
 def test_zstd_bomb_stops_at_the_byte_budget_whatever_size_it_declares():
-    """A 64 MB zstd frame (a few KB on disk) under a 16 MB budget: refused after reading ~16 MB, not 64 MB."""
+    """A 64 MB zstd frame (a few KB on disk) under a 16 MB budget: a JSON member stops at a quarter of the
+    budget (4 MB), never reading the 64 MB the frame holds."""
     import tracemalloc
 
     path = CASES["zstd_bomb.eval"].path
     tracemalloc.start()
-    with pytest.raises(EvalStatsError, match="decompresses to more than the limit of 16 MB"):
+    with pytest.raises(EvalStatsError, match="decompresses to more than the limit of 4 MB of JSON read into memory"):
         load(path, limits=Limits.from_env(max_bytes=16 * 2**20))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert peak < 48 * 2**20, peak  # the budget, a copy of it and change: never the 64 MB the frame holds
+    assert peak < 24 * 2**20, peak  # the JSON share (4 MB), its parts and imports: never the 64 MB of the frame
 
 
 def test_sibling_results_file_is_opened_only_when_regular(tmp_path):
@@ -272,3 +273,37 @@ def test_json_read_into_memory_is_bounded_by_a_share_of_the_budget():
     assert load(data, name="log.json").n_questions == 40  # the default budget reads it
     with pytest.raises(EvalStatsError, match=r"of Inspect JSON, more than the 1 MB read into memory.*--max-mb"):
         load(data, name="log.json", limits=Limits.from_env(max_bytes=4 * 2**20))
+
+
+def test_another_runs_results_file_never_names_the_samples(tmp_path):
+    """Samples of run X beside only run Y's results file: the model comes from the folder, never from Y."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    src = Path(__file__).parent / "fixtures" / "lm_eval" / "org__model-a"
+    samples = next(src.glob("samples_quiz_algebra_*.jsonl"))
+    doc = json.loads(next(src.glob("results_*.json")).read_text())
+    doc["model_name"] = "someone/else"
+    folder = tmp_path / "org__model-a"
+    folder.mkdir()
+    shutil.copy(samples, folder / samples.name)
+    (folder / "results_2030-01-01T00-00-00.000001.json").write_text(json.dumps(doc))
+    assert load(str(folder / samples.name)).models == ("org/model-a",)
+
+
+def test_parquet_whose_columns_unpack_beyond_the_budget_is_refused_from_its_footer(tmp_path):
+    """A few rows of very long strings (zstd: KB on disk, MB unpacked), as a bundle's data.parquet could hold:
+    refused from the footer's sizes before a column is read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "long.parquet"
+    big = "x" * (3 << 20)
+    pq.write_table(pa.table({"question": ["q1", "q2", "q1", "q2"], "model": ["A", "A", "B", "B"],
+                             "score": [1, 0, 1, 1], "note": [big, big + "y", big + "z", big + "w"]}), path,
+                   compression="zstd")
+    assert path.stat().st_size < 1 << 20
+    with pytest.raises(EvalStatsError, match="decompresses to more than the limit of 4 MB"):
+        load(str(path), limits=Limits.from_env(max_bytes=4 << 20))
+    assert load(str(path)).n_questions == 2

@@ -293,3 +293,30 @@ def test_bundle_keeps_the_runs_and_reopens_without_a_warning(source):
     a, b = analyze(ds), analyze(again)
     assert [m.mean for m in a.models] == pytest.approx([m.mean for m in b.models], rel=1e-12)
     assert [m.se for m in a.models] == pytest.approx([m.se for m in b.models], rel=1e-12)
+
+
+def test_load_reads_an_analysis_bundle_itself(tmp_path):
+    """load() and the CLI read an analysis bundle's data (the bundle is one of the readers)."""
+    from evalstats_core import cli
+    from evalstats_core.bundle import make_bundle
+
+    ds = load(str(ROOT / "examples" / "synthetic_resampled.csv"))
+    path = tmp_path / "analysis.zip"
+    path.write_bytes(make_bundle(ds, {}))
+    again = load(str(path))
+    assert again.models == ds.models and again.warnings == () and again.n_rows == ds.n_rows
+    assert cli.main(["analyze", str(path)]) == 0
+
+
+def test_several_files_on_the_command_line_keep_the_reading_choices(capsys):
+    """With several files, --cluster-col (and the column roles) apply to every file, not only to one: the
+    Inspect logs are clustered on the key the user chose, and settings.command repeats it."""
+    from evalstats_core import cli
+
+    files = [str(INSPECT / "model-a_deflate.eval"), str(INSPECT / "model-b_zstd.eval")]
+    assert cli.main(["analyze", *files, "--cluster-col", "subject", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "--cluster-col subject" in doc["settings"]["command"]
+    assert doc["models"][0]["n_clusters"] is not None
+    assert cli.main(["analyze", *files, "--cluster-col", "nope"]) == 2  # it reaches every file's importer
+    assert "no metadata key 'nope'" in capsys.readouterr().err

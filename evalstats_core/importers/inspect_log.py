@@ -86,16 +86,20 @@ def _read_parts(data: bytes, name: str, archive: bool, limits: Limits) -> tuple[
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         names = zf.namelist()
-        header = parse_json(zip_member(data, zf, "header.json", budget), f"{name} (header.json)", "Inspect JSON",
-                            limits)
+
+        def member(n: str) -> Any:  # one JSON member: within a quarter of the budget, charged to the file's
+            inner = Budget.for_json(limits, name, budget)
+            raw = zip_member(data, zf, n, inner)
+            if inner is not budget:
+                budget.take(len(raw))
+            return parse_json(raw, f"{name} ({n})", "Inspect JSON", limits)
+
+        header = member("header.json")
         if "summaries.json" in names:
-            samples = _sample_list(parse_json(zip_member(data, zf, "summaries.json", budget),
-                                              f"{name} (summaries.json)", "Inspect JSON", limits), name,
-                                   "summaries.json")
+            samples = _sample_list(member("summaries.json"), name, "summaries.json")
         else:
             samples = [s for n in sorted(x for x in names if x.startswith("_journal/summaries/"))
-                       for s in _sample_list(parse_json(zip_member(data, zf, n, budget), f"{name} ({n})",
-                                                        "Inspect JSON"), name, n)]
+                       for s in _sample_list(member(n), name, n)]
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, NotImplementedError, KeyError) as exc:
         raise EvalStatsError(f"{name} is a damaged Inspect .eval archive ({type(exc).__name__}: {exc}); give the "
                              "log Inspect wrote, unchanged") from None
