@@ -25,6 +25,8 @@ else:
         results = wb.run(source, read, settings)
         results = workbench_judge.corrected(prepared, results, source.key, roles_key)  # human labels: PPI++
         if results is not None:
+            st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
+        if results is not None:
             sections.models_section(content, prepared, results, settings["method"])
             workbench_judge.judge_section(prepared, results, source.key, roles_key)
             sections.compare_section(content, results)

@@ -100,7 +100,13 @@ def _cli(command: str, folder: Path) -> tuple[dict, list[str]]:
     return json.loads(out.stdout), [ln for ln in out.stderr.splitlines() if ln]
 
 
-@pytest.mark.parametrize("case", list(CASES))
+#: known gaps, each failing until fixed (strict): the CLI's JSON adds the judge's blocks (per-model 'judge' and
+#: 'agreement', settings 'human_labels') that the workbench's analysis and JSON export do not carry yet
+KNOWN = {"example:judged_3_models.csv": "judge: the CLI's JSON has judge/agreement blocks the workbench's lacks"}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN[c]))
+                                  if c in KNOWN else c for c in CASES])
 def test_the_workbench_and_its_command_give_the_same_json(case, tmp_path):
     files, changes = CASES[case]
     at = _upload(files, changes)
