@@ -65,8 +65,10 @@ def models_section(content, prepared: Prepared, res: Results, method: str) -> No
     a = res.analysis
     intervals = report.model_intervals(a)
     st.dataframe(report.models_display(a, intervals), hide_index=True, width="stretch", column_config=_NAMES)
-    for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment
-        if w.startswith("design effect below 1"):
+    from evalstats_core.cluster_cost import COST_PREFIX
+
+    for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment;
+        if w.startswith(("design effect below 1", COST_PREFIX)):  # nor clustered intervals on few clusters
             st.info(esc(w[0].upper() + w[1:]), icon=":material/info:")
     if prepared.table.score_kind == "binary":
         st.markdown(content["method_help"])

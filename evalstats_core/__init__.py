@@ -18,6 +18,7 @@ Contents, by module (each module's docstring tells when to use which function):
 ``coverage``       how often intervals cover: small-N proportions, pooled and naive SEs
 ``cluster_coverage``  coverage with few and unequal clusters: CR1 + z, CR1 + t, CR2, wild bootstrap
 ``data``           reading results files (long/wide, CSV/Parquet), validation, question-level scores
+``reading``        ``ReadingOptions``: every reading choice as one value (the CLI's flags, the workbench's widgets)
 ``analysis``       one pass from a loaded file to every model summary and pairwise comparison
 ``guardrails``     the workbench's checks: what a naive analysis of this file would get wrong
 ``ranking``        the workbench's ranks: which models the pairwise tests can tell apart
@@ -124,6 +125,7 @@ _PUBLIC: dict[str, str] = {
     "temperature_histogram": "temperature",
     "TemperatureHistogram": "temperature",
     "load": "data",
+    "ReadingOptions": "reading",
     "Dataset": "data",
     "QuestionTable": "data",
     "question_scores": "data",

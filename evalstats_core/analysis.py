@@ -503,6 +503,12 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
 
     warn += _warnings_for(table, rows, pairs, clustered=clustered, paired=paired, method=method)
+    if clustered:  # few clusters: the clustered and unclustered intervals side by side (issue 19)
+        from .cluster_cost import clustering_cost, cost_sentence
+
+        costs = clustering_cost(table, rows, confidence=confidence, method=method, interval=interval)
+        binary_scale = bool(np.all((scores[answered] >= 0.0) & (scores[answered] <= 1.0)))
+        warn += [s for s in [cost_sentence(costs, table.cluster_col, percent=binary_scale)] if s]
     return Analysis(
         models=tuple(rows), comparisons=pairs, warnings=tuple(dict.fromkeys(warn)), notes=tuple(notes),
         name=table.name, confidence=confidence, baseline=baseline, paired=bool(paired), clustered=clustered,
