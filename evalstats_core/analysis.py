@@ -42,16 +42,20 @@ SMALL_N = 300
 SMALL_DF = 30
 _ADJUST = ("holm", "bh", "none")
 
-#: One-model interval methods (the CLI's ``--interval`` and the workbench's choice). ``auto``: Wilson
-#: for 0/1 scores with one answer per independent question and fewer than :data:`SMALL_N` questions,
-#: else ``normal``. ``normal`` is ``mean -/+ t(df) * se`` (z for ``method="cr1"``); the proportion
-#: methods apply to 0/1 scores with one answer per independent question (else ``normal`` is used and
+#: One-model interval methods (the CLI's ``--interval`` and the workbench's choice). ``auto``: for 0/1
+#: scores, chosen by the expected number of failures (effective, with clusters), not by n: Wilson
+#: (independent questions) or Korn & Graubard's effective-n Clopper-Pearson (clusters) below 100 expected
+#: failures, else ``normal`` (:func:`~evalstats_core.proportions.binary_mean_interval`).
+#: ``normal`` is ``mean -/+ t(df) * se`` (z for ``method="cr1"``); the proportion methods apply to 0/1 scores with one answer per independent question (else ``normal`` is used and
 #: the label says why).
 INTERVALS = ("auto", "normal", "wilson", "clopper-pearson", "bayes")
 
 #: One label per interval method, everywhere (page, exports, CLI).
 INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exact)",
-                   "bayes": "Bayes (uniform prior)"}
+                   "bayes": "Bayes (uniform prior)",
+                   "korn-graubard": "Korn-Graubard (effective-n Clopper-Pearson)",
+                   "tango": "Tango score (discordant answers)",
+                   "tango-effective": "Tango score (discordant answers, effective n)"}
 
 #: One label per multiple-comparison adjustment, everywhere (page headers, exports, verdicts, CLI).
 ADJUST_LABELS = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "unadjusted"}
@@ -151,6 +155,9 @@ class PairResult:
         without clusters; None otherwise.
     wild_p_value : float or None
         Wild cluster bootstrap p-value of the paired difference, when requested; None otherwise.
+    interval : str
+        How the interval and p were found, as a label (as ``ModelResult.interval``): the t / normal
+        label, or Tango's score interval for paired 0/1 scores with few discordant answers.
     """
 
     model: str
@@ -178,6 +185,7 @@ class PairResult:
     method: str = "cr1"
     mcnemar_p: float | None = None
     wild_p_value: float | None = None
+    interval: str = "normal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +336,9 @@ def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: 
 
     chosen = interval
     if interval == "auto":
-        chosen = "wilson" if proportion and s.n < SMALL_N else "normal"
+        if s.interval != "normal":  # summarize applied the 0/1 rule
+            return s.ci_low, s.ci_high, INTERVAL_LABELS[s.interval]
+        chosen = "normal"
     if chosen == "normal":
         return s.ci_low, s.ci_high, normal_label(method, clustered)
     if not proportion:
@@ -366,7 +376,9 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         Standard errors and reference distribution: CR2 with Satterthwaite df and t (the t-tests
         without clusters), or the paper's CR1 / CLT with a normal reference.
     interval : one of :data:`INTERVALS`, default "auto"
-        Each model's interval (the comparisons always use ``diff -/+ t(df) * se``).
+        Each model's interval. The comparisons use ``diff -/+ t(df) * se`` with ``"normal"``, else the
+        rule of :func:`~evalstats_core.comparison.compare` (Tango's score interval for paired 0/1 scores
+        with fewer than 100 discordant answers).
     wild_bootstrap : bool, default False
         Add a wild cluster bootstrap p-value to every paired comparison (a cross-check).
     n_boot, seed : int
@@ -447,7 +459,8 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                 cl = None
                 warn.append(f"{name}: every question it answered lies in one cluster, so its standard error is "
                             "not clustered")
-            s = summarize(scores[:, j] if full else scores[mask, j], cl, confidence=confidence, method=method)
+            s = summarize(scores[:, j] if full else scores[mask, j], cl, confidence=confidence, method=method,
+                          interval="auto" if interval == "auto" else "normal")
             kj = k[:, j] if full else k[mask, j]
             proportion = binary and int(kj.max()) == 1 and cl is None
             low, high, label = _model_interval(s, "resampled" if int(kj.max()) > 1 else table.score_kind,
@@ -475,7 +488,8 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                 cl = None
                 warn.append(f"{models[j]} vs {models[b]}: the shared questions lie in one cluster, so this "
                             "comparison is not clustered")
-            c = compare(sj, sb, cl, paired=paired, confidence=confidence, method=method)
+            c = compare(sj, sb, cl, paired=paired, confidence=confidence, method=method,
+                        interval="normal" if interval == "normal" else "auto")
             mc = _mcnemar(sj, sb) if paired else (None, None, None, None, None)
             wild_p = None
             if wild_bootstrap and paired:
@@ -489,7 +503,9 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                             z=c.z, p_value=c.p_value, correlation=c.correlation, se_unpaired=c.se_unpaired,
                             se_paired=c.se_paired, mcnemar_statistic=mc[0], mcnemar_p_value=mc[1],
                             only_model=mc[2], only_baseline=mc[3], df=c.df, method=method,
-                            mcnemar_p=mc[4] if cl is None else None, wild_p_value=wild_p))
+                            mcnemar_p=mc[4] if cl is None else None, wild_p_value=wild_p,
+                            interval=(normal_label(method, cl is not None) if c.interval == "normal"
+                                      else INTERVAL_LABELS[c.interval])))
     adjusted = _adjust([r["p_value"] for r in raw], adjust)
     pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
 

@@ -107,6 +107,7 @@ class Summary:
     warnings: tuple[str, ...] = ()
     df: float = math.inf
     method: str = "cr1"
+    interval: str = "normal"
 
     @property
     def ci(self) -> Interval:
@@ -114,7 +115,22 @@ class Summary:
         return Interval(self.ci_low, self.ci_high)
 
 
-def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, method: str = "cr2") -> Summary:
+#: ``interval`` choices of :func:`summarize` and :func:`~evalstats_core.comparison.compare`: ``"auto"``
+#: (the rule of :mod:`~evalstats_core.proportions` for 0/1 scores, t otherwise) or ``"normal"`` (the raw
+#: ``estimate -/+ t(df) se``, or z with ``method="cr1"``).
+INTERVAL_RULES = ("auto", "normal")
+
+
+def check_interval_rule(interval: str) -> str:
+    """``interval`` if it is ``"auto"`` or ``"normal"``, else an EvalStatsError naming both."""
+    if interval not in INTERVAL_RULES:
+        raise EvalStatsError(f"interval ({interval!r}) must be 'auto' (score / exact intervals for 0/1 scores "
+                             "where t under-covers) or 'normal' (the raw t, or z, interval)")
+    return interval
+
+
+def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, method: str = "cr2",
+              interval: str = "auto") -> Summary:
     """Mean score with a (cluster-robust) standard error and a t (or normal) confidence interval.
 
     Parameters
@@ -131,6 +147,13 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         ``"cr2"``: CR2 standard error (the CLT one without clusters) and a t interval on Bell-McCaffrey
         degrees of freedom (``n - 1`` without clusters: the one-sample t interval). ``"cr1"``: the
         paper's CR1 (or CLT) standard error with a normal interval (Miller 2024, Eqs. 1-4).
+    interval : {"auto", "normal"}, default "auto"
+        ``"auto"`` with ``method="cr2"`` and 0/1 scores: Wilson's interval (independent questions) or
+        Korn & Graubard's effective-n Clopper-Pearson interval (clusters) when the expected number of
+        failures is below 100 (see :func:`~evalstats_core.proportions.binary_mean_interval`), so the
+        interval stays inside [0, 1] and holds its level near 0% and 100%; t otherwise.
+        ``"normal"``: always ``mean -/+ t(df) se`` (the raw interval; it can leave [0, 1]). With
+        ``method="cr1"`` (the paper's numbers) the interval is always the normal one.
 
     Returns
     -------
@@ -195,6 +218,7 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
     (3, 1.67)
     """
     check_method(method)
+    check_interval_rule(interval)
     level = check_confidence(confidence)
     resid, mean = scores_1d(scores, "scores")  # (n,) residuals s_i - mean
     n = resid.size
@@ -204,6 +228,7 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         )
     se_naive = clt_se(float(resid @ resid), n)
     notes: tuple[str, ...] = ()
+    sizes = None
     if clusters is None:
         se, n_clusters = se_naive, n
         df = float(n - 1) if method == "cr2" else math.inf  # one-sample t; CLT: normal (Miller Eq. 3)
@@ -212,19 +237,27 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         check_n_clusters(n_clusters)
         sums = np.bincount(codes, weights=resid)  # (K,) per-cluster residual sums S_c
         if method == "cr2":
-            se, df = cr2_se_df(sums, cluster_sizes(codes), n)  # Bell & McCaffrey 2002
+            sizes = cluster_sizes(codes)
+            se, df = cr2_se_df(sums, sizes, n)  # Bell & McCaffrey 2002
         else:
             se, df = cr1_se(sums, n, n_clusters), math.inf  # Miller Eq. 4 (CR1), normal reference
         notes = few_clusters_notes(n_clusters, method, df)  # warns with few clusters
     deff, n_eff = _deff(se, se_naive, n, clustered=clusters is not None)
     crit = t_crit(level, df)
+    low, high, kind = mean - crit * se, mean + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
+    if interval == "auto" and method == "cr2" and _is_binary(resid, mean):
+        from .proportions import binary_mean_interval
+
+        chosen = binary_mean_interval(mean, se, n, df, sizes, confidence=level)
+        if chosen is not None:
+            low, high, kind = chosen
     return Summary(
         n=n,
         n_clusters=n_clusters,
         mean=mean,
         se=se,
-        ci_low=mean - crit * se,  # Miller Eq. 3 (z), or t(df)
-        ci_high=mean + crit * se,
+        ci_low=low,
+        ci_high=high,
         se_naive=se_naive,
         deff=deff,
         n_eff=n_eff,
@@ -233,14 +266,21 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         warnings=notes,
         df=df,
         method=method,
+        interval=kind,
     )
+
+
+def _is_binary(resid: np.ndarray, mean: float) -> bool:
+    """True when the scores ``resid + mean`` are all 0 or 1 (up to the rounding of the centring)."""
+    x = resid + mean
+    return bool(np.all((np.abs(x) < 1e-9) | (np.abs(x - 1.0) < 1e-9)))
 
 
 def _deff(se: float, se_naive: float, n: int, *, clustered: bool) -> tuple[float, float]:
     """Design effect ``(se/se_naive)^2`` and effective n ``n/deff``; nan where undefined."""
     if not clustered:
         return 1.0, float(n)
-    if se_naive == 0.0:
+    if se_naive == 0.0 or se == 0.0:  # a zero clustered SE says nothing about the design effect
         return math.nan, math.nan
     deff = (se / se_naive) ** 2  # design effect, Kish 1965, Sec. 8.2
     return deff, (n / deff if deff > 0.0 else math.nan)

@@ -123,6 +123,9 @@ class Comparison:
     warnings: tuple[str, ...] = ()
     df: float = math.inf
     method: str = "cr1"
+    interval: str = "normal"
+    only_a: int | None = None
+    only_b: int | None = None
 
     @property
     def ci(self) -> Interval:
@@ -131,7 +134,8 @@ class Comparison:
 
 
 def compare(
-    a: Any, b: Any, clusters: Any = None, *, paired: bool = True, confidence: float = 0.95, method: str = "cr2"
+    a: Any, b: Any, clusters: Any = None, *, paired: bool = True, confidence: float = 0.95, method: str = "cr2",
+    interval: str = "auto",
 ) -> Comparison:
     """Difference of two models' mean scores, with a paired (and optionally clustered) standard error.
 
@@ -152,6 +156,11 @@ def compare(
         ``"cr2"``: t reference (paired t-test on ``n - 1`` df; CR2 with Bell-McCaffrey df when
         clustered; Welch-Satterthwaite df unpaired). ``"cr1"``: the paper's normal reference with the
         CLT / CR1 standard errors (Miller 2024, Eqs. 5-8).
+    interval : {"auto", "normal"}, default "auto"
+        ``"auto"`` with ``method="cr2"``, paired 0/1 scores and fewer than 100 (effective) discordant
+        questions: Tango's score interval and test on the discordant counts, which never has zero
+        width and stays inside [-1, 1] (two models that agree on 30 questions: about +-11.4 points).
+        ``"normal"``: always ``diff -/+ t(df) se``.
 
     Returns
     -------
@@ -211,6 +220,9 @@ def compare(
     (9.0, -0.102, 0.002, 0.059)
     """
     check_method(method)
+    from .clustering import check_interval_rule
+
+    check_interval_rule(interval)
     level = check_confidence(confidence)
     ra, mean_a = scores_1d(a, "a")  # residuals (n,) and mean
     rb, mean_b = scores_1d(b, "b")  # residuals (n_b,) and mean
@@ -228,6 +240,7 @@ def compare(
     ssa, ssb = float(ra @ ra), float(rb @ rb)
     notes: tuple[str, ...] = ()
     cr2 = method == "cr2"
+    sizes = None
     if clusters is None:
         n_clusters = n
         se_a, se_b = clt_se(ssa, n), clt_se(ssb, n_b)  # Miller Eq. 1 for each model
@@ -272,6 +285,16 @@ def compare(
     if se == 0.0 and diff != 0.0:  # no t statistic: the exact randomisation test, never p = 0
         p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)
     crit = t_crit(level, df)
+    low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
+    only = _discordant(ra, mean_a, rb, mean_b) if paired else None
+    if only is not None and interval == "auto" and cr2:
+        from .proportions import binary_pair_interval
+
+        naive = clt_se(float((ra - rb) @ (ra - rb)), n)
+        chosen = binary_pair_interval(only[0], only[1], n, se, naive, df,
+                                      sizes, confidence=level)
+        if chosen is not None:
+            low, high, p, kind = chosen
     return Comparison(
         n=n,
         n_b=n_b,
@@ -280,8 +303,8 @@ def compare(
         mean_b=mean_b,
         diff=diff,
         se=se,
-        ci_low=diff - crit * se,  # Miller Eq. 6 (z), or t(df)
-        ci_high=diff + crit * se,
+        ci_low=low,
+        ci_high=high,
         z=z,
         p_value=p,
         se_unpaired=se_unpaired,
@@ -294,7 +317,19 @@ def compare(
         warnings=notes,
         df=df,
         method=method,
+        interval=kind,
+        only_a=None if only is None else only[0],
+        only_b=None if only is None else only[1],
     )
+
+
+def _discordant(ra: np.ndarray, mean_a: float, rb: np.ndarray, mean_b: float) -> tuple[int, int] | None:
+    """``(only A right, only B right)`` when both score vectors are 0/1, else None."""
+    xa, xb = ra + mean_a, rb + mean_b
+    ones_a, ones_b = np.abs(xa - 1.0) < 1e-9, np.abs(xb - 1.0) < 1e-9
+    if not (np.all(ones_a | (np.abs(xa) < 1e-9)) and np.all(ones_b | (np.abs(xb) < 1e-9))):
+        return None
+    return int(np.count_nonzero(ones_a & ~ones_b)), int(np.count_nonzero(ones_b & ~ones_a))
 
 
 def _welch_df(se_a: float, se_b: float, df_a: float, df_b: float) -> float:

@@ -204,7 +204,7 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float = 0.0, confi
             raise EvalStatsError(f"{role} {name!r} is not a model in {getattr(table, 'name', 'the data')}; its "
                                  f"models are: {', '.join(repr(x) for x in models)} (names must match exactly)")
     res = analyze(table, baseline=baseline, confidence=level, method=method, use_clusters=use_clusters,
-                  adjust="none", interval="normal")
+                  adjust="none", interval="auto")
     c = next(p for p in res.comparisons if p.model == candidate)
     if c.ci_low > -m:
         verdict = "pass"

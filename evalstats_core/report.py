@@ -231,7 +231,7 @@ def comparisons_table(analysis: Analysis, fmt: str = "markdown") -> str:
 _MODEL_KEYS = ("model", "n", "n_clusters", "k", "mean", "se", "ci_low", "ci_high", "se_naive", "deff", "df",
                "method", "interval")
 _PAIR_KEYS = ("model", "baseline", "n", "diff", "se", "ci_low", "ci_high", "z", "p_value", "p_adjusted",
-              "correlation", "se_unpaired", "df", "method", "mcnemar_p", "wild_p_value")
+              "correlation", "se_unpaired", "df", "method", "mcnemar_p", "wild_p_value", "interval")
 
 
 def _csv(keys: tuple[str, ...], items: Any) -> str:
@@ -471,7 +471,7 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
               "ci": [_clean(c.ci_low), _clean(c.ci_high)], "z": _clean(c.z), "p_value": _clean(c.p_value),
               "p_adjusted": _clean(c.p_adjusted), "correlation": _clean(c.correlation),
               "se_unpaired": _clean(c.se_unpaired), "df": _clean(c.df), "method": c.method,
-              "mcnemar_p": _clean(c.mcnemar_p), "wild_p_value": _clean(c.wild_p_value)}
+              "mcnemar_p": _clean(c.mcnemar_p), "wild_p_value": _clean(c.wild_p_value), "interval": c.interval}
              for c in analysis.comparisons]
     return {"models": models, "comparisons": pairs, "warnings": list(analysis.warnings),
             "settings": settings(analysis)}
