@@ -55,7 +55,8 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
                    "bayes": "Bayes (uniform prior)",
                    "korn-graubard": "Korn-Graubard (effective-n Clopper-Pearson)",
                    "tango": "Tango score (discordant answers)",
-                   "tango-effective": "Tango score (discordant answers, effective n)"}
+                   "tango-effective": "Tango score (discordant answers, effective n)",
+                   "none": "no interval (standard error 0)"}
 
 #: One label per multiple-comparison adjustment, everywhere (page headers, exports, verdicts, CLI).
 ADJUST_LABELS = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "unadjusted"}
@@ -491,6 +492,8 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
             c = compare(sj, sb, cl, paired=paired, confidence=confidence, method=method,
                         interval="normal" if interval == "normal" else "auto")
             mc = _mcnemar(sj, sb) if paired else (None, None, None, None, None)
+            if c.se == 0.0 and paired:
+                warn.append(_zero_se_pair(c, models[j], models[b], every_question=bool(np.ptp(sj - sb) == 0.0)))
             wild_p = None
             if wild_bootstrap and paired:
                 from .wild import wild_cluster_bootstrap
@@ -522,6 +525,36 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         method=method, interval=interval, wild_bootstrap=bool(wild_bootstrap and paired), n_boot=int(n_boot),
         seed=int(seed),
     )
+
+
+def _zero_se_model(r: ModelResult, binary: bool) -> str:
+    """The sentence for a model whose standard error is 0: what is true of its scores, and its interval."""
+    if r.se_naive > 0.0:  # clustered: the scores vary, but every cluster has the same mean
+        what = f"{r.model}: every cluster has the same mean score ({_percent(r.mean) if binary else f'{r.mean:g}'})"
+    elif binary:
+        what = f"{r.model} scored {_percent(r.mean)} on every question"
+    else:
+        what = f"{r.model} has the same score ({r.mean:g}) on every question"
+    if r.interval.startswith(("Wilson", "Korn", "Clopper", "Bayes")):
+        return (f"{what}: its standard error is 0, which understates the uncertainty; its interval is "
+                f"{r.interval}, which does not")
+    if r.interval.startswith("no interval"):
+        return f"{what}: its standard error is 0, so there is no interval (the data cannot bound its mean)"
+    return f"{what}: its standard error is 0 and its t interval has zero width, which understates the uncertainty"
+
+
+def _zero_se_pair(c: Any, model: str, baseline: str, *, every_question: bool) -> str:
+    """The sentence for a comparison whose standard error is 0: what is true, and what interval it has."""
+    where = ("have the same score difference on every shared question" if every_question else
+             "have the same mean score difference in every cluster")
+    if c.interval.startswith("tango"):
+        return (f"{model} and {baseline} {where}: the t standard error is 0, so the interval is Tango's score "
+                f"interval on the {c.only_a + c.only_b} discordant answers, which does not have zero width")
+    if c.interval == "none":
+        return (f"{model} and {baseline} {where}: the difference has standard error 0, so there is no interval "
+                "(the data cannot bound the difference; the gate reports inconclusive)")
+    return (f"{model} and {baseline} {where}: the difference has standard error 0 and its t interval has zero "
+            "width, which understates the uncertainty")
 
 
 def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[PairResult, ...], *,
@@ -571,10 +604,7 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
                        f"intervals use t on those degrees of freedom, noticeably wider than normal ones; {tail}")
     for r in rows:
         if r.se == 0.0:
-            what = f"scored {_percent(r.mean)} on every question" if table.score_kind == "binary" \
-                else f"has the same score ({r.mean:g}) on every question"
-            out.append(f"{r.model} {what}: its standard error is 0 and its interval has zero width, which "
-                       "understates the uncertainty (a Wilson or Bayesian interval does not)")
+            out.append(_zero_se_model(r, table.score_kind == "binary"))
     partial = [r for r in rows if r.n < table.questions.size]
     if partial:
         out.append("questions missing for some models: " + "; ".join(
@@ -585,10 +615,6 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
         span = ", ".join(f"{lo}" if lo == hi else f"{lo}-{hi}" for lo, hi in ks)
         out.append(f"resamples averaged: each question's answers (K = {span}) were averaged into one score "
                    "per question before computing standard errors (not pooled)")
-    for p in pairs:
-        if p.se == 0.0:
-            out.append(f"{p.model} and {p.baseline} have the same score difference on every shared question: "
-                       "the difference has standard error 0 and no test is possible")
     if clustered and paired and any(p.mcnemar_statistic is not None for p in pairs):
         out.append("McNemar's test assumes independent questions; with clusters, use the clustered paired "
                    "test (the p-values in the table)")

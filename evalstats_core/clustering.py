@@ -69,8 +69,10 @@ class Summary:
         Standard error of the mean: cluster-robust (CR2, or CR1 with ``method="cr1"``) when clusters
         were given, else equal to ``se_naive``.
     ci_low, ci_high : float
-        Interval ``mean -/+ t(df) * se`` at ``confidence`` (normal ``z`` when ``df`` is infinite; not
-        clipped to [0, 1]).
+        Interval at ``confidence``: ``mean -/+ t(df) * se`` (normal ``z`` when ``df`` is infinite; not
+        clipped to [0, 1]) or, for 0/1 scores, the interval named by ``interval``; ``nan`` (no
+        interval) when the SE is 0 and no score interval applies (every question, or every cluster, has
+        the same mean) unless ``interval="normal"`` asked for the raw one.
     se_naive : float
         CLT standard error ``sd(ddof=1) / sqrt(n)``, which pretends the questions are independent.
     deff : float
@@ -91,6 +93,9 @@ class Summary:
         without; ``inf`` for the normal reference of ``method="cr1"``.
     method : str
         ``"cr2"`` (default) or ``"cr1"``.
+    interval : str
+        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"`` (0/1 scores, see
+        :func:`~evalstats_core.proportions.binary_mean_interval`) or ``"none"`` (SE 0: no interval).
     """
 
     n: int
@@ -242,6 +247,8 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         else:
             se, df = cr1_se(sums, n, n_clusters), math.inf  # Miller Eq. 4 (CR1), normal reference
         notes = few_clusters_notes(n_clusters, method, df)  # warns with few clusters
+    if se <= 1e-12 * max(abs(mean), se_naive):  # rounding-level SE: every cluster has the same mean
+        se = 0.0
     deff, n_eff = _deff(se, se_naive, n, clustered=clusters is not None)
     crit = t_crit(level, df)
     low, high, kind = mean - crit * se, mean + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
@@ -251,6 +258,8 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         chosen = binary_mean_interval(mean, se, n, df, sizes, confidence=level)
         if chosen is not None:
             low, high, kind = chosen
+    if interval == "auto" and se == 0.0 and kind == "normal":  # a zero SE bounds nothing: no interval
+        low, high, kind = math.nan, math.nan, "none"
     return Summary(
         n=n,
         n_clusters=n_clusters,

@@ -295,6 +295,8 @@ def compare(
                                       sizes, confidence=level)
         if chosen is not None:
             low, high, p, kind = chosen
+    if interval == "auto" and se == 0.0 and kind == "normal":  # a zero SE bounds nothing: no interval
+        low, high, kind = math.nan, math.nan, "none"
     return Comparison(
         n=n,
         n_b=n_b,
