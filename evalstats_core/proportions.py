@@ -34,6 +34,7 @@ from .errors import EvalStatsError
 
 __all__ = [
     "FAILURES_FOR_T",
+    "FAILURES_FOR_WILSON",
     "effective_proportion_ci",
     "kish_n",
     "paired_proportion_ci",
@@ -45,6 +46,12 @@ __all__ = [
 #: 0/1 intervals use a score / exact interval instead of t: the t interval's exact coverage at 99%
 #: accuracy is 80% at 3 expected failures, 92% at 20, and reaches Wilson's (94.3%) only at about 100.
 FAILURES_FOR_T = 100.0
+
+#: Below this many observed failures (independent 0/1 answers) the one-model interval is Clopper-Pearson's
+#: exact one rather than Wilson's, whose coverage dips to 84% when about 0.2 failures are expected; over
+#: every accuracy and n from 10 to 5,000 the worst exact coverage of the rule is then 92.9% (93.6-93.8%
+#: from 200 questions on), against 84% for Wilson alone.
+FAILURES_FOR_WILSON = 10
 
 _BISECT_STEPS = 64  # halvings of [d, +-1]: 2^-64 is below double precision
 
@@ -252,8 +259,9 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
                          confidence: float = 0.95) -> tuple[float, float, str] | None:
     """The rule for one model's 0/1 accuracy: ``(low, high, kind)``, or None when t is right.
 
-    Without clusters (``sizes`` None): Wilson's score interval when ``n min(p, 1 - p)`` is below
-    :data:`FAILURES_FOR_T` (``kind = "wilson"``). With clusters: Korn & Graubard's interval
+    Without clusters (``sizes`` None): when ``n min(p, 1 - p)`` is below :data:`FAILURES_FOR_T`,
+    Wilson's score interval (``kind = "wilson"``), or Clopper-Pearson's exact interval with fewer than
+    :data:`FAILURES_FOR_WILSON` failures (``kind = "clopper-pearson"``). With clusters: Korn & Graubard's interval
     (:func:`effective_proportion_ci`, ``kind = "korn-graubard"``) when the same count on the effective
     number of questions ``n / deff`` is below it, or when the SE is 0 (then the effective n is
     :func:`kish_n` of the sizes).
@@ -263,8 +271,10 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
             return None
         from .intervals import proportion_ci
 
-        low, high = proportion_ci(int(round(mean * n)), n, method="wilson", confidence=confidence)
-        return low, high, "wilson"
+        k = int(round(mean * n))
+        kind = "wilson" if min(k, n - k) >= FAILURES_FOR_WILSON else "clopper-pearson"
+        low, high = proportion_ci(k, n, method=kind.replace("-", "_"), confidence=confidence)
+        return low, high, kind
     naive = mean * (1.0 - mean) / n
     n_eff = n * naive / (se * se) if se > 0.0 else kish_n(sizes)
     if se > 0.0 and not use_proportion_interval(mean, min(n_eff, float(n))):
