@@ -20,7 +20,7 @@ few clusters, and :func:`icc` / :func:`design_effect` to plan a clustered eval.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,8 @@ from ._clusters import (
     cr1_se,
     cr2_se_df,
     few_clusters_notes,
+    is_binary,
+    rescale_exponent,
     scores_1d,
     t_crit,
 )
@@ -226,6 +228,12 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
     check_interval_rule(interval)
     level = check_confidence(confidence)
     resid, mean = scores_1d(scores, "scores")  # (n,) residuals s_i - mean
+    e = rescale_exponent(resid, [mean])
+    if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
+        s = summarize(np.ldexp(np.asarray(scores, dtype=np.float64), -e), clusters, confidence=confidence,
+                      method=method, interval=interval)
+        return replace(s, **{f: math.ldexp(getattr(s, f), e) for f in ("mean", "se", "ci_low", "ci_high",
+                                                                          "se_naive")})
     n = resid.size
     if n < 2:
         raise EvalStatsError(
@@ -252,7 +260,7 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
     deff, n_eff = _deff(se, se_naive, n, clustered=clusters is not None)
     crit = t_crit(level, df)
     low, high, kind = mean - crit * se, mean + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
-    if interval == "auto" and method == "cr2" and _is_binary(resid, mean):
+    if interval == "auto" and method == "cr2" and is_binary(scores):
         from .proportions import binary_mean_interval
 
         chosen = binary_mean_interval(mean, se, n, df, sizes, confidence=level)
@@ -277,12 +285,6 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         method=method,
         interval=kind,
     )
-
-
-def _is_binary(resid: np.ndarray, mean: float) -> bool:
-    """True when the scores ``resid + mean`` are all 0 or 1 (up to the rounding of the centring)."""
-    x = resid + mean
-    return bool(np.all((np.abs(x) < 1e-9) | (np.abs(x - 1.0) < 1e-9)))
 
 
 def _deff(se: float, se_naive: float, n: int, *, clustered: bool) -> tuple[float, float]:

@@ -17,7 +17,7 @@ or :func:`~evalstats_core.multiple.benjamini_hochberg` (screening many candidate
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,8 @@ from ._clusters import (
     cr1_se,
     cr2_se_df,
     few_clusters_notes,
+    is_binary,
+    rescale_exponent,
     scores_1d,
     sign_flip_p,
     t_crit,
@@ -40,6 +42,9 @@ from ._clusters import (
 from ._results import Interval
 from ._validate import check_confidence, check_positive_int
 from .errors import EvalStatsError
+
+# fields of Comparison in score units (scaled back when huge or tiny scores were rescaled)
+_SCORE_UNITS = ("mean_a", "mean_b", "diff", "se", "ci_low", "ci_high", "se_unpaired", "se_paired")
 
 __all__ = [
     "Comparison",
@@ -226,6 +231,11 @@ def compare(
     level = check_confidence(confidence)
     ra, mean_a = scores_1d(a, "a")  # residuals (n,) and mean
     rb, mean_b = scores_1d(b, "b")  # residuals (n_b,) and mean
+    e = rescale_exponent(ra, rb, [mean_a, mean_b])
+    if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
+        c = compare(np.ldexp(np.asarray(a, dtype=np.float64), -e), np.ldexp(np.asarray(b, dtype=np.float64), -e),
+                    clusters, paired=paired, confidence=confidence, method=method, interval=interval)
+        return replace(c, **{f: math.ldexp(getattr(c, f), e) for f in _SCORE_UNITS})
     n, n_b = ra.size, rb.size
     for name, size in (("a", n), ("b", n_b)):
         if size < 2:
@@ -286,7 +296,7 @@ def compare(
         p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)
     crit = t_crit(level, df)
     low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
-    only = _discordant(ra, mean_a, rb, mean_b) if paired else None
+    only = _discordant(a, b) if paired and is_binary(a) and is_binary(b) else None
     if only is not None and interval == "auto" and cr2:
         from .proportions import binary_pair_interval
 
@@ -325,13 +335,10 @@ def compare(
     )
 
 
-def _discordant(ra: np.ndarray, mean_a: float, rb: np.ndarray, mean_b: float) -> tuple[int, int] | None:
-    """``(only A right, only B right)`` when both score vectors are 0/1, else None."""
-    xa, xb = ra + mean_a, rb + mean_b
-    ones_a, ones_b = np.abs(xa - 1.0) < 1e-9, np.abs(xb - 1.0) < 1e-9
-    if not (np.all(ones_a | (np.abs(xa) < 1e-9)) and np.all(ones_b | (np.abs(xb) < 1e-9))):
-        return None
-    return int(np.count_nonzero(ones_a & ~ones_b)), int(np.count_nonzero(ones_b & ~ones_a))
+def _discordant(a: Any, b: Any) -> tuple[int, int]:
+    """``(only A right, only B right)`` for 0/1 scores."""
+    xa, xb = np.asarray(a, dtype=np.float64) == 1.0, np.asarray(b, dtype=np.float64) == 1.0
+    return int(np.count_nonzero(xa & ~xb)), int(np.count_nonzero(xb & ~xa))
 
 
 def _welch_df(se_a: float, se_b: float, df_a: float, df_b: float) -> float:
