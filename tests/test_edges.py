@@ -246,3 +246,29 @@ def test_huge_and_denormal_scores_never_give_a_zero_se():
         assert s.se == pytest.approx(ref.se * scale, rel=1e-9) and s.df == ref.df
         c = compare(base * 1.5 * scale, base * scale)
         assert c.se > 0.0 and c.p_value == pytest.approx(compare(base * 1.5, base).p_value, rel=1e-9)
+
+
+# ------------------------------------------------------------------------------------------ wild bootstrap
+
+
+def test_wild_rademacher_with_few_clusters_warns_and_never_shows_p_0():
+    from evalstats_core.wild import wild_cluster_bootstrap
+
+    scores = [1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1]
+    labels = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
+    with pytest.warns(EvalStatsWarning, match="only 8 sign vectors"):
+        r = wild_cluster_bootstrap(scores, labels, null=0.2, weights="rademacher")
+    assert r.p_value >= 2 / 8 and r.ci == (-math.inf, math.inf)  # 3 clusters cannot reject at 5%
+    auto = wild_cluster_bootstrap(scores, labels, null=0.2)
+    assert auto.weights == "webb" and auto.p_value >= 6 / 6**3
+
+
+def test_wild_zero_se_p_is_the_sign_flip_p_of_compare():
+    from evalstats_core.wild import wild_compare
+
+    a = [1, 0, 1, 0, 1, 0]
+    b = [0, 0, 0, 0, 0, 0]
+    labels = [0, 0, 1, 1, 2, 2]
+    r = wild_compare(a, b, labels)
+    c = quiet(compare, a, b, labels, interval="normal")
+    assert r.se == 0.0 and r.p_value == c.p_value == 0.25 and math.isnan(r.ci_low)
