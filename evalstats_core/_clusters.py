@@ -316,9 +316,12 @@ def few_clusters_notes(n_clusters: int, method: str = "cr1", df: float = math.in
     if method == "cr2":
         if n_clusters >= MIN_CLUSTERS_CR2:
             return ()
+        tail = ("a check with wild_cluster_bootstrap is worthwhile" if n_clusters >= 6 else
+                "with so few clusters the wild cluster bootstrap is no better (it covered less than CR2 in "
+                "simulations with 2 clusters)")
         note = (
             f"only {n_clusters} clusters ({df:.1f} degrees of freedom): the CR2 interval accounts for this "
-            "and is wide; a check with wild_cluster_bootstrap is worthwhile"
+            f"and is wide; {tail}"
         )
     elif n_clusters >= MIN_CLUSTERS:
         return ()

@@ -571,10 +571,16 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
                        "intervals as optimistic (Cameron & Miller 2015); the default CR2 with Satterthwaite "
                        "degrees of freedom (--cluster-se cr2) corrects this")
         elif method == "cr2" and few < MIN_CLUSTERS_CR2:
+            from .proportions import kish_n
+
+            eff = kish_n(np.bincount(table.cluster_codes))
+            worth = "about one cluster's worth" if eff < 1.5 else f"about {eff:.1f} clusters' worth"
+            wild = ("the wild cluster bootstrap is a useful cross-check" if few >= 6 else
+                    "the wild cluster bootstrap is no cross-check with so few (it covered less than CR2 in "
+                    "simulations with 2 clusters)")
             out.append(f"only {few} clusters (column '{table.cluster_col}'), as little as {low_df:.1f} degrees of "
-                       "freedom: the CR2 intervals account for this and are wide; with so few clusters a "
-                       "difference must be large to be told apart, and the wild cluster bootstrap is a useful "
-                       "cross-check")
+                       f"freedom, {worth} of information (Kish's effective number of clusters): the CR2 intervals "
+                       f"account for this and are wide; a difference must be large to be told apart, and {wild}")
         under = [r for r in rows if r.n_clusters is not None and math.isfinite(r.deff) and r.deff < 1.0]
         if under:
             names = ", ".join(f"{r.model} ({r.deff:.2f})" for r in under[:5]) + (", ..." if len(under) > 5 else "")

@@ -266,7 +266,7 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         chosen = binary_mean_interval(mean, se, n, df, sizes, confidence=level)
         if chosen is not None:
             low, high, kind = chosen
-    if interval == "auto" and se == 0.0 and kind == "normal":  # a zero SE bounds nothing: no interval
+    if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval
         low, high, kind = math.nan, math.nan, "none"
     return Summary(
         n=n,

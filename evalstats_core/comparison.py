@@ -305,7 +305,7 @@ def compare(
                                       sizes, confidence=level)
         if chosen is not None:
             low, high, p, kind = chosen
-    if interval == "auto" and se == 0.0 and kind == "normal":  # a zero SE bounds nothing: no interval
+    if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval
         low, high, kind = math.nan, math.nan, "none"
     return Comparison(
         n=n,

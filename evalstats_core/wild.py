@@ -38,6 +38,10 @@ WEBB_MAX_CLUSTERS = 12
 #: With this many clusters or fewer, Rademacher weights (2^G sign vectors) cannot show a p-value below
 #: 2/2^G = 0.0625 at G = 5; asking for them warns (Webb 2023).
 RADEMACHER_MIN_CLUSTERS = 5
+#: Below this many clusters the wild cluster bootstrap is not recommended as a cross-check: with 2 clusters
+#: it covered 80-90% for one model's mean (CR2: 92-95%), and with 3-5 no better than CR2 (simulations of
+#: ``cluster_coverage.few_clusters_coverage``, 600 replications, accuracy 70%, ICC 0.1).
+WILD_MIN_CLUSTERS = 6
 
 _TABLES = {
     "rademacher": np.array([-1.0, 1.0]),  # +-1, probability 1/2 each
