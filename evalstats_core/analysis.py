@@ -625,6 +625,9 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
         out.append("McNemar's test assumes independent questions; with clusters, use the clustered paired "
                    "test (the p-values in the table)")
     if not paired:
+        dfs = ("" if method != "cr2" else
+               "; their t uses clubSandwich's Satterthwaite degrees of freedom of the two-group CR2 model"
+               if clustered else "; their t uses Welch's degrees of freedom (Welch's t-test)")
         out.append("comparisons are unpaired: the standard errors ignore that both models answered the same "
-                   "questions and are larger than the paired ones")
+                   f"questions and are larger than the paired ones{dfs}")
     return out

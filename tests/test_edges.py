@@ -334,3 +334,52 @@ def test_cr2_omega2_is_unbiased_for_independent_questions_where_cr1_is_low():
         t = np.bincount(labels, weights=d - d.mean())
         cr1.append(len(SWE) / (len(SWE) - 1) * float(t @ t) / labels.size)
     assert abs(np.mean(cr2) - 1.0) < 0.06 and np.mean(cr1) < 0.8
+
+
+# ------------------------------------------------------------------------------------------ unpaired df
+
+UNPAIRED_A = [1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1]
+UNPAIRED_B = [0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0]
+UNPAIRED_G = [1] * 10 + [2] * 8 + [3] * 4
+# clubSandwich 0.5.x: coef_test(lm(y ~ grp), vcov = "CR2", cluster = paste(grp, g), test = "Satterthwaite")
+# on y = c(a, b), grp = A/B (each model's clusters its own); SE, df_Satt, p_Satt of grpB
+CLUBSANDWICH_UNPAIRED = (0.056401793164, 3.467889908257, 0.007377765557)
+
+
+def test_unpaired_clustered_df_equals_clubsandwich():
+    c = quiet(compare, UNPAIRED_B, UNPAIRED_A, UNPAIRED_G, paired=False)
+    assert (c.se, c.df, c.p_value) == pytest.approx(CLUBSANDWICH_UNPAIRED, rel=1e-9)
+    welch = (c.se_unpaired**2) ** 2 / sum(s**4 / d for s, d in (
+        (quiet(summarize, UNPAIRED_A, UNPAIRED_G).se, quiet(summarize, UNPAIRED_A, UNPAIRED_G).df),
+        (quiet(summarize, UNPAIRED_B, UNPAIRED_G).se, quiet(summarize, UNPAIRED_B, UNPAIRED_G).df)))
+    assert welch != pytest.approx(c.df)  # the old (Welch on estimated variances) df differs
+
+
+def test_unpaired_clustered_df_equals_live_clubsandwich(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("Rscript") is None:
+        pytest.skip("Rscript is not installed")
+    script = tmp_path / "u.R"
+    script.write_text(
+        "suppressPackageStartupMessages(library(clubSandwich))\n"
+        f"a <- c({', '.join(map(str, UNPAIRED_A))}); b <- c({', '.join(map(str, UNPAIRED_B))})\n"
+        f"g <- c({', '.join(map(str, UNPAIRED_G))})\n"
+        "y <- c(a, b); grp <- rep(c('A', 'B'), each = length(a)); cl <- paste(grp, c(g, g))\n"
+        "r <- coef_test(lm(y ~ grp), vcov = 'CR2', cluster = cl, test = 'Satterthwaite')\n"
+        "cat(sprintf('%.12f %.12f %.12f', r$SE[2], r$df_Satt[2], r$p_Satt[2]))\n")
+    out = subprocess.run(["Rscript", str(script)], capture_output=True, text=True)
+    if out.returncode != 0:
+        pytest.skip(f"clubSandwich not available: {out.stderr.strip()[:200]}")
+    assert tuple(float(x) for x in out.stdout.split()) == pytest.approx(CLUBSANDWICH_UNPAIRED, rel=1e-9)
+
+
+def test_unpaired_warning_names_the_df():
+    rows = ["question,cluster,A,B"] + [f"q{i},{g},{a},{b}" for i, (g, a, b) in
+                                       enumerate(zip(UNPAIRED_G, UNPAIRED_A, UNPAIRED_B, strict=True))]
+    res = quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="u.csv"), paired=False)
+    assert any("clubSandwich's Satterthwaite degrees of freedom" in w for w in res.warnings)
+    res = analyze(load(("\n".join(r.split(",", 2)[0] + "," + r.split(",", 2)[2] for r in rows) + "\n").encode()),
+                  paired=False)
+    assert any("Welch's degrees of freedom" in w for w in res.warnings)
