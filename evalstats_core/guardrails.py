@@ -101,9 +101,18 @@ def _gap(x: float, analysis: Analysis, digits: int = 1) -> str:
     return f"{100.0 * x:+.{digits}f} points" if analysis.unit == "percent" else f"{x:+.3g}"
 
 
-def _half(x: float, analysis: Analysis) -> str:
+def _half(x: float, analysis: Analysis, digits: int = 1) -> str:
     """A half-width in the file's own units: percentage points for 0-1 scores shown as percent."""
-    return f"±{100.0 * x:.1f} points" if analysis.unit == "percent" else f"±{x:.3g}"
+    return f"±{100.0 * x:.{digits}f} points" if analysis.unit == "percent" else f"±{x:.{digits + 2}g}"
+
+
+def _halves(a: float, b: float, analysis: Analysis) -> tuple[str, str]:
+    """Two half-widths printed with enough digits to tell them apart (never "±1.5 instead of ±1.5")."""
+    for digits in range(1, 7):
+        pa, pb = _half(a, analysis, digits), _half(b, analysis, digits)
+        if pa != pb:
+            return pa, pb
+    return pa, pb
 
 
 def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
@@ -138,16 +147,18 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
             "(Wilson's own coverage dips near 0% and 100%)." + shown))
     if analysis.method == "cr2":
         t = float(stdtrit(m.df, 0.5 + analysis.confidence / 2.0))  # the t quantile the interval uses
+        wide, narrow = _halves(t * m.se, z * m.se, analysis)
         return _ok("small_n", (
             f"{m.model} has {u} {what}, {m.df:.1f} degrees of freedom. Its interval uses Student's t = {t:.2f} "
-            f"rather than z = {z:.2f}: {_half(t * m.se, analysis)} instead of {_half(z * m.se, analysis)}, "
+            f"rather than z = {z:.2f}: {wide} instead of {narrow}, "
             f"{100.0 * (t / z - 1.0):.0f}% wider, as it should be with so few. Close calls stay fragile."))
     df = max(int(u) - 1, 1)
     t = float(stdtrit(df, 0.5 + analysis.confidence / 2.0))  # Student-t quantile with units - 1 df
+    wide, narrow = _halves(t * m.se, z * m.se, analysis)
     return _warn("small_n", (
         f"{m.model} has {u} {what}. The normal interval uses z = {z:.2f}; with so few, Student's t "
         f"({df} degrees of freedom) gives {t:.2f}, an interval {100.0 * (t / z - 1.0):.0f}% wider "
-        f"({_half(t * m.se, analysis)} instead of {_half(z * m.se, analysis)}). Switch to the default "
+        f"({wide} instead of {narrow}). Switch to the default "
         "(CR2 / t) standard errors. Close calls are fragile."))
 
 

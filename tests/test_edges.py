@@ -383,3 +383,14 @@ def test_unpaired_warning_names_the_df():
     res = analyze(load(("\n".join(r.split(",", 2)[0] + "," + r.split(",", 2)[2] for r in rows) + "\n").encode()),
                   paired=False)
     assert any("Welch's degrees of freedom" in w for w in res.warnings)
+
+
+def test_two_half_widths_that_differ_never_print_the_same():
+    from evalstats_core.guardrails import _halves
+
+    class Unit:
+        unit = "percent"
+
+    wide, narrow = _halves(0.01502, 0.01498, Unit())
+    assert wide != narrow and wide == "±1.502 points" and narrow == "±1.498 points"
+    assert _halves(0.02, 0.01, Unit()) == ("±2.0 points", "±1.0 points")
