@@ -308,9 +308,9 @@ def test_plan_with_t_delivers_its_power_where_z_falls_short():
 
 
 def test_plan_pair_uses_t_on_the_tests_df():
+    from evalstats_core.data import question_scores
     from evalstats_core.planning import plan_pair
     from evalstats_core.power import sample_size
-    from evalstats_core.data import question_scores
 
     rows = ["question,A,B"] + [f"q{i},{(i * 7 % 10) / 10},{(i * 3 % 10) / 10}" for i in range(12)]
     tb = question_scores(load(("\n".join(rows) + "\n").encode(), name="p.csv"))
