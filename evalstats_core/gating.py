@@ -119,6 +119,10 @@ class GateResult:
             return f"REGRESSION: {self.candidate} is significantly worse than {self.baseline} ({ci})."
         tell = (f"No interval: {self.unbounded}, so the data cannot bound the difference."
                 if self.unbounded is not None else
+                ("The difference has standard error 0 here (" + ("every cluster has the same mean difference"
+                 if self.n_clusters is not None else "every shared question has the same score difference")
+                 + "): the interval comes from the discordant answers, and there is no variance to plan a "
+                 "number of questions with.") if self.n_needed is None and self.se == 0.0 else
                 "The observed difference sits exactly on the boundary: no number of questions can tell."
                 if self.n_needed is None else
                 f"About {math.ceil(self.n_needed):,} questions like these would tell (80% power if the true "

@@ -183,6 +183,9 @@ def test_identical_models_on_30_questions_do_not_pass_the_gate():
     g = gate(load(identical_file(), name="r.csv"), baseline="base", candidate="cand", margin=0.02)
     assert g.verdict == "inconclusive" and g.exit_code == 3
     assert g.ci_low == pytest.approx(-Z**2 / (30 + Z**2)) and g.ci_high > 0.11
+    text = g.headline()
+    assert "sits exactly on the boundary" not in text
+    assert "every shared question has the same score difference" in text and f"{100 * g.ci_low:+.1f}" in text
 
 
 def test_continuous_identical_models_have_no_interval_and_the_gate_says_why():
@@ -394,3 +397,18 @@ def test_two_half_widths_that_differ_never_print_the_same():
     wide, narrow = _halves(0.01502, 0.01498, Unit())
     assert wide != narrow and wide == "±1.502 points" and narrow == "±1.498 points"
     assert _halves(0.02, 0.01, Unit()) == ("±2.0 points", "±1.0 points")
+
+
+def test_verdicts_say_every_cluster_not_every_question():
+    from evalstats_core.report import verdicts
+
+    rows = ["question,model,score,cluster"]
+    for q in range(100):
+        rows += [f"q{q},C,{(q % 50) / 50},c{q // 50}", f"q{q},E,{((q * 7) % 50) / 50},c{q // 50}"]
+    res = quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="x.csv"))
+    (text,) = verdicts(res)
+    assert "have the same mean score difference in every cluster" in text and "every shared question" not in text
+    assert math.isnan(res.comparisons[0].ci_low)
+    # with Tango's interval a zero SE still has an interval, and the verdict reads it
+    (text,) = verdicts(analyze(load(identical_file(), name="r.csv")))
+    assert "cannot be told apart" in text and "95% CI -11.4 to 11.4" in text
