@@ -358,7 +358,7 @@ def test_unpaired_clustered_df_equals_clubsandwich():
     assert welch != pytest.approx(c.df)  # the old (Welch on estimated variances) df differs
 
 
-def test_unpaired_clustered_df_equals_live_clubsandwich(tmp_path):
+def test_live_r_unpaired_clustered_df_equals_clubsandwich(tmp_path):
     import shutil
     import subprocess
 
