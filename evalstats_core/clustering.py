@@ -291,7 +291,7 @@ def _deff(se: float, se_naive: float, n: int, *, clustered: bool) -> tuple[float
     """Design effect ``(se/se_naive)^2`` and effective n ``n/deff``; nan where undefined."""
     if not clustered:
         return 1.0, float(n)
-    if se_naive == 0.0 or se == 0.0:  # a zero clustered SE says nothing about the design effect
+    if se_naive == 0.0:
         return math.nan, math.nan
     deff = (se / se_naive) ** 2  # design effect, Kish 1965, Sec. 8.2
     return deff, (n / deff if deff > 0.0 else math.nan)

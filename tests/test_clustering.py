@@ -265,7 +265,7 @@ def test_constant_scores_have_zero_se_and_undefined_deff():
 @pytest.mark.filterwarnings("ignore::evalstats_core.errors.EvalStatsWarning")
 def test_zero_clustered_se_with_spread_gives_nan_n_eff():
     s = summarize([0.0, 1.0, 1.0, 0.0, 0.0, 1.0], [0, 0, 1, 1, 2, 2])
-    assert s.se == pytest.approx(0.0, abs=1e-15) and math.isnan(s.deff)  # a zero clustered SE: deff unknown
+    assert s.se == pytest.approx(0.0, abs=1e-15) and s.deff == pytest.approx(0.0, abs=1e-12)
     assert math.isnan(s.n_eff)
 
 
