@@ -268,9 +268,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="standard errors: cr2 (default: CR2 with Satterthwaite degrees of freedom and a t reference; "
                         "the t-tests without clusters) or cr1 (the paper's CR1 / CLT with a normal reference)")
     p.add_argument("--interval", choices=("auto", "normal", "wilson", "clopper-pearson", "bayes"), default="auto",
-                   help="each model's interval: auto (default: Wilson for 0/1 scores on fewer than 300 independent "
-                        "questions, else normal), normal (t, or z with --cluster-se cr1), wilson, clopper-pearson, "
-                        "bayes (the proportion intervals need independent 0/1 answers)")
+                   help="each model's interval: auto (default: for 0/1 scores with fewer than 100 expected "
+                        "failures, Wilson, or Korn-Graubard with clusters, and Tango's score interval for pairs with "
+                        "fewer than 100 discordant answers; else normal), normal (t, or z with --cluster-se cr1, "
+                        "also for the pairs), wilson, clopper-pearson, bayes (these need independent 0/1 answers)")
     p.add_argument("--wild-bootstrap", action="store_true",
                    help="add a wild cluster bootstrap p-value to every paired comparison (a cross-check)")
     p.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B",
