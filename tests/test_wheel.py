@@ -11,6 +11,7 @@ The imports are checked to come from the fresh virtualenv, not from the reposito
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import site
 import subprocess
@@ -19,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from _server import free_port, stop_group, wait_health
+from _server import free_port, listening_addresses, stop_group, wait_health
 
 ROOT = Path(__file__).resolve().parent.parent
 IGNORE = shutil.ignore_patterns(".venv", ".git", "tests", "bench", "build", "dist", "*.egg-info", "__pycache__",
@@ -141,13 +142,16 @@ def test_app_command_serves_and_pages_run_from_the_wheel(installed):
     )
     pages = run([bin_dir / "python", "-c", code], site_dir)
     assert pages.returncode == 0 and "pages ok" in pages.stdout, pages.stderr[-3000:]
-    # The command starts the server (with the bundled config: headless) and it answers its health check.
+    # The command starts the server (with the bundled config: headless) and it answers its health check;
+    # without --server.address it listens on this machine only (127.0.0.1), as the README says.
     port = free_port()
-    proc = subprocess.Popen([str(bin_dir / "evalbars-app"), "--server.address", "127.0.0.1", "--server.port",
-                             str(port), "--browser.gatherUsageStats", "false"],
+    env = {k: v for k, v in os.environ.items() if k != "STREAMLIT_SERVER_ADDRESS"}
+    proc = subprocess.Popen([str(bin_dir / "evalbars-app"), "--server.port", str(port),
+                             "--browser.gatherUsageStats", "false"], env=env,
                             cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         health = wait_health(proc, port)
         assert health == b"ok", proc.stdout.read().decode(errors="replace") if proc.poll() is not None else ""
+        assert listening_addresses(port) == {"127.0.0.1"}
     finally:
         stop_group(proc)
