@@ -113,6 +113,16 @@ class Summary:
         """The interval as ``Interval(low, high)``."""
         return Interval(self.ci_low, self.ci_high)
 
+    def _repr_html_(self) -> str:  # Jupyter: a one-row table
+        from .display import result_html
+
+        return result_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from .display import result_markdown
+
+        return result_markdown(self)
+
 
 def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, method: str = "cr2") -> Summary:
     """Mean score with a (cluster-robust) standard error and a t (or normal) confidence interval.
