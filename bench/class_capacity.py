@@ -11,8 +11,9 @@ change that the cache has not seen (new n and seed: a 2,000-replication simulati
 a workbench change (an example file and a confidence level; the file's analysis is cached across
 sessions as in the app). The time from the request to the server's "script finished" is one
 action's latency. It prints per N: actions, latency median and 90th percentile, the server's CPU
-(percent of one core) and its resident memory before and after the sessions connected (memory per
-session). Bounded: at most 100 sessions and 300 s per N; the server is stopped at the end.
+(percent of one core), its CPU seconds per action (what a class costs, whatever else the machine runs)
+and its resident memory before and after the sessions connected (memory per session). Bounded: at
+most 100 sessions and 300 s per N; the server is stopped at the end.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ async def _measure(n: int, seconds: float, think: float, seed: int) -> dict:
         client = (time.process_time() - mine0) / wall
         rss2 = _rss_mb(server.pid)
         await asyncio.gather(*(s.ws.close() for s in sessions))
-        return {"n": n, "lat": latencies, "failures": failures, "cpu": cpu, "client": client, "rss": (rss0, rss1, rss2)}
+        return {"n": n, "lat": latencies, "wall": wall, "failures": failures, "cpu": cpu, "client": client, "rss": (rss0, rss1, rss2)}
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -172,7 +173,8 @@ def main() -> None:
         print(f"N={n:3d}: {len(lat['problem'])} chapter + {len(lat['analyze'])} workbench actions, "
               f"chapter latency median {_quantile(lat['problem'], .5):.2f} s / p90 {_quantile(lat['problem'], .9):.2f} s, "
               f"workbench median {_quantile(lat['analyze'], .5):.2f} s / p90 {_quantile(lat['analyze'], .9):.2f} s, "
-              f"server CPU {100 * r['cpu']:.0f}% of a core (this client {100 * r['client']:.0f}%), RSS {rss0:.0f} MB warm -> {rss1:.0f} MB with the "
+              f"server CPU {100 * r['cpu']:.0f}% of a core (this client {100 * r['client']:.0f}%), "
+              f"{r['cpu'] * r['wall'] / max(1, len(lat['problem']) + len(lat['analyze'])):.2f} CPU s per action, RSS {rss0:.0f} MB warm -> {rss1:.0f} MB with the "
               f"sessions ({(rss1 - rss0) / n:.1f} MB per session) -> {rss2:.0f} MB at the end, "
               f"{r['failures']} failures")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")

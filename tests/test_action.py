@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 yaml = pytest.importorskip("yaml")  # pyyaml (comes with inspect-ai, requirements-dev.txt)
-pytestmark = pytest.mark.slow  # installs the package into a fresh virtualenv
 
 ROOT = Path(__file__).resolve().parent.parent
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text())

@@ -4,11 +4,12 @@ A task of 24 samples in 4 subjects runs 3 epochs with a solver that calls no mod
 provider is named but never asked: a plain ``generate()`` would download a tokenizer). The log is read
 back with Inspect's own reader, and the metric values stored there must equal
 :func:`evalstats_core.summarize` on the per-sample epoch means read from the same log's samples.
-Marked ``slow`` (an Inspect run takes a few seconds); skipped where inspect-ai is not installed.
+Marked ``slow`` by tests/conftest.py (an Inspect run takes a few seconds); skipped where inspect-ai is not installed.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import subprocess
@@ -19,8 +20,9 @@ import pytest
 from evalstats_core import summarize
 
 # 4 clusters: the few-clusters caution is expected here
-pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::evalstats_core.errors.EvalStatsWarning")]
-inspect_ai = pytest.importorskip("inspect_ai")
+pytestmark = [pytest.mark.filterwarnings("ignore::evalstats_core.errors.EvalStatsWarning"),
+              pytest.mark.skipif(importlib.util.find_spec("inspect_ai") is None,
+                                 reason="inspect-ai is not installed; pip install -r requirements-dev.txt")]
 
 SUBJECTS = ("algebra", "geometry", "history", "physics")
 

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from conftest import REQUIRED, _missing_reason
 
-pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 ONE_TEST = "tests/browser/test_analyze_browser.py::test_default_example_draws_tables_and_charts"
 
