@@ -99,6 +99,9 @@ def test_command_analyze_and_gate_from_outside_the_repo(installed):
     assert usage.returncode == 2 and "evalbars analyze" in usage.stderr
     module = run([bin_dir / "python", "-m", "evalstats_core", "analyze", "results.csv", "--format", "markdown"], work)
     assert module.returncode == 0 and "Breeze" in module.stdout, module.stderr
+    named = run([bin_dir / "evalbars", "analyze", "--example", "multilingual", "--format", "json"], work)
+    assert named.returncode == 0, named.stderr  # the bundled example by name, from outside the repository
+    assert {m["model"] for m in json.loads(named.stdout)["models"]} == {"Galleon", "Dreadnought", "Frigate"}
 
 
 def test_api_comes_from_the_installed_package(installed):
@@ -109,9 +112,11 @@ def test_api_comes_from_the_installed_package(installed):
         "from evalstats_core.report import version\n"
         "from evalstats_app.examples import EXAMPLES_DIR\n"
         "from evalstats_app.content import CONTENT_DIR\n"
+        "from evalstats_core import examples\n"
         "s = summarize([1, 0, 1, 1, 0, 1, 1, 1])\n"
         "c = compare([1, 0, 1, 1, 0, 1, 1, 1], [1, 1, 1, 1, 0, 1, 1, 1])\n"
-        "print(evalstats_core.__file__, evalstats_app.__file__, EXAMPLES_DIR, CONTENT_DIR, sep='\\n')\n"
+        "print(evalstats_core.__file__, evalstats_app.__file__, EXAMPLES_DIR, CONTENT_DIR, examples.path('synthetic'),"
+        " sep='\\n')\n"
         "print(round(s.mean, 3), round(c.diff, 3), version(), importlib.metadata.version('evalbars'))\n"
     )
     out = run([bin_dir / "python", "-c", code], work)
@@ -120,7 +125,7 @@ def test_api_comes_from_the_installed_package(installed):
     for p in paths:
         assert Path(p).is_relative_to(venv_site), p
         assert not Path(p).is_relative_to(ROOT), p
-    assert Path(paths[2]).is_dir() and Path(paths[3]).is_dir()
+    assert Path(paths[2]).is_dir() and Path(paths[3]).is_dir() and Path(paths[4]).is_file()
     assert last.split() == ["0.75", "-0.125", "0.1.0", "0.1.0"]
 
 
