@@ -93,8 +93,8 @@ def figures(opts: argparse.Namespace) -> dict[str, str]:
         _, took, load = time_fast()
         out |= {"fast_time": f"{took:.0f} s", "fast_load": f"{load:.0f}"}
     if opts.junit:
-        _, took = junit_time(Path(opts.junit))
-        out |= {"full_time": f"{took:.0f} s", "full_minutes": f"{took / 60:.0f} min",
+        tests, took = junit_time(Path(opts.junit))
+        out |= {"full_tests": f"{tests:,}", "full_time": f"{took:.0f} s", "full_minutes": f"{took / 60:.0f} min",
                 "full_load": opts.load or "not recorded"}
     return out
 
