@@ -21,8 +21,11 @@ scores: each sample's epochs are averaged first (epochs are resamples of one que
 questions: Miller 2024, arXiv:2411.00640, Section 3), then the mean gets a cluster-robust CR2 standard
 error with a t interval on Bell-McCaffrey (Satterthwaite) degrees of freedom when ``cluster`` names a
 sample-metadata key, else the CLT standard error with a t interval on ``n - 1`` degrees of freedom.
-Inspect's own ``stderr(cluster=...)`` is the CR1-style SE with a ``C / (C - 1)`` correction and a normal
-interval, which is too narrow with few clusters (Pustejovsky and Tipton 2018).
+Inspect's own ``stderr(cluster=...)`` is the CR1-style SE with a ``C / (C - 1)`` correction, and its
+``ci(cluster=...)`` a t interval on ``C - 1`` degrees of freedom. With clusters of equal size these agree
+with ours (CR2 then equals that SE and the Satterthwaite df is ``C - 1``); with few, unequal clusters the
+Satterthwaite df falls below ``C - 1`` (and CR2's SE moves a little), so the interval widens to keep its
+level (Pustejovsky and Tipton 2018; Imbens and Kolesár 2016).
 
 inspect-ai is optional: this module imports without it; asking for a metric without it raises
 ``ImportError`` saying ``pip install inspect-ai``. Tested with inspect-ai 0.3.285 (``requirements-dev.txt``).
