@@ -48,7 +48,8 @@ def listening_addresses(port: int) -> set[str]:
     found = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
-            lines = open(table).read().splitlines()[1:]
+            with open(table) as fh:
+                lines = fh.read().splitlines()[1:]
         except OSError:
             continue
         for line in lines:
