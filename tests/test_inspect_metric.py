@@ -32,7 +32,7 @@ def _subject(i: int) -> str:
     return SUBJECTS[(i >= 3) + (i >= 8) + (i >= 15)]
 
 
-def _task(metrics):
+def _task(metrics, subject=None):
     from inspect_ai import Task
     from inspect_ai.dataset import MemoryDataset, Sample
     from inspect_ai.model import ModelOutput
@@ -57,7 +57,8 @@ def _task(metrics):
 
         return score
 
-    samples = [Sample(id=i, input=f"Q{i}?", target="yes", metadata={"subject": _subject(i)}) for i in range(24)]
+    samples = [Sample(id=i, input=f"Q{i}?", target="yes", metadata={"subject": (subject or _subject)(i)})
+               for i in range(24)]
     return Task(dataset=MemoryDataset(samples, name="offline"), solver=canned(), scorer=graded(), epochs=3,
                 metrics=metrics)
 
@@ -145,3 +146,19 @@ def test_module_imports_without_inspect_and_says_how_to_install():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "pip install inspect-ai" in out.stdout
+
+
+def test_equal_clusters_agree_with_inspects_own_t_interval(tmp_path):
+    """With 4 clusters of 6 samples, CR2 equals Inspect's C/(C-1) clustered SE and the Satterthwaite df is
+    C - 1, so our interval must equal Inspect's ``ci(cluster=...)``: an independent implementation."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.scorer import ci
+
+    from evalstats_core.inspect import cr2_ci
+
+    task = _task([ci(level=0.95, cluster="subject"), cr2_ci(cluster="subject")], subject=lambda i: SUBJECTS[i // 6])
+    (log,) = inspect_eval(task, model="mockllm/model", log_dir=str(tmp_path), display="none")
+    metrics = _metrics(log)
+    assert metrics["df"].value == pytest.approx(3.0, rel=1e-9)
+    assert metrics["ci_low"].value == pytest.approx(metrics["lower"].value, rel=1e-9)
+    assert metrics["ci_high"].value == pytest.approx(metrics["upper"].value, rel=1e-9)
