@@ -4,7 +4,8 @@ import streamlit as st
 
 from evalstats_app import shell
 from evalstats_app.chapters import available
-from evalstats_app.content import WORDS_PER_MINUTE, load_content, main_path_words, reading_minutes
+from evalstats_app.content import load_content
+from evalstats_app.pacing import ALLOWANCE, WORDS_PER_MINUTE, chapter_time
 
 shell.page_setup(None)
 home = load_content("home")
@@ -23,7 +24,8 @@ n_quizzes, answered_all, correct_all = (sum(s[i] for s in scores.values()) for i
 
 def chapter_line(slug: str) -> str:
     """Reading time, then what this session has done on the page: visited, quizzes answered / correct."""
-    parts = [f":material/schedule: {reading_minutes(load_content(slug))} min read"] if slug != "reference" else []
+    timing = chapter_time(slug)
+    parts = [f":material/schedule: about {timing.minutes} min"] if timing is not None else []
     total, answered, correct = scores[slug]
     if answered:
         parts.append(f":material/task_alt: quiz {correct} of {total} correct"
@@ -47,11 +49,17 @@ for section in shell.SECTIONS:
             if line:
                 st.caption(line)
     if section == "Learn":
-        words = sum(main_path_words(load_content(p.slug)) for p in learn)
+        timed = [t for t in (chapter_time(p.slug) for p in learn) if t is not None]
         visited = sum(1 for p in learn if p.slug in progress["visited"])
-        st.caption(f"Reading times count each chapter's main text and quizzes (not the \"Go deeper\" "
-                   f"derivations) at {WORDS_PER_MINUTE} words a minute: {words:,} words in all. "
-                   f"The charts and controls take as long as you like.")
+        if timed:
+            st.caption(f"Times count what each chapter shows by default, measured from the page: its words at "
+                       f"{WORDS_PER_MINUTE} a minute, plus {ALLOWANCE['charts']:g} min per chart, "
+                       f"{ALLOWANCE['controls']:g} per control, {ALLOWANCE['formulas']:g} per formula, "
+                       f"{ALLOWANCE['tables']:g} per table and {ALLOWANCE['quizzes']:g} per quiz question; "
+                       f"the collapsed optional sections are extra. All chapters: about "
+                       f"{sum(t.minutes for t in timed)} min ({sum(t.words for t in timed):,} words, "
+                       f"{sum(t.charts for t in timed)} charts). For a single class, see "
+                       f"*Teach this in 90 minutes*.")
         if visited:
             st.caption(f":material/insights: This session: {visited} of {len(learn)} chapters visited.")
 

@@ -22,7 +22,7 @@ class Page:
     """One page of the app.
 
     slug: content file stem and widget-key prefix; path: the script, relative to app.py;
-    section: "Learn", "Analyze" or "Reference"; icon: a Material icon for the sidebar.
+    section: "Learn", "Analyze", "Reference" or "Teach"; icon: a Material icon for the sidebar.
     """
 
     slug: str
@@ -50,10 +50,14 @@ PAGES: tuple[Page, ...] = (
          "How many questions before you run the eval."),
     Page("verdict", "pages/verdict.py", "8 · The verdict", "Learn", ":material/gavel:",
          "Galleon vs Dreadnought redone paired, clustered and corrected: which gap is real?"),
+    Page("judge", "pages/judge.py", "9 · The judge is an instrument", "Learn", ":material/balance:",
+         "An LLM judge's errors bias its number; a few human labels correct it."),
     Page("analyze", "pages/analyze.py", "Analyze your results", "Analyze", ":material/upload_file:",
          "Upload per-question results: is model A really better than B?"),
     Page("reference", "pages/reference.py", "Reference", "Reference", ":material/menu_book:",
          "Recommendations, the cheat sheet of formulas, and how to cite."),
+    Page("teach", "pages/teach.py", "Teach this in 90 minutes", "Teach", ":material/school:",
+         "A lesson plan: sections, order, timings, questions for the class and the quiz to run."),
 )
 
 LEARN: tuple[Page, ...] = tuple(p for p in PAGES if p.section == "Learn")
@@ -95,6 +99,8 @@ TRY_IT: dict[str, TryIt] = {
                    "Plan the next eval from this one: questions needed to detect a 2-point gap."),
     "verdict": TryIt("multilingual", (("analyze_paired", "1"), ("analyze_cluster_se", "cr2")),
                      "Three models on MGSM-like data: paired differences with standard errors clustered on the source problem."),
+    "judge": TryIt("judged", (("analyze_paired", "1"),),
+                   "A judge's verdicts on 2,000 questions with a random 15% re-graded by humans: the corrected numbers."),
 }
 
 

@@ -18,14 +18,13 @@ promise, quizzes) and Markdown sections introduced by ``<!-- name -->`` comment 
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["Content", "Quiz", "load_content", "CONTENT_DIR", "WORDS_PER_MINUTE", "main_path_words", "reading_minutes"]
+__all__ = ["Content", "Quiz", "load_content", "CONTENT_DIR"]
 
 _PKG = Path(__file__).resolve().parent
 # content/ at the repository root in a checkout; evalstats_app/site/content in an installed wheel.
@@ -74,23 +73,3 @@ def load_content(slug: str) -> Content:
         for q in meta.get("quiz", [])
     )
     return Content(slug, meta.get("title", slug), meta.get("promise", ""), sections, quizzes, meta)
-
-
-#: Reading speed for the home page's reading times: a careful pace for technical prose with formulas
-#: (general prose is read at about 240 words a minute; Brysbaert 2019).
-WORDS_PER_MINUTE = 200
-
-
-def main_path_words(content: Content) -> int:
-    """Words on the chapter's main path: every section whose name does not start with ``deeper``, plus
-    each quiz's question, options and explanation (words are whitespace-separated tokens, formulas
-    included)."""
-    texts = [text for name, text in content.sections.items() if not name.startswith("deeper")]
-    for q in content.quizzes:
-        texts += [q.question, *q.options, q.explanation]
-    return sum(len(t.split()) for t in texts)
-
-
-def reading_minutes(content: Content, *, wpm: int = WORDS_PER_MINUTE) -> int:
-    """Minutes to read the main path at ``wpm`` words a minute, rounded up (at least 1)."""
-    return max(1, math.ceil(main_path_words(content) / wpm))

@@ -23,19 +23,22 @@ from typing import Any
 
 import streamlit as st
 
+from . import course
 from .chapters import TRY_IT, available, neighbours, page_by_slug
-from .content import Content, Quiz, load_content
+from .content import Content, load_content
+from .course import optional, optional_part
+from .quiz import progress, quiz, quiz_score, remember
 
 __all__ = [
     "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
-    "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
+    "optional", "optional_part", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
 ]
 
-SECTIONS = ("Learn", "Analyze", "Reference")
+SECTIONS = ("Learn", "Analyze", "Reference", "Teach")
 
 
 def sidebar() -> None:
-    """The one shared sidebar: Home, then Learn / Analyze / Reference, as st.page_link; then the
+    """The one shared sidebar: Home, then Learn / Analyze / Reference / Teach, as st.page_link; then the
     presenter-mode switch."""
     with st.sidebar:
         st.page_link("app.py", label="evalstats home", icon=":material/home:")
@@ -104,15 +107,24 @@ _PRESENT_CSS = """<style>
 html { font-size: 22px; }
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarCollapseButton"],
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"] { display: none !important; }
-[data-testid="stMain"], [data-testid="stAppViewContainer"] { scroll-snap-type: y proximity; }
 [data-testid="stMain"]:focus, [data-testid="stMain"]:focus-visible,
 [data-testid="stAppViewContainer"]:focus, [data-testid="stAppViewContainer"]:focus-visible { outline: none; }
-[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3 {
-  scroll-snap-align: start; scroll-margin-top: 1.2rem;
-}
+[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3 { scroll-margin-top: 1.2rem; }
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(h2),
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(h3) { margin-top: 2.5rem; }
 [data-testid="stMainBlockContainer"] { max-width: 1280px; margin: 0 auto; padding-top: 2rem; }
+/* display formulas at the large type: never clipped; a long one wraps at its operators, then scrolls */
+[data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: visible; padding: 0.3em 0; }
+[data-testid="stMain"] .katex-display > .katex { white-space: normal; }
+/* charts drawn at 1/1.3 of the column and zoomed back: every text in them grows with the type */
+[data-testid="stMain"] [data-testid="stVegaLiteChart"] { zoom: 1.3; max-width: calc(100% / 1.3); }
+/* side-by-side columns holding a chart, a formula or a table stack, each at the full width */
+[data-testid="stMain"] [data-testid="stHorizontalBlock"]:has([data-testid="stVegaLiteChart"], .katex-display,
+  [data-testid="stTable"]) { flex-direction: column !important; }
+[data-testid="stMain"] [data-testid="stHorizontalBlock"]:has([data-testid="stVegaLiteChart"], .katex-display,
+  [data-testid="stTable"]) > [data-testid="stColumn"] { width: 100% !important; flex: 1 1 auto !important; }
+/* no downloads on a projector */
+[data-testid="stMain"] [data-testid="stDownloadButton"], [data-testid="stMain"] .stDownloadButton { display: none !important; }
 .st-key-evalstats_present_exit { position: fixed; top: 0.6rem; right: 1rem; z-index: 1000000; width: auto !important; }
 .st-key-evalstats_present_js { display: none !important; }
 @media (max-width: 640px) { .st-key-evalstats_present_exit { top: auto; bottom: 0.6rem; } }
@@ -120,37 +132,56 @@ html { font-size: 22px; }
   [data-testid="stMain"] [data-testid="stElementContainer"]:has(h3) { margin-top: 0; } }
 </style>"""
 
-# Next / previous section on PageDown / PageUp, ArrowRight / ArrowLeft and n / p (not while a widget
-# has the focus). Registered once per browser tab; it acts only while the exit button is on the page.
+# Next / previous on PageDown / PageUp, ArrowRight / ArrowLeft and n / p (not while a widget has the focus).
+# "Next" goes to the next heading when it is on this screen; otherwise it moves one screen on (less a
+# margin, so no line is skipped) and stops at a heading it would pass. "Previous" mirrors it. So every
+# block of a long section passes the screen. Registered once per browser tab; it acts only while the exit
+# button is on the page.
 _PRESENT_JS = """<script>
 (() => {
   if (window.__evalstatsPresenter) return;
   window.__evalstatsPresenter = true;
-  const active = () => document.querySelector('.st-key-evalstats_present_exit') !== null;
-  const headings = () => Array.from(document.querySelectorAll(
+  const doc = window.parent && window.parent.document ? window.parent.document : document;
+  const active = () => doc.querySelector('.st-key-evalstats_present_exit') !== null;
+  const scroller = () => {
+    for (const sel of ['[data-testid="stMain"]', '[data-testid="stAppViewContainer"]']) {
+      const el = doc.querySelector(sel);
+      if (el && el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY !== 'visible') return el;
+    }
+    return doc.scrollingElement;
+  };
+  const headings = () => Array.from(doc.querySelectorAll(
       '[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3'))
     .filter(h => !h.closest('[data-testid="stExpander"]') && h.getClientRects().length > 0);
-  const jump = (dir) => {
-    const items = headings();
-    const tops = items.map(h => h.getBoundingClientRect().top);
-    let target = null;
+  const TOP = 20;  // px kept above a heading brought to the top
+  const step = (dir) => {
+    const box = scroller();
+    const view = box === doc.scrollingElement ? window.innerHeight : box.clientHeight;
+    const origin = box === doc.scrollingElement ? 0 : box.getBoundingClientRect().top;
+    const screen = Math.max(100, Math.round(view * 0.85));
+    const tops = headings().map(h => h.getBoundingClientRect().top - origin - TOP);
+    let by;
     if (dir > 0) {
-      const i = tops.findIndex(t => t > 40);
-      if (i >= 0) target = items[i];
+      const next = tops.filter(t => t > 60);  // a heading already near the top is not worth a press
+      by = next.length && next[0] <= screen ? next[0] : screen;
     } else {
-      for (let i = tops.length - 1; i >= 0; i--) if (tops[i] < 0) { target = items[i]; break; }
+      const prev = tops.filter(t => t < -60);
+      const last = prev.length ? prev[prev.length - 1] : null;
+      by = last !== null && last >= -screen ? last : -screen;
     }
-    if (target) target.scrollIntoView({block: 'start', behavior: 'instant'});
-    return target !== null;
+    const before = box.scrollTop;
+    box.scrollTop = before + by;
+    return box.scrollTop !== before;
   };
+  window.__evalstatsStep = step;
   const NEXT = ['PageDown', 'ArrowRight', 'n'], PREV = ['PageUp', 'ArrowLeft', 'p'];
-  document.addEventListener('keydown', (ev) => {
+  doc.addEventListener('keydown', (ev) => {
     if (!active() || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const t = ev.target;
     if (t && t.closest && t.closest('input, textarea, select, [contenteditable="true"], [role="slider"], '
                                     + '[role="radiogroup"], [role="combobox"], [role="listbox"]')) return;
     const dir = NEXT.includes(ev.key) ? 1 : PREV.includes(ev.key) ? -1 : 0;
-    if (dir !== 0) { ev.preventDefault(); jump(dir); }
+    if (dir !== 0) { ev.preventDefault(); step(dir); }
   }, true);
 })();
 </script>"""
@@ -201,6 +232,7 @@ def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     st.session_state[_EXPORTS] = {}
     _styles()
     sidebar()
+    remember()  # the quiz cookie: reader id and answers, so a reload keeps them
     if slug is None:
         return None
     visited = progress()["visited"]
@@ -210,6 +242,7 @@ def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     st.title(content.title)
     if content.promise:
         st.markdown(f"*{content.promise}*")
+    course.header(content)  # learning objectives and the measured time on screen
     return content
 
 
@@ -236,70 +269,13 @@ def deeper(content: Content, name: str, label: str) -> None:
     Derivations live here, off the main path; the reading time on the home page counts only the
     main path (sections whose names do not start with ``deeper``).
     """
-    with st.expander(f"Go deeper: {label}", icon=":material/school:"):
+    with st.expander(f"Go deeper (optional): {label}", icon=":material/school:"):
         prose(content[name])
 
 
 def notice(markdown: str, *, title: str = "What to notice") -> None:
     """The "what to notice" box that closes each lesson section."""
     st.info(f"**{title}**\n\n{markdown}", icon=":material/visibility:")
-
-
-_PROGRESS = "_evalstats_progress"
-
-
-def progress() -> dict:
-    """This session's progress: ``{"visited": [slug, ...], "answers": {quiz key: (option index, correct)}}``.
-
-    Kept in ``st.session_state`` (not a widget key), so it survives page switches within the session.
-    """
-    store = st.session_state.get(_PROGRESS)
-    if store is None:
-        store = {"visited": [], "answers": {}}
-        st.session_state[_PROGRESS] = store
-    return store
-
-
-def quiz_score(slug: str, n_quizzes: int) -> tuple[int, int]:
-    """(answered, correct) among the quizzes ``<slug>_quiz0`` .. ``<slug>_quiz<n-1>`` in this session."""
-    answers = progress()["answers"]
-    mine = [answers[f"{slug}_quiz{i}"] for i in range(n_quizzes) if f"{slug}_quiz{i}" in answers]
-    return len(mine), sum(1 for _, correct in mine if correct)
-
-
-def _check(q: Quiz, key: str) -> None:
-    choice = st.session_state.get(f"{key}_choice")
-    if choice is None or choice not in q.options:
-        st.session_state[f"{key}_empty"] = True
-        return
-    st.session_state.pop(f"{key}_empty", None)
-    index = list(q.options).index(choice)
-    progress()["answers"][key] = (index, index == q.answer)
-
-
-def quiz(q: Quiz, *, key: str) -> None:
-    """A multiple-choice question that locks once checked.
-
-    Before "Check my answer" the reader may change their pick; once checked, the radio is disabled on
-    the checked option and the verdict (right, or the right answer with the explanation) stays, across
-    page switches too. The answer is recorded in :func:`progress` for the chapter's score and the home page.
-    """
-    choice_key = f"{key}_choice"
-    locked = progress()["answers"].get(key)
-    if locked is not None and st.session_state.get(choice_key) != q.options[locked[0]]:
-        st.session_state[choice_key] = q.options[locked[0]]  # before the widget: the locked pick is shown
-    with st.container(border=True):
-        st.markdown(f"**Quiz.** {q.question}")
-        st.radio("Your answer", list(q.options), index=None, key=choice_key, label_visibility="collapsed",
-                 disabled=locked is not None)
-        if locked is None:
-            st.button("Check my answer", key=f"{key}_check", on_click=_check, args=(q, key))
-            if st.session_state.get(f"{key}_empty"):
-                st.warning("Pick an answer first.")
-        elif locked[1]:
-            st.success(f"Correct. {q.explanation}")
-        else:
-            st.error(f"Not quite: the answer is **{q.options[q.answer]}**. {q.explanation}")
 
 
 def quizzes(content: Content) -> None:
@@ -330,8 +306,12 @@ def try_it(slug: str) -> None:
 
 
 def chapter_footer(content: Content) -> None:
-    """Quizzes and the score, "Try it on data", then links to the previous and next chapters."""
+    """"Check yourself" (quizzes and the score), "Do it in Python", "Try it on data", then links to the
+    previous and next chapters."""
+    if content.quizzes:
+        st.subheader("Check yourself", anchor="check-yourself")
     quizzes(content)
+    course.python_block(content)
     try_it(content.slug)
     prev, nxt = neighbours(content.slug)
     left, right = st.columns(2)
@@ -507,20 +487,24 @@ def _first_sentence(text: str) -> str:
     return " ".join((match.group(1) if match else plain).split())
 
 
-def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None, title: str | None = None) -> None:
-    """Show an Altair chart, its one-sentence summary, and PNG / SVG downloads.
+def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None, title: str | None = None,
+          width: str = "stretch") -> None:
+    """Show an Altair chart, its one-sentence summary, and PNG (16:9 slide, 1920 x 1080) / SVG downloads.
+
+    ``width="content"`` keeps the chart's own width (a square scatter whose axes must share one scale).
 
     The downloads carry ``title`` (default: the chart's own title, else the summary's first sentence)
     and a subtitle naming the page's settings (:func:`settings_line`). The PNG and SVG are rendered by
     vl-convert only when a download button is clicked (Streamlit calls the ``data`` callable on click),
     so moving a slider never pays for the conversion.
     """
-    from evalstats_core.charts import compile_spec, to_png, to_svg
+    from evalstats_core.charts import compile_spec, to_svg
+    from evalstats_core.charts.slide import slide_png
 
     # Compiling an Altair chart costs tens of ms (and validating it more), on every rerun. Pages pass
     # the dict that a cached function compiled once (charts.compile_spec); an Altair chart still works.
     spec = compile_spec(altair_chart)
-    st.vega_lite_chart(spec=spec, width="stretch", key=key)
+    st.vega_lite_chart(spec=spec, width=width, key=key)
     st.caption(summary)
     own = spec.get("title")
     own = own.get("text") if isinstance(own, dict) else own
@@ -535,7 +519,8 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     if isinstance(exports, dict):
         exports[name] = svg  # this run's SVG exports by chart name (the tests render one)
     a, b, _ = st.columns([1, 1, 4])
-    a.download_button("PNG", data=lambda: to_png(spec, title=heading, subtitle=subtitle), file_name=f"{name}.png",
+    # the PNG is sized for a 16:9 slide (1920 x 1080, outputs' preset charts.slide), not the on-screen banner
+    a.download_button("PNG", data=lambda: slide_png(spec, title=heading, subtitle=subtitle), file_name=f"{name}.png",
                       mime="image/png", key=f"{name}_png", icon=":material/download:", on_click="ignore")
     b.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml", key=f"{name}_svg",
                       icon=":material/download:", on_click="ignore")

@@ -269,7 +269,8 @@ def plan_controls(res: Results) -> dict[str, Any]:
 
 def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, res: Results) -> None:
     """Minimum detectable effect, questions and answers needed, and a link into the power chapter."""
-    from evalstats_core.planning import LINK_DELTA_RANGE, describe, power_link
+    from evalstats_app.page_keys import LINK_DELTA_RANGE, power_link
+    from evalstats_core.planning import describe
 
     st.markdown(content["plan"])
     if not res.analysis.comparisons:

@@ -7,6 +7,7 @@ Contents, by module (each module's docstring tells when to use which function):
 ``clustering``     ``summarize``; cluster-robust (CR1) SE, design effect, ICC, block bootstrap
 ``comparison``     ``compare`` (unpaired / paired / clustered), McNemar's test
 ``wild``           wild cluster bootstrap: p-value and interval of a mean or paired difference
+``judge``          an LLM judge's scores corrected by a few human labels (PPI++); agreement; label budget
 ``multiple``       Holm and Benjamini-Hochberg adjusted p-values for many comparisons
 ``variance``       the K curve (what K answers per question buy) and budget allocation
 ``decomposition``  Var(x) and E[sigma^2] estimated from resampled answers (optionally clustered)
@@ -48,6 +49,13 @@ from .errors import EvalStatsError, EvalStatsWarning
 
 # public name -> submodule that defines it (imported on first use)
 _PUBLIC: dict[str, str] = {
+    "ppi_mean": "judge",
+    "ppi_compare": "judge",
+    "JudgeEstimate": "judge",
+    "judge_agreement": "judge_agree",
+    "Agreement": "judge_agree",
+    "labels_needed": "judge_budget",
+    "LabelBudget": "judge_budget",
     "summarize": "clustering",
     "Summary": "clustering",
     "compare": "comparison",

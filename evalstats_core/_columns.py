@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .errors import EvalStatsError
+from .flags import flag
 
 __all__ = ["categorical", "check_name", "find_roles", "hidden_character", "label_codes", "question_clusters", "score_values", "wide_cells"]
 
@@ -99,7 +100,7 @@ def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None],
     if roles["question"] is None:
         raise EvalStatsError(
             f"could not find the question column in {label} (columns: {', '.join(repr(h) for h in header)}); "
-            "name it 'question' or pass question_col= (--question-col on the command line)")
+            f"name it 'question' or pass question_col= ({flag('question_col')} on the command line)")
     long_form = fmt == "long" or (fmt is None and roles.get("model") is not None)
     if long_form:
         for role in ("model", "score"):
@@ -250,9 +251,9 @@ def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where:
     worded = False
     for j, k in enumerate(mcols):  # a loop over model columns, not rows
         hint = (f" (read as wide form: every column other than '{qname}' is a model; if '{header[k]}' is not a "
-                f"model (a prompt, a reference answer), leave it out with ignore_cols= (--ignore-col "
+                f"model (a prompt, a reference answer), leave it out with ignore_cols= ({flag('ignore_cols')} "
                 f"{shlex.quote(header[k])}; 'Columns to leave out' in the app); if the file is long form, name its "
-                "model column with model_col= / --model-col)")
+                f"model column with model_col= / {flag('model_col')})")
         grid[:, j], w = score_values(table.column(k), header[k], where, missing_ok=True, hint=hint)
         worded |= w
         if np.isnan(grid[:, j]).all():

@@ -5,27 +5,14 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:
-    from .data import Dataset, QuestionTable
+from ._sniff import delimiter, is_parquet
 
 __all__ = ["file_columns", "extra_columns", "TEXT_COLUMNS"]
-
-
-def _is_parquet(data: bytes, name: str) -> bool:
-    return name.lower().endswith((".parquet", ".pq")) or data[:4] == b"PAR1"
-
-
-def _delimiter(first_line: str, name: str) -> str:
-    """The separator as the loader picks it: tab for .tsv, else comma, else tab or semicolon if present."""
-    delimiter = "\t" if name.lower().endswith(".tsv") else ","
-    if delimiter not in first_line:
-        delimiter = next((d for d in ("\t", ";") if d in first_line), delimiter)
-    return delimiter
 
 
 def file_columns(data: bytes, name: str) -> tuple[str, ...]:
@@ -35,7 +22,7 @@ def file_columns(data: bytes, name: str) -> tuple[str, ...]:
     file size; the loader gives the precise error for an unreadable file.
     """
     try:
-        if _is_parquet(data, name):
+        if is_parquet(data, name):
             import pyarrow.parquet as pq
 
             return tuple(str(c).strip() for c in pq.read_schema(io.BytesIO(data)).names)
@@ -44,7 +31,7 @@ def file_columns(data: bytes, name: str) -> tuple[str, ...]:
             head = head[3:]
         text = head.decode("utf-8", errors="strict" if len(data) <= len(head) else "ignore").lstrip("\r\n")
         first = text.split("\n", 1)[0]
-        row = next(csv.reader(io.StringIO(first), delimiter=_delimiter(first, name)), [])
+        row = next(csv.reader(io.StringIO(first), delimiter=delimiter(first, name)), [])
         return tuple(h.strip() for h in row)
     except Exception:  # noqa: BLE001 - a header we cannot read: the loader reports why
         return ()
@@ -54,10 +41,12 @@ def file_columns(data: bytes, name: str) -> tuple[str, ...]:
 TEXT_COLUMNS = 3
 
 
-def extra_columns(dataset: Dataset, table: QuestionTable) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+def extra_columns(dataset: Any, table: Any) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Columns the analysis did not use, in one read: cluster-like ones, and text ones (e.g. the prompt).
 
-    The columns come from the loader's one parse of the file (``Dataset.extra``); nothing is read again.
+    The columns come from the loader's one parse of the file (``Dataset.unused``, one value per row of
+    ``Dataset.frame``); nothing is read again. ``dataset`` is a ``Dataset`` and ``table`` its ``QuestionTable``
+    (duck-typed: this module imports nothing of :mod:`evalstats_core.data`, so the two never import each other).
     Cluster-like: one integer label per question (below). Text: up to :data:`TEXT_COLUMNS` other columns,
     each question's first value (object array, shape ``(table.questions.size,)``), for the list of
     questions two models disagree on.
@@ -71,11 +60,12 @@ def extra_columns(dataset: Dataset, table: QuestionTable) -> tuple[dict[str, np.
     dict of column name -> numpy.ndarray of int64, shape (table.questions.size,)
     """
     used = {dataset.question_col, dataset.model_col, dataset.score_col, dataset.cluster_col, *dataset.model_cols}
-    extra = dataset.extra or {}  # the loader kept them from its one parse of the file: no second read
-    cand = [c for c in extra if c != "__question__" and c and c not in used]
+    extra = getattr(dataset, "unused", None) or {}  # the loader kept them from its one parse: no second read
+    cand = [c for c in extra if c and c not in used]
     if not cand:
         return {}, {}
-    cols = {dataset.question_col: extra["__question__"], **{c: extra[c] for c in cand}}
+    questions = dataset.frame["question"].astype(str).to_numpy(dtype=object)
+    cols = {dataset.question_col: questions, **{c: extra[c] for c in cand}}
     n_q = table.questions.size
     q_index = pd.Index(table.questions.astype(str)).get_indexer(cols[dataset.question_col].astype(str))
     keep = q_index >= 0  # wide-form rows without any score were dropped by the loader

@@ -97,14 +97,19 @@ def _check_regular(path: str) -> None:
                              "and give its path (or pipe them in with '-')")
 
 
-_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"))
 _COMPRESSED_EXT = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zip")
 
 
 def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[bytes, str]:
     """Decompress gzip, bz2, xz, zstd or a one-file zip (within the byte budget); return (data, inner ext)."""
-    kind = next((k for magic, k in _MAGIC if data.startswith(magic)), None)
+    from ._bounded import Budget, decompress, zip_member
+    from ._sniff import compression, is_bundle
+
+    kind = compression(data)
     inner = os.path.splitext(label[: -len(ext)])[1].lower() if ext in _COMPRESSED_EXT else ext
+    budget = Budget.of(limits, label)
+    if is_bundle(data):
+        return data, ".bundle"  # an analysis bundle: read by its own reader (evalstats_core.bundle)
     if kind is None and data.startswith(b"PK\x03\x04") and ext == ".zip":
         import zipfile
 
@@ -114,73 +119,23 @@ def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[byte
                 if len(members) != 1:
                     raise EvalStatsError(f"{label} is a zip archive with {len(members)} files; put exactly one CSV "
                                          "or Parquet file in it (or unzip it and load the file)")
-                if members[0].file_size > limits.max_bytes:
-                    raise _too_big(label, limits)
-                with zf.open(members[0]) as fh:
-                    out = fh.read(limits.max_bytes + 1)
+                out = zip_member(data, zf, members[0].filename, budget)
                 inner = os.path.splitext(members[0].filename)[1].lower()
-        except zipfile.BadZipFile as exc:
+        except EvalStatsError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a damaged archive: name it
             raise EvalStatsError(f"{label} is a damaged zip archive ({exc}); unzip it and load the CSV inside") from None
     elif kind is None:
         return data, ext
     else:
         try:
-            out = _stream_decompress(data, kind, limits)
+            out = decompress(data, kind, budget)
         except EvalStatsError:
             raise
         except Exception as exc:  # noqa: BLE001 - a damaged archive: name it
             raise EvalStatsError(f"{label} looks {kind}-compressed but could not be decompressed ({exc}); "
                                  "decompress it yourself and load the CSV or Parquet file inside") from None
-    if len(out) > limits.max_bytes:
-        raise _too_big(label, limits)
     return out, inner or ".csv"
-
-
-def _too_big(label: str, limits: Limits) -> EvalStatsError:
-    return EvalStatsError(
-        f"{label} decompresses to more than the limit of {limits.max_bytes / 2**20:,.0f} MB; analyse a smaller "
-        f"file, or {Limits.how_to_raise('max_bytes')}")
-
-
-def _stream_decompress(data: bytes, kind: str, limits: Limits) -> bytes:
-    """Decompress in bounded steps: a 1 MB bomb that expands to 100 GB stops at the budget."""
-    cap = limits.max_bytes + 1
-    if kind == "zstd":
-        try:
-            import zstandard
-        except ImportError:
-            raise EvalStatsError("the file is zstd-compressed and the zstandard module is not installed; "
-                                 "decompress it first (zstd -d) and load the result") from None
-        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data)) as fh:
-            return fh.read(cap)
-    import bz2
-    import lzma
-    import zlib
-
-    parts, size = [], 0
-    if kind == "gzip":
-        dec, rest = zlib.decompressobj(16 + zlib.MAX_WBITS), data
-        while rest and size < cap:
-            chunk = dec.decompress(rest, cap - size)
-            rest = dec.unconsumed_tail
-            if dec.eof:
-                rest = dec.unused_data  # concatenated gzip members
-                if rest:
-                    dec = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            elif not chunk and not rest:
-                break
-            parts.append(chunk)
-            size += len(chunk)
-        return b"".join(parts)
-    dec = bz2.BZ2Decompressor() if kind == "bz2" else lzma.LZMADecompressor()
-    chunk = dec.decompress(data, max_length=cap)
-    while True:
-        parts.append(chunk)
-        size += len(chunk)
-        if dec.eof or size >= cap or (dec.needs_input and not chunk):
-            break
-        chunk = dec.decompress(b"", max_length=cap - size)
-    return b"".join(parts)
 
 
 def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
@@ -190,7 +145,9 @@ def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
         raise EvalStatsError(f"{label} looks like an Excel workbook or a zip archive, not a CSV file; "
                              "export it as 'CSV UTF-8' (or Parquet) and load that (a .zip holding one CSV is "
                              "read when its name ends in .zip)")
-    utf16 = _utf16(head)
+    from ._sniff import utf16 as sniff_utf16
+
+    utf16 = sniff_utf16(head)
     if utf16:
         try:
             text = data.decode(utf16)
@@ -213,20 +170,6 @@ def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
             "UTF-8 (the file was probably saved as Latin-1/Windows-1252); re-save it as UTF-8 "
             "(in Excel: 'CSV UTF-8') and load it again") from None
     return data, text
-
-
-def _utf16(head: bytes) -> str | None:
-    """'utf-16' (BOM), 'utf-16-le' or 'utf-16-be' (no BOM: every other byte of ASCII text is 0), or None."""
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"
-    sample = head[: len(head) // 2 * 2][:512]
-    if len(sample) >= 4:
-        even, odd = sample[0::2], sample[1::2]
-        if odd.count(0) > 0.9 * len(odd) and even.count(0) < 0.1 * len(even):
-            return "utf-16-le"
-        if even.count(0) > 0.9 * len(even) and odd.count(0) < 0.1 * len(odd):
-            return "utf-16-be"
-    return None
 
 
 def _line_of_record(text: str, delimiter: str, index: int) -> int:
@@ -286,6 +229,7 @@ class OpenedFile:
     file_type: str
     delimiter: str
     n_rows: int = 0
+    meta: dict | None = None
 
 
 def _check_rows(n_rows: int, label: str, limits: Limits, exact: bool) -> None:
@@ -310,9 +254,75 @@ def _parquet_type_problem(name: str, t: pa.DataType, label: str) -> EvalStatsErr
     return None
 
 
+def _our_metadata(schema: pa.Schema) -> dict | None:
+    """How a Parquet file written by evalstats (an analysis bundle's data) says it is read, or None."""
+    import json
+
+    raw = (schema.metadata or {}).get(b"evalstats")
+    try:
+        doc = json.loads(raw) if raw is not None and len(raw) < 4096 else None
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _check_unpacked(meta: Any, label: str, limits: Limits) -> None:
+    """A Parquet file whose columns unpack to more than the byte budget (as its footer declares them) is
+    refused before any column is read, like a compressed CSV."""
+    total = 0
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        total += sum(max(group.column(c).total_uncompressed_size, 0) for c in range(group.num_columns))
+    if total > limits.max_bytes:
+        raise EvalStatsError(
+            f"{label} decompresses to more than the limit of {limits.max_bytes / 2**20:,.0f} MB (its columns unpack "
+            f"to {total / 2**20:,.0f} MB); analyse a smaller file, or {Limits.how_to_raise('max_bytes')}")
+
+
+def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[[list[str]], pa.Table], label: str,
+               limits: Limits, file_type: str = "parquet") -> OpenedFile:
+    """An :class:`OpenedFile` over columnar data (a Parquet file, or an in-memory Arrow table or DataFrame):
+    ``read(column names)`` returns those columns; the rows are counted and the types checked first."""
+    _check_rows(n_rows, label, limits, exact=True)
+    raw_names = list(schema.names)
+    names = [str(c).strip() for c in raw_names]
+
+    def parse_columns(text_cols: list[int], used: list[int] | None = None) -> pa.Table:
+        wanted = range(len(raw_names)) if used is None else sorted(set(used) | set(text_cols))
+        for i in wanted:
+            problem = _parquet_type_problem(names[i], schema.field(i).type, label)
+            if problem is not None:
+                raise problem
+        try:
+            table = read([raw_names[i] for i in wanted])
+        except MemoryError:
+            raise EvalStatsError(f"{label} does not fit in memory; analyse a smaller file, or lower "
+                                 f"{Limits.how_to_raise('max_rows')[9:]}") from None
+        except Exception as exc:  # noqa: BLE001 - a damaged body
+            raise EvalStatsError(f"could not read the data of {label} as Parquet ({exc}); re-export the "
+                                 "file") from None
+        got = dict(zip(wanted, range(table.num_columns), strict=True))
+        cols = []
+        for i in range(len(raw_names)):
+            if i not in got:
+                cols.append(pa.nulls(table.num_rows))
+                continue
+            col = table.column(got[i])
+            if pa.types.is_dictionary(col.type):
+                col = pc.cast(col, col.type.value_type)
+            cols.append(pc.cast(col, pa.string()) if i in text_cols else col)
+        return pa.table(cols, names=[f"c{i}" for i in range(len(cols))])
+
+    return OpenedFile(names, parse_columns, lambda i: f"data row {i + 1} of {label}", file_type, "", n_rows,
+                      _our_metadata(schema))
+
+
 def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -> OpenedFile:
     limits = limits or Limits.from_env()
-    if ext in (".parquet", ".pq") or data[:4] == b"PAR1":
+    from ._sniff import delimiter as sniff_delimiter
+    from ._sniff import is_parquet
+
+    if is_parquet(data, ext):
         import pyarrow.parquet as pq
 
         try:
@@ -320,47 +330,16 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
             schema = pf.schema_arrow
         except Exception as exc:  # noqa: BLE001 - any reader failure is a bad file
             raise EvalStatsError(f"could not read {label} as Parquet ({exc}); re-export the file") from None
-        n_rows = int(pf.metadata.num_rows)
-        _check_rows(n_rows, label, limits, exact=True)
-        raw_names = list(schema.names)
-        names = [str(c).strip() for c in raw_names]
-
-        def parse_parquet(text_cols: list[int], used: list[int] | None = None) -> pa.Table:
-            wanted = range(len(raw_names)) if used is None else sorted(set(used) | set(text_cols))
-            for i in wanted:
-                problem = _parquet_type_problem(names[i], schema.field(i).type, label)
-                if problem is not None:
-                    raise problem
-            try:
-                table = pf.read(columns=[raw_names[i] for i in wanted], use_threads=False)
-            except MemoryError:
-                raise EvalStatsError(f"{label} does not fit in memory; analyse a smaller file, or lower "
-                                     f"{Limits.how_to_raise('max_rows')[9:]}") from None
-            except Exception as exc:  # noqa: BLE001 - a damaged body
-                raise EvalStatsError(f"could not read the data of {label} as Parquet ({exc}); re-export the "
-                                     "file") from None
-            got = dict(zip(wanted, range(table.num_columns), strict=True))
-            cols = []
-            for i in range(len(raw_names)):
-                if i not in got:
-                    cols.append(pa.nulls(table.num_rows))
-                    continue
-                col = table.column(got[i])
-                if pa.types.is_dictionary(col.type):
-                    col = pc.cast(col, col.type.value_type)
-                cols.append(pc.cast(col, pa.string()) if i in text_cols else col)
-            return pa.table(cols, names=[f"c{i}" for i in range(len(cols))])
-
-        return OpenedFile(names, parse_parquet, lambda i: f"data row {i + 1} of {label}", "parquet", "", n_rows)
+        _check_unpacked(pf.metadata, label, limits)
+        return open_arrow(schema, int(pf.metadata.num_rows),
+                          lambda cols: pf.read(columns=cols, use_threads=False), label, limits)
 
     data, text = _check_text(data, label)
     if not text or text.isspace():
         raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
     body = text.lstrip("\r\n")
     first = body.partition("\n")[0]
-    delimiter = "\t" if ext == ".tsv" else ","
-    if delimiter not in first:
-        delimiter = next((d for d in ("\t", ";") if d in first), delimiter)
+    delimiter = sniff_delimiter(first, ext)
     raw = next(csv.reader(io.StringIO(body), delimiter=delimiter))
 
     def read(types: dict[str, pa.DataType]) -> pa.Table:

@@ -27,7 +27,7 @@ import pandas as pd
 
 from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, check_method
 from ._validate import check_confidence
-from .data import Dataset, QuestionTable, question_scores
+from .data import Dataset, QuestionTable, load, question_scores
 from .errors import EvalStatsError, EvalStatsWarning
 
 __all__ = ["Analysis", "AnalysisStopped", "ModelResult", "PairResult", "analyze"]
@@ -359,6 +359,12 @@ def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: 
     return float(low), float(high), INTERVAL_LABELS[chosen]
 
 
+def _is_frame(data: Any) -> bool:
+    from ._table import arrow_of
+
+    return not isinstance(data, (str, bytes)) and arrow_of(data) is not None
+
+
 def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confidence: float = 0.95,
             paired: bool = True, use_clusters: bool = True, adjust: str = "holm", method: str = "cr2",
             interval: str = "auto", wild_bootstrap: bool = False, n_boot: int = 9999,
@@ -368,7 +374,8 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     Parameters
     ----------
     data : Dataset or QuestionTable
-        From :func:`~evalstats_core.data.load` (or :func:`~evalstats_core.data.question_scores`).
+        From :func:`~evalstats_core.data.load` (or :func:`~evalstats_core.data.question_scores`); a pandas or
+        polars DataFrame or an Arrow table is read by :func:`~evalstats_core.data.load` first.
     baseline : str, optional
         Compare every other model against this one (``diff = model - baseline``). None compares every
         pair, later model minus earlier model in file order.
@@ -434,6 +441,8 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         table = question_scores(data)
     elif isinstance(data, QuestionTable):
         table = data  # it carries the file's roles and notes (question_scores copies them from the Dataset)
+    elif _is_frame(data):  # a pandas/polars DataFrame or an Arrow table: read as load() reads a file
+        table = question_scores(load(data))
     else:
         raise EvalStatsError(f"analyze needs a Dataset from load() (or a QuestionTable), not a {type(data).__name__}")
     models = table.models

@@ -26,8 +26,9 @@ __all__ = ["Bundle", "make_bundle", "read_bundle", "MARKER"]
 
 #: ``settings.json`` of a bundle carries this key (its value is the format version).
 MARKER = "evalstats_bundle"
+#: The Parquet schema metadata key that says how the bundle's data is read (its resample column).
+META_KEY = b"evalstats"
 _MAX_SETTINGS_BYTES = 1 << 20
-_MAX_DATA_BYTES = 1 << 31
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +59,15 @@ def make_bundle(dataset: Any, settings: dict[str, Any], *, use_clusters: bool = 
     frame = dataset.frame
     if not use_clusters and "cluster" in frame.columns:
         frame = frame.drop(columns=["cluster"])
+    if "resample" not in frame.columns and len(frame) > frame[["question", "model"]].drop_duplicates().shape[0]:
+        # repeated answers were read as resamples: number them, so the reopened file reads them the same way
+        frame = frame.assign(resample=frame.groupby(["question", "model"], sort=False, observed=True).cumcount())
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if "resample" in frame.columns:  # the runs stay runs when the bundle is reopened (read as resamples)
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: json.dumps(
+            {"resample_col": "resample"}).encode()})
     buf = io.BytesIO()
-    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), buf, compression="zstd")
+    pq.write_table(table, buf, compression="zstd")
     doc = {MARKER: 1, "file": str(dataset.name), "settings": settings}
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -70,35 +78,38 @@ def make_bundle(dataset: Any, settings: dict[str, Any], *, use_clusters: bool = 
     return out.getvalue()
 
 
-def read_bundle(data: bytes) -> Bundle | None:
+def read_bundle(data: bytes, limits: Any = None) -> Bundle | None:
     """The bundle in ``data``, or ``None`` when ``data`` is not an evalstats bundle (any other file).
+
+    Every part is read through the bounded reader (:mod:`evalstats_core._bounded`): the settings within
+    1 MB and 200 levels of JSON nesting, the data within ``limits.max_bytes`` (default
+    :meth:`Limits.from_env <evalstats_core.limits.Limits.from_env>`), whatever sizes the archive declares.
 
     Raises
     ------
     EvalStatsError
         A ZIP that says it is a bundle but is damaged or oversized.
     """
-    if not data.startswith(b"PK\x03\x04"):
-        return None
+    from ._bounded import Budget, parse_json, zip_member
+    from ._sniff import is_bundle
+    from .limits import Limits
+
+    if not is_bundle(data):
+        return None  # not a ZIP with a bundle's parts (e.g. a workbook): the loader names what it is
+    limits = limits or Limits.from_env()
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError):
-        return None  # not a ZIP we can read (e.g. a workbook): the loader names what it is
-    try:
-        names = set(zf.namelist())
-        if "settings.json" not in names or "data.parquet" not in names:
-            return None
-        info = zf.getinfo("settings.json")
-        if info.file_size > _MAX_SETTINGS_BYTES or zf.getinfo("data.parquet").file_size > _MAX_DATA_BYTES:
-            raise EvalStatsError("the analysis bundle is larger than its parts may be (settings over 1 MB or data "
-                                 "over 2 GB once unpacked); re-export it from the workbench")
-        doc = json.loads(zf.read("settings.json").decode("utf-8"))
+        small = Budget(_MAX_SETTINGS_BYTES, "the analysis bundle's settings.json", _MAX_SETTINGS_BYTES)
+        doc = parse_json(zip_member(data, zf, "settings.json", small), "the analysis bundle's settings.json")
         if not isinstance(doc, dict) or MARKER not in doc:
             return None
         settings = doc.get("settings")
         if not isinstance(settings, dict):
             raise EvalStatsError("the analysis bundle's settings.json has no settings; re-export it from the workbench")
-        return Bundle(zf.read("data.parquet"), str(doc.get("file") or "bundle.parquet"), settings)
-    except (zipfile.BadZipFile, UnicodeDecodeError, json.JSONDecodeError, KeyError) as exc:
+        parquet = zip_member(data, zf, "data.parquet", Budget.of(limits, "the analysis bundle's data.parquet"))
+        return Bundle(parquet, str(doc.get("file") or "bundle.parquet")[:200], settings)
+    except EvalStatsError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a damaged archive raises its library's own error: name it once
         raise EvalStatsError(f"the analysis bundle cannot be opened ({type(exc).__name__}); re-export it from "
                              "the workbench") from None

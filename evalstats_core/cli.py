@@ -115,7 +115,7 @@ def _positive(flag: str):
 def _input_options(p: argparse.ArgumentParser) -> None:
     """Budgets and reading choices shared by analyze and gate (defaults: evalstats_core.limits)."""
     p.add_argument("--example", metavar="NAME",  # replaced by the file's path before parsing (_argv.py)
-                   help="a bundled example in place of FILE: atlas_breeze, multilingual or synthetic")
+                   help="a bundled example in place of FILE: atlas_breeze, multilingual, synthetic or judged")
     p.add_argument("--duplicates", choices=("resamples", "error"), default="resamples",
                    help="several rows for one question and model: resamples (default: averaged; rows with different "
                         "scores are named on stderr) or error")
@@ -128,7 +128,8 @@ def _input_options(p: argparse.ArgumentParser) -> None:
                         "(default: the first the log lists)")
     p.add_argument("--filter", metavar="NAME", help="lm-eval logs: the filter (default: the task's first)")
     p.add_argument("--model-name", metavar="NAME",
-                   help="a harness log's model name, when the log does not say it (one file)")
+                   help="a harness log's model name, when the log does not say it (one file; with several, give "
+                        "NAME=PATH for each)")
     p.add_argument("--runs-in-ids", action="store_true",
                    help="question ids like 1.1, 1.2 are runs of question 1: average them as resamples")
     p.add_argument("--resample-col", metavar="C",
@@ -151,17 +152,28 @@ def _load(args: argparse.Namespace):
     limits = Limits.from_env(max_rows=args.max_rows, max_models=args.max_models, max_pairs=args.max_pairs,
                              max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
     harness = dict(metric=args.metric, harness_filter=args.filter)
-    if len(args.file) > 1:
-        if "-" in args.file:
+    files, names = _named_files(args.file)
+    if len(files) > 1:
+        if "-" in files:
             raise ValueError("standard input ('-') can only be read on its own; name the files instead")
+        if args.model_name is not None:
+            raise ValueError("--model-name names the model of one file; with several files, give NAME=PATH for "
+                             "each file whose model you name (e.g. 'gpt-4o=run1/samples.jsonl')")
         from .data import load_many
 
-        dataset = load_many(list(args.file), limits=limits, duplicates=args.duplicates,
-                            mixed_scales=args.mixed_scales, **harness)
+        roles = dict(format=args.layout, question_col=args.question_col, model_col=args.model_col,
+                     score_col=args.score_col, cluster_col=args.cluster_col, ignore_cols=tuple(args.ignore_col),
+                     runs_in_ids=args.runs_in_ids, resample_col=args.resample_col)  # as for one file
+        dataset = load_many(files, limits=limits, duplicates=args.duplicates, model_names=names,
+                            mixed_scales=args.mixed_scales, **harness, **roles)
         for w in dataset.warnings:
             print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
         return dataset, limits
-    (file,) = args.file
+    (file,) = files
+    if names:
+        if args.model_name is not None:
+            raise ValueError(f"the model of {file!r} is named twice (NAME=PATH and --model-name); give one")
+        args.model_name = names[file]
     if file == "-":
         source = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
     else:
@@ -177,6 +189,19 @@ def _load(args: argparse.Namespace):
     return dataset, limits
 
 
+def _named_files(given: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Files as given, with ``NAME=PATH`` (as errorbars takes it) split into the path and its model name."""
+    files, names = [], {}
+    for arg in given:
+        name, sep, path = arg.partition("=")
+        if sep and name and path and arg != "-" and not os.path.exists(arg):
+            files.append(path)
+            names[path] = name
+        else:
+            files.append(arg)
+    return files, names
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (``analyze`` subcommand)."""
     parser = _Parser(prog=PROG, description=_DESCRIPTION, epilog=_EXAMPLES,
@@ -187,8 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE", nargs="+",
                    help="results file (.csv, .parquet) or harness log (lm-eval samples .jsonl, Inspect .eval/.json, "
-                        "promptfoo .json); several files (one per model) are joined on the question; '-' reads "
-                        "standard input")
+                        "promptfoo .json); several files (one per model) are joined on the question; NAME=PATH "
+                        "names the model of that file; '-' reads standard input")
     p.add_argument("--format", "-f", choices=("markdown", "latex", "csv", "json"), default="markdown",
                    help="output format (default: markdown)")
     p.add_argument("--baseline", metavar="MODEL",
@@ -217,9 +242,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B",
                    help="wild bootstrap draws (default 9999; every weight vector when there are at most B)")
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the wild bootstrap draws (default 0)")
-    p.add_argument("--table", choices=("models", "comparisons"), default="models",
+    p.add_argument("--table", choices=("models", "comparisons", "judge"), default="models",
                    help="with --format csv: which table to print (one table per file; default models); with -o DIR "
                         "every table is written to DIR as models.csv, comparisons.csv")
+    p.add_argument("--human-col", metavar="C",
+                   help="column with human labels of the judged scores, blank where unlabelled (default: a column "
+                        "named human, gold or label), or for harness logs the human scorer (Inspect logs with two "
+                        "scorers; --metric names the judge's); reports the judge-corrected (PPI++) estimates")
+    p.add_argument("--labels", metavar="FILE",
+                   help="human labels in a separate CSV joined on the question (and model) id")
     p.add_argument("--output", "-o", metavar="OUT",
                    help="write the report to OUT instead of printing it (with --format csv, OUT may be a folder: "
                         "an existing one, or a name ending in '/')")
@@ -242,6 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
         g.add_argument(flag, metavar="C", help=f"column with the {what}")
     g.add_argument("--no-clusters", action="store_true", help="ignore the cluster column")
     g.add_argument("--layout", choices=("long", "wide"), help="file layout (default: detected)")
+    g.add_argument("--human-col", metavar="C",
+                   help="column with human labels (default: one named human, gold or label): decide on the corrected "
+                        "difference")
+    g.add_argument("--labels", metavar="FILE", help="human labels in a separate CSV joined on the question (and model) id")
     g.add_argument("--output", "-o", metavar="OUT", help="write the Markdown summary to OUT instead of stdout")
     _input_options(g)
     return parser
@@ -283,7 +318,15 @@ def _gate(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore", EvalStatsWarning)
         result = gate(dataset, baseline=args.baseline, candidate=args.candidate, margin=args.margin,
                       confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters)
+        from .judge_apply import gate_with_labels
+
+        result, note = gate_with_labels(dataset, result, human_col=args.human_col, labels=args.labels,
+                                        method=args.cluster_se, use_clusters=not args.no_clusters)
     text = result.markdown()
+    if note:
+        from .report import escape_markdown
+
+        text = text.rstrip("\n") + "\n\n" + escape_markdown(note) + "\n"
     _write(text, args.output)
     return result.exit_code
 
@@ -315,6 +358,17 @@ def _run(args: argparse.Namespace) -> int:
         import shlex
 
         result = dataclasses.replace(result, source=" ".join(shlex.quote(f) for f in args.file))
+    from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
+
+    judge = section_for(dataset, result, human_col=args.human_col, labels=args.labels,
+                        human_loader=lambda name: _load(argparse.Namespace(**{**vars(args), "metric": name}))[0],
+                        notes=(skipped := []))
+    for note in skipped:
+        print(f"evalstats: note: {' '.join(note.split())}", file=sys.stderr)
+    if judge is not None:  # every table, verdict and ranking then reads the corrected numbers
+        from .judge_apply import corrected_analysis
+
+        result = corrected_analysis(result, judge)
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
             print(f"evalstats: warning: {w}", file=sys.stderr)
@@ -323,14 +377,21 @@ def _run(args: argparse.Namespace) -> int:
         from .report import csv_tables
 
         os.makedirs(args.output, exist_ok=True)
-        for name, body in csv_tables(result).items():
+        tables = csv_tables(result)
+        if judge is not None:
+            tables["judge.csv"] = add_to_report("", "csv", judge, table="judge")
+        for name, body in tables.items():
             path = os.path.join(args.output, name)
             if any(_same_file(f, path) for f in args.file):
                 return _fail(f"{path!r} is the input file; choose another folder (the input is never overwritten)")
             with open(path, "w", encoding="utf-8", newline="") as fh:
                 fh.write(body)
         return 0
-    text = render(result, args.format, table=args.table)
+    text = "" if args.table == "judge" else render(result, args.format, table=args.table)
+    if judge is not None:
+        text = add_to_report(text, args.format, judge, table=args.table)
+    elif args.table == "judge":
+        return _fail("--table judge needs human labels: --human-col C or --labels FILE")
     _write(text, args.output)
     return 0
 

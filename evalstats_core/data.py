@@ -20,29 +20,23 @@ column, the value and the fix. The user's file is only ever opened for reading.
 from __future__ import annotations
 
 import os
-import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._columns import (
-    categorical,
-    check_name,
-    find_roles,
-    label_codes,
-    question_clusters,
-    score_values,
-    wide_cells,
-)
 from ._extra import extra_columns, file_columns
-from ._read import open_file, read_source
+from ._read import read_source
+from ._records import Records, concat
+from ._table import arrow_of, opened_arrow, read_table
+from ._validator import validate as _fields
 from .errors import EvalStatsError
-from .limits import Limits, estimate
+from .limits import Limits
 
-__all__ = ["Dataset", "QuestionTable", "load", "question_scores", "Prepared", "prepare", "file_columns",
-           "extra_columns"]
+__all__ = ["Dataset", "QuestionTable", "load", "load_many", "validate", "question_scores", "Prepared", "prepare",
+           "file_columns", "extra_columns"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +47,8 @@ class Dataset:
     ----------
     frame : pandas.DataFrame
         One row per answer: ``question`` and ``model`` (categorical, labels as text), ``score`` (float64,
-        finite), and ``cluster`` (categorical) when a cluster column is used.
+        finite), ``resample`` (int64: the run or epoch, when the reading has them) and ``cluster``
+        (categorical) when a cluster column is used.
     name : str
         The file name used in messages and reports.
     format : str
@@ -80,10 +75,17 @@ class Dataset:
     cluster_size_mean : float or None
         Mean questions per cluster.
     reading : tuple of str
-        Command-line options that repeat the reading choices (``--ignore-col``, ``--runs-in-ids``, ...).
+        Command-line options that repeat the reading choices (written by :mod:`evalstats_core.flags`).
     extra : dict or None
         The file's other columns from the same parse (at most 20): ``{"__question__": question id of each
-        row, column: its text on each row}``; None for harness logs (their importers keep no others).
+        row of ``frame``, column: its text on each row}`` (kept for older callers; see ``unused``).
+    options : tuple of (str, object)
+        The reading choices that differ from the defaults, as :func:`load` keywords and their values.
+    unused : dict of str -> numpy.ndarray
+        The columns no role used, by name (at most 20; an Inspect log's ``metadata.<key>``), one text value
+        per row of ``frame``; :meth:`column` gets one by name.
+    sources : tuple of str
+        The names of the files read (several for :func:`load_many`).
     notes : tuple of str
         What was inferred (layout, columns, coding of true/false, partial coverage), in plain words.
     warnings : tuple of str
@@ -114,6 +116,25 @@ class Dataset:
     warnings: tuple[str, ...] = ()
     reading: tuple[str, ...] = ()
     extra: dict | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    unused: dict | None = None
+    sources: tuple[str, ...] = ()
+
+    def column(self, name: str) -> np.ndarray:
+        """An unused column of the file by name, one text value per row of :attr:`frame` (e.g. a ``human``
+        label column for a judge), or an :class:`EvalStatsError` naming the columns there are.
+
+        Examples
+        --------
+        >>> ds = load(b"question,model,score,human\\nq1,A,1,1\\nq2,A,0,1\\n", name="j.csv")
+        >>> ds.column("human").tolist()
+        ['1', '1']
+        """
+        unused = self.unused or {}
+        if name not in unused:
+            raise EvalStatsError(f"{self.name} has no unused column {name!r}; its unused columns are: "
+                                 f"{', '.join(map(repr, unused)) or 'none'}")
+        return unused[name]
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +194,47 @@ class QuestionTable:
 
 
 # ------------------------------------------------------------------------------------------------- load
+
+
+_READINGS = {"duplicates": ("resamples", "error"), "mixed_scales": ("error", "allow")}
+
+
+def _check_choices(duplicates: str, mixed_scales: str) -> None:
+    for key, value in (("duplicates", duplicates), ("mixed_scales", mixed_scales)):
+        if value not in _READINGS[key]:
+            raise EvalStatsError(f"{key} ({value!r}) must be {_READINGS[key][0]!r} or {_READINGS[key][1]!r}")
+
+
+def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: dict) -> Records:
+    """Detect what ``data`` is and read it with its reader (a harness importer or the table reader)."""
+    from . import _sniff
+
+    kind = _sniff.detect(data)
+    if kind is None and data[:4] == b"PK\x03\x04" and label.lower().endswith(".eval"):
+        kind = "inspect_eval"  # a damaged .eval: its importer says so (not "an Excel workbook")
+    if kind is not None:
+        from .importers import import_records
+
+        try:
+            return import_records(data, label, kind, metric=o.get("metric"), filter=o.get("harness_filter"),
+                                  model=o.get("model_name"), path=path, cluster=o.get("cluster_col"), limits=limits)
+        except EvalStatsError:
+            raise
+        except (RecursionError, UnicodeError, AttributeError, TypeError, KeyError, IndexError, OverflowError,
+                ValueError) as exc:  # a log of a shape no importer expects: one message, never a traceback
+            raise EvalStatsError(f"{label} could not be read as {_sniff.FORMATS.get(kind, 'a harness log')} "
+                                 f"({type(exc).__name__}: {str(exc)[:120]}); give the file the harness wrote, "
+                                 "unchanged") from None
+    given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
+             "cluster": o.get("cluster_col")}
+    if ext == ".bundle":  # an analysis bundle: its data (the settings are the workbench's to apply)
+        from .bundle import read_bundle
+
+        data, ext = read_bundle(data, limits).data, ".parquet"
+    return read_table(data, label, ext, limits, format=o.get("format"), given=given,
+                      ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
+
+
 def load(source: Any, *, format: str | None = None, question_col: str | None = None,
          model_col: str | None = None, score_col: str | None = None, cluster_col: str | None = None,
          name: str | None = None, limits: Limits | None = None, duplicates: str = "resamples",
@@ -183,8 +245,9 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
 
     Parameters
     ----------
-    source : str, os.PathLike, bytes or file-like
-        A path, the file's bytes (e.g. an upload), or an open file. Parquet is recognised by the
+    source : str, os.PathLike, bytes, file-like, DataFrame or Arrow table
+        A path, the file's bytes (e.g. an upload), an open file, or a pandas/polars DataFrame or pyarrow Table
+        (read with the same column rules as a Parquet file; polars is recognised by ``to_arrow``). Parquet is recognised by the
         extension ``.parquet``/``.pq`` or its ``PAR1`` magic bytes; anything else is read as UTF-8 CSV
         (``;`` and tab separators are recognised from the header line).
     format : {"long", "wide", None}
@@ -201,7 +264,8 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         metadata and header before the body is read.
     duplicates : {"resamples", "error"}
         Several rows for one (question, model): averaged as resamples (the default; rows with different
-        scores are named in ``warnings``), or an error naming the rows.
+        scores are named in ``warnings``), or an error naming the rows. In a harness log the same rule applies
+        to a (question, model, epoch) given on several rows (a sample logged twice), with a note naming the count.
     mixed_scales : {"error", "allow"}
         Models whose scores lie on different scales (0-1, 0-10, 0-100, larger) are an error naming them
         (a 0/1 model against a 0/100 one, or a token count read as a model); "allow" keeps them with a warning.
@@ -237,251 +301,44 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     >>> ds.models, ds.format, ds.score_kind
     (('A', 'B'), 'long', 'binary')
     """
-    if duplicates not in ("resamples", "error"):
-        raise EvalStatsError(f"duplicates ({duplicates!r}) must be 'resamples' or 'error'")
-    if mixed_scales not in ("error", "allow"):
-        raise EvalStatsError(f"mixed_scales ({mixed_scales!r}) must be 'error' or 'allow'")
+    o = {k: v for k, v in locals().items() if k not in ("source", "name", "limits")}
+    _check_choices(duplicates, mixed_scales)
     limits = limits or Limits.from_env()
+    table = arrow_of(source)
+    if table is not None:  # a DataFrame or an Arrow table: the same column rules as a Parquet file
+        label = name or "DataFrame"
+        given = {"question": question_col, "model": model_col, "score": score_col, "cluster": cluster_col}
+        records = read_table(None, label, ".parquet", limits, opened=opened_arrow(table, label, limits),
+                             format=format, given=given, ignore_cols=tuple(ignore_cols), resample_col=resample_col)
+        return validate(records, o)
     data, label, ext = read_source(source, name, limits)
-    from .importers import detect
-
-    kind = detect(data)
-    if kind is not None:  # a harness log: its own importer, then the same validation as any results file
-        path = source if isinstance(source, str | os.PathLike) else None
-        return _load_frames([_import(data, label, path, metric, harness_filter, model_name, cluster_col)], label,
-                            limits=limits, duplicates=duplicates, mixed_scales=mixed_scales,
-                            reading=_harness_flags(metric, harness_filter, model_name, cluster_col), file_type=kind)
-    if not data or data.isspace():
-        raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
-    opened = open_file(data, label, ext, limits)
-    del data  # the parser holds what it needs
-    header = opened.header
-    given = {"question": question_col, "model": model_col, "score": score_col, "cluster": cluster_col}
-    if resample_col is not None:
-        if resample_col not in header:
-            raise EvalStatsError(f"resample column {resample_col!r} is not a column of {label}; its columns are: "
-                                 f"{', '.join(repr(h) for h in header[:20])}")
-        ignore_cols = (*tuple(ignore_cols), resample_col)
-    roles = find_roles(header, format, given, label, tuple(ignore_cols))
-    if roles["format"] == "wide":
-        _check_wide_budget(header, roles, opened.n_rows, label, limits)
-    text_cols = [roles[r] for r in ("question", "model", "cluster") if roles.get(r) is not None]
-    used = [roles[r] for r in ("question", "model", "score", "cluster") if roles.get(r) is not None]
-    # the other columns (a prompt, a group the user did not name) come from the same parse, as text
-    extra = [i for i in range(len(header))
-             if i not in used and i not in roles["models"] and header[i] != resample_col][:_EXTRA_COLUMNS]
-    table = opened.parse(text_cols + extra, used + list(roles["models"]) + extra)
-    if table.num_rows == 0:
-        raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
-    where, notes = opened.where, []
-    qi, ci = roles["question"], roles["cluster"]
-    q_codes, q_labels = label_codes(table.column(qi), "question id", header[qi], where)
-    extra_cols = _extra_text(table, extra, header, np.asarray(q_labels, dtype=object)[q_codes])
-    c_codes, c_labels = label_codes(table.column(ci), "cluster", header[ci], where) if ci is not None else (None, None)
-    if roles["format"] == "long":
-        mi, si = roles["model"], roles["score"]
-        m_codes, m_labels = label_codes(table.column(mi), "model name", header[mi], where, strict=True)
-        if m_labels.size > limits.max_models:
-            raise EvalStatsError(
-                f"{label} has {m_labels.size:,} distinct values in its model column '{header[mi]}', more than the "
-                f"limit of {limits.max_models:,}; is '{header[mi]}' really the model column (--model-col)? If it "
-                f"is, analyse fewer models at a time, or {Limits.how_to_raise('max_models')}")
-        score, worded = score_values(table.column(si), header[si], where, missing_ok=False)
-        rows = None
-        notes.append(f"long form: question column '{header[qi]}', model column '{header[mi]}', "
-                     f"score column '{header[si]}'")
-    else:
-        rows, m_codes, m_labels, score, worded = wide_cells(table, roles, header, where, label, notes)
-        q_codes = q_codes[rows]
-        c_codes = None if c_codes is None else c_codes[rows]
-        used = np.unique(q_codes)
-        if used.size < q_labels.size:  # rows where no model has a score
-            remap = np.full(q_labels.size, -1, dtype=np.int64)
-            remap[used] = np.arange(used.size)
-            q_codes, q_labels = remap[q_codes], q_labels[used]
-    runs = _runs_in_ids(q_labels)
-    _question_col_looks_like_scores(q_labels, header[qi], label, runs is not None)
-    if runs is not None and runs_in_ids:
-        stripped, n_runs = runs
-        new_codes, q_labels = pd.factorize(np.asarray(stripped, dtype=object)[q_codes])
-        q_codes, q_labels = new_codes.astype(np.int64), pd.Index(q_labels)
-        notes.append(f"question ids such as '{n_runs[0]}' were read as runs of their question ('{n_runs[1]}'): "
-                     f"{n_runs[2]:,} ids became runs of {q_labels.size:,} questions")
-    elif runs is not None:
-        warns_runs = (f"{runs[1][2]:,} question ids look like runs of another question (e.g. '{runs[1][0]}' of "
-                      f"'{runs[1][1]}'); they are counted as separate questions, which makes the standard errors too "
-                      "small if they are repeated runs: read them as runs with runs_in_ids=True (--runs-in-ids, or "
-                      "the workbench's checkbox)")
-    if resample_col is not None:
-        notes.append(f"resample column '{resample_col}': rows it tells apart are runs of the same question")
-    if ci is not None:
-        notes.append(f"cluster column '{header[ci]}': standard errors are clustered on it")
-    if roles["ignored"]:
-        notes.append(f"ignored column(s): {', '.join(roles['ignored'])}")
-    if worded:
-        notes.append("words such as true/false and yes/no were read as 1/0")
-
-    def row_where(i: int) -> str:
-        return where(int(i) if rows is None else int(rows[i]))
-
-    n_q, n_m = q_labels.size, m_labels.size
-    if n_q < 2:
-        raise EvalStatsError(f"{label} has only {n_q} question ('{q_labels[0]}'); the statistics need at least two "
-                             "questions (and a few hundred for trustworthy intervals)")
-    counts = np.bincount(q_codes * n_m + m_codes, minlength=n_q * n_m).reshape(n_q, n_m)  # (n_q, n_m)
-    per_model = (counts > 0).sum(axis=0)
-    for j in np.flatnonzero(per_model < 2):
-        raise EvalStatsError(f"model '{m_labels[j]}' has a score for only one question in {label}; every model "
-                             "needs scores on at least two questions (remove the model or add its answers)")
-    partial = int(((counts > 0).sum(axis=1) < n_m).sum())
-    if partial:
-        notes.append(f"{partial} of {n_q} questions were answered by only some models; each comparison uses "
-                     "the questions both models answered")
-    cells = counts[counts > 0]
-    k_typical = int(np.bincount(cells).argmax())
-    warnings: list[str] = []
-    if runs is not None and not runs_in_ids:
-        warnings.append(warns_runs)
-    if cells.max() > 1 and not runs_in_ids and resample_col is None:
-        _repeated(q_codes, m_codes, score, counts, q_labels, m_labels, row_where, duplicates, label, warnings)
-        notes.append(f"{int(cells.min())}-{int(cells.max())} answers per question and model (resamples); they "
-                     "are averaged into one score per question, never pooled")
-    score, binary = _scales(score, m_codes, m_labels, label, mixed_scales, notes, warnings,
-                            wide=roles["format"] == "wide")
-    frame = {"question": categorical(q_codes, q_labels), "model": categorical(m_codes, m_labels),
-             "score": score}
-    n_clusters = size_min = size_max = size_mean = None
-    if ci is not None:
-        frame["cluster"], sizes = question_clusters(q_codes, q_labels, c_codes, c_labels, row_where)
-        n_clusters, size_min, size_max = int(sizes.size), int(sizes.min()), int(sizes.max())
-        size_mean = float(n_q / n_clusters)
-    notes.append("scores are binary (0/1)" if binary else "scores are continuous")
-    return Dataset(
-        frame=pd.DataFrame(frame), name=label, format=roles["format"], file_type=opened.file_type,
-        question_col=header[qi], model_col=None if roles["model"] is None else header[roles["model"]],
-        score_col=None if roles["score"] is None else header[roles["score"]],
-        cluster_col=None if ci is None else header[ci], model_cols=tuple(header[k] for k in roles["models"]),
-        models=tuple(str(m) for m in m_labels), score_kind="binary" if binary else "continuous",
-        n_rows=int(score.size), n_questions=int(n_q), k_min=int(cells.min()), k_max=int(cells.max()),
-        k_typical=k_typical, n_clusters=n_clusters, cluster_size_min=size_min, cluster_size_max=size_max,
-        cluster_size_mean=size_mean, notes=tuple(notes), warnings=tuple(warnings),
-        reading=_reading_flags(duplicates, mixed_scales, ignore_cols, runs_in_ids, resample_col),
-        extra=extra_cols,
-    )
+    path = source if isinstance(source, str | os.PathLike) else None
+    records = _read_one(data, label, ext, path, limits, o)
+    del data  # the reader holds what it needs
+    return validate(records, o)
 
 
-#: At most this many unused columns are kept (as text) from the parse, for the guardrails and the disagreements.
-_EXTRA_COLUMNS = 20
-
-
-def _extra_text(table: Any, extra: list[int], header: list[str], row_questions: np.ndarray) -> dict:
-    """The unused columns as text per file row, with each row's question id (see ``Dataset.extra``)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    out: dict[str, np.ndarray] = {"__question__": row_questions}
-    for i in extra:
-        col = pc.utf8_trim_whitespace(pc.cast(table.column(i), pa.string()))
-        out[header[i]] = col.to_numpy(zero_copy_only=False)
-    return out
-
-
-def _import(data: bytes, label: str, path: Any, metric: str | None, harness_filter: str | None,
-            model_name: str | None, cluster: str | None = None) -> tuple[pd.DataFrame, list[str]]:
-    from .importers import import_log
-
-    return import_log(data, label, metric=metric, filter=harness_filter, model=model_name, path=path,
-                      cluster=cluster)
-
-
-def _harness_flags(metric: str | None, harness_filter: str | None, model_name: str | None,
-                   cluster: str | None = None) -> tuple[str, ...]:
-    import shlex
-
-    flags = [f"--metric {shlex.quote(metric)}"] if metric else []
-    flags += [f"--cluster-col {shlex.quote(cluster)}"] if cluster else []
-    flags += [f"--filter {shlex.quote(harness_filter)}"] if harness_filter else []
-    flags += [f"--model-name {shlex.quote(model_name)}"] if model_name else []
-    return tuple(flags)
-
-
-def _load_frames(parts: list[tuple[pd.DataFrame, list[str]]], label: str, *, limits: Limits | None,
-                 duplicates: str, mixed_scales: str, reading: tuple[str, ...] = (), file_type: str = "joined",
-                 names: list[str] | None = None) -> Dataset:
-    """Tidy frames (``question, model, score, epoch[, cluster]``), one per file, joined on the question and
-    read by the ordinary path (Parquet in memory): the same checks and notes as any results file."""
-    import dataclasses
-    import io
-
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    notes: list[str] = []
-    seen: dict[tuple[str, str], str] = {}
-    for k, (frame, more) in enumerate(parts):
-        notes += more
-        where = names[k] if names else label
-        for q, m in set(zip(frame["question"].astype(str), frame["model"].astype(str), strict=True)):
-            if (q, m) in seen and seen[q, m] != where:  # the same answers twice: a file given twice, or a clash
-                raise EvalStatsError(f"model {m!r} answers question {q!r} in both {seen[q, m]} and {where}; give "
-                                     "each (model, question) in one file only (e.g. one file per model, or per task)")
-            seen[q, m] = where
-    with_cluster = [("cluster" in f.columns) for f, _ in parts]
-    frames = [f for f, _ in parts]
-    if any(with_cluster) and not all(with_cluster):
-        frames = [f.drop(columns=["cluster"], errors="ignore") for f in frames]
-        notes.append("only some files name a cluster for each question, so the analysis is not clustered")
-    named = {f.attrs.get("cluster_name") for f in frames}
-    joined = pd.concat(frames, ignore_index=True)
-    cluster = "cluster"
-    if len(named) == 1 and None not in named and "cluster" in joined.columns:  # e.g. Inspect's 'subject' key
-        wanted = str(next(iter(named)))
-        if wanted not in joined.columns and wanted not in ("question", "model", "score", "epoch"):
-            joined, cluster = joined.rename(columns={"cluster": wanted}), wanted
-    buf = io.BytesIO()
-    pq.write_table(pa.Table.from_pandas(joined.astype({"question": str, "model": str}), preserve_index=False), buf)
-    ds = load(buf.getvalue(), name=label, format="long", question_col="question", model_col="model",
-              score_col="score", cluster_col=cluster if cluster in joined.columns else None,
-              resample_col="epoch", limits=limits, duplicates=duplicates, mixed_scales=mixed_scales)
-    kept = [n for n in ds.notes if not n.startswith("resample column")]
-    # format names the importer (or "joined"): the columns above are ours, so no layout or column flags repeat it
-    return dataclasses.replace(ds, notes=tuple(notes + kept), file_type=file_type, format=file_type,
-                               reading=tuple(reading))
-
-
-def _pair_lm_eval_results(sources: list[Any]) -> tuple[list[Any], dict[str, str]]:
-    """Uploaded lm-eval ``results_<date>.json`` files name the model of the samples files of the same run
-    (the same date): they are taken out of the list and their model names kept for those files."""
-    from .importers import detect
-    from .importers.lm_eval import date_of, model_of_results
-
-    models_by_name: dict[str, str] = {}
-    by_date: dict[str, list[str]] = {}
-    rest = []
-    for source in sources:
-        if isinstance(source, tuple) and detect(source[1]) == "lm_eval_results":
-            date, model = date_of(source[0]), model_of_results(source[1])
-            if date and model:
-                by_date.setdefault(date, []).append(model)
-            continue
-        rest.append(source)
-    for source in rest:
-        if isinstance(source, tuple):
-            date = date_of(source[0])
-            if date in by_date and len(set(by_date[date])) == 1:  # one model ran on that date: unambiguous
-                models_by_name[str(source[0])] = by_date[date][0]
-    return rest, models_by_name
+def validate(records: Records, options: dict[str, Any]) -> Dataset:
+    """The one validator: a reader's records (and the reading options, as :func:`load` takes them) to a
+    :class:`Dataset` (see :mod:`evalstats_core._validator` for the rules)."""
+    return Dataset(**_fields(records, options))
 
 
 def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: str | None = None,
               limits: Limits | None = None, duplicates: str = "resamples", mixed_scales: str = "error",
-              **roles: Any) -> Dataset:
+              model_names: Mapping[str, str] | None = None, **roles: Any) -> Dataset:
     """Several results files or harness logs (one per model, as harnesses write them) joined on the question.
 
     Each source (a path, bytes, or ``(name, bytes)``) is read as :func:`load` would (harness logs by their
     importer; results files with the column ``roles``, e.g. ``question_col=``); a (model, question) may
-    appear in one file only. Questions answered by only some
-    models are kept and reported (each comparison then uses the questions both answered), never paired.
+    appear in one file only. Questions answered by only some models are kept and reported (each comparison
+    then uses the questions both answered). The files' records are joined and validated once.
+
+    Parameters
+    ----------
+    model_names : mapping of str to str, optional
+        Source name (a path as given, its base name, or an upload's name) -> the model name for that file, for
+        harness logs that do not say it or say it wrongly (``NAME=PATH`` on the command line).
 
     Examples
     --------
@@ -491,196 +348,38 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
     >>> ds.models, ds.n_questions
     (('A', 'B'), 3)
     """
-    from .importers import detect
-
     if not sources:
         raise EvalStatsError("no files given; name one results file or harness log per model")
-    if len(sources) == 1:
+    _check_choices(duplicates, mixed_scales)
+    o = {"metric": metric, "harness_filter": harness_filter, "duplicates": duplicates,
+         "mixed_scales": mixed_scales, **roles}
+    limits = limits or Limits.from_env()
+    given_names = dict(model_names or {})
+    if len(sources) == 1 and not given_names:
         one = sources[0]
         name, one = (str(one[0]), one[1]) if isinstance(one, tuple) else (None, one)
-        return load(one, name=name, metric=metric, harness_filter=harness_filter, limits=limits,
-                    duplicates=duplicates, mixed_scales=mixed_scales, **roles)
-    limits = limits or Limits.from_env()
-    parts, names = [], []
-    sources, models_by_name = _pair_lm_eval_results(sources)
-    kinds: list[str | None] = []
+        return load(one, name=name, limits=limits, **o)
+    from .importers.lm_eval import name_runs, pair_results
+
+    sources, named = pair_results(sources)
+    parts = []
     for k, source in enumerate(sources):
-        given = None if not isinstance(source, bytes) else f"file {k + 1}"
-        if isinstance(source, tuple):  # (name, bytes): an upload keeps its file name
-            given, source = str(source[0]), source[1]
-        data, label, _ = read_source(source, given, limits)
-        names.append(label)
-        kinds.append(detect(data))
-        if kinds[-1] is not None:
-            path = source if isinstance(source, str | os.PathLike) else None
-            parts.append(_import(data, label, path, metric, harness_filter, models_by_name.get(label),
-                                 roles.get("cluster_col")))
-        else:
-            ds = load(data, name=label, limits=limits, duplicates=duplicates, mixed_scales=mixed_scales, **roles)
-            frame = ds.frame.astype({"question": str, "model": str}).copy()
-            frame["epoch"] = frame.groupby(["question", "model"], sort=False).cumcount()
-            parts.append((frame, [f"{label}: {n}" for n in ds.notes[:1]]))
+        given, source = (str(source[0]), source[1]) if isinstance(source, tuple) else (
+            f"file {k + 1}" if isinstance(source, bytes) else None, source)
+        data, label, ext = read_source(source, given, limits)
+        path = source if isinstance(source, str | os.PathLike) else None
+        key = next((x for x in (given, path and os.fspath(path), label) if x in given_names), None)
+        model = given_names.pop(key) if key is not None else named.get(label)
+        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model}))
+    if given_names:
+        raise EvalStatsError(f"model names were given for {', '.join(map(repr, given_names))}, which is not among "
+                             "the files; give NAME=PATH with the path as written")
     if not parts:
         raise EvalStatsError("only lm-eval results files were given; add the samples_<task>_<date>.jsonl files")
+    parts = name_runs(parts)
+    names = [p.name for p in parts]
     label = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more file{'s' if len(names) > 2 else ''}"
-    return _load_frames(parts, label, limits=limits, duplicates=duplicates, mixed_scales=mixed_scales,
-                        reading=_harness_flags(metric, harness_filter, None, roles.get("cluster_col")), names=names,
-                        file_type=kinds[0] if len(set(kinds)) == 1 and kinds[0] else "joined")
-
-
-def _reading_flags(duplicates: str, mixed_scales: str, ignore_cols: tuple, runs_in_ids: bool,
-                   resample_col: str | None) -> tuple[str, ...]:
-    """The command-line options that repeat these reading choices (for ``settings.command``)."""
-    import shlex
-
-    flags = []
-    if duplicates != "resamples":
-        flags.append(f"--duplicates {duplicates}")
-    if mixed_scales != "error":
-        flags.append(f"--mixed-scales {mixed_scales}")
-    flags += [f"--ignore-col {shlex.quote(str(c))}" for c in ignore_cols if c != resample_col]
-    if resample_col is not None:
-        flags.append(f"--resample-col {shlex.quote(str(resample_col))}")
-    if runs_in_ids:
-        flags.append("--runs-in-ids")
-    return tuple(flags)
-
-
-def _question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs: bool) -> None:
-    """Question ids that read as scores (fractions between 0 and 1) are questioned, not used."""
-    values = pd.to_numeric(pd.Series([str(x) for x in q_labels]), errors="coerce")
-    if values.isna().any() or has_runs:
-        return
-    fractions = bool(((values >= 0) & (values <= 1)).all() and (values != values.round()).any())
-    if fractions:
-        shown = ", ".join(str(x) for x in list(q_labels)[:4])
-        raise EvalStatsError(
-            f"the question column '{col}' of {label} holds numbers that look like scores ({shown}"
-            f"{', ...' if values.size > 4 else ''}: {values.size} distinct); choose the column that names the "
-            "questions (question_col= / --question-col), and leave other columns out (ignore_cols= / --ignore-col)")
-
-
-_RUN_ID = re.compile(r"^(.+)\.(\d+)$")
-
-
-def _runs_in_ids(q_labels: Any) -> tuple[list[str], tuple[str, str, int]] | None:
-    """Question ids that look like runs of another question (``1.1``, ``1.2`` of ``1``), or None.
-
-    An id ``<base>.<digits>`` counts when ``<base>`` is itself an id, or at least two ids share that base;
-    the pattern must cover at least a fifth of the ids, with at most 20 runs per question on average (so
-    ``gsm8k.0`` .. ``gsm8k.999`` stay questions). Returns every id with its run suffix stripped (the
-    others unchanged) and an example ``(id, base, count)`` for the message.
-    """
-    labels = [str(x) for x in q_labels]
-    if len(labels) < 4:
-        return None
-    found = [_RUN_ID.match(x) for x in labels]
-    bases = [m.group(1) if m else None for m in found]
-    known = set(labels)
-    per_base: dict[str, int] = {}
-    for b in bases:
-        if b is not None:
-            per_base[b] = per_base.get(b, 0) + 1
-    is_run = [b is not None and (b in known or per_base[b] >= 2) for b in bases]
-    n = sum(is_run)
-    n_bases = len({b for b, r in zip(bases, is_run, strict=True) if r})
-    if n < max(2, len(labels) // 5) or n > 20 * n_bases:  # 'task.0'..'task.999' are ids, not runs of 'task'
-        return None
-    first = is_run.index(True)
-    stripped = [b if r else x for x, b, r in zip(labels, bases, is_run, strict=True)]
-    return stripped, (labels[first], bases[first], n)
-
-
-def _check_wide_budget(header: list[str], roles: dict, n_rows: int, label: str, limits: Limits) -> None:
-    """A wide file's model count and score count, from the header and the row count, before the body is read."""
-    n_models = len(roles["models"])
-    if n_models > limits.max_models:
-        raise EvalStatsError(
-            f"{label} has {n_models:,} columns that would be models in wide form, more than the limit of "
-            f"{limits.max_models:,}; is the file transposed (one row per model and one column per question)? "
-            "Then transpose it (one row per question, one column per model) or write it in long form (question, "
-            f"model, score); if it really holds that many models, {Limits.how_to_raise('max_models')}")
-    if n_rows * n_models > limits.max_rows:
-        cells = n_rows * n_models
-        raise EvalStatsError(
-            f"{label} has {n_rows:,} rows x {n_models:,} model columns = up to {cells:,} scores, more than the "
-            f"limit of {limits.max_rows:,} ({estimate(cells)} of memory to analyse); analyse fewer models or "
-            f"questions at a time, or {Limits.how_to_raise('max_rows')}")
-    for i in roles["models"]:
-        check_name(header[i], "model name", f"the header (column {i + 1}) of {label}")
-
-
-def _repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, counts: np.ndarray, q_labels: pd.Index,
-              m_labels: pd.Index, row_where, duplicates: str, label: str, warnings: list[str]) -> None:
-    """Name (question, model) pairs given on several rows: a warning when their scores differ, or an error."""
-    n_m = m_labels.size
-    cell = q_codes * n_m + m_codes  # flat (question, model) index
-    k = counts.ravel()
-    s1 = np.bincount(cell, weights=score, minlength=k.size)
-    s2 = np.bincount(cell, weights=score * score, minlength=k.size)
-    multi = k > 1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        spread = np.where(multi, s2 / np.maximum(k, 1) - (s1 / np.maximum(k, 1)) ** 2, 0.0)  # variance per cell
-    scale = max(1.0, float(np.max(np.abs(score)))) ** 2
-    differ = spread > 1e-9 * scale
-    n_differ, n_multi = int(differ.sum()), int(multi.sum())
-    first = int(np.flatnonzero(differ)[0]) if n_differ else int(np.flatnonzero(multi)[0])
-    rows = np.flatnonzero(cell == first)[:2]
-    example = (f"question '{q_labels[first // n_m]}' and model '{m_labels[first % n_m]}' on {row_where(rows[0])} "
-               f"({score[rows[0]]:g}) and {row_where(rows[1])} ({score[rows[1]]:g})")
-    if duplicates == "error":
-        what = "with different scores" if n_differ else "with the same score"
-        raise EvalStatsError(
-            f"{n_multi:,} (question, model) pairs appear on more than one row of {label} ({n_differ:,} {what}), e.g. "
-            f"{example}; remove the duplicated rows, or read them as resamples (duplicates='resamples', "
-            "--duplicates resamples on the command line)")
-    if n_differ:
-        warnings.append(
-            f"{n_differ:,} (question, model) pairs appear on several rows with different scores, e.g. {example}: "
-            "they are read as resamples and averaged; if they are duplicated rows rather than repeated answers, "
-            "the file is wrong: fix it, or choose duplicates='error' (--duplicates error) to stop on them")
-
-
-_SCALES = ((1.0, "0 to 1"), (10.0, "up to 10"), (100.0, "up to 100"))
-
-
-def _scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: str, mixed: str, notes: list[str],
-            warnings: list[str], *, wide: bool) -> tuple[np.ndarray, bool]:
-    """Each model's scale; mixed scales are an error naming the models; binary 0/100 is read as 0/1.
-
-    Returns the scores (0/100 divided by 100 when every model is binary on 0/100) and whether they are binary.
-    """
-    n_m = m_labels.size
-    off01 = np.bincount(m_codes, weights=~((score == 0.0) | (score == 1.0)), minlength=n_m) > 0  # (n_m,)
-    off0100 = np.bincount(m_codes, weights=~((score == 0.0) | (score == 100.0)), minlength=n_m) > 0
-    top = pd.Series(np.abs(score)).groupby(m_codes).max().reindex(range(n_m), fill_value=0.0).to_numpy()
-    magnitude = np.full(n_m, np.inf)  # smallest of 1, 10, 100 that bounds the model's |scores|; inf: larger
-    for bound, _ in reversed(_SCALES):
-        magnitude[top <= bound] = bound
-    magnitude[~off0100 & off01] = 100.0  # binary 0/100
-    magnitude[top == 0.0] = np.nan  # every score 0: fits any scale
-    kinds = np.unique(magnitude[~np.isnan(magnitude)])
-    if kinds.size > 1:
-        def said(bound: float) -> str:
-            names = [f"'{m_labels[j]}'" for j in np.flatnonzero(magnitude == bound)]
-            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-            words = dict(_SCALES).get(bound, "above 100")
-            return f"{shown} ({words})"
-        groups = "; ".join(said(b) for b in kinds)
-        fix = (" If a column is not a model (a token count, a latency), leave it out with ignore_cols= "
-               "(--ignore-col on the command line)." if wide else "")
-        message = (f"the models of {label} score on different scales: {groups}; a difference between them would "
-                   "mix units (put every model on one scale, e.g. divide 0-100 scores by 100).{fix} If the scales "
-                   "really are the same, pass mixed_scales='allow' (--mixed-scales allow)").replace("{fix}", fix)
-        if mixed == "error":
-            raise EvalStatsError(message)
-        warnings.append(message.split("; a difference")[0] + ": read as one scale because mixed scales were allowed")
-    if not off01.any():
-        return score, True
-    if not off0100.any():
-        notes.append("every score is 0 or 100: read as binary 0/1 (100 = right), shown in percent")
-        return score / 100.0, True
-    return score, False
+    return validate(concat(parts, label) if len(parts) > 1 else parts[0], {**o, "model_name": None})
 
 
 def question_scores(dataset: Dataset) -> QuestionTable:

@@ -21,6 +21,7 @@ import os
 from dataclasses import dataclass, fields, replace
 
 from .errors import EvalStatsError
+from .flags import flag
 
 __all__ = ["Limits", "check_pairs"]
 
@@ -29,8 +30,6 @@ BYTES_PER_SCORE = 64
 
 _ENV = {"max_bytes": "EVALSTATS_MAX_MB", "max_rows": "EVALSTATS_MAX_ROWS", "max_models": "EVALSTATS_MAX_MODELS",
         "max_pairs": "EVALSTATS_MAX_PAIRS"}
-_FLAG = {"max_bytes": "--max-mb", "max_rows": "--max-rows", "max_models": "--max-models",
-         "max_pairs": "--max-pairs"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +90,7 @@ class Limits:
     @staticmethod
     def how_to_raise(name: str) -> str:
         """The words that say how to raise one budget, for messages."""
-        return f"raise it with {_FLAG[name]} on the command line or the environment variable {_ENV[name]}"
+        return f"raise it with {flag(name)} on the command line or the environment variable {_ENV[name]}"
 
 
 def estimate(n_scores: int) -> str:
@@ -112,6 +111,6 @@ def check_pairs(n_models: int, baseline: str | None, limits: Limits, label: str)
     if pairs > limits.max_pairs:
         raise EvalStatsError(
             f"{label} has {n_models:,} models, so comparing every pair means {pairs:,} comparisons, more than the "
-            f"limit of {limits.max_pairs:,}; compare every model with one baseline instead (--baseline MODEL), or "
+            f"limit of {limits.max_pairs:,}; compare every model with one baseline instead ({flag('baseline')} MODEL), or "
             f"{Limits.how_to_raise('max_pairs')}")
     return pairs

@@ -5,7 +5,6 @@
                          questions needed for a chosen effect, and the answers per question needed
 ``PairPlan``             the result, with ``k_frame()`` (MDE and questions needed at K = 1, 2, 4, ...)
 :func:`answers_needed`   the K (answers per question) that reaches an effect at a fixed n, or None
-:func:`power_link`       the power chapter's URL parameters carrying these estimates
 =======================  ============================================================================
 
 The inputs of Miller's sample-size formula (2024, arXiv:2411.00640, Eq. 9) come from the file itself
@@ -31,14 +30,10 @@ from .analysis import Analysis
 from .data import Dataset, QuestionTable
 from .errors import EvalStatsError
 
-__all__ = ["PairPlan", "plan_pair", "answers_needed", "power_link", "K_GRID", "LINK_DELTA_RANGE"]
+__all__ = ["PairPlan", "plan_pair", "answers_needed", "K_GRID"]
 
 #: Answers per question shown in the K table.
 K_GRID: tuple[int, ...] = (1, 2, 4, 8, 16)
-
-#: Effects (score units) the power page accepts: its ``power_delta`` bounds in ``pages/power.py``. A link
-#: with an effect outside them would open the page on a clamped effect, so the workbench does not offer it.
-LINK_DELTA_RANGE: tuple[float, float] = (0.001, 0.5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,28 +254,6 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
     lo, hi = df / float(chdtri(df, 0.025)), df / float(chdtri(df, 0.975))  # chi2 upper quantiles
     return (f"with only {g} clusters the variance behind this plan rests on about {df:.1f} degrees of freedom: the "
             f"true value could be {lo:.2f}x to {hi:.2f}x this estimate (95%), and the questions needed with it")
-
-
-def _short(x: float) -> str:
-    """A float for a URL: 6 significant digits, no exponent surprises for typical values."""
-    return f"{float(x):.6g}"
-
-
-def power_link(plan: PairPlan) -> dict[str, str]:
-    """Query parameters that open the power chapter on this plan (keys ``power_*``).
-
-    The power page (``pages/power.py``) defines the keys: ``power_delta, power_alpha, power_power``,
-    ``power_omega_mode="direct"`` with ``power_omega2``, ``power_sigma2_a, power_sigma2_b, power_k_a,
-    power_k_b`` and ``power_n`` (this file's questions). The clustered estimates already carry the
-    design effect, so ``power_deff`` is left at its default of 1.
-    """
-    return {
-        "power_omega_mode": "direct", "power_n": str(plan.n),
-        "power_delta": _short(plan.delta), "power_alpha": _short(plan.alpha), "power_power": _short(plan.power),
-        "power_omega2": _short(plan.omega2), "power_sigma2_a": _short(plan.sigma2_model),
-        "power_sigma2_b": _short(plan.sigma2_baseline),
-        "power_k_a": str(max(1, int(round(plan.k_model)))), "power_k_b": str(max(1, int(round(plan.k_baseline)))),
-    }
 
 
 def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Regenerate the bundled example results files (deterministic: fixed numpy seeds).
 
-    python examples/make_examples.py            # rewrites the five CSVs beside this script
+    python examples/make_examples.py            # rewrites the six CSVs beside this script
 
 ==============================  ==============================================================
 ``atlas_breeze.csv``            the 10 travel tasks of "Is That Improvement Real?" (wide form,
@@ -15,6 +15,9 @@
 ``chat_5_sources.csv``          an AlpacaEval-like chat eval: 805 prompts from 5 source sets
                                 (helpful_base, koala, oasst, selfinstruct, vicuna), 6 models, 0/1
                                 win-vs-reference judgements (wide form, ``cluster`` = source set)
+``judged_3_models.csv``         an LLM-judged eval: 2,000 questions x 3 models, the judge's 0/1 verdict
+                                in ``score`` and a human's on a random 15% in ``human`` (long form; made
+                                by ``make_judged_example.py``, which says how and keeps the truth)
 ==============================  ==============================================================
 
 The clustered and resampled files come from a latent-ability model: each question has a difficulty
@@ -158,6 +161,17 @@ def main(out: Path = HERE) -> None:
     _write(out / "synthetic_resampled.csv", ["question", "model", "score"], resampled(np.random.default_rng(2411)))
     _write(out / "coding_12_repos.csv", ["question", "cluster", *CODERS], coding(np.random.default_rng(20250910)))
     _write(out / "chat_5_sources.csv", ["question", "cluster", *CHATTERS], chat(np.random.default_rng(20250905)))
+    _judged().main(out)  # judged_3_models.csv: its own script says how it is made
+
+
+def _judged():
+    """``make_judged_example.py`` beside this script (the LLM-judged example with human labels)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_judged_example", HERE / "make_judged_example.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 if __name__ == "__main__":

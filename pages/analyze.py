@@ -3,7 +3,7 @@ error bars, the paired comparisons, an honest ranking, the guardrails and the pl
 
 import streamlit as st
 
-from evalstats_app import shell
+from evalstats_app import shell, workbench_judge
 from evalstats_app import workbench as wb
 from evalstats_app import workbench_sections as sections
 
@@ -22,8 +22,10 @@ else:
         st.markdown("---")
         settings = wb.analysis_controls(prepared.table.models)
         results = wb.run(source, prepared, roles_key, settings, use_clusters)
+        results = workbench_judge.corrected(prepared, results, source.key, roles_key)  # human labels: PPI++
         if results is not None:
             sections.models_section(content, prepared, results, settings["method"])
+            workbench_judge.judge_section(prepared, results, source.key, roles_key)
             sections.compare_section(content, results)
             sections.why_section(content, source, prepared, roles_key, results)
             sections.rank_section(content, results)

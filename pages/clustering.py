@@ -24,7 +24,8 @@ state = shell.UrlState(
 def _simulate(k: int, m: int, icc: float, seed: int):
     """One simulated eval and its two charts (built once per setting: Altair building is not free)."""
     sim = lesson.simulate_eval(k, m, icc, seed=seed)
-    return sim, compile_spec(charts.cluster_strip(sim.bars, overall=sim.naive.mean))
+    return (sim, compile_spec(charts.cluster_strip(sim.bars, overall=sim.naive.mean)),
+            compile_spec(charts.intervals_chart(sim.intervals, truth=sim.truth)))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -74,14 +75,18 @@ def simulator() -> None:
     m = c2.slider("Questions per cluster m", 1, 40, step=1, key="clustering_m")
     k = c3.slider("Number of clusters C", 5, 300, step=1, key="clustering_k")
     seed = shell.seed_control("clustering_seed")
-    sim, strip = _simulate(k, m, icc, seed)
+    sim, strip, interval_chart = _simulate(k, m, icc, seed)
     naive, clus = sim.naive, sim.clustered
     if sim.warnings:  # the core flags fewer than 30 clusters
         st.warning(f"{content['few_clusters']} This eval has {k}.", icon=":material/warning:")
-    shell.chart(strip, f"{k} clusters of {m} questions ({naive.n:,} in all) with ρ = {icc:.2f}, sorted by their "
-                f"accuracy: the lowest scores {sim.bars['accuracy'].min():.0%} and the highest "
-                f"{sim.bars['accuracy'].max():.0%}, around an overall {pct(naive.mean)}.",
-                name="clustering_clusters")
+    strip_col, interval_col = st.columns([3, 2])
+    with strip_col:
+        shell.chart(strip, f"{k} clusters of {m} questions ({naive.n:,} in all) with ρ = {icc:.2f}, sorted by their "
+                    f"accuracy: the lowest scores {sim.bars['accuracy'].min():.0%} and the highest "
+                    f"{sim.bars['accuracy'].max():.0%}, around an overall {pct(naive.mean)}.",
+                    name="clustering_clusters")
+    with interval_col:
+        shell.chart(interval_chart, lesson.intervals_sentence(sim), name="clustering_intervals")
     a, b, c, d = st.columns(4)
     a.metric("Naive SE", pct(naive.se, 2), help="CLT standard error: every question independent")
     b.metric("Clustered SE", pct(clus.se, 2), delta=f"{times(sim.ratio)} the naive SE", delta_color="off",
@@ -133,8 +138,7 @@ def simulator() -> None:
 simulator()
 
 # ---- few and unequal clusters ------------------------------------------------------------------
-st.markdown(content["fc_intro"])
-shell.deeper(content, "deeper_fc", "the four intervals")
+FC_KEYS = ("clustering_fc_preset", "clustering_fc_g", "clustering_fc_imbalance", "clustering_fc_icc", "clustering_fc_seed")
 
 
 @st.fragment
@@ -163,7 +167,11 @@ def few_clusters() -> None:
     state.sync()
 
 
-few_clusters()
+with shell.optional("Lab: few and unequal clusters", keys=FC_KEYS,
+                     why="Graduate level, off the main path: why the default is CR2 with Satterthwaite df."):
+    st.markdown(content["fc_intro"])
+    shell.prose(content["deeper_fc"])  # the four intervals' derivation (already in an optional section)
+    few_clusters()
 
 # ---- the paper's numbers -----------------------------------------------------------------------
 st.markdown(content["paper_intro"])

@@ -3,7 +3,7 @@ continuous scores, and the small-N lab."""
 
 import streamlit as st
 
-from evalstats_app import shell
+from evalstats_app import page_keys, shell
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts import one_model as charts
 from evalstats_core.lessons import one_model as lesson
@@ -30,9 +30,10 @@ def _atlas():
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _reruns(means: tuple[float, ...]):
+def _reruns(means: tuple[float, ...], seed: int):
     runs = lesson.rerun_history_frame(means)
-    return runs, compile_spec(charts.rerun_chart(runs))
+    tasks = compile_spec(charts.rerun_tasks_chart(lesson.rerun_tasks_frame(seed, len(means))))
+    return runs, compile_spec(charts.rerun_chart(runs)), tasks, lesson.rerun_notes(runs)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -94,27 +95,20 @@ table = steps.table.assign(score=steps.table["score"].map("{:.2f}".format),
 table.columns = ["Q", "Task", "Score sᵢ", "sᵢ − s̄", "(sᵢ − s̄)²"]
 st.table(table.set_index("Q"))
 st.markdown(content["steps"])
-rows = [
-    ("step_mean", rf"\bar s = \frac{{1}}{{n}}\sum_{{i=1}}^{{n}} s_i = \frac{{{steps.total:.2f}}}{{{steps.n}}} "
-                  rf"= {steps.mean:.3f}", "Mean s̄", f"{steps.mean:.3f}"),
-    ("step_variance", rf"s^2 = \frac{{1}}{{n-1}}\sum_{{i=1}}^{{n}} (s_i - \bar s)^2 = "
-                      rf"\frac{{{steps.sum_sq:.4f}}}{{{steps.n - 1}}} = {steps.variance:.4f}",
-     "Variance s²", f"{steps.variance:.4f}"),
-    ("step_sd", rf"\mathrm{{SD}} = \sqrt{{s^2}} = \sqrt{{{steps.variance:.4f}}} = {steps.sd:.3f}",
-     "Standard deviation", f"{steps.sd:.3f}"),
-    ("step_se", rf"\mathrm{{SE}} = \frac{{\mathrm{{SD}}}}{{\sqrt n}} = \frac{{{steps.sd:.3f}}}{{\sqrt{{{steps.n}}}}}"
-                rf" = {steps.se:.4f}", "Standard error", f"{steps.se:.4f}"),
-    ("step_ci", rf"\bar s \pm 1.96\,\mathrm{{SE}} = {steps.mean:.3f} \pm 1.96 \times {steps.se:.4f} = "
-                rf"[{pct(steps.ci_low)},\ {pct(steps.ci_high)}]".replace("%", r"\%"),
-     "95% confidence interval", f"[{pct(steps.ci_low)}, {pct(steps.ci_high)}]"),
-]
+rows = lesson.atlas_rows(steps, pct)
 for section, formula, label, value in rows:
     st.markdown(content[section])
     left, right = st.columns([3, 1], vertical_alignment="center")
     left.latex(formula)
     right.metric(label, value)
 shell.chart(atlas_chart, lesson.atlas_sentence(steps), name="one_model_atlas")
-shell.notice(content["notice_steps"])
+st.markdown(content["both_ways"])
+z_col, t_col = st.columns(2)
+z_col.metric(f"Normal z = {steps.z:.2f} (the paper's)", f"[{pct(steps.ci_low)}, {pct(steps.ci_high)}]")
+t_col.metric(f"Student's t = {steps.t:.3f} on {steps.df:.0f} df (evalstats' default)",
+             f"[{pct(steps.t_low)}, {pct(steps.t_high)}]")
+st.markdown(lesson.both_ways_sentence(steps))
+shell.notice("\n".join(f"- {note}" for note in lesson.atlas_notes(steps)))
 
 # ---- run the eval again ------------------------------------------------------------------------
 st.markdown(content["rerun"])
@@ -134,18 +128,23 @@ def rerun_section() -> None:
     if reset_col.button("Start over", key="one_model_reset", icon=":material/restart_alt:"):
         history = {"seed": rerun_seed, "means": history["means"][:1]}
     st.session_state["one_model_history"] = history
-    runs, runs_chart = _reruns(tuple(history["means"]))
+    runs, runs_chart, tasks_chart, notes = _reruns(tuple(history["means"]), rerun_seed)
     last = runs.iloc[-1]
     a, b = st.columns(2)
     a.metric(f"Mean of run {int(last['run'])}", pct(last["mean"]), delta_color="off",
              delta=f"{(last['mean'] - runs['mean'].iloc[0]) * 100:+.1f} points vs run 1" if len(runs) > 1 else None)
     b.metric("Runs inside run 1's 95% CI", f"{int(runs['inside'].sum())} of {len(runs)}")
-    shell.chart(runs_chart, lesson.rerun_sentence(runs, steps), name="one_model_reruns")
+    left, right = st.columns([3, 2])
+    with left:
+        shell.chart(runs_chart, lesson.rerun_sentence(runs, steps), name="one_model_reruns")
+    with right:
+        shell.chart(tasks_chart, f"Run {len(runs)}'s ten task scores, with where each was in the run before (faint).",
+                    name="one_model_rerun_tasks")
+    shell.notice("\n".join(f"- {note}" for note in notes))
     state.sync()
 
 
 rerun_section()
-shell.notice(content["notice_rerun"])
 
 # ---- the CI calculator -------------------------------------------------------------------------
 st.markdown(content["calculator"])
@@ -190,6 +189,7 @@ shell.chart(binary_chart,
 shell.notice(content["notice_binary"])
 
 # ---- the small-N lab ---------------------------------------------------------------------------
+shell.optional_part("part 2 of this chapter", content["part2"])
 st.markdown(content["lab"])
 @st.fragment
 def lab_section() -> None:
@@ -225,12 +225,12 @@ def lab_section() -> None:
 
     # While playing, this small fragment reruns on a timer and sends the same chart with one more interval
     # shown; paused, the chart's own "Intervals shown" input is the reader's to drag (no rerun at all).
-    @st.fragment(run_every=lesson.ARRIVAL_SECONDS if play else None)
+    @st.fragment(run_every=page_keys.ARRIVAL_SECONDS if play else None)
     def player() -> None:
         # read the switch now, not from the closure: a timer already running may outlive the pause
-        shown = lesson.next_arrival(st.session_state.get("one_model_shown", 20),
-                                    playing=bool(st.session_state.get("one_model_play")),
-                                    count=int(arrivals["eval"].max()))
+        shown = page_keys.next_arrival(st.session_state.get("one_model_shown", 20),
+                                       playing=bool(st.session_state.get("one_model_play")),
+                                       count=int(arrivals["eval"].max()))
         st.session_state["one_model_shown"] = shown
         shell.chart(shell.with_param(arrivals_chart, "shown", shown), summary, name="one_model_arrivals")
 

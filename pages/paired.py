@@ -120,7 +120,8 @@ st.latex(rf"t = \frac{{{pa.diff:+.3f}}}{{{pa.se:.4f}}} = {pa.z:.2f}, \qquad "
 st.caption(f"Same difference and SE, two reference distributions: with z the interval {ci(pa)} excludes 0 "
            f"(p = {p_text(pa.p_value)}); with t({pt.df:.0f}) it is {ci(pt)} and crosses 0 (p = {p_text(pt.p_value)}). "
            f"If the true gap were the observed {abs(pa.diff):.0%} and the differences as spread as here, about "
-           f"{ab.tasks_needed} tasks would give 80% power at the 5% level (Miller 2024, Eq. 9; chapter 7).")
+           f"{ab.tasks_needed_t} tasks would give this t-test 80% power at the 5% level ({ab.tasks_needed} by the "
+           "paper's z formula, Miller 2024, Eq. 9; chapter 7).")
 shell.notice(content["both_ways_notice"], title="What to conclude from 10 tasks")
 
 # ---- scatter and covariance --------------------------------------------------------------------
@@ -129,34 +130,30 @@ shell.prose(content["scatter_intro"])
 
 @st.fragment
 def scatter() -> None:
-    """The scatter and its toggle: a fragment, so the toggle reruns only this chart."""
-    st.toggle("Show covariance rectangles", key="paired_rects")
-    partner = st.radio("Plot Atlas against", ("Breeze", "Atlas"), key="paired_y", horizontal=True,
-                       format_func={"Breeze": "Breeze (rectangles)", "Atlas": "itself (squares)"}.get)
+    """The scatter, its toggle and the formulas beside it: a fragment, so the toggle reruns only this part,
+    and the formulas follow the partner shown (Var(a) and rho = 1 against Atlas itself)."""
+    left, right = st.columns([3, 2], gap="large")
+    left.toggle("Show covariance rectangles", key="paired_rects")
+    partner = left.radio("Plot Atlas against", ("Breeze", "Atlas"), key="paired_y", horizontal=True,
+                         format_func={"Breeze": "Breeze (rectangles)", "Atlas": "itself (squares)"}.get)
     chart, products = _scatter(st.session_state["paired_rects"], partner)
     summary, after = lesson.products_sentences(ab, partner, products)
-    shell.chart(chart, summary, name="paired_scatter")
-    shown = products.assign(**{c: products[c].map(lambda v: "" if v != v else f"{v:+.3f}".replace("-", "−"))
-                               for c in ("atlas_dev", "partner_dev")},
-                            product=products["product"].map(lambda v: f"{v:+.4f}".replace("-", "−")))
-    shown.columns = ["Task", "Atlas − mean (x)", f"{partner} − mean (y)", "Product"]
-    with st.expander("Table of deviation products", expanded=partner == "Atlas"):
-        st.table(shown.set_index("Task"))
-    st.markdown(after)
+    with left:
+        shell.chart(chart, summary, name="paired_scatter", width="content")
+        shown = products.assign(**{c: products[c].map(lambda v: "" if v != v else f"{v:+.3f}".replace("-", "−"))
+                                   for c in ("atlas_dev", "partner_dev")},
+                                product=products["product"].map(lambda v: f"{v:+.4f}".replace("-", "−")))
+        shown.columns = ["Task", "Atlas − mean (x)", f"{partner} − mean (y)", "Product"]
+        with st.expander("Table of deviation products", expanded=partner == "Atlas"):
+            st.table(shown.set_index("Task"))
+        st.markdown(after)
+    with right:
+        for formula in lesson.covariance_formulas(ab, partner):
+            st.latex(formula)
     state.sync()
 
 
-left, right = st.columns([3, 2], gap="large")
-with left:
-    scatter()
-with right:
-    st.latex(rf"\mathrm{{Cov}}(a, b) = \frac{{\sum_i (a_i-\overline{{a}})(b_i-\overline{{b}})}}{{n-1}} = "
-             rf"{ab.covariance:.4f}")
-    st.latex(rf"\rho = \frac{{\mathrm{{Cov}}(a, b)}}{{\mathrm{{SD}}_a\,\mathrm{{SD}}_b}} = "
-             rf"\frac{{{ab.covariance:.4f}}}{{{ab.sd_a:.3f}\times{ab.sd_b:.3f}}} = {pa.correlation:.2f}")
-    st.latex(rf"\begin{{aligned}}\mathrm{{SE}}_{{\text{{paired}}}}^2 &= {sa.se:.4f}^2 + {sb.se:.4f}^2 \\ "
-             rf"&\quad - 2\,({pa.correlation:.2f})({sa.se:.4f})({sb.se:.4f}) \\ "
-             rf"&= {ab.se_paired_formula:.4f}^2\end{{aligned}}")
+scatter()
 shell.prose(content["covariance"])
 a, b, c = st.columns(3)
 a.metric("Correlation ρ", f"{pa.correlation:.2f}")

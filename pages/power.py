@@ -7,7 +7,7 @@ on the squared score scale; ``power_k_*`` and ``power_n`` are counts; ``power_de
 
 import streamlit as st
 
-from evalstats_app import shell
+from evalstats_app import page_keys, shell
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts import power as charts
 from evalstats_core.errors import EvalStatsError
@@ -45,7 +45,7 @@ def _worked():
 
 
 def _load(settings: dict) -> None:
-    st.session_state.update(settings)
+    st.session_state.update(page_keys.power_widgets(settings))
 
 
 def controls() -> dict:

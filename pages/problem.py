@@ -135,12 +135,11 @@ def demo_section() -> None:
     c.metric("Spread, same questions each run", pct(demo.sd_same, 2))
     shell.chart(demo_chart, lesson.demo_sentence(demo),
                 name="problem_superpopulation")
+    shell.notice("\n".join(f"- {note}" for note in lesson.demo_notes(demo)))
     state.sync()
 
 
 demo_section()
-
-shell.notice(content["notice_demo"])
 
 state.sync()
 shell.chapter_footer(content)

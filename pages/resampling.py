@@ -96,24 +96,27 @@ shell.chart(evals, f"{lesson.EXAMPLE_EVALS} simulated evals: the pooled interval
 shell.notice(content["pool_notice"])
 
 # --- a fixed budget --------------------------------------------------------------------------
-shell.prose(content["budget_intro"])
-c1, c2, c3 = st.columns(3)
-calls = c1.slider("Model calls", 200, 20_000, step=100, key="resampling_calls")
-capped = c2.toggle("Only a fixed set of questions exists", key="resampling_capped")
-cap = c2.slider("Questions available", 50, 5000, step=50, key="resampling_questions", disabled=not capped)
-cost_q = c3.slider("Fixed cost per question (in calls)", 0.0, 20.0, step=0.5, key="resampling_cost_q")
-budget, b_chart = _budget(calls, cost_q, cap if capped else None, alpha, beta)
-best = budget.result
-m1, m2, m3 = st.columns(3)
-m1.metric("Best answers per question", f"K = {best.k_best}")
-m2.metric("Questions at the best K", f"{best.n_best:,.0f}")
-m3.metric("SE at the best K", pct(best.se_best, 2), delta=f"K = 1: {pct(budget.se_k1, 2)}",
-          delta_color="off", delta_arrow="off")
-shell.chart(b_chart, f"{calls:,} model calls: K = {best.k_best} with {best.n_best:,.0f} questions gives the smallest "
-            f"standard error, {pct(best.se_best, 2)}, against {pct(budget.se_k1, 2)} with one answer per question.",
-            name="resampling_budget")
-st.markdown(best.note)
-shell.notice(content["budget_notice"])
+with shell.optional("A fixed budget: more questions or more answers?",
+                     keys=("resampling_calls", "resampling_capped", "resampling_questions", "resampling_cost_q"),
+                     why="For planning a run under a fixed number of model calls; the lesson above stands without it."):
+    shell.prose(content["budget_intro"])
+    c1, c2, c3 = st.columns(3)
+    calls = c1.slider("Model calls", 200, 20_000, step=100, key="resampling_calls")
+    capped = c2.toggle("Only a fixed set of questions exists", key="resampling_capped")
+    cap = c2.slider("Questions available", 50, 5000, step=50, key="resampling_questions", disabled=not capped)
+    cost_q = c3.slider("Fixed cost per question (in calls)", 0.0, 20.0, step=0.5, key="resampling_cost_q")
+    budget, b_chart = _budget(calls, cost_q, cap if capped else None, alpha, beta)
+    best = budget.result
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Best answers per question", f"K = {best.k_best}")
+    m2.metric("Questions at the best K", f"{best.n_best:,.0f}")
+    m3.metric("SE at the best K", pct(best.se_best, 2), delta=f"K = 1: {pct(budget.se_k1, 2)}",
+              delta_color="off", delta_arrow="off")
+    shell.chart(b_chart, f"{calls:,} model calls: K = {best.k_best} with {best.n_best:,.0f} questions gives the smallest "
+                f"standard error, {pct(best.se_best, 2)}, against {pct(budget.se_k1, 2)} with one answer per question.",
+                name="resampling_budget")
+    st.markdown(best.note)
+    shell.notice(content["budget_notice"])
 
 # --- the minimum detectable effect -----------------------------------------------------------
 shell.prose(content["mde_intro"])

@@ -137,6 +137,7 @@ def cases(folder: str | os.PathLike, big: bool = False) -> dict[str, Case]:
         ("U+200B", "row 4"))
     put("cr_in_name.csv", 'question,model,score\nq1,A,1\nq2,A,0\nq1,"B\rC",1\nq2,"B\rC",0\n', 2, ("U+000D",))
     put("zero_width_header.csv", "question,A,\u200bA\nq1,1,0\nq2,0,1\n", 2, ("U+200B", "column 3"))
+    harness_cases(d, out, big)
     # special files (not regular files): made by the caller where the platform allows
     fifo = d / "fifo.csv"
     if not fifo.exists() and hasattr(os, "mkfifo"):
@@ -146,3 +147,96 @@ def cases(folder: str | os.PathLike, big: bool = False) -> dict[str, Case]:
     out["dev_zero"] = Case("/dev/zero", 2, ("a device",))
     out["directory"] = Case(str(d), 2, ("is a folder",))
     return out
+
+
+# ------------------------------------------------------------------------- issue 21: harness logs, round 3
+def zip_bytes(members: list[tuple[str, bytes, int, int, int]]) -> bytes:
+    """A ZIP written by hand: ``(name, stored bytes, method, declared size, crc)`` per member (method 93 =
+    zstd, which Python's zipfile cannot write; the declared size may lie, as a bomb's does)."""
+    import struct
+
+    out, central = io.BytesIO(), io.BytesIO()
+    for name, raw, method, declared, crc in members:
+        offset, fn = out.tell(), name.encode()
+        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, method, 0, 0x21, crc, len(raw), declared,
+                              len(fn), 0) + fn + raw)
+        central.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, method, 0, 0x21, crc, len(raw),
+                                  declared, len(fn), 0, 0, 0, 0, 0, offset) + fn)
+    cd, start = central.getvalue(), out.tell()
+    n = len(members)
+    out.write(cd + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, n, n, len(cd), start, 0))
+    return out.getvalue()
+
+
+def zstd_bomb(n_bytes: int) -> bytes:
+    """A zstd frame of ``[`` then spaces that inflates to ``n_bytes`` (RLE blocks: tens of KB per GB)."""
+    import zstandard
+
+    cctx = zstandard.ZstdCompressor(level=1)
+    buf = io.BytesIO()
+    with cctx.stream_writer(buf, closefd=False, size=n_bytes) as w:
+        w.write(b"[")
+        chunk, left = b" " * (1 << 24), n_bytes - 1
+        while left > 0:
+            w.write(chunk[:left])
+            left -= min(left, len(chunk))
+    return buf.getvalue()
+
+
+def inspect_eval(samples: object, *, task: str = "gsm8k", model: str = "m", dataset: str | None = None,
+                 header: object = None, summaries: bytes | None = None, method: int = 8) -> bytes:
+    """An Inspect .eval archive (header.json + summaries.json) holding ``samples`` (any JSON value)."""
+    import json
+    import zlib
+
+    head = header if header is not None else {"status": "success", "eval": {
+        "task": task, "model": model, **({"dataset": {"name": dataset}} if dataset else {})}}
+    body = summaries if summaries is not None else json.dumps(samples).encode()
+
+    def pack(name: str, raw: bytes) -> tuple[str, bytes, int, int, int]:
+        c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        return name, c.compress(raw) + c.flush(), 8, len(raw), zlib.crc32(raw)
+    last = pack("summaries.json", body) if method == 8 else ("summaries.json", body, method, 3 * len(body), 0)
+    return zip_bytes([pack("header.json", json.dumps(head).encode()), last])
+
+
+def _samples(n: int, score: object = "C", ids: object = None, epoch: object = 1) -> list[dict]:
+    ids = ids or range(1, n + 1)
+    return [{"id": i, "epoch": epoch, "scores": {"match": {"value": score if k % 3 else "I"}}}
+            for k, i in enumerate(ids)]
+
+
+def harness_cases(d: Path, out: dict, big: bool) -> None:
+    """Issue 21's hostile harness logs: bombs, depth, odd shapes, bad numbers, encodings, duplicates."""
+    import json
+
+    def put(name: str, data: bytes, code: int, words: tuple[str, ...], options: tuple[str, ...] = ()) -> None:
+        (d / name).write_bytes(data)
+        out[name] = Case(str(d / name), code, words, options)
+
+    size = 6 * 2**30 if big else 64 * 2**20
+    put("zstd_bomb.eval", inspect_eval(None, summaries=zstd_bomb(size), method=93), 2,
+        ("decompresses to more than", "--max-mb"), () if big else ("--max-mb", "16"))
+    deep = b"[" * 100_000 + b"]" * 100_000
+    put("deep.eval", inspect_eval(None, summaries=deep), 2, ("levels deep",))
+    put("deep.json", b'{"eval": {"task": "t", "model": "m"}, "samples": ' + deep + b"}", 2, ("levels deep",))
+    put("summaries_object.eval", inspect_eval({"a": 1}), 2, ("not a list of samples",))
+    put("bare_string_score.eval", inspect_eval([{"id": 1, "epoch": 1, "scores": {"match": "yes"}},
+                                                {"id": 2, "epoch": 1, "scores": {"match": "abc"}}]), 2,
+        ("'abc'", "not a finite number"))
+    put("epoch_abc.eval", inspect_eval(_samples(6, epoch="abc")), 2, ("epoch 'abc'", "whole number"))
+    put("epoch_1e400.json", json.dumps({"eval": {"task": "t", "model": "m"}, "samples": _samples(4)}).replace(
+        '"epoch": 1', '"epoch": 1e400', 1).encode(), 2, ("epoch", "whole number"))
+    put("score_1e400.json", json.dumps({"eval": {"task": "t", "model": "m"}, "samples": _samples(4)}).replace(
+        '"value": "C"', '"value": 1e400', 1).encode(), 2, ("not a finite number",))
+    put("broken.json", b'{"eval": {"task": "t", "model": "m"}, "samples": [{"id": 1,', 2, ("not valid", "line 1"))
+    put("utf16.json", json.dumps({"eval": {"task": "t", "model": "m"}, "samples": _samples(4)}).encode("utf-16"),
+        2, ("UTF-16", "UTF-8"))
+    put("latin1.json", ('{"eval": {"task": "t\xe9", "model": "m"}, "samples": ' + json.dumps(_samples(4))
+                        + "}").encode("latin-1"), 2, ("not UTF-8", "0xe9"))
+    put("damaged.eval", inspect_eval(_samples(4))[:-60] + b"\0" * 60, 2, ("damaged",))
+    dup = inspect_eval(_samples(8, ids=[1, 2, 3, 3, 4, 5, 6, 7]))
+    put("duplicated_ids.eval", dup, 0, ("read as resamples",))
+    put("duplicated_ids_error.eval", dup, 2, ("(question, model, epoch)", "1 "), ("--duplicates", "error"))
+    put("gsm8k.eval", inspect_eval(_samples(60), task="gsm8k", model="a"), 0, ())
+    put("mmlu.eval", inspect_eval(_samples(60), task="mmlu", model="b"), 0, ())

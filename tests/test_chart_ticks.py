@@ -20,8 +20,11 @@ SQUEEZED = [("problem", {"problem_n": "1000", "problem_share": "1.0"}),
             ("paired", {"paired_n": "2000", "paired_rho": "0.85"}),
             ("resampling", {"resampling_pool_n": "200", "resampling_alpha": "5.0", "resampling_beta": "5.0"}),
             ("power", {"power_n": "10000000", "power_delta": "0.001"}),
-            ("verdict", {"verdict_rho": "0.95"})]
+            ("verdict", {"verdict_rho_math": "0.95", "verdict_rho_humaneval": "0.95", "verdict_rho_mgsm": "0.95"})]
 CASES = [(p.slug, {}) for p in available()] + [c for c in SQUEEZED if page_by_slug(c[0]) in available()]
+
+
+NUMERIC = re.compile(r"^[−+-]?[\d.,]+[%kKM]?$")
 
 
 def _specs(at):
@@ -52,4 +55,6 @@ def test_no_axis_repeats_a_tick_label(slug, query):
     at = run_page(page_by_slug(slug).path, query=query)
     for i, spec in enumerate(_specs(at)):
         for labels in axis_labels(vlc.vegalite_to_svg(spec)):
+            # numeric labels only: a band axis may name a category twice on purpose (chapter 8's analyses)
+            labels = [t for t in labels if NUMERIC.match(t)]
             assert len(labels) == len(set(labels)), f"{slug} chart {i}: {labels}"

@@ -396,7 +396,7 @@ def test_design_csvs_regenerate_identically(tmp_path):
 
 
 def test_example_files_regenerate_identically(tmp_path):
-    """examples/make_examples.py rewrites exactly the committed example files (all five, same bytes)."""
+    """examples/make_examples.py rewrites exactly the committed example files (all six, same bytes)."""
     _load_script(ROOT / "examples" / "make_examples.py").main(tmp_path)
     names = sorted(p.name for p in tmp_path.glob("*.csv"))
     assert names == sorted(p.name for p in (ROOT / "examples").glob("*.csv"))

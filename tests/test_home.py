@@ -12,7 +12,7 @@ def test_home_renders_map_of_every_page():
     assert at.title[0].value == "evalstats"
     text = " ".join(m.value for m in at.markdown)
     assert "Where to start" in text
-    assert [h.value for h in at.subheader] == ["Learn", "Analyze", "Reference"]
+    assert [h.value for h in at.subheader] == ["Learn", "Analyze", "Reference", "Teach"]
 
 
 def test_chapter_registry_paths_exist():
@@ -22,31 +22,20 @@ def test_chapter_registry_paths_exist():
         assert (ROOT / page.path).name.endswith(".py")
 
 
-def test_reading_time_counts_main_path_and_quizzes_at_the_stated_pace():
-    """Words = non-"deeper" sections + quiz questions, options and explanations; minutes = ceil(words / 200)."""
-    from evalstats_app.content import WORDS_PER_MINUTE, Content, Quiz, main_path_words, reading_minutes
-
-    c = Content("x", "X", "", sections={"intro": "one two three", "deeper_proof": "not " * 500,
-                                        "notice": "four $a + b$", "deeper": "skip me"},
-                quizzes=(Quiz("is it?", ("yes", "no way"), 0, "because so"),))
-    assert main_path_words(c) == 3 + 4 + 2 + 1 + 2 + 2  # "four $a + b$" is four tokens
-    assert WORDS_PER_MINUTE == 200
-    assert reading_minutes(c) == 1  # at least one minute
-    long = Content("y", "Y", "", sections={"intro": "w " * 401})
-    assert reading_minutes(long) == 3 and reading_minutes(long, wpm=401) == 1
-
-
-def test_home_shows_each_chapters_reading_time():
-    """Every Learn chapter's card carries its computed reading time, in the order of the chapters."""
+def test_home_shows_each_chapters_measured_time():
+    """Every Learn chapter's card carries the time measured from its page (evalstats_app.pacing), in the
+    cards, and the note says how it is counted and adds them up."""
     from evalstats_app.chapters import LEARN, available
-    from evalstats_app.content import load_content, reading_minutes
+    from evalstats_app.pacing import chapter_time
 
     at = run_page()
     times = [c.value for c in at.caption if c.value.startswith(":material/schedule:")]
     learn = [p for p in LEARN if p in available()]
-    expected = {f":material/schedule: {reading_minutes(load_content(p.slug))} min read" for p in learn}
-    assert len(times) == len(learn) and set(times) == expected
-    assert any("at 200 words a minute" in c.value for c in at.caption)
+    expected = [f":material/schedule: about {chapter_time(p.slug).minutes} min" for p in learn]
+    assert sorted(times) == sorted(expected)  # the cards sit in three columns
+    total = sum(chapter_time(p.slug).minutes for p in learn)
+    note = [c.value for c in at.caption if c.value.startswith("Times count what each chapter shows")]
+    assert len(note) == 1 and "its words at 200 a minute" in note[0] and f"All chapters: about {total} min" in note[0]
     assert not any("This session" in c.value for c in at.caption)  # nothing visited yet
 
 

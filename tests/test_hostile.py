@@ -100,3 +100,210 @@ def test_stdin_is_read_within_the_byte_budget(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Endless())))
     assert cli.main(["analyze", "-", "--max-mb", "1"]) == 2
     assert "larger than the limit of 1 MB" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------- issue 21: harness logs, round 3
+def test_hostile_logs_through_the_api_raise_only_evalstats_errors():
+    """Every refused hostile file raises EvalStatsError from load() and prepare(): no other exception type."""
+    from evalstats_core.data import prepare
+
+    for name, case in CASES.items():
+        if case.code != 2 or name in ("dev_zero", "directory") or "fifo" in name:
+            continue
+        options = dict(zip(case.options[::2], case.options[1::2], strict=False))
+        limits = Limits.from_env(max_bytes=int(options["--max-mb"]) * 2**20) if "--max-mb" in options else None
+        duplicates = options.get("--duplicates", "resamples")
+        for reader in (load, prepare):
+            kwargs = {"limits": limits, "duplicates": duplicates} if limits or reader is load else {
+                "duplicates": duplicates}
+            try:
+                reader(case.path, **kwargs)
+            except EvalStatsError:
+                continue
+            except Exception as exc:  # noqa: BLE001 - the test's point
+                pytest.fail(f"{name}: {reader.__name__} raised {type(exc).__name__}: {exc}")
+
+
+def test_logs_of_different_tasks_are_never_paired(capsys):
+    """gsm8k and mmlu logs with ids 1..60 each: refused (exit 2), not a 'paired' comparison; the gate too."""
+    paths = [CASES["gsm8k.eval"].path, CASES["mmlu.eval"].path]
+    with pytest.raises(EvalStatsError, match="not the same question.*task 'gsm8k'.*task 'mmlu'"):
+        from evalstats_core.data import load_many
+
+        load_many(paths)
+    assert cli.main(["analyze", *paths]) == 2
+    assert cli.main(["gate", *paths, "--baseline", "a", "--candidate", "b"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be paired" in err and "Traceback" not in err
+
+
+def test_duplicated_inspect_ids_are_named_and_refused_when_asked():
+    ds = load(CASES["duplicated_ids.eval"].path)
+    assert any("1 (question, model, epoch) triples appear on more than one row" in n for n in ds.notes)
+    with pytest.raises(EvalStatsError, match=r"1 \(question, model, epoch\) triples appear on more than one row"):
+        load(CASES["duplicated_ids.eval"].path, duplicates="error")
+
+
+def test_zstd_bomb_stops_at_the_byte_budget_whatever_size_it_declares():
+    """A 64 MB zstd frame (a few KB on disk) under a 16 MB budget: a JSON member stops at a quarter of the
+    budget (4 MB), never reading the 64 MB the frame holds."""
+    import tracemalloc
+
+    path = CASES["zstd_bomb.eval"].path
+    tracemalloc.start()
+    with pytest.raises(EvalStatsError, match="decompresses to more than the limit of 4 MB of JSON read into memory"):
+        load(path, limits=Limits.from_env(max_bytes=16 * 2**20))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 24 * 2**20, peak  # the JSON share (4 MB), its parts and imports: never the 64 MB of the frame
+
+
+def test_sibling_results_file_is_opened_only_when_regular(tmp_path):
+    """A FIFO or a /dev/zero link named results_<date>.json beside the samples: skipped at once, no hang."""
+    import os
+    import shutil
+    from pathlib import Path
+
+    src = Path(__file__).parent / "fixtures" / "lm_eval" / "org__model-a"
+    samples = next(src.glob("samples_quiz_algebra_*.jsonl"))
+    date = samples.name.rsplit("_", 1)[1].removesuffix(".jsonl")
+    for kind in ("fifo", "zero"):
+        folder = tmp_path / kind / "org__model-a"
+        folder.mkdir(parents=True)
+        shutil.copy(samples, folder / samples.name)
+        target = folder / f"results_{date}.json"
+        os.mkfifo(target) if kind == "fifo" else os.symlink("/dev/zero", target)
+        ds = load(str(folder / samples.name))
+        assert ds.models == ("org/model-a",)  # the folder's name: the special file was not read
+
+
+def test_two_runs_of_one_model_in_one_folder_keep_their_own_names(tmp_path):
+    """Each samples file takes the model of ITS run's results file; two runs of one model become two models
+    named by their run, never one silently renamed."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from evalstats_core.data import load_many
+
+    src = Path(__file__).parent / "fixtures" / "lm_eval" / "org__model-a"
+    samples = next(src.glob("samples_quiz_algebra_*.jsonl"))
+    results = next(src.glob("results_*.json"))
+    date = samples.name.rsplit("_", 1)[1].removesuffix(".jsonl")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    runs = {"2026-11-25T17-21-19.123": "org/model-x", "2026-11-26T09-00-00.456": "org/model-y"}
+    for new, model in runs.items():
+        shutil.copy(samples, folder / samples.name.replace(date, new))
+        doc = json.loads(results.read_text())
+        doc["model_name"] = model
+        (folder / f"results_{new}.json").write_text(json.dumps(doc))
+    files = sorted(str(p) for p in folder.glob("samples_*"))
+    assert load_many(files).models == ("org/model-x", "org/model-y")
+    doc = json.loads((folder / "results_2026-11-26T09-00-00.456.json").read_text())
+    doc["model_name"] = "org/model-x"  # the same model run twice
+    (folder / "results_2026-11-26T09-00-00.456.json").write_text(json.dumps(doc))
+    ds = load_many(files)
+    assert ds.models == ("org/model-x (run 2026-11-25T17-21-19)", "org/model-x (run 2026-11-26T09-00-00)")
+    assert any("run" in n and "two runs" in n for n in ds.notes)
+    named = load_many(files, model_names={Path(files[0]).name: "first", files[1]: "second"})
+    assert named.models == ("first", "second")
+    with pytest.raises(EvalStatsError, match="not among the files"):
+        load_many(files, model_names={"nope.jsonl": "x"})
+
+
+def test_mutated_logs_and_bundles_raise_only_evalstats_errors():
+    """Random byte flips in .eval archives and bundles, and odd values put anywhere in Inspect, promptfoo and
+    lm-eval JSON: every failure is an EvalStatsError (seeded, so a failure reproduces)."""
+    import copy
+    import json
+    import random
+    from pathlib import Path
+
+    from evalstats_core.bundle import make_bundle, read_bundle
+
+    fix = Path(__file__).parent / "fixtures"
+    rng = random.Random(21)
+    blobs = [(fix / "inspect" / n).read_bytes() for n in ("model-a_deflate.eval", "model-a_zstd.eval")]
+    blobs.append(make_bundle(load(str(fix.parent.parent / "examples" / "atlas_breeze.csv")), {"a": 1}))
+    for _ in range(120):
+        data = bytearray(rng.choice(blobs))
+        for _ in range(rng.randint(1, 8)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        try:
+            bundle = read_bundle(bytes(data))
+            load(bundle.data, name="b.parquet") if bundle is not None else load(bytes(data), name="x.eval")
+        except EvalStatsError:
+            pass
+    weird = [None, "abc", 1e308, -1, 10**400, [], {}, [1, [2]], True, "1e400", "", {"value": {}}, 2**70]
+    docs = {"f.json": json.loads((fix / "inspect" / "model-a.json").read_text()),
+            "p.json": json.loads((fix / "promptfoo" / "results.json").read_text())}
+
+    def places(x, at=()):
+        yield at
+        items = x.items() if isinstance(x, dict) else enumerate(x[:3]) if isinstance(x, list) else ()
+        for k, v in items:
+            yield from places(v, (*at, k))
+    for _ in range(120):
+        name = rng.choice(list(docs))
+        doc = copy.deepcopy(docs[name])
+        for _ in range(rng.randint(1, 3)):
+            *path, last = rng.choice(list(places(doc))[1:])
+            target = doc
+            for k in path:  # an earlier change may have replaced a parent: then the path ends early
+                target = target[k] if isinstance(target, dict | list) and (k in target if isinstance(
+                    target, dict) else k < len(target)) else None
+            if isinstance(target, dict) or (isinstance(target, list) and last < len(target)):
+                target[last] = rng.choice(weird)
+        try:
+            load(json.dumps(doc).encode(), name=name)
+        except EvalStatsError:
+            pass
+
+
+def test_json_read_into_memory_is_bounded_by_a_share_of_the_budget():
+    """A log's JSON becomes Python objects several times its size: more than a quarter of the byte budget
+    is refused before parsing, with the option that raises it."""
+    import json
+
+    doc = {"eval": {"task": "t", "model": "m"}, "samples": [
+        {"id": i, "epoch": 1, "scores": {"match": {"value": "C" if i % 2 else "I"}}} for i in range(40)],
+        "padding": "x" * (1 << 20)}
+    data = json.dumps(doc).encode()
+    assert load(data, name="log.json").n_questions == 40  # the default budget reads it
+    with pytest.raises(EvalStatsError, match=r"of Inspect JSON, more than the 1 MB read into memory.*--max-mb"):
+        load(data, name="log.json", limits=Limits.from_env(max_bytes=4 * 2**20))
+
+
+def test_another_runs_results_file_never_names_the_samples(tmp_path):
+    """Samples of run X beside only run Y's results file: the model comes from the folder, never from Y."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    src = Path(__file__).parent / "fixtures" / "lm_eval" / "org__model-a"
+    samples = next(src.glob("samples_quiz_algebra_*.jsonl"))
+    doc = json.loads(next(src.glob("results_*.json")).read_text())
+    doc["model_name"] = "someone/else"
+    folder = tmp_path / "org__model-a"
+    folder.mkdir()
+    shutil.copy(samples, folder / samples.name)
+    (folder / "results_2030-01-01T00-00-00.000001.json").write_text(json.dumps(doc))
+    assert load(str(folder / samples.name)).models == ("org/model-a",)
+
+
+def test_parquet_whose_columns_unpack_beyond_the_budget_is_refused_from_its_footer(tmp_path):
+    """A few rows of very long strings (zstd: KB on disk, MB unpacked), as a bundle's data.parquet could hold:
+    refused from the footer's sizes before a column is read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "long.parquet"
+    big = "x" * (3 << 20)
+    pq.write_table(pa.table({"question": ["q1", "q2", "q1", "q2"], "model": ["A", "A", "B", "B"],
+                             "score": [1, 0, 1, 1], "note": [big, big + "y", big + "z", big + "w"]}), path,
+                   compression="zstd")
+    assert path.stat().st_size < 1 << 20
+    with pytest.raises(EvalStatsError, match="decompresses to more than the limit of 4 MB"):
+        load(str(path), limits=Limits.from_env(max_bytes=4 << 20))
+    assert load(str(path)).n_questions == 2

@@ -222,3 +222,101 @@ def test_cli_analyzes_several_harness_files():
     bad = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", files[0], "--metric", "nope"],
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "its scorers are: 'match', 'rating'" in bad.stderr
+
+
+# ------------------------------------------------------------------------------ issue 19: naming, DataFrames
+def test_name_equals_path_names_each_file_and_reruns(capsys):
+    """NAME=PATH on the command line names that file's model (as errorbars takes it); --model-name with several
+    files is an error rather than silently ignored; settings.command keeps NAME=PATH so it reruns."""
+    from evalstats_core import cli
+
+    a, b = str(_samples("model-a", "quiz_algebra")), str(_samples("model-b", "quiz_algebra"))
+    assert cli.main(["analyze", f"alpha={a}", f"beta={b}", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [m["model"] for m in doc["models"]] == ["alpha", "beta"]
+    assert f"alpha={a}" in doc["settings"]["command"]
+    assert cli.main(["analyze", a, b, "--model-name", "x"]) == 2
+    assert "--model-name names the model of one file" in capsys.readouterr().err
+    assert cli.main(["analyze", f"solo={a}", "--format", "json"]) == 0
+    assert [m["model"] for m in json.loads(capsys.readouterr().out)["models"]] == ["solo"]
+
+
+def test_dataframes_and_arrow_tables_load_like_files():
+    """load() takes a pandas DataFrame or a pyarrow Table (and anything with to_arrow / __arrow_c_stream__)
+    with the same column rules and the same numbers as the file."""
+    import pandas as pd
+    import pyarrow as pa
+
+    path = ROOT / "examples" / "multilingual_clustered.csv"
+    from_file = load(str(path))
+    frame = pd.read_csv(path)
+    for source in (frame, pa.Table.from_pandas(frame)):
+        ds = load(source)
+        assert ds.models == from_file.models and ds.n_questions == from_file.n_questions
+        assert ds.cluster_col == from_file.cluster_col and ds.name == "DataFrame" and ds.file_type == "dataframe"
+        assert np.allclose(ds.frame["score"].to_numpy(), from_file.frame["score"].to_numpy())
+    a = analyze(frame)  # analyze() reads a DataFrame as load() does
+    assert a.models[0].mean == pytest.approx(analyze(from_file).models[0].mean)
+
+    class Polarsish:  # duck typing: polars is not a dependency
+        def to_arrow(self):
+            return pa.Table.from_pandas(frame)
+
+    assert load(Polarsish(), name="pl").models == from_file.models
+    with pytest.raises(EvalStatsError, match="could not find the model column|no model columns|score"):
+        load(pd.DataFrame({"question": ["q1", "q2"], "model": ["A", "A"]}))
+
+
+def test_unused_columns_by_name_aligned_to_rows():
+    """A judge's human label column is kept by name, one value per row of the frame (Dataset.column)."""
+    ds = load(b"question,model,score,human\nq1,A,1,1\nq2,A,0,0\nq1,B,1,1\nq2,B,1,0\n", name="j.csv")
+    assert list(ds.column("human")) == ["1", "0", "1", "0"] and list(ds.unused) == ["human"]
+    with pytest.raises(EvalStatsError, match="no unused column 'nope'"):
+        ds.column("nope")
+    wide = load(b"question,A,B,human\nq1,1,0,yes\nq2,0,1,no\n", name="w.csv", ignore_cols=("human",))
+    assert list(wide.column("human")) == ["yes", "yes", "no", "no"]  # q1:A, q1:B, q2:A, q2:B: each cell, its row
+
+
+@pytest.mark.parametrize("source", ["examples/synthetic_resampled.csv", "tests/fixtures/inspect/model-a_zstd.eval",
+                                    "examples/multilingual_clustered.csv"])
+def test_bundle_keeps_the_runs_and_reopens_without_a_warning(source):
+    """The analysis bundle carries every answer with its run (resample) number: reopened, the same
+    question-level numbers and no 'several rows with different scores' warning (issue 19.5)."""
+    from evalstats_core.analysis import analyze
+    from evalstats_core.bundle import make_bundle, read_bundle
+
+    ds = load(str(ROOT / source))
+    bundle = read_bundle(make_bundle(ds, {"analyze_confidence": 0.95}))
+    again = load(bundle.data, name=bundle.name.rsplit(".", 1)[0] + ".parquet")
+    assert again.warnings == ()
+    assert again.models == ds.models and again.n_questions == ds.n_questions and again.k_max == ds.k_max
+    a, b = analyze(ds), analyze(again)
+    assert [m.mean for m in a.models] == pytest.approx([m.mean for m in b.models], rel=1e-12)
+    assert [m.se for m in a.models] == pytest.approx([m.se for m in b.models], rel=1e-12)
+
+
+def test_load_reads_an_analysis_bundle_itself(tmp_path):
+    """load() and the CLI read an analysis bundle's data (the bundle is one of the readers)."""
+    from evalstats_core import cli
+    from evalstats_core.bundle import make_bundle
+
+    ds = load(str(ROOT / "examples" / "synthetic_resampled.csv"))
+    path = tmp_path / "analysis.zip"
+    path.write_bytes(make_bundle(ds, {}))
+    again = load(str(path))
+    assert again.models == ds.models and again.warnings == () and again.n_rows == ds.n_rows
+    assert cli.main(["analyze", str(path)]) == 0
+
+
+def test_several_files_on_the_command_line_keep_the_reading_choices(capsys):
+    """With several files, --cluster-col (and the column roles) apply to every file, not only to one: the
+    Inspect logs are clustered on the key the user chose, and settings.command repeats it."""
+    from evalstats_core import cli
+
+    files = [str(INSPECT / "model-a_deflate.eval"), str(INSPECT / "model-b_zstd.eval")]
+    assert cli.main(["analyze", *files, "--cluster-col", "subject", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "--cluster-col subject" in doc["settings"]["command"]
+    assert doc["models"][0]["n_clusters"] is not None
+    assert cli.main(["analyze", *files, "--cluster-col", "nope"]) == 2  # it reaches every file's importer
+    assert "no metadata key 'nope'" in capsys.readouterr().err

@@ -234,3 +234,25 @@ def test_chart_captions_quote_the_numbers_they_caption():
     curve = lesson.halfwidth_curve(0.9)
     wald = curve[curve["method"] == "wald"]
     assert f"±{wald['half_width'].iloc[-1] * 100:.1f} at n = {int(wald['n'].iloc[-1]):,}" in lesson.halfwidth_sentence(curve, 0.9)
+
+
+def test_atlas_both_ways_and_the_workbench_agree():
+    """Issue 24 item 9: chapter 2 teaches the paper's z interval [51.6%, 75.6%] and shows beside it the t
+    interval [49.7%, 77.5%] that the workbench ('Try it on data', the bundled atlas_breeze file) reports."""
+    from scipy import stats as sps
+
+    from evalstats_app.examples import EXAMPLES, EXAMPLES_DIR
+    from evalstats_core.analysis import analyze
+    from evalstats_core.data import load
+
+    steps = lesson.atlas_steps()
+    assert (round(100 * steps.ci_low, 1), round(100 * steps.ci_high, 1)) == (51.6, 75.6)
+    assert (round(100 * steps.t_low, 1), round(100 * steps.t_high, 1)) == (49.7, 77.5)
+    assert steps.df == 9 and steps.t == pytest.approx(sps.t.ppf(0.975, 9), rel=1e-12)
+    assert steps.t_low == pytest.approx(steps.mean - steps.t * steps.se, rel=1e-12)
+    atlas = analyze(load(EXAMPLES_DIR / EXAMPLES["atlas_breeze"].file)).models_frame().set_index("model").loc["Atlas"]
+    assert (atlas.ci_low, atlas.ci_high) == pytest.approx((steps.t_low, steps.t_high), rel=1e-12)
+    sentence = lesson.both_ways_sentence(steps)
+    assert "[51.6%, 75.6%]" in sentence and "[49.7%, 77.5%]" in sentence and "uses t by default" in sentence
+    notes = lesson.atlas_notes(steps)
+    assert "from about 52% to 76% with the paper's z, and from 50% to 77%" in notes[1]

@@ -250,3 +250,34 @@ def test_atlas_breeze_both_ways_and_tasks_needed():
     assert ab.paired.p_value == pytest.approx(2 * stats.norm.sf(abs(ref.statistic)), rel=1e-12)
     need = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2 * d.var(ddof=1) / 0.05**2
     assert ab.tasks_needed == math.ceil(need) == 17
+
+
+def test_tasks_for_the_t_test_against_statsmodels():
+    """Issue 24: the '17 tasks' was the z answer inside the t paragraph. The t-test's own answer, 19, from
+    the noncentral t, is the first n where statsmodels' TTestPower reaches 80% (n - 1 below it does not)."""
+    from statsmodels.stats.power import TTestPower
+
+    ab = lesson.atlas_breeze()
+    d = np.array(lesson.ATLAS) - np.array(lesson.BREEZE)
+    effect = abs(d.mean()) / d.std(ddof=1)
+    n = ab.tasks_needed_t
+    # TTestPower().power(effect_size=d/sd, nobs=n, alpha=0.05, alternative="two-sided"): one-sample t on n - 1 df
+    assert TTestPower().power(effect, n, 0.05) >= 0.8 > TTestPower().power(effect, n - 1, 0.05)
+    assert n == 19 and n >= ab.tasks_needed
+    for delta, sd in ((0.01, 0.2), (0.3, 0.2), (0.05, 0.5)):
+        m = lesson.tasks_for_t_power(delta, sd)
+        assert TTestPower().power(delta / sd, m, 0.05) >= 0.8 > (TTestPower().power(delta / sd, m - 1, 0.05) if m > 2 else 0)
+    with pytest.raises(EvalStatsError):
+        lesson.tasks_for_t_power(0.0, 0.1)
+
+
+def test_formula_column_arithmetic_checks():
+    """Issue 24: '0.93 ... = 0.0232^2' did not check (0.0229 with the printed rho); rho is printed to three
+    decimals and the printed SEs and rho give the printed result."""
+    import re
+
+    ab = lesson.atlas_breeze()
+    se_line = lesson.covariance_formulas(ab, "Breeze")[2]
+    se_a, se_b, r_, se_a2, se_b2, result = (float(x) for x in re.findall(
+        r"([01]\.\d+)\^2 \+ ([01]\.\d+)\^2.*?\(([01]\.\d+)\)\(([01]\.\d+)\)\(([01]\.\d+)\).*?= ([01]\.\d+)\^2", se_line, re.S)[0])
+    assert round(math.sqrt(se_a**2 + se_b**2 - 2 * r_ * se_a2 * se_b2), 4) == result

@@ -156,3 +156,26 @@ def test_superpopulation_chart_marks_formula_interval():
     datasets = spec["datasets"]
     rule_values = [row["x"] for rows in datasets.values() for row in rows if "x" in row]
     assert rule_values == pytest.approx([0.655 - 1.959964 * r.se_total, 0.655, 0.655 + 1.959964 * r.se_total])
+
+
+def test_scores_axis_stays_put_when_error_bars_toggle():
+    """Issue 24: chapter 1's axis jumped from 60-92% to 56-94% when the error bars were switched on (the bar
+    layer brought its own data domain). Both drawings now carry one fixed domain that holds every interval."""
+    import re
+
+    import vl_convert as vlc
+
+    from evalstats_core.charts import problem as charts
+
+    frame = lesson.score_intervals()
+
+    def ticks(svg):
+        group = re.findall(r'class="[^"]*role-axis-label"[^>]*>(.*?)</g>', svg, re.S)[0]
+        return re.findall(r'>([^<>]+%)</text>', group)
+
+    specs = [charts.scores_chart(frame, error_bars=on).to_dict() for on in (False, True)]
+    domains = [[layer["encoding"]["x"]["scale"]["domain"] for layer in s["layer"] if "x" in layer["encoding"]] for s in specs]
+    assert domains[0][0] == domains[1][0] == domains[1][1]
+    lo, hi = domains[0][0]
+    assert lo <= frame["ci_low"].min() and hi >= frame["ci_high"].max()
+    assert ticks(vlc.vegalite_to_svg(specs[0])) == ticks(vlc.vegalite_to_svg(specs[1]))

@@ -55,3 +55,22 @@ def test_simulator_sentences_match_its_numbers(k, m, icc, seed):
 def test_quiz_no_longer_says_never_below_the_clusters_without_the_formula_caveat():
     quiz = load_content("clustering").quizzes[0].explanation
     assert "By the formula it can never fall below" in quiz and "overshoot" in quiz
+
+
+@pytest.mark.parametrize(("k", "m", "icc"), [("5", "40", "0.9"), ("300", "1", "0.0"), ("30", "10", "0.3")])
+def test_interval_picture_beside_the_sliders(k, m, icc):
+    """Issue 24: chapter 3 had no interval picture beside its sliders. The chart beside the cluster strip
+    draws the table's three intervals (the core's numbers) and its sentence quotes them."""
+    from test_chart_ticks import _specs
+
+    from evalstats_core.lessons import clustering as lesson
+
+    at = run_page("pages/clustering.py", query={"clustering_k": k, "clustering_m": m, "clustering_icc": icc})
+    no_exceptions(at)
+    spec = next(s for s in _specs(at) if "Accuracy with 95% interval" in str(s))
+    values = next(v for v in spec["datasets"].values() if v and "shown_low" in v[0])
+    sim = lesson.simulate_eval(int(k), int(m), float(icc), seed=1)
+    assert [round(v["shown_low"], 6) for v in values] == [round(x, 6) for x in sim.intervals["shown_low"]]
+    sentence = lesson.intervals_sentence(sim)
+    assert any(c.value == sentence for c in at.caption)
+    assert f"{sim.intervals['ci_low'].iloc[0]:.1%} to {sim.intervals['ci_high'].iloc[0]:.1%}" in sentence

@@ -131,10 +131,12 @@ def test_sampling_grid_is_the_exact_binomial(p):
 
 
 def test_next_arrival_counts_up_wraps_and_pauses():
-    assert lesson.next_arrival(20, playing=True) == 21
-    assert lesson.next_arrival(100, playing=True) == 1  # round again
-    assert lesson.next_arrival(57, playing=False) == 57
-    assert lesson.next_arrival(0, playing=False) == 1 and lesson.next_arrival(500, playing=False) == 100
+    from evalstats_app.page_keys import next_arrival
+
+    assert next_arrival(20, playing=True) == 21
+    assert next_arrival(100, playing=True) == 1  # round again
+    assert next_arrival(57, playing=False) == 57
+    assert next_arrival(0, playing=False) == 1 and next_arrival(500, playing=False) == 100
 
 
 def test_play_shows_one_more_interval_per_tick():

@@ -37,6 +37,15 @@ def test_deviation_products_sentence(partner, rects):
     positive = sum(float(v.replace("−", "-")) > 0 for v in list(shown)[:-2])
     assert f"Against Breeze, {positive} of the 10 rectangles are blue" in notice
 
+    # the formula column beside the scatter follows the partner (it showed Atlas vs Breeze in squares mode)
+    latex = " ".join(e.value for e in at.latex)
+    if partner == "Atlas":
+        assert r"\mathrm{Var}(a) = " + f"{last:.4f}" in latex and "= 1" in latex and "&= 0" in latex
+        assert r"\mathrm{Cov}(a, b)" not in latex
+    else:
+        cov = next(e.value for e in at.latex if r"\mathrm{Cov}(a, b) = " in e.value)
+        assert cov.strip("$\n ").endswith(f"= {last:.4f}") and r"\mathrm{Var}(a)" not in latex
+
 
 @pytest.mark.parametrize("cells", CELLS)
 def test_mcnemar_sentences_match_the_cells(cells):

@@ -18,14 +18,24 @@ def _num(s: str) -> float:
     return float(s.replace("−", "-"))
 
 
-@pytest.mark.parametrize(("rho", "label"), list(itertools.product([0.0, 0.05, 0.5, 0.95], [LABELS[0], LABELS[1], LABELS[-1]])))
+RHOS = [None, 0.0, 0.05, 0.62, 0.63, 0.95, {"HumanEval": 0.9}, {"MGSM": 0.64}]
+
+
+def _query(rho):
+    if rho is None:
+        return {}
+    chosen = rho if isinstance(rho, dict) else dict.fromkeys(verdict.PAPER_RHO, rho)
+    return {f"verdict_rho_{k.lower()}": repr(v) for k, v in chosen.items()}
+
+
+@pytest.mark.parametrize(("rho", "label"), list(itertools.product(RHOS, [LABELS[0], LABELS[1], LABELS[-1]])))
 def test_no_sentence_contradicts_the_table(rho, label):
-    at = run_page("pages/verdict.py", query={"verdict_rho": repr(rho), "verdict_step": label})
+    at = run_page("pages/verdict.py", query={**_query(rho), "verdict_step": label})
     no_exceptions(at)
     table = at.table[0].value
     texts = [m.value for m in at.markdown]
 
-    changed = [e for e in table.index if table.loc[e, "Verdict"] != CHAPTER_1[e]]
+    changed = [e for e in table.index if table.loc[e, "Verdict"] != CHAPTER_1[e].replace("could be noise", "unresolved")]
     line = next(t for t in texts if t.startswith("Changed since chapter 1") or "still chapter 1's" in t)
     if changed:
         assert set(re.findall(r"MATH|HumanEval|MGSM", line)) == set(changed), line
@@ -45,10 +55,11 @@ def test_no_sentence_contradicts_the_table(rho, label):
         elif hi < 0:
             assert verdict_shown == "Dreadnought ahead"
         elif lo < 0 < hi:
-            assert verdict_shown == "could be noise"
+            assert verdict_shown == "unresolved"
 
     # the closing sentences: each eval's interval and verdict after the last analysis
     final = verdict.verdict_steps(rho)
+    by = final.set_index(["eval", "step"])
     final = final[final["step"] == verdict.STEPS[-1].key].set_index("eval")
     closing = [t for t in texts if t.startswith("- **") or t.startswith("- Only") or t.startswith("- All")
                or t.startswith("- None")]
@@ -57,7 +68,9 @@ def test_no_sentence_contradicts_the_table(rho, label):
         lo, hi = re.search(r"\(([−+]\d+\.\d), ([−+]\d+\.\d)\) points", sentence).groups()
         assert (_num(lo), _num(hi)) == (round(100 * final.loc[ev, "ci_low"], 1), round(100 * final.loc[ev, "ci_high"], 1))
         assert f"**{final.loc[ev, 'verdict']}**" in sentence
-        assert ("goes from" in sentence) == (final.loc[ev, "verdict"] != CHAPTER_1[ev])
+        assert ("goes from" in sentence) == (final.loc[ev, "verdict"] != CHAPTER_1[ev].replace("could be noise", "unresolved"))
+        if not final.loc[ev, "survives"]:  # unresolved: chapter 7's power, never "noise"
+            assert f"have {final.loc[ev, 'power']:.0%} power" in sentence and "noise" not in sentence
     real = [e for e in final.index if final.loc[e, "survives"]]
     if len(real) == 3:
         assert closing[3].startswith("- All three")
@@ -69,4 +82,17 @@ def test_no_sentence_contradicts_the_table(rho, label):
     # the MATH sentence: paired <= unpaired, and equal at rho = 0
     math_line = next(t for t in texts if t.startswith("On MATH"))
     unpaired, paired = (float(x) for x in re.search(r"unpaired SE of the difference is (\d\.\d\d)%.*paired one is (\d\.\d\d)%", math_line).groups())
-    assert paired <= unpaired and (rho > 0 or paired == unpaired)
+    math_rho = by.loc[("MATH", "paired"), "rho"]
+    assert f"at ρ = {math_rho:.2f} the paired" in math_line
+    assert paired <= unpaired and (math_rho > 0 or paired == unpaired)
+
+    # the "what to notice" box: every line is one of the notices built from this state's numbers
+    box = next(i.value for i in at.info if i.value.startswith("**What to notice**"))
+    assert box.split("\n\n", 1)[1] == "\n".join(f"- {n}" for n in verdict.notices(verdict.verdict_steps(rho)))
+    mgsm_paired, mgsm_clustered = by.loc[("MGSM", "paired"), "verdict"], by.loc[("MGSM", "clustered"), "verdict"]
+    assert ("turns MGSM" in box) == (mgsm_paired != mgsm_clustered)
+    for ev in ("MATH", "HumanEval", "MGSM"):
+        v = by.loc[(ev, "small_sample"), "verdict"]
+        lo, hi = verdict.rho_range(ev, by.loc[(ev, "small_sample"), "rho"])
+        assert f"{ev} is *{v}* for every ρ from {lo:.2f} to {hi:.2f}" in box
+        assert lo <= by.loc[(ev, "small_sample"), "rho"] <= hi

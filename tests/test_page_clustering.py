@@ -28,12 +28,12 @@ def default_page():
 
 
 def test_default_page_renders_every_section(default_page):
-    """Title, promise, the four simulator metrics, five charts (the design-effect one follows its own drag), notices and the quizzes."""
+    """Title, promise, the four simulator metrics, six charts (the intervals beside the sliders; the design-effect one follows its own drag), notices and the quizzes."""
     at = default_page
     no_exceptions(at)
     assert at.title[0].value == "3 · Clustering"
     assert set(metrics(at)) == {"Naive SE", "Clustered SE", "Design effect", "Effective n"}
-    assert len(at.get("vega_lite_chart")) == 5
+    assert len(at.get("vega_lite_chart")) == 6
     body = text(at)
     for section in ("A clustered eval you can shape", "Few and unequal clusters", "The real numbers",
                     "The block bootstrap", "When to cluster"):

@@ -218,6 +218,8 @@ SCENARIOS = [
     ("power", {"power_omega2": ("0.2", 0.2)}),  # direct entry is the default mode
     ("power", {"power_omega_mode": ("preset", "preset"), "power_preset": ("binary_close", "binary_close")}),
     ("verdict", {"verdict_rho": ("0.8", 0.8), "verdict_step": ("2 · Paired", "2 · Paired")}),
+    ("judge", {"judge_sens": ("0.9", 0.9), "judge_spec": ("0.8", 0.8), "judge_labels": ("120", 120),
+               "judge_bias": ("0.1", 0.1)}),
 ]
 
 

@@ -37,6 +37,14 @@ def test_atlas_steps_show_worked_numbers(opened):
     assert r"[51.6\%,\ 75.6\%]" in latex
 
 
+def test_atlas_interval_both_ways(opened):
+    """The paper's z interval beside the t interval that 'Try it on data' shows for the same ten scores."""
+    assert metric(opened, "Normal z = 1.96 (the paper's)") == "[51.6%, 75.6%]"
+    assert metric(opened, "Student's t = 2.262 on 9 df (evalstats' default)") == "[49.7%, 77.5%]"
+    text = " ".join(m.value for m in opened.markdown)
+    assert "gives [49.7%, 77.5%], 15% wider" in text
+
+
 def test_atlas_table_has_the_ten_tasks(opened):
     """The first table lists the ten tasks with their scores."""
     table = opened.table[0].value
@@ -72,6 +80,35 @@ def test_rerun_button_keeps_a_history():
     assert metric(at, "Runs inside run 1's 95% CI").endswith("of 1")
     at.button(key="one_model_rerun").click().run()
     assert metric(at, "Mean of run 2") != first
+
+
+def _task_dots(at) -> list[tuple[float, float]]:
+    """(score, previous) of the ten tasks, from the data the per-task rerun chart was sent."""
+    from test_chart_ticks import _specs
+
+    for spec in _specs(at):
+        if "Task score in this run" in str(spec):
+            values = next(v for v in spec.get("datasets", {}).values() if v and "previous" in v[0])
+            return [(v["score"], v["previous"]) for v in values]
+    raise AssertionError("no per-task rerun chart")
+
+
+def test_rerun_moves_every_task():
+    """Issue 24: the 10-task rerun did not move the per-task dots. Each click now draws the new run's ten
+    scores with the previous run's beside them (those of run k-1), and the notice counts the run means."""
+    at = run_page(PATH)
+    first = _task_dots(at)
+    assert all(s == p for s, p in first)  # run 1 against itself
+    at.button(key="one_model_rerun").click().run()
+    second = _task_dots(at)
+    assert [p for _, p in second] == [s for s, _ in first]
+    assert sum(s != p for s, p in second) >= 8  # (almost) every task moved
+    at.button(key="one_model_rerun").click().run()
+    third = _task_dots(at)
+    assert [p for _, p in third] == [s for s, _ in second]
+    runs = metric(at, "Runs inside run 1's 95% CI")
+    box = next(i.value for i in at.info if "run means lie inside" in i.value)
+    assert box.split("**What to notice**")[1].strip().startswith(f"- {runs.replace(' of ', ' of ')} run means")
 
 
 def test_calculator_sliders():
@@ -141,7 +178,7 @@ def test_url_ignores_values_outside_choices():
 def test_quiz_reveals_answer(opened):
     """The small-N quiz reveals the answer on submit."""
     q = opened.radio(key="one_model_quiz1_choice")
-    q.set_value(q.options[1]).run()
+    q.set_value("Wilson or Bayes (Beta posterior)").run()  # shuffled per reader: by text
     opened.button(key="one_model_quiz1_check").click().run()
     assert "Correct" in opened.success[0].value
 

@@ -156,9 +156,9 @@ def test_quiz_answers_are_checked():
     at.button(key="paired_quiz0_check").click().run()
     no_exceptions(at)
     assert any(s.value.startswith("Correct") for s in at.success)
-    at.radio(key="paired_quiz1_choice").set_value("It grows, because there are more correct answers")
+    at.radio(key="paired_quiz1_choice").set_value("It grows: more answers are correct")
     at.button(key="paired_quiz1_check").click().run()
-    assert any("It does not change" in e.value for e in at.error)
+    assert any("It stays exactly where it was" in e.value for e in at.error)
 
 
 def test_both_ways_z_and_t(default_page):
@@ -170,7 +170,7 @@ def test_both_ways_z_and_t(default_page):
     body = text(at)
     assert "Both ways: z or t?" in body
     assert "with t(9) it is [-10.2%, 0.2%] and crosses 0 (p = 0.059)" in body
-    assert "about 17 tasks would give 80% power" in body
+    assert "about 19 tasks would give this t-test 80% power at the 5% level (17 by the paper's z formula" in body
     ab = lesson.atlas_breeze()
     assert ab.paired_t.df == 9 and ab.paired.df == float("inf")
     assert round(ab.paired.p_value, 3) == 0.031 and round(ab.paired_t.p_value, 3) == 0.059

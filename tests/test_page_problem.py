@@ -104,10 +104,10 @@ def test_quiz_reveals_answer():
     """Submitting the right answer shows 'Correct' with the explanation; a wrong one names the answer."""
     at = run_page(PATH)
     right = at.radio(key="problem_quiz0_choice")
-    right.set_value(right.options[1]).run()
+    right.set_value("MATH: its 5,000 questions make its gap far less noisy").run()  # by text
     at.button(key="problem_quiz0_check").click().run()
     assert "Correct" in at.success[0].value and "1/√n" in at.success[0].value
     wrong = at.radio(key="problem_quiz1_choice")
-    wrong.set_value(wrong.options[1]).run()
+    wrong.set_value("E[σᵢ²] alone, divided by n").run()
     at.button(key="problem_quiz1_check").click().run()
     assert "Not quite" in at.error[0].value

@@ -22,15 +22,33 @@ def body(at) -> str:
 
 
 def test_drop_numbers_0_34_0_44_1_34(at):
-    """The Llama 3 section shows the Bernoulli 0.34, naive 0.44 and clustered 1.34 SEs with the 3.05 ratio."""
+    """The Llama 3 section shows the Bernoulli 0.34 beside the same model's clustered 0.8 (Table 3), and Table
+    4's naive 0.44 and clustered 1.34 with the 3.05 ratio as another model's."""
     no_exceptions(at)
     assert at.title[0].value == "Reference"
     shown = {m.label: m.value for m in at.metric}
-    assert shown == {"Bernoulli SE at 87.1 F1": "0.34", "Naive CLT SE": "0.44", "Clustered SE": "1.34"}
+    assert shown == {"Bernoulli SE at 87.1 F1": "0.34", "Its clustered SE (Table 3)": "0.8",
+                     "Naive CLT SE": "0.44", "Clustered SE": "1.34", "Clustered / naive": "3.05×"}
     text = body(at)
     assert "**3.05×** the naive one" in text
     assert "about **1,034** independent questions" in text
     assert "What Llama 3 got wrong" in text
+
+
+def test_the_bound_is_shown_on_one_models_scores(at):
+    """Issue 24 item 6: the Bernoulli SE is an upper bound on the CLT SE of the same scores, so nothing shown
+    as that model's naive SE may exceed it; Table 4's 0.44 is labelled as a different model's."""
+    text = body(at)
+    d = lesson.llama3_drop()
+    assert f"Galleon's naive SE is at most **{d.se_bernoulli:.2f}**" in text
+    assert d.score_clustered_se >= d.se_bernoulli
+    assert "a different model from the 87.1" in text
+    assert d.se_naive > d.se_bernoulli  # why the page must not call 0.44 the same model's naive SE
+    import re
+
+    for sentence in re.split(r"(?<=[.:])\s+", text):
+        if "0.44" in sentence:  # every mention of 0.44 says whose it is
+            assert "Table 4" in sentence or "different model" in sentence, sentence
 
 
 def test_recommendations_sections(at):

@@ -19,5 +19,6 @@ def test_every_public_name_resolves_to_a_function_or_class_even_after_all_import
 
 def test_issue_names_are_public():
     """The names the engine issue fixes are importable from the package."""
-    for name in ("summarize", "compare", "proportion_ci", "mcnemar", "sample_size", "mde"):
+    for name in ("summarize", "compare", "proportion_ci", "mcnemar", "sample_size", "mde", "ppi_mean", "ppi_compare",
+                 "judge_agreement", "labels_needed"):
         assert callable(getattr(evalstats_core, name))

@@ -63,7 +63,8 @@ def test_readme_lists_every_column_synonym_in_order():
 
 def test_readme_lists_the_score_words_missing_words_and_budgets():
     from evalstats_core._columns import _FALSE, _MISSING, _TRUE
-    from evalstats_core.limits import _ENV, _FLAG, Limits
+    from evalstats_core.flags import flag
+    from evalstats_core.limits import _ENV, Limits
 
     section = " ".join(README[README.index("## Input files"):README.index("## The app")].split())
     words = {w.lower() for pair in re.findall(r"`(\w+/\w+)`", section) for w in pair.split("/")}
@@ -72,7 +73,7 @@ def test_readme_lists_the_score_words_missing_words_and_budgets():
     budgets = Limits()
     assert f"{budgets.max_bytes // 2**20} MB" in section and f"{budgets.max_rows:,}" in section.replace(" million", ",000,000")
     assert f"{budgets.max_models:,} models" in section and f"{budgets.max_pairs:,} pairwise" in section
-    for name in (*_ENV.values(), *_FLAG.values()):
+    for name in (*_ENV.values(), *(flag(k) for k in _ENV)):
         assert f"`{name}`" in section, name
     for fmt in (".csv", ".tsv", ".parquet", ".zip", "gzip", "bzip2", "xz", "zstd", "UTF-16"):
         assert fmt in section, fmt

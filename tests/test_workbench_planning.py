@@ -12,11 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalstats_app.examples import example_bytes
+from evalstats_app.page_keys import LINK_DELTA_RANGE, power_link
 from evalstats_core.analysis import analyze
 from evalstats_core.data import load, question_scores
 from evalstats_core.errors import EvalStatsError
 from evalstats_core.pilot import pilot_estimates
-from evalstats_core.planning import LINK_DELTA_RANGE, answers_needed, describe, plan_pair, power_link
+from evalstats_core.planning import answers_needed, describe, plan_pair
 from evalstats_core.power import PRESETS, mde, sample_size
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,7 +29,9 @@ NARROW_COLUMNS = alt.ExprRef(expr="containerSize()[0] > 0 && containerSize()[0] 
 
 
 def legend(**kwargs: Any) -> alt.Legend:
-    """``alt.Legend(**kwargs)``; a legend above or below the chart stacks its entries on a narrow screen."""
+    """``alt.Legend(**kwargs)``; a legend above or below the chart stacks its entries on a narrow screen, and
+    no label is cut short with an ellipsis (Vega's default limit is 160 px: "true ability (unknown in …")."""
+    kwargs.setdefault("labelLimit", 0)
     if kwargs.get("orient") in ("top", "bottom") and "columns" not in kwargs:
         kwargs["columns"] = NARROW_COLUMNS
     return alt.Legend(**kwargs)
@@ -121,8 +123,9 @@ def forest(frame: pd.DataFrame, *, label: str = "label", estimate: str = "estima
     )
     enc_color = (alt.Color(f"{color}:N", scale=alt.Scale(range=list(PALETTE)), legend=alt.Legend(title=None))
                  if color else alt.value(PALETTE[0]))
+    step = {"tickMinStep": 0.001} if percent else {}  # no two ticks printing the same "61.2%"
     bars = base.mark_rule(strokeWidth=3).encode(
-        x=alt.X(f"{low}:Q", title=x_title, axis=alt.Axis(format=fmt), scale=alt.Scale(zero=False)),
+        x=alt.X(f"{low}:Q", title=x_title, axis=alt.Axis(format=fmt, **step), scale=alt.Scale(zero=False)),
         x2=f"{high}:Q", color=enc_color, tooltip=tooltip,
     )
     points = base.mark_point(filled=True, size=90).encode(

@@ -22,7 +22,7 @@ from ._base import PALETTE, legend
 #: One empty inline datum: a constant rule (``alt.datum``) drawn once, without a DataFrame to convert.
 ONE = alt.Data(values=[{}])
 
-__all__ = ["cluster_strip", "coverage_chart", "deff_drag_chart", "few_clusters_chart", "paper_ratios"]
+__all__ = ["intervals_chart", "cluster_strip", "coverage_chart", "deff_drag_chart", "few_clusters_chart", "paper_ratios"]
 
 RIGHT, WRONG = PALETTE[2], PALETTE[1]  # bluish green / orange
 
@@ -60,6 +60,27 @@ def cluster_strip(frame: pd.DataFrame, *, overall: float, height: int = 270) -> 
 # the x scale ends at 120% on a wide chart and further out on a narrow one, so the labels right of the bars
 # (about 100 px: "93.5% ± 1.5") always fit; the axis's ticks stop at 100%
 LABEL_ROOM = [0, alt.ExprRef(expr="max(1.2, 0.97 * width / max(width - 100, 1))")]
+
+
+def intervals_chart(intervals: pd.DataFrame, *, truth: float) -> alt.LayerChart:
+    """The simulated eval's naive, clustered and bootstrap 95% intervals on a fixed 0-100% axis, with the
+    true accuracy dashed: moving the sliders widens or narrows them in place.
+
+    ``intervals`` is ``ClusterSimulation.intervals`` (``method, estimate, shown_low, shown_high, ...``).
+    """
+    x = alt.X("shown_low:Q", title="Accuracy with 95% interval", scale=alt.Scale(domain=[0, 1], nice=False),
+              axis=alt.Axis(format=".0%", tickMinStep=0.01))
+    y = alt.Y("method:N", sort=None, title=None)
+    tooltip = [alt.Tooltip("method:N", title="Method"), alt.Tooltip("estimate:Q", format=".1%", title="Accuracy"),
+               alt.Tooltip("ci_low:Q", format=".1%", title="Low"), alt.Tooltip("ci_high:Q", format=".1%", title="High")]
+    color = alt.Color("method:N", sort=None, legend=None, scale=alt.Scale(range=[PALETTE[7], PALETTE[0], PALETTE[2]]))
+    bars = alt.Chart(intervals).mark_rule(strokeWidth=4).encode(x=x, x2="shown_high:Q", y=y, color=color,
+                                                                tooltip=tooltip)
+    dots = alt.Chart(intervals).mark_point(filled=True, size=90, opacity=1).encode(
+        x=alt.X("estimate:Q"), y=y, color=color, tooltip=tooltip)
+    true = alt.Chart(pd.DataFrame({"truth": [truth]})).mark_rule(strokeDash=[4, 4], color="#555555").encode(
+        x=alt.X("truth:Q"), tooltip=[alt.Tooltip("truth:Q", format=".0%", title="True accuracy")])
+    return alt.layer(true, bars, dots).properties(height=alt.Step(34))
 
 
 def coverage_chart(frame: pd.DataFrame, *, nominal: float = 0.95) -> alt.LayerChart:

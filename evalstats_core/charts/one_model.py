@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
 from ._base import PALETTE, forest
@@ -23,7 +24,7 @@ __all__ = [
     "method_color",
     "one_task_chart",
     "possible_intervals_chart",
-    "rerun_chart",
+    "rerun_chart", "rerun_tasks_chart",
     "sampling_drag_chart",
 ]
 
@@ -53,7 +54,7 @@ def atlas_chart(table: pd.DataFrame, *, mean: float, sd: float, ci_low: float, c
     })
     band_scale = alt.Scale(domain=list(bands["band"]), range=["#d9d9d9", PALETTE[5]])
     band = alt.Chart(bands).mark_rect(opacity=0.45).encode(
-        x=alt.X("low:Q", title="Score", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%")),
+        x=alt.X("low:Q", title="Score", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         x2="high:Q",
         fill=alt.Fill("band:N", scale=band_scale, legend=_legend(title=None, orient="top", labelLimit=400)),
         tooltip=[alt.Tooltip("band:N", title=None), alt.Tooltip("low:Q", format=".1%"),
@@ -101,7 +102,7 @@ def rerun_chart(history: pd.DataFrame) -> alt.LayerChart:
               scale=alt.Scale(domain=[0.5, max(int(history["run"].max()), 10) + 0.5]))
     band = alt.Chart(first).mark_rect(opacity=0.25, color=PALETTE[5]).encode(
         y=alt.Y("ci_low:Q", title="Mean score of the run", scale=alt.Scale(domain=[0.4, 0.85]),
-                axis=alt.Axis(format=".0%")),
+                axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         y2="ci_high:Q",
         tooltip=[alt.Tooltip("ci_low:Q", format=".1%", title="Run 1 CI low"),
                  alt.Tooltip("ci_high:Q", format=".1%", title="Run 1 CI high")],
@@ -118,6 +119,23 @@ def rerun_chart(history: pd.DataFrame) -> alt.LayerChart:
     return alt.layer(band, rule, dots).properties(height=240)
 
 
+def rerun_tasks_chart(frame: pd.DataFrame) -> alt.LayerChart:
+    """Each task's score in this run (solid) and in the run before (faint), with a line to where it went.
+
+    ``frame`` is ``lessons.one_model.rerun_tasks_frame`` (``task, score, previous, moved``).
+    """
+    x = alt.X("score:Q", title="Task score in this run", scale=alt.Scale(domain=[0, 1]),
+              axis=alt.Axis(format=".0%", tickMinStep=0.01))
+    y = alt.Y("task:N", sort=None, title=None)
+    moves = alt.Chart(frame).mark_rule(color="#888888", strokeDash=[2, 2]).encode(x=x, x2="previous:Q", y=y)
+    before = alt.Chart(frame).mark_point(filled=True, size=60, color="#888888", opacity=0.35).encode(
+        x=alt.X("previous:Q"), y=y, tooltip=[alt.Tooltip("task:N"), alt.Tooltip("previous:Q", format=".2f", title="Before")])
+    now = alt.Chart(frame).mark_point(filled=True, size=90, color=PALETTE[0], opacity=1).encode(
+        x=x, y=y, tooltip=[alt.Tooltip("task:N"), alt.Tooltip("score:Q", format=".2f", title="Score"),
+                           alt.Tooltip("moved:Q", format="+.2f", title="Moved")])
+    return alt.layer(moves, before, now).properties(height=alt.Step(18))
+
+
 def halfwidth_chart(curve: pd.DataFrame, *, n: int) -> alt.LayerChart:
     """Each method's interval half-width against n (log scale), with a rule at the chosen ``n``.
 
@@ -125,7 +143,7 @@ def halfwidth_chart(curve: pd.DataFrame, *, n: int) -> alt.LayerChart:
     """
     lines = alt.Chart(curve).mark_line(strokeWidth=2).encode(
         x=alt.X("n:Q", title="Questions (log scale)", scale=alt.Scale(type="log")),
-        y=alt.Y("half_width:Q", title="Half-width of the 95% interval", axis=alt.Axis(format=".0%")),
+        y=alt.Y("half_width:Q", title="Half-width of the 95% interval", axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         color=method_color(),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("n:Q", title="n"),
                  alt.Tooltip("half_width:Q", format=".2%", title="± half-width")],
@@ -145,7 +163,7 @@ def coverage_chart(frame: pd.DataFrame, *, confidence: float = 0.95) -> alt.Laye
     x_scale = alt.Scale(domain=[max(0.0, lowest), 1.0])
     bars = alt.Chart(data).mark_point(filled=True, size=160, opacity=1).encode(
         x=alt.X("coverage:Q", title="Actual coverage (share containing the truth)",
-                scale=x_scale, axis=alt.Axis(format=".0%")),
+                scale=x_scale, axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         y=y, color=method_color(legend=False),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("coverage:Q", format=".1%"),
                  alt.Tooltip("mc_se:Q", format=".2%", title="Monte Carlo SE")],
@@ -168,7 +186,7 @@ def coverage_curve_chart(by_n: pd.DataFrame, *, confidence: float = 0.95, n: int
     y_scale = alt.Scale(domain=[max(0.0, min(0.4, float(by_n["coverage"].min()) - 0.02)), 1.0])
     lines = alt.Chart(by_n).mark_line(point=True, strokeWidth=2).encode(
         x=alt.X("n:Q", title="Questions per eval (log scale)", scale=x_scale),
-        y=alt.Y("coverage:Q", title="Actual coverage", axis=alt.Axis(format=".0%"), scale=y_scale),
+        y=alt.Y("coverage:Q", title="Actual coverage", axis=alt.Axis(format=".0%", tickMinStep=0.01), scale=y_scale),
         color=method_color(),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("n:Q"),
                  alt.Tooltip("coverage:Q", format=".1%"), alt.Tooltip("mean_width:Q", format=".3f",
@@ -204,9 +222,10 @@ def possible_intervals_chart(frame: pd.DataFrame) -> alt.FacetChart:
     edge1 = alt.Chart().mark_rule(color="#888888", strokeDash=[3, 3]).encode(x="edge:Q").transform_calculate(
         edge="1").transform_filter("datum.k == 0")
     rows = int(frame["k"].nunique())
+    # two panels a row: a 2 x 2 grid, not a banner of four (slides are 16:9)
     return alt.layer(edges, edge1, bars, dots, data=frame).properties(
-        width=170, height=max(90, min(16 * rows, 420))).facet(
-        column=alt.Column("label:N", title=None, sort=list(METHOD_COLORS)))
+        width=260, height=max(90, min(16 * rows, 420))).facet(
+        facet=alt.Facet("label:N", title=None, sort=list(METHOD_COLORS)), columns=2)
 
 
 def halfwidth_drag_chart(grid: pd.DataFrame, *, n: int) -> alt.LayerChart:
@@ -221,14 +240,20 @@ def halfwidth_drag_chart(grid: pd.DataFrame, *, n: int) -> alt.LayerChart:
     start = min(steps, key=lambda v: abs(v - n))
     drag = alt.param(name="drag_n", value=start,
                      bind=alt.binding_range(min=lo, max=steps[-1], step=step, name="Drag n: "))
+    # Cheap to drag: both scales are fixed (a step never recomputes a domain, so the lines are not redrawn)
+    # and the lines come from about 120 log-spaced n of the grid; only the marker layers filter the full
+    # grid (the core's numbers at every n the input reaches).
+    top = float(grid["half_width"].max())
     x = alt.X("n:Q", title="Questions (log scale)", scale=alt.Scale(type="log", domain=[lo, steps[-1]], nice=False))
-    y = alt.Y("half_width:Q", title="Half-width of the 95% interval", axis=alt.Axis(format=".0%"))
-    base = alt.Chart(grid)
-    lines = base.mark_line(strokeWidth=2).encode(
+    y = alt.Y("half_width:Q", title="Half-width of the 95% interval", scale=alt.Scale(domain=[0, top], nice=False),
+              axis=alt.Axis(format=".0%", tickMinStep=0.01))
+    keep = set(np.unique(np.geomspace(lo, steps[-1], 120).round().astype(int)))
+    thin = grid[grid["n"].isin({v for v in steps if v in keep} | {min(steps, key=lambda s: abs(s - k)) for k in keep})]
+    lines = alt.Chart(thin).mark_line(strokeWidth=2).encode(
         x=x, y=y, color=method_color(),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("n:Q", title="n"),
                  alt.Tooltip("half_width:Q", format=".2%", title="± half-width")])
-    here = base.transform_filter(alt.datum.n == drag)
+    here = alt.Chart(grid[["n", "method", "label", "half_width"]]).transform_filter(alt.datum.n == drag)
     rule = here.transform_filter(alt.datum.method == "wald").mark_rule(color="#888888", strokeDash=[4, 3]).encode(x=x)
     dots = here.mark_point(filled=True, size=90, opacity=1).encode(
         x=x, y=y, color=method_color(legend=False),
@@ -254,7 +279,7 @@ def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChar
     show = alt.param(name="shown", value=min(shown, count),
                      bind=alt.binding_range(min=1, max=count, step=1, name="Intervals shown: "))
     data = intervals.assign(outcome=intervals["hit"].map({True: "contains the truth", False: "misses"}))
-    x = alt.X("ci_low:Q", title="Accuracy", scale=alt.Scale(domain=[-0.1, 1.1], clamp=True), axis=alt.Axis(format=".0%"))
+    x = alt.X("ci_low:Q", title="Accuracy", scale=alt.Scale(domain=[-0.1, 1.1], clamp=True), axis=alt.Axis(format=".0%", tickMinStep=0.01))
     # a fixed domain: intervals arrive in their own row, top to bottom, and the chart never resizes
     y = alt.Y("eval:O", title=None, axis=None, scale=alt.Scale(domain=list(range(1, count + 1))))
     base = alt.Chart().transform_filter(alt.datum.eval <= show)
@@ -274,7 +299,7 @@ def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChar
         text="datum.misses + ' of ' + datum.eval + ' miss'", x="0.5").mark_text(
         fontSize=13, fontWeight="bold", color=PALETTE[3], dy=-8).encode(
         x=alt.X("x:Q"), y=alt.value(0), text="text:N")
-    return alt.layer(rules, points, truth, tally, data=data).properties(width=280, height=360).facet(
+    return alt.layer(rules, points, truth, tally, data=data).properties(width=380, height=360).facet(
         column=alt.Column("label:N", title=None, sort=["Wald (CLT)", "Wilson"],
                           header=alt.Header(labelFontSize=13, labelFontWeight="bold"))
     ).add_params(show)
@@ -286,7 +311,8 @@ def one_task_chart(frame: pd.DataFrame) -> alt.LayerChart:
 
     ``frame`` is ``lessons.one_model.one_task_runs`` (``run, score, draw, ability, mean``).
     """
-    x = alt.X("score:Q", title="Score of one run", scale=alt.Scale(domain=[0.4, 1.0]), axis=alt.Axis(format=".1f"))
+    x = alt.X("score:Q", title="Score of one run", scale=alt.Scale(domain=[0.4, 1.0]),
+              axis=alt.Axis(format=".1f", values=[0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]))
     y = alt.Y("run:O", title="Run", axis=alt.Axis(labelFontSize=10))
     now = frame[frame["draw"] == "this draw"]
     before = frame[frame["draw"] == "previous draw"]
@@ -323,7 +349,7 @@ def sampling_drag_chart(bars: pd.DataFrame, rules: pd.DataFrame, *, accuracy: fl
                      bind=alt.binding_range(min=ns[0], max=ns[-1], step=step, name="Drag n: "))
     lo, hi = max(0.0, accuracy - 0.35), min(1.0, accuracy + 0.35)
     x = alt.X("acc:Q", title="Observed accuracy k/n", scale=alt.Scale(domain=[lo, hi], clamp=True),
-              axis=alt.Axis(format=".0%"))
+              axis=alt.Axis(format=".0%", tickMinStep=0.01))
     # a step area through each k's probability density: exact at every n, and visible however thin a bar
     dist = alt.Chart(bars).transform_filter(alt.datum.n == drag).transform_calculate(
         acc="(datum.acc_lo + datum.acc_hi) / 2").mark_area(

@@ -75,7 +75,7 @@ def differences_chart(frame: pd.DataFrame, *, mean: float) -> alt.LayerChart:
     """
     bars = alt.Chart(frame).mark_bar().encode(
         x=alt.X("task:N", sort=None, title=None, axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("diff:Q", title="Atlas − Breeze", axis=alt.Axis(format="+.0%")),
+        y=alt.Y("diff:Q", title="Atlas − Breeze", axis=alt.Axis(format="+.0%", tickMinStep=0.01)),
         color=alt.Color("winner:N", title="Task won by",
                         scale=alt.Scale(domain=["Atlas", "Breeze"], range=AGENT_COLORS),
                         legend=legend(orient="top")),
@@ -103,11 +103,15 @@ def comparison_chart(frame: pd.DataFrame) -> alt.LayerChart:
                alt.Tooltip("ci_high:Q", format="+.1%"), alt.Tooltip("verdict:N")]
     zero = alt.Chart(ONE).mark_rule(strokeDash=[4, 4], color="#777777", strokeWidth=2).encode(x=alt.datum(0.0))
     bars = alt.Chart().mark_rule(strokeWidth=7).encode(
-        x=alt.X("ci_low:Q", title="Atlas − Breeze with 95% interval", axis=alt.Axis(format="+.0%")),
+        x=alt.X("ci_low:Q", title="Atlas − Breeze with 95% interval", axis=alt.Axis(format="+.0%", tickMinStep=0.01)),
         x2=alt.X2("ci_high:Q"), y=y, color=color, tooltip=tooltip)
     points = alt.Chart().mark_point(filled=True, size=120, color="#777777").encode(
         x=alt.X("estimate:Q"), y=y, tooltip=tooltip)
     return alt.layer(zero, bars, points, data=frame).properties(height=60 * max(len(frame), 1) + 80)
+
+
+#: Side of the scatter's square plot area, in pixels (fits a 390-px phone with its axes).
+SCATTER_SIDE = 300
 
 
 def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: float,
@@ -141,7 +145,7 @@ def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: f
     # each task's label goes to the free corner: the offset whose label centre lies farthest from every
     # point and from the labels already placed (greedy, in the chart's own units: the domain is square)
     offsets = {"ne": (7, -8, "left"), "nw": (-7, -8, "right"), "se": (7, 10, "left"), "sw": (-7, 10, "right")}
-    span = (hi - lo) / 470.0  # data units per pixel on both axes
+    span = (hi - lo) / SCATTER_SIDE  # data units per pixel on both axes
     placed, corner = [], []
     pts = list(zip(points["a"], points["b"], strict=True))
     for a_i, b_i in pts:
@@ -169,7 +173,11 @@ def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: f
                             legend=legend(orient="top")),
             tooltip=[alt.Tooltip("task:N"), alt.Tooltip("product:Q", format="+.4f", title="product")]))
     layers += [dots, *text]
-    return alt.layer(*layers, data=points).properties(height=470)
+    # a fixed square plot (not stretched to the container): equal pixels per point on both axes, so the
+    # squares of Atlas against itself are drawn square (seed 004's squares -> rectangles)
+    # autosize "pad": width and height are the plot area's, the axes and legend are added around it
+    return alt.layer(*layers, data=points).properties(width=SCATTER_SIDE, height=SCATTER_SIDE,
+                                                      autosize=alt.AutoSizeParams(type="pad"))
 
 
 def correlation_chart(curve: pd.DataFrame, simulated: pd.DataFrame, *, current: float) -> alt.LayerChart:
@@ -190,7 +198,7 @@ def correlation_chart(curve: pd.DataFrame, simulated: pd.DataFrame, *, current: 
                       legend=alt.Legend(orient="top", columns=2))
     x = alt.X("correlation:Q", title="Correlation between the two models' answers",
               scale=alt.Scale(domain=[float(curve["correlation"].min()), float(curve["correlation"].max())]))
-    y = alt.Y("se:Q", title="Standard error of the difference", axis=alt.Axis(format=".1%"),
+    y = alt.Y("se:Q", title="Standard error of the difference", axis=alt.Axis(format=".1%", tickMinStep=0.001),
               scale=alt.Scale(zero=True))
     tooltip = [alt.Tooltip("method:N"), alt.Tooltip("correlation:Q", format=".2f"),
                alt.Tooltip("se:Q", format=".3%", title="SE")]

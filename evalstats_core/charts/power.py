@@ -191,7 +191,7 @@ def power_chart(curve: pd.DataFrame, evals: pd.DataFrame, *, target_power: float
                          10_000_000, 30_000_000, 100_000_000) if n_lo <= v <= n_hi]
     line = alt.Chart(_rows(curve[["n", "power"]])).mark_line(color=CURVE, strokeWidth=3).encode(
         x=alt.X("n:Q", scale=x_scale, title="Questions in the eval (log scale)", axis=alt.Axis(format=",.0f", values=ticks)),
-        y=alt.Y("power:Q", scale=y_scale, title="Power", axis=alt.Axis(format=".0%")),
+        y=alt.Y("power:Q", scale=y_scale, title="Power", axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         tooltip=[alt.Tooltip("n:Q", title="questions", format=",.0f"), alt.Tooltip("power:Q", format=".1%")])
     rules = {"x": [n_lo], "x2": [n_hi], "y": [target_power], "y2": [target_power]}  # the target power
     layers = [line]

@@ -4,6 +4,8 @@ super-population simulation. Each builder takes a frame from :mod:`evalstats_cor
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 
@@ -39,7 +41,9 @@ def scores_chart(frame: pd.DataFrame, *, error_bars: bool = False) -> alt.LayerC
                     alt.Tooltip("ci_high:Q", title="95% CI high", format=".1%")]
     lo = float(frame["ci_low"].min()) - 0.02
     hi = float(frame["ci_high"].max()) + 0.02
-    x_scale = alt.Scale(domain=[max(lo, 0.0), min(hi, 1.0)], zero=False)
+    # one domain with or without the bars (both layers carry it), so toggling them does not move the axis
+    x_scale = alt.Scale(domain=[math.floor(100 * max(lo, 0.0)) / 100, math.ceil(100 * min(hi, 1.0)) / 100],
+                        zero=False, nice=False)
     base = alt.Chart(frame).encode(
         y=alt.Y("eval:N", sort=None, title=None),
         yOffset=alt.YOffset("model:N", sort=None),
@@ -48,11 +52,11 @@ def scores_chart(frame: pd.DataFrame, *, error_bars: bool = False) -> alt.LayerC
     )
     points = base.mark_point(filled=True, size=120).encode(
         x=alt.X("estimate:Q", title="Accuracy" + (" with 95% CI" if error_bars else ""),
-                scale=x_scale, axis=alt.Axis(format=".0%")),
+                scale=x_scale, axis=alt.Axis(format=".0%", tickMinStep=0.01)),
     )
     layers = [points]
     if error_bars:
-        layers.insert(0, base.mark_rule(strokeWidth=3).encode(x="ci_low:Q", x2="ci_high:Q"))
+        layers.insert(0, base.mark_rule(strokeWidth=3).encode(x=alt.X("ci_low:Q", scale=x_scale), x2="ci_high:Q"))
     return alt.layer(*layers).properties(height=alt.Step(26))
 
 
@@ -83,7 +87,7 @@ def superpopulation_chart(histogram: pd.DataFrame, *, accuracy: float, se_total:
     """
     kinds = list(dict.fromkeys(histogram["kind"]))
     bars = alt.Chart(histogram).mark_rect(opacity=0.55).encode(
-        x=alt.X("bin_low:Q", title="Eval mean (one simulated run)", axis=alt.Axis(format=".0%"),
+        x=alt.X("bin_low:Q", title="Eval mean (one simulated run)", axis=alt.Axis(format=".0%", tickMinStep=0.01),
                 scale=alt.Scale(zero=False)),
         x2="bin_high:Q",
         y=alt.Y("density:Q", title="Density", stack=None),

@@ -135,7 +135,7 @@ def _k_curve_template(height: int, label_left: bool) -> dict:
     tooltip = [alt.Tooltip("k:Q", title="K"),
                alt.Tooltip("relative_variance:Q", title="variance vs K = 1", format=".1%"),
                alt.Tooltip("reduction:Q", title="reduction", format=".1%")]
-    y = alt.Y("relative_variance:Q", scale=y_scale, title="Variance relative to K = 1", axis=alt.Axis(format=".0%"))
+    y = alt.Y("relative_variance:Q", scale=y_scale, title="Variance relative to K = 1", axis=alt.Axis(format=".0%", tickMinStep=0.01))
     base = _data("curve").encode(x=_k(), y=y, tooltip=tooltip)
     # the reader's own "Drag K" input moves the marker along the core's curve in the browser (no rerun)
     drag = alt.param(name="drag_k", value=4, bind=alt.binding_range(min=1, max=20, step=1, name="Drag K: "))
@@ -197,7 +197,7 @@ def _coverage_template(height: int, label_left: bool) -> dict:
             x=_kx(), y=alt.Y("y:Q", scale=y_scale), text="text:N"),
         _data("curve").mark_line(strokeWidth=2.5, opacity=0.8).encode(
             x=_k(), y=alt.Y("coverage:Q", scale=y_scale, title="Coverage of the 95% intervals",
-                            axis=alt.Axis(format=".0%")), color=colour,
+                            axis=alt.Axis(format=".0%", tickMinStep=0.01)), color=colour,
             tooltip=[alt.Tooltip("k:Q", title="K"), alt.Tooltip("method:N"),
                      alt.Tooltip("coverage:Q", title="predicted (large n)", format=".1%")]),
         sim.mark_rule(strokeWidth=3).encode(y=alt.Y("ci_low:Q", scale=y_scale), y2="ci_high:Q"),
@@ -241,7 +241,7 @@ def _evals_template(height: int) -> dict:
         y=alt.Y("eval:O", title="Simulated eval", axis=alt.Axis(labels=False, ticks=False)),
         yOffset=alt.YOffset("method:N", scale=alt.Scale(domain=list(METHOD_COLOURS))),
         color=colour, opacity=opacity, tooltip=tooltip)
-    x = alt.X("ci_low:Q", title="Accuracy, with 95% interval", axis=alt.Axis(format=".0%"), scale=alt.Scale(zero=False))
+    x = alt.X("ci_low:Q", title="Accuracy, with 95% interval", axis=alt.Axis(format=".0%", tickMinStep=0.01), scale=alt.Scale(zero=False))
     return alt.layer(
         base.mark_rule(strokeWidth=3).encode(x=x, x2="ci_high:Q"),
         base.mark_tick(thickness=2, size=9).encode(x="estimate:Q"),
@@ -272,7 +272,7 @@ def _budget_template(height: int, label_left: bool) -> dict:
     tooltip = [alt.Tooltip("k:Q", title="K"), alt.Tooltip("n_questions:Q", title="questions", format=",.0f"),
                alt.Tooltip("calls_used:Q", title="answer calls", format=",.0f"),
                alt.Tooltip("se:Q", title="SE", format=".2%")]
-    y = alt.Y("se:Q", title="Standard error of the eval score", axis=alt.Axis(format=".1%"),
+    y = alt.Y("se:Q", title="Standard error of the eval score", axis=alt.Axis(format=".1%", tickMinStep=0.001),
               scale=alt.Scale(zero=False))
     base = _data("curve").encode(x=_k(), y=y, tooltip=tooltip)
     best = _data("best").encode(x=_kx(), y="se:Q")
@@ -307,7 +307,7 @@ def _mde_template(height: int) -> dict:
     tooltip = [alt.Tooltip("k:Q", title="K"), alt.Tooltip("mde:Q", title="MDE", format=".1%")]
     base = _data("curve").encode(
         x=_k("Answers per question for both models (K)"),
-        y=alt.Y("mde:Q", scale=y_scale, title="Minimum detectable effect", axis=alt.Axis(format=".0%")),
+        y=alt.Y("mde:Q", scale=y_scale, title="Minimum detectable effect", axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         tooltip=tooltip)
     marked = _data("marked").encode(x=_kx(), y=alt.Y("mde:Q", scale=y_scale))
     return alt.layer(

@@ -66,7 +66,7 @@ def _histogram_template(height: int) -> dict:
     tooltip = [alt.Tooltip("label:N", title="at"), alt.Tooltip("bin_low:Q", title="from", format=".0%"),
                alt.Tooltip("bin_high:Q", title="to", format=".0%"), alt.Tooltip("share:Q", format=".1%")]
     bars = [_data(name).mark_rect(opacity=0.9).encode(  # grey T = 1 first, the chosen T drawn over it
-        x=x, x2="bin_high:Q", y=alt.Y("share:Q", title="Share of questions", axis=alt.Axis(format=".0%")),
+        x=x, x2="bin_high:Q", y=alt.Y("share:Q", title="Share of questions", axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         y2=alt.datum(0), color=colour, tooltip=tooltip) for name in ("t1", "now")]
     return alt.layer(*bars).add_params(title).properties(
         height=height, title=alt.TitleParams(text=alt.ExprRef("title_text"), anchor="start", fontSize=14)).to_dict()
@@ -110,7 +110,7 @@ def _mean_template(height: int, label_left: bool) -> dict:
             x="temperature:Q", y=alt.Y("mean:Q", scale=y_scale), text="text:N"),
         _data("here").mark_rule(color=MARK, strokeWidth=1.5).encode(x="temperature:Q"),
         _data("curve").mark_line(color=CURRENT, strokeWidth=3).encode(
-            x=_t_axis(), y=alt.Y("mean:Q", scale=y_scale, title="Eval score E[x_T]", axis=alt.Axis(format=".0%")),
+            x=_t_axis(), y=alt.Y("mean:Q", scale=y_scale, title="Eval score E[x_T]", axis=alt.Axis(format=".0%", tickMinStep=0.01)),
             tooltip=tooltip),
         here.mark_point(color=MARK, filled=True, size=160, opacity=1).encode(tooltip=tooltip),
         here.mark_text(dy=-14, fontSize=13, fontWeight="bold", color=MARK, **_side(label_left)).encode(text="text:N"),

@@ -1,8 +1,8 @@
-"""Importers for evaluation harnesses' own output: each turns a log into the tidy answers table.
+"""Importers for evaluation harnesses' own output: each turns a log into the reader protocol's records.
 
 =========================  ====================================================================================
-:func:`detect`             which harness wrote these bytes (by content, never by the file name's extension)
-:func:`import_log`         the log as a long frame ``question, model, score, epoch[, cluster]``
+:func:`detect`             which harness wrote these bytes (by content; :func:`evalstats_core._sniff.detect`)
+:func:`import_records`     the log as :class:`~evalstats_core._records.Records` (question, model, score, epoch...)
 ``lm_eval``                lm-evaluation-harness ``samples_<task>_<date>.jsonl`` (+ ``results_*.json``)
 ``inspect_log``            Inspect AI ``.eval`` archives (deflate or zstd) and ``.json`` logs
 ``promptfoo``              promptfoo ``--output results.json``
@@ -11,69 +11,44 @@
 :func:`evalstats_core.data.load` calls :func:`detect` first, so a harness log goes wherever a results
 CSV goes (the workbench, the command line, the API), and :func:`evalstats_core.data.load_many` joins one
 file per model on the question. Several epochs (Inspect) are resamples: averaged per question, never pooled.
+Every importer reads archives and JSON through :mod:`evalstats_core._bounded` (a byte budget on what is
+decompressed, a depth limit on JSON) and maps every failure of an odd file to one
+:class:`~evalstats_core.errors.EvalStatsError` naming the file, the place and the fix.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
-
+from .._records import Records
+from .._sniff import FORMATS, detect
 from ..errors import EvalStatsError
+from ..limits import Limits
 
-__all__ = ["FORMATS", "detect", "import_log"]
-
-#: Harness formats, as :func:`detect` names them.
-FORMATS = {"lm_eval": "an lm-evaluation-harness samples file",
-           "lm_eval_results": "an lm-evaluation-harness results file (it names the model of its samples files)",
-           "inspect_eval": "an Inspect .eval log",
-           "inspect_json": "an Inspect JSON log", "promptfoo": "a promptfoo results file"}
+__all__ = ["FORMATS", "detect", "import_records"]
 
 
-def detect(data: bytes) -> str | None:
-    """The harness format of ``data`` (a key of :data:`FORMATS`), or None for anything else (a results CSV)."""
-    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if data[:4] == b"PK\x03\x04":
-        import io
-        import zipfile
-
-        try:
-            names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
-        except (zipfile.BadZipFile, OSError, ValueError):
-            return None
-        return "inspect_eval" if "header.json" in names and ("summaries.json" in names or any(
-            n.startswith("_journal/") for n in names)) else None
-    if head.startswith(b"{"):
-        first = head.split(b"\n", 1)[0]
-        if b'"doc_id"' in first and (b'"resps"' in first or b'"filtered_resps"' in first or b'"doc"' in first):
-            return "lm_eval"
-        if b'"eval"' in head and (b'"samples"' in data[:1 << 20] or b'"results"' in head) and b'"task"' in head:
-            return "inspect_json"
-        if b'"results"' in head and (b'"evalId"' in head or b'"promptfoo' in data[:1 << 16] or b'"testIdx"' in data[:1 << 20]):
-            return "promptfoo"
-        if b'"results"' in head and (b'"lm_eval_version"' in data or b'"n-samples"' in data or b'"group_subtasks"' in data):
-            return "lm_eval_results"
-    return None
-
-
-def import_log(data: bytes, name: str, *, metric: str | None = None, filter: str | None = None,
-               model: str | None = None, path: Any = None,
-               cluster: str | None = None) -> tuple[pd.DataFrame, list[str]]:
-    """``(frame, notes)``: the log as ``question, model, score, epoch[, cluster]`` and what was chosen.
+def import_records(data: bytes, name: str, kind: str | None = None, *, metric: str | None = None,
+                   filter: str | None = None, model: str | None = None, path: Any = None,
+                   cluster: str | None = None, limits: Limits | None = None) -> Records:
+    """The log as :class:`Records`: one row per (sample, epoch), and what was chosen in the notes.
 
     Parameters
     ----------
     data, name : the file's bytes and name (for messages).
+    kind : what :func:`detect` said (found again when None).
     metric : the lm-eval metric (``acc``, ``acc_norm``, ``exact_match``) or the Inspect scorer; default: the
         first the log lists (the notes say which, and which others there are).
     filter : the lm-eval filter (``none``, ``strict-match``...); default: the task's first.
-    model : the model's name, when the log cannot say it (an lm-eval samples file without its results file).
-    path : the file's path, when it has one (lm-eval: the results file beside it, and the folder's name).
+    model : the model's name, when the log cannot say it (or says it wrongly).
+    path : the file's path, when it has one (lm-eval: the results file of its run beside it, the folder's name).
     cluster : the Inspect ``metadata`` key to cluster on (default: one named subject, category, group, source
         or cluster). lm-eval samples are clustered by their subtask and promptfoo results are not clustered,
         so naming a cluster for them is an error rather than silently ignored.
+    limits : the byte budget for what archives decompress to (default :meth:`Limits.from_env`).
     """
-    kind = detect(data)
+    kind = kind or detect(data)
+    limits = limits or Limits.from_env()
     if cluster is not None and kind not in ("inspect_eval", "inspect_json"):
         what = {"lm_eval": "an lm-evaluation-harness samples file (clustered by its subtask when several subtask "
                            "files are given)", "promptfoo": "a promptfoo results file"}.get(kind, "this file")
@@ -82,12 +57,12 @@ def import_log(data: bytes, name: str, *, metric: str | None = None, filter: str
     if kind == "lm_eval":
         from .lm_eval import read_samples
 
-        return read_samples(data, name, metric=metric, filter=filter, model=model, path=path)
+        return read_samples(data, name, metric=metric, filter=filter, model=model, path=path, limits=limits)
     if kind in ("inspect_eval", "inspect_json"):
         from .inspect_log import read_inspect
 
         return read_inspect(data, name, scorer=metric, model=model, archive=kind == "inspect_eval",
-                            cluster_key=cluster)
+                            cluster_key=cluster, limits=limits)
     if kind == "lm_eval_results":
         raise EvalStatsError(f"{name} is an lm-evaluation-harness results file: it holds only summary scores; give "
                              "the samples_<task>_<date>.jsonl files written with --log_samples (with this file "
@@ -95,6 +70,6 @@ def import_log(data: bytes, name: str, *, metric: str | None = None, filter: str
     if kind == "promptfoo":
         from .promptfoo import read_promptfoo
 
-        return read_promptfoo(data, name)
+        return read_promptfoo(data, name, model=model, limits=limits)
     raise EvalStatsError(f"{name} is not a harness log this version reads (lm-evaluation-harness samples, Inspect "
                          ".eval/.json, promptfoo results)")

@@ -1,25 +1,31 @@
 """lm-evaluation-harness ``--log_samples`` output: ``samples_<task>_<date>.jsonl`` (+ ``results_*.json``).
 
 One line per (document, filter), with the metric values as top-level numbers (``"acc": 1.0``). The
-question is ``<task>:<doc_id>``; the model comes from the ``results_*.json`` beside the file
-(``model_name``, or ``config.model_args``'s ``pretrained=``), else the folder's name (lm-eval writes
-``<output>/<org>__<model>/``), else the caller's ``model``. The filter and the metric are chosen by the
+question is ``<task>:<doc_id>`` (the task is part of its identity, so two tasks are never paired); the model
+comes from the caller's ``model``, else the ``results_<date>.json`` of the same run (the same date, in the
+same folder; never another run's), else the folder's name (lm-eval writes ``<output>/<org>__<model>/``). A
+results file is opened only when it is a regular file within the byte budget (a FIFO or a link to a device
+is refused, never waited on). The filter and the metric are chosen by the
 user (default: the first in the file), and the notes say which were used and which others exist. A task
 that belongs to a group in the results file (MMLU's subjects) carries the task as its cluster.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
+from .._bounded import parse_json
+from .._records import Records, from_columns
+from .._sniff import detect
 from ..errors import EvalStatsError
+from ..flags import flag
+from ..limits import Limits
 
-__all__ = ["read_samples", "task_of", "date_of", "model_of_results"]
+__all__ = ["read_samples", "task_of", "date_of", "model_of_results", "pair_results", "run_of"]
 
 _SAMPLES = re.compile(r"^samples_(?P<task>.+?)_(?P<date>\d{4}-\d{2}-\d{2}T[\d\-.]+)\.jsonl$")
 _NOT_METRICS = {"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash",
@@ -40,32 +46,70 @@ def date_of(name: str) -> str | None:
     return m.group("date") if m else None
 
 
+def run_of(date: str | None) -> str | None:
+    """The run's timestamp as shown in a model's name (``2026-11-25T17-21-19``: the fraction dropped)."""
+    return None if date is None else date.split(".")[0]
+
+
 def model_of_results(data: bytes) -> str | None:
-    """The model a ``results_*.json`` names (None when it names none)."""
+    """The model a ``results_*.json`` names (None when it names none or cannot be read)."""
     try:
-        return _model_name(json.loads(data.decode("utf-8-sig")), None)
-    except ValueError:
+        doc = parse_json(data, "results file")
+    except EvalStatsError:
         return None
+    return _model_name(doc if isinstance(doc, dict) else None, None)
 
 
-def _results_beside(path: Any) -> dict | None:
-    if path is None:
+def _results_beside(path: Any, date: str | None, limits: Limits) -> dict | None:
+    """The ``results_<date>.json`` of this run beside ``path``: only a regular file within the budget."""
+    if path is None or date is None:
         return None
-    folder = Path(path).parent
-    found = sorted(folder.glob("results_*.json"))
-    if not found:
+    found = Path(path).parent / f"results_{date}.json"
+    try:
+        st = os.stat(found)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > min(limits.max_bytes, 64 * 2**20):
+            return None  # a FIFO, a device, a folder or a huge file: not a results file of lm-eval
+        fd = os.open(found, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # swapped since the stat
+                return None
+            data = fh.read(64 * 2**20 + 1)
+    except OSError:
         return None
     try:
-        return json.loads(found[-1].read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        doc = parse_json(data, str(found.name))
+    except EvalStatsError:
         return None
+    return doc if isinstance(doc, dict) else None
+
+
+def pair_results(sources: list[Any]) -> tuple[list[Any], dict[str, str]]:
+    """Uploaded lm-eval ``results_<date>.json`` files name the model of the samples files of the same run
+    (the same date): they are taken out of the list and their model names kept for those files."""
+    by_date: dict[str, list[str]] = {}
+    rest = []
+    for source in sources:
+        if isinstance(source, tuple) and detect(source[1]) == "lm_eval_results":
+            date, model = date_of(source[0]), model_of_results(source[1])
+            if date and model:
+                by_date.setdefault(date, []).append(model)
+            continue
+        rest.append(source)
+    named = {}
+    for source in rest:
+        if isinstance(source, tuple):
+            date = date_of(source[0])
+            if date in by_date and len(set(by_date[date])) == 1:  # one model ran on that date: unambiguous
+                named[str(source[0])] = by_date[date][0]
+    return rest, named
 
 
 def _model_name(results: dict | None, path: Any) -> str | None:
-    if results:
+    if isinstance(results, dict):
         if results.get("model_name"):
             return str(results["model_name"])
-        args = (results.get("config") or {}).get("model_args")
+        config = results.get("config") if isinstance(results.get("config"), dict) else {}
+        args = config.get("model_args")
         if isinstance(args, dict) and args.get("pretrained"):
             return str(args["pretrained"])
         if isinstance(args, str):
@@ -79,62 +123,125 @@ def _model_name(results: dict | None, path: Any) -> str | None:
     return None
 
 
-def read_samples(data: bytes, name: str, *, metric: str | None = None, filter: str | None = None,
-                 model: str | None = None, path: Any = None) -> tuple[pd.DataFrame, list[str]]:
-    """The samples file as ``question, model, score, epoch[, cluster]`` and notes (see the module)."""
+def _lines(data: bytes, name: str) -> list[dict]:
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        parse_json(data, name, "lm-eval JSON")  # says: UTF-16, re-save as UTF-8
     rows = []
-    for i, line in enumerate(data.decode("utf-8-sig", errors="strict").splitlines(), start=1):
+    for i, line in enumerate(data.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            rows.append(json.loads(line))
-        except ValueError:
+            row = parse_json(line, f"line {i} of {name}", "lm-eval JSON")
+        except EvalStatsError as exc:
+            if "is not valid" not in str(exc):
+                raise  # too deep, or not UTF-8: the message says it
             raise EvalStatsError(f"line {i} of {name} is not JSON; an lm-eval samples file has one JSON object "
                                  "per line") from None
+        if not isinstance(row, dict):
+            raise EvalStatsError(f"line {i} of {name} is not a JSON object; an lm-eval samples file has one JSON "
+                                 "object per line")
+        # only the id, the filter, the metric names and the numbers are kept (not the document or the responses)
+        rows.append({k: v for k, v in row.items() if k in ("doc_id", "filter", "metrics")
+                     or (k not in _NOT_METRICS and isinstance(v, int | float))})
     if not rows:
         raise EvalStatsError(f"{name} is an lm-eval samples file with no samples")
+    return rows
+
+
+def _choose(rows: list[dict], name: str, metric: str | None, filter: str | None) -> tuple[str, list[str], str,
+                                                                                           list[str], list[dict]]:
     filters = list(dict.fromkeys(str(r.get("filter", "none")) for r in rows))
     chosen_filter = filter if filter is not None else filters[0]
     if chosen_filter not in filters:
         raise EvalStatsError(f"filter {chosen_filter!r} is not in {name}; its filters are: "
-                             f"{', '.join(map(repr, filters))} (--filter)")
+                             f"{', '.join(map(repr, filters))} ({flag('harness_filter')})")
     rows = [r for r in rows if str(r.get("filter", "none")) == chosen_filter]
-    listed = [str(m) for m in rows[0].get("metrics") or []]
+    listed = rows[0].get("metrics") if isinstance(rows[0].get("metrics"), list) else []
     numeric = [k for k, v in rows[0].items() if k not in _NOT_METRICS and isinstance(v, int | float)
                and not isinstance(v, bool)]
-    metrics = list(dict.fromkeys([*listed, *numeric]))
+    metrics = list(dict.fromkeys([*map(str, listed), *numeric]))
     chosen = metric if metric is not None else (metrics[0] if metrics else None)
     if chosen is None or chosen not in metrics:
         raise EvalStatsError(f"{name} has no metric {chosen!r}; its metrics are: {', '.join(map(repr, metrics))} "
-                             "(--metric)")
-    results = _results_beside(path)
+                             f"({flag('metric')})")
+    return chosen_filter, filters, chosen, metrics, rows
+
+
+def read_samples(data: bytes, name: str, *, metric: str | None = None, filter: str | None = None,
+                 model: str | None = None, path: Any = None, limits: Limits | None = None) -> Records:
+    """The samples file as records of ``question, model, score[, cluster]`` and notes (see the module)."""
+    chosen_filter, filters, chosen, metrics, rows = _choose(_lines(data, name), name, metric, filter)
+    date = date_of(path if path is not None else name)
+    results = _results_beside(path, date, limits or Limits.from_env())
     who = model or _model_name(results, path)
     if who is None:
         raise EvalStatsError(f"{name} is an lm-eval samples file with no model name: add the results_*.json beside "
                              "it (lm-eval writes both into the model's folder) or set the model name")
     task = task_of(name)
     group = None
-    for g, subtasks in ((results or {}).get("group_subtasks") or {}).items():
-        if task in (subtasks or []) and len(subtasks) > 1:
+    subtasks_of = (results or {}).get("group_subtasks")
+    for g, subtasks in (subtasks_of.items() if isinstance(subtasks_of, dict) else ()):
+        if isinstance(subtasks, list) and task in subtasks and len(subtasks) > 1:
             group = g
     scores, questions = [], []
     for i, r in enumerate(rows, start=1):
         v = r.get(chosen)
         if isinstance(v, bool):
             v = float(v)
-        if not isinstance(v, int | float):
-            raise EvalStatsError(f"sample {i} of {name} (doc_id {r.get('doc_id')!r}) has no number for metric "
-                                 f"{chosen!r}; choose another with --metric")
+        if not isinstance(v, int | float) or not _finite(v):
+            raise EvalStatsError(f"sample {i} of {name} (doc_id {str(r.get('doc_id'))[:40]!r}) has no finite number "
+                                 f"for metric {chosen!r}; choose another with {flag('metric')}")
         scores.append(float(v))
         questions.append(f"{task}:{r.get('doc_id')}")
-    frame = pd.DataFrame({"question": questions, "model": who, "score": scores, "epoch": 0})
-    if group is not None:
-        frame["cluster"] = task
-        frame.attrs["cluster_name"] = "task"  # the table names the cluster column "task"
     notes = [f"{name}: lm-evaluation-harness samples of task '{task}', model '{who}', metric '{chosen}'"
              + (f" (others: {', '.join(m for m in metrics if m != chosen)})" if len(metrics) > 1 else "")
              + f", filter '{chosen_filter}'"
              + (f" (others: {', '.join(f for f in filters if f != chosen_filter)})" if len(filters) > 1 else "")]
     if group is not None:
         notes.append(f"task '{task}' is a subtask of group '{group}': it is the cluster of its questions")
-    return frame, notes
+    records = from_columns(name, "lm_eval", questions, [str(who)] * len(rows), scores, resample=[0] * len(rows),
+                           cluster=[task] * len(rows) if group is not None else None,
+                           cluster_name="task" if group is not None else None, notes=notes)
+    return _with_run(records, run_of(date), named=model is not None)
+
+
+def _finite(v: float) -> bool:
+    try:
+        return abs(float(v)) < float("inf")
+    except OverflowError:
+        return False
+
+
+def _with_run(records: Records, run: str | None, named: bool) -> Records:
+    from dataclasses import replace
+
+    return replace(records, layout={**records.layout, "run": run, "named": named})
+
+
+def name_runs(parts: list[Records]) -> list[Records]:
+    """Two runs of one model (lm-eval samples of different dates naming the same model, e.g. repeated runs in
+    one folder) become two models named by their run, ``"org/model (run 2026-11-25T17-21-19)"``, with a note;
+    never one model whose answers are silently merged or renamed. Names the user gave are kept."""
+    from dataclasses import replace
+
+    import pandas as pd
+
+    runs: dict[str, set[str]] = {}
+    for p in parts:
+        if p.file_type == "lm_eval" and not p.layout.get("named") and p.layout.get("run"):
+            for m in p.m_labels:
+                runs.setdefault(str(m), set()).add(p.layout["run"])
+    twice = {m for m, r in runs.items() if len(r) > 1}
+    if not twice:
+        return parts
+    out = []
+    for p in parts:
+        if p.file_type == "lm_eval" and p.layout.get("run") and not p.layout.get("named") and set(
+                map(str, p.m_labels)) & twice:
+            labels = pd.Index([f"{m} (run {p.layout['run']})" if m in twice else str(m) for m in p.m_labels],
+                              dtype="str")
+            note = (f"{p.name}: model '{', '.join(sorted(set(map(str, p.m_labels)) & twice))}' has two runs "
+                    f"among the files: this one is named by its run ({p.layout['run']})")
+            p = replace(p, m_labels=labels, notes=(*p.notes, note))
+        out.append(p)
+    return out

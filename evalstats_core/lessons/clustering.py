@@ -46,7 +46,7 @@ from ..coverage import clustering_coverage
 from ..errors import EvalStatsError, EvalStatsWarning
 from ..simulate import clustered_binary_eval
 
-__all__ = ["COVERAGE_BUDGET", "FEW_CLUSTERS_PRESETS", "PAPER_EVALS", "ClusterSimulation", "CoverageLesson", "deff_grid", "design_effect_array", "simulation_notes",
+__all__ = ["COVERAGE_BUDGET", "FEW_CLUSTERS_PRESETS", "PAPER_EVALS", "ClusterSimulation", "CoverageLesson", "deff_grid", "design_effect_array", "intervals_sentence", "simulation_notes",
            "FewClustersLesson", "PaperEval", "coverage", "coverage_reps", "few_clusters", "paper_table",
            "simulate_eval"]
 
@@ -376,6 +376,17 @@ def _few_clusters_notice(r: FewClustersCoverage) -> str:
             f"{r.wild_reps:,}: it {verdict('wild')}, a check that needs no degrees-of-freedom formula."
         )
     return "\n".join(f"* {line}" for line in lines)
+
+
+def intervals_sentence(sim: ClusterSimulation) -> str:
+    """The interval picture beside the sliders in a sentence from its numbers (``sim.intervals``)."""
+    iv = sim.intervals.set_index("method")
+    naive, clustered = iv.iloc[0], iv.iloc[1]
+    covers = [m for m, r in iv.iterrows() if r.ci_low <= sim.truth <= r.ci_high]
+    return (f"Naive interval {naive.ci_low:.1%} to {naive.ci_high:.1%}, clustered {clustered.ci_low:.1%} to "
+            f"{clustered.ci_high:.1%} ({clustered.width / naive.width:.1f}× as wide); "
+            + (f"{len(covers)} of {len(iv)} cover the true {sim.truth:.0%}." if covers
+               else f"none covers the true {sim.truth:.0%}."))
 
 
 def simulation_notes(sim: ClusterSimulation) -> list[str]:

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._validate import check_confidence, check_positive_int, z_for
 from ..clustering import summarize
@@ -47,8 +48,8 @@ __all__ = [
     "Rerun",
     "SmallNLab",
     "atlas_steps",
-    "atlas_sentence",
-    "rerun_sentence",
+    "atlas_notes", "atlas_rows", "atlas_sentence", "both_ways_sentence",
+    "rerun_notes", "rerun_sentence", "rerun_tasks_frame",
     "calculator_sentence",
     "halfwidth_sentence",
     "binary_vs_continuous",
@@ -58,8 +59,6 @@ __all__ = [
     "halfwidth_grid",
     "lab_intervals",
     "lab_sentences",
-    "ARRIVAL_SECONDS",
-    "next_arrival",
     "ONE_TASK",
     "one_task_runs",
     "one_task_sentence",
@@ -128,6 +127,12 @@ class AtlasSteps:
     confidence : float
     table : pandas.DataFrame
         One row per task: ``q, task, score, deviation, squared``.
+    df, t : float
+        Degrees of freedom ``n - 1`` (9) and Student's t critical value on them (2.262).
+    t_low, t_high : float
+        ``mean -/+ t * se`` (0.497, 0.775): evalstats' default interval (:func:`summarize`'s CR2 with
+        Satterthwaite df, which for ten independent scores is exactly this t interval), the one the
+        workbench shows for the same scores.
     """
 
     n: int
@@ -142,6 +147,10 @@ class AtlasSteps:
     ci_high: float
     confidence: float
     table: pd.DataFrame
+    df: float
+    t: float
+    t_low: float
+    t_high: float
 
 
 def atlas_steps(*, confidence: float = 0.95) -> AtlasSteps:
@@ -163,9 +172,12 @@ def atlas_steps(*, confidence: float = 0.95) -> AtlasSteps:
     sd = math.sqrt(variance)
     table = pd.DataFrame({"q": [f"Q{i + 1}" for i in range(n)], "task": [t for t, _ in ATLAS],
                           "score": s, "deviation": dev, "squared": sq})
+    default = summarize(s, confidence=confidence)  # evalstats' default: t on n - 1 df for independent scores
     return AtlasSteps(n=n, total=float(s.sum()), mean=summary.mean, sum_sq=float(sq.sum()), variance=variance,
                       sd=sd, se=summary.se, z=z, ci_low=summary.ci_low, ci_high=summary.ci_high,
-                      confidence=float(confidence), table=table)
+                      confidence=float(confidence), table=table, df=float(default.df),
+                      t=float(stats.t.ppf((1.0 + confidence) / 2.0, default.df)),  # Student's t quantile
+                      t_low=default.ci_low, t_high=default.ci_high)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -198,6 +210,36 @@ def rerun_atlas(seed: int, run: int, *, noise_sd: float = RERUN_NOISE_SD) -> Rer
     else:
         scores = rerun_scores(_scores(), noise_sd=noise_sd, rng=[int(seed), run])
     return Rerun(run=run, scores=tuple(float(v) for v in scores), mean=float(scores.mean()))
+
+
+def rerun_tasks_frame(seed: int, run: int) -> pd.DataFrame:
+    """Each of the ten tasks in run ``run`` and in the run before it (for run 1: itself), so a chart can
+    show every task's score moving when the eval is run again: ``task, score, previous, moved``.
+
+    Examples
+    --------
+    >>> f = rerun_tasks_frame(1, 2)
+    >>> len(f), bool((f["score"] != f["previous"]).any())
+    (10, True)
+    """
+    now = rerun_atlas(seed, run)
+    before = rerun_atlas(seed, run - 1) if run > 1 else now
+    score, previous = np.asarray(now.scores), np.asarray(before.scores)
+    return pd.DataFrame({"task": [f"Q{i + 1}" for i in range(score.size)], "score": score,
+                         "previous": previous, "moved": score - previous})
+
+
+def rerun_notes(runs: pd.DataFrame) -> list[str]:
+    """The rerun section's "what to notice", from the runs so far (``rerun_history_frame``)."""
+    n, inside = len(runs), int(runs["inside"].sum())
+    if n == 1:
+        first = "Run the eval again: each run moves every task's score, and its mean moves less."
+    else:
+        spread = 100 * (runs["mean"].max() - runs["mean"].min())
+        first = (f"{inside} of {n} run means lie inside run 1's band, {spread:.1f} points apart at most: one run "
+                 "already tells you roughly how far its mean could move.")
+    return [first, "Reruns on the same tasks show only answer noise; the interval also covers *which tasks* were "
+                   "chosen (chapter 1), so it is wider."]
 
 
 def rerun_history_frame(means: Iterable[float], *, confidence: float = 0.95) -> pd.DataFrame:
@@ -549,6 +591,43 @@ def _pct(x: float) -> str:
     return f"{x:.1%}"
 
 
+def atlas_rows(steps: AtlasSteps, pct: Any) -> list[tuple[str, str, str, str]]:
+    """The worked example's steps as ``(content section, LaTeX, metric label, metric value)``, numbers from
+    ``steps``; ``pct`` formats a proportion as the page does."""
+    return [
+        ("step_mean", rf"\bar s = \frac{{1}}{{n}}\sum_{{i=1}}^{{n}} s_i = \frac{{{steps.total:.2f}}}{{{steps.n}}} "
+                      rf"= {steps.mean:.3f}", "Mean s̄", f"{steps.mean:.3f}"),
+        ("step_variance", rf"s^2 = \frac{{1}}{{n-1}}\sum_{{i=1}}^{{n}} (s_i - \bar s)^2 = "
+                          rf"\frac{{{steps.sum_sq:.4f}}}{{{steps.n - 1}}} = {steps.variance:.4f}",
+         "Variance s²", f"{steps.variance:.4f}"),
+        ("step_sd", rf"\mathrm{{SD}} = \sqrt{{s^2}} = \sqrt{{{steps.variance:.4f}}} = {steps.sd:.3f}",
+         "Standard deviation", f"{steps.sd:.3f}"),
+        ("step_se", rf"\mathrm{{SE}} = \frac{{\mathrm{{SD}}}}{{\sqrt n}} = \frac{{{steps.sd:.3f}}}{{\sqrt{{{steps.n}}}}}"
+                    rf" = {steps.se:.4f}", "Standard error", f"{steps.se:.4f}"),
+        ("step_ci", rf"\bar s \pm 1.96\,\mathrm{{SE}} = {steps.mean:.3f} \pm 1.96 \times {steps.se:.4f} = "
+                    rf"[{pct(steps.ci_low)},\ {pct(steps.ci_high)}]".replace("%", r"\%"),
+         "95% confidence interval", f"[{pct(steps.ci_low)}, {pct(steps.ci_high)}]"),
+    ]
+
+
+def atlas_notes(steps: AtlasSteps) -> list[str]:
+    """The worked example's "what to notice", from its numbers: SD against SE, and the interval both ways."""
+    return [f"The SD ({100 * steps.sd:.1f} points) describes single tasks; the SE ({100 * steps.se:.1f} points) "
+            f"describes the *mean*, √{steps.n} ≈ {steps.sd / steps.se:.1f} times smaller.",
+            f"Atlas's \"{_pct(steps.mean)}\" is compatible with anything from about {100 * steps.ci_low:.0f}% to "
+            f"{100 * steps.ci_high:.0f}% with the paper's z, and from {100 * steps.t_low:.0f}% to "
+            f"{100 * steps.t_high:.0f}% with the t that ten scores call for."]
+
+
+def both_ways_sentence(steps: AtlasSteps) -> str:
+    """The z and t intervals side by side, in a sentence from their numbers."""
+    return (f"Same mean {_pct(steps.mean)} and SE {steps.se:.4f}, two multipliers: the paper's normal "
+            f"{steps.z:.2f} gives [{_pct(steps.ci_low)}, {_pct(steps.ci_high)}]; Student's t on {steps.df:.0f} degrees "
+            f"of freedom, {steps.t:.3f}, gives [{_pct(steps.t_low)}, {_pct(steps.t_high)}], "
+            f"{(steps.t_high - steps.t_low) / (steps.ci_high - steps.ci_low) - 1:.0%} wider. The workbench "
+            "('Try it on data' below) uses t by default, so it shows the second.")
+
+
 def atlas_sentence(steps: AtlasSteps) -> str:
     """The worked example's caption: the scores' range and SD, the mean and its interval."""
     scores = steps.table["score"]
@@ -620,16 +699,3 @@ def sampling_grid(accuracy: float, *, confidence: float = 0.95, tail: float = 1e
         se = math.sqrt(p * (1 - p) / n)
         rules.append({"n": n, "low": p - z * se, "high": p + z * se, "se": se})
     return pd.concat(frames, ignore_index=True), pd.DataFrame(rules)
-
-
-#: Seconds between arrivals while the coverage lab plays.
-ARRIVAL_SECONDS = 0.3
-
-
-def next_arrival(shown: int, *, playing: bool, count: int = 100) -> int:
-    """How many of the lab's intervals to show on the next tick: one more while playing (back to 1 after
-    ``count``), unchanged while paused; always within 1..``count``."""
-    shown = min(max(int(shown), 1), int(count))
-    if not playing:
-        return shown
-    return 1 if shown >= count else shown + 1

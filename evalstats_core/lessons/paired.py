@@ -35,7 +35,7 @@ from .problem import REPORTED
 
 __all__ = [
     "ATLAS", "BREEZE", "SWEEP_GRID", "TASKS", "AtlasBreeze", "CorrelationSweep", "McNemarLesson", "atlas_breeze",
-    "correlation_sweep", "covariance_rectangles", "deviation_products", "products_sentences", "leaderboard_example", "leaderboard_sentence", "mcnemar_lesson",
+    "correlation_sweep", "covariance_rectangles", "deviation_products", "covariance_formulas", "products_sentences", "tasks_for_t_power", "leaderboard_example", "leaderboard_sentence", "mcnemar_lesson",
     "mcnemar_sentences", "paired_se_formula",
 ]
 
@@ -76,7 +76,11 @@ class AtlasBreeze:
         freedom (``compare(a, b)``, ``method="cr2"``).
     tasks_needed : int
         Tasks for 80% power at alpha 0.05 if the true gap is the observed one and the differences'
-        spread is what these tasks showed (Miller 2024, Eq. 9 via :func:`evalstats_core.power.sample_size`).
+        spread is what these tasks showed (Miller 2024, Eq. 9 via :func:`evalstats_core.power.sample_size`):
+        the paper's z test.
+    tasks_needed_t : int
+        The same for the paired t-test on ``n - 1`` df (:func:`tasks_for_t_power`), the test the chapter
+        recommends at ten tasks.
     sd_a, sd_b, sd_diff : float
         Sample standard deviations (ddof=1) of each agent's scores and of the differences.
     covariance : float
@@ -101,6 +105,7 @@ class AtlasBreeze:
     paired: Comparison
     paired_t: Comparison
     tasks_needed: int
+    tasks_needed_t: int
     sd_a: float
     sd_b: float
     sd_diff: float
@@ -197,6 +202,7 @@ def atlas_breeze(*, confidence: float = 0.95) -> AtlasBreeze:
     return AtlasBreeze(
         table=table, summary_a=sa, summary_b=sb, unpaired=unpaired, paired=paired, paired_t=paired_t,
         tasks_needed=math.ceil(sample_size(abs(paired.diff), omega2=float(d.var(ddof=1)))),
+        tasks_needed_t=tasks_for_t_power(abs(paired.diff), float(d.std(ddof=1))),
         sd_a=float(a.std(ddof=1)), sd_b=float(b.std(ddof=1)), sd_diff=float(d.std(ddof=1)),
         covariance=cov,
         se_paired_formula=paired_se_formula(sa.se, sb.se, paired.correlation),
@@ -439,6 +445,54 @@ def products_sentences(ab: AtlasBreeze, partner: str, products: pd.DataFrame) ->
             f"The squares become rectangles, and {negative} of the {n} products "
             f"{'is' if negative == 1 else 'are'} negative (a task where the agents sat on opposite sides "
             f"of their means): the sum over $n - 1$ is the **covariance**, {last:.4f}.")
+
+
+def tasks_for_t_power(delta: float, sd: float, *, power: float = 0.8, alpha: float = 0.05) -> int:
+    """The fewest tasks at which the two-sided paired t-test on ``n - 1`` df has ``power`` when the true
+    mean difference is ``delta`` and the differences' SD is ``sd``.
+
+    Notes
+    -----
+    Power is ``P(|T| > t_{1-alpha/2, n-1})`` with ``T`` noncentral t on ``n - 1`` df and noncentrality
+    ``delta sqrt(n) / sd`` (Cohen 1988, ch. 2); searched upwards from the z answer (Eq. 9), which it
+    never undercuts. Checked against statsmodels' ``TTestPower`` in the tests.
+
+    Examples
+    --------
+    >>> tasks_for_t_power(0.05, 0.0733)
+    19
+    """
+    from scipy import stats
+
+    if not (delta > 0 and sd > 0):
+        raise EvalStatsError(f"delta ({delta!r}) and sd ({sd!r}) must be positive")
+    n = max(2, math.ceil(sample_size(delta, omega2=sd**2, power=power, alpha=alpha)))
+    while n < 10_000_000:
+        crit = stats.t.ppf(1 - alpha / 2, n - 1)
+        nc = delta * math.sqrt(n) / sd  # noncentrality of the paired t statistic
+        if stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc) >= power:
+            return n
+        n += 1
+    raise EvalStatsError(f"delta ({delta!r}) is too small against sd ({sd!r}) for any practical number of tasks")
+
+
+def covariance_formulas(ab: AtlasBreeze, partner: str) -> list[str]:
+    """The LaTeX beside the scatter, for the partner it shows: against Breeze the covariance, the
+    correlation and the paired SE (Sec. 4.2); against Atlas itself the same three lines become the
+    variance ``Cov(a, a) = Var(a)``, ``rho = 1`` and a paired SE of 0 (a model minus itself)."""
+    se_a, se_b, r = ab.summary_a.se, ab.summary_b.se, ab.paired.correlation
+    if partner == "Atlas":
+        var = ab.sd_a**2
+        return [rf"\mathrm{{Cov}}(a, a) = \frac{{\sum_i (a_i-\overline{{a}})^2}}{{n-1}} = \mathrm{{Var}}(a) = {var:.4f}",
+                rf"\rho = \frac{{\mathrm{{Var}}(a)}}{{\mathrm{{SD}}_a\,\mathrm{{SD}}_a}} = "
+                rf"\frac{{{var:.4f}}}{{{ab.sd_a:.3f}\times{ab.sd_a:.3f}}} = 1",
+                rf"\begin{{aligned}}\mathrm{{SE}}_{{\text{{paired}}}}^2 &= {se_a:.4f}^2 + {se_a:.4f}^2 \\ "
+                rf"&\quad - 2\,(1)({se_a:.4f})({se_a:.4f}) \\ &= 0\end{{aligned}}"]
+    return [rf"\mathrm{{Cov}}(a, b) = \frac{{\sum_i (a_i-\overline{{a}})(b_i-\overline{{b}})}}{{n-1}} = {ab.covariance:.4f}",
+            rf"\rho = \frac{{\mathrm{{Cov}}(a, b)}}{{\mathrm{{SD}}_a\,\mathrm{{SD}}_b}} = "
+            rf"\frac{{{ab.covariance:.4f}}}{{{ab.sd_a:.3f}\times{ab.sd_b:.3f}}} = {r:.3f}",
+            rf"\begin{{aligned}}\mathrm{{SE}}_{{\text{{paired}}}}^2 &= {se_a:.4f}^2 + {se_b:.4f}^2 \\ "
+            rf"&\quad - 2\,({r:.3f})({se_a:.4f})({se_b:.4f}) \\ &= {ab.se_paired_formula:.4f}^2\end{{aligned}}"]
 
 
 def leaderboard_sentence(ex: dict) -> str:

@@ -298,7 +298,8 @@ class WorkedExample:
     title : str
         What is asked.
     settings : dict
-        The calculator's widget values that reproduce it (keys carry the ``power_`` prefix).
+        The calculator's values that reproduce it, by :func:`plan`'s keywords (``delta``, ``omega2``, ``n`` ...;
+        the page's widget keys are spelled on the app side: ``evalstats_app.page_keys.power_widgets``).
     value : float
         The recomputed answer (questions, or an MDE as a proportion).
     shown : str
@@ -323,19 +324,18 @@ def worked_examples() -> tuple[WorkedExample, ...]:
     answers (sigma^2 = 1/6 each, omega^2 = 1/9) the MDE is 0.1327 at K = 1 and 0.0757 at K = 10. The
     paper prints 13.2% and 7.5% (truncated); exact quantiles round them to 13.3% and 7.6%.
     """
-    base = {"power_omega_mode": "direct", "power_alpha": 0.05, "power_power": 0.8, "power_deff": 1.0,
-            "power_omega2": 1 / 9, "power_k_a": 1, "power_k_b": 1}
-    ex1 = dict(base, power_delta=0.03, power_sigma2_a=0.0, power_sigma2_b=0.0, power_n=969)
-    ex2 = dict(base, power_delta=0.03, power_sigma2_a=1 / 6, power_sigma2_b=1 / 6, power_n=198)
-    ex3 = dict(ex2, power_k_a=10, power_k_b=10)
+    base = {"omega_mode": "direct", "alpha": 0.05, "power": 0.8, "deff": 1.0, "omega2": 1 / 9, "k_a": 1, "k_b": 1}
+    ex1 = dict(base, delta=0.03, sigma2_a=0.0, sigma2_b=0.0, n=969)
+    ex2 = dict(base, delta=0.03, sigma2_a=1 / 6, sigma2_b=1 / 6, n=198)
+    ex3 = dict(ex2, k_a=10, k_b=10)
     out = []
     for title, s, paper in (
         ("Questions to detect 3 points (ω² = 1/9, σ² = 0)", ex1, "969"),
         ("MDE of 198 binary questions, K = 1 (ω² = 1/9, σ² = 1/6)", ex2, "13.2%"),
         ("MDE of 198 binary questions, K = 10", ex3, "7.5%"),
     ):
-        p = plan(s["power_delta"], omega2=s["power_omega2"], sigma2_a=s["power_sigma2_a"],
-                 sigma2_b=s["power_sigma2_b"], k_a=s["power_k_a"], k_b=s["power_k_b"], n=s["power_n"])
+        p = plan(s["delta"], omega2=s["omega2"], sigma2_a=s["sigma2_a"], sigma2_b=s["sigma2_b"], k_a=s["k_a"],
+                 k_b=s["k_b"], n=s["n"])
         if paper == "969":
             out.append(WorkedExample(title, s, p.n_required, f"{fmt_n(p.n_required)} questions", paper))
         else:

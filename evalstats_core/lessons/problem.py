@@ -33,7 +33,7 @@ __all__ = [
     "REPORTED",
     "Reported",
     "SuperPopulation",
-    "demo_sentence",
+    "demo_notes", "demo_sentence",
     "differences",
     "reported_table",
     "score_intervals",
@@ -294,6 +294,30 @@ def superpopulation_demo(accuracy: float = 0.655, share: float = 0.5, n: int = 1
         sd_same=float(same.std(ddof=1)), sd_fresh=float(fresh.std(ddof=1)),
         histogram=pd.concat(frames, ignore_index=True),
     )
+
+
+def demo_notes(demo: SuperPopulation) -> list[str]:
+    """The super-population demo's "what to notice", from its numbers: the green histogram is called
+    narrower only when it is (below 90% of the blue one's spread), a spike only when it has none."""
+    same, fresh = demo.sd_same, demo.sd_fresh
+    out = [f"The blue histogram (new questions every run) spreads by {fresh:.2%}, against {demo.se_total:.2%} from "
+           "the formula (the dashed lines): one run's standard error already accounts for *which questions were "
+           "drawn*."]
+    if same <= 1e-12:
+        out.append("The green histogram (same questions, new answers) collapses to a spike: at a "
+                   f"{demo.share:.0%} share a deterministic model gives the same score on every rerun, yet its "
+                   "score is still uncertain, because a different set of questions would give a different number.")
+    elif same < 0.9 * fresh:
+        out.append(f"The green histogram (same questions, new answers) is narrower, {same:.2%}: reruns on the same "
+                   "questions see the answer noise but not the luck of which questions were drawn.")
+    else:
+        out.append(f"The green histogram (same questions, new answers) spreads about as much, {same:.2%}: at a "
+                   f"{demo.share:.0%} share every question is equally hard, so all the variance is answer noise "
+                   "and a rerun samples it all. Move the share up to see the two part.")
+    out.append("Rerunning an eval and watching it barely move is therefore no evidence that its error bar is "
+               "small." if same < 0.9 * fresh else "Only when questions differ in difficulty does a rerun on the "
+               "same questions understate the error bar; real benchmarks' questions do.")
+    return out
 
 
 def demo_sentence(demo: SuperPopulation) -> str:

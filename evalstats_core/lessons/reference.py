@@ -21,10 +21,13 @@ from ..clustering import effective_n
 from ..intervals import se_bernoulli
 from .clustering import PAPER_EVALS
 
-__all__ = ["DROP_SCORE", "DropErrors", "llama3_drop"]
+__all__ = ["DROP_SCORE", "DROP_SCORE_CLUSTERED_SE", "DropErrors", "llama3_drop"]
 
 #: Galleon's DROP score in Miller (2024, Table 3), on the F1 0-100 scale.
 DROP_SCORE = 87.1
+#: Galleon's clustered DROP SE as Table 3 prints it (F1 points). Table 4's 0.44 / 1.34 belong to another
+#: model's scores, so they are never compared with the Bernoulli bound at 87.1.
+DROP_SCORE_CLUSTERED_SE = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,24 +37,29 @@ class DropErrors:
     Attributes
     ----------
     score : float
-        The illustrative score (F1, 0-100) fed to the Bernoulli formula.
+        Table 3's (fictional) Galleon DROP score (F1, 0-100), fed to the Bernoulli formula.
+    score_clustered_se : float
+        Table 3's clustered SE for that same score (0.8): the Bernoulli SE bounds this model's naive SE,
+        and the clustered SE is what the bound misses.
     n_questions, n_clusters : int
         DROP's 9,622 questions in 588 passages.
     se_bernoulli : float
         ``100 sqrt(p (1 - p) / n)`` at ``p = score / 100``: Llama 3's formula, meant for 0/1 scores.
     se_naive, se_clustered : float
-        The CLT and cluster-robust SEs reported in Miller (2024, Table 4).
+        The CLT and cluster-robust SEs reported in Miller (2024, Table 4), measured on a different model's
+        DROP scores than the 87.1 (so the Bernoulli bound at 87.1 says nothing about 0.44).
     ratio : float
         ``se_clustered / se_naive`` as published (3.05).
     ratio_bernoulli : float
         ``se_clustered / se_bernoulli``: how far the Bernoulli SE falls short of the clustered one.
     deff, n_eff : float
         Design effect ``ratio**2`` and effective number of independent questions ``n / deff``.
-    halfwidth_bernoulli, halfwidth_clustered : float
+    halfwidth_bernoulli, halfwidth_naive, halfwidth_clustered : float
         Half-widths ``z * SE`` of the 95% intervals built on each SE.
     """
 
     score: float
+    score_clustered_se: float
     n_questions: int
     n_clusters: int
     se_bernoulli: float
@@ -62,19 +70,22 @@ class DropErrors:
     deff: float
     n_eff: float
     halfwidth_bernoulli: float
+    halfwidth_naive: float
     halfwidth_clustered: float
 
 
 def llama3_drop(*, score: float = DROP_SCORE, confidence: float = 0.95) -> DropErrors:
-    """DROP's standard errors three ways: Bernoulli 0.34, naive 0.44, clustered 1.34 points.
+    """DROP's standard errors: Table 3's model (Bernoulli bound 0.34, clustered 0.8) and Table 4's (naive 0.44,
+    clustered 1.34 points).
 
     Notes
     -----
     Error 1 (too narrow): the naive SE ignores the 588 passage clusters; the clustered SE (Miller 2024,
     Eq. 4) is 3.05 times larger, a design effect of 9.3, so 9,622 questions are worth about 1,034
     independent ones. Error 2 (too wide): for scores in [0, 1], ``Var(s) <= s_bar (1 - s_bar)``, so the
-    Bernoulli SE (Eq. 2) is an upper bound on the CLT SE (Eq. 1) at the same mean, reached only for 0/1
-    scores. At 87.1 F1 it is 0.34 points, still about a quarter of the clustered 1.34.
+    Bernoulli SE (Eq. 2) is an upper bound on the CLT SE (Eq. 1) *of the same scores*, reached only for
+    0/1 scores. At Table 3's 87.1 F1 it is 0.34 points, so that model's naive SE is at most 0.34, while
+    its clustered SE is 0.8 (Table 3). Table 4's naive 0.44 exceeds 0.34 because it is another model's.
 
     References
     ----------
@@ -85,8 +96,8 @@ def llama3_drop(*, score: float = DROP_SCORE, confidence: float = 0.95) -> DropE
     deff = drop.ratio**2  # design effect = ratio of variances
     z = z_for(confidence)
     return DropErrors(
-        score=float(score), n_questions=drop.n_questions, n_clusters=drop.n_clusters, se_bernoulli=se_b,
+        score=float(score), score_clustered_se=DROP_SCORE_CLUSTERED_SE, n_questions=drop.n_questions, n_clusters=drop.n_clusters, se_bernoulli=se_b,
         se_naive=drop.se_naive, se_clustered=drop.se_clustered, ratio=drop.ratio,
         ratio_bernoulli=drop.se_clustered / se_b, deff=deff, n_eff=effective_n(drop.n_questions, deff),
-        halfwidth_bernoulli=z * se_b, halfwidth_clustered=z * drop.se_clustered,
+        halfwidth_bernoulli=z * se_b, halfwidth_naive=z * drop.se_naive, halfwidth_clustered=z * drop.se_clustered,
     )

@@ -2,16 +2,20 @@
 
 ==============================  ==================================================================
 ``STEPS``                       the four analyses, in the order the chapters introduce them
-``verdict_steps(rho, ...)``     each benchmark's difference under each analysis: SE, interval, verdict
+``PAPER_RHO``, ``PAPER_SE``     Miller (2024, Table 5): each benchmark's correlation and paired SE
+``verdict_steps(rho, ...)``     each benchmark's difference under each analysis: SE, interval, verdict,
+                                power for a 3-point gap and the 80%-power detectable gap (chapter 7)
+``rho_range(eval, rho)``        the correlations (0.01 grid) over which the last verdict stays the same
 ``conclusion(steps)``           the sentences the chapter ends on, built from the last step
+``notices(steps)``              the "what to notice" sentences, built from the same frame
 ==============================  ==================================================================
 
 Chapter 1 could only treat the two models as independent (the unpaired SE, Miller 2024, Eq. 5).
-Here the same reported accuracies are re-analysed as the paper does in its worked example:
+Here the same reported accuracies are re-analysed as the paper does in Table 5:
 
 1. **unpaired**: ``SE = sqrt(SE_G^2 + SE_D^2)``, a normal interval;
 2. **paired**: both models answered the same questions, so ``SE = sqrt(SE_G^2 + SE_D^2 - 2 rho SE_G SE_D)``
-   (Sec. 4.2) with the per-question correlation ``rho`` (0.5 in the paper's MATH example);
+   (Sec. 4.2) with each benchmark's per-question correlation ``rho`` (Table 5: 0.50, 0.64, 0.37);
 3. **clustered**: MGSM's 2,500 questions are 250 problems in 10 languages; its SE is multiplied by the
    clustered-to-naive ratio the paper measured on MGSM (1.88, Table 4; chapter 3). MATH and HumanEval
    are sampled question by question: ratio 1;
@@ -19,11 +23,14 @@ Here the same reported accuracies are re-analysed as the paper does in its worke
    minus one, or clusters minus one) instead of the normal 1.96 (chapter 2's and 3's corrections).
 
 Applying one model's clustered/naive ratio to the difference is an assumption (the paired difference's
-own ratio needs the per-question scores); the chapter says so where it uses it.
+own ratio needs the per-question scores); the chapter says so where it uses it. A gap whose interval
+holds 0 is **unresolved**, not "noise": chapter 7's power says how likely these questions were to
+resolve a real gap of the size observed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,11 +40,13 @@ from scipy import stats
 from .._validate import check_confidence
 from ..errors import EvalStatsError
 from ..intervals import se_bernoulli
+from ..power import mde, power_at
 from .clustering import PAPER_EVALS
 from .paired import paired_se_formula
 from .problem import MODELS, REPORTED
 
-__all__ = ["STEPS", "CLUSTERS", "Step", "conclusion", "verdict_steps", "verdict_text"]
+__all__ = ["CLUSTERS", "DETECT", "PAPER_RHO", "PAPER_SE", "STEPS", "UNRESOLVED", "Step", "conclusion",
+           "notices", "rho_range", "verdict_steps", "verdict_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,25 +65,60 @@ STEPS: tuple[Step, ...] = (
     Step("small_sample", "4 · + small-sample t", "chapters 2 and 3"),
 )
 
+#: Miller (2024, Table 5): the correlation of the two models' per-question scores on each benchmark.
+PAPER_RHO: Mapping[str, float] = {"MATH": 0.50, "HumanEval": 0.64, "MGSM": 0.37}
+#: Miller (2024, Table 5): the paired SE of Galleon - Dreadnought it prints (clustered on MGSM).
+PAPER_SE: Mapping[str, float] = {"MATH": 0.007, "HumanEval": 0.021, "MGSM": 0.017}
+#: The real gap chapter 7's power is quoted for (3 points, about the size of the three observed gaps).
+DETECT = 0.03
+#: The verdict of an interval that holds 0.
+UNRESOLVED = "unresolved"
+
 _MGSM = next(e for e in PAPER_EVALS if e.eval == "MGSM")
 #: Benchmark -> (number of clusters, clustered/naive SE ratio). Unlisted benchmarks: independent questions.
 CLUSTERS: dict[str, tuple[int, float]] = {"MGSM": (_MGSM.n_clusters, _MGSM.ratio)}
 
 
 def verdict_text(diff: float, low: float, high: float) -> str:
-    """"Galleon ahead" / "Dreadnought ahead" when the interval excludes 0, else "could be noise"."""
+    """"Galleon ahead" / "Dreadnought ahead" when the interval excludes 0, else "unresolved"."""
     if low > 0.0 or high < 0.0:
         return f"{MODELS[0] if diff > 0 else MODELS[1]} ahead"
-    return "could be noise"
+    return UNRESOLVED
 
 
-def verdict_steps(rho: float = 0.5, *, confidence: float = 0.95) -> pd.DataFrame:
+def _rhos(rho: float | Mapping[str, float] | None) -> dict[str, float]:
+    """Each benchmark's correlation: Table 5's, one number for all, or a mapping over Table 5's."""
+    if rho is None:
+        chosen = dict(PAPER_RHO)
+    elif isinstance(rho, Mapping):
+        unknown = set(rho) - set(PAPER_RHO)
+        if unknown:
+            raise EvalStatsError(f"rho names unknown benchmarks {sorted(unknown)}; use {sorted(PAPER_RHO)}")
+        chosen = {**PAPER_RHO, **rho}
+    else:
+        chosen = dict.fromkeys(PAPER_RHO, rho)
+    for name, r in chosen.items():
+        r = float(r)
+        if not np.isfinite(r) or not 0.0 <= r < 1.0:
+            raise EvalStatsError(f"rho ({chosen[name]!r}) for {name} must be at least 0 and below 1")
+        chosen[name] = r
+    return chosen
+
+
+def _final_se(rep, rho: np.ndarray | float) -> np.ndarray:
+    """The last step's SE of Galleon - Dreadnought at each ``rho`` (paired, times the cluster ratio)."""
+    se_g, se_d = se_bernoulli(rep.galleon, rep.n), se_bernoulli(rep.dreadnought, rep.n)
+    return np.asarray(paired_se_formula(se_g, se_d, rho)) * CLUSTERS.get(rep.eval, (rep.n, 1.0))[1]
+
+
+def verdict_steps(rho: float | Mapping[str, float] | None = None, *, confidence: float = 0.95) -> pd.DataFrame:
     """Galleon minus Dreadnought on each benchmark under each of the four analyses.
 
     Parameters
     ----------
-    rho : float in [0, 1)
-        Correlation of the two models' per-question scores (the paper's example uses 0.5).
+    rho : None, float in [0, 1) or mapping of benchmark to float
+        Correlation of the two models' per-question scores. None: Table 5's (:data:`PAPER_RHO`); a float:
+        the same for every benchmark; a mapping: those benchmarks changed, the others Table 5's.
     confidence : float
         Two-sided confidence level.
 
@@ -82,29 +126,33 @@ def verdict_steps(rho: float = 0.5, *, confidence: float = 0.95) -> pd.DataFrame
     -------
     pandas.DataFrame
         One row per (benchmark, step), benchmarks in chapter 1's order, steps in :data:`STEPS` order:
-        ``eval, n, step, label, diff, se_g, se_d, se, ratio, df, multiplier, ci_low, ci_high, survives,
-        verdict``. ``ratio`` is the clustered/naive SE ratio used (1 before step 3), ``df`` the degrees of
-        freedom of the t quantile (inf for the normal), ``multiplier`` the quantile itself.
+        ``eval, n, rho, step, label, diff, se_g, se_d, se, paper_se, ratio, df, multiplier, ci_low, ci_high,
+        survives, verdict, power, mde``. ``ratio`` is the clustered/naive SE ratio used (1 before step 3),
+        ``df`` the degrees of freedom of the t quantile (inf for the normal), ``multiplier`` the quantile.
+        ``power`` is the chance this analysis resolves a real gap of :data:`DETECT` (chapter 7's two-sided
+        z-test at ``alpha = 1 - confidence`` with this row's SE), ``mde`` the gap it would resolve 80% of
+        the time. ``paper_se`` is Table 5's printed SE (:data:`PAPER_SE`).
 
     Examples
     --------
     The paper's MATH example (Miller 2024, Sec. 4.2): the unpaired SE of the 2.5-point gap is 0.95%,
     the paired one at rho = 0.5 is 0.68% and the interval is (1.2%, 3.8%).
 
-    >>> t = verdict_steps(0.5).set_index(["eval", "step"])
+    >>> t = verdict_steps().set_index(["eval", "step"])
     >>> [round(100 * float(t.loc[("MATH", s), "se"]), 2) for s in ("unpaired", "paired")]
     [0.96, 0.68]
     >>> [round(100 * float(t.loc[("MATH", "paired"), c]), 1) for c in ("ci_low", "ci_high")]
     [1.2, 3.8]
+    >>> t.loc[("HumanEval", "small_sample"), "verdict"], round(float(t.loc[("HumanEval", "small_sample"), "power"]), 2)
+    ('unresolved', 0.25)
     """
     check_confidence(confidence)
-    r = float(rho)
-    if not np.isfinite(r) or not 0.0 <= r < 1.0:
-        raise EvalStatsError(f"rho ({rho!r}) must be at least 0 and below 1")
+    rhos = _rhos(rho)
     tail = (1.0 + confidence) / 2.0
     z = float(stats.norm.ppf(tail))
     rows = []
     for rep in REPORTED:
+        r = rhos[rep.eval]
         se_g, se_d = se_bernoulli(rep.galleon, rep.n), se_bernoulli(rep.dreadnought, rep.n)
         diff = rep.galleon - rep.dreadnought
         unpaired = float(np.hypot(se_g, se_d))  # Eq. 5
@@ -119,42 +167,116 @@ def verdict_steps(rho: float = 0.5, *, confidence: float = 0.95) -> pd.DataFrame
         ):
             mult = z if np.isinf(dof) else float(stats.t.ppf(tail, dof))
             low, high = diff - mult * se, diff + mult * se
-            rows.append({"eval": rep.eval, "n": rep.n, "step": step,
+            per_question = se**2 * rep.n  # the variance per question this SE implies (chapter 7's omega^2)
+            rows.append({"eval": rep.eval, "n": rep.n, "rho": r, "step": step,
                          "label": next(s.label for s in STEPS if s.key == step), "diff": diff,
-                         "se_g": se_g, "se_d": se_d, "se": se, "ratio": used_ratio, "df": dof,
-                         "multiplier": mult, "ci_low": low, "ci_high": high,
-                         "survives": bool(low > 0.0 or high < 0.0), "verdict": verdict_text(diff, low, high)})
+                         "se_g": se_g, "se_d": se_d, "se": se, "paper_se": PAPER_SE[rep.eval],
+                         "ratio": used_ratio, "df": dof, "multiplier": mult, "ci_low": low, "ci_high": high,
+                         "survives": bool(low > 0.0 or high < 0.0), "verdict": verdict_text(diff, low, high),
+                         "power": float(power_at(rep.n, DETECT, omega2=per_question, alpha=1.0 - confidence)),
+                         "mde": float(mde(rep.n, omega2=per_question, alpha=1.0 - confidence))})
     return pd.DataFrame(rows)
+
+
+def rho_range(name: str, rho: float, *, confidence: float = 0.95) -> tuple[float, float]:
+    """The correlations (on a 0.01 grid from 0 to 0.99) around ``rho`` over which benchmark ``name``'s last
+    verdict stays what it is at ``rho``: ``(lowest, highest)``. The paired SE falls as rho grows, so the
+    verdict changes at most once along the grid and the range is one stretch.
+
+    Examples
+    --------
+    >>> rho_range("MGSM", 0.37), rho_range("MATH", 0.5), rho_range("MGSM", 0.9)
+    ((0.0, 0.62), (0.0, 0.99), (0.63, 0.99))
+    """
+    rep = next((r for r in REPORTED if r.eval == name), None)
+    if rep is None:
+        raise EvalStatsError(f"name ({name!r}) must be one of {[r.eval for r in REPORTED]}")
+    r0 = _rhos({name: rho})[name]
+    grid = np.round(np.arange(0, 100) / 100.0, 2)
+    n_clusters = CLUSTERS.get(rep.eval, (rep.n, 1.0))[0]
+    mult = float(stats.t.ppf((1.0 + confidence) / 2.0, n_clusters - 1))
+    diff = rep.galleon - rep.dreadnought
+    half = mult * _final_se(rep, np.append(grid, r0))
+    low, high = diff - half, diff + half
+    verdicts = np.where((low > 0) | (high < 0), np.sign(diff), 0.0)
+    same = grid[verdicts[:-1] == verdicts[-1]]
+    if same.size == 0:  # rho falls between two grid points on either side of the turn
+        return (r0, r0)
+    return (float(same.min()), float(same.max()))
 
 
 def _pts(x: float) -> str:
     return f"{100 * x:+.1f}".replace("-", "−")
 
 
+def _join(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _power_clause(row) -> str:
+    return (f"{int(row.n):,} questions have {row.power:.0%} power to resolve a real {100 * DETECT:g}-point gap "
+            f"(chapter 7); only a gap of {100 * row.mde:.1f} points would be resolved 80% of the time")
+
+
 def conclusion(steps: pd.DataFrame) -> list[str]:
     """One sentence per benchmark on how its verdict moved from chapter 1 to the last step, and a closing
-    sentence that counts the real differences; every word chosen from the numbers in ``steps``."""
+    sentence that counts the resolved gaps; every word chosen from the numbers in ``steps``."""
     out = []
     last_key = STEPS[-1].key
     for name, rows in steps.groupby("eval", sort=False):
         first, last = rows.iloc[0], rows[rows["step"] == last_key].iloc[0]
         ci = f"({_pts(last.ci_low)}, {_pts(last.ci_high)}) points"
-        if first.verdict == last.verdict:
+        if first.survives == last.survives and first.verdict == last.verdict:
             how = f"stays **{last.verdict}**"
         else:
             how = f"goes from *{first.verdict}* to **{last.verdict}**"
         width = (last.ci_high - last.ci_low) / (first.ci_high - first.ci_low)
         change = (f"its interval, {ci}, is {width:.0%} as wide as chapter 1's" if abs(width - 1) >= 0.005
                   else f"its interval, {ci}, is as wide as chapter 1's")
-        out.append(f"**{name}** ({int(first.n):,} questions, {_pts(first['diff'])} points) {how}: {change}.")
+        extra = "" if last.survives else f"; {_power_clause(last)}"
+        out.append(f"**{name}** ({int(first.n):,} questions, {_pts(first['diff'])} points) {how}: {change}{extra}.")
     final = steps[steps["step"] == last_key]
     real = list(final.loc[final["survives"], "eval"])
     if not real:
-        out.append("None of the three gaps is a real difference at this correlation.")
+        out.append("None of the three gaps is resolved at these correlations: each interval holds 0 and "
+                   "gaps of a few points either way.")
     elif len(real) == len(final):
-        out.append("All three gaps are real differences at this correlation.")
+        out.append("All three gaps are resolved at these correlations.")
     else:
-        noise = [e for e in final["eval"] if e not in real]
-        out.append(f"Only {' and '.join(real)} {'is a real difference' if len(real) == 1 else 'are real differences'}; "
-                   f"{' and '.join(noise)} {'is' if len(noise) == 1 else 'are'} noise.")
+        open_ = [e for e in final["eval"] if e not in real]
+        out.append(f"Only {_join(real)} {'is' if len(real) == 1 else 'are'} resolved; {_join(open_)} "
+                   f"{'is' if len(open_) == 1 else 'are'} unresolved, not a tie: "
+                   f"{'its interval holds' if len(open_) == 1 else 'their intervals hold'} 0 and real gaps "
+                   f"either way, and {'the eval is' if len(open_) == 1 else 'the evals are'} too small to tell them apart.")
+    return out
+
+
+def notices(steps: pd.DataFrame) -> list[str]:
+    """The chapter's "what to notice" sentences, each built from ``steps`` (any correlations)."""
+    by = steps.set_index(["eval", "step"])
+    names = list(dict.fromkeys(steps["eval"]))
+    widths = {e: (by.loc[(e, "paired"), "se"] / by.loc[(e, "unpaired"), "se"]) for e in names}
+    narrowed = [f"{e} to {w:.0%} (ρ = {by.loc[(e, 'paired'), 'rho']:.2f})" for e, w in widths.items()]
+    out = ["Pairing is free precision: the same data, and each interval shrinks to a share of chapter 1's "
+           f"width set by its correlation: {_join(narrowed)}."]
+    for e, (_, ratio) in CLUSTERS.items():
+        before, after = by.loc[(e, "paired")], by.loc[(e, "clustered")]
+        if before.verdict != after.verdict:
+            what = f"turns {e} from *{before.verdict}* to *{after.verdict}*"
+        else:
+            what = f"leaves {e} *{after.verdict}*"
+        out.append(f"Clustering goes the other way: it widens {e}'s interval {ratio:.2f}-fold and {what}; "
+                   "ten translations of one problem are not ten independent tests.")
+    grow = max(by.loc[(e, "small_sample"), "multiplier"] / by.loc[(e, "clustered"), "multiplier"] for e in names)
+    ten = float(stats.t.ppf(0.975, 9) / stats.norm.ppf(0.975))
+    out.append(f"The small-sample correction widens these intervals by at most {grow - 1:.1%} "
+               f"({min(int(by.loc[(e, 'small_sample'), 'df']) + 1 for e in names):,} clusters or questions at "
+               f"the fewest); with ten clusters it would widen them by {ten - 1:.0%} (chapter 3's few-cluster lab).")
+    ranges = []
+    for e in names:
+        rho = float(by.loc[(e, "small_sample"), "rho"])
+        lo, hi = rho_range(e, rho)
+        ranges.append(f"{e} is *{by.loc[(e, 'small_sample'), 'verdict']}* for every ρ from {lo:.2f} to {hi:.2f}")
+    out.append("How far each verdict hangs on ρ: " + "; ".join(ranges) + ". That is why the paper asks "
+               "reports to print the correlation (Table 5 does).")
     return out

@@ -9,8 +9,8 @@ SHOTS.mkdir(parents=True, exist_ok=True)  # this file may run alone, before any 
 
 # slug -> list of (chart title substring used in the file name, chart index, charts on opening, value)
 CASES = {
-    "one_model": [("sampling", 4, 11, 1000), ("halfwidth", 5, 11, 1500), ("arrivals", 8, 11, 100)],
-    "clustering": [("deff", 1, 5, 40)],
+    "one_model": [("sampling", 5, 12, 1000), ("halfwidth", 6, 12, 1500), ("arrivals", 9, 12, 100)],
+    "clustering": [("deff", 2, 6, 40)],
     "paired": [("se_rho", 4, 6, 0.85)],
     "resampling": [("k_curve", 0, 5, 20)],
     "power": [("power_curve", 1, 2, 10)],
@@ -62,8 +62,8 @@ def test_coverage_lab_plays(server, page):
     page.set_viewport_size(TALL)
     page.goto(f"{server}/one_model")
     wait_ready(page)
-    wait_charts(page, 11)
-    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(8)
+    wait_charts(page, 12)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(9)
     chart.scroll_into_view_if_needed()
     before = _settled(chart)
     page.get_by_text("Play: intervals arrive one at a time").click()

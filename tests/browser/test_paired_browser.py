@@ -60,3 +60,37 @@ def test_rectangle_toggle_hides_the_covariance_rectangles(server, page):
     charts = page.locator('[data-testid="stVegaLiteChart"]')
     charts.nth(3).scroll_into_view_if_needed()
     charts.nth(3).screenshot(path=str(SHOTS / "paired_scatter_no_rects.png"))
+
+
+_SCALES = r"""(chart) => {
+  // pixels per unit on each axis, from the drawn tick labels' positions ("40%" at x = ..., "60%" at ...)
+  const svg = chart.querySelector('svg');
+  const axes = Array.from(svg.querySelectorAll('g.role-axis'));
+  const read = (axis) => Array.from(axis.querySelectorAll('g.role-axis-label text'))
+      .filter(t => t.getAttribute('opacity') !== '0')
+      .map(t => { const r = t.getBoundingClientRect();
+                  return {v: parseFloat(t.textContent), x: r.left + r.width / 2, y: r.top + r.height / 2}; });
+  return axes.map(a => ({orient: a.getAttribute('aria-label') || '', ticks: read(a)}));
+}"""
+
+
+def test_squares_are_drawn_square(server, page):
+    """Seed 004's squares -> rectangles: the scatter's axes have the same pixel scale (it was about 1.7:1),
+    read from the drawn tick labels at 1440 px; Atlas against itself puts every point on the diagonal."""
+    page.set_viewport_size({"width": 1440, "height": 1000})
+    page.goto(server + "/paired?paired_y=Atlas&paired_rects=1")
+    wait_ready(page)
+    wait_charts(page, 6)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').filter(has_text="Atlas score").first
+    chart.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    axes = chart.evaluate(_SCALES)
+    x = next(a["ticks"] for a in axes if "X-axis" in a["orient"])
+    y = next(a["ticks"] for a in axes if "Y-axis" in a["orient"])
+    assert len(x) >= 4 and len(y) >= 4
+    x, y = x[1:-1], y[1:-1]  # the end labels are flushed inside the axis, off their ticks
+    px_x = (x[-1]["x"] - x[0]["x"]) / (x[-1]["v"] - x[0]["v"])
+    px_y = (y[0]["y"] - y[-1]["y"]) / (y[-1]["v"] - y[0]["v"])  # y grows upwards
+    assert abs(px_x / px_y - 1) < 0.02, (px_x, px_y)
+    chart.screenshot(path=str(SHOTS / "paired_squares_chart.png"))
+    page.get_by_text("Var}(a)", exact=False).first.wait_for(state="attached")

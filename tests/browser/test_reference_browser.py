@@ -9,10 +9,17 @@ def test_reference_page_renders_formulas_and_numbers(server, page):
     page.goto(server + "/reference")
     wait_ready(page)
     page.locator(".katex").first.wait_for()
-    page.locator('[data-testid="stMetricValue"]').nth(2).wait_for()
-    assert page.locator('[data-testid="stMetricValue"]').all_inner_texts() == ["0.34", "0.44", "1.34"]
+    page.locator('[data-testid="stMetricValue"]').nth(4).wait_for()
+    assert page.locator('[data-testid="stMetricValue"]').all_inner_texts() == ["0.34", "0.8", "0.44", "1.34", "3.05×"]
     page.locator(".katex-display").nth(12).wait_for(state="attached")  # one st.latex per formula
     page.get_by_text("@article{cameron2015practitioner").wait_for(state="attached")
+    page.wait_for_timeout(500)
+    # no cheat-sheet formula fills its card's column to the edge (the df card was clipped at 1400 px)
+    full = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="stColumn"] .katex-display'))
+        .map(k => [k.textContent.slice(0, 30), Math.round(k.querySelector('.katex-html').getBoundingClientRect().width),
+                   Math.round(k.closest('[data-testid="stColumn"]').getBoundingClientRect().width)])
+        .filter(([, inner, col]) => inner >= col - 2)""")
+    assert not full, full
     shot(page, "reference")
 
 

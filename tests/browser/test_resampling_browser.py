@@ -7,7 +7,8 @@ from _pw import SHOTS, metric, shot, wait_charts, wait_ready
 
 def _open(page, server, query: str = "") -> None:
     page.set_viewport_size({"width": 1400, "height": 7600})  # Streamlit scrolls inside; a tall view shows all
-    page.goto(server + "/resampling" + query)
+    # ?optional=1 opens the optional sections (the fixed-budget chart is collapsed on the main path)
+    page.goto(server + "/resampling" + (query + "&" if query else "?") + "optional=1")
     wait_ready(page)
     wait_charts(page, 5)
 

@@ -1,0 +1,142 @@
+"""The workbench's judge section: when the file has human labels beside the judge's scores, each model's three
+intervals (judge only, human only, corrected), a sentence computed from them, the agreement table and the budget.
+
+Called from ``pages/analyze.py`` with one line; every number comes from ``evalstats_core.judge_io``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from evalstats_app import shell
+from evalstats_app.workbench import esc
+from evalstats_core.charts import compile_spec
+from evalstats_core.charts.judge import three_intervals
+from evalstats_core.errors import EvalStatsError
+from evalstats_core.judge_budget import budget_from_moments
+from evalstats_core.judge_io import (
+    agreement_frame,
+    budget_frame,
+    detect_human_col,
+    intervals_frame,
+    model_sentence,
+    section_for,
+    verdict_sentences,
+)
+
+__all__ = ["judge_section", "corrected"]
+
+NONE = "(no human labels)"
+_PCT = st.column_config.NumberColumn(format="%.3f")
+
+
+@st.cache_data(max_entries=16, show_spinner=False, scope="session")
+def _section(key: str, roles: tuple, opts: tuple, column: str, _prepared, _analysis):
+    try:
+        return section_for(_prepared.dataset, _analysis, human_col=column, table=_prepared.table)
+    except EvalStatsError as exc:
+        return str(exc)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _spec(frame, title: str) -> dict:
+    return compile_spec(three_intervals(frame, title=title))
+
+
+def _column(prepared) -> str | None:
+    """The human-label column chosen on the page (or found by name before the choice exists); None for none."""
+    columns = [c for c in (prepared.dataset.extra or {}) if c != "__question__"]
+    chosen = st.session_state.get("judge_human_col")
+    if chosen is not None and chosen not in (NONE, *columns):
+        chosen = None
+    if chosen is None:
+        chosen = detect_human_col(prepared.dataset)
+    return None if chosen in (None, NONE) else chosen
+
+
+@st.cache_data(max_entries=16, show_spinner=False, scope="session")
+def _corrected(key: str, roles: tuple, opts: tuple, column: str, _prepared, _res):
+    from evalstats_core.judge_apply import corrected_analysis
+    from evalstats_core.ranking import rank_models
+
+    section = _section(key, roles, opts, column, _prepared, _res.analysis)
+    everything = _section(key, roles, (None, *opts[1:]), column, _prepared, _res.all_pairs)
+    if isinstance(section, str) or isinstance(everything, str) or section is None or not section.models:
+        return None
+    analysis = corrected_analysis(_res.analysis, section)
+    all_pairs = corrected_analysis(_res.all_pairs, everything)
+    ranking = rank_models({m.model: m.mean for m in all_pairs.models},
+                          [(c.model, c.baseline, c.p_adjusted, c.diff) for c in all_pairs.comparisons],
+                          alpha=1.0 - all_pairs.confidence)
+    return analysis, all_pairs, ranking
+
+
+def corrected(prepared, res, key: str, roles: tuple):
+    """``res`` with the corrected analysis, comparisons and ranking when the file has human labels (and a
+    sentence that says so); ``res`` unchanged otherwise. Every section below then reads the corrected numbers."""
+    import dataclasses
+
+    column = _column(prepared)
+    if res is None or column is None:
+        return res
+    out = _corrected(key, roles, res.opts, column, prepared, res)
+    if out is None:
+        return res
+    analysis, all_pairs, ranking = out
+    st.info(esc(analysis.warnings[0][0].upper() + analysis.warnings[0][1:]) + ".", icon=":material/balance:")
+    return dataclasses.replace(res, analysis=analysis, all_pairs=all_pairs, ranking=ranking)
+
+
+def judge_section(prepared, res, key: str, roles: tuple) -> None:
+    """The section (nothing when the file has no other columns to read labels from)."""
+    columns = [c for c in (prepared.dataset.extra or {}) if c != "__question__"]
+    if not columns:
+        return
+    detected = detect_human_col(prepared.dataset)
+    options = [NONE, *columns]
+    choice = st.selectbox("Human labels (a column blank where no human graded the answer)", options,
+                          index=options.index(detected) if detected else 0, key="judge_human_col")
+    if choice == NONE:
+        return
+    section = _section(key, roles, res.opts, choice, prepared, res.analysis)
+    if isinstance(section, str):
+        if choice == detected:  # found by its name only (e.g. a 'label' column of categories): not an error
+            st.info(f"Column {esc(choice)} was not read as human labels: {esc(section)}", icon=":material/info:")
+        else:
+            st.error(f"**The human labels cannot be used.** {esc(section)}", icon=":material/error:")
+        return
+    if section is None or not section.models:
+        st.info("No model has two or more human labels in this column.", icon=":material/info:")
+        return
+    _show(section, res.analysis.name)
+
+
+def _show(section, name: str) -> None:
+    st.markdown("### The judge against the human labels")
+    st.markdown(f"Human labels from {esc(section.source)}. The **corrected** estimate (prediction-powered, PPI++) "
+                "combines the judge's verdict on every question with the humans' on the labelled ones; it is the "
+                "number to report. The tables above treat the judge's verdicts as the truth.")
+    frame = intervals_frame(section)
+    shell.chart(_spec(frame, f"Judge only, human only and corrected, {name}"),
+                " ".join(esc(model_sentence(m, e, section.budgets[m])) for m, e, _ in section.models
+                         if section.budgets.get(m) is not None),
+                name="analyze_judge")
+    if section.comparisons:
+        st.markdown("**Comparisons, corrected**")
+        for s in verdict_sentences(section):
+            st.markdown(f"- {esc(s)}")
+    st.markdown("**Agreement with the humans** (labelled questions only)")
+    st.dataframe(agreement_frame(section), hide_index=True, width="stretch",
+                 column_config={c: _PCT for c in ("accuracy", "sensitivity", "specificity", "kappa", "kappa_low",
+                                                  "kappa_high")})
+    target = st.number_input("Target half-width (points)", min_value=0.2, max_value=50.0, value=2.0, step=0.5,
+                             key="judge_target")
+    budgets = {m: budget_from_moments(target / 100, n_total=b.n_total, var_human=b.var_human, var_judge=b.var_judge,
+                                      cov=b.cov, confidence=b.confidence)
+               for m, b in section.budgets.items() if b is not None}
+    known = [row for row in section.models if row[0] in budgets]
+    if known:
+        sub = type(section)(tuple(known), (), section.source, budgets)
+        st.dataframe(budget_frame(sub, budgets, target / 100), hide_index=True, width="stretch")
+        st.caption("Human labels needed for the target with the judge's verdicts on every question (PPI++) and "
+                   "without them; an empty cell means even labelling every question does not reach it.")

@@ -1,0 +1,168 @@
+"""The rules a reading must pass (private): question ids that look like runs or scores, a wide file's
+budget, rows repeated for one (question, model[, resample]), and one scale for every model."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._columns import check_name
+from .errors import EvalStatsError
+from .flags import flag
+from .limits import Limits, estimate
+
+__all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales"]
+
+
+def question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs: bool) -> None:
+    """Question ids that read as scores (fractions between 0 and 1) are questioned, not used."""
+    values = pd.to_numeric(pd.Series([str(x) for x in q_labels]), errors="coerce")
+    if values.isna().any() or has_runs:
+        return
+    fractions = bool(((values >= 0) & (values <= 1)).all() and (values != values.round()).any())
+    if fractions:
+        shown = ", ".join(str(x) for x in list(q_labels)[:4])
+        raise EvalStatsError(
+            f"the question column '{col}' of {label} holds numbers that look like scores ({shown}"
+            f"{', ...' if values.size > 4 else ''}: {values.size} distinct); choose the column that names the "
+            f"questions (question_col= / {flag('question_col')}), and leave other columns out (ignore_cols= / "
+            f"{flag('ignore_cols')})")
+
+
+_RUN_ID = re.compile(r"^(.+)\.(\d+)$")
+
+
+def runs_in_ids(q_labels: Any) -> tuple[list[str], tuple[str, str, int]] | None:
+    """Question ids that look like runs of another question (``1.1``, ``1.2`` of ``1``), or None.
+
+    An id ``<base>.<digits>`` counts when ``<base>`` is itself an id, or at least two ids share that base;
+    the pattern must cover at least a fifth of the ids, with at most 20 runs per question on average (so
+    ``gsm8k.0`` .. ``gsm8k.999`` stay questions). Returns every id with its run suffix stripped (the
+    others unchanged) and an example ``(id, base, count)`` for the message.
+    """
+    labels = [str(x) for x in q_labels]
+    if len(labels) < 4:
+        return None
+    found = [_RUN_ID.match(x) for x in labels]
+    bases = [m.group(1) if m else None for m in found]
+    known = set(labels)
+    per_base: dict[str, int] = {}
+    for b in bases:
+        if b is not None:
+            per_base[b] = per_base.get(b, 0) + 1
+    is_run = [b is not None and (b in known or per_base[b] >= 2) for b in bases]
+    n = sum(is_run)
+    n_bases = len({b for b, r in zip(bases, is_run, strict=True) if r})
+    if n < max(2, len(labels) // 5) or n > 20 * n_bases:  # 'task.0'..'task.999' are ids, not runs of 'task'
+        return None
+    first = is_run.index(True)
+    stripped = [b if r else x for x, b, r in zip(labels, bases, is_run, strict=True)]
+    return stripped, (labels[first], bases[first], n)
+
+
+def check_wide_budget(header: list[str], roles: dict, n_rows: int, label: str, limits: Limits) -> None:
+    """A wide file's model count and score count, from the header and the row count, before the body is read."""
+    n_models = len(roles["models"])
+    if n_models > limits.max_models:
+        raise EvalStatsError(
+            f"{label} has {n_models:,} columns that would be models in wide form, more than the limit of "
+            f"{limits.max_models:,}; is the file transposed (one row per model and one column per question)? "
+            "Then transpose it (one row per question, one column per model) or write it in long form (question, "
+            f"model, score); if it really holds that many models, {Limits.how_to_raise('max_models')}")
+    if n_rows * n_models > limits.max_rows:
+        cells = n_rows * n_models
+        raise EvalStatsError(
+            f"{label} has {n_rows:,} rows x {n_models:,} model columns = up to {cells:,} scores, more than the "
+            f"limit of {limits.max_rows:,} ({estimate(cells)} of memory to analyse); analyse fewer models or "
+            f"questions at a time, or {Limits.how_to_raise('max_rows')}")
+    for i in roles["models"]:
+        check_name(header[i], "model name", f"the header (column {i + 1}) of {label}")
+
+
+def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labels: pd.Index, m_labels: pd.Index,
+             row_where, duplicates: str, label: str, warnings: list[str], notes: list[str],
+             resample: np.ndarray | None = None, resample_name: str = "epoch") -> None:
+    """Name (question, model) pairs given on several rows (with ``resample``: several rows of one (question,
+    model, resample), i.e. a run given twice): a warning when their scores differ, or an error."""
+    n_m = m_labels.size
+    cell = q_codes * n_m + m_codes  # flat (question, model) index
+    what = "(question, model) pairs"
+    if resample is not None:
+        r_codes, r_labels = pd.factorize(resample)
+        cell = cell * max(len(r_labels), 1) + r_codes
+        what = f"(question, model, {resample_name}) triples"
+    cell = pd.factorize(cell)[0]  # dense: a huge flat index would make bincount allocate for nothing
+    k = np.bincount(cell)
+    multi = k > 1
+    if not multi.any():
+        return
+    s1 = np.bincount(cell, weights=score, minlength=k.size)
+    s2 = np.bincount(cell, weights=score * score, minlength=k.size)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        spread = np.where(multi, s2 / np.maximum(k, 1) - (s1 / np.maximum(k, 1)) ** 2, 0.0)  # variance per cell
+    scale = max(1.0, float(np.max(np.abs(score)))) ** 2
+    differ = spread > 1e-9 * scale
+    n_differ, n_multi = int(differ.sum()), int(multi.sum())
+    first = int(np.flatnonzero(differ)[0]) if n_differ else int(np.flatnonzero(multi)[0])
+    rows = np.flatnonzero(cell == first)[:2]
+    example = (f"question '{q_labels[q_codes[rows[0]]]}' and model '{m_labels[m_codes[rows[0]]]}' on "
+               f"{row_where(rows[0])} ({score[rows[0]]:g}) and {row_where(rows[1])} ({score[rows[1]]:g})")
+    if duplicates == "error":
+        said = "with different scores" if n_differ else "with the same score"
+        raise EvalStatsError(
+            f"{n_multi:,} {what} appear on more than one row of {label} ({n_differ:,} {said}), e.g. "
+            f"{example}; remove the duplicated rows, or read them as resamples (duplicates='resamples', "
+            f"{flag('duplicates')} resamples on the command line)")
+    if resample is not None:
+        notes.append(f"{n_multi:,} {what} appear on more than one row of {label} (a run given twice?): read as "
+                     "resamples and averaged; choose duplicates='error' to stop on them")
+    if n_differ:
+        warnings.append(
+            f"{n_differ:,} {what} appear on several rows with different scores, e.g. {example}: "
+            "they are read as resamples and averaged; if they are duplicated rows rather than repeated answers, "
+            f"the file is wrong: fix it, or choose duplicates='error' ({flag('duplicates')} error) to stop on them")
+
+
+_SCALES = ((1.0, "0 to 1"), (10.0, "up to 10"), (100.0, "up to 100"))
+
+
+def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: str, mixed: str, notes: list[str],
+            warnings: list[str], *, wide: bool) -> tuple[np.ndarray, bool]:
+    """Each model's scale; mixed scales are an error naming the models; binary 0/100 is read as 0/1.
+
+    Returns the scores (0/100 divided by 100 when every model is binary on 0/100) and whether they are binary.
+    """
+    n_m = m_labels.size
+    off01 = np.bincount(m_codes, weights=~((score == 0.0) | (score == 1.0)), minlength=n_m) > 0  # (n_m,)
+    off0100 = np.bincount(m_codes, weights=~((score == 0.0) | (score == 100.0)), minlength=n_m) > 0
+    top = pd.Series(np.abs(score)).groupby(m_codes).max().reindex(range(n_m), fill_value=0.0).to_numpy()
+    magnitude = np.full(n_m, np.inf)  # smallest of 1, 10, 100 that bounds the model's |scores|; inf: larger
+    for bound, _ in reversed(_SCALES):
+        magnitude[top <= bound] = bound
+    magnitude[~off0100 & off01] = 100.0  # binary 0/100
+    magnitude[top == 0.0] = np.nan  # every score 0: fits any scale
+    kinds = np.unique(magnitude[~np.isnan(magnitude)])
+    if kinds.size > 1:
+        def said(bound: float) -> str:
+            names = [f"'{m_labels[j]}'" for j in np.flatnonzero(magnitude == bound)]
+            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+            words = dict(_SCALES).get(bound, "above 100")
+            return f"{shown} ({words})"
+        groups = "; ".join(said(b) for b in kinds)
+        fix = (" If a column is not a model (a token count, a latency), leave it out with ignore_cols= "
+               f"({flag('ignore_cols')} on the command line)." if wide else "")
+        message = (f"the models of {label} score on different scales: {groups}; a difference between them would "
+                   "mix units (put every model on one scale, e.g. divide 0-100 scores by 100).{fix} If the scales "
+                   f"really are the same, pass mixed_scales='allow' ({flag('mixed_scales')} allow)").replace("{fix}", fix)
+        if mixed == "error":
+            raise EvalStatsError(message)
+        warnings.append(message.split("; a difference")[0] + ": read as one scale because mixed scales were allowed")
+    if not off01.any():
+        return score, True
+    if not off0100.any():
+        notes.append("every score is 0 or 100: read as binary 0/1 (100 = right), shown in percent")
+        return score / 100.0, True
+    return score, False

@@ -1,0 +1,66 @@
+"""Charts of a judged eval: three intervals per model, the coverage lab, and a verdict the judge flips.
+
+Every chart draws columns the core computed (``estimate``, ``ci_low``, ``ci_high``, ``coverage``).
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from ._base import PALETTE, legend
+
+__all__ = ["KIND_ORDER", "three_intervals", "coverage_lab", "flip_chart"]
+
+#: The three intervals, in the order they are drawn, and their colours.
+KIND_ORDER = ("judge only", "human only", "corrected")
+_COLORS = [PALETTE[3], PALETTE[7], PALETTE[0]]
+
+
+def three_intervals(frame: pd.DataFrame, *, title: str = "", truth: float | None = None, zero_line: bool = False,
+                    x_title: str = "Score with 95% interval") -> alt.LayerChart:
+    """One row per model (``label``), three intervals per row (``kind``): ``estimate, ci_low, ci_high``."""
+    fmt = ".1%"
+    color = alt.Color("kind:N", sort=list(KIND_ORDER), scale=alt.Scale(domain=list(KIND_ORDER), range=_COLORS),
+                      legend=legend(title=None, orient="top"))
+    tooltip = [alt.Tooltip("label:N", title="model"), alt.Tooltip("kind:N"),
+               alt.Tooltip("estimate:Q", format=fmt), alt.Tooltip("ci_low:Q", format=fmt),
+               alt.Tooltip("ci_high:Q", format=fmt)]
+    one = frame["label"].nunique() == 1  # a single estimate: its rows are just the three kinds
+    frame = frame.assign(row=[kind if one else f"{lab} · {kind}"
+                              for lab, kind in zip(frame["label"], frame["kind"], strict=True)])
+    base = alt.Chart(frame).encode(y=alt.Y("row:N", sort=None, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
+                                   color=color, tooltip=tooltip)
+    bars = base.mark_rule(strokeWidth=3).encode(
+        x=alt.X("ci_low:Q", title=x_title, axis=alt.Axis(format=fmt), scale=alt.Scale(zero=False)), x2="ci_high:Q")
+    points = base.mark_point(filled=True, size=70).encode(x="estimate:Q")
+    layers = [bars, points]
+    if truth is not None or zero_line:
+        value = 0.0 if truth is None else truth
+        layers.insert(0, alt.Chart(pd.DataFrame({"x": [value]})).mark_rule(strokeDash=[4, 4], color="#888888")
+                      .encode(x="x:Q"))
+    chart = alt.layer(*layers).properties(height=180 + 30 * len(frame))  # plot, legend (3 lines on a phone) and title
+    return chart.properties(title=title) if title else chart
+
+
+def coverage_lab(frame: pd.DataFrame, *, title: str = "") -> alt.LayerChart:
+    """Coverage (``coverage``) against questions (``n_total``), one line per interval (``kind``), 95% rule."""
+    color = alt.Color("kind:N", scale=alt.Scale(domain=["judge only", "corrected"], range=[_COLORS[0], _COLORS[2]]),
+                      legend=legend(title=None, orient="top"))
+    lines = alt.Chart(frame).mark_line(point=True).encode(
+        x=alt.X("n_total:Q", title="Questions the judge graded",
+                scale=alt.Scale(type="log", domain=[float(frame["n_total"].min()), float(frame["n_total"].max())]),
+                axis=alt.Axis(values=sorted(frame["n_total"].unique().tolist()), format=",")),
+        y=alt.Y("coverage:Q", title="Intervals that cover the truth",
+                axis=alt.Axis(format=".0%", values=[0, 0.25, 0.5, 0.75, 0.95]), scale=alt.Scale(domain=[0, 1])),
+        color=color,
+        tooltip=[alt.Tooltip("kind:N"), alt.Tooltip("n_total:Q", format=","), alt.Tooltip("coverage:Q", format=".1%")],
+    )
+    target = alt.Chart(pd.DataFrame({"y": [0.95]})).mark_rule(strokeDash=[4, 4], color="#888888").encode(y="y:Q")
+    chart = alt.layer(target, lines).properties(height=260)
+    return chart.properties(title=title) if title else chart
+
+
+def flip_chart(frame: pd.DataFrame, *, title: str = "") -> alt.LayerChart:
+    """The difference A - B as the judge sees it and corrected: ``three_intervals`` with a zero line."""
+    return three_intervals(frame, title=title, zero_line=True, x_title="Difference A - B with 95% interval")

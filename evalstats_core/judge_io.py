@@ -1,0 +1,432 @@
+"""Human labels into an analysis, and the judge-corrected numbers out of it (CLI, JSON, Markdown, LaTeX, CSV).
+
+==============================  =====================================================================
+``detect_human_col(dataset)``   the file's human-label column by name (human, gold, label...), or None
+``human_matrix(...)``           the labels as a (questions x models) array, NaN where unlabelled
+``labels_file_matrix(...)``     the same from a separate labels file joined on question (and model) id
+``judge_section(...)``          every model's :func:`~evalstats_core.judge.ppi_mean` and agreement, and
+                                every comparison's :func:`~evalstats_core.judge.ppi_compare`
+``add_to_report(text, ...)``    the rendered report with the judge section (JSON: a ``judge`` object per
+                                model and comparison, ``agreement`` per model)
+==============================  =====================================================================
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import EvalStatsError, EvalStatsWarning
+
+__all__ = ["HUMAN_NAMES", "JudgeSection", "detect_human_col", "human_matrix", "labels_file_matrix",
+           "judge_section", "add_to_report", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
+           "model_sentence", "agreement_frame", "budget_frame"]
+
+#: Column names read as the human label (case-insensitive), in order of preference.
+HUMAN_NAMES = ("human", "human_label", "human_score", "gold", "gold_label", "label", "labels", "reference_label")
+_TRUE = {"1", "1.0", "true", "yes", "pass", "correct", "t", "y"}
+_FALSE = {"0", "0.0", "false", "no", "fail", "incorrect", "f", "n"}
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeSection:
+    """The judge-corrected results of one analysis.
+
+    ``models``: ``(model, JudgeEstimate, Agreement)`` per model with labels; ``comparisons``:
+    ``(model, baseline, JudgeEstimate)`` per comparison with labels on both; ``source``: where the
+    labels came from (``"column 'human'"`` or ``"labels.csv"``).
+    """
+
+    models: tuple
+    comparisons: tuple
+    source: str
+    budgets: dict = None  # type: ignore[assignment]  # model -> LabelBudget (target: today's half-width)
+
+
+def detect_human_col(dataset: Any) -> str | None:
+    """The first column of the file (kept in ``Dataset.extra``) whose name is in :data:`HUMAN_NAMES`."""
+    extra = getattr(dataset, "extra", None) or {}
+    by_lower = {str(c).strip().lower(): c for c in extra if c != "__question__"}
+    return next((by_lower[n] for n in HUMAN_NAMES if n in by_lower), None)
+
+
+def _parse_labels(values: np.ndarray, where: str) -> np.ndarray:
+    """Text labels to float: blank -> NaN, numbers as numbers, true/false/pass/fail as 1/0."""
+    out = np.full(values.size, np.nan)
+    for i, v in enumerate(values):
+        s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v).strip()
+        if not s or s.lower() in {"nan", "na", "null", "none"}:
+            continue
+        low = s.lower()
+        if low in _TRUE:
+            out[i] = 1.0
+        elif low in _FALSE:
+            out[i] = 0.0
+        else:
+            try:
+                out[i] = float(s)
+            except ValueError:
+                raise EvalStatsError(
+                    f"{where}, row {i + 2}: {s[:40]!r} is not a label; use a number, true/false, or leave it blank "
+                    "where no human graded the answer"
+                ) from None
+            if not math.isfinite(out[i]):
+                raise EvalStatsError(f"{where}, row {i + 2}: {s[:40]!r} is not a finite label")
+    return out
+
+
+def _fill(table: Any, questions: np.ndarray, models: np.ndarray | None, labels: np.ndarray, where: str) -> np.ndarray:
+    """Average the labels of each (question, model) cell into a (n_questions, n_models) array."""
+    import pandas as pd
+
+    qi = pd.Index(table.questions.astype(str)).get_indexer(questions.astype(str))
+    n_q, n_m = table.scores.shape
+    total, count = np.zeros((n_q, n_m)), np.zeros((n_q, n_m))
+    ok = (qi >= 0) & ~np.isnan(labels)
+    if models is None:
+        for m in range(n_m):
+            np.add.at(total[:, m], qi[ok], labels[ok])
+            np.add.at(count[:, m], qi[ok], 1.0)
+    else:
+        mi = pd.Index([str(m) for m in table.models]).get_indexer(models.astype(str))
+        ok &= mi >= 0
+        np.add.at(total, (qi[ok], mi[ok]), labels[ok])
+        np.add.at(count, (qi[ok], mi[ok]), 1.0)
+    with np.errstate(invalid="ignore"):
+        out = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    if not np.isfinite(out).any():
+        raise EvalStatsError(f"{where}: no question has a human label; fill the column for a random subset")
+    return np.where(table.answered, out, np.nan)
+
+
+def human_matrix(dataset: Any, table: Any, human_col: str) -> np.ndarray:
+    """The human labels of a long (or wide, one label per question) file's column ``human_col``."""
+    extra = dataset.extra or {}
+    if human_col not in extra:
+        kept = ", ".join(repr(c) for c in extra if c != "__question__") or "none"
+        raise EvalStatsError(f"--human-col {human_col!r} is not a column of {dataset.name} (other columns: {kept})")
+    where = f"{dataset.name}, column {human_col!r}"
+    labels = _parse_labels(np.asarray(extra[human_col], dtype=object), where)
+    questions = np.asarray(extra["__question__"], dtype=object)
+    models = None
+    if dataset.format == "long":
+        frame = dataset.frame
+        same = len(frame) == len(questions) and np.array_equal(frame["question"].astype(str).to_numpy(),
+                                                               questions.astype(str))
+        if not same:
+            raise EvalStatsError(
+                f"{where}: the rows of the file could not be matched to its answers (rows were dropped or reordered "
+                "when it was read); put the labels in a separate file and pass it with --labels"
+            )
+        models = frame["model"].astype(str).to_numpy()
+    return _fill(table, questions, models, labels, where)
+
+
+def labels_file_matrix(source: Any, table: Any, name: str = "labels file") -> np.ndarray:
+    """Human labels from a CSV with a question id column, an optional model column and a label column.
+
+    Refuses, with the counts, ids that repeat (one label per question, or per question and model) and
+    ids that match no question of the results.
+    """
+    import pandas as pd
+
+    try:
+        raw = source if isinstance(source, bytes) else open(source, "rb").read(64 << 20)  # noqa: SIM115
+        frame = pd.read_csv(io.BytesIO(raw), dtype=str, keep_default_na=False)
+    except (OSError, ValueError) as exc:
+        raise EvalStatsError(f"{name}: cannot be read as a CSV ({exc})") from None
+    cols = {c.strip().lower(): c for c in frame.columns}
+    qcol = next((cols[c] for c in ("question", "question_id", "id", "item", "task", "sample_id") if c in cols), None)
+    lcol = next((cols[c] for c in (*HUMAN_NAMES, "score") if c in cols), None)
+    mcol = next((cols[c] for c in ("model", "system", "agent") if c in cols), None)
+    if qcol is None or lcol is None:
+        raise EvalStatsError(
+            f"{name}: needs a question id column (question, id...) and a label column (human, gold, label); "
+            f"it has: {', '.join(map(str, frame.columns))}"
+        )
+    keys = frame[[qcol] if mcol is None else [qcol, mcol]].astype(str)
+    dup = keys.duplicated(keep=False)
+    if dup.any():
+        first = " / ".join(keys[dup].iloc[0])
+        raise EvalStatsError(
+            f"{name}: {int(keys[dup].drop_duplicates().shape[0])} id(s) repeat on {int(dup.sum())} rows (first: "
+            f"{first}); give one label per question{'' if mcol is None else ' and model'}"
+        )
+    known = set(table.questions.astype(str))
+    unmatched = ~frame[qcol].astype(str).isin(known)
+    if mcol is not None:
+        unmatched |= ~frame[mcol].astype(str).isin({str(m) for m in table.models})
+    if unmatched.any():
+        raise EvalStatsError(
+            f"{name}: {int(unmatched.sum())} of {len(frame)} label row(s) match no question"
+            f"{'' if mcol is None else ' and model'} of {table.name} (first: {frame[qcol].iloc[int(np.argmax(unmatched))]!r}); "
+            "check the ids"
+        )
+    labels = _parse_labels(frame[lcol].to_numpy(dtype=object), f"{name}, column {lcol!r}")
+    models = None if mcol is None else frame[mcol].to_numpy(dtype=object)
+    return _fill(table, frame[qcol].to_numpy(dtype=object), models, labels, name)
+
+
+def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> JudgeSection:
+    """Every model's corrected estimate and agreement, every comparison's corrected difference."""
+    from .judge import ppi_compare, ppi_mean
+    from .judge_agree import judge_agreement
+    from .judge_budget import labels_needed
+
+    codes = table.cluster_codes if analysis.clustered else None
+    index = {m: i for i, m in enumerate(table.models)}
+    models, pairs, budgets = [], [], {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        for m in analysis.models:
+            j = index[m.model]
+            rows = table.answered[:, j]
+            if np.count_nonzero(~np.isnan(human[rows, j])) < 2:
+                continue
+            cl = None if codes is None else codes[rows]
+            est = ppi_mean(table.scores[rows, j], human[rows, j], clusters=cl, confidence=analysis.confidence)
+            models.append((m.model, est, judge_agreement(table.scores[rows, j], human[rows, j],
+                                                        confidence=analysis.confidence)))
+            budgets[m.model] = labels_needed(max(est.half_width, 1e-9), n_total=max(est.n_total, 3),
+                                             judge=table.scores[rows, j], human=human[rows, j],
+                                             confidence=analysis.confidence) if est.n_labeled >= 3 else None
+        for c in analysis.comparisons:
+            a, b = index[c.model], index[c.baseline]
+            rows = table.answered[:, a] & table.answered[:, b]
+            ha, hb = human[rows, a], human[rows, b]
+            if np.count_nonzero(~np.isnan(ha - hb)) < 2:
+                continue
+            cl = None if codes is None else codes[rows]
+            est = ppi_compare(table.scores[rows, a], ha, table.scores[rows, b], hb, clusters=cl,
+                              confidence=analysis.confidence)
+            pairs.append((c.model, c.baseline, est))
+    return JudgeSection(tuple(models), tuple(pairs), source, budgets)
+
+
+def _num(x: float) -> float | None:
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+def judge_json(est: Any) -> dict:
+    """The ``judge`` object: ``estimate, se, ci, df, lam, n_labeled, n_total, judge_only, human_only``."""
+    return {"estimate": _num(est.estimate), "se": _num(est.se), "ci": [_num(est.ci_low), _num(est.ci_high)],
+            "df": _num(est.df), "lam": _num(est.lam), "n_labeled": est.n_labeled, "n_total": est.n_total,
+            "judge_only": [_num(est.judge_only.low), _num(est.judge_only.high)],
+            "human_only": [_num(est.human_only.low), _num(est.human_only.high)]}
+
+
+def agreement_json(a: Any) -> dict:
+    """The ``agreement`` object of a model."""
+    return {"n": a.n, "accuracy": _num(a.accuracy), "sensitivity": _num(a.sensitivity),
+            "specificity": _num(a.specificity), "kappa": _num(a.kappa),
+            "kappa_ci": [_num(a.kappa_ci.low), _num(a.kappa_ci.high)], "weighted_kappa": _num(a.weighted_kappa),
+            "spearman": _num(a.spearman), "true_pass": a.true_pass, "false_pass": a.false_pass,
+            "false_fail": a.false_fail, "true_fail": a.true_fail}
+
+
+def verdict_sentences(section: JudgeSection) -> list[str]:
+    """One sentence per comparison, read from the corrected interval."""
+    out = []
+    for model, base, est in section.comparisons:
+        lo, hi = 100 * est.ci_low, 100 * est.ci_high
+        if est.ci_low > 0 or est.ci_high < 0:
+            who = model if est.estimate > 0 else base
+            verdict = f"{who} is ahead by the human-corrected estimate"
+        else:
+            verdict = "the human-corrected interval includes 0: could be noise"
+        out.append(f"{model} - {base}: {100 * est.estimate:+.1f} points, interval ({lo:+.1f}, {hi:+.1f}) from "
+                   f"{est.n_labeled:,} labelled questions (judge alone: {100 * (est.judge_mean):+.1f}); {verdict}")
+    return out
+
+
+def _rows(section: JudgeSection) -> list[list[str]]:
+    rows = []
+    for model, est, agr in section.models:
+        rows.append([model, f"{100 * est.estimate:.1f}", f"{100 * est.ci_low:.1f} to {100 * est.ci_high:.1f}",
+                     f"{100 * est.judge_only.low:.1f} to {100 * est.judge_only.high:.1f}",
+                     f"{100 * est.human_only.low:.1f} to {100 * est.human_only.high:.1f}",
+                     f"{est.n_labeled:,} / {est.n_total:,}", f"{est.lam:.2f}", f"{agr.kappa:.2f}"])
+    return rows
+
+
+_HEAD = ["model", "corrected %", "corrected CI", "judge-only CI", "human-only CI", "labelled", "lambda", "kappa"]
+
+
+def add_to_report(text: str, fmt: str, section: JudgeSection, *, table: str = "models") -> str:
+    """The report ``text`` (as :func:`~evalstats_core.report.render` made it) with the judge section."""
+    from .report import escape_latex, escape_markdown
+
+    if fmt == "json":
+        doc = json.loads(text)
+        by_model = {m: (e, a) for m, e, a in section.models}
+        by_pair = {(m, b): e for m, b, e in section.comparisons}
+        for row in doc["models"]:
+            if row["model"] in by_model:
+                e, a = by_model[row["model"]]
+                row["judge"], row["agreement"] = judge_json(e), agreement_json(a)
+        for row in doc["comparisons"]:
+            if (row["model"], row["baseline"]) in by_pair:
+                row["judge"] = judge_json(by_pair[(row["model"], row["baseline"])])
+        doc["settings"]["human_labels"] = section.source
+        return json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        return _csv(section, table) if table in ("judge", "judge_models") else text
+    rows = _rows(section)
+    if fmt == "markdown":
+        out = ["", "## Judge corrected by human labels", "",
+               escape_markdown(f"Human labels from {section.source}. Every estimate, interval, verdict and ranking "
+                               "above is the judge's score corrected by them: the prediction-powered (PPI++) "
+                               "estimate lam * mean(judge, unlabelled) + mean(human - lam * judge, labelled), with "
+                               "the CR2 standard error of its influence values and Satterthwaite degrees of freedom "
+                               "(Angelopoulos et al. 2023). The judge's own intervals are in the judge-only column."),
+               "",
+               "| " + " | ".join(_HEAD) + " |", "|" + "---|" * len(_HEAD)]
+        out += ["| " + " | ".join(escape_markdown(c) for c in r) + " |" for r in rows] + [""]
+        out += [f"- {escape_markdown(s)}" for s in verdict_sentences(section)]
+        return text.rstrip("\n") + "\n" + "\n".join(out) + "\n"
+    body = [" & ".join(escape_latex(c) for c in r) + r" \\" for r in rows]
+    out = [f"% judge corrected by human labels from {escape_latex(section.source)}",
+           r"\begin{tabular}{l" + "r" * (len(_HEAD) - 1) + "}", r"\toprule",
+           " & ".join(escape_latex(h) for h in _HEAD) + r" \\", r"\midrule", *body, r"\bottomrule", r"\end{tabular}"]
+    out += [r"\begin{itemize}"] + [rf"\item {escape_latex(s)}" for s in verdict_sentences(section)] + [r"\end{itemize}"]
+    return text.rstrip("\n") + "\n\n" + "\n".join(out) + "\n"
+
+
+def _csv(section: JudgeSection, table: str) -> str:
+    import csv
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["model", "baseline", "estimate", "se", "ci_low", "ci_high", "df", "lam", "n_labeled", "n_total",
+                "judge_only_low", "judge_only_high", "human_only_low", "human_only_high"])
+    items = [(m, "", e) for m, e, _ in section.models] + list(section.comparisons)
+    for m, b, e in items:
+        w.writerow([_safe(m), _safe(b), e.estimate, e.se, e.ci_low, e.ci_high, e.df, e.lam, e.n_labeled, e.n_total,
+                    e.judge_only.low, e.judge_only.high, e.human_only.low, e.human_only.high])
+    return buf.getvalue()
+
+
+def _safe(cell: str) -> str:
+    """A CSV cell that a spreadsheet will not run as a formula."""
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@") else cell
+
+
+def scorer_matrix(human: Any, table: Any) -> np.ndarray:
+    """Human labels from a second reading of the same logs (``human``: a Dataset read with the human scorer as
+    the metric), aligned to ``table`` by question and model; NaN where the human scorer gave no score."""
+    import pandas as pd
+
+    from .data import question_scores
+
+    other = question_scores(human)
+    out = np.full(table.scores.shape, np.nan)
+    qi = pd.Index(other.questions.astype(str)).get_indexer(table.questions.astype(str))
+    for j, m in enumerate(table.models):
+        if m not in other.models:
+            continue
+        k = other.models.index(m)
+        ok = qi >= 0
+        out[ok, j] = np.where(other.answered[qi[ok], k], other.scores[qi[ok], k], np.nan)
+    if not np.isfinite(out).any():
+        raise EvalStatsError(f"the human scorer's scores match no question and model of {table.name}")
+    return np.where(table.answered, out, np.nan)
+
+
+def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, labels: Any = None,
+                labels_name: str | None = None, table: Any = None, human_loader: Any = None,
+                notes: list | None = None) -> JudgeSection | None:
+    """The judge section of ``analysis`` when labels exist (``human_col``, a labels file, or a column found
+    by name); None otherwise. This is the one call the CLI and the workbench make.
+
+    For harness logs (no columns of their own) ``human_col`` names the human scorer, and ``human_loader(name)``
+    reads the same logs again with that scorer as the metric (Inspect logs with two scorers).
+    """
+    from .data import question_scores
+
+    harness = dataset.file_type not in ("csv", "parquet")  # a harness log: its scorers can be the human labels
+    if labels is None and human_col is not None and harness and human_col not in (dataset.extra or {}):
+        if human_loader is None:
+            raise EvalStatsError(f"{dataset.name} has no columns of its own; name the human scorer with --human-col "
+                                 "on the harness logs, or give the labels in a file with --labels")
+        table = question_scores(dataset) if table is None else table
+        return judge_section(analysis, table, scorer_matrix(human_loader(human_col), table),
+                             f"scorer '{human_col}'")
+    found = False
+    if labels is None:
+        found = human_col is None
+        human_col = human_col or detect_human_col(dataset)
+        if human_col is None:
+            return None
+    table = question_scores(dataset) if table is None else table
+    if labels is not None:
+        name = labels_name or (labels if isinstance(labels, str) else "labels file")
+        return judge_section(analysis, table, labels_file_matrix(labels, table, name), name)
+    try:
+        return judge_section(analysis, table, human_matrix(dataset, table, human_col), f"column '{human_col}'")
+    except EvalStatsError as exc:
+        if not found:  # named by the user: their column must be read, or they hear why not
+            raise
+        if notes is not None:  # only found by its name (e.g. a 'label' column of categories): the file reads as before
+            notes.append(f"column '{human_col}' was not read as human labels ({exc}); name the labels with "
+                         "--human-col if they are elsewhere")
+        return None
+
+
+def intervals_frame(section: JudgeSection, *, comparisons: bool = False) -> Any:
+    """Tidy ``label, kind, estimate, ci_low, ci_high``: each model's (or comparison's) three intervals."""
+    import pandas as pd
+
+    items = ([(f"{m} - {b}", e) for m, b, e in section.comparisons] if comparisons
+             else [(m, e) for m, e, _ in section.models])
+    rows = []
+    for label, e in items:
+        hm = e.human_mean
+        rows += [(label, "judge only", e.judge_mean, *e.judge_only), (label, "human only", hm, *e.human_only),
+                 (label, "corrected", e.estimate, e.ci_low, e.ci_high)]
+    return pd.DataFrame(rows, columns=["label", "kind", "estimate", "ci_low", "ci_high"])
+
+
+def more_labels(est: Any) -> int:
+    """The label count the sentence quotes: twice today's, at most every question."""
+    return int(min(est.n_total, max(2 * est.n_labeled, est.n_labeled + 1)))
+
+
+def model_sentence(model: str, est: Any, budget: Any) -> str:
+    """"The judge over-states Atlas by 12.3 points; 600 labels bring the interval to +/-3.1", from the numbers."""
+    gap = 100 * (est.judge_mean - est.estimate)
+    if abs(gap) < 0.05:
+        first = f"The judge's mean for {model} equals the corrected one"
+    else:
+        first = f"The judge {'over' if gap > 0 else 'under'}-states {model} by {abs(gap):.1f} points"
+    now = f"{est.n_labeled:,} labels give ±{100 * est.half_width:.1f}"
+    n2 = more_labels(est)
+    if n2 <= est.n_labeled:
+        return f"{first}; every question is labelled ({now})."
+    return f"{first}; {now}, {n2:,} labels would bring the interval to ±{100 * float(budget.half_width_at(n2)):.1f}."
+
+
+def agreement_frame(section: JudgeSection) -> Any:
+    """One row per model: the confusion table, sensitivity, specificity and kappa."""
+    import pandas as pd
+
+    rows = [(m, a.n, a.true_pass, a.false_pass, a.false_fail, a.true_fail, a.accuracy, a.sensitivity,
+             a.specificity, a.kappa, a.kappa_ci.low, a.kappa_ci.high) for m, _, a in section.models]
+    return pd.DataFrame(rows, columns=["model", "labelled", "judge pass, human pass", "judge pass, human fail",
+                                       "judge fail, human pass", "judge fail, human fail", "accuracy",
+                                       "sensitivity", "specificity", "kappa", "kappa_low", "kappa_high"])
+
+
+def budget_frame(section: JudgeSection, budgets: dict, half_width: float) -> Any:
+    """Labels needed per model for ``half_width`` with the judge and without it."""
+    import pandas as pd
+
+    rows = [(m, e.n_labeled, budgets[m].with_judge, budgets[m].without_judge, e.n_total)
+            for m, e, _ in section.models]
+    return pd.DataFrame(rows, columns=["model", "labelled now", f"needed with judge (±{100 * half_width:.1f})",
+                                       f"needed without (±{100 * half_width:.1f})", "questions"])

@@ -1,0 +1,168 @@
+"""Chapter 9, "The judge is an instrument": a judge's errors, what human labels fix, and a flipped verdict.
+
+==============================  =====================================================================
+``coverage_lab(...)``           coverage of the judge-only and the corrected (PPI++) 95% intervals as
+                                the number of judged questions grows (vectorised, seeded)
+``coverage_sentence(frame)``    the sentence under the lab, built from its table
+``flip_panel(...)``             one seeded comparison whose judge is more lenient with model B: the
+                                difference as the judge sees it, from the humans alone, and corrected
+``flip_sentence(frame)``        the sentence under the panel, built from its table
+==============================  =====================================================================
+
+The lab draws ``reps`` evals per size: truth Bernoulli(``pass_rate``), the judge passes a true pass
+with probability ``sensitivity`` and a true fail with probability ``1 - specificity``, and humans label
+a random ``n_labels`` of the questions. The corrected interval is :func:`~evalstats_core.judge.ppi_mean`'s
+without clusters (its CR2 with singleton clusters is the two-sample variance with Welch's df), computed
+for all replications at once; tests check it against ``ppi_mean`` draw by draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.special import stdtrit
+
+from .._validate import check_confidence
+from ..errors import EvalStatsError
+from ..judge import ppi_compare
+from ..judge_sim import judged_eval
+
+__all__ = ["SIZES", "budget_sentence", "coverage_lab", "coverage_sentence", "flip_panel", "flip_sentence",
+           "lab_draws"]
+
+#: Numbers of judged questions in the lab.
+SIZES = (250, 500, 1000, 2000, 4000, 8000)
+
+
+def lab_draws(n_total: int, n_labels: int, sensitivity: float, specificity: float, *, pass_rate: float = 0.7,
+              reps: int = 200, rng=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(truth, judge, labelled)`` arrays of shape (reps, n_total): seeded draws of the lab's evals."""
+    gen = np.random.default_rng(rng)
+    truth = gen.random((reps, n_total)) < pass_rate
+    u = gen.random((reps, n_total))
+    judge = np.where(truth, u < sensitivity, u < 1 - specificity)
+    order = np.argsort(gen.random((reps, n_total)), axis=1)
+    labelled = np.zeros((reps, n_total), dtype=bool)
+    np.put_along_axis(labelled, order[:, :n_labels], True, axis=1)
+    return truth.astype(float), judge.astype(float), labelled
+
+
+def _ppi_rows(y: np.ndarray, f: np.ndarray, lab: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise PPI++ ``(estimate, half-width)`` for every replication (ppi_mean without clusters)."""
+    n = lab.sum(1)
+    big_n = (~lab).sum(1)
+    m = lambda a, w, k: (a * w).sum(1) / k  # noqa: E731 - row means over a mask
+    yl, fl, fu = m(y, lab, n), m(f, lab, n), m(f, ~lab, big_n)
+    fall = f.mean(1)
+    cov = m((y - yl[:, None]) * (f - fl[:, None]), lab, n)
+    var_f = ((f - fall[:, None]) ** 2).sum(1) / (f.shape[1] - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lam = np.clip(np.where(var_f > 0, cov / ((1 + n / big_n) * var_f), 0.0), 0.0, 1.0)
+    r = y - lam[:, None] * f
+    rl = m(r, lab, n)
+    est = lam * fu + rl
+    v_l = m((r - rl[:, None]) ** 2, lab, n - 1) / n
+    v_u = lam**2 * m((f - fu[:, None]) ** 2, ~lab, big_n - 1) / big_n
+    var = v_l + v_u
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = np.where(var > 0, var**2 / (v_l**2 / (n - 1) + v_u**2 / (big_n - 1)), n - 1.0)
+    return est, stdtrit(df, 0.5 + level / 2) * np.sqrt(var)
+
+
+def coverage_lab(sensitivity: float, specificity: float, n_labels: int, *, pass_rate: float = 0.7,
+                 sizes: tuple[int, ...] = SIZES, reps: int = 200, confidence: float = 0.95,
+                 seed: int = 0) -> pd.DataFrame:
+    """Coverage of both intervals at each size: columns ``n_total, kind, coverage, half_width, bias``."""
+    level = check_confidence(confidence)
+    if not 2 <= n_labels <= min(sizes) - 2:
+        raise EvalStatsError(f"n_labels ({n_labels}) must be between 2 and {min(sizes) - 2}")
+    rows = []
+    for i, n_total in enumerate(sizes):
+        y, f, lab = lab_draws(n_total, n_labels, sensitivity, specificity, pass_rate=pass_rate, reps=reps,
+                              rng=[seed, i])
+        est, half = _ppi_rows(y, f, lab, level)
+        jm = f.mean(1)
+        jh = stdtrit(n_total - 1, 0.5 + level / 2) * f.std(1, ddof=1) / np.sqrt(n_total)
+        rows.append((n_total, "judge only", float((np.abs(jm - pass_rate) <= jh).mean()), float(jh.mean()),
+                     float(jm.mean() - pass_rate)))
+        rows.append((n_total, "corrected", float((np.abs(est - pass_rate) <= half).mean()), float(half.mean()),
+                     float(est.mean() - pass_rate)))
+    return pd.DataFrame(rows, columns=["n_total", "kind", "coverage", "half_width", "bias"])
+
+
+def coverage_sentence(frame: pd.DataFrame) -> str:
+    """What the lab shows, read from its table (first and last size, both intervals)."""
+    judge = frame[frame["kind"] == "judge only"].set_index("n_total")
+    corr = frame[frame["kind"] == "corrected"].set_index("n_total")
+    lo, hi = int(judge.index.min()), int(judge.index.max())
+    bias = 100 * judge["bias"].mean()
+    if abs(bias) < 0.5:
+        first = (f"This judge's errors cancel on average (its mean is off by {bias:+.1f} points), so its own interval "
+                 f"covers {100 * judge.loc[lo, 'coverage']:.0f}% at {lo:,} questions and "
+                 f"{100 * judge.loc[hi, 'coverage']:.0f}% at {hi:,}.")
+    else:
+        first = (f"The judge's mean is off by {bias:+.1f} points, so its interval covers the truth "
+                 f"{100 * judge.loc[lo, 'coverage']:.0f}% of the time at {lo:,} questions and "
+                 f"{100 * judge.loc[hi, 'coverage']:.0f}% at {hi:,}: more questions only narrow it around the "
+                 "wrong value.")
+    return (f"{first} The corrected interval covers {100 * corr['coverage'].min():.0f}% to "
+            f"{100 * corr['coverage'].max():.0f}% at every size, with a half-width of "
+            f"{100 * corr.loc[hi, 'half_width']:.1f} points at {hi:,} questions against the judge's "
+            f"{100 * judge.loc[hi, 'half_width']:.1f}.")
+
+
+def flip_panel(bias: float, n_labels: int, *, n_total: int = 2000, sensitivity: float = 0.9,
+               specificity: float = 0.8, rates: tuple[float, float] = (0.70, 0.66), seed: int = 17,
+               confidence: float = 0.95) -> pd.DataFrame:
+    """A − B on one seeded eval where the judge passes B's wrong (longer) answers ``bias`` more often.
+
+    Columns ``label, kind, estimate, ci_low, ci_high`` (one row each: judge only, human only,
+    corrected) and ``truth`` (the realised true difference of the drawn answers).
+    """
+    spec_b = specificity - bias
+    if not 0.0 <= spec_b <= 1.0:
+        raise EvalStatsError(f"the bias ({bias}) must leave B's specificity ({spec_b:.2f}) between 0 and 1")
+    a = judged_eval(n_total, n_labels, sensitivity=sensitivity, specificity=specificity, pass_rate=rates[0],
+                    rng=[seed, 0])
+    b = judged_eval(n_total, n_labels, sensitivity=sensitivity, specificity=spec_b, pass_rate=rates[1], rng=[seed, 1])
+    hb = np.where(np.isnan(a.human), np.nan, b.truth)  # humans grade both models' answers to the same questions
+    est = ppi_compare(a.judge, a.human, b.judge, hb, confidence=confidence)
+    truth = float(a.truth.mean() - b.truth.mean())
+    rows = [("A − B", "judge only", est.judge_mean, *est.judge_only),
+            ("A − B", "human only", est.human_mean, *est.human_only),
+            ("A − B", "corrected", est.estimate, est.ci_low, est.ci_high)]
+    return pd.DataFrame(rows, columns=["label", "kind", "estimate", "ci_low", "ci_high"]).assign(truth=truth)
+
+
+def _verdict(low: float, high: float) -> str:
+    if low > 0:
+        return "A ahead"
+    if high < 0:
+        return "B ahead"
+    return "could be noise"
+
+
+def flip_sentence(frame: pd.DataFrame) -> str:
+    """The panel's verdicts, read from its table."""
+    by = frame.set_index("kind")
+    j, c = by.loc["judge only"], by.loc["corrected"]
+    vj, vc = _verdict(j.ci_low, j.ci_high), _verdict(c.ci_low, c.ci_high)
+    pts = lambda x: f"{100 * x:+.1f}".replace("-", "−")  # noqa: E731
+    same = "The verdict stands" if vj == vc else "The verdict flips"
+    return (f"The judge says A − B = {pts(j.estimate)} points ({pts(j.ci_low)} to {pts(j.ci_high)}): {vj}. "
+            f"Corrected by the human labels: {pts(c.estimate)} ({pts(c.ci_low)} to {pts(c.ci_high)}): {vc}. "
+            f"{same}; the true difference of these answers is {pts(frame['truth'].iloc[0])} points.")
+
+
+def budget_sentence(sensitivity: float, specificity: float, *, pass_rate: float = 0.7, n_total: int = 8000,
+                    half_width: float = 0.03) -> str:
+    """How often this judge passes, and the labels a +/-``half_width`` interval needs with it and without it."""
+    from ..judge_budget import labels_needed
+
+    passes = sensitivity * pass_rate + (1 - specificity) * (1 - pass_rate)
+    b = labels_needed(half_width, n_total=n_total, sensitivity=sensitivity, specificity=specificity,
+                      pass_rate=pass_rate)
+    with_judge = "no number of labels reaches it" if b.with_judge is None else f"{b.with_judge:,} labels"
+    return (f"With a true pass rate of {100 * pass_rate:.0f}% this judge passes {100 * passes:.1f}% of the answers. "
+            f"For an interval of ±{100 * half_width:g} points on {n_total:,} questions the corrected estimate needs "
+            f"{with_judge}; the humans alone need {b.without_judge:,}.")

@@ -1,0 +1,204 @@
+"""evalstats_core.judge: PPI++ against ppi_py, kappa against scikit-learn and statsmodels, coverage."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from evalstats_core import EvalStatsError, judge_agreement, labels_needed, ppi_compare, ppi_mean, summarize
+from evalstats_core.judge_agree import cohen_kappa
+from evalstats_core.judge_sim import judge_compare_coverage, judge_coverage, judged_eval
+
+ppi_py = pytest.importorskip("ppi_py")
+
+
+def _draw(seed, n_total=1500, n_lab=120, sens=0.9, spec=0.7, clusters=0):
+    ev = judged_eval(n_total, n_lab, sensitivity=sens, specificity=spec, n_clusters=clusters, rng=seed)
+    return ev.judge, ev.human, ev.clusters
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_estimate_lambda_and_se_equal_ppi_py(seed):
+    f, h, _ = _draw(seed, n_lab=[40, 80, 300, 700, 1200, 60][seed], sens=[0.6, 0.99, 0.8, 0.7, 0.95, 0.99][seed])
+    if seed == 5:  # graded judge scores
+        f = f * 0.7 + np.random.default_rng(seed).random(f.size) * 0.3
+    lab = ~np.isnan(h)
+    y, fl, fu = h[lab], f[lab], f[~lab]
+    est = ppi_mean(f, h)
+    # lambda: ppi_py's own clipped variance-optimal weight
+    c = float(ppi_py.ppi_mean_pointestimate(y, fl, fu, lam=1)[0])  # ppi_py's own centring
+    grads, grads_hat, grads_unl = y - c, fl - c, fu - c
+    lam = float(ppi_py.ppi._calc_lam_glm(grads, grads_hat, grads_unl, np.eye(1), clip=True))
+    assert est.lam == pytest.approx(lam, abs=1e-10)
+    assert est.estimate == pytest.approx(float(ppi_py.ppi_mean_pointestimate(y, fl, fu)[0]), abs=1e-10)
+    lo, hi = ppi_py.ppi_mean_ci(y, fl, fu, alpha=0.05)
+    se_biased = float(hi[0] - lo[0]) / 2 / 1.959963984540054
+    n, big_n = y.size, fu.size
+    # declared difference: each part's variance with divisor k - 1 instead of k
+    se_ours_from_ppi = math.sqrt(
+        np.var(lam * fu) * big_n / (big_n - 1) / big_n + np.var(y - lam * fl) * n / (n - 1) / n
+    )
+    assert se_biased == pytest.approx(math.sqrt(np.var(lam * fu) / big_n + np.var(y - lam * fl) / n), rel=1e-9)
+    assert est.se == pytest.approx(se_ours_from_ppi, rel=1e-10)
+    assert est.ci_low < est.estimate < est.ci_high
+
+
+@pytest.mark.parametrize("lam", [0.0, 1.0, 0.37])
+def test_fixed_lambda_equals_ppi_py(lam):
+    f, h, _ = _draw(11)
+    lab = ~np.isnan(h)
+    est = ppi_mean(f, h, lam=lam)
+    assert est.lam == lam
+    assert est.estimate == pytest.approx(float(ppi_py.ppi_mean_pointestimate(h[lab], f[lab], f[~lab], lam=lam)[0]), abs=1e-12)
+
+
+def test_lambda_zero_is_summarize_on_the_labels_with_and_without_clusters():
+    f, h, g = _draw(3, clusters=12)
+    lab = ~np.isnan(h)
+    for clusters in (None, g):
+        est = ppi_mean(f, h, clusters=clusters, lam=0)
+        s = summarize(h[lab], None if clusters is None else clusters[lab])
+        assert est.estimate == pytest.approx(s.mean, abs=1e-12)
+        assert est.se == pytest.approx(s.se, rel=1e-10)
+        assert est.df == pytest.approx(s.df, rel=1e-9)
+        assert est.human_only == pytest.approx(s.ci)
+
+
+def test_singleton_clusters_equal_no_clusters_and_side_intervals_are_summarize():
+    f, h, _ = _draw(4)
+    a, b = ppi_mean(f, h), ppi_mean(f, h, clusters=np.arange(f.size))
+    assert (a.estimate, a.se) == pytest.approx((b.estimate, b.se), rel=1e-12)
+    assert a.df == pytest.approx(b.df, rel=1e-9)
+    assert a.judge_only == pytest.approx(summarize(f).ci)
+    assert a.judge_mean == pytest.approx(f.mean())
+
+
+def test_clustered_se_is_larger_than_independent_when_clusters_matter():
+    f, h, g = _draw(5, clusters=12)
+    assert ppi_mean(f, h, clusters=g).se > ppi_mean(f, h).se
+    assert ppi_mean(f, h, clusters=g).df < 12
+
+
+def test_compare_is_ppi_on_the_difference():
+    fa, ha, _ = _draw(6)
+    fb, hb, _ = _draw(7)
+    hb = np.where(np.isnan(ha), np.nan, np.nan_to_num(hb, nan=1.0))
+    d = ppi_compare(fa, ha, fb, hb)
+    m = ppi_mean(fa - fb, ha - hb)
+    assert (d.estimate, d.se, d.lam) == (m.estimate, m.se, m.lam)
+    lab = ~np.isnan(ha - hb)
+    assert d.estimate == pytest.approx(float(ppi_py.ppi_mean_pointestimate((ha - hb)[lab], (fa - fb)[lab], (fa - fb)[~lab])[0]))
+
+
+def test_bad_input_is_one_clear_error():
+    with pytest.raises(EvalStatsError, match="at least 2"):
+        ppi_mean([1, 0, 1], [1, np.nan, np.nan])
+    with pytest.raises(EvalStatsError, match="3 scores but human has 2"):
+        ppi_mean([1, 0, 1], [1, 0])
+    with pytest.raises(EvalStatsError, match=r"judge\[1\]"):
+        ppi_mean([1, np.nan, 1], [1, 0, 1])
+    with pytest.raises(EvalStatsError, match="lam"):
+        ppi_mean([1, 0, 1], [1, 0, 1], lam=2)
+    with pytest.raises(EvalStatsError, match="same questions"):
+        ppi_compare([1, 0], [1, 0], [1, 0, 1], [1, 0, 1])
+
+
+def test_few_labels_warn():
+    f, h, _ = _draw(8, n_lab=10)
+    with pytest.warns(Warning, match="only 10 human labels"):
+        est = ppi_mean(f, h)
+    assert est.warnings
+
+
+# ---- agreement -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kappa_equals_sklearn_and_statsmodels(seed):
+    from sklearn.metrics import cohen_kappa_score
+    from statsmodels.stats.inter_rater import cohens_kappa
+
+    f, h, _ = _draw(seed, n_lab=[50, 200, 400, 900][seed], sens=0.8, spec=0.6)
+    lab = ~np.isnan(h)
+    a = judge_agreement(f, h)
+    assert a.kappa == pytest.approx(cohen_kappa_score(f[lab], h[lab]), abs=1e-12)
+    table = np.array([[a.true_fail, a.false_fail], [a.false_pass, a.true_pass]])
+    sm = cohens_kappa(table)
+    assert a.kappa == pytest.approx(sm.kappa, abs=1e-12)
+    assert a.kappa_se == pytest.approx(sm.std_kappa, abs=1e-12)
+    assert a.kappa_ci.low == pytest.approx(sm.kappa_low, abs=1e-12)
+    assert a.kappa_ci.high == pytest.approx(sm.kappa_upp, abs=1e-12)
+    assert a.sensitivity == pytest.approx(a.true_pass / (a.true_pass + a.false_fail))
+    assert a.true_pass + a.false_pass + a.false_fail + a.true_fail == lab.sum()
+
+
+def test_graded_kappa_and_spearman_equal_sklearn_and_scipy():
+    from scipy.stats import spearmanr
+    from sklearn.metrics import cohen_kappa_score
+
+    rng = np.random.default_rng(9)
+    y = rng.integers(1, 6, 300).astype(float)
+    f = np.clip(y + rng.integers(-1, 2, 300), 1, 5)
+    a = judge_agreement(f, y)
+    assert not a.binary and math.isnan(a.sensitivity)
+    assert a.weighted_kappa == pytest.approx(cohen_kappa_score(f, y, weights="quadratic"), abs=1e-12)
+    assert a.kappa == pytest.approx(cohen_kappa_score(f, y), abs=1e-12)
+    assert a.spearman == pytest.approx(spearmanr(f, y).statistic, abs=1e-12)
+
+
+def test_kappa_formula_on_a_hand_table():
+    k, se, ci = cohen_kappa([[20, 5], [10, 15]])
+    p_o, p_e = 35 / 50, (25 * 30 + 25 * 20) / 50**2
+    assert k == pytest.approx((p_o - p_e) / (1 - p_e))
+    assert ci.low == pytest.approx(k - 1.959963984540054 * se)
+
+
+# ---- budget ----------------------------------------------------------------------------------------
+
+
+def test_budget_human_only_is_the_t_interval_and_judge_needs_fewer():
+    b = labels_needed(0.03, n_total=5000, sensitivity=0.95, specificity=0.9)
+    from scipy import stats
+
+    n = b.without_judge
+    assert stats.t.ppf(0.975, n - 1) * math.sqrt(0.25 / n) <= 0.03 < stats.t.ppf(0.975, n - 2) * math.sqrt(0.25 / (n - 1))
+    assert b.with_judge < b.without_judge
+    assert b.half_width_at(b.with_judge) <= 0.03 < b.half_width_at(b.with_judge - 1)
+
+
+def test_budget_from_data_predicts_the_realised_half_width():
+    ev = judged_eval(4000, 400, sensitivity=0.9, specificity=0.8, rng=2)
+    b = labels_needed(0.02, n_total=4000, judge=ev.judge, human=ev.human)
+    est = ppi_mean(ev.judge, ev.human)
+    assert b.source == "data"
+    assert b.half_width_at(400) == pytest.approx(est.half_width, rel=0.1)
+    assert b.with_judge is None or b.with_judge < b.without_judge
+
+
+def test_a_useless_judge_saves_no_labels():
+    b = labels_needed(0.05, n_total=3000, sensitivity=0.5, specificity=0.5)
+    assert b.with_judge == pytest.approx(b.without_judge, abs=1)
+
+
+# ---- coverage (seeded; the full grid is bench/bench_judge_coverage.py) -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("sens", "spec", "n_lab", "clusters"),
+    [(0.97, 0.47, 40, 0), (0.6, 0.5, 200, 0), (0.99, 0.99, 1000, 12), (0.8, 0.8, 200, 12)],
+)
+def test_corrected_interval_covers_and_judge_only_does_not(sens, spec, n_lab, clusters):
+    c = judge_coverage(n_total=2000, n_labeled=n_lab, sensitivity=sens, specificity=spec, n_clusters=clusters,
+                       reps=300, rng=17)
+    # 300 reps: the binomial SE of a 95% coverage is 1.3 points; 3 SEs either side
+    assert 0.91 <= c.corrected <= 0.99
+    if spec < 0.9:  # a biased judge: its own interval misses the truth
+        assert c.judge_only < 0.5
+
+
+def test_compare_with_a_judge_biased_toward_b_covers():
+    c = judge_compare_coverage(n_total=2000, n_labeled=200, sensitivity=0.9, specificity=0.8, reps=300, rng=5)
+    assert 0.91 <= c.corrected <= 0.99
+    assert c.judge_only < 0.5

@@ -1,0 +1,129 @@
+"""The house's layers, guarded (issue 19.6): the core never imports streamlit, only the chart builders import
+Altair, the data layer spells no command-line flag, no core module holds a page's URL or widget keys, and
+the data layer has no import circle."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ROOT / "evalstats_core"
+#: The data layer: reading files, logs and DataFrames into a Dataset.
+DATA_LAYER = ("data", "_read", "_extra", "_columns", "_checks", "_records", "_table", "_sniff", "_bounded",
+              "_validator", "bundle", "limits", "importers/__init__", "importers/inspect_log", "importers/lm_eval",
+              "importers/promptfoo")
+
+
+def _modules(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module a file imports (absolute names; relative imports resolved against the package)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            if node.level:
+                base = base[: len(base) - node.level + 1]
+                name = ".".join([*base, node.module] if node.module else base)
+            else:
+                name = node.module or ""
+            out.add(name)
+            out |= {f"{name}.{a.name}" for a in node.names}
+    return out
+
+
+def _strings(path: Path) -> list[str]:
+    """The string literals of a file that are not docstrings (f-string parts included)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and n.body
+            and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and id(n) not in docs]
+
+
+def test_core_never_imports_streamlit():
+    bad = [str(p.relative_to(ROOT)) for p in _modules(CORE) if any(m.split(".")[0] == "streamlit" for m in _imports(p))]
+    assert bad == []
+
+
+def test_only_the_chart_builders_import_altair():
+    files = _modules(CORE) + _modules(ROOT / "evalstats_app") + _modules(ROOT / "pages") + [ROOT / "app.py"]
+    bad = [str(p.relative_to(ROOT)) for p in files
+           if any(m.split(".")[0] == "altair" for m in _imports(p)) and "charts" not in p.relative_to(CORE.parent).parts]
+    assert bad == []
+
+
+def _cli_flags() -> set[str]:
+    import argparse
+
+    from evalstats_core.cli import build_parser
+
+    flags: set[str] = set()
+    parsers = [build_parser()]
+    while parsers:
+        p = parsers.pop()
+        for action in p._actions:
+            flags |= {s for s in action.option_strings if s.startswith("--")}
+            if isinstance(action, argparse._SubParsersAction):
+                parsers += list(action.choices.values())
+    return flags - {"--help"}
+
+
+@pytest.mark.parametrize("module", DATA_LAYER)
+def test_the_data_layer_spells_no_command_line_flag(module):
+    """Flag spellings live where the command line is written (cli.py, flags.py); the data layer names the
+    keyword (``ignore_cols=``) and asks :func:`evalstats_core.flags.flag` for the option."""
+    flags = _cli_flags()
+    assert {"--ignore-col", "--max-mb", "--duplicates"} <= flags  # the test sees the real parser
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(flags, key=len, reverse=True))) + r")(?![\w-])")
+    found = sorted({m for s in _strings(CORE / f"{module}.py") for m in pattern.findall(s)})
+    assert found == [], f"{module}.py spells {found}"
+
+
+def _page_keys() -> set[str]:
+    keys: set[str] = set()
+    listed: set[str] = set()
+    for f in _modules(ROOT / "pages") + _modules(ROOT / "evalstats_app") + [ROOT / "app.py"]:
+        src = f.read_text(encoding="utf-8")
+        keys |= set(re.findall(r'key=f?"([a-z][a-z0-9_]+)"', src))  # widget keys (also the URL's)
+        listed |= set(re.findall(r'"([a-z]+_[a-z0-9_]+)":\s*[(\d"\-]', src))  # UrlState defaults and bounds
+    prefixes = {k.split("_")[0] for k in keys if "_" in k}  # a page's keys share its prefix (power_, analyze_)
+    return keys | {k for k in listed if k.split("_")[0] in prefixes}
+
+
+def test_no_core_module_holds_a_pages_url_keys():
+    keys = _page_keys()
+    assert {"power_delta", "power_n"} <= keys  # the test sees the power page's keys
+    bad = {str(p.relative_to(ROOT)): sorted(set(_strings(p)) & keys) for p in _modules(CORE)}
+    assert {k: v for k, v in bad.items() if v} == {}
+
+
+def test_the_data_layer_has_no_import_circle():
+    """Module-level and lazy imports among the data layer's modules form no cycle (_extra <-> data was one)."""
+    names = {m: "evalstats_core." + m.replace("/", ".").removesuffix(".__init__") for m in DATA_LAYER}
+    graph = {names[m]: {n for n in _imports(CORE / f"{m}.py") if n in names.values()} - {names[m]} for m in DATA_LAYER}
+    seen: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        if seen.get(node) == 1:
+            pytest.fail("import circle: " + " -> ".join([*path, node]))
+        if seen.get(node) == 2:
+            return
+        seen[node] = 1
+        for nxt in graph[node]:
+            visit(nxt, [*path, node])
+        seen[node] = 2
+
+    for node in graph:
+        visit(node, [])
