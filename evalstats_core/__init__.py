@@ -28,6 +28,9 @@ Contents, by module (each module's docstring tells when to use which function):
 ``gating``         the CI regression gate: candidate shown not worse (exit 0), worse (1), can't tell (3)
 ``charts``         Altair chart builders (tidy frame in, chart out) and PNG/SVG export
 ``lessons``        per-chapter compositions for the app's pages (worked examples, scenarios)
+``display``        notebooks: rich tables (``_repr_html_``) and ``Analysis.chart(...)``, the workbench's charts
+``examples``       the bundled example files by name: ``examples.path("multilingual")``
+``inspect``        Inspect AI metrics ``cr2_stderr`` / ``cr2_ci`` for ``@task(metrics=[...])`` (optional)
 ``cli``            ``python -m evalstats_core analyze FILE`` and ``gate FILE --baseline A --candidate B``
 =================  =================================================================================
 

@@ -277,6 +277,25 @@ class Analysis:
         names = [f.name for f in fields(PairResult)]
         return pd.DataFrame([[getattr(c, k) for k in names] for c in self.comparisons], columns=names)
 
+    def chart(self, kind: str = "models") -> Any:
+        """The Altair chart the workbench draws: ``"models"``, ``"differences"`` or ``"matrix"`` (needs altair).
+
+        See :func:`evalstats_core.display.chart`.
+        """
+        from .display import chart
+
+        return chart(self, kind)
+
+    def _repr_html_(self) -> str:  # Jupyter: the workbench's tables
+        from .display import analysis_html
+
+        return analysis_html(self)
+
+    def _repr_markdown_(self) -> str:  # Jupyter without HTML: the command line's Markdown report
+        from .display import analysis_markdown
+
+        return analysis_markdown(self)
+
     def model(self, name: str) -> ModelResult:
         """The result of model ``name``."""
         for m in self.models:

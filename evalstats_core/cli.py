@@ -114,6 +114,8 @@ def _positive(flag: str):
 
 def _input_options(p: argparse.ArgumentParser) -> None:
     """Budgets and reading choices shared by analyze and gate (defaults: evalstats_core.limits)."""
+    p.add_argument("--example", metavar="NAME",  # replaced by the file's path before parsing (_argv.py)
+                   help="a bundled example in place of FILE: atlas_breeze, multilingual, synthetic or judged")
     p.add_argument("--duplicates", choices=("resamples", "error"), default="resamples",
                    help="several rows for one question and model: resamples (default: averaged; rows with different "
                         "scores are named on stderr) or error")
@@ -444,11 +446,20 @@ def exit_now(code: int) -> NoReturn:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input or options)."""
+    from ._argv import expand_examples, missing_file  # nothing heavy: a missing file is refused at once
+
+    try:
+        argv = expand_examples(sys.argv[1:] if argv is None else list(argv))
+    except ValueError as exc:
+        return _fail(str(exc))
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_usage(sys.stderr)
         return _fail(f"choose a command, e.g. '{PROG} analyze results.csv' (see '{PROG} --help')")
+    missing = missing_file(getattr(args, "file", None) or [])
+    if missing:
+        return _fail(missing)
     try:
         return _run(args)
     except BrokenPipeError:  # e.g. piped into `head`

@@ -121,6 +121,16 @@ class Summary:
         """The interval as ``Interval(low, high)``."""
         return Interval(self.ci_low, self.ci_high)
 
+    def _repr_html_(self) -> str:  # Jupyter: a one-row table
+        from .display import result_html
+
+        return result_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from .display import result_markdown
+
+        return result_markdown(self)
+
 
 #: ``interval`` choices of :func:`summarize` and :func:`~evalstats_core.comparison.compare`: ``"auto"``
 #: (the rule of :mod:`~evalstats_core.proportions` for 0/1 scores, t otherwise) or ``"normal"`` (the raw

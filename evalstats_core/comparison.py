@@ -138,6 +138,16 @@ class Comparison:
         """The interval as ``Interval(low, high)``."""
         return Interval(self.ci_low, self.ci_high)
 
+    def _repr_html_(self) -> str:  # Jupyter: a one-row table
+        from .display import result_html
+
+        return result_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from .display import result_markdown
+
+        return result_markdown(self)
+
 
 def compare(
     a: Any, b: Any, clusters: Any = None, *, paired: bool = True, confidence: float = 0.95, method: str = "cr2",
