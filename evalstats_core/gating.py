@@ -106,6 +106,10 @@ class GateResult:
         The margin as the user wrote it (echoed back with its unit).
     se_plain : float or None
         When clustered: the plain paired SE (questions as independent), to flag a clustered SE below it.
+    unbounded : str or None
+        Why the data cannot bound the difference (a zero standard error that no score interval
+        replaced: every shared question, or every cluster, has the same score difference); the verdict
+        is then inconclusive whatever the interval says. None otherwise.
     """
 
     baseline: str
@@ -133,6 +137,7 @@ class GateResult:
     wild_p_value: float | None = None
     margin_given: str | None = None
     se_plain: float | None = None
+    unbounded: str | None = None
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False) -> str:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
@@ -177,7 +182,12 @@ class GateResult:
             return (f"PASS: {self.candidate} is not worse than {self.baseline} by more than {margin} ({ci}){extra}.")
         if self.verdict == "regression":
             return f"REGRESSION: {self.candidate} is significantly worse than {self.baseline} ({ci})."
-        tell = self._tell()
+        tell = (f"No interval: {self.unbounded}, so the data cannot bound the difference."
+                if self.unbounded is not None else
+                ("The difference has standard error 0 here (" + ("every cluster has the same mean difference"
+                 if self.n_clusters is not None else "every shared question has the same score difference")
+                 + "): the interval comes from the discordant answers, and there is no variance to plan a "
+                 "number of questions with.") if self.n_needed is None and self.se == 0.0 else self._tell())
         return (f"INCONCLUSIVE: the data cannot tell whether {self.candidate} is worse than {self.baseline} "
                 f"({ci}). {tell}")
 
@@ -309,11 +319,14 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
             raise EvalStatsError(f"{role} {name!r} is not a model in {getattr(table, 'name', 'the data')}; its "
                                  f"models are: {', '.join(repr(x) for x in models)} (names must match exactly)")
     res = analyze(table, baseline=baseline, confidence=level, method=method, use_clusters=use_clusters,
-                  adjust="none", interval="normal", wild_bootstrap=wild_bootstrap, n_boot=n_boot, seed=seed)
+                  adjust="none", interval="auto", wild_bootstrap=wild_bootstrap, n_boot=n_boot, seed=seed)
     percent = res.unit == "percent"
     m = _margin_on_scale(value, unit, given, percent, table, (baseline, candidate))
     c = next(p for p in res.comparisons if p.model == candidate)
-    if c.ci_low > -m:
+    unbounded = _unbounded(c)
+    if unbounded is not None or not (math.isfinite(c.ci_low) and math.isfinite(c.ci_high)):
+        verdict = "inconclusive"  # the data cannot bound the difference: never a pass on no information
+    elif c.ci_low > -m:
         verdict = "pass"
     elif c.ci_high < 0.0:
         verdict = "regression"
@@ -331,7 +344,7 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
         mean_candidate=c.mean_model, n=c.n, n_left_out=c.n_left_out, n_clusters=c.n_clusters, margin=m,
         confidence=level, n_needed=needed, method=method, percent=percent, name=res.name,
         needed_unit="clusters" if c.n_clusters is not None else "questions", wild_p_value=c.wild_p_value,
-        margin_given=given.strip() if given is not None else None, se_plain=plain,
+        margin_given=given.strip() if given is not None else None, se_plain=plain, unbounded=unbounded,
     )
 
 
@@ -370,3 +383,17 @@ def _needed(c: Any, margin: float, level: float, power: float) -> float | None:
     omega2 = units * c.se * c.se  # per-unit variance of the differences (clustered when clustered)
     needed = float(sample_size(target, omega2=omega2, alpha=1.0 - level, power=power))  # Eq. 9
     return needed if math.isfinite(needed) and needed <= MOST_NEEDED else None
+
+
+def _unbounded(c: Any) -> str | None:
+    """Why a zero-SE comparison's interval bounds nothing, or None (a score interval replaced it, or SE > 0).
+
+    A zero standard error with the t interval is a zero-width interval: it says nothing about how far
+    the difference could be from the observed one. Tango's score interval (paired 0/1 scores) does
+    not have this problem, so only the t / normal intervals count here.
+    """
+    if c.se > 0.0 or c.interval.startswith("Tango"):
+        return None
+    if c.n_clusters is not None:
+        return "every cluster has the same mean score difference (standard error 0)"
+    return "every shared question has the same score difference (standard error 0)"

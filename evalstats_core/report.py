@@ -154,7 +154,8 @@ def comparisons_table(analysis: Analysis, fmt: str = "markdown") -> str:
 _MODEL_KEYS = ("model", "n", "n_clusters", "k", "mean", "se", "ci_low", "ci_high", "se_naive", "deff", "df",
                "se_method", "method", "interval")
 _PAIR_KEYS = ("model", "baseline", "n", "diff", "se", "se_method", "ci_low", "ci_high", "statistic", "reference",
-              "z", "p_value", "p_adjusted", "correlation", "se_unpaired", "df", "method", "mcnemar_p", "wild_p_value")
+              "z", "p_value", "p_adjusted", "correlation", "se_unpaired", "df", "method", "mcnemar_p", "wild_p_value",
+              "interval")
 
 
 def csv_text(keys: tuple[str, ...] | list[str], rows: Any) -> str:
@@ -270,7 +271,7 @@ def _pair_doc(c: PairResult) -> dict[str, Any]:
             "reference": reference(c.df), "z": _clean(c.z), "df": _clean(c.df), "p_value": _clean(c.p_value),
             "p_adjusted": _clean(c.p_adjusted), "correlation": _clean(c.correlation),
             "se_unpaired": _clean(c.se_unpaired), "method": c.method, "mcnemar_p": _clean(c.mcnemar_p),
-            "wild_p_value": _clean(c.wild_p_value)}
+            "wild_p_value": _clean(c.wild_p_value), "interval": c.interval}
 
 
 def json_document(analysis: Analysis) -> dict[str, Any]:

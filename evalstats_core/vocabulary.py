@@ -37,7 +37,11 @@ __all__ = ["INTERVAL_LABELS", "INTERVAL_METHODS", "SE_METHODS", "ADJUST_LABELS",
 
 #: One label per proportion interval method, everywhere (page, exports, CLI).
 INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exact)",
-                   "bayes": "Bayes (uniform prior)"}
+                   "bayes": "Bayes (uniform prior)",
+                   "korn-graubard": "Korn-Graubard (effective-n Clopper-Pearson)",
+                   "tango": "Tango score (discordant answers)",
+                   "tango-effective": "Tango score (discordant answers, effective n)",
+                   "none": "no interval (standard error 0)"}
 
 #: Interval methods for one model's mean (the command line's ``--interval`` choices, same rule):
 #: ``auto`` is Wilson for 0/1 scores on fewer than 300 independent questions, else the t (or normal)
