@@ -80,7 +80,8 @@ _PRINT_CSS = """<style>
   [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"],
   [data-testid="stElementToolbar"], [data-testid="stButton"], [data-testid="stDownloadButton"],
   [data-testid="stPageLink"], [data-testid="stBaseButton-headerNoPadding"], .stButton, .stDownloadButton,
-  .st-key-evalstats_present_exit, .st-key-evalstats_present_js, .st-key-evalstats_try_it { display: none !important; }
+  .st-key-evalstats_present_exit, .st-key-evalstats_present_js, .st-key-evalstats_try_it,
+  [class*="st-key-noprint_"] { display: none !important; }
   html, body, .stApp, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"],
   [data-testid="stMainBlockContainer"] {
     height: auto !important; min-height: 0 !important; overflow: visible !important; position: static !important;

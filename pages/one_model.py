@@ -137,7 +137,7 @@ def rerun_section() -> None:
     left, right = st.columns([3, 2])
     with left:
         shell.chart(runs_chart, lesson.rerun_sentence(runs, steps), name="one_model_reruns")
-    with right:
+    with right, st.container(key="noprint_one_model_rerun_tasks"):  # an on-screen exploration, not for a handout
         shell.chart(tasks_chart, f"Run {len(runs)}'s ten task scores, with where each was in the run before (faint).",
                     name="one_model_rerun_tasks")
     shell.notice("\n".join(f"- {note}" for note in notes))
@@ -234,7 +234,8 @@ def lab_section() -> None:
         st.session_state["one_model_shown"] = shown
         shell.chart(shell.with_param(arrivals_chart, "shown", shown), summary, name="one_model_arrivals")
 
-    player()
+    with st.container(key="noprint_one_model_arrivals"):  # intervals arriving: for the screen, not a handout
+        player()
     w3 = by_n[(by_n["method"] == "wald")]
     shell.chart(curve_chart,
                 f"Wald's coverage runs from {pct(w3['coverage'].iloc[0])} at N = 3 to {pct(w3['coverage'].iloc[-1])} at "

@@ -15,7 +15,7 @@ from reading_cases import FIX, cases, numbers, run
 BASE = json.loads((FIX / "reading_baseline.json").read_text())
 
 
-@pytest.mark.parametrize("name", sorted(cases()))
+@pytest.mark.parametrize("name", sorted(BASE))  # the files that existed before the refactor (later ones have no "before")
 def test_same_numbers_as_before(name: str) -> None:
     code, doc = run(cases()[name])
     want = BASE[name]

@@ -126,7 +126,7 @@ def rerun_tasks_chart(frame: pd.DataFrame) -> alt.LayerChart:
     """
     x = alt.X("score:Q", title="Task score in this run", scale=alt.Scale(domain=[0, 1]),
               axis=alt.Axis(format=".0%", tickMinStep=0.01))
-    y = alt.Y("task:N", sort=None, title=None)
+    y = alt.Y("task:N", sort=None, title=None, axis=alt.Axis(minExtent=40))  # room for "Q10" in any font
     moves = alt.Chart(frame).mark_rule(color="#888888", strokeDash=[2, 2]).encode(x=x, x2="previous:Q", y=y)
     before = alt.Chart(frame).mark_point(filled=True, size=60, color="#888888", opacity=0.35).encode(
         x=alt.X("previous:Q"), y=y, tooltip=[alt.Tooltip("task:N"), alt.Tooltip("previous:Q", format=".2f", title="Before")])
@@ -224,7 +224,7 @@ def possible_intervals_chart(frame: pd.DataFrame) -> alt.FacetChart:
     rows = int(frame["k"].nunique())
     # two panels a row: a 2 x 2 grid, not a banner of four (slides are 16:9)
     return alt.layer(edges, edge1, bars, dots, data=frame).properties(
-        width=260, height=max(90, min(16 * rows, 420))).facet(
+        width=260, height=max(90, min(12 * rows, 300))).facet(
         facet=alt.Facet("label:N", title=None, sort=list(METHOD_COLORS)), columns=2)
 
 

@@ -625,7 +625,7 @@ def both_ways_sentence(steps: AtlasSteps) -> str:
             f"{steps.z:.2f} gives [{_pct(steps.ci_low)}, {_pct(steps.ci_high)}]; Student's t on {steps.df:.0f} degrees "
             f"of freedom, {steps.t:.3f}, gives [{_pct(steps.t_low)}, {_pct(steps.t_high)}], "
             f"{(steps.t_high - steps.t_low) / (steps.ci_high - steps.ci_low) - 1:.0%} wider. The workbench "
-            "('Try it on data' below) uses t by default, so it shows the second.")
+            "uses t by default, so for these ten scores it shows the second.")
 
 
 def atlas_sentence(steps: AtlasSteps) -> str:
