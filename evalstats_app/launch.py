@@ -13,13 +13,14 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["main", "site_dir"]
+__all__ = ["local_address", "main", "site_dir"]
 
 USAGE = """usage: evalbars-app [--print-path] [STREAMLIT-RUN OPTIONS]
 
 Serve the evalstats app (chapters and the results workbench) with Streamlit; open the URL it prints
-(http://localhost:8501 unless you pass --server.port N). Options are those of `streamlit run`, e.g.
---server.port 8502, --server.address 0.0.0.0.
+(http://localhost:8501 unless you pass --server.port N). It listens on 127.0.0.1 only (this machine)
+unless you pass --server.address (e.g. 0.0.0.0: every interface, for other machines) or set
+STREAMLIT_SERVER_ADDRESS. Options are those of `streamlit run`, e.g. --server.port 8502.
 
   --print-path   print the folder of the bundled app.py, pages/, content/ and examples/, and exit
 """
@@ -30,6 +31,16 @@ def site_dir() -> Path:
     from .chapters import ROOT
 
     return ROOT
+
+
+def local_address(args: list[str]) -> list[str]:
+    """``["--server.address=127.0.0.1"]`` unless the arguments or the environment choose the address.
+
+    Streamlit alone listens on every interface; a local run should not (the container chooses 0.0.0.0).
+    """
+    chosen = os.environ.get("STREAMLIT_SERVER_ADDRESS") or any(
+        a == "--server.address" or a.startswith("--server.address=") for a in args)
+    return [] if chosen else ["--server.address=127.0.0.1"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         print("evalbars-app: Streamlit is not installed; install the app's extra: pip install 'evalbars[app]'",
               file=sys.stderr)
         return 2
-    cmd = [sys.executable, "-m", "streamlit", "run", str(site / "app.py"), *args]
+    cmd = [sys.executable, "-m", "streamlit", "run", str(site / "app.py"), *local_address(args), *args]
     os.chdir(site)
     # Become the server (no child left behind when this process is stopped, e.g. by a container runtime)
     os.execv(sys.executable, cmd)

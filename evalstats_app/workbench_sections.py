@@ -65,8 +65,10 @@ def models_section(content, prepared: Prepared, res: Results, method: str) -> No
     a = res.analysis
     intervals = report.model_intervals(a)
     st.dataframe(report.models_display(a, intervals), hide_index=True, width="stretch", column_config=_NAMES)
-    for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment
-        if w.startswith("design effect below 1"):
+    from evalstats_core.cluster_cost import COST_PREFIX
+
+    for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment;
+        if w.startswith(("design effect below 1", COST_PREFIX)):  # nor clustered intervals on few clusters
             st.info(esc(w[0].upper() + w[1:]), icon=":material/info:")
     if prepared.table.score_kind == "binary":
         st.markdown(content["method_help"])
@@ -74,14 +76,11 @@ def models_section(content, prepared: Prepared, res: Results, method: str) -> No
             st.caption("This file has " + ("clusters" if a.clustered else "several answers per question")
                        + ": the proportion intervals do not apply, so every interval is the "
                        + ("clustered" if a.clustered else "per-question") + " t (or normal) one.")
+    from evalstats_core.display import models_frame
     from evalstats_core.report import method_line
 
-    r = res.ranking
-    tied = {m for m, b in zip(r.models, r.best_rank, strict=False) if b == 1}
-    frame = intervals.assign(tied=[m in tied for m in intervals["model"]])
-    if len(r.groups) <= 3:  # a few letters read at a glance; long letter strings do not
-        groups = dict(zip(r.models, r.letters, strict=False))
-        frame = frame.assign(group=[groups.get(m, "") for m in intervals["model"]])
+    frame = models_frame(a, res.ranking)  # the frame Analysis.chart("models") draws in a notebook
+    tied = set(frame.loc[frame["tied"], "model"])
     best = max(a.models, key=lambda m: m.mean)
     f = report.Formatter(a)
     low, high = frame.set_index("model").loc[best.model, ["ci_low", "ci_high"]]

@@ -18,6 +18,7 @@ Contents, by module (each module's docstring tells when to use which function):
 ``coverage``       how often intervals cover: small-N proportions, pooled and naive SEs
 ``cluster_coverage``  coverage with few and unequal clusters: CR1 + z, CR1 + t, CR2, wild bootstrap
 ``data``           reading results files (long/wide, CSV/Parquet), validation, question-level scores
+``reading``        ``ReadingOptions``: every reading choice as one value (the CLI's flags, the workbench's widgets)
 ``analysis``       one pass from a loaded file to every model summary and pairwise comparison
 ``guardrails``     the workbench's checks: what a naive analysis of this file would get wrong
 ``ranking``        the workbench's ranks: which models the pairwise tests can tell apart
@@ -27,6 +28,9 @@ Contents, by module (each module's docstring tells when to use which function):
 ``gating``         the CI regression gate: candidate shown not worse (exit 0), worse (1), can't tell (3)
 ``charts``         Altair chart builders (tidy frame in, chart out) and PNG/SVG export
 ``lessons``        per-chapter compositions for the app's pages (worked examples, scenarios)
+``display``        notebooks: rich tables (``_repr_html_``) and ``Analysis.chart(...)``, the workbench's charts
+``examples``       the bundled example files by name: ``examples.path("multilingual")``
+``inspect``        Inspect AI metrics ``cr2_stderr`` / ``cr2_ci`` for ``@task(metrics=[...])`` (optional)
 ``cli``            ``python -m evalstats_core analyze FILE`` and ``gate FILE --baseline A --candidate B``
 =================  =================================================================================
 
@@ -124,6 +128,7 @@ _PUBLIC: dict[str, str] = {
     "temperature_histogram": "temperature",
     "TemperatureHistogram": "temperature",
     "load": "data",
+    "ReadingOptions": "reading",
     "Dataset": "data",
     "QuestionTable": "data",
     "question_scores": "data",

@@ -28,7 +28,7 @@ from .errors import EvalStatsError, EvalStatsWarning
 __all__ = [
     "MIN_CLUSTERS", "MIN_CLUSTERS_CR2", "METHODS", "scores_1d", "cluster_codes", "cluster_sizes", "cr1_se",
     "cr2_se_df", "clt_se", "t_crit", "t_p_value", "sign_flip_p", "check_method", "check_n_clusters",
-    "few_clusters_notes",
+    "few_clusters_notes", "is_binary", "rescale_exponent",
 ]
 
 #: Standard-error methods: ``"cr2"`` (CR2 / CLT SE with a t(df) reference, the default) and ``"cr1"``
@@ -83,6 +83,37 @@ def scores_1d(values: Any, name: str) -> tuple[np.ndarray, float]:
     offset = total / arr.size
     resid -= offset
     return resid, shift + offset
+
+
+#: Scores whose magnitude lies outside [2^-400, 2^400] are rescaled by a power of two (exact) before the
+#: sums of squares, which would otherwise overflow (1e154^2 * n) or underflow (denormals^2 = 0) and give
+#: a standard error of inf or 0.
+_SAFE_EXPONENT = 400
+
+
+def rescale_exponent(*arrays: Any) -> int:
+    """``e`` such that ``x * 2^-e`` has magnitude near 1, when some score is huge or tiny; else 0.
+
+    Zero when every nonzero ``|x|`` lies in ``[2^-400, 2^400]`` (scores in [0, 1], judge scales, ...).
+    """
+    big, small = 0.0, math.inf
+    for values in arrays:
+        arr = np.abs(np.asarray(values, dtype=np.float64))
+        if arr.size:
+            big = max(big, float(arr.max()))
+            nz = arr[arr > 0.0]
+            small = min(small, float(nz.min())) if nz.size else small
+    if not math.isfinite(big) or big == 0.0:
+        return 0
+    if big > 2.0**_SAFE_EXPONENT or big < 2.0**-_SAFE_EXPONENT:
+        return math.frexp(big)[1]
+    return 0
+
+
+def is_binary(values: Any) -> bool:
+    """True when every value is exactly 0 or 1."""
+    arr = np.asarray(values, dtype=np.float64)
+    return bool(np.all((arr == 0.0) | (arr == 1.0)))
 
 
 def cluster_codes(clusters: Any, n: int, name: str = "clusters") -> tuple[np.ndarray, int]:
@@ -285,9 +316,12 @@ def few_clusters_notes(n_clusters: int, method: str = "cr1", df: float = math.in
     if method == "cr2":
         if n_clusters >= MIN_CLUSTERS_CR2:
             return ()
+        tail = ("a check with wild_cluster_bootstrap is worthwhile" if n_clusters >= 6 else
+                "with so few clusters the wild cluster bootstrap is no better (it covered less than CR2 in "
+                "simulations with 2 clusters)")
         note = (
             f"only {n_clusters} clusters ({df:.1f} degrees of freedom): the CR2 interval accounts for this "
-            "and is wide; a check with wild_cluster_bootstrap is worthwhile"
+            f"and is wide; {tail}"
         )
     elif n_clusters >= MIN_CLUSTERS:
         return ()

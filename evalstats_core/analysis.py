@@ -42,16 +42,21 @@ SMALL_N = 300
 SMALL_DF = 30
 _ADJUST = ("holm", "bh", "none")
 
-#: One-model interval methods (the CLI's ``--interval`` and the workbench's choice). ``auto``: Wilson
-#: for 0/1 scores with one answer per independent question and fewer than :data:`SMALL_N` questions,
-#: else ``normal``. ``normal`` is ``mean -/+ t(df) * se`` (z for ``method="cr1"``); the proportion
-#: methods apply to 0/1 scores with one answer per independent question (else ``normal`` is used and
+#: One-model interval methods (the CLI's ``--interval`` and the workbench's choice). ``auto``: for 0/1
+#: scores, chosen by the expected number of failures (effective, with clusters), not by n: Wilson
+#: (independent questions) or Korn & Graubard's effective-n Clopper-Pearson (clusters) below 100 expected
+#: failures, else ``normal`` (:func:`~evalstats_core.proportions.binary_mean_interval`).
+#: ``normal`` is ``mean -/+ t(df) * se`` (z for ``method="cr1"``); the proportion methods apply to 0/1 scores with one answer per independent question (else ``normal`` is used and
 #: the label says why).
 INTERVALS = ("auto", "normal", "wilson", "clopper-pearson", "bayes")
 
 #: One label per interval method, everywhere (page, exports, CLI).
 INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exact)",
-                   "bayes": "Bayes (uniform prior)"}
+                   "bayes": "Bayes (uniform prior)",
+                   "korn-graubard": "Korn-Graubard (effective-n Clopper-Pearson)",
+                   "tango": "Tango score (discordant answers)",
+                   "tango-effective": "Tango score (discordant answers, effective n)",
+                   "none": "no interval (standard error 0)"}
 
 #: One label per multiple-comparison adjustment, everywhere (page headers, exports, verdicts, CLI).
 ADJUST_LABELS = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "unadjusted"}
@@ -151,6 +156,9 @@ class PairResult:
         without clusters; None otherwise.
     wild_p_value : float or None
         Wild cluster bootstrap p-value of the paired difference, when requested; None otherwise.
+    interval : str
+        How the interval and p were found, as a label (as ``ModelResult.interval``): the t / normal
+        label, or Tango's score interval for paired 0/1 scores with few discordant answers.
     """
 
     model: str
@@ -178,6 +186,7 @@ class PairResult:
     method: str = "cr1"
     mcnemar_p: float | None = None
     wild_p_value: float | None = None
+    interval: str = "normal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +277,25 @@ class Analysis:
         names = [f.name for f in fields(PairResult)]
         return pd.DataFrame([[getattr(c, k) for k in names] for c in self.comparisons], columns=names)
 
+    def chart(self, kind: str = "models") -> Any:
+        """The Altair chart the workbench draws: ``"models"``, ``"differences"`` or ``"matrix"`` (needs altair).
+
+        See :func:`evalstats_core.display.chart`.
+        """
+        from .display import chart
+
+        return chart(self, kind)
+
+    def _repr_html_(self) -> str:  # Jupyter: the workbench's tables
+        from .display import analysis_html
+
+        return analysis_html(self)
+
+    def _repr_markdown_(self) -> str:  # Jupyter without HTML: the command line's Markdown report
+        from .display import analysis_markdown
+
+        return analysis_markdown(self)
+
     def model(self, name: str) -> ModelResult:
         """The result of model ``name``."""
         for m in self.models:
@@ -328,7 +356,9 @@ def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: 
 
     chosen = interval
     if interval == "auto":
-        chosen = "wilson" if proportion and s.n < SMALL_N else "normal"
+        if s.interval != "normal":  # summarize applied the 0/1 rule
+            return s.ci_low, s.ci_high, INTERVAL_LABELS[s.interval]
+        chosen = "normal"
     if chosen == "normal":
         return s.ci_low, s.ci_high, normal_label(method, clustered)
     if not proportion:
@@ -373,7 +403,9 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         Standard errors and reference distribution: CR2 with Satterthwaite df and t (the t-tests
         without clusters), or the paper's CR1 / CLT with a normal reference.
     interval : one of :data:`INTERVALS`, default "auto"
-        Each model's interval (the comparisons always use ``diff -/+ t(df) * se``).
+        Each model's interval. The comparisons use ``diff -/+ t(df) * se`` with ``"normal"``, else the
+        rule of :func:`~evalstats_core.comparison.compare` (Tango's score interval for paired 0/1 scores
+        with fewer than 100 discordant answers).
     wild_bootstrap : bool, default False
         Add a wild cluster bootstrap p-value to every paired comparison (a cross-check).
     n_boot, seed : int
@@ -456,7 +488,8 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                 cl = None
                 warn.append(f"{name}: every question it answered lies in one cluster, so its standard error is "
                             "not clustered")
-            s = summarize(scores[:, j] if full else scores[mask, j], cl, confidence=confidence, method=method)
+            s = summarize(scores[:, j] if full else scores[mask, j], cl, confidence=confidence, method=method,
+                          interval="auto" if interval == "auto" else "normal")
             kj = k[:, j] if full else k[mask, j]
             proportion = binary and int(kj.max()) == 1 and cl is None
             low, high, label = _model_interval(s, "resampled" if int(kj.max()) > 1 else table.score_kind,
@@ -484,8 +517,11 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                 cl = None
                 warn.append(f"{models[j]} vs {models[b]}: the shared questions lie in one cluster, so this "
                             "comparison is not clustered")
-            c = compare(sj, sb, cl, paired=paired, confidence=confidence, method=method)
+            c = compare(sj, sb, cl, paired=paired, confidence=confidence, method=method,
+                        interval="normal" if interval == "normal" else "auto")
             mc = _mcnemar(sj, sb) if paired else (None, None, None, None, None)
+            if c.se == 0.0 and paired:
+                warn.append(_zero_se_pair(c, models[j], models[b], every_question=bool(np.ptp(sj - sb) == 0.0)))
             wild_p = None
             if wild_bootstrap and paired:
                 from .wild import wild_cluster_bootstrap
@@ -498,11 +534,19 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                             z=c.z, p_value=c.p_value, correlation=c.correlation, se_unpaired=c.se_unpaired,
                             se_paired=c.se_paired, mcnemar_statistic=mc[0], mcnemar_p_value=mc[1],
                             only_model=mc[2], only_baseline=mc[3], df=c.df, method=method,
-                            mcnemar_p=mc[4] if cl is None else None, wild_p_value=wild_p))
+                            mcnemar_p=mc[4] if cl is None else None, wild_p_value=wild_p,
+                            interval=(normal_label(method, cl is not None) if c.interval == "normal"
+                                      else INTERVAL_LABELS[c.interval])))
     adjusted = _adjust([r["p_value"] for r in raw], adjust)
     pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
 
     warn += _warnings_for(table, rows, pairs, clustered=clustered, paired=paired, method=method)
+    if clustered:  # few clusters: the clustered and unclustered intervals side by side (issue 19)
+        from .cluster_cost import clustering_cost, cost_sentence
+
+        costs = clustering_cost(table, rows, confidence=confidence, method=method, interval=interval)
+        binary_scale = bool(np.all((scores[answered] >= 0.0) & (scores[answered] <= 1.0)))
+        warn += [s for s in [cost_sentence(costs, table.cluster_col, percent=binary_scale)] if s]
     return Analysis(
         models=tuple(rows), comparisons=pairs, warnings=tuple(dict.fromkeys(warn)), notes=tuple(notes),
         name=table.name, confidence=confidence, baseline=baseline, paired=bool(paired), clustered=clustered,
@@ -515,6 +559,36 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         method=method, interval=interval, wild_bootstrap=bool(wild_bootstrap and paired), n_boot=int(n_boot),
         seed=int(seed),
     )
+
+
+def _zero_se_model(r: ModelResult, binary: bool) -> str:
+    """The sentence for a model whose standard error is 0: what is true of its scores, and its interval."""
+    if r.se_naive > 0.0:  # clustered: the scores vary, but every cluster has the same mean
+        what = f"{r.model}: every cluster has the same mean score ({_percent(r.mean) if binary else f'{r.mean:g}'})"
+    elif binary:
+        what = f"{r.model} scored {_percent(r.mean)} on every question"
+    else:
+        what = f"{r.model} has the same score ({r.mean:g}) on every question"
+    if r.interval.startswith(("Wilson", "Korn", "Clopper", "Bayes")):
+        return (f"{what}: its standard error is 0, which understates the uncertainty; its interval is "
+                f"{r.interval}, which does not")
+    if r.interval.startswith("no interval"):
+        return f"{what}: its standard error is 0, so there is no interval (the data cannot bound its mean)"
+    return f"{what}: its standard error is 0 and its t interval has zero width, which understates the uncertainty"
+
+
+def _zero_se_pair(c: Any, model: str, baseline: str, *, every_question: bool) -> str:
+    """The sentence for a comparison whose standard error is 0: what is true, and what interval it has."""
+    where = ("have the same score difference on every shared question" if every_question else
+             "have the same mean score difference in every cluster")
+    if c.interval.startswith("tango"):
+        return (f"{model} and {baseline} {where}: the t standard error is 0, so the interval is Tango's score "
+                f"interval on the {c.only_a + c.only_b} discordant answers, which does not have zero width")
+    if c.interval == "none":
+        return (f"{model} and {baseline} {where}: the difference has standard error 0, so there is no interval "
+                "(the data cannot bound the difference; the gate reports inconclusive)")
+    return (f"{model} and {baseline} {where}: the difference has standard error 0 and its t interval has zero "
+            "width, which understates the uncertainty")
 
 
 def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[PairResult, ...], *,
@@ -531,10 +605,16 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
                        "intervals as optimistic (Cameron & Miller 2015); the default CR2 with Satterthwaite "
                        "degrees of freedom (--cluster-se cr2) corrects this")
         elif method == "cr2" and few < MIN_CLUSTERS_CR2:
+            from .proportions import kish_n
+
+            eff = kish_n(np.bincount(table.cluster_codes))
+            worth = "about one cluster's worth" if eff < 1.5 else f"about {eff:.1f} clusters' worth"
+            wild = ("the wild cluster bootstrap is a useful cross-check" if few >= 6 else
+                    "the wild cluster bootstrap is no cross-check with so few (it covered less than CR2 in "
+                    "simulations with 2 clusters)")
             out.append(f"only {few} clusters (column '{table.cluster_col}'), as little as {low_df:.1f} degrees of "
-                       "freedom: the CR2 intervals account for this and are wide; with so few clusters a "
-                       "difference must be large to be told apart, and the wild cluster bootstrap is a useful "
-                       "cross-check")
+                       f"freedom, {worth} of information (Kish's effective number of clusters): the CR2 intervals "
+                       f"account for this and are wide; a difference must be large to be told apart, and {wild}")
         under = [r for r in rows if r.n_clusters is not None and math.isfinite(r.deff) and r.deff < 1.0]
         if under:
             names = ", ".join(f"{r.model} ({r.deff:.2f})" for r in under[:5]) + (", ..." if len(under) > 5 else "")
@@ -564,10 +644,7 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
                        f"intervals use t on those degrees of freedom, noticeably wider than normal ones; {tail}")
     for r in rows:
         if r.se == 0.0:
-            what = f"scored {_percent(r.mean)} on every question" if table.score_kind == "binary" \
-                else f"has the same score ({r.mean:g}) on every question"
-            out.append(f"{r.model} {what}: its standard error is 0 and its interval has zero width, which "
-                       "understates the uncertainty (a Wilson or Bayesian interval does not)")
+            out.append(_zero_se_model(r, table.score_kind == "binary"))
     partial = [r for r in rows if r.n < table.questions.size]
     if partial:
         out.append("questions missing for some models: " + "; ".join(
@@ -578,14 +655,13 @@ def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[Pa
         span = ", ".join(f"{lo}" if lo == hi else f"{lo}-{hi}" for lo, hi in ks)
         out.append(f"resamples averaged: each question's answers (K = {span}) were averaged into one score "
                    "per question before computing standard errors (not pooled)")
-    for p in pairs:
-        if p.se == 0.0:
-            out.append(f"{p.model} and {p.baseline} have the same score difference on every shared question: "
-                       "the difference has standard error 0 and no test is possible")
     if clustered and paired and any(p.mcnemar_statistic is not None for p in pairs):
         out.append("McNemar's test assumes independent questions; with clusters, use the clustered paired "
                    "test (the p-values in the table)")
     if not paired:
+        dfs = ("" if method != "cr2" else
+               "; their t uses clubSandwich's Satterthwaite degrees of freedom of the two-group CR2 model"
+               if clustered else "; their t uses Welch's degrees of freedom (Welch's t-test)")
         out.append("comparisons are unpaired: the standard errors ignore that both models answered the same "
-                   "questions and are larger than the paired ones")
+                   f"questions and are larger than the paired ones{dfs}")
     return out

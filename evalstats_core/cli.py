@@ -114,6 +114,8 @@ def _positive(flag: str):
 
 def _input_options(p: argparse.ArgumentParser) -> None:
     """Budgets and reading choices shared by analyze and gate (defaults: evalstats_core.limits)."""
+    p.add_argument("--example", metavar="NAME",  # replaced by the file's path before parsing (_argv.py)
+                   help="a bundled example in place of FILE: atlas_breeze, multilingual, synthetic or judged")
     p.add_argument("--duplicates", choices=("resamples", "error"), default="resamples",
                    help="several rows for one question and model: resamples (default: averaged; rows with different "
                         "scores are named on stderr) or error")
@@ -142,49 +144,85 @@ def _input_options(p: argparse.ArgumentParser) -> None:
                    help="most megabytes read, after decompression (default 512, or $EVALSTATS_MAX_MB)")
 
 
+def reading_options(args: argparse.Namespace):
+    """The reading choices of these arguments, as the workbench builds them from its widgets (a file's model
+    name from NAME=PATH, or --model-name for one file)."""
+    from .reading import ReadingOptions
+
+    files, names = _named_files(args.file)
+    if len(files) > 1 and args.model_name is not None:
+        raise ValueError("--model-name names the model of one file; with several files, give NAME=PATH for "
+                         "each file whose model you name (e.g. 'gpt-4o=run1/samples.jsonl')")
+    if names and args.model_name is not None:
+        raise ValueError(f"the model of {files[0]!r} is named twice (NAME=PATH and --model-name); give one")
+    models = tuple(names.get(f) for f in files) if names else ((args.model_name,) if args.model_name else ())
+    return ReadingOptions(layout=args.layout, question_col=args.question_col, model_col=args.model_col,
+                          score_col=args.score_col, cluster_col=args.cluster_col, duplicates=args.duplicates,
+                          mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col),
+                          runs_in_ids=args.runs_in_ids, resample_col=args.resample_col, metric=args.metric,
+                          harness_filter=args.filter, model_names=models)
+
+
+def reading_flags(opts, *, roles: bool = True, n_files: int = 1) -> tuple[str, ...]:
+    """The options that give ``opts`` back when parsed (:func:`reading_options`), spelled by
+    :func:`evalstats_core.flags.reading_flags`; ``roles=False`` leaves out the layout and column roles (the
+    report writes those it detected in a results table). One file's model name is ``--model-name``; several
+    files' are NAME=PATH (:func:`file_args`)."""
+    from .flags import reading_flags as spell
+
+    pairs = [("format", opts.layout), ("question_col", opts.question_col), ("model_col", opts.model_col),
+             ("score_col", opts.score_col), ("cluster_col", opts.cluster_col)] if roles else []
+    pairs += [("metric", opts.metric), ("harness_filter", opts.harness_filter),
+              ("duplicates", opts.duplicates if opts.duplicates != "resamples" else None),
+              ("mixed_scales", opts.mixed_scales if opts.mixed_scales != "error" else None),
+              ("ignore_cols", opts.ignore_cols), ("resample_col", opts.resample_col),
+              ("runs_in_ids", opts.runs_in_ids or None),
+              ("model_name", opts.model_names[0] if n_files == 1 and opts.model_names else None)]
+    return spell((k, v) for k, v in pairs if v not in (None, ()))
+
+
+def file_args(names: list[str], model_names: tuple = ()) -> str:
+    """The files of a command, every one by name, quoted for a POSIX shell; a name starting with '-' is
+    written './-name' (never read as an option), and a file's model name is given as NAME=PATH."""
+    import shlex
+
+    out = []
+    for k, name in enumerate(names):
+        path = f"./{name}" if str(name).startswith("-") and name != "-" else str(name)
+        model = model_names[k] if k < len(model_names) and len(names) > 1 else None
+        out.append(shlex.quote(f"{model}={path}" if model else path))
+    return " ".join(out)
+
+
+def with_command(analysis, files: list[str], opts):
+    """``analysis`` whose ``settings.command`` names every file and every reading choice of ``opts`` (the
+    command line and the workbench both write theirs with it, so the workbench's command reruns)."""
+    import dataclasses
+
+    table = analysis.format in ("long", "wide")  # the report writes the roles it detected in a results table
+    return dataclasses.replace(analysis, source=file_args(files, opts.model_names),
+                               reading=reading_flags(opts, roles=not table, n_files=len(files)))
+
+
 def _load(args: argparse.Namespace):
-    """Read the input within the budgets; dataset warnings go to stderr."""
-    from .data import load
+    """Read the input within the budgets, with the reading choices the workbench would make; dataset
+    warnings go to stderr. Returns the dataset, the limits and the reading options."""
     from .limits import Limits
 
     limits = Limits.from_env(max_rows=args.max_rows, max_models=args.max_models, max_pairs=args.max_pairs,
                              max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
-    harness = dict(metric=args.metric, harness_filter=args.filter)
-    files, names = _named_files(args.file)
-    if len(files) > 1:
-        if "-" in files:
-            raise ValueError("standard input ('-') can only be read on its own; name the files instead")
-        if args.model_name is not None:
-            raise ValueError("--model-name names the model of one file; with several files, give NAME=PATH for "
-                             "each file whose model you name (e.g. 'gpt-4o=run1/samples.jsonl')")
-        from .data import load_many
-
-        roles = dict(format=args.layout, question_col=args.question_col, model_col=args.model_col,
-                     score_col=args.score_col, cluster_col=args.cluster_col, ignore_cols=tuple(args.ignore_col),
-                     runs_in_ids=args.runs_in_ids, resample_col=args.resample_col)  # as for one file
-        dataset = load_many(files, limits=limits, duplicates=args.duplicates, model_names=names,
-                            mixed_scales=args.mixed_scales, **harness, **roles)
-        for w in dataset.warnings:
-            print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
-        return dataset, limits
-    (file,) = files
-    if names:
-        if args.model_name is not None:
-            raise ValueError(f"the model of {file!r} is named twice (NAME=PATH and --model-name); give one")
-        args.model_name = names[file]
-    if file == "-":
-        source = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
+    opts = reading_options(args)
+    files = _named_files(args.file)[0]
+    if len(files) > 1 and "-" in files:
+        raise ValueError("standard input ('-') can only be read on its own; name the files instead")
+    if files == ["-"]:
+        data = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
+        dataset = opts.load([("stdin", data)], limits=limits)
     else:
-        source = file
-    dataset = load(source, name="stdin" if file == "-" else None, format=args.layout, model_name=args.model_name,
-                   **harness,
-                   question_col=args.question_col, model_col=args.model_col, score_col=args.score_col,
-                   cluster_col=args.cluster_col, limits=limits, duplicates=args.duplicates,
-                   mixed_scales=args.mixed_scales, ignore_cols=tuple(args.ignore_col),
-                   runs_in_ids=args.runs_in_ids, resample_col=args.resample_col)
+        dataset = opts.load(files, limits=limits)
     for w in dataset.warnings:
         print(f"evalstats: warning: {' '.join(w.split())}", file=sys.stderr)
-    return dataset, limits
+    return dataset, limits, opts
 
 
 def _named_files(given: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -232,9 +270,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="standard errors: cr2 (default: CR2 with Satterthwaite degrees of freedom and a t reference; "
                         "the t-tests without clusters) or cr1 (the paper's CR1 / CLT with a normal reference)")
     p.add_argument("--interval", choices=("auto", "normal", "wilson", "clopper-pearson", "bayes"), default="auto",
-                   help="each model's interval: auto (default: Wilson for 0/1 scores on fewer than 300 independent "
-                        "questions, else normal), normal (t, or z with --cluster-se cr1), wilson, clopper-pearson, "
-                        "bayes (the proportion intervals need independent 0/1 answers)")
+                   help="each model's interval: auto (default: for 0/1 scores with fewer than 100 expected "
+                        "failures, Wilson, or Korn-Graubard with clusters, and Tango's score interval for pairs with "
+                        "fewer than 100 discordant answers; else normal), normal (t, or z with --cluster-se cr1, "
+                        "also for the pairs), wilson, clopper-pearson, bayes (these need independent 0/1 answers)")
     p.add_argument("--wild-bootstrap", action="store_true",
                    help="add a wild cluster bootstrap p-value to every paired comparison (a cross-check)")
     p.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B",
@@ -308,7 +347,7 @@ def _gate(args: argparse.Namespace) -> int:
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    dataset, _ = _load(args)
+    dataset, _, _ = _load(args)
     from .errors import EvalStatsWarning
     from .gating import gate
 
@@ -337,7 +376,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    dataset, limits = _load(args)  # numpy, pandas, pyarrow: only now, after the arguments are known
+    dataset, limits, opts = _load(args)  # numpy, pandas, pyarrow: only now, after the arguments are known
     from .limits import check_pairs
 
     check_pairs(len(dataset.models), args.baseline, limits, dataset.name)
@@ -352,10 +391,7 @@ def _run(args: argparse.Namespace) -> int:
                          interval=args.interval, wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot,
                          seed=args.seed)
     if args.file != ["-"]:  # settings.command names the files as given, so it reruns from where it was started
-        import dataclasses
-        import shlex
-
-        result = dataclasses.replace(result, source=" ".join(shlex.quote(f) for f in args.file))
+        result = with_command(result, _named_files(args.file)[0], opts)
     from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
 
     judge = section_for(dataset, result, human_col=args.human_col, labels=args.labels,
@@ -410,11 +446,20 @@ def exit_now(code: int) -> NoReturn:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input or options)."""
+    from ._argv import expand_examples, missing_file  # nothing heavy: a missing file is refused at once
+
+    try:
+        argv = expand_examples(sys.argv[1:] if argv is None else list(argv))
+    except ValueError as exc:
+        return _fail(str(exc))
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_usage(sys.stderr)
         return _fail(f"choose a command, e.g. '{PROG} analyze results.csv' (see '{PROG} --help')")
+    missing = missing_file(getattr(args, "file", None) or [])
+    if missing:
+        return _fail(missing)
     try:
         return _run(args)
     except BrokenPipeError:  # e.g. piped into `head`

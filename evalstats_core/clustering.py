@@ -20,7 +20,7 @@ few clusters, and :func:`icc` / :func:`design_effect` to plan a clustered eval.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,8 @@ from ._clusters import (
     cr1_se,
     cr2_se_df,
     few_clusters_notes,
+    is_binary,
+    rescale_exponent,
     scores_1d,
     t_crit,
 )
@@ -69,8 +71,10 @@ class Summary:
         Standard error of the mean: cluster-robust (CR2, or CR1 with ``method="cr1"``) when clusters
         were given, else equal to ``se_naive``.
     ci_low, ci_high : float
-        Interval ``mean -/+ t(df) * se`` at ``confidence`` (normal ``z`` when ``df`` is infinite; not
-        clipped to [0, 1]).
+        Interval at ``confidence``: ``mean -/+ t(df) * se`` (normal ``z`` when ``df`` is infinite; not
+        clipped to [0, 1]) or, for 0/1 scores, the interval named by ``interval``; ``nan`` (no
+        interval) when the SE is 0 and no score interval applies (every question, or every cluster, has
+        the same mean) unless ``interval="normal"`` asked for the raw one.
     se_naive : float
         CLT standard error ``sd(ddof=1) / sqrt(n)``, which pretends the questions are independent.
     deff : float
@@ -91,6 +95,9 @@ class Summary:
         without; ``inf`` for the normal reference of ``method="cr1"``.
     method : str
         ``"cr2"`` (default) or ``"cr1"``.
+    interval : str
+        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"`` (0/1 scores, see
+        :func:`~evalstats_core.proportions.binary_mean_interval`) or ``"none"`` (SE 0: no interval).
     """
 
     n: int
@@ -107,14 +114,40 @@ class Summary:
     warnings: tuple[str, ...] = ()
     df: float = math.inf
     method: str = "cr1"
+    interval: str = "normal"
 
     @property
     def ci(self) -> Interval:
         """The interval as ``Interval(low, high)``."""
         return Interval(self.ci_low, self.ci_high)
 
+    def _repr_html_(self) -> str:  # Jupyter: a one-row table
+        from .display import result_html
 
-def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, method: str = "cr2") -> Summary:
+        return result_html(self)
+
+    def _repr_markdown_(self) -> str:
+        from .display import result_markdown
+
+        return result_markdown(self)
+
+
+#: ``interval`` choices of :func:`summarize` and :func:`~evalstats_core.comparison.compare`: ``"auto"``
+#: (the rule of :mod:`~evalstats_core.proportions` for 0/1 scores, t otherwise) or ``"normal"`` (the raw
+#: ``estimate -/+ t(df) se``, or z with ``method="cr1"``).
+INTERVAL_RULES = ("auto", "normal")
+
+
+def check_interval_rule(interval: str) -> str:
+    """``interval`` if it is ``"auto"`` or ``"normal"``, else an EvalStatsError naming both."""
+    if interval not in INTERVAL_RULES:
+        raise EvalStatsError(f"interval ({interval!r}) must be 'auto' (score / exact intervals for 0/1 scores "
+                             "where t under-covers) or 'normal' (the raw t, or z, interval)")
+    return interval
+
+
+def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, method: str = "cr2",
+              interval: str = "auto") -> Summary:
     """Mean score with a (cluster-robust) standard error and a t (or normal) confidence interval.
 
     Parameters
@@ -131,6 +164,13 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         ``"cr2"``: CR2 standard error (the CLT one without clusters) and a t interval on Bell-McCaffrey
         degrees of freedom (``n - 1`` without clusters: the one-sample t interval). ``"cr1"``: the
         paper's CR1 (or CLT) standard error with a normal interval (Miller 2024, Eqs. 1-4).
+    interval : {"auto", "normal"}, default "auto"
+        ``"auto"`` with ``method="cr2"`` and 0/1 scores: Wilson's interval (independent questions) or
+        Korn & Graubard's effective-n Clopper-Pearson interval (clusters) when the expected number of
+        failures is below 100 (see :func:`~evalstats_core.proportions.binary_mean_interval`), so the
+        interval stays inside [0, 1] and holds its level near 0% and 100%; t otherwise.
+        ``"normal"``: always ``mean -/+ t(df) se`` (the raw interval; it can leave [0, 1]). With
+        ``method="cr1"`` (the paper's numbers) the interval is always the normal one.
 
     Returns
     -------
@@ -195,8 +235,15 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
     (3, 1.67)
     """
     check_method(method)
+    check_interval_rule(interval)
     level = check_confidence(confidence)
     resid, mean = scores_1d(scores, "scores")  # (n,) residuals s_i - mean
+    e = rescale_exponent(resid, [mean])
+    if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
+        s = summarize(np.ldexp(np.asarray(scores, dtype=np.float64), -e), clusters, confidence=confidence,
+                      method=method, interval=interval)
+        return replace(s, **{f: math.ldexp(getattr(s, f), e) for f in ("mean", "se", "ci_low", "ci_high",
+                                                                          "se_naive")})
     n = resid.size
     if n < 2:
         raise EvalStatsError(
@@ -204,6 +251,7 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         )
     se_naive = clt_se(float(resid @ resid), n)
     notes: tuple[str, ...] = ()
+    sizes = None
     if clusters is None:
         se, n_clusters = se_naive, n
         df = float(n - 1) if method == "cr2" else math.inf  # one-sample t; CLT: normal (Miller Eq. 3)
@@ -212,19 +260,31 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         check_n_clusters(n_clusters)
         sums = np.bincount(codes, weights=resid)  # (K,) per-cluster residual sums S_c
         if method == "cr2":
-            se, df = cr2_se_df(sums, cluster_sizes(codes), n)  # Bell & McCaffrey 2002
+            sizes = cluster_sizes(codes)
+            se, df = cr2_se_df(sums, sizes, n)  # Bell & McCaffrey 2002
         else:
             se, df = cr1_se(sums, n, n_clusters), math.inf  # Miller Eq. 4 (CR1), normal reference
         notes = few_clusters_notes(n_clusters, method, df)  # warns with few clusters
+    if se <= 1e-12 * max(abs(mean), se_naive):  # rounding-level SE: every cluster has the same mean
+        se = 0.0
     deff, n_eff = _deff(se, se_naive, n, clustered=clusters is not None)
     crit = t_crit(level, df)
+    low, high, kind = mean - crit * se, mean + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
+    if interval == "auto" and method == "cr2" and is_binary(scores):
+        from .proportions import binary_mean_interval
+
+        chosen = binary_mean_interval(mean, se, n, df, sizes, confidence=level)
+        if chosen is not None:
+            low, high, kind = chosen
+    if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval
+        low, high, kind = math.nan, math.nan, "none"
     return Summary(
         n=n,
         n_clusters=n_clusters,
         mean=mean,
         se=se,
-        ci_low=mean - crit * se,  # Miller Eq. 3 (z), or t(df)
-        ci_high=mean + crit * se,
+        ci_low=low,
+        ci_high=high,
         se_naive=se_naive,
         deff=deff,
         n_eff=n_eff,
@@ -233,6 +293,7 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         warnings=notes,
         df=df,
         method=method,
+        interval=kind,
     )
 
 

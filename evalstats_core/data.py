@@ -217,7 +217,8 @@ def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: d
 
         try:
             return import_records(data, label, kind, metric=o.get("metric"), filter=o.get("harness_filter"),
-                                  model=o.get("model_name"), path=path, cluster=o.get("cluster_col"), limits=limits)
+                                  model=o.get("model_name"), path=path, cluster=o.get("cluster_col"), limits=limits,
+                                  results=o.get("results"))
         except EvalStatsError:
             raise
         except (RecursionError, UnicodeError, AttributeError, TypeError, KeyError, IndexError, OverflowError,
@@ -361,7 +362,7 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
         return load(one, name=name, limits=limits, **o)
     from .importers.lm_eval import name_runs, pair_results
 
-    sources, named = pair_results(sources)
+    sources, named, docs = pair_results(sources)
     parts = []
     for k, source in enumerate(sources):
         given, source = (str(source[0]), source[1]) if isinstance(source, tuple) else (
@@ -370,7 +371,7 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
         path = source if isinstance(source, str | os.PathLike) else None
         key = next((x for x in (given, path and os.fspath(path), label) if x in given_names), None)
         model = given_names.pop(key) if key is not None else named.get(label)
-        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model}))
+        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model, "results": docs.get(label)}))
     if given_names:
         raise EvalStatsError(f"model names were given for {', '.join(map(repr, given_names))}, which is not among "
                              "the files; give NAME=PATH with the path as written")

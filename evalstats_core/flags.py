@@ -46,8 +46,13 @@ def reading_flags(options: Iterable[tuple[str, Any]]) -> tuple[str, ...]:
         flag = FLAGS[key]
         if value is True:
             out.append(flag)
-        elif isinstance(value, tuple | list):
-            out += [f"{flag} {shlex.quote(str(v))}" for v in value]
         else:
-            out.append(f"{flag} {shlex.quote(str(value))}")
+            out += [_option(flag, v) for v in (value if isinstance(value, tuple | list) else (value,))]
     return tuple(out)
+
+
+def _option(flag: str, value: Any) -> str:
+    """``--flag value`` quoted for a POSIX shell; ``--flag=value`` when the value starts with '-' (which argparse
+    would otherwise read as an option)."""
+    text = str(value)
+    return f"{flag}={shlex.quote(text)}" if text.startswith("-") else f"{flag} {shlex.quote(text)}"

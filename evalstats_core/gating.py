@@ -69,6 +69,10 @@ class GateResult:
         Scores lie in [0, 1] (numbers print as percent and points).
     name : str
         The results file.
+    unbounded : str or None
+        Why the data cannot bound the difference (a zero standard error that no score interval
+        replaced: every shared question, or every cluster, has the same score difference); the verdict
+        is then inconclusive whatever the interval says. None otherwise.
     """
 
     baseline: str
@@ -92,6 +96,7 @@ class GateResult:
     method: str
     percent: bool
     name: str
+    unbounded: str | None = None
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False) -> str:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units."""
@@ -112,7 +117,13 @@ class GateResult:
             return (f"PASS: {self.candidate} is not worse than {self.baseline} by more than {margin} ({ci}){extra}.")
         if self.verdict == "regression":
             return f"REGRESSION: {self.candidate} is significantly worse than {self.baseline} ({ci})."
-        tell = ("The observed difference sits exactly on the boundary: no number of questions can tell."
+        tell = (f"No interval: {self.unbounded}, so the data cannot bound the difference."
+                if self.unbounded is not None else
+                ("The difference has standard error 0 here (" + ("every cluster has the same mean difference"
+                 if self.n_clusters is not None else "every shared question has the same score difference")
+                 + "): the interval comes from the discordant answers, and there is no variance to plan a "
+                 "number of questions with.") if self.n_needed is None and self.se == 0.0 else
+                "The observed difference sits exactly on the boundary: no number of questions can tell."
                 if self.n_needed is None else
                 f"About {math.ceil(self.n_needed):,} questions like these would tell (80% power if the true "
                 f"difference is the observed {self._num(self.diff, signed=True, points=True)}), against "
@@ -204,9 +215,12 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float = 0.0, confi
             raise EvalStatsError(f"{role} {name!r} is not a model in {getattr(table, 'name', 'the data')}; its "
                                  f"models are: {', '.join(repr(x) for x in models)} (names must match exactly)")
     res = analyze(table, baseline=baseline, confidence=level, method=method, use_clusters=use_clusters,
-                  adjust="none", interval="normal")
+                  adjust="none", interval="auto")
     c = next(p for p in res.comparisons if p.model == candidate)
-    if c.ci_low > -m:
+    unbounded = _unbounded(c)
+    if unbounded is not None or not (math.isfinite(c.ci_low) and math.isfinite(c.ci_high)):
+        verdict = "inconclusive"  # the data cannot bound the difference: never a pass on no information
+    elif c.ci_low > -m:
         verdict = "pass"
     elif c.ci_high < 0.0:
         verdict = "regression"
@@ -223,4 +237,19 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float = 0.0, confi
         se=c.se, df=c.df, ci_low=c.ci_low, ci_high=c.ci_high, p_value=c.p_value, mean_baseline=c.mean_baseline,
         mean_candidate=c.mean_model, n=c.n, n_left_out=c.n_left_out, n_clusters=c.n_clusters, margin=m,
         confidence=level, n_needed=needed, method=method, percent=res.unit == "percent", name=res.name,
+        unbounded=unbounded,
     )
+
+
+def _unbounded(c: Any) -> str | None:
+    """Why a zero-SE comparison's interval bounds nothing, or None (a score interval replaced it, or SE > 0).
+
+    A zero standard error with the t interval is a zero-width interval: it says nothing about how far
+    the difference could be from the observed one. Tango's score interval (paired 0/1 scores) does
+    not have this problem, so only the t / normal intervals count here.
+    """
+    if c.se > 0.0 or c.interval.startswith("Tango"):
+        return None
+    if c.n_clusters is not None:
+        return "every cluster has the same mean score difference (standard error 0)"
+    return "every shared question has the same score difference (standard error 0)"

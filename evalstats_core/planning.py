@@ -65,14 +65,19 @@ class PairPlan:
     delta, alpha, power : float
         The effect to detect, the test's size and the target power.
     mde : float
-        Minimum detectable effect of an eval like this one (n questions, this K) (Eq. 10).
+        Minimum detectable effect of an eval like this one (n questions, this K): Eq. 10 with t
+        quantiles on the test's degrees of freedom ``df``.
     n_needed : float
-        Questions needed to detect ``delta`` at this file's K (Eq. 9), unrounded.
+        Questions needed to detect ``delta`` at this file's K, unrounded: Eq. 9 with t quantiles on the
+        degrees of freedom the planned eval's test will have (:func:`~evalstats_core.power.sample_size_t`).
     k_needed : float or None
         Answers per question (both models) that detect ``delta`` with this file's n; None when more
         answers cannot get there (``omega2`` alone is too large) or the file has one answer per question.
     note : str or None
         Remarks from the estimation (clipping, sigma2 not identifiable).
+    df, df_per_question : float
+        Degrees of freedom of this file's paired test, and per question as the eval grows (1 without
+        clusters; ``(df + 1) / n`` with clusters).
     """
 
     model: str
@@ -94,6 +99,8 @@ class PairPlan:
     n_needed: float
     k_needed: float | None
     note: str | None
+    df: float = math.inf
+    df_per_question: float = 1.0
 
     def _kw(self) -> dict[str, float]:
         return {"omega2": self.omega2, "sigma2_a": self.sigma2_model, "sigma2_b": self.sigma2_baseline}
@@ -103,13 +110,14 @@ class PairPlan:
 
         Only meaningful when ``resampled``; without resamples every row equals the K = 1 row.
         """
-        from .power import mde, sample_size
+        from .power import mde_t, sample_size_t
 
         kw = {**self._kw(), "alpha": self.alpha, "power": self.power}
         return pd.DataFrame({  # a handful of K values: one scalar call each
             "k": [int(x) for x in ks],
-            "mde": [float(mde(self.n, k_a=float(x), k_b=float(x), **kw)) for x in ks],
-            "n_needed": [float(sample_size(self.delta, k_a=float(x), k_b=float(x), **kw)) for x in ks],
+            "mde": [float(mde_t(self.n, k_a=float(x), k_b=float(x), df=self.df, **kw)) for x in ks],
+            "n_needed": [float(sample_size_t(self.delta, k_a=float(x), k_b=float(x),
+                                             df_per_question=self.df_per_question, **kw)) for x in ks],
         })
 
 
@@ -192,7 +200,7 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
     models answered (Appendix C), the MDE from Eq. 10 and the questions needed from Eq. 9.
     """
     from .pilot import pilot_estimates
-    from .power import mde, sample_size
+    from .power import mde_t, sample_size_t
 
     alpha = check_probability(alpha, "alpha")
     power = check_probability(power, "power")
@@ -223,16 +231,34 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
         notes.append(_few_clusters_note(clusters, analysis))
     kw = {"omega2": omega2, "sigma2_a": est.sigma2_a, "sigma2_b": est.sigma2_b}
     resampled = est.k_a > 1 or est.k_b > 1
-    the_mde = float(mde(rows.size, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power))  # Eq. 10
-    needed = float(sample_size(delta, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power))  # Eq. 9
+    df_now, rate = _test_df(clusters, rows.size)
+    # Eq. 10 and Eq. 9 with t on the degrees of freedom the test has (and will have at the planned size)
+    the_mde = float(mde_t(rows.size, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power, df=df_now))
+    needed = float(sample_size_t(delta, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power,
+                                 df_per_question=rate))
     k_need = answers_needed(rows.size, delta, **kw, alpha=alpha, power=power) if resampled else None
     return PairPlan(
         model=model, baseline=baseline, n=int(rows.size), n_clusters=est.n_clusters, k_model=est.k_a,
         k_baseline=est.k_b, omega2=omega2, sigma2_model=est.sigma2_a, sigma2_baseline=est.sigma2_b,
         resampled=resampled, correlation=est.correlation, observed_diff=est.mean_difference, delta=float(delta),
         alpha=alpha, power=power, mde=the_mde, n_needed=needed, k_needed=k_need,
-        note="; ".join(n for n in notes if n) or None,
+        note="; ".join(n for n in notes if n) or None, df=df_now, df_per_question=rate,
     )
+
+
+def _test_df(codes: np.ndarray | None, n: int) -> tuple[float, float]:
+    """The paired test's degrees of freedom now, and per question as the eval grows like this one.
+
+    Without clusters ``n - 1`` and 1 per question; with clusters the CR2 Satterthwaite df of these
+    cluster sizes and ``(df + 1) / n`` per question (more clusters of the same mix of sizes).
+    """
+    if codes is None:
+        return float(n - 1), 1.0
+    from ._clusters import cluster_sizes, cr2_se_df
+
+    sizes = cluster_sizes(np.asarray(codes))
+    _, df = cr2_se_df(np.zeros_like(sizes), sizes, int(sizes.sum()))
+    return df, (df + 1.0) / n
 
 
 def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:

@@ -231,7 +231,7 @@ def comparisons_table(analysis: Analysis, fmt: str = "markdown") -> str:
 _MODEL_KEYS = ("model", "n", "n_clusters", "k", "mean", "se", "ci_low", "ci_high", "se_naive", "deff", "df",
                "method", "interval")
 _PAIR_KEYS = ("model", "baseline", "n", "diff", "se", "ci_low", "ci_high", "z", "p_value", "p_adjusted",
-              "correlation", "se_unpaired", "df", "method", "mcnemar_p", "wild_p_value")
+              "correlation", "se_unpaired", "df", "method", "mcnemar_p", "wild_p_value", "interval")
 
 
 def _csv(keys: tuple[str, ...], items: Any) -> str:
@@ -264,9 +264,11 @@ def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
     adj = f"adjusted p ({_ADJUST_NAME[analysis.adjust]}) {_p(c.p_adjusted)}" if adjusted else f"p {_p(c.p_value)}"
     ci = f"{level} CI {st.num(c.ci_low, unit=False)} to {st.num(c.ci_high, unit=False)}"
     pts = " points" if st.percent else ""
-    if c.se == 0.0 or not math.isfinite(c.se):
-        text = (f"{c.model} and {c.baseline} differ by the same amount on every shared question "
-                f"({st.num(c.diff, signed=True)}), so no interval can be estimated from these questions")
+    if not (math.isfinite(c.ci_low) and math.isfinite(c.ci_high)) or (c.se == 0.0 and c.ci_low == c.ci_high):
+        same = ("have the same mean score difference in every cluster" if c.n_clusters is not None else
+                "differ by the same amount on every shared question")
+        text = (f"{c.model} and {c.baseline} {same} ({st.num(c.diff, signed=True)}), so no interval can be "
+                "estimated from these questions")
         if math.isfinite(c.p_value):
             text += f"; the exact sign-flip test gives p {_p(c.p_value)}" + (f" ({adj})" if adjusted else "")
         return text + "."
@@ -318,9 +320,9 @@ def methods_paragraph(analysis: Analysis) -> str:
         parts.append(f"Standard errors are cluster-robust, clustered on '{analysis.cluster_col}' "
                      f"({analysis.n_clusters:,} clusters): the bias-reduced CR2 estimator (Bell & McCaffrey 2002) "
                      "with a t reference on Satterthwaite degrees of freedom (Pustejovsky & Tipton 2018, J. "
-                     "Business & Economic Statistics 36(4)), which keeps intervals near their nominal level with "
-                     "few or unequal clusters, where CR1 with a normal reference does not (Imbens & Kolesar 2016, "
-                     "Rev. Econ. Stat. 98(4)); the naive CLT standard error (Miller 2024, arXiv:2411.00640, Eq. 1) "
+                     "Business & Economic Statistics 36(4)), which stays closer to the nominal level with few or "
+                     "unequal clusters than CR1 with a normal reference (Imbens & Kolesar 2016, Rev. Econ. Stat. "
+                     "98(4)); the naive CLT standard error (Miller 2024, arXiv:2411.00640, Eq. 1) "
                      "and the design effect are shown beside them.")
     elif analysis.clustered:
         parts.append(f"Standard errors are cluster-robust, clustered on '{analysis.cluster_col}' "
@@ -340,15 +342,22 @@ def methods_paragraph(analysis: Analysis) -> str:
                      "(Eq. 3).")
     labels = sorted({m.interval for m in analysis.models if not m.interval.startswith(("t ", "CR", "CLT"))})
     if labels:
-        parts.append("For independent 0/1 answers each model's interval is "
+        parts.append("For 0/1 answers each model's interval is "
                      + (f"the {labels[0]} interval" if len(labels) == 1 else "by " + ", ".join(labels))
-                     + (" (chosen automatically below 300 questions, Bowyer et al., ICML 2025, arXiv:2503.01747)"
-                        if analysis.interval == "auto" else "") + ".")
+                     + (" (chosen automatically when fewer than 100 failures, effective ones with clusters, are "
+                        "expected: Wilson 1927, Clopper & Pearson 1934, Korn & Graubard 1998, Survey Methodology "
+                        "24(2))" if analysis.interval == "auto" else "") + ".")
+    tango = sorted({c.interval for c in analysis.comparisons if c.interval.startswith("Tango")})
+    if tango:
+        parts.append("Paired differences of 0/1 scores with fewer than 100 discordant answers use Tango's score "
+                     "interval and test on the discordant counts (Tango 1998, Statistics in Medicine 17(8)), "
+                     "with clusters on design-effect-adjusted counts.")
     if analysis.comparisons:
         how = ("paired: the standard error of the per-question differences on the questions both models "
                "answered (Eq. 7" + (", clustered as in Eq. 8)" if analysis.clustered else ")")) if analysis.paired \
             else "unpaired: the two standard errors combined in quadrature (Eq. 5)" \
-            + (", with Welch-Satterthwaite degrees of freedom" if cr2 else "")
+            + ((", with the Satterthwaite degrees of freedom of the two-group CR2 model (as clubSandwich)"
+                if analysis.clustered else ", with Welch-Satterthwaite degrees of freedom") if cr2 else "")
         parts.append(f"Comparisons are {how}, with two-sided {'t' if cr2 else 'normal'} p-values")
         if len(analysis.comparisons) < 2:
             pass
@@ -471,7 +480,7 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
               "ci": [_clean(c.ci_low), _clean(c.ci_high)], "z": _clean(c.z), "p_value": _clean(c.p_value),
               "p_adjusted": _clean(c.p_adjusted), "correlation": _clean(c.correlation),
               "se_unpaired": _clean(c.se_unpaired), "df": _clean(c.df), "method": c.method,
-              "mcnemar_p": _clean(c.mcnemar_p), "wild_p_value": _clean(c.wild_p_value)}
+              "mcnemar_p": _clean(c.mcnemar_p), "wild_p_value": _clean(c.wild_p_value), "interval": c.interval}
              for c in analysis.comparisons]
     return {"models": models, "comparisons": pairs, "warnings": list(analysis.warnings),
             "settings": settings(analysis)}

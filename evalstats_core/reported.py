@@ -73,6 +73,12 @@ class ReportedAnalysis:
     confidence: float
 
 
+#: the largest n taken: a billion questions (no benchmark has more; 1e308 would overflow the interval)
+MAX_N = 10**9
+#: the smallest SE taken, in the table's units: below it an interval is a point (denormals, 1e-320)
+MIN_SE = 1e-9
+
+
 def _number(value: Any) -> float:
     """float(value), with None/NaN/"" as NaN; non-numbers raise."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -107,10 +113,12 @@ def _rows(table: Any, percent: bool) -> list[tuple[str, float, float, float]]:
         seen.add(name)
         if math.isnan(acc) or not 0.0 <= acc <= scale:
             raise EvalStatsError(f"the accuracy of {name!r} ({acc!r}) must be between 0 and {scale:g}{unit}")
-        if not math.isnan(n) and (n < 2 or n != math.floor(n)):
-            raise EvalStatsError(f"n of {name!r} ({n!r}) must be a whole number of questions, at least 2")
-        if not math.isnan(se) and not se > 0.0:
-            raise EvalStatsError(f"the SE of {name!r} ({se!r}) must be positive; leave it empty to use n")
+        if not math.isnan(n) and (not 2 <= n <= MAX_N or n != math.floor(n)):
+            raise EvalStatsError(f"n of {name!r} ({n:g}) must be a whole number of questions from 2 to {MAX_N:,}; "
+                                 "type the number of questions the benchmark has")
+        if not math.isnan(se) and not MIN_SE <= se <= scale / 2.0:
+            raise EvalStatsError(f"the SE of {name!r} ({se:g}) must be between {MIN_SE:g} and {scale / 2.0:g}{unit} "
+                                 "(an accuracy's SE is at most half its scale); leave it empty to use n")
         if math.isnan(n) and math.isnan(se):
             raise EvalStatsError(f"{name!r} needs n (number of questions) or an SE; fill in one of them")
         rows.append((name, acc / scale, n, se / scale))

@@ -17,15 +17,16 @@ its size much closer to the nominal level (Cameron, Gelbach & Miller 2008; MacKi
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ._clusters import check_n_clusters, cluster_codes, cr1_se, scores_1d
+from ._clusters import check_n_clusters, cluster_codes, cr1_se, scores_1d, sign_flip_p
 from ._results import Interval
 from ._validate import as_scores, check_confidence, check_finite, check_positive_int
-from .errors import EvalStatsError
+from .errors import EvalStatsError, EvalStatsWarning
 
 __all__ = ["WEIGHTS", "WildBootstrap", "wild_cluster_bootstrap", "wild_compare"]
 
@@ -34,6 +35,13 @@ __all__ = ["WEIGHTS", "WildBootstrap", "wild_cluster_bootstrap", "wild_compare"]
 #: Rademacher's otherwise.
 WEIGHTS = ("auto", "rademacher", "webb")
 WEBB_MAX_CLUSTERS = 12
+#: With this many clusters or fewer, Rademacher weights (2^G sign vectors) cannot show a p-value below
+#: 2/2^G = 0.0625 at G = 5; asking for them warns (Webb 2023).
+RADEMACHER_MIN_CLUSTERS = 5
+#: Below this many clusters the wild cluster bootstrap is not recommended as a cross-check: with 2 clusters
+#: it covered 80-90% for one model's mean (CR2: 92-95%), and with 3-5 no better than CR2 (simulations of
+#: ``cluster_coverage.few_clusters_coverage``, 600 replications, accuracy 70%, ICC 0.1).
+WILD_MIN_CLUSTERS = 6
 
 _TABLES = {
     "rademacher": np.array([-1.0, 1.0]),  # +-1, probability 1/2 each
@@ -66,12 +74,17 @@ class WildBootstrap:
         Cluster-robust (CR1) standard error of the estimate: the studentisation of every t.
     p_value : float
         Two-sided symmetric bootstrap p-value: the share of the ``n_boot`` bootstrap t statistics
-        whose absolute value exceeds ``|statistic|``. ``nan`` when ``se`` is 0 and the estimate is the
-        null (nothing to test).
+        whose absolute value exceeds ``|statistic|``, but never below the share of the draws that tie
+        with it exactly (the constant weight vectors: ``2/2^G`` or ``6/6^G`` when enumerated; ``1 /
+        n_boot`` when drawn), so a handful of draws never shows p = 0. When ``se`` is 0 (every cluster
+        has the same mean) the exact sign-flip p-value ``2/2^G``, as
+        :func:`~evalstats_core.comparison.compare`; ``nan`` when the estimate is the null too.
     ci_low, ci_high : float
         The null values the test does not reject at level ``1 - confidence`` (their hull): the
         bootstrap interval by test inversion. ``nan`` when it rejects every value (e.g. 2 clusters
-        with Rademacher weights and confidence below 0.5); both equal ``estimate`` when ``se`` is 0.
+        with Rademacher weights and confidence below 0.5) and when ``se`` is 0 (no interval: every
+        cluster has the same mean); ``-inf, inf`` when the smallest p-value the draws can show is
+        above ``1 - confidence`` (2 clusters with Webb's weights at 95%: 6/36).
     n : int
         Number of questions.
     n_clusters : int
@@ -235,6 +248,10 @@ def wild_cluster_bootstrap(
     check_n_clusters(g)
     if kind == "auto":
         kind = "webb" if g <= WEBB_MAX_CLUSTERS else "rademacher"
+    elif kind == "rademacher" and g <= RADEMACHER_MIN_CLUSTERS:
+        warnings.warn(f"weights='rademacher' with {g} clusters: only {2**g} sign vectors, so no p-value can fall "
+                      f"below {2 ** (1 - g):.3g}; use weights='webb' (the default 'auto' does)", EvalStatsWarning,
+                      stacklevel=2)
     se = cr1_se(sums, n, g)
     scale = max(abs(estimate), abs(null), math.sqrt(float(resid @ resid) / n))
     if se <= 1e-12 * scale:
@@ -243,17 +260,23 @@ def wild_cluster_bootstrap(
     d = estimate - null
     if se == 0.0 and abs(d) <= 1e-12 * scale:
         d = 0.0  # the null is the estimate, up to rounding
+    # the weight vectors constant across clusters give t* = +-t exactly: counted, they set the smallest
+    # p-value the draws can show (2/2^G, 6/6^G enumerated); a handful of draws never shows p = 0
+    floor = (2 if kind == "rademacher" else 6) if draws.enumerated else 1
     if se > 0.0:
         statistic = d / se
-        p_value = float(_exceed(draws, se, np.array([d]))[0]) / draws.total
-        low, high = _interval(draws, se, 1.0 - level)  # distances below / above the estimate
-        ci_low, ci_high = estimate - float(low), estimate + float(high)
+        p_value = max(float(_exceed(draws, se, np.array([d]))[0]), floor) / draws.total
+        if floor / draws.total > 1.0 - level:  # no null can be rejected: the draws cannot bound the mean
+            ci_low, ci_high = -math.inf, math.inf
+        else:
+            low, high = _interval(draws, se, 1.0 - level)  # distances below / above the estimate
+            ci_low, ci_high = estimate - float(low), estimate + float(high)
     else:  # every cluster has the same mean: t is +-inf unless the null is the estimate
         statistic = math.copysign(math.inf, d) if d != 0.0 else math.nan
-        # only the weight vectors with one value for every cluster (2 of 2^G Rademacher, 6 of 6^G Webb) give
-        # a bootstrap sample as extreme: the exact randomisation p-value, never 0 (as compare's sign flip)
-        p_value = float((2 if kind == "rademacher" else 6) ** (1 - g)) if d != 0.0 else math.nan
-        ci_low = ci_high = estimate
+        # the exact sign-flip randomisation p-value, as compare's: of the 2^G sign vectors only the two
+        # constant ones reach |t| = inf (whatever the weights), so p = 2/2^G, never 0
+        p_value = sign_flip_p(g) if d != 0.0 else math.nan
+        ci_low = ci_high = math.nan  # no interval: every cluster has the same mean
     return WildBootstrap(
         estimate=estimate,
         null=null,

@@ -5,6 +5,7 @@ import streamlit as st
 
 from evalstats_app import shell, workbench_judge
 from evalstats_app import workbench as wb
+from evalstats_app import workbench_reading as reading
 from evalstats_app import workbench_sections as sections
 
 content = shell.page_setup("analyze")
@@ -15,14 +16,16 @@ mode = wb.mode_control(content)
 if mode == "reported":
     sections.reported_section(content)
 else:
-    source = wb.source_controls(content)
-    prepared, use_clusters = wb.roles_controls(content, source)
-    if prepared is not None:
-        roles_key = wb.read_key()
+    source = reading.source_controls(content)
+    read = reading.roles_controls(content, source)
+    if read.prepared is not None:
+        prepared, roles_key = read.prepared, read.options
         st.markdown("---")
         settings = wb.analysis_controls(prepared.table.models)
-        results = wb.run(source, prepared, roles_key, settings, use_clusters)
+        results = wb.run(source, read, settings)
         results = workbench_judge.corrected(prepared, results, source.key, roles_key)  # human labels: PPI++
+        if results is not None:
+            st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
         if results is not None:
             sections.models_section(content, prepared, results, settings["method"])
             workbench_judge.judge_section(prepared, results, source.key, roles_key)

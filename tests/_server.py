@@ -36,3 +36,29 @@ def stop_group(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def listening_addresses(port: int) -> set[str]:
+    """The local IPv4/IPv6 addresses a socket LISTENs on at ``port`` (Linux ``/proc/net/tcp*``).
+
+    ``"0.0.0.0"`` or ``"::"`` means every interface; ``"127.0.0.1"`` / ``"::1"`` this machine only.
+    """
+    import ipaddress
+
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as fh:
+                lines = fh.read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            local, state = line.split()[1], line.split()[3]
+            host, _, hex_port = local.partition(":")
+            if state != "0A" or int(hex_port, 16) != port:  # 0A = LISTEN
+                continue
+            raw = bytes.fromhex(host)
+            # the kernel prints each 32-bit word in host (little-endian) order
+            raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+            found.add(str(ipaddress.ip_address(raw)))
+    return found

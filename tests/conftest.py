@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -77,7 +80,7 @@ def _missing_reason() -> str | None:
 # statistics, files, reports and the command line); the full suite runs everything.
 SLOW_FILES = ("test_page_", "test_notes_", "test_chart_contrast.py", "test_chart_ticks.py", "test_home.py",
               "test_hostile_app.py", "test_wheel.py", "test_container.py",
-              "test_latex_compile.py")
+              "test_latex_compile.py", "test_inspect_metric.py", "test_action.py", "test_interrupt.py")
 SLOW_TESTS = ("test_live_r_",)  # test_cr2_oracle.py: rerun the clubSandwich script with Rscript
 
 
@@ -100,17 +103,59 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+# A clean stop: the test server runs in its own process group, stopped by the fixture's teardown, by an
+# atexit handler if the teardown is cut short (a second Ctrl-C), and by the kernel if pytest itself is
+# killed (PR_SET_PDEATHSIG). SIGTERM is turned into KeyboardInterrupt, so `kill PID` tears down like
+# Ctrl-C. tests/test_interrupt.py checks that no server of an interrupted run survives.
+_SERVERS: set[subprocess.Popen] = set()
+# Run the rest of argv after asking the kernel for SIGTERM when the parent (pytest) dies (Linux; kept
+# across exec). A wrapper process instead of preexec_fn, which is unsafe once threads run.
+_DIE_WITH_PARENT = ("import ctypes, os, sys\n"
+                    "try:\n    ctypes.CDLL(None).prctl(1, 15)  # PR_SET_PDEATHSIG, SIGTERM\n"
+                    "except (OSError, AttributeError):\n    pass\n"
+                    "os.execv(sys.argv[1], sys.argv[1:])\n")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stop a server and everything in its process group."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    _SERVERS.discard(proc)
+
+
+def _stop_servers() -> None:
+    for proc in list(_SERVERS):
+        _stop(proc)
+
+
+def _terminate_as_interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+atexit.register(_stop_servers)
+if threading.current_thread() is threading.main_thread():
+    signal.signal(signal.SIGTERM, _terminate_as_interrupt)
+
+
 @contextlib.contextmanager
 def streamlit_server():
     """Start ``streamlit run app.py`` on a free loopback port; yield its base URL once healthy."""
     port = _free_port()
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+        [sys.executable, "-c", _DIE_WITH_PARENT, sys.executable, "-m", "streamlit", "run", "app.py",
+         "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port),
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
+    _SERVERS.add(proc)
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     try:
@@ -126,11 +171,7 @@ def streamlit_server():
             time.sleep(0.3)
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop(proc)
 
 
 @pytest.fixture(scope="session")

@@ -132,8 +132,9 @@ def slow_analysis(frame: pd.DataFrame, baseline: str, confidence: float):
         if m == baseline:
             continue
         both = wide[[m, baseline]].dropna()
-        out[m] = compare(both[m].to_numpy(), both[baseline].to_numpy(), confidence=confidence)
-    return out, {m: summarize(wide[m].dropna().to_numpy(), confidence=confidence) for m in wide.columns}
+        out[m] = compare(both[m].to_numpy(), both[baseline].to_numpy(), confidence=confidence, interval="normal")
+    return out, {m: summarize(wide[m].dropna().to_numpy(), confidence=confidence, interval="normal")
+                 for m in wide.columns}
 
 
 @settings(max_examples=40, deadline=None)
@@ -269,6 +270,9 @@ def test_identical_models_have_no_test():
     (c,) = analyze(load(data)).comparisons
     assert c.se == 0.0 and math.isnan(c.z) and math.isnan(c.p_value) and math.isnan(c.p_adjusted)
     assert c.mcnemar_statistic is None and (c.only_model, c.only_baseline) == (0, 0)
+    # no test, but an interval: Tango's score interval on 0 discordant answers of 3, +-z^2/(3 + z^2)
+    z2 = 1.959963984540054 ** 2
+    assert c.interval.startswith("Tango score") and (c.ci_low, c.ci_high) == pytest.approx((-z2 / (3 + z2), z2 / (3 + z2)))
 
 
 # ----------------------------------------------------------------------------------- frames / errors

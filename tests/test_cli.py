@@ -118,7 +118,8 @@ def test_json_output_equals_analyze():
         assert got == {"model": c.model, "baseline": "Galleon", "n": c.n, "diff": c.diff, "se": c.se,
                        "ci": [c.ci_low, c.ci_high], "z": c.z, "p_value": c.p_value, "p_adjusted": c.p_adjusted,
                        "correlation": c.correlation, "se_unpaired": c.se_unpaired, "df": c.df, "method": "cr2",
-                       "mcnemar_p": None, "wild_p_value": None}  # clustered: no exact McNemar
+                       "mcnemar_p": None, "wild_p_value": None,  # clustered: no exact McNemar
+                       "interval": c.interval}
     assert doc["warnings"] == list(res.warnings)
     assert doc["settings"]["baseline"] == "Galleon" and doc["settings"]["cluster_col"] == "cluster"
 

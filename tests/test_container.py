@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tomllib
@@ -42,8 +43,19 @@ def one(name: str) -> str:
     return found[0]
 
 
-def cmd() -> list[str]:
-    return json.loads(one("CMD"))
+def cmd() -> str:
+    """The CMD, a shell-form command (so ``$PORT`` is read when the container starts)."""
+    text = one("CMD")
+    assert not text.startswith("["), "exec-form CMD: $PORT would not be expanded"
+    return text
+
+
+def cmd_args(port: int | None) -> list[str]:
+    """The CMD's words after the shell expands them with ``PORT`` set to ``port`` (unset when None)."""
+    env = {"PATH": os.environ["PATH"]} | ({} if port is None else {"PORT": str(port)})
+    script = "set -- " + cmd().removeprefix("exec ") + '; printf "%s\\n" "$@"'
+    return subprocess.run(["sh", "-c", script], capture_output=True, text=True, env=env,
+                          check=True).stdout.splitlines()
 
 
 def test_dockerfile_has_the_required_pieces():
@@ -58,9 +70,11 @@ def test_dockerfile_has_the_required_pieces():
             assert "==" in line, line
     health = one("HEALTHCHECK")
     assert "/_stcore/health" in health and "8501" in health
-    assert one("EXPOSE") == "8501"
-    args = cmd()
+    assert one("EXPOSE") == "8501" and ("ENV", "PORT=8501") in instructions()
+    assert cmd().startswith("exec ")  # the server replaces the shell: SIGTERM from `docker stop` reaches it
+    args = cmd_args(None)
     assert args[:5] == ["python", "-m", "streamlit", "run", "app.py"]
+    assert "--server.port=9000" in cmd_args(9000)  # the host's $PORT
     for setting in ("--server.address=0.0.0.0", "--server.port=8501", "--server.fileWatcherType=none",
                     "--server.maxUploadSize=200", "--server.enableCORS=true",
                     "--server.enableXsrfProtection=true", "--server.headless=true"):
@@ -87,23 +101,31 @@ def image_dir(tmp_path_factory) -> Path:
     return work
 
 
-def test_container_command_serves_and_answers_the_health_check(image_dir):
+def test_container_command_serves_on_port_and_answers_the_health_check(image_dir, tmp_path):
+    """The CMD run by ``sh -c`` (as Docker runs a shell-form CMD) with ``PORT`` set listens on that port."""
     port = free_port()
-    args = [sys.executable if a == "python" else a for a in cmd()]
-    args = ["--server.address=127.0.0.1" if a.startswith("--server.address=") else a for a in args]
-    args = [f"--server.port={port}" if a.startswith("--server.port=") else a for a in args]
+    script = cmd().replace("--server.address=0.0.0.0", "--server.address=127.0.0.1")  # loopback only here
+    shim = tmp_path / "bin"  # `python` on PATH is this environment's, as the image's is its own
+    shim.mkdir()
+    (shim / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (shim / "python").chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    proc = subprocess.Popen(args, cwd=image_dir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-                            start_new_session=True)
+    env.update(PORT=str(port), PATH=f"{shim}:{env['PATH']}")
+    proc = subprocess.Popen(["sh", "-c", script], cwd=image_dir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env=env, start_new_session=True)
     try:
         health = wait_health(proc, port)
         assert health == b"ok", proc.stdout.read().decode(errors="replace") if proc.poll() is not None else ""
+        # `exec`: the shell became the server (docker stop's SIGTERM goes to it, not to a shell)
+        assert b"streamlit" in Path(f"/proc/{proc.pid}/cmdline").read_bytes()
         check = json.loads(one("HEALTHCHECK").split(" CMD ", 1)[1])
-        assert check[0] == "python"
-        check = [sys.executable] + [a.replace("8501", str(port)) for a in check[1:]]
-        assert subprocess.run(check, timeout=30).returncode == 0
+        assert check[0] == "python" and "8501" in check[-1]
+        assert subprocess.run([sys.executable, *check[1:]], timeout=30, env=env).returncode == 0  # reads $PORT
+        os.kill(proc.pid, signal.SIGTERM)  # what `docker stop` sends PID 1
+        assert proc.wait(20) is not None
     finally:
-        stop_group(proc)
+        if proc.poll() is None:
+            stop_group(proc)
     log = proc.stdout.read().decode(errors="replace")
     assert "Traceback" not in log and "Inotify" not in log, log
 
@@ -120,3 +142,35 @@ def test_container_files_run_the_app(image_dir):
                          timeout=180)
     assert out.returncode == 0, out.stderr[-3000:]
     assert Path(out.stdout.strip().splitlines()[-1]).is_relative_to(image_dir)
+
+
+@pytest.mark.parametrize(("args", "env", "address"), [
+    ((), {}, ["--server.address", "127.0.0.1"]),
+    (("--server.port", "8502"), {}, ["--server.address", "127.0.0.1"]),
+    (("--server.address", "0.0.0.0"), {}, []),
+    (("--server.address=0.0.0.0",), {}, []),
+    ((), {"STREAMLIT_SERVER_ADDRESS": "0.0.0.0"}, []),
+])
+def test_app_script_listens_on_loopback_unless_told(tmp_path, args, env, address):
+    """scripts/app.sh adds --server.address 127.0.0.1 unless the arguments or the environment choose one."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "app.sh", tmp_path / "scripts" / "app.sh")
+    (tmp_path / "scripts" / "_venv.sh").write_text("")  # the real one installs requirements: not here
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    fake = tmp_path / ".venv" / "bin" / "python"
+    fake.write_text('#!/bin/sh\nprintf "%s\\n" "$@"\n')
+    fake.chmod(0o755)
+    base = {k: v for k, v in os.environ.items() if k != "STREAMLIT_SERVER_ADDRESS"}
+    out = subprocess.run(["bash", str(tmp_path / "scripts" / "app.sh"), *args], capture_output=True, text=True,
+                         env=base | env, timeout=30, check=True)
+    assert out.stdout.splitlines() == ["-m", "streamlit", "run", "app.py", *address, *args]
+
+
+def test_app_command_listens_on_loopback_unless_told(monkeypatch):
+    from evalstats_app.launch import local_address
+
+    monkeypatch.delenv("STREAMLIT_SERVER_ADDRESS", raising=False)
+    assert local_address([]) == local_address(["--server.port", "8502"]) == ["--server.address=127.0.0.1"]
+    assert local_address(["--server.address", "0.0.0.0"]) == local_address(["--server.address=::"]) == []
+    monkeypatch.setenv("STREAMLIT_SERVER_ADDRESS", "0.0.0.0")
+    assert local_address([]) == []

@@ -97,7 +97,7 @@ def test_summarize_cr2_equals_clubsandwich(name):
     ds = DATASETS[name]
     scores, clusters = _read(ds["path"])
     for m in ds["models"]:
-        s = _quiet(summarize, scores[m["model"]].to_numpy(float), clusters, method="cr2")
+        s = _quiet(summarize, scores[m["model"]].to_numpy(float), clusters, method="cr2", interval="normal")
         assert s.method == "cr2"
         assert s.mean == pytest.approx(m["mean"], abs=ABS_MEAN), (name, m["model"], "mean")
         assert _close(s.se, m["se"]), (name, m["model"], "se", s.se, m["se"])
@@ -113,7 +113,7 @@ def test_compare_cr2_equals_clubsandwich(name):
     scores, clusters = _read(ds["path"])
     for p in ds["pairs"]:
         a, b = scores[p["model"]].to_numpy(float), scores[p["baseline"]].to_numpy(float)
-        c = _quiet(compare, a, b, clusters, method="cr2")
+        c = _quiet(compare, a, b, clusters, method="cr2", interval="normal")
         where = (name, p["model"], p["baseline"])
         assert c.method == "cr2"
         assert c.diff == pytest.approx(p["mean"], abs=ABS_MEAN), (*where, "diff")
@@ -128,14 +128,15 @@ def test_compare_cr2_equals_clubsandwich(name):
 
 
 def _cli_json(path: str) -> dict:
-    out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", path, "--format", "json"],
+    out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", path, "--format", "json",
+                          "--interval", "normal"],
                          cwd=ROOT, capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
 
 @pytest.mark.parametrize("path", EXAMPLES)
 def test_cli_json_equals_clubsandwich(path):
-    """Default CLI JSON (every pair, CR2): each model's se/df and each comparison's se/df/p equal R's."""
+    """CLI JSON (every pair, CR2, the raw t intervals): each model's se/df and each comparison's se/df/p equal R's."""
     ds = next(d for d in FIX["datasets"] if d["path"] == path)
     got = _cli_json(path)
     assert got["settings"]["cluster_se"] == "cr2"
@@ -214,10 +215,11 @@ def test_live_r_equals_ours(live_r):
     for ds in live_r["datasets"]:
         scores, clusters = _read(ds["path"])
         for m in ds["models"]:
-            s = _quiet(summarize, scores[m["model"]].to_numpy(float), clusters)
+            s = _quiet(summarize, scores[m["model"]].to_numpy(float), clusters, interval="normal")
             assert _close(s.se, m["se"]) and _close(s.df, m["df"]), (ds["name"], m["model"])
         for p in ds["pairs"]:
-            c = _quiet(compare, scores[p["model"]].to_numpy(float), scores[p["baseline"]].to_numpy(float), clusters)
+            c = _quiet(compare, scores[p["model"]].to_numpy(float), scores[p["baseline"]].to_numpy(float), clusters,
+                       interval="normal")
             assert _close(c.se, p["se"]) and _close(c.df, p["df"]) and _close(c.p_value, p["p"]), (
                 ds["name"], p["model"], p["baseline"])
 
@@ -338,9 +340,9 @@ T_DATA = {
 
 @pytest.mark.parametrize("name", sorted(T_DATA))
 def test_default_without_clusters_is_ttest_1samp(name):
-    """summarize() default: SE = sd/sqrt(n), df = n - 1, interval = scipy's one-sample t interval."""
+    """summarize(interval="normal"): SE = sd/sqrt(n), df = n - 1, interval = scipy's one-sample t interval."""
     x = np.array(T_DATA[name][0], float)
-    s = summarize(x)
+    s = summarize(x, interval="normal")
     res = stats.ttest_1samp(x, 0.0)
     ci = res.confidence_interval(0.95)
     assert s.df == x.size - 1 == res.df
@@ -350,9 +352,9 @@ def test_default_without_clusters_is_ttest_1samp(name):
 
 @pytest.mark.parametrize("name", sorted(T_DATA))
 def test_default_paired_without_clusters_is_ttest_rel(name):
-    """compare() default (paired): t = z, df = n - 1, p and interval = scipy's paired t-test."""
+    """compare(interval="normal") (paired): t = z, df = n - 1, p and interval = scipy's paired t-test."""
     a, b = (np.array(v, float) for v in T_DATA[name])
-    c = compare(a, b)
+    c = compare(a, b, interval="normal")
     res = stats.ttest_rel(a, b)
     ci = res.confidence_interval(0.95)
     assert c.df == a.size - 1 == res.df

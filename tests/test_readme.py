@@ -1,5 +1,5 @@
-"""The README's Python examples run: every ```python block with ``>>>`` prompts is a doctest (run from the
-repository root, where the README's example paths resolve), and its commands name real files."""
+"""The README's Python examples run: every ```python block with ``>>>`` prompts is a doctest (run from a
+directory outside the repository: its example paths resolve from anywhere), and its commands name real files."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ def test_readme_has_an_api_example():
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
-def test_readme_python_block_runs(block, monkeypatch):
-    monkeypatch.chdir(ROOT)
+def test_readme_python_block_runs(block, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # the README's paths work from anywhere, not only from the repository root
     test = doctest.DocTestParser().get_doctest(block, {}, "README.md", "README.md", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
@@ -77,3 +77,20 @@ def test_readme_lists_the_score_words_missing_words_and_budgets():
         assert f"`{name}`" in section, name
     for fmt in (".csv", ".tsv", ".parquet", ".zip", "gzip", "bzip2", "xz", "zstd", "UTF-16"):
         assert fmt in section, fmt
+
+
+def test_readme_figures_are_marked_for_the_script_that_measures_them():
+    """Every figure scripts/readme_figures.py measures has its marked span in the README, and only those."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("readme_figures", ROOT / "scripts" / "readme_figures.py")
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
+    text = (ROOT / "README.md").read_text()
+    marked = [m.group(1) for m in figures.SPAN.finditer(text)]
+    measured = {*figures.SELECTIONS, "wheel", "unpacked", "examples", "fast_timed", "fast_time", "fast_load", "full_tests", "full_time",
+                "full_minutes", "full_load"}
+    assert sorted(marked) == sorted(measured)
+    new = figures.rewrite(text, {"tests": "9,999", "wheel": "1 kB"})
+    assert "<!--fig:tests-->9,999<!--/fig-->" in new and "<!--fig:wheel-->1 kB<!--/fig-->" in new
+    assert figures.rewrite(text, {}) == text

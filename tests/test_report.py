@@ -175,7 +175,7 @@ def test_json_document_keys_are_fixed(mgsm):
                                       "method", "interval"]
     assert list(doc["comparisons"][0]) == ["model", "baseline", "n", "diff", "se", "ci", "z", "p_value",
                                            "p_adjusted", "correlation", "se_unpaired", "df", "method", "mcnemar_p",
-                                           "wild_p_value"]
+                                           "wild_p_value", "interval"]
     assert doc["models"][0]["method"] == "cr2" and doc["settings"]["cluster_se"] == "cr2"
     assert doc["settings"]["interval"] == "auto"
     s = doc["settings"]
@@ -343,7 +343,7 @@ def test_intervals_past_the_bounds_are_drawn_clipped_and_said_so():
     from evalstats_core.charts.analyze import models_chart
     from evalstats_core.report import Formatter, clipped_note, model_intervals
 
-    a = analyze(load(_few_clusters_file()))
+    a = analyze(load(_few_clusters_file()), interval="normal")  # the raw t intervals (auto stays in [0, 1])
     iv = model_intervals(a)
     assert (iv["ci_high"] > 1).any()
     note = clipped_note(a, iv)

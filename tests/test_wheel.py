@@ -11,6 +11,7 @@ The imports are checked to come from the fresh virtualenv, not from the reposito
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import site
 import subprocess
@@ -19,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from _server import free_port, stop_group, wait_health
+from _server import free_port, listening_addresses, stop_group, wait_health
 
 ROOT = Path(__file__).resolve().parent.parent
 IGNORE = shutil.ignore_patterns(".venv", ".git", "tests", "bench", "build", "dist", "*.egg-info", "__pycache__",
@@ -98,6 +99,9 @@ def test_command_analyze_and_gate_from_outside_the_repo(installed):
     assert usage.returncode == 2 and "evalbars analyze" in usage.stderr
     module = run([bin_dir / "python", "-m", "evalstats_core", "analyze", "results.csv", "--format", "markdown"], work)
     assert module.returncode == 0 and "Breeze" in module.stdout, module.stderr
+    named = run([bin_dir / "evalbars", "analyze", "--example", "multilingual", "--format", "json"], work)
+    assert named.returncode == 0, named.stderr  # the bundled example by name, from outside the repository
+    assert {m["model"] for m in json.loads(named.stdout)["models"]} == {"Galleon", "Dreadnought", "Frigate"}
 
 
 def test_api_comes_from_the_installed_package(installed):
@@ -108,9 +112,11 @@ def test_api_comes_from_the_installed_package(installed):
         "from evalstats_core.report import version\n"
         "from evalstats_app.examples import EXAMPLES_DIR\n"
         "from evalstats_app.content import CONTENT_DIR\n"
+        "from evalstats_core import examples\n"
         "s = summarize([1, 0, 1, 1, 0, 1, 1, 1])\n"
         "c = compare([1, 0, 1, 1, 0, 1, 1, 1], [1, 1, 1, 1, 0, 1, 1, 1])\n"
-        "print(evalstats_core.__file__, evalstats_app.__file__, EXAMPLES_DIR, CONTENT_DIR, sep='\\n')\n"
+        "print(evalstats_core.__file__, evalstats_app.__file__, EXAMPLES_DIR, CONTENT_DIR, examples.path('synthetic'),"
+        " sep='\\n')\n"
         "print(round(s.mean, 3), round(c.diff, 3), version(), importlib.metadata.version('evalbars'))\n"
     )
     out = run([bin_dir / "python", "-c", code], work)
@@ -119,7 +125,7 @@ def test_api_comes_from_the_installed_package(installed):
     for p in paths:
         assert Path(p).is_relative_to(venv_site), p
         assert not Path(p).is_relative_to(ROOT), p
-    assert Path(paths[2]).is_dir() and Path(paths[3]).is_dir()
+    assert Path(paths[2]).is_dir() and Path(paths[3]).is_dir() and Path(paths[4]).is_file()
     assert last.split() == ["0.75", "-0.125", "0.1.0", "0.1.0"]
 
 
@@ -141,13 +147,16 @@ def test_app_command_serves_and_pages_run_from_the_wheel(installed):
     )
     pages = run([bin_dir / "python", "-c", code], site_dir)
     assert pages.returncode == 0 and "pages ok" in pages.stdout, pages.stderr[-3000:]
-    # The command starts the server (with the bundled config: headless) and it answers its health check.
+    # The command starts the server (with the bundled config: headless) and it answers its health check;
+    # without --server.address it listens on this machine only (127.0.0.1), as the README says.
     port = free_port()
-    proc = subprocess.Popen([str(bin_dir / "evalbars-app"), "--server.address", "127.0.0.1", "--server.port",
-                             str(port), "--browser.gatherUsageStats", "false"],
+    env = {k: v for k, v in os.environ.items() if k != "STREAMLIT_SERVER_ADDRESS"}
+    proc = subprocess.Popen([str(bin_dir / "evalbars-app"), "--server.port", str(port),
+                             "--browser.gatherUsageStats", "false"], env=env,
                             cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         health = wait_health(proc, port)
         assert health == b"ok", proc.stdout.read().decode(errors="replace") if proc.poll() is not None else ""
+        assert listening_addresses(port) == {"127.0.0.1"}
     finally:
         stop_group(proc)

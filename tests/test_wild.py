@@ -220,7 +220,10 @@ def test_three_questions_by_hand():
     r0 = wild_cluster_bootstrap([1, 2, 6], weights="rademacher")
     assert r0.se == pytest.approx(math.sqrt(21) / 3, rel=1e-14)
     assert r0.statistic == pytest.approx(9 / math.sqrt(21), rel=1e-14)
-    assert (r0.n_boot, r0.enumerated, r0.p_value) == (8, True, 0.0)
+    # no draw exceeds |t|; the two constant sign vectors tie with it, so p is 2/8, never 0 (and with
+    # 3 clusters no null is rejected at 95%: the interval is the whole line)
+    assert (r0.n_boot, r0.enumerated, r0.p_value) == (8, True, 0.25)
+    assert r0.ci == (-math.inf, math.inf)
     r2 = wild_cluster_bootstrap([1, 2, 6], null=2.0, weights="rademacher")
     assert r2.statistic == pytest.approx(3 / math.sqrt(21), rel=1e-14)
     assert r2.p_value == 0.5
@@ -339,15 +342,19 @@ def test_interval_contains_the_estimate_and_its_ends_are_where_p_crosses_the_lev
     scores, labels = design
     r = wild_cluster_bootstrap(scores, labels, null=float(np.mean(scores)), weights=kind, n_boot=499,
                                confidence=level, rng=1)
-    if r.se == 0.0:  # every cluster has the same mean
-        assert math.isnan(r.p_value) and r.ci_low == r.ci_high == r.estimate
+    if r.se == 0.0:  # every cluster has the same mean: no interval
+        assert math.isnan(r.p_value) and math.isnan(r.ci_low) and math.isnan(r.ci_high)
         return
     draws = fast_draws(scores, labels, kind, 499, rng=1)
-    nonconstant = draws.a.size / draws.total  # the tied constant vectors never count
+    nonconstant = draws.a.size / draws.total  # the tied constant vectors never exceed |t|
+    floor = ((2 if kind == "rademacher" else 6) if r.enumerated else 1) / r.n_boot
     if r.enumerated:
         assert nonconstant == 1.0 - (2 if kind == "rademacher" else 6) / r.n_boot
     near = np.count_nonzero(np.abs(draws.t_star(0.0)) <= TIE) / draws.total  # t* = 0 = t: ties too
-    assert r.p_value == pytest.approx(nonconstant - near)
+    assert r.p_value == pytest.approx(max(nonconstant - near, floor))  # never below the tied share
+    if floor > 1.0 - level:  # the draws cannot show a p-value below the level: no null is rejected
+        assert r.ci == (-math.inf, math.inf)
+        return
     if nonconstant <= 1.0 - level:  # too few non-constant draws for any null to survive
         assert math.isnan(r.ci_low) and math.isnan(r.ci_high)
         return
@@ -436,16 +443,20 @@ def test_public_names():
 def test_constant_scores_have_zero_se_and_a_point_interval():
     r = wild_cluster_bootstrap([0.7] * 12, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5], null=0.7)
     assert r.se == 0.0 and math.isnan(r.statistic) and math.isnan(r.p_value)
-    assert r.ci == (0.7, 0.7)
+    assert math.isnan(r.ci_low) and math.isnan(r.ci_high)  # no interval: every cluster has the same mean
     r = wild_cluster_bootstrap([0.7] * 12, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5], null=0.5)
-    # never p = 0 from a zero SE: only the 6 constant Webb vectors of 6^6 are as extreme (randomisation p)
-    assert r.statistic == math.inf and r.p_value == 6.0**-5
+    # never p = 0 from a zero SE: the exact sign-flip p 2/2^6, the same as compare's (whatever the weights)
+    assert r.statistic == math.inf and r.p_value == 2.0**-5
 
 
 def test_equal_cluster_means_give_zero_residual_sums():
     """Every cluster is (0, 1): S_g = 0 exactly, so se = 0: any other null is rejected outright."""
     r = wild_cluster_bootstrap([0, 1] * 6, np.repeat(np.arange(6), 2), null=0.4)
-    assert r.se == 0.0 and r.statistic == math.inf and r.p_value == 6.0**-5 and r.ci == (0.5, 0.5)
+    assert r.se == 0.0 and r.statistic == math.inf and r.p_value == 2.0**-5 and math.isnan(r.ci_low)
+    from evalstats_core import compare
+
+    c = compare([0, 1] * 6, [0.4] * 12, np.repeat(np.arange(6), 2), interval="normal")
+    assert r.p_value == c.p_value  # one answer: the sign-flip p of compare
     r = wild_cluster_bootstrap([0, 1] * 20, np.repeat(np.arange(20), 2), null=0.4)  # Rademacher: 2 / 2^20
     assert r.weights == "rademacher" and r.p_value == 2.0**-19
 
@@ -453,17 +464,20 @@ def test_equal_cluster_means_give_zero_residual_sums():
 def test_nearly_equal_cluster_means_stay_finite():
     """Cluster means all 1/3 (residual sums zero up to rounding): the SE is 0, the answer exact."""
     r = wild_cluster_bootstrap([0, 0, 1] * 5, np.repeat(np.arange(5), 3), null=0.3)
-    assert r.se == 0.0 and r.p_value == 6.0**-4
-    assert r.ci_low <= 1 / 3 <= r.ci_high and r.ci_high - r.ci_low < 1e-12
+    assert r.se == 0.0 and r.p_value == 2.0**-4
+    assert math.isnan(r.ci_low) and math.isnan(r.ci_high)
 
 
 def test_two_clusters():
-    """G = 2: Webb's 36 vectors; 6 are constant and tie, so p <= 30/36; the interval is finite."""
+    """G = 2: Webb's 36 vectors; 6 are constant and tie, so 6/36 <= p <= 30/36: no p-value can fall below
+    5%, so no null is rejected and the 95% interval is the whole line (a finite one under-covered)."""
     scores, labels = clustered(2, [6, 9])
     r = wild_cluster_bootstrap(scores, labels, null=float(np.mean(scores)))
     assert (r.n_boot, r.weights, r.enumerated) == (36, "webb", True)
     assert r.p_value == pytest.approx(30 / 36)
-    assert math.isfinite(r.ci_low) and r.ci_low <= r.estimate <= r.ci_high
+    assert r.ci == (-math.inf, math.inf)
+    far = wild_cluster_bootstrap(scores, labels, null=float(np.mean(scores)) + 10.0)
+    assert far.p_value >= 6 / 36
     # Rademacher with G = 2: four vectors, two of them constant: p <= 1/2, so below 50% confidence
     # every null is rejected and there is no interval
     r = wild_cluster_bootstrap(scores, labels, null=float(np.mean(scores)), weights="rademacher", confidence=0.4)

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import stats
+from scipy.special import ndtri
 
 from evalstats_app.examples import example_bytes
 from evalstats_app.page_keys import LINK_DELTA_RANGE, power_link
@@ -45,8 +47,13 @@ def test_resampled_plan_uses_answer_level_estimates():
     assert plan.resampled and plan.k_model == 5
     assert plan.omega2 == pytest.approx(est.omega2) and plan.sigma2_model == pytest.approx(est.sigma2_a)
     kw = {"omega2": est.omega2, "sigma2_a": est.sigma2_a, "sigma2_b": est.sigma2_b, "k_a": 5, "k_b": 5}
-    assert plan.mde == pytest.approx(mde(400, **kw))
-    assert plan.n_needed == pytest.approx(sample_size(0.03, **kw))
+    # Eq. 10 and 9 with t on the paired test's df (399 now; n - 1 at the planned n)
+    tq = stats.t.ppf(0.975, 399) + stats.t.ppf(0.8, 399)
+    assert plan.df == 399 and plan.mde == pytest.approx(tq * mde(400, **kw) / (ndtri(0.975) + ndtri(0.8)))
+    n = plan.n_needed
+    tq = stats.t.ppf(0.975, n - 1) + stats.t.ppf(0.8, n - 1)
+    assert n == pytest.approx(tq**2 * sample_size(0.03, **kw) / (ndtri(0.975) + ndtri(0.8)) ** 2, rel=1e-8)
+    assert sample_size(0.03, **kw) < n < 1.01 * sample_size(0.03, **kw)
     frame = plan.k_frame()
     assert list(frame["k"]) == [1, 2, 4, 8, 16]
     assert frame["mde"].is_monotonic_decreasing and frame["n_needed"].is_monotonic_decreasing
@@ -63,25 +70,28 @@ def test_clustered_plan_uses_cluster_estimates():
     assert plan.omega2 == pytest.approx(est.omega2)
     # Appendix C's clustered omega2 is n times the CR1 variance of the mean difference, so the MDE is
     # (z_a/2 + z_b) times the clustered paired SE the analysis reports
-    from scipy.special import ndtri
 
     pair = [c for c in a.comparisons if (c.model, c.baseline) == ("Dreadnought", "Galleon")][0]
     assert pair.n_clusters == 250
-    assert plan.mde == pytest.approx((ndtri(0.975) + ndtri(0.8)) * pair.se)
+    # CR2 omega2 (n times the CR2 variance of the mean difference) and t on the CR2 df: the MDE is
+    # (t_a/2 + t_b) times the clustered paired SE the analysis reports, on the analysis' df
+    assert plan.df == pytest.approx(pair.df)
+    assert plan.mde == pytest.approx((stats.t.ppf(0.975, pair.df) + stats.t.ppf(0.8, pair.df)) * pair.se)
     text = describe(plan)
     assert "clusters of this size" in text["n"] and "one answer per question" in text["k"]
 
 
-def test_unresampled_mde_is_the_paired_se_times_z_sum():
+def test_unresampled_mde_is_the_paired_se_times_t_sum():
     """With K = 1 and no clusters omega2 is Var(d) (ddof=1), so the MDE is (z_a/2 + z_b) times the paired SE."""
-    from scipy.special import ndtri
 
     ds, tb, a = loaded("atlas_breeze")
     plan = plan_pair(ds, tb, a, "Breeze", "Atlas", delta=0.03)
     se = a.comparisons[0].se
-    assert plan.mde == pytest.approx((ndtri(0.975) + ndtri(0.8)) * se)
-    assert round(plan.mde, 3) == 0.065
-    assert math.ceil(plan.n_needed) == 47
+    assert plan.mde == pytest.approx((stats.t.ppf(0.975, 9) + stats.t.ppf(0.8, 9)) * se)  # t on 9 df
+    assert round(plan.mde, 3) == 0.073
+    n = plan.n_needed  # the paired t-test at n questions has n - 1 df
+    assert n == pytest.approx((stats.t.ppf(0.975, n - 1) + stats.t.ppf(0.8, n - 1)) ** 2 * se**2 * 10 / 0.03**2)
+    assert math.ceil(n) == 49
 
 
 @settings(max_examples=60, deadline=None)

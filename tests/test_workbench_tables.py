@@ -106,8 +106,9 @@ def test_model_intervals_proportion_methods_on_independent_binary():
         assert (iv.ci_low[0], iv.ci_high[0]) == pytest.approx(tuple(expect))
     a = analyze(p.table)
     auto = report.model_intervals(a)
-    assert auto["interval"].tolist() == ["Wilson", "Wilson"]
-    assert auto.ci_high[1] == pytest.approx(1.0)  # 30/30: Wilson's upper end is 1, its lower end below
+    # auto follows the failures: 10 of 30 -> Wilson; 0 of 30 -> Clopper-Pearson's exact interval
+    assert auto["interval"].tolist() == ["Wilson", "Clopper-Pearson (exact)"]
+    assert (auto.ci_low[1], auto.ci_high[1]) == pytest.approx(tuple(proportion_ci(30, 30, method="clopper_pearson")))
     normal = report.model_intervals(analyze(p.table, interval="normal"))
     assert normal.ci_low[0] == pytest.approx(20 / 30 - stats.t.ppf(0.975, 29) * a.models[0].se)
     with pytest.raises(EvalStatsError, match="interval"):

@@ -30,7 +30,7 @@ __all__ = ["FORMATS", "detect", "import_records"]
 
 def import_records(data: bytes, name: str, kind: str | None = None, *, metric: str | None = None,
                    filter: str | None = None, model: str | None = None, path: Any = None,
-                   cluster: str | None = None, limits: Limits | None = None) -> Records:
+                   cluster: str | None = None, limits: Limits | None = None, results: dict | None = None) -> Records:
     """The log as :class:`Records`: one row per (sample, epoch), and what was chosen in the notes.
 
     Parameters
@@ -57,7 +57,8 @@ def import_records(data: bytes, name: str, kind: str | None = None, *, metric: s
     if kind == "lm_eval":
         from .lm_eval import read_samples
 
-        return read_samples(data, name, metric=metric, filter=filter, model=model, path=path, limits=limits)
+        return read_samples(data, name, metric=metric, filter=filter, model=model, path=path, limits=limits,
+                            results=results)
     if kind in ("inspect_eval", "inspect_json"):
         from .inspect_log import read_inspect
 

@@ -83,25 +83,42 @@ def _results_beside(path: Any, date: str | None, limits: Limits) -> dict | None:
     return doc if isinstance(doc, dict) else None
 
 
-def pair_results(sources: list[Any]) -> tuple[list[Any], dict[str, str]]:
+def pair_results(sources: list[Any]) -> tuple[list[Any], dict[str, str], dict[str, dict]]:
     """Uploaded lm-eval ``results_<date>.json`` files name the model of the samples files of the same run
-    (the same date): they are taken out of the list and their model names kept for those files."""
-    by_date: dict[str, list[str]] = {}
+    (the same date) and say which tasks are subtasks of a group: they are taken out of the list, and their
+    model names and documents kept for those files. A results file given by path is taken out when a samples
+    file of its run is given from the same folder (that file reads it there, as the command line always did)."""
+    by_date: dict[str, list[tuple[str | None, Any]]] = {}
+    paths = {(Path(s).parent, date_of(s)) for s in sources if isinstance(s, str | os.PathLike)
+             and date_of(s) and Path(s).name.startswith("samples_")}
     rest = []
     for source in sources:
         if isinstance(source, tuple) and detect(source[1]) == "lm_eval_results":
-            date, model = date_of(source[0]), model_of_results(source[1])
-            if date and model:
-                by_date.setdefault(date, []).append(model)
+            date = date_of(source[0])
+            try:
+                doc = parse_json(source[1], str(source[0]))
+            except EvalStatsError:
+                doc = None
+            if date:
+                by_date.setdefault(date, []).append((_model_name(doc if isinstance(doc, dict) else None, None), doc))
+            continue
+        if isinstance(source, str | os.PathLike) and Path(source).name.startswith("results_") \
+                and (Path(source).parent, date_of(source)) in paths:
             continue
         rest.append(source)
-    named = {}
+    named, docs = {}, {}
     for source in rest:
-        if isinstance(source, tuple):
-            date = date_of(source[0])
-            if date in by_date and len(set(by_date[date])) == 1:  # one model ran on that date: unambiguous
-                named[str(source[0])] = by_date[date][0]
-    return rest, named
+        runs = by_date.get(date_of(source[0])) if isinstance(source, tuple) else None
+        if runs and len({m for m, _ in runs}) == 1:  # one model ran on that date: unambiguous
+            if runs[0][0]:
+                named[str(source[0])] = runs[0][0]
+            if isinstance(runs[0][1], dict):
+                docs[str(source[0])] = runs[0][1]
+        elif runs:  # several models on that date: no model name, but the groups when every results file agrees
+            groups = [d.get("group_subtasks") if isinstance(d, dict) else None for _, d in runs]
+            if groups[0] and all(g == groups[0] for g in groups):
+                docs[str(source[0])] = {"group_subtasks": groups[0]}
+    return rest, named, docs
 
 
 def _model_name(results: dict | None, path: Any) -> str | None:
@@ -168,11 +185,13 @@ def _choose(rows: list[dict], name: str, metric: str | None, filter: str | None)
 
 
 def read_samples(data: bytes, name: str, *, metric: str | None = None, filter: str | None = None,
-                 model: str | None = None, path: Any = None, limits: Limits | None = None) -> Records:
-    """The samples file as records of ``question, model, score[, cluster]`` and notes (see the module)."""
+                 model: str | None = None, path: Any = None, limits: Limits | None = None,
+                 results: dict | None = None) -> Records:
+    """The samples file as records of ``question, model, score[, cluster]`` and notes (see the module);
+    ``results`` is its run's results document when it was uploaded beside it (else it is read beside ``path``)."""
     chosen_filter, filters, chosen, metrics, rows = _choose(_lines(data, name), name, metric, filter)
     date = date_of(path if path is not None else name)
-    results = _results_beside(path, date, limits or Limits.from_env())
+    results = results if results is not None else _results_beside(path, date, limits or Limits.from_env())
     who = model or _model_name(results, path)
     if who is None:
         raise EvalStatsError(f"{name} is an lm-eval samples file with no model name: add the results_*.json beside "

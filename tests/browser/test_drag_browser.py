@@ -28,27 +28,31 @@ def _settled(chart) -> bytes:
     return last
 
 
-@pytest.mark.parametrize(("slug", "name", "index", "n_charts", "value"),
-                         [(s, *c) for s, cases in CASES.items() for c in cases],
-                         ids=[f"{s}-{c[0]}" for s, cases in CASES.items() for c in cases])
-def test_drag_redraws_without_a_rerun(server, page, slug, name, index, n_charts, value):
+@pytest.mark.parametrize("slug", list(CASES))
+def test_drag_redraws_without_a_rerun(server, page, slug):
+    """Each drag chart of the page redraws when its range input moves, and no frame goes to the server.
+
+    One page load per chapter for all its drag charts (chapter 2 has three): a drag changes nothing on
+    the server, so the charts after the first are dragged on the same page as they would be by a reader.
+    """
     frames = count_sent_frames(page)
     page.set_viewport_size(TALL)
     page.goto(f"{server}/{slug}")
     wait_ready(page)
-    wait_charts(page, n_charts)
-    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(index)
-    chart.scroll_into_view_if_needed()
-    before = _settled(chart)
-    (SHOTS / f"drag_{slug}_{name}_before.png").write_bytes(before)
-    page.wait_for_timeout(500)
-    sent = frames["n"]
-    drag_vega_range(chart, value)
-    page.wait_for_timeout(600)
-    after = _settled(chart)
-    (SHOTS / f"drag_{slug}_{name}_after.png").write_bytes(after)
-    assert after != before, f"{slug}/{name}: the chart did not redraw"
-    assert frames["n"] == sent, f"{slug}/{name}: dragging sent {frames['n'] - sent} frame(s) to the server"
+    for name, index, n_charts, value in CASES[slug]:
+        wait_charts(page, n_charts)
+        chart = page.locator('[data-testid="stVegaLiteChart"]').nth(index)
+        chart.scroll_into_view_if_needed()
+        before = _settled(chart)
+        (SHOTS / f"drag_{slug}_{name}_before.png").write_bytes(before)
+        page.wait_for_timeout(500)
+        sent = frames["n"]
+        drag_vega_range(chart, value)
+        page.wait_for_timeout(600)
+        after = _settled(chart)
+        (SHOTS / f"drag_{slug}_{name}_after.png").write_bytes(after)
+        assert after != before, f"{slug}/{name}: the chart did not redraw"
+        assert frames["n"] == sent, f"{slug}/{name}: dragging sent {frames['n'] - sent} frame(s) to the server"
     assert page.locator(".vega-bindings input[type=range]").count() >= 1
 
 

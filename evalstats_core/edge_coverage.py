@@ -1,0 +1,146 @@
+"""Coverage at the edges: how often the default intervals for 0/1 scores contain the truth.
+
+===============================  ======================================================================
+:func:`exact_binary_coverage`    exact coverage of one model's interval (independent 0/1 answers), by
+                                 summing the binomial probabilities of the outcomes it covers
+:func:`clustered_binary_coverage`  simulated coverage for one clustered model (cluster random effect)
+:func:`paired_binary_coverage`   simulated coverage of a paired difference of 0/1 scores
+:func:`gate_pass_rate`           how often the gate's "pass" (interval above ``-margin``) happens when
+                                 the candidate is truly worse than the margin allows
+===============================  ======================================================================
+
+Every function runs the library's own :func:`~evalstats_core.clustering.summarize` or
+:func:`~evalstats_core.comparison.compare` on each simulated file, with ``interval="auto"`` (the
+default) or ``"normal"`` (the raw t interval), so the numbers describe what users get. Randomness
+comes only from ``rng``. ``tests/test_edges.py`` runs them with modest replication counts;
+``bench/bench_edges.py`` with more, and prints the before (t) / after (auto) table.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from scipy.special import bdtr
+
+from .errors import EvalStatsWarning
+from .simulate import _cluster_rates
+
+__all__ = ["clustered_binary_coverage", "exact_binary_coverage", "gate_pass_rate", "paired_binary_coverage"]
+
+
+def _quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        return fn(*args, **kwargs)
+
+
+def exact_binary_coverage(p: float, n: int, *, interval: str = "auto", confidence: float = 0.95) -> float:
+    """Exact coverage of ``summarize``'s interval for ``n`` independent 0/1 answers at accuracy ``p``.
+
+    Sums ``P(K = k)``, ``K ~ Bin(n, p)``, over the outcomes ``k`` whose interval contains ``p``.
+
+    Examples
+    --------
+    >>> round(exact_binary_coverage(0.99, 300, interval="normal"), 3), round(exact_binary_coverage(0.99, 300), 3)
+    (0.799, 0.989)
+    """
+    from .clustering import summarize
+
+    covered = np.zeros(n + 1, dtype=bool)
+    for k in range(n + 1):
+        scores = np.zeros(n)
+        scores[:k] = 1.0
+        s = summarize(scores, interval=interval, confidence=confidence)
+        covered[k] = s.ci_low <= p <= s.ci_high
+    ks = np.arange(n + 1, dtype=np.float64)
+    pmf = np.diff(np.concatenate([[0.0], bdtr(ks, n, p)]))  # P(K = k) from the binomial CDF
+    return float(pmf[covered].sum())
+
+
+def clustered_binary_coverage(sizes: Any, mean: float, icc: float, *, reps: int = 2000, interval: str = "auto",
+                              confidence: float = 0.95, rng: Any = None) -> float:
+    """Simulated coverage of one clustered model's interval (``summarize`` with the cluster labels).
+
+    Cluster ``g`` has a latent accuracy ``r_g ~ Beta`` with mean ``mean`` and ``Var = icc mean (1 - mean)``
+    and ``sizes[g]`` questions answered correctly with probability ``r_g`` (the model of
+    :func:`~evalstats_core.simulate.clustered_binary_eval`).
+    """
+    from .clustering import summarize
+
+    gen = np.random.default_rng(rng)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    labels = np.repeat(np.arange(sizes.size), sizes)
+    hits = 0
+    for _ in range(reps):
+        r = _cluster_rates(gen, sizes.size, mean, icc)
+        scores = (gen.random(labels.size) < r[labels]).astype(np.float64)
+        s = _quiet(summarize, scores, labels, interval=interval, confidence=confidence)
+        hits += bool(s.ci_low <= mean <= s.ci_high)
+    return hits / reps
+
+
+def _paired_draw(gen: np.random.Generator, n: int, only_a: float, only_b: float,
+                 sizes: np.ndarray | None, icc: float) -> tuple[np.ndarray, np.ndarray]:
+    """0/1 scores of A and B: each question is right only for A, only for B, or for both.
+
+    The two disagree on a question with probability ``only_a + only_b`` (with clusters: a cluster rate
+    with that mean and ICC ``icc``); a disagreement goes A's way with probability
+    ``only_a / (only_a + only_b)``.
+    """
+    disagree = only_a + only_b
+    if sizes is None or disagree == 0.0:
+        rate = np.full(n, disagree)
+    else:
+        rate = np.repeat(_cluster_rates(gen, sizes.size, disagree, icc), sizes)
+    split = gen.random(n) < rate  # (n,) the two models disagree here
+    a_way = gen.random(n) * disagree < only_a  # (n,) the disagreement favours A
+    a = np.where(split, a_way, True).astype(np.float64)
+    b = np.where(split, ~a_way, True).astype(np.float64)
+    return a, b
+
+
+def paired_binary_coverage(n: int, only_a: float, only_b: float, *, sizes: Any = None, icc: float = 0.0,
+                           reps: int = 2000, interval: str = "auto", confidence: float = 0.95,
+                           rng: Any = None) -> float:
+    """Simulated coverage of ``compare(a, b)``'s interval for a paired difference of 0/1 scores.
+
+    Each question is right only for A with probability ``only_a``, only for B with ``only_b``, else both
+    models agree; the true difference is ``only_a - only_b``. With ``sizes`` (summing to ``n``) the
+    questions are clustered and the disagreement rate varies between clusters (ICC ``icc``).
+    """
+    from .comparison import compare
+
+    gen = np.random.default_rng(rng)
+    sz = None if sizes is None else np.asarray(sizes, dtype=np.int64)
+    labels = None if sz is None else np.repeat(np.arange(sz.size), sz)
+    truth = only_a - only_b
+    hits = 0
+    for _ in range(reps):
+        a, b = _paired_draw(gen, n, only_a, only_b, sz, icc)
+        c = _quiet(compare, a, b, labels, interval=interval, confidence=confidence)
+        hits += bool(c.ci_low <= truth <= c.ci_high)
+    return hits / reps
+
+
+def gate_pass_rate(n: int, drop: float, margin: float, *, sizes: Any = None, icc: float = 0.0,
+                   reps: int = 2000, interval: str = "auto", confidence: float = 0.95, rng: Any = None) -> float:
+    """How often the gate would pass a candidate truly ``drop`` worse than the baseline.
+
+    The candidate is wrong on a share ``drop`` of the questions the baseline gets right and never the
+    other way (the hardest case: few discordant answers, all in one direction). The gate passes when
+    the interval's lower end lies above ``-margin`` (:func:`~evalstats_core.gating.gate`). With
+    ``drop > margin`` a correct gate passes at most ``(1 - confidence) / 2`` of the time.
+    """
+    from .comparison import compare
+
+    gen = np.random.default_rng(rng)
+    sz = None if sizes is None else np.asarray(sizes, dtype=np.int64)
+    labels = None if sz is None else np.repeat(np.arange(sz.size), sz)
+    passes = 0
+    for _ in range(reps):
+        cand, base = _paired_draw(gen, n, 0.0, drop, sz, icc)
+        c = _quiet(compare, cand, base, labels, interval=interval, confidence=confidence)
+        passes += bool(c.ci_low > -margin)  # nan (no interval) never passes
+    return passes / reps

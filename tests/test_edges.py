@@ -1,0 +1,414 @@
+"""Statistics at the edges (issue 20): no zero-width interval from a zero SE, 0/1 intervals that hold near
+0% and 100%, a gate that cannot pass on no information, huge and tiny scores.
+
+Each interval is checked three ways: against an independent implementation (oracle), by coverage on
+realistic designs (exact, or simulated with modest replication counts; ``bench/bench_edges.py`` runs
+the fuller versions), and through the sentence the user reads.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import optimize, stats
+
+from evalstats_core import compare, summarize
+from evalstats_core.analysis import analyze
+from evalstats_core.data import load
+from evalstats_core.edge_coverage import (
+    clustered_binary_coverage,
+    exact_binary_coverage,
+    gate_pass_rate,
+    paired_binary_coverage,
+)
+from evalstats_core.errors import EvalStatsWarning
+from evalstats_core.gating import gate
+from evalstats_core.proportions import (
+    effective_proportion_ci,
+    kish_n,
+    paired_proportion_ci,
+    paired_proportion_p,
+)
+
+Z = stats.norm.ppf(0.975)
+SWE = (231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1)  # SWE-bench Verified's 12 repositories
+
+
+def quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        return fn(*args, **kwargs)
+
+
+# ------------------------------------------------------------------------------------------ oracles
+
+
+def tango_oracle(b: int, c: int, n: int) -> tuple[float, float]:
+    """Tango's interval by brute force: the constrained MLE by numerical maximisation of the multinomial
+    likelihood, and the ends by root finding on the score statistic (no closed form used)."""
+
+    def z_stat(delta: float) -> float:
+        lo, hi = max(0.0, -delta) + 1e-12, (1.0 - delta) / 2.0 - 1e-12  # p01 range keeping cells valid
+
+        def negll(q: float) -> float:
+            cells = np.array([q + delta, q, 1.0 - 2.0 * q - delta])
+            counts = np.array([b, c, n - b - c])
+            return -float(np.sum(np.where(counts > 0, counts * np.log(np.maximum(cells, 1e-300)), 0.0)))
+
+        q = optimize.minimize_scalar(negll, bounds=(lo, hi), method="bounded",
+                                     options={"xatol": 1e-13}).x if hi > lo else lo
+        var = n * (2.0 * q + delta * (1.0 - delta))
+        return (b - c - n * delta) / math.sqrt(var)
+
+    d = (b - c) / n
+    low = -1.0 if z_stat(-1.0 + 1e-9) <= Z else optimize.brentq(lambda x: z_stat(x) - Z, -1.0 + 1e-9, d, xtol=1e-13)
+    high = 1.0 if z_stat(1.0 - 1e-9) >= -Z else optimize.brentq(lambda x: z_stat(x) + Z, d, 1.0 - 1e-9, xtol=1e-13)
+    return low, high
+
+
+@pytest.mark.parametrize("b,c,n", [(0, 0, 30), (5, 1, 100), (12, 3, 40), (0, 4, 20), (30, 25, 400), (3, 0, 12),
+                                   (1, 0, 1000)])
+def test_tango_interval_equals_a_brute_force_maximum_likelihood(b, c, n):
+    got = paired_proportion_ci(b, c, n)
+    assert got == pytest.approx(tango_oracle(b, c, n), abs=2e-6)
+
+
+def test_tango_without_discordant_answers_is_z2_over_n_plus_z2():
+    """0 discordant answers of 30: the interval is +-z^2/(n + z^2) = +-11.35 points, never [0, 0]."""
+    low, high = paired_proportion_ci(0, 0, 30)
+    assert (low, high) == pytest.approx((-Z**2 / (30 + Z**2), Z**2 / (30 + Z**2)), rel=1e-12)
+    assert high == pytest.approx(0.1135, abs=1e-4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 40), st.integers(0, 40), st.integers(0, 60))
+def test_tango_excludes_zero_exactly_when_its_test_rejects(b, c, rest):
+    """The interval and the p-value are one answer: 0 lies outside exactly when p < 0.05; inside [-1, 1]."""
+    n = b + c + rest
+    if n == 0:
+        return
+    low, high = paired_proportion_ci(b, c, n)
+    assert -1.0 <= low <= (b - c) / n <= high <= 1.0 and high > low
+    p = paired_proportion_p(b, c)
+    if b + c:
+        assert p == pytest.approx(stats.chi2.sf((b - c) ** 2 / (b + c), 1), rel=1e-9)  # McNemar, uncorrected
+        if abs(p - 0.05) > 1e-9:
+            assert (p < 0.05) == (low > 0.0 or high < 0.0)
+
+
+def test_korn_graubard_equals_clopper_pearson_on_the_effective_counts():
+    """Korn & Graubard's interval: Beta quantiles at the effective n shrunk by (z / t_df)^2; with the
+    binomial SE and no df it is Clopper-Pearson itself (statsmodels' 'beta')."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    p, n = 0.95, 200
+    se = math.sqrt(p * (1 - p) / n)
+    got = effective_proportion_ci(p, se, n, math.inf, floor_n=10)
+    assert got == pytest.approx(proportion_confint(190, 200, alpha=0.05, method="beta"), rel=1e-10)
+    se, df = 0.02, 11.0
+    n_star = p * (1 - p) / se**2 * (Z / stats.t.ppf(0.975, df)) ** 2
+    x = p * n_star
+    want = (stats.beta.ppf(0.025, x, n_star - x + 1), stats.beta.ppf(0.975, x + 1, n_star - x))
+    assert effective_proportion_ci(p, se, 500, df, floor_n=12) == pytest.approx(want, rel=1e-9)
+
+
+def test_kish_n_is_the_information_of_clusters_that_answer_as_one():
+    assert kish_n([10] * 7) == pytest.approx(7.0)
+    assert kish_n(SWE) == pytest.approx(500**2 / sum(s * s for s in SWE))
+    assert kish_n([900, 50, 50]) < 1.3  # one cluster with 90% of the questions: about one cluster's worth
+
+
+# ------------------------------------------------------------------------------------------ coverage
+
+
+@pytest.mark.parametrize("p,n", [(0.99, 300), (0.99, 1000), (0.995, 1000), (0.95, 10), (0.95, 100), (0.005, 400)])
+def test_one_model_exact_coverage_near_the_ceiling(p, n):
+    """The default holds >= 93% exactly where t did not (99% at n = 300: t covers 79.9%)."""
+    assert exact_binary_coverage(p, n) >= 0.93
+    if (p, n) in ((0.99, 300), (0.995, 1000), (0.95, 10)):
+        assert exact_binary_coverage(p, n, interval="normal") < 0.90  # the old default, for the record
+
+
+def test_one_model_worst_exact_coverage_over_accuracies():
+    """Over accuracies from 50% to 99.9% at n = 200 the rule never falls below 93% (Wilson alone: 84%)."""
+    worst = min(exact_binary_coverage(1 - q, 200) for q in np.geomspace(0.0005, 0.5, 30))
+    assert worst >= 0.93
+
+
+def test_clustered_model_at_95_percent_with_12_swe_like_clusters():
+    """Issue 20's held-out design: 95% accuracy, 12 SWE-like clusters, ICC 0.1 (CR2 t: 85.8%)."""
+    cov = clustered_binary_coverage(SWE, 0.95, 0.1, reps=600, rng=20)
+    assert cov >= 0.92
+    assert clustered_binary_coverage(SWE, 0.95, 0.1, reps=600, rng=20, interval="normal") < 0.90
+
+
+def test_clustered_model_mid_range_keeps_its_level():
+    assert clustered_binary_coverage([37] * 27, 0.7, 0.2, reps=400, rng=21) >= 0.92
+
+
+@pytest.mark.parametrize("n,only_a,only_b", [(30, 0.01, 0.06), (100, 0.01, 0.06), (10, 0.2, 0.1)])
+def test_paired_coverage_near_the_ceiling(n, only_a, only_b):
+    assert paired_binary_coverage(n, only_a, only_b, reps=300, rng=22) >= 0.93
+
+
+def test_paired_clustered_coverage_near_the_ceiling():
+    assert paired_binary_coverage(500, 0.01, 0.04, sizes=SWE, icc=0.1, reps=300, rng=23) >= 0.92
+
+
+@pytest.mark.parametrize("n,margin", [(30, 0.02), (20, 0.03)])
+def test_gate_false_pass_rate_at_the_margin(n, margin):
+    """A candidate truly 5 points worse: the old gate passed 21% / 36% of runs, a correct one <= 2.5%."""
+    assert gate_pass_rate(n, 0.05, margin, reps=300, rng=24) <= 0.025
+    assert gate_pass_rate(n, 0.05, margin, reps=300, rng=24, interval="normal") > 0.10
+
+
+def test_gate_false_pass_rate_clustered():
+    assert gate_pass_rate(500, 0.05, 0.02, sizes=SWE, icc=0.1, reps=200, rng=25) <= 0.025
+
+
+# ------------------------------------------------------------------------------------------ zero SE
+
+
+def identical_file(n: int = 30) -> bytes:
+    rows = ["question,base,cand"] + [f"q{i},{i % 2},{i % 2}" for i in range(n)]
+    return ("\n".join(rows) + "\n").encode()
+
+
+def test_identical_models_on_30_questions_do_not_pass_the_gate():
+    g = gate(load(identical_file(), name="r.csv"), baseline="base", candidate="cand", margin=0.02)
+    assert g.verdict == "inconclusive" and g.exit_code == 3
+    assert g.ci_low == pytest.approx(-Z**2 / (30 + Z**2)) and g.ci_high > 0.11
+    text = g.headline()
+    assert "sits exactly on the boundary" not in text
+    assert "every shared question has the same score difference" in text and f"{100 * g.ci_low:+.1f}" in text
+
+
+def test_continuous_identical_models_have_no_interval_and_the_gate_says_why():
+    rows = ["question,base,cand"] + [f"q{i},{(i % 7) / 7},{(i % 7) / 7}" for i in range(30)]
+    g = gate(load(("\n".join(rows) + "\n").encode(), name="r.csv"), baseline="base", candidate="cand",
+             margin=0.02)
+    assert g.verdict == "inconclusive" and math.isnan(g.ci_low)
+    assert "No interval: every shared question has the same score difference" in g.headline()
+
+
+def clustered_equal_means() -> bytes:
+    """C and D each score 50% in both clusters (50 of 100 right) but disagree on 30 of each cluster's 50
+    questions: every cluster's mean difference is 0, so the clustered SE is 0, though the scores vary."""
+    rows = ["question,model,score,cluster"]
+    for q in range(100):
+        cl, i = divmod(q, 50)
+        c = int(i < 25)
+        d = int(15 <= i < 40)  # 25 of 50 right, like C, but on different questions
+        rows += [f"q{q},C,{c},k{cl}", f"q{q},D,{d},k{cl}"]
+    return ("\n".join(rows) + "\n").encode()
+
+
+def test_equal_cluster_means_give_no_zero_width_interval_and_true_sentences():
+    res = quiet(analyze, load(clustered_equal_means(), name="r.csv"))
+    c_model = res.model("C")
+    assert c_model.se == 0.0 and c_model.ci_high - c_model.ci_low > 0.5  # two clusters: little information
+    assert 0.0 <= c_model.ci_low and c_model.ci_high <= 1.0
+    (pair,) = res.comparisons
+    assert pair.se == 0.0 and pair.ci_high - pair.ci_low > 0.5 and -1 <= pair.ci_low and pair.ci_high <= 1
+    text = " ".join(res.warnings)
+    assert "C: every cluster has the same mean score" in text
+    assert "scored 50.0% on every question" not in text and "same score difference on every shared question" \
+        not in text
+    assert "have the same mean score difference in every cluster" in text
+
+
+def test_summarize_on_binary_scores_stays_inside_0_1():
+    for scores in ([1] * 12 + [0], [1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 0], [0] * 40 + [1]):
+        s = summarize(scores)
+        assert 0.0 <= s.ci_low < s.ci_high <= 1.0
+    raw = summarize([1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 0], interval="normal")
+    assert raw.ci_high > 1.0  # only when the raw t interval is asked for
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 1), min_size=4, max_size=60), st.integers(2, 5))
+def test_binary_intervals_never_leave_their_range(values, n_clusters):
+    x = np.array(values, float)
+    labels = np.arange(x.size) % n_clusters
+    for s in (summarize(x), quiet(summarize, x, labels)):
+        assert 0.0 <= s.ci_low <= s.mean <= s.ci_high <= 1.0 and s.ci_high > s.ci_low
+    c = quiet(compare, x, x[::-1], labels)
+    assert -1.0 <= c.ci_low <= c.diff <= c.ci_high <= 1.0 and c.ci_high > c.ci_low
+
+
+def test_huge_and_denormal_scores_never_give_a_zero_se():
+    base = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    ref = summarize(base)
+    for scale in (1e154, 1e-310, 1e300):
+        s = summarize(base * scale)
+        assert s.se == pytest.approx(ref.se * scale, rel=1e-9) and s.df == ref.df
+        c = compare(base * 1.5 * scale, base * scale)
+        assert c.se > 0.0 and c.p_value == pytest.approx(compare(base * 1.5, base).p_value, rel=1e-9)
+
+
+# ------------------------------------------------------------------------------------------ wild bootstrap
+
+
+def test_wild_rademacher_with_few_clusters_warns_and_never_shows_p_0():
+    from evalstats_core.wild import wild_cluster_bootstrap
+
+    scores = [1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1]
+    labels = [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
+    with pytest.warns(EvalStatsWarning, match="only 8 sign vectors"):
+        r = wild_cluster_bootstrap(scores, labels, null=0.2, weights="rademacher")
+    assert r.p_value >= 2 / 8 and r.ci == (-math.inf, math.inf)  # 3 clusters cannot reject at 5%
+    auto = wild_cluster_bootstrap(scores, labels, null=0.2)
+    assert auto.weights == "webb" and auto.p_value >= 6 / 6**3
+
+
+def test_wild_zero_se_p_is_the_sign_flip_p_of_compare():
+    from evalstats_core.wild import wild_compare
+
+    a = [1, 0, 1, 0, 1, 0]
+    b = [0, 0, 0, 0, 0, 0]
+    labels = [0, 0, 1, 1, 2, 2]
+    r = wild_compare(a, b, labels)
+    c = quiet(compare, a, b, labels, interval="normal")
+    assert r.se == 0.0 and r.p_value == c.p_value == 0.25 and math.isnan(r.ci_low)
+
+
+# ------------------------------------------------------------------------------------------ plans
+
+
+def realised_power(n_clusters: int, size: int, delta: float, sd_cluster: float, sd_question: float,
+                   reps: int, seed: int) -> float:
+    """Share of simulated evals whose default paired test (compare, CR2 t) is significant at 5%."""
+    gen = np.random.default_rng(seed)
+    labels = np.repeat(np.arange(n_clusters), size) if size > 1 else None
+    hits = 0
+    for _ in range(reps):
+        d = delta + np.repeat(gen.normal(0, sd_cluster, n_clusters), size) + gen.normal(0, sd_question,
+                                                                                         n_clusters * size)
+        c = quiet(compare, d, np.zeros_like(d), labels)
+        hits += c.p_value < 0.05
+    return hits / reps
+
+
+def test_plan_with_t_delivers_its_power_where_z_falls_short():
+    """Clusters of 20, true clustered omega2 = sd_q^2 + 20 sd_c^2: the t plan (df = G - 1) delivers 80%
+    within 5 points; the z plan, ending at fewer clusters, delivers less."""
+    from evalstats_core.power import sample_size, sample_size_t
+
+    size, sd_c, sd_q, delta = 20, 0.15, 0.3, 0.16
+    omega2 = sd_q**2 + size * sd_c**2
+    n_t = sample_size_t(delta, omega2=omega2, df_per_question=1 / size)
+    n_z = sample_size(delta, omega2=omega2)
+    g_t, g_z = math.ceil(n_t / size), math.ceil(n_z / size)
+    assert g_z < g_t <= 14
+    got = realised_power(g_t, size, delta, sd_c, sd_q, reps=500, seed=30)
+    assert abs(got - 0.8) <= 0.05
+    assert realised_power(g_z, size, delta, sd_c, sd_q, reps=500, seed=31) < got
+
+
+def test_plan_pair_uses_t_on_the_tests_df():
+    from evalstats_core.data import question_scores
+    from evalstats_core.planning import plan_pair
+    from evalstats_core.power import sample_size
+
+    rows = ["question,A,B"] + [f"q{i},{(i * 7 % 10) / 10},{(i * 3 % 10) / 10}" for i in range(12)]
+    tb = question_scores(load(("\n".join(rows) + "\n").encode(), name="p.csv"))
+    plan = plan_pair(None, tb, analyze(tb), "A", "B", delta=0.2)
+    assert plan.df == 11 and plan.n_needed > sample_size(0.2, omega2=plan.omega2)
+    n = plan.n_needed
+    assert n == pytest.approx((stats.t.ppf(0.975, n - 1) + stats.t.ppf(0.8, n - 1)) ** 2 * plan.omega2 / 0.04)
+
+
+def test_cr2_omega2_is_unbiased_for_independent_questions_where_cr1_is_low():
+    """Unequal (SWE-like) clusters, independent differences of variance 1: the CR2 form averages 1, the
+    CR1 form well below; the direction of what remains with correlated questions is stated (down)."""
+    from evalstats_core.pilot import _cr2_variance
+
+    gen = np.random.default_rng(32)
+    labels = np.repeat(np.arange(len(SWE)), SWE)
+    cr2, cr1 = [], []
+    for _ in range(1500):
+        d = gen.normal(0, 1, labels.size)
+        cr2.append(_cr2_variance(d, labels))
+        t = np.bincount(labels, weights=d - d.mean())
+        cr1.append(len(SWE) / (len(SWE) - 1) * float(t @ t) / labels.size)
+    assert abs(np.mean(cr2) - 1.0) < 0.06 and np.mean(cr1) < 0.8
+
+
+# ------------------------------------------------------------------------------------------ unpaired df
+
+UNPAIRED_A = [1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1]
+UNPAIRED_B = [0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0]
+UNPAIRED_G = [1] * 10 + [2] * 8 + [3] * 4
+# clubSandwich 0.5.x: coef_test(lm(y ~ grp), vcov = "CR2", cluster = paste(grp, g), test = "Satterthwaite")
+# on y = c(a, b), grp = A/B (each model's clusters its own); SE, df_Satt, p_Satt of grpB
+CLUBSANDWICH_UNPAIRED = (0.056401793164, 3.467889908257, 0.007377765557)
+
+
+def test_unpaired_clustered_df_equals_clubsandwich():
+    c = quiet(compare, UNPAIRED_B, UNPAIRED_A, UNPAIRED_G, paired=False)
+    assert (c.se, c.df, c.p_value) == pytest.approx(CLUBSANDWICH_UNPAIRED, rel=1e-9)
+    welch = (c.se_unpaired**2) ** 2 / sum(s**4 / d for s, d in (
+        (quiet(summarize, UNPAIRED_A, UNPAIRED_G).se, quiet(summarize, UNPAIRED_A, UNPAIRED_G).df),
+        (quiet(summarize, UNPAIRED_B, UNPAIRED_G).se, quiet(summarize, UNPAIRED_B, UNPAIRED_G).df)))
+    assert welch != pytest.approx(c.df)  # the old (Welch on estimated variances) df differs
+
+
+def test_live_r_unpaired_clustered_df_equals_clubsandwich(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("Rscript") is None:
+        pytest.skip("Rscript is not installed")
+    script = tmp_path / "u.R"
+    script.write_text(
+        "suppressPackageStartupMessages(library(clubSandwich))\n"
+        f"a <- c({', '.join(map(str, UNPAIRED_A))}); b <- c({', '.join(map(str, UNPAIRED_B))})\n"
+        f"g <- c({', '.join(map(str, UNPAIRED_G))})\n"
+        "y <- c(a, b); grp <- rep(c('A', 'B'), each = length(a)); cl <- paste(grp, c(g, g))\n"
+        "r <- coef_test(lm(y ~ grp), vcov = 'CR2', cluster = cl, test = 'Satterthwaite')\n"
+        "cat(sprintf('%.12f %.12f %.12f', r$SE[2], r$df_Satt[2], r$p_Satt[2]))\n")
+    out = subprocess.run(["Rscript", str(script)], capture_output=True, text=True)
+    if out.returncode != 0:
+        pytest.skip(f"clubSandwich not available: {out.stderr.strip()[:200]}")
+    assert tuple(float(x) for x in out.stdout.split()) == pytest.approx(CLUBSANDWICH_UNPAIRED, rel=1e-9)
+
+
+def test_unpaired_warning_names_the_df():
+    rows = ["question,cluster,A,B"] + [f"q{i},{g},{a},{b}" for i, (g, a, b) in
+                                       enumerate(zip(UNPAIRED_G, UNPAIRED_A, UNPAIRED_B, strict=True))]
+    res = quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="u.csv"), paired=False)
+    assert any("clubSandwich's Satterthwaite degrees of freedom" in w for w in res.warnings)
+    res = analyze(load(("\n".join(r.split(",", 2)[0] + "," + r.split(",", 2)[2] for r in rows) + "\n").encode()),
+                  paired=False)
+    assert any("Welch's degrees of freedom" in w for w in res.warnings)
+
+
+def test_two_half_widths_that_differ_never_print_the_same():
+    from evalstats_core.guardrails import _halves
+
+    class Unit:
+        unit = "percent"
+
+    wide, narrow = _halves(0.01502, 0.01498, Unit())
+    assert wide != narrow and wide == "±1.502 points" and narrow == "±1.498 points"
+    assert _halves(0.02, 0.01, Unit()) == ("±2.0 points", "±1.0 points")
+
+
+def test_verdicts_say_every_cluster_not_every_question():
+    from evalstats_core.report import verdicts
+
+    rows = ["question,model,score,cluster"]
+    for q in range(100):
+        rows += [f"q{q},C,{(q % 50) / 50},c{q // 50}", f"q{q},E,{((q * 7) % 50) / 50},c{q // 50}"]
+    res = quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="x.csv"))
+    (text,) = verdicts(res)
+    assert "have the same mean score difference in every cluster" in text and "every shared question" not in text
+    assert math.isnan(res.comparisons[0].ci_low)
+    # with Tango's interval a zero SE still has an interval, and the verdict reads it
+    (text,) = verdicts(analyze(load(identical_file(), name="r.csv")))
+    assert "cannot be told apart" in text and "95% CI -11.4 to 11.4" in text
