@@ -85,7 +85,8 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
         if r.n_clusters is None or r.n_clusters >= FEW_CLUSTERS:
             continue
         mask = table.answered[:, j]
-        s = summarize(table.scores[mask, j], None, confidence=confidence, method=method)
+        s = summarize(table.scores[mask, j], None, confidence=confidence, method=method,
+                      interval="auto" if interval == "auto" else "normal")  # analyze's own rule
         k_max = int(table.k[mask, j].max())
         proportion = table.score_kind == "binary" and k_max == 1
         low, high, label = _model_interval(s, "resampled" if k_max > 1 else table.score_kind, interval,

@@ -217,7 +217,8 @@ SCENARIOS = [
                "power_deff": ("1.5", 1.5), "power_n": ("500", 500)}),
     ("power", {"power_omega2": ("0.2", 0.2)}),  # direct entry is the default mode
     ("power", {"power_omega_mode": ("preset", "preset"), "power_preset": ("binary_close", "binary_close")}),
-    ("verdict", {"verdict_rho": ("0.8", 0.8), "verdict_step": ("2 · Paired", "2 · Paired")}),
+    ("verdict", {"verdict_rho_math": ("0.8", 0.8), "verdict_rho_humaneval": ("0.3", 0.3), "verdict_rho_mgsm": ("0.6", 0.6),
+                 "verdict_step": ("2 · Paired", "2 · Paired")}),
     ("judge", {"judge_sens": ("0.9", 0.9), "judge_spec": ("0.8", 0.8), "judge_labels": ("120", 120),
                "judge_bias": ("0.1", 0.1)}),
 ]
@@ -233,6 +234,10 @@ def _url_keys(slug: str) -> set[str]:
     keys = set(re.findall(rf'"({slug}_[a-z0-9_]+)"\s*:', block))
     if "**CELLS" in block:  # the paired page spreads its McNemar cells in from a dict
         keys |= set(re.findall(rf'"({slug}_[a-z0-9_]+)"\s*:', source[source.index("CELLS = "):source.index("state =")]))
+    if "RHO_KEYS.items()" in block:  # the verdict page names one correlation per benchmark of its lesson
+        from evalstats_core.lessons.verdict import PAPER_RHO
+
+        keys |= {f"{slug}_rho_{name.lower()}" for name in PAPER_RHO}
     return keys
 
 
