@@ -106,6 +106,7 @@ def test_try_it_links_open_the_workbench_with_valid_settings(chapter):
     settings in the link; every key is a workbench URL setting and every value one it accepts."""
     from evalstats_app import workbench as wb
     from evalstats_app.chapters import TRY_IT
+    from evalstats_app.workbench_reading import _valid
     from evalstats_app.shell import _parse
 
     slug, at = chapter
@@ -119,7 +120,7 @@ def test_try_it_links_open_the_workbench_with_valid_settings(chapter):
     assert entry.example in wb.CHOICES["analyze_example"]
     for key, text in entry.query_params().items():
         assert key in wb.DEFAULTS, key
-        assert wb._valid(key, _parse(text, wb.DEFAULTS[key])), (key, text)
+        assert _valid(key, _parse(text, wb.DEFAULTS[key])), (key, text)
     assert any(c.value == entry.reason for c in at.caption)
 
 

@@ -78,7 +78,7 @@ def intervals_chart(intervals: pd.DataFrame, *, truth: float) -> alt.LayerChart:
                                                                 tooltip=tooltip)
     dots = alt.Chart(intervals).mark_point(filled=True, size=90, opacity=1).encode(
         x=alt.X("estimate:Q"), y=y, color=color, tooltip=tooltip)
-    true = alt.Chart(pd.DataFrame({"truth": [truth]})).mark_rule(strokeDash=[4, 4], color="#555555").encode(
+    true = alt.Chart(pd.DataFrame({"truth": [truth]})).mark_rule(strokeDash=[4, 4], color="#888888").encode(
         x=alt.X("truth:Q"), tooltip=[alt.Tooltip("truth:Q", format=".0%", title="True accuracy")])
     return alt.layer(true, bars, dots).properties(height=alt.Step(34))
 
