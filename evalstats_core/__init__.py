@@ -80,6 +80,7 @@ _PUBLIC: dict[str, str] = {
     "se_clt": "intervals",
     "se_bernoulli": "intervals",
     "normal_ci": "intervals",
+    "interval_from_se": "intervals",
     "is_binary": "intervals",
     "score_kind": "intervals",
     "coverage_experiment": "coverage",
