@@ -24,14 +24,14 @@ from typing import Any
 import streamlit as st
 
 from . import course
-from .chapters import TRY_IT, available, neighbours, page_by_slug
+from .chapters import FORWARD, PAGES, TRY_IT, available, neighbours, page_by_slug
 from .content import Content, load_content
-from .course import optional, optional_part
+from .course import optional
 from .quiz import progress, quiz, quiz_score, remember
 
 __all__ = [
     "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
-    "optional", "optional_part", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
+    "optional", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
 ]
 
 SECTIONS = ("Learn", "Analyze", "Reference", "Teach")
@@ -223,6 +223,10 @@ def _styles() -> None:
 
 def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     """Configure the page, draw the sidebar and (for a chapter) its title and one-line promise."""
+    if slug in FORWARD:  # a link made before the page's sections moved: open the page that holds them
+        target, keys = FORWARD[slug]
+        if any(key in st.query_params for key in keys):
+            st.switch_page(page_by_slug(target).path, query_params=st.query_params.to_dict())
     title = page_by_slug(slug).title if slug else "evalstats"
     # An emoji favicon is drawn by the page itself (a data: URL); a ":material/..." page icon would be
     # fetched from the internet (tests/browser/test_docs_browser.py checks that no request leaves the host).
@@ -469,7 +473,7 @@ def seed_control(key: str, *, label: str = "Seed") -> int:
 
 def settings_line() -> str:
     """The current page's settings that differ from their defaults, for a chart's exported subtitle:
-    ``"evalstats · 2 · One model's error bars · n = 300, acc = 0.8"`` (keys without the page's prefix)."""
+    ``"evalstats · 2b · Accuracy at small N · n = 300, acc = 0.8"`` (keys without their page's prefix)."""
     slug = st.session_state.get(_PAGE)
     head = "evalstats" + (f" · {page_by_slug(slug).title}" if slug else "")
     items = []
@@ -477,7 +481,7 @@ def settings_line() -> str:
         for key, default in state.defaults.items():
             value = state.get(key)
             if value != default:
-                short = key.removeprefix(f"{slug}_") if slug else key
+                short = next((key.removeprefix(f"{p.slug}_") for p in PAGES if key.startswith(f"{p.slug}_")), key)
                 items.append(f"{short} = {_format(value)}")
     return f"{head} · " + (", ".join(items) if items else "default settings")
 

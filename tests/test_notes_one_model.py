@@ -1,4 +1,4 @@
-"""Chapter 2's sentences against the numbers beside them, with the lab's controls swept to their extremes:
+"""Chapter 2's sentences (both parts, pages/one_model.py and pages/small_n.py) against the numbers beside them, with the lab's controls swept to their extremes:
 the sentence above the coverage chart quotes the table's coverages, names Wald's failures only when the
 table has them, and words Wilson's width from the actual ratio; the quiz quotes the calculator."""
 
@@ -23,7 +23,7 @@ def test_lab_sentence_matches_the_lab_table(n, theta):
     query = {"one_model_lab_n": str(n), "one_model_uniform": "1" if theta is None else "0"}
     if theta is not None:
         query["one_model_theta"] = repr(theta)
-    at = run_page("pages/one_model.py", query=query)
+    at = run_page("pages/small_n.py", query=query)
     no_exceptions(at)
     table = next(t.value for t in at.table if "Actual coverage" in t.value.columns)
     sentence = next(m.value for m in at.markdown if m.value.startswith(f"At N = {n:,} with"))
@@ -67,7 +67,7 @@ def test_arrivals_caption_counts_the_cores_misses(n, theta):
 
 def test_no_static_note_claims_wilson_is_barely_wider():
     """The claim that contradicted N = 3 is gone from the prose; the computed sentence replaces it."""
-    text = " ".join(load_content("one_model").sections.values())
+    text = " ".join(t for slug in ("one_model", "small_n") for t in load_content(slug).sections.values())
     assert "barely wider" not in text
 
 
@@ -152,7 +152,7 @@ def test_play_shows_one_more_interval_per_tick():
                     return p["value"]
         raise AssertionError("no arrivals chart")
 
-    at = run_page("pages/one_model.py")
+    at = run_page("pages/small_n.py")
     assert shown(at) == 20
     at.toggle(key="one_model_play").set_value(True).run()
     no_exceptions(at)
