@@ -110,6 +110,9 @@ html { font-size: 22px; }
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"] { display: none !important; }
 [data-testid="stMain"]:focus, [data-testid="stMain"]:focus-visible,
 [data-testid="stAppViewContainer"]:focus, [data-testid="stAppViewContainer"]:focus-visible { outline: none; }
+/* Streamlit rings the focused scroll region with a sticky ::before (a grey 4 px box-shadow) once a key is
+   pressed after a click on the page: on a projector that is a grey frame over the slide */
+[data-testid="stMain"]::before, [data-testid="stAppViewContainer"]::before { box-shadow: none !important; outline: none !important; }
 [data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3 { scroll-margin-top: 1.2rem; }
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(h2),
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(h3) { margin-top: 2.5rem; }
@@ -134,8 +137,8 @@ html { font-size: 22px; }
 </style>"""
 
 # Next / previous on PageDown / PageUp, ArrowRight / ArrowLeft and n / p (not while a widget has the focus).
-# "Next" goes to the next heading when it is on this screen; otherwise it moves one screen on (less a
-# margin, so no line is skipped) and stops at a heading it would pass. "Previous" mirrors it. So every
+# "Next" goes to the next heading when it is on this screen below its top fifth; otherwise it moves one
+# screen on (less a margin, so no line is skipped) and stops at a heading it would pass. "Previous" mirrors it. So every
 # block of a long section passes the screen. Registered once per browser tab; it acts only while the exit
 # button is on the page.
 _PRESENT_JS = """<script>
@@ -163,7 +166,8 @@ _PRESENT_JS = """<script>
     const tops = headings().map(h => h.getBoundingClientRect().top - origin - TOP);
     let by;
     if (dir > 0) {
-      const next = tops.filter(t => t > 60);  // a heading already near the top is not worth a press
+      // a heading already in the top fifth of the screen is not worth a press (the title on arrival)
+      const next = tops.filter(t => t > Math.max(60, view * 0.2));
       by = next.length && next[0] <= screen ? next[0] : screen;
     } else {
       const prev = tops.filter(t => t < -60);
