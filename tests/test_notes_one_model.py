@@ -120,7 +120,7 @@ def test_sampling_grid_is_the_exact_binomial(p):
     from scipy import stats
 
     bars, rules = lesson.sampling_grid(p)
-    for n in (20, 500, 1000):
+    for n in (10, 20, 500, 1000):
         rows = bars[bars["n"] == n]
         assert rows["prob"].to_numpy() == pytest.approx(stats.binom.pmf(rows["k"], n, p))
         assert rows["prob"].sum() > 0.98
@@ -128,6 +128,17 @@ def test_sampling_grid_is_the_exact_binomial(p):
         r = rules.set_index("n").loc[n]
         half = stats.norm.ppf(0.975) * math.sqrt(p * (1 - p) / n)
         assert (r["low"], r["high"]) == pytest.approx((p - half, p + half))
+
+
+def test_sampling_chart_opens_at_the_calculators_n():
+    """At the default n = 50 the sampling chart's drag starts at 50 (it started at 40: "n = 40: ±9.3 points"
+    under a table at n = 50 with Wald ±8.3)."""
+    from evalstats_core.charts import compile_spec
+    from evalstats_core.charts import one_model as charts
+
+    bars, rules = lesson.sampling_grid(0.9)
+    spec = compile_spec(charts.sampling_drag_chart(bars, rules, accuracy=0.9, n=50))
+    assert next(p["value"] for p in spec["params"] if p["name"] == "drag_n_dist") == 50
 
 
 def test_next_arrival_counts_up_wraps_and_pauses():
@@ -163,3 +174,14 @@ def test_play_shows_one_more_interval_per_tick():
     paused = shown(at)
     at.run()
     assert shown(at) == paused
+
+
+def test_rerun_caption_counts_its_runs_in_words():
+    """'1 run(s) of the same ten tasks' read badly: one run is said as one, more as a count."""
+    steps = lesson.atlas_steps()
+    one = lesson.rerun_history_frame((steps.mean,))
+    assert lesson.rerun_sentence(one, steps).startswith("1 run of the ten tasks so far, mean 63.6%")
+    three = lesson.rerun_history_frame(tuple(lesson.rerun_atlas(1, i).mean for i in (1, 2, 3)))
+    text = lesson.rerun_sentence(three, steps)
+    assert text.startswith("3 runs of the same ten tasks") and "run(s)" not in text
+    assert f"{int(three['inside'].sum())} inside run 1's interval" in text

@@ -637,7 +637,10 @@ def atlas_sentence(steps: AtlasSteps) -> str:
 
 def rerun_sentence(runs: pd.DataFrame, steps: AtlasSteps) -> str:
     """The reruns chart's caption (``runs`` from :func:`rerun_history_frame`)."""
-    return (f"{len(runs)} run(s) of the same ten tasks: means from {_pct(runs['mean'].min())} to "
+    if len(runs) == 1:
+        return (f"1 run of the ten tasks so far, mean {_pct(runs['mean'].iloc[0])}, inside its own interval "
+                f"[{_pct(steps.ci_low)}, {_pct(steps.ci_high)}]: press *Run the eval again* for the next.")
+    return (f"{len(runs)} runs of the same ten tasks: means from {_pct(runs['mean'].min())} to "
             f"{_pct(runs['mean'].max())}, {int(runs['inside'].sum())} inside run 1's interval "
             f"[{_pct(steps.ci_low)}, {_pct(steps.ci_high)}].")
 
@@ -671,8 +674,9 @@ def one_task_sentence(frame: pd.DataFrame) -> str:
     return text + "."
 
 
-#: The question counts the sampling-distribution chart can be dragged to: every 20 from 20 to 1,000.
-DIST_NS: tuple[int, ...] = tuple(range(20, 1001, 20))
+#: The question counts the sampling-distribution chart can be dragged to: every 10 from 10 to 1,000, so the
+#: calculator's default n = 50 (any multiple of 10) opens the chart at the n of the table above it.
+DIST_NS: tuple[int, ...] = tuple(range(10, 1001, 10))
 
 
 def sampling_grid(accuracy: float, *, confidence: float = 0.95, tail: float = 1e-3) -> tuple[pd.DataFrame, pd.DataFrame]:

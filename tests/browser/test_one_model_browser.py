@@ -33,7 +33,7 @@ def test_rerun_button_adds_runs(server, page):
         page.get_by_text(f"Mean of run {i}").wait_for()
         # the fragment's last output (the chart's caption) is on the page before the next click: a click
         # that lands while the fragment is still running may be dropped by Streamlit
-        page.get_by_text(f"{i} run(s) of the same ten tasks").wait_for()
+        page.get_by_text(f"{i} runs of the same ten tasks").wait_for()
         wait_ready(page)
         page.wait_for_timeout(300)
     assert metric(page, "Runs inside run 1's 95% CI").endswith("of 4")
