@@ -26,7 +26,7 @@ state = shell.UrlState(
 @st.cache_data(max_entries=64, show_spinner=False)
 def _calculator(accuracy: float, n: int):
     calc, curve = lesson.ci_calculator(accuracy, n), lesson.halfwidth_grid(accuracy)
-    bars, rules = lesson.sampling_grid(accuracy)
+    bars, rules = lesson.sampling_grid(accuracy, n=n)
     return (calc, curve, compile_spec(charts.calculator_chart(calc)), compile_spec(charts.halfwidth_drag_chart(curve, n=n)),
             compile_spec(charts.sampling_drag_chart(bars, rules, accuracy=accuracy, n=n)))
 

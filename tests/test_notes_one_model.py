@@ -120,7 +120,7 @@ def test_sampling_grid_is_the_exact_binomial(p):
     from scipy import stats
 
     bars, rules = lesson.sampling_grid(p)
-    for n in (10, 20, 500, 1000):
+    for n in (20, 500, 1000):
         rows = bars[bars["n"] == n]
         assert rows["prob"].to_numpy() == pytest.approx(stats.binom.pmf(rows["k"], n, p))
         assert rows["prob"].sum() > 0.98
@@ -130,15 +130,17 @@ def test_sampling_grid_is_the_exact_binomial(p):
         assert (r["low"], r["high"]) == pytest.approx((p - half, p + half))
 
 
-def test_sampling_chart_opens_at_the_calculators_n():
-    """At the default n = 50 the sampling chart's drag starts at 50 (it started at 40: "n = 40: ±9.3 points"
-    under a table at n = 50 with Wald ±8.3)."""
+@pytest.mark.parametrize(("accuracy", "n"), [(0.9, 50), (0.6, 2000), (0.5, 999), (0.5, 7), (0.0, 1000)])
+def test_sampling_chart_opens_at_the_calculators_n(accuracy, n):
+    """The sampling chart's drag starts at the calculator's n (it started at 40 under a table at n = 50:
+    "n = 40: ±9.3 points" beside Wald ±8.3), and the chart stays under Altair's 5,000-row limit."""
     from evalstats_core.charts import compile_spec
     from evalstats_core.charts import one_model as charts
 
-    bars, rules = lesson.sampling_grid(0.9)
-    spec = compile_spec(charts.sampling_drag_chart(bars, rules, accuracy=0.9, n=50))
-    assert next(p["value"] for p in spec["params"] if p["name"] == "drag_n_dist") == 50
+    bars, rules = lesson.sampling_grid(accuracy, n=n)
+    spec = compile_spec(charts.sampling_drag_chart(bars, rules, accuracy=accuracy, n=n))
+    assert next(p["value"] for p in spec["params"] if p["name"] == "drag_n_dist") == min(n, 1000)
+    assert len(bars) < 5000
 
 
 def test_next_arrival_counts_up_wraps_and_pauses():
