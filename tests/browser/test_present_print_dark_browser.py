@@ -176,6 +176,29 @@ def test_no_grey_frame_after_the_first_press(server, page):
     assert np.asarray(left).min() > 240, np.asarray(left).min()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", ["problem", "one_model", "small_n", "clustering", "paired", "resampling",
+                                  "temperature", "power", "judge"])
+def test_presenter_reaches_every_block_of_every_chapter(server, page, slug):
+    """Issue 24's check for every chapter (chapter 8 has its own test above): at 1920x1080, pressing 'next'
+    until the page stops shows every block of the main column, no press moves more than one screen, and
+    no download button shows."""
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{server}/{slug}?present=1")
+    wait_ready(page)
+    wait_charts(page, 1)
+    page.get_by_role("button", name="Leave presenter mode").wait_for()
+    page.wait_for_timeout(800)
+    assert not any(b.is_visible() for b in page.locator('[data-testid="stDownloadButton"]').all())
+    page.locator("h1").first.click()
+    view = page.evaluate(_VIEW)
+    offsets, seen, blocks = _press_through(page, shots=f"present_{slug}_1920")
+    steps = [b - a for a, b in zip(offsets, offsets[1:], strict=False) if b != a]
+    assert steps and max(steps) <= 0.86 * view + 1, (steps, view)
+    missed = [b["text"] for b in blocks if b["i"] not in seen]
+    assert not missed, missed
+
+
 def test_presenter_at_390(server, browser):
     context = browser.new_context(viewport={"width": 390, "height": 800})
     page = context.new_page()
