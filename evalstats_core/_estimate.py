@@ -171,6 +171,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         se = 0.0
     notes = few_clusters_notes(n_clusters, method, df, stacklevel=4) if clustered else ()  # compare's caller
     diff = ma - mb
+    if se == 0.0 and abs(diff) <= 1e-12 * scale:  # equal means up to rounding: no difference, not a p of 2/2^G
+        diff = 0.0
     z, p = _z_and_p(diff, se, df)
     if se == 0.0 and diff != 0.0:  # no t statistic: the exact randomisation test, never p = 0
         p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)
