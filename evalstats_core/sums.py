@@ -12,8 +12,8 @@ Every field is a GROUP BY aggregate (COUNT, SUM, AVG, VAR_POP * COUNT, COVAR_POP
 COUNT ... FILTER) of the question-level scores, so a SQL engine (DuckDB, Spark) computes the same
 :class:`FileSums` for files larger than memory; the estimators
 (:func:`~evalstats_core.analysis.analyze_sums`) read nothing else, so a new confidence level, adjustment
-or interval choice is recomputed from the kept sums without touching the rows. ``CONTRACT.md`` at the
-top of the worktree (and :class:`FileSums`' docstring) spell out each field.
+or interval choice is recomputed from the kept sums without touching the rows. The classes' docstrings
+spell out each field and the aggregate that makes it.
 
 Unclustered files have one group (``G = 1``) holding every question; a clustered file analysed without
 clusters merges its groups exactly (:meth:`FileSums.merged`).
@@ -115,7 +115,7 @@ class PairSums:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class FileSums:
-    """The sufficient statistics of one results file (see ``CONTRACT.md``).
+    """The sufficient statistics of one results file.
 
     Attributes
     ----------
