@@ -12,7 +12,16 @@ import pandas as pd
 import streamlit as st
 
 from evalstats_app import shell
-from evalstats_app.workbench import ADJUST, CONFIDENCES, PROPORTION_METHODS, Results, Source, esc, fix_choice
+from evalstats_app.workbench import (
+    ADJUST,
+    CONFIDENCES,
+    PROPORTION_METHODS,
+    Results,
+    Source,
+    by_scope,
+    esc,
+    fix_choice,
+)
 from evalstats_core import report
 from evalstats_core.data import Prepared
 from evalstats_core.errors import EvalStatsError
@@ -30,17 +39,21 @@ def _plan(key: str, roles: tuple, opts: tuple, pair: tuple, delta: float, alpha:
         return str(exc)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _chart_spec(kind: str, frame: pd.DataFrame, percent: bool, confidence: float, title: str = "",
-                subtitle: str = "", paired: bool = True, order: tuple = ()) -> dict:
-    """A compiled chart of the workbench (compiling Altair costs tens of ms a rerun): ``kind`` is
-    ``models``, ``differences``, ``matrix`` or ``clusters``; every one carries a title and the method line."""
+@by_scope(st.cache_data, max_entries=32, show_spinner=False)
+def _chart_spec(key: str, analysis: tuple, kind: str, _frame: pd.DataFrame, percent: bool, confidence: float,
+                title: str = "", subtitle: str = "", paired: bool = True, order: tuple = ()) -> dict:
+    """A compiled chart of the workbench (compiling Altair costs a tenth of a second): ``kind`` is
+    ``models``, ``differences`` (``leader``: every model against the leader), ``matrix`` or ``clusters``; every one carries a title and the method line.
+
+    Cached on the analysis it draws (the files' ``key`` and ``analysis``, the rest of :attr:`Results.key`,
+    plus the pair for a cluster chart), never on a hash of the chart's frame."""
     from evalstats_core.charts import analyze as charts
     from evalstats_core.charts import compile_spec
 
+    frame = _frame
     if kind == "models":
         chart = charts.models_chart(frame, percent=percent, confidence=confidence, title=title, subtitle=subtitle)
-    elif kind == "differences":
+    elif kind in ("differences", "leader"):
         chart = charts.differences_chart(frame, percent=percent, confidence=confidence, paired=paired, title=title,
                                          subtitle=subtitle)
     elif kind == "matrix":
@@ -102,7 +115,7 @@ def models_section(content, prepared: Prepared, res: Results, method: str) -> No
     f = report.Formatter(a)
     low, high = frame.set_index("model").loc[best.model, ["ci_low", "ci_high"]]
     title = f"{_short_name(a)}: mean score by model"
-    spec = _chart_spec("models", frame, _percent(a), a.confidence, title, method_line(a))
+    spec = _chart_spec(res.key[0], res.key[1:], "models", frame, _percent(a), a.confidence, title, method_line(a))
     st.session_state["_slide_models"] = spec  # the export's 16:9 figure is this very chart
     shell.chart(spec,
                 f"Each model's mean with its {a.confidence:.0%} interval, best first; in blue the "
@@ -145,20 +158,20 @@ def compare_section(content, res: Results) -> None:
     line = method_line(a, what="comparisons")
     if len(a.models) >= report.MATRIX_FROM and a.baseline is None:
         order = tuple(res.ranking.models)
-        shell.chart(_chart_spec("matrix", report.matrix_frame(a), _percent(a), a.confidence,
+        shell.chart(_chart_spec(res.key[0], res.key[1:], "matrix", report.matrix_frame(a), _percent(a), a.confidence,
                                 f"{_short_name(a)}: every pairwise difference", line, a.paired, order),
                     f"Each cell is the row model minus the column model ({how}), models in rank order; a star "
                     f"marks the {sig} of {len(diffs)} differences that are significant after adjustment.",
                     name="analyze_matrix")
         leader = order[0]
         lead = report.leader_frame(a, leader)
-        shell.chart(_chart_spec("differences", lead, _percent(a), a.confidence,
+        shell.chart(_chart_spec(res.key[0], res.key[1:], "leader", lead, _percent(a), a.confidence,
                                 f"{_short_name(a)}: every model against the leader", line, a.paired),
                     f"Each model minus {esc(leader)} with its {a.confidence:.0%} {how} interval: "
                     f"{int(lead['significant'].sum())} of {len(lead)} are significantly below it.",
                     name="analyze_leader")
     else:
-        spec = _chart_spec("differences", diffs, _percent(a), a.confidence,
+        spec = _chart_spec(res.key[0], res.key[1:], "differences", diffs, _percent(a), a.confidence,
                            f"{_short_name(a)}: differences" + (" in points" if _percent(a) else ""), line, a.paired)
         st.session_state["_slide_differences"] = spec
         shell.chart(spec,
@@ -212,7 +225,8 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
         top = clusters.iloc[int(clusters["share"].abs().fillna(0).to_numpy().argmax())]
         from evalstats_core.breakdown import top_clusters
 
-        shell.chart(_chart_spec("clusters", top_clusters(clusters), _percent(a), a.confidence,
+        shell.chart(_chart_spec(res.key[0], (*res.key[1:], pair), "clusters", top_clusters(clusters), _percent(a),
+                                a.confidence,
                                 f"Where {pair[0]} − {pair[1]} comes from", method_line(a, what="comparisons")),
                     f"Each cluster's share of the paired difference {esc(pair[0])} − {esc(pair[1])}; the largest, "
                     f"{esc(top['cluster'])} ({int(top['n'])} questions), carries "

@@ -22,8 +22,9 @@ else:
         prepared, roles_key = read.prepared, read.options
         st.markdown("---")
         settings = wb.analysis_controls(prepared.table.models)
-        results = wb.run(source, read, settings)
-        results = workbench_judge.corrected(prepared, results, source.key, roles_key)  # human labels: PPI++
+        base = wb.run(source, read, settings)
+        results = workbench_judge.corrected(prepared, base, source.key, roles_key)  # human labels: PPI++
+        results = wb.corrected_key(base, results)
         if results is not None:
             st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
         if results is not None:
