@@ -31,7 +31,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 TIMEOUT_MS = 600_000
 TICK = os.sysconf("SC_CLK_TCK")
@@ -98,12 +97,21 @@ class Meter:
         return time.perf_counter() - self.t, cpu_seconds(self.pid) - self.s, browser_cpu() - self.b
 
 
-def drawn(page) -> None:
-    """The script has stopped and both charts of the results have drawn."""
-    from _pw import wait_charts, wait_ready
+SETTLED = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const idle = app && app.getAttribute('data-test-script-state') === 'notRunning'
+                 && !document.querySelector('[data-testid="stStatusWidgetRunningIcon"]');
+    return idle && document.querySelectorAll('[data-testid="stVegaLiteChart"] canvas, '
+                                             + '[data-testid="stVegaLiteChart"] svg.marks').length >= 2;
+}"""
+PAINTED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
-    wait_ready(page)
-    wait_charts(page, 2)
+
+def drawn(page) -> None:
+    """The script has stopped and both charts of the results have drawn, and the next frame is painted (no
+    fixed sleep: tests/browser's ``wait_ready`` adds 300 ms, which would be timed here)."""
+    page.wait_for_function(SETTLED, polling=20)
+    page.evaluate(PAINTED)
 
 
 def open_example(browser, base: str, meter: Meter) -> tuple[float, float, float]:
@@ -119,8 +127,6 @@ def open_example(browser, base: str, meter: Meter) -> tuple[float, float, float]
 
 
 def upload_and_move(browser, base: str, path: Path, meter: Meter) -> tuple:
-    from _pw import wait_ready
-
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -140,8 +146,7 @@ def upload_and_move(browser, base: str, path: Path, meter: Meter) -> tuple:
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("h => location.href !== h && location.href.includes('analyze_confidence=0.9')",
                            arg=before)
-    wait_ready(page)
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]').length >= 2")
+    drawn(page)
     move = meter.stop()
     context.close()
     return up, peak, move

@@ -184,16 +184,28 @@ def compare_section(content, res: Results) -> None:
         st.markdown(f"{icon} {esc(sentence)}")
 
 
-@st.cache_resource(max_entries=4, show_spinner=False, scope="session")
+#: rows of a long table the page shows (its download has them all): a browser drawing a million-row table
+#: for one glance is the slowest part of the page
+SHOWN = 500
+
+
+@by_scope(st.cache_resource, max_entries=4, show_spinner=False)
 def _why(key: str, roles: tuple, use_clusters: bool, pair: tuple, _prepared: Prepared):
-    """Per-cluster breakdown (None without clusters) and the disagreements of one pair. They depend on the
-    file and the pair only (not on confidence or adjustment), and can be as long as the file: kept as they
-    are (``cache_resource``), never pickled on a rerun."""
+    """Per-cluster breakdown (None without clusters) and the first :data:`SHOWN` disagreements of one pair
+    (``attrs["total"]`` counts them all). They depend on the file and the pair only (not on confidence or
+    adjustment): kept as they are (``cache_resource``), never pickled on a rerun."""
     from evalstats_core.breakdown import cluster_breakdown, disagreements
 
     table = _prepared.table
     clusters = cluster_breakdown(table, *pair) if use_clusters and table.cluster_codes is not None else None
-    return clusters, disagreements(table, *pair, text=_prepared.text_columns or None)
+    return clusters, disagreements(table, *pair, text=_prepared.text_columns or None, limit=SHOWN)
+
+
+def _all_disagreements(prepared: Prepared, pair: tuple) -> str:
+    """Every disagreement of ``pair`` as CSV, built when the download is clicked (it can be as long as the file)."""
+    from evalstats_core.breakdown import disagreements
+
+    return _csv(disagreements(prepared.table, *pair, text=prepared.text_columns or None))
 
 
 def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, res: Results) -> None:
@@ -212,7 +224,7 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
     f = report.Formatter(a)
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{pair[0]}_vs_{pair[1]}")[:60]
     if clusters is not None and a.clustered:
-        shown = clusters.head(500).copy()  # the download has every cluster
+        shown = clusters.head(SHOWN).copy()  # the download has every cluster
         for col in [m.model for m in a.models] + ["diff"]:
             if col in shown.columns:  # levels in percent, the difference in points
                 shown[col] = [f.num(x, signed=col == "diff", unit=col != "diff") for x in shown[col]]
@@ -235,11 +247,13 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
         shell.download_table("Clusters (CSV)", lambda: _csv(clusters), file_name=f"{stem}_clusters.csv",
                              mime="text/csv", key="analyze_dl_clusters")
     n_shared = next(c.n for c in a.comparisons if (c.model, c.baseline) == pair)
-    st.markdown(f"**{len(disagree):,} of {n_shared:,} shared questions** score differently for "
+    st.markdown(f"**{disagree.attrs['total']:,} of {n_shared:,} shared questions** score differently for "
                 f"{esc(pair[0])} and {esc(pair[1])}" + (" (the discordant questions McNemar's test counts)."
                                                          if prepared.table.score_kind == "binary" else "."))
-    st.dataframe(disagree.head(500), hide_index=True, width="stretch")
-    shell.download_table("Disagreements (CSV)", lambda: _csv(disagree), file_name=f"{stem}_disagreements.csv",
+    st.dataframe(disagree, hide_index=True, width="stretch")
+    if disagree.attrs["total"] > len(disagree):
+        st.caption(f"The {len(disagree):,} largest gaps of {disagree.attrs['total']:,}; the CSV below has them all.")
+    shell.download_table("Disagreements (CSV)", lambda: _all_disagreements(prepared, pair), file_name=f"{stem}_disagreements.csv",
                          mime="text/csv", key="analyze_dl_disagree")
 
 

@@ -422,8 +422,28 @@ def test_why_section_clusters_and_disagreements():
     assert shares["Share of the difference"][0] == f"{ref['share'][0]:.0%}"
     dis = disagreements(table, "Frigate", "Galleon")
     assert f"{len(dis):,} of 2,500 shared questions" in text_of(at) and tb.clustered
+    shown = [d.value for d in at.dataframe if "diff" in d.value.columns][0]  # the top of the list, not all of it
+    assert len(dis) > 500 and len(shown) == 500 and list(shown["question"]) == list(dis["question"][:500])
+    assert f"The 500 largest gaps of {len(dis):,}" in text_of(at)
     keys = {b.proto.label for b in at.get("download_button")}
     assert {"Clusters (CSV)", "Disagreements (CSV)"} <= keys
+
+
+def test_disagreements_limit_is_the_top_of_the_whole_list():
+    """``limit`` gives the first rows of the full list (largest gap first, file order among ties) and counts all."""
+    import numpy as np
+
+    from evalstats_core.breakdown import disagreements
+    from evalstats_core.data import load, question_scores
+
+    rng = np.random.default_rng(3)
+    body = "".join(f"q{i},{a:.2f},{b:.2f}\n" for i, (a, b) in enumerate(rng.integers(0, 4, (300, 2)) / 3))
+    t = question_scores(load(("question,A,B\n" + body).encode()))
+    full = disagreements(t, "A", "B")
+    for k in (1, 7, 50, len(full), len(full) + 5):
+        top = disagreements(t, "A", "B", limit=k)
+        assert top.attrs["total"] == full.attrs["total"] == len(full)
+        assert top.equals(full.head(k).reset_index(drop=True))
 
 
 def test_many_models_get_a_matrix_and_a_leader_forest():
