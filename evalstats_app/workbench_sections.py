@@ -27,9 +27,11 @@ from evalstats_core.data import Prepared
 from evalstats_core.errors import EvalStatsError
 
 
-@st.cache_data(max_entries=32, show_spinner=False, scope="session")
-def _plan(key: str, roles: tuple, opts: tuple, pair: tuple, delta: float, alpha: float, power: float,
+@by_scope(st.cache_data, max_entries=32, show_spinner=False)
+def _plan(key: str, roles: tuple, design: tuple, pair: tuple, delta: float, alpha: float, power: float,
           _prepared: Prepared, _analysis):
+    """One pair's plan. ``design`` is all it reads of the analysis (clustered or not, the unit): a new
+    confidence level, adjustment or interval leaves the plan as it was, from the cache."""
     from evalstats_core.planning import plan_pair
 
     try:
@@ -336,7 +338,7 @@ def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, 
         st.info("Planning compares two models; this file has one.")
         return
     ctl = plan_controls(res)
-    plan = _plan(source.key, roles_key, res.opts, ctl["pair"], ctl["delta"], ctl["alpha"], ctl["power"],
+    plan = _plan(source.key, roles_key, (res.analysis.clustered, res.analysis.unit), ctl["pair"], ctl["delta"], ctl["alpha"], ctl["power"],
                  prepared, res.analysis)
     if isinstance(plan, str):
         st.error(esc(plan), icon=":material/error:")
