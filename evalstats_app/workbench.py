@@ -128,15 +128,30 @@ def by_scope(cache, **kw):
     return wrap
 
 
+@by_scope(st.cache_resource, max_entries=4, show_spinner=False)
+def _sums(key: str, roles: Any, _prepared: Prepared):
+    """The file's sufficient statistics (:func:`evalstats_core.sums.file_sums`, one pass over the question
+    table), kept as they are for the session (an upload) or the server (an example): every setting but the
+    wild bootstrap is computed from them without touching the rows again."""
+    from evalstats_core.sums import file_sums
+
+    return file_sums(_prepared.table)
+
+
 @by_scope(st.cache_data, max_entries=32, show_spinner=False)
 def _analyze(key: str, roles: Any, opts: tuple, _prepared: Prepared):
-    from evalstats_core.analysis import analyze
+    """The analysis for ``opts``: from the kept sums (a new confidence level, adjustment, interval or
+    baseline costs microseconds per pair), from the rows only for the wild bootstrap. Both give the command
+    line's numbers (``analyze(table)`` is ``analyze_sums(file_sums(table))``)."""
+    from evalstats_core.analysis import analyze, analyze_sums
 
     baseline, confidence, paired, use_clusters, adjust, interval, cluster_se, wild = opts
+    settings = dict(baseline=baseline, confidence=confidence, paired=paired, use_clusters=use_clusters,
+                    adjust=adjust, interval=interval, method=cluster_se, should_stop=session_gone())
     try:  # the question table carries the file's roles and notes: the analysis is the command line's
-        return analyze(_prepared.table, baseline=baseline, confidence=confidence, paired=paired,
-                       use_clusters=use_clusters, adjust=adjust, interval=interval, method=cluster_se,
-                       wild_bootstrap=wild, should_stop=session_gone())
+        if wild:
+            return analyze(_prepared.table, wild_bootstrap=True, **settings)
+        return analyze_sums(_sums(key, roles, _prepared), **settings)
     except EvalStatsError as exc:
         return str(exc)
 

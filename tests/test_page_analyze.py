@@ -683,3 +683,37 @@ def test_a_million_row_upload_is_parsed_once(monkeypatch):
     assert a.n_questions == n_q and len(a.models) == 4
     assert "column 'doc' groups the questions" in text_of(at).replace("\\", "")  # found in the same parse
     assert len(calls) == 1, f"the body was parsed {len(calls)} times"
+
+
+def test_a_new_confidence_or_adjustment_is_computed_from_the_kept_sums(monkeypatch):
+    """After an upload, moving the confidence level, the adjustment or the interval never reads the rows
+    again: no new file_sums, no analyze() over the question table; the numbers are analyze()'s all the same."""
+    import numpy as np
+
+    from evalstats_core import analysis as an
+    from evalstats_core import sums as sums_mod
+    from evalstats_core.data import prepare
+
+    rng = np.random.default_rng(7)
+    body = "".join(f"q{i},{m},{int(x)},c{i // 4}\n" for i, row in enumerate(rng.random((400, 3)) < 0.6)
+                   for m, x in zip("ABC", row, strict=True))
+    data = ("question,model,score,cluster\n" + body).encode()
+    at = run_page(PAGE)
+    inject(at, "kept_sums.csv", data)
+    no_exceptions(at)
+    calls = []
+    real_sums, real_analyze = sums_mod.file_sums, an.analyze
+    monkeypatch.setattr(sums_mod, "file_sums", lambda t: calls.append("file_sums") or real_sums(t))
+    monkeypatch.setattr(an, "analyze", lambda *a, **k: calls.append("analyze") or real_analyze(*a, **k))
+    at.select_slider(key="analyze_confidence").set_value(0.9).run()
+    at.selectbox(key="analyze_adjust").set_value("bh").run()
+    at.selectbox(key="analyze_method").set_value("normal").run()
+    no_exceptions(at)
+    assert calls == [], f"a control change went back to the rows: {calls}"
+    shown = at.session_state[LAST_KEY]
+    ref = real_analyze(prepare(data, "kept_sums.csv").table, confidence=0.9, adjust="bh", interval="normal")
+    assert shown.confidence == 0.9 and shown.adjust == "bh" and shown.clustered
+    for got, want in zip(shown.models + shown.comparisons, ref.models + ref.comparisons, strict=True):
+        assert got.se == pytest.approx(want.se, rel=1e-12) and got.ci_low == pytest.approx(want.ci_low, rel=1e-12)
+    assert [c.p_adjusted for c in shown.comparisons] == pytest.approx([c.p_adjusted for c in ref.comparisons],
+                                                                      rel=1e-12)
