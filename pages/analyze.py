@@ -10,6 +10,22 @@ from evalstats_app import workbench_sections as sections
 
 content = shell.page_setup("analyze")
 state = shell.UrlState(wb.DEFAULTS, bounds=wb.BOUNDS, choices=wb.CHOICES)
+
+
+# The pair to explain and the plan's pair, effect, alpha and power change one section each: fragments, so
+# moving them reruns that section only (in the app; AppTest reruns the whole script). The plan writes the
+# URL itself, since a fragment rerun skips the end of the page.
+@st.fragment
+def why_part(source, prepared, roles_key, results) -> None:
+    sections.why_section(content, source, prepared, roles_key, results)
+
+
+@st.fragment
+def plan_part(source, prepared, roles_key, results) -> None:
+    sections.plan_section(content, source, prepared, roles_key, results)
+    state.sync()
+
+
 st.markdown(content["intro"])
 mode = wb.mode_control(content)
 
@@ -31,10 +47,10 @@ else:
             sections.models_section(content, prepared, results, settings["method"])
             workbench_judge.judge_section(prepared, results, source.key, roles_key)
             sections.compare_section(content, results)
-            sections.why_section(content, source, prepared, roles_key, results)
+            why_part(source, prepared, roles_key, results)
             sections.rank_section(content, results)
             sections.guardrails_section(content, results)
-            sections.plan_section(content, source, prepared, roles_key, results)
+            plan_part(source, prepared, roles_key, results)
             sections.export_section(content, prepared, results, settings["method"])
 
 shell.notice(content["notice"], title="The rules this page follows")
