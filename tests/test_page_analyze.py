@@ -717,3 +717,31 @@ def test_a_new_confidence_or_adjustment_is_computed_from_the_kept_sums(monkeypat
         assert got.se == pytest.approx(want.se, rel=1e-12) and got.ci_low == pytest.approx(want.ci_low, rel=1e-12)
     assert [c.p_adjusted for c in shown.comparisons] == pytest.approx([c.p_adjusted for c in ref.comparisons],
                                                                       rel=1e-12)
+
+
+def test_the_bundled_example_is_read_once_per_server_and_an_upload_once_per_session(monkeypatch):
+    """A second visitor opening the workbench gets the example prepared by the first (one read per server);
+    a file a visitor uploads is read for that session only: another session reads it itself. (AppTest runs
+    every script as one session, "test session id": each visitor here gets a session id of its own.)"""
+    from streamlit.testing.v1 import local_script_runner as lsr
+
+    from evalstats_core.reading import ReadingOptions
+
+    visitor = {"sid": "first visitor"}
+    init = lsr.LocalScriptRunner.__init__
+
+    def as_visitor(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self._session_id = visitor["sid"]
+
+    monkeypatch.setattr(lsr.LocalScriptRunner, "__init__", as_visitor)
+    calls = []
+    real = ReadingOptions.prepare
+    monkeypatch.setattr(ReadingOptions, "prepare", lambda self, files: calls.append(files[0][0]) or real(self, files))
+    data = b"question,A,B\n" + b"".join(b"q%d,%d,%d\n" % (i, i % 2, i % 3 > 0) for i in range(30))
+    for sid in ("first visitor", "second visitor"):
+        visitor["sid"] = sid
+        no_exceptions(run_page(PAGE, {"analyze_example": "multilingual"}))
+        no_exceptions(inject(run_page(PAGE), "private.csv", data))
+    assert calls.count("multilingual_clustered.csv") == 1, calls
+    assert calls.count("private.csv") == 2, calls
