@@ -87,3 +87,31 @@ def test_too_many_lines_refused_before_the_whole_file_is_read(tmp_path, monkeypa
     with pytest.raises(EvalStatsError, match="more than the limit of 1,000 scores"):
         load(path, limits=Limits(max_rows=1000))
     assert len(reads) < 5 and all(n == 4096 for n in reads)  # a few blocks, never the whole file
+
+
+def test_json_lines_depth_agrees_with_the_regex_depth():
+    """The numpy depth of lm-eval's fast path against _depth on every line, across block edges (steps of
+    1 to 64 bytes), with brackets, quotes and backslashes inside strings."""
+    import json
+    import random
+
+    import evalstats_core._bounded as bounded
+
+    rng = random.Random(2)
+
+    def doc(k):
+        if k == 0:
+            return rng.choice(['a[{\\"', "\\\\", 1, "x]}", "\\[", '"', "é[ü"])
+        if rng.random() < 0.5:
+            return [doc(k - 1) for _ in range(rng.randint(0, 3))]
+        return {f"k{i}{{": doc(k - 1) for i in range(rng.randint(0, 3))}
+
+    cases = [[json.dumps(doc(rng.randint(0, 7)), ensure_ascii=False) for _ in range(rng.randint(1, 4))]
+             for _ in range(150)]
+    for step in (1, 2, 3, 7, 64):
+        bounded._STEP, saved = step, bounded._STEP
+        try:
+            got = [bounded.json_lines_depth("\n".join(lines).encode()) for lines in cases]
+        finally:
+            bounded._STEP = saved
+        assert got == [max(bounded._depth(line) for line in lines) for lines in cases]
