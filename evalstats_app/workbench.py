@@ -123,7 +123,7 @@ def by_scope(cache, **kw):
         def call(key, *args, **kwargs):
             return (shared if str(key).startswith(EXAMPLE_PREFIX) else private)(key, *args, **kwargs)
 
-        call.clear = lambda: (shared.clear(), private.clear())
+        call.shared, call.private = shared, private  # each has .clear() (the private one inside a script run)
         return call
     return wrap
 

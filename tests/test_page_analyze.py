@@ -725,8 +725,10 @@ def test_the_bundled_example_is_read_once_per_server_and_an_upload_once_per_sess
     every script as one session, "test session id": each visitor here gets a session id of its own.)"""
     from streamlit.testing.v1 import local_script_runner as lsr
 
+    from evalstats_app import workbench_reading
     from evalstats_core.reading import ReadingOptions
 
+    workbench_reading._prepare.shared.clear()  # a fresh server: earlier tests opened the example already
     visitor = {"sid": "first visitor"}
     init = lsr.LocalScriptRunner.__init__
 
