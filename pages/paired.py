@@ -173,8 +173,7 @@ st.latex(rf"\mathrm{{SE}}_{{\text{{paired}}}} = \sqrt{{{se_g}^2 + {se_d}^2 - 2(0
          rf" = {ex['paired'] * 100:.2f}\%")
 st.markdown(lesson.leaderboard_sentence(ex))
 
-# ---- the correlation sweep ---------------------------------------------------------------------
-shell.prose(content["sim_intro"])
+# ---- the correlation sweep (optional: a lab on the formula above) --------------------------------
 
 
 @st.fragment
@@ -197,11 +196,13 @@ def sweep() -> None:
     state.sync()
 
 
-sweep()
-shell.notice(content["sim_notice"])
+with shell.optional("How much does pairing buy? A correlation lab", keys=("paired_rho", "paired_n", "paired_seed"),
+                    why="A simulation of the formula above over every correlation; the lesson stands without it."):
+    shell.prose(content["sim_intro"])
+    sweep()
+    shell.notice(content["sim_notice"])
 
 # ---- McNemar -----------------------------------------------------------------------------------
-st.markdown(content["mcnemar_intro"])
 
 
 @st.fragment
@@ -233,7 +234,10 @@ def mcnemar() -> None:
     state.sync()
 
 
-mcnemar()
+with shell.optional("Right-or-wrong scores: McNemar's test", keys=tuple(CELLS),
+                    why="The paired test for 0/1 scores, from the questions the models disagree on."):
+    st.markdown(content["mcnemar_intro"])
+    mcnemar()
 
 shell.notice(content["notice"], title="What to take away")
 state.sync()
