@@ -215,7 +215,7 @@ def mcnemar() -> None:
     mc, chart = _mcnemar(*cells)
     r = mc.result
     shell.prose(content["mcnemar_formula"])
-    shell.deeper(content, "deeper_mcnemar", "the exact test")
+    shell.prose(content["deeper_mcnemar"])  # the exact test (inline: this is already an optional section)
     if mc.discordant == 0:
         st.warning("No discordant questions (b + c = 0): the models never disagree, so the statistic is undefined.")
     else:
