@@ -12,9 +12,9 @@ def test_paired_page_draws_every_chart_with_the_worked_numbers(server, page):
     wait_ready(page)
     wait_charts(page, 4)
     assert metric(page, "Unpaired SE", exact=True) == "0.0864"
-    assert metric(page, "Unpaired 95% CI", exact=True) == "[-21.9%, 11.9%]"
+    assert metric(page, "Unpaired 95% CI", exact=True) == "[−21.9%, 11.9%]"
     assert metric(page, "Paired SE", exact=True) == "0.0232"
-    assert metric(page, "Paired 95% CI", exact=True) == "[-9.5%, -0.5%]"
+    assert metric(page, "Paired 95% CI", exact=True) == "[−9.5%, −0.5%]"
     for label in ("Optional · How much does pairing buy?", "Optional · Right-or-wrong scores: McNemar"):
         box = page.locator('[data-testid="stExpander"]').filter(has_text=label)
         assert box.count() == 1 and box.locator("details").first.get_attribute("open") is None, label
