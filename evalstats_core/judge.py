@@ -193,11 +193,12 @@ def ppi_mean(
 
         se^2 = lam^2 var_U(f) / N + var_L(Y - lam f) / n        (ppi_py: the same with ddof=0)
 
-    The interval is ``theta -/+ t(df) se`` (``ppi_py`` uses z) for graded scores; when the judge's and the
-    humans' scores are both 0/1 its arms carry a small-count correction from the labelled questions'
-    judge false passes and false fails (:func:`~evalstats_core.judge_interval.ppi_interval`), so it can be asymmetric about theta: with
-    40 labels and a lenient judge, often no labelled question is a false pass, and the plain interval
-    then covers the truth less than 90% of the time. ``se`` and ``df`` come from one computation: theta is
+    The interval is ``theta -/+ t(df) se`` (``ppi_py`` uses z) for graded scores. When the judge's and the
+    humans' scores are both 0/1, its arms carry a small-count correction (Jeffreys limits of the judge's
+    false-pass and false-fail shares among the labelled questions, combined by MOVER;
+    :func:`~evalstats_core.judge_interval.ppi_interval`), so it can be asymmetric about theta: with 40
+    labels and a lenient judge, often no labelled question is a false pass, and the plain interval then
+    covers the truth 89% of the time (this one 95%). ``se`` and ``df`` come from one computation: theta is
     the contrast ``b1 + b2`` of a regression of ``z = lam f`` on ``U`` and ``z = Y - lam f`` on ``L``
     with one intercept each, and ``se`` and ``df`` are its CR2 standard error and Bell-McCaffrey
     (Satterthwaite) degrees of freedom, with every question its own cluster when ``clusters`` is None
@@ -382,7 +383,7 @@ def _notes(n: int, n_clusters: int, clustered: bool, df: float) -> tuple[str, ..
             f"only {n} human labels: the corrected interval holds its level only roughly below about "
             f"{MIN_LABELS}; label more questions"
         )
-        warnings.warn(note, EvalStatsWarning, stacklevel=3)
+        warnings.warn(note, EvalStatsWarning, stacklevel=4)  # the caller of ppi_mean / ppi_compare
         notes.append(note)
     if clustered:
         with warnings.catch_warnings():
