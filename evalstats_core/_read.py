@@ -315,10 +315,11 @@ def _check_unpacked(meta: Any, label: str, limits: Limits) -> None:
             f"to {total / 2**20:,.0f} MB); analyse a smaller file, or {Limits.how_to_raise('max_bytes')}")
 
 
-def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[[list[str]], pa.Table], label: str,
+def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[..., pa.Table], label: str,
                limits: Limits, file_type: str = "parquet") -> OpenedFile:
     """An :class:`OpenedFile` over columnar data (a Parquet file, or an in-memory Arrow table or DataFrame):
-    ``read(column names)`` returns those columns; the rows are counted and the types checked first."""
+    ``read(column names, label column names)`` returns those columns (the label ones may come back
+    dictionary-encoded); the rows are counted and the types checked first."""
     _check_rows(n_rows, label, limits, exact=True)
     raw_names = list(schema.names)
     names = [str(c).strip() for c in raw_names]
@@ -329,8 +330,9 @@ def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[[list[str]], pa.Ta
             problem = _parquet_type_problem(names[i], schema.field(i).type, label)
             if problem is not None:
                 raise problem
+        coded = [raw_names[i] for i in labels if i in wanted and pa.types.is_string(schema.field(i).type)]
         try:
-            table = read([raw_names[i] for i in wanted])
+            table = read([raw_names[i] for i in wanted], coded)
         except MemoryError:
             raise EvalStatsError(f"{label} does not fit in memory; analyse a smaller file, or lower "
                                  f"{Limits.how_to_raise('max_rows')[9:]}") from None
@@ -344,6 +346,9 @@ def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[[list[str]], pa.Ta
                 cols.append(pa.nulls(table.num_rows))
                 continue
             col = table.column(got[i])
+            if i in labels and pa.types.is_dictionary(col.type) and pa.types.is_string(col.type.value_type):
+                cols.append(col)  # a label column stays dictionary-encoded: codes and the distinct labels
+                continue
             if pa.types.is_dictionary(col.type):
                 col = pc.cast(col, col.type.value_type)
             cols.append(pc.cast(col, pa.string()) if i in text_cols else col)
@@ -367,8 +372,12 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
         except Exception as exc:  # noqa: BLE001 - any reader failure is a bad file
             raise EvalStatsError(f"could not read {label} as Parquet ({exc}); re-export the file") from None
         _check_unpacked(pf.metadata, label, limits)
-        return open_arrow(schema, int(pf.metadata.num_rows),
-                          lambda cols: pf.read(columns=cols, use_threads=False), label, limits)
+        def read_parquet(cols: list[str], coded: list[str]) -> pa.Table:
+            # text label columns read as dictionaries (Parquet stores them so): no string per row (issue 25)
+            source = pq.ParquetFile(io.BytesIO(data), read_dictionary=coded) if coded else pf
+            return source.read(columns=cols, use_threads=False)
+
+        return open_arrow(schema, int(pf.metadata.num_rows), read_parquet, label, limits)
 
     data, text = _check_text(data, label)
     if not text or text.isspace():

@@ -153,4 +153,5 @@ def opened_arrow(table: Any, label: str, limits: Limits) -> OpenedFile:
     through a file."""
     from ._read import open_arrow
 
-    return open_arrow(table.schema, table.num_rows, lambda cols: table.select(cols), label, limits, "dataframe")
+    return open_arrow(table.schema, table.num_rows, lambda cols, coded: table.select(cols), label, limits,
+                      "dataframe")
