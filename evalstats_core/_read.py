@@ -372,6 +372,7 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
         except Exception as exc:  # noqa: BLE001 - any reader failure is a bad file
             raise EvalStatsError(f"could not read {label} as Parquet ({exc}); re-export the file") from None
         _check_unpacked(pf.metadata, label, limits)
+
         def read_parquet(cols: list[str], coded: list[str]) -> pa.Table:
             # text label columns read as dictionaries (Parquet stores them so): no string per row (issue 25)
             source = pq.ParquetFile(io.BytesIO(data), read_dictionary=coded) if coded else pf
