@@ -663,13 +663,15 @@ def test_harness_logs_upload_one_or_several():
 
 def test_a_million_row_upload_is_parsed_once(monkeypatch):
     """Upload to drawn results reads the file's body once: roles, unused columns (for the guardrails and the
-    disagreement list) and scores all come from one parse (pyarrow's CSV reader is called once)."""
+    disagreement list) and scores all come from one parse (pyarrow's CSV readers, whole-file or streaming,
+    are opened once)."""
     import numpy as np
     import pyarrow.csv as pacsv
 
     calls = []
-    real = pacsv.read_csv
-    monkeypatch.setattr(pacsv, "read_csv", lambda *a, **k: calls.append(1) or real(*a, **k))
+    for reader in ("read_csv", "open_csv"):
+        real = getattr(pacsv, reader)
+        monkeypatch.setattr(pacsv, reader, lambda *a, real=real, **k: calls.append(1) or real(*a, **k))
     n_q = 250_000
     rng = np.random.default_rng(0)
     body = "\n".join(f"q{i},{m},{int(x)},g{i // 50},note {i}" for i, row in
