@@ -1,0 +1,241 @@
+"""From a file's SQL aggregates to :class:`~evalstats_core.sums.FileSums` (private; see :mod:`evalstats_core.engine`).
+
+:func:`aggregate` finds the column roles on a sample with the in-memory reader, keeps one row per (question,
+model) in the engine (``es_cells``), checks the whole file from it with the reader's words, and assembles the
+per-model and per-pair sums in the order the in-memory path uses (models by first appearance, or column order
+in a wide file; clusters by first appearance).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import engine_sql as q
+from .errors import EvalStatsError
+from .limits import Limits
+
+__all__ = ["aggregate"]
+
+
+def _roles(side: Any, label: str, limits: Limits, o: dict) -> tuple[dict, Any]:
+    """The column roles, found by the in-memory reader on the first rows (its checks and messages too)."""
+    from ._table import opened_arrow, read_table
+
+    sample = side.sample(q_sample())
+    if sample.num_rows == 0:
+        raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
+    given = {"question": o["question_col"], "model": o["model_col"], "score": o["score_col"],
+             "cluster": o["cluster_col"]}
+    records = read_table(None, label, ".parquet", limits, opened=opened_arrow(sample, label, limits),
+                         format=o["format"], given=given, ignore_cols=o["ignore_cols"])
+    raw = {str(c).strip(): str(c) for c in sample.schema.names}  # the reader strips names; SQL needs them as written
+    lay = records.layout
+    roles = {"format": lay["format"], "question": raw[lay["question_col"]],
+             "model": raw.get(lay["model_col"] or ""), "score": raw.get(lay["score_col"] or ""),
+             "cluster": raw.get(records.cluster_name or "") if records.cluster_name else None,
+             "models": [raw[c] for c in lay["model_cols"]]}
+    return roles, records
+
+
+def q_sample() -> int:
+    from .engine import SAMPLE_ROWS
+
+    return SAMPLE_ROWS
+
+
+def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
+    """The :class:`~evalstats_core.sums.FileSums` of the file behind ``side`` (an engine wrapper)."""
+    from ._checks import scales
+    from .sums import FileSums, ModelSums, PairSums
+
+    roles, records = _roles(side, label, limits, o)
+    types = side.types()
+    kinds = {c: q.kind_of(types.get(c, "VARCHAR")) for c in [roles["score"], *roles["models"]] if c}
+    d = side.dialect
+    source = q.source_sql(d, side.from_, roles, kinds, side.order)
+    side.keep("es_cells", q.cells_sql(source))
+    _check_rows(side, label, roles, records)
+    wide = roles["format"] == "wide"
+    found = side.run("SELECT m, MIN(first), SUM(CASE WHEN k > 0 THEN 1 ELSE 0 END), SUM(off01), SUM(off0100), "
+                     "MAX(top), MAX(k) FROM es_cells GROUP BY m")
+    found.sort(key=lambda row: int(row[0]) if wide else row[1])
+    names = [roles["models"][int(row[0])] if wide else str(row[0]) for row in found]
+    if len(names) > limits.max_models:
+        raise EvalStatsError(f"{label} has {len(names):,} distinct values in its model column '{roles['model']}', "
+                             f"more than the limit of {limits.max_models:,}; {Limits.how_to_raise('max_models')}")
+    for name, row in zip(names, found, strict=True):
+        if row[2] < 2:
+            raise EvalStatsError(f"model '{name}' has a score for only one question in {label}; every model needs "
+                                 "scores on at least two questions (remove the model or add its answers)")
+    if o["duplicates"] == "error" and max(int(row[6]) for row in found) > 1:
+        raise EvalStatsError(f"{label} has several rows for one question and model; with duplicates='error' each "
+                             "(question, model) must appear once (or read them as resamples, the default)")
+    notes = [n for n in records.notes if "empty cell" not in n]  # the layout's words; a sample's counts are not
+    warnings: list[str] = []
+    synthetic, codes = _scale_stand_ins(found)
+    import pandas as pd
+
+    _, binary = scales(synthetic, codes, pd.Index(names, dtype="str"), label, o["mixed_scales"], notes, warnings,
+                       wide=wide)
+    hundred = not any(row[3] == 0 for row in found) and all(row[4] == 0 for row in found)
+    questions = _questions(side, label, roles)
+    clustered = roles["cluster"] is not None
+    clusters = side.run("SELECT c, COUNT(*), MIN(first) FROM es_questions GROUP BY c") if clustered else []
+    clusters.sort(key=lambda row: row[2])
+    g_of = {row[0]: i for i, row in enumerate(clusters)} if clustered else {"": 0}
+    sizes = np.array([row[1] for row in clusters] if clustered else [questions], dtype=np.int64)
+    m_of = {str(row[0]): j for j, row in enumerate(found)}
+    scale = " / 100" if hundred and any(row[3] for row in found) else ""
+    models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
+    big = max((max(abs(r["lo"]), abs(r["hi"])) for r in models if r["n"]), default=0.0)
+    from .engine import exponent_of
+
+    exponent = exponent_of(big)
+    if exponent:
+        scale += f" / {float(2.0 ** exponent)!r}"
+        models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
+    k_rows = side.run(q.k_sql("es_cells"))
+    model_sums = []
+    for j, name in enumerate(names):
+        r = models[j]
+        ks = sorted((int(k), int(n)) for m, k, n in k_rows if m_of[str(m)] == j)
+        model_sums.append(ModelSums(name, r["count"], r["mean"], r["m2"], r["not01"],
+                                    np.array([k for k, _ in ks], dtype=np.int64),
+                                    np.array([n for _, n in ks], dtype=np.int64), r["lo"], r["hi"]))
+    pairs = _pairs(side, q.pair_sql("es_cells", scale, clustered), names, m_of, g_of, model_sums)
+    partial = side.run("SELECT COUNT(*) FROM (SELECT q FROM es_cells WHERE k > 0 GROUP BY q "
+                       f"HAVING COUNT(*) < {len(names)}) x")[0][0]
+    if partial:
+        notes.append(f"{partial} of {questions} questions were answered by only some models; each comparison "
+                     "uses the questions both models answered")
+    notes.append("scores are binary (0/1)" if binary else "scores are continuous")
+    notes.append(f"computed by the {side.dialect.name} engine from sums per model, pair and cluster (the rows "
+                 "never entered Python)")
+    lay = records.layout
+    return FileSums(
+        name=label, models=tuple(names), clusters=tuple(str(row[0]) for row in clusters) if clustered else None,
+        cluster_col=records.cluster_name if clustered else None, cluster_sizes=sizes,
+        score_kind="binary" if binary else "continuous", n_questions=int(questions), exponent=int(exponent),
+        model_sums=tuple(model_sums), pair_sums=tuple(PairSums(**p) for p in pairs), format=lay["format"],
+        question_col=lay["question_col"], model_col=lay["model_col"], score_col=lay["score_col"],
+        notes=tuple(n for n in notes if n), reading=())
+
+
+def _scale_stand_ins(found: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
+    """A few scores per model with the same scale verdict as all of its scores (not 0/1, not 0/100, largest
+    magnitude), so the in-memory scale check gives its verdict and its words."""
+    values, codes = [], []
+    for j, (_, _, _, off01, off0100, top, _) in enumerate(found):
+        top = float(top or 0.0)
+        if not off01:
+            pick = [top]  # 0 or 1
+        elif not off0100:
+            pick = [100.0]
+        else:
+            pick = [top] if top not in (0.0, 1.0, 100.0) else [top, 0.5]
+        values += pick
+        codes += [j] * len(pick)
+    return np.array(values, dtype=np.float64), np.array(codes, dtype=np.int64)
+
+
+def _first_bad(side: Any, column: str) -> int | None:
+    rows = side.run(f"SELECT MIN({column}) FROM es_cells")
+    return None if rows[0][0] is None else int(rows[0][0])
+
+
+def _check_rows(side: Any, label: str, roles: dict, records: Any) -> None:
+    """Every row's checks over the whole file, with the in-memory reader's words (the first failing row)."""
+    missing = ", ".join(f"'{w}'" for w in q.MISSING)
+    lay = records.layout
+    for col, what, header in (("q", "question id", lay["question_col"]), ("m", "model name", lay["model_col"])):
+        if header is None:
+            continue
+        r = side.run(f"SELECT MIN(first) FROM es_cells WHERE {col} IS NULL OR LOWER({col}) IN ({missing})")[0][0]
+        if r is not None:
+            raise EvalStatsError(f"{side.where(r)} has no {what} in column '{header}'; every row needs one (NA, N/A, "
+                                 "NaN, null and None mean missing in every column): fill it in or delete the row")
+    score_col = lay["score_col"] or "a model column"
+    for column, words in (("r_no_score", "has no score in column '{c}'; every row needs a score (scores must be "
+                                         "numbers, true/false or 0/1): fill it in or delete the row"),
+                          ("r_bad", "has a score in column '{c}' that is not a number; scores must be numbers, "
+                                    "true/false or 0/1"),
+                          ("r_inf", "has an infinite score in column '{c}'; scores must be finite numbers: fix or "
+                                    "delete that row")):
+        r = _first_bad(side, column)
+        if r is not None:
+            raise EvalStatsError(f"{side.where(r)} {words.format(c=score_col)}")
+    if roles["cluster"] is not None:
+        r = _first_bad(side, "r_no_cluster")
+        if r is not None:
+            raise EvalStatsError(f"{side.where(r)} has no cluster in column '{records.cluster_name}'; every row needs "
+                                 "one: fill it in or delete the row")
+
+
+def _questions(side: Any, label: str, roles: dict) -> int:
+    side.keep("es_questions", q.question_sql("es_cells"))
+    n, split = side.run("SELECT COUNT(*), SUM(CASE WHEN c <> c_max THEN 1 ELSE 0 END) FROM es_questions")[0]
+    if split:
+        qid, a, b = side.run("SELECT q, c, c_max FROM es_questions WHERE c <> c_max ORDER BY first LIMIT 1")[0]
+        raise EvalStatsError(f"question '{qid}' is in cluster '{a}' and in cluster '{b}' in {label}; each question "
+                             "must belong to one cluster")
+    if n < 2:
+        raise EvalStatsError(f"{label} has only {n} question; the statistics need at least two questions (and a few "
+                             "hundred for trustworthy intervals)")
+    return int(n)
+
+
+def _empty(g: int) -> dict:
+    nan, zf, zi = np.full(g, math.nan), np.zeros(g), np.zeros(g, dtype=np.int64)
+    return {"count": zi.copy(), "mean": nan.copy(), "m2": zf.copy(), "not01": zi.copy()}
+
+
+def _model_rows(side: Any, sql: str, m_of: dict, g_of: dict) -> list[dict]:
+    g = len(g_of)
+    out = [{**_empty(g), "lo": math.nan, "hi": math.nan, "n": 0} for _ in m_of]
+    for m, c, n, mean, m2, not01, lo, hi in side.run(sql):
+        r, i = out[m_of[str(m)]], g_of[c]
+        r["count"][i], r["mean"][i], r["m2"][i], r["not01"][i] = n, mean, m2, not01
+        r["lo"] = lo if r["n"] == 0 else min(r["lo"], lo)
+        r["hi"] = hi if r["n"] == 0 else max(r["hi"], hi)
+        r["n"] += n
+    return out
+
+
+def _pairs(side: Any, sql: str, names: list[str], m_of: dict, g_of: dict, model_sums: list) -> list[dict]:
+    """Per pair ``j > i`` (model = names[j], baseline = names[i]), oriented from the engine's text order."""
+    g = len(g_of)
+    keys = ("count", "mean_model", "mean_baseline", "m2_model", "m2_baseline", "m2_diff", "comoment",
+            "only_model", "only_baseline", "not01")
+    acc: dict[tuple[int, int], dict] = {}
+    for ma, mb, c, n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01, d_lo, d_hi in side.run(sql):
+        a, b = m_of[str(ma)], m_of[str(mb)]
+        flip = a < b  # the engine's a is the later model unless its text sorts first
+        j, i = (b, a) if flip else (a, b)
+        p = acc.setdefault((j, i), {k: (np.zeros(g, np.int64) if k in ("count", "only_model", "only_baseline", "not01")
+                                        else np.full(g, math.nan) if k.startswith("mean") else np.zeros(g))
+                                    for k in keys} | {"diff_min": math.nan, "diff_max": math.nan})
+        x = g_of[c]
+        vals = (n, mean_b, mean_a, m2_b, m2_a, m2_d, co, only_b, only_a, not01) if flip else (
+            n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01)
+        for k, v in zip(keys, vals, strict=True):
+            p[k][x] = v
+        lo, hi = (-d_hi, -d_lo) if flip else (d_lo, d_hi)
+        p["diff_min"] = lo if math.isnan(p["diff_min"]) else min(p["diff_min"], lo)
+        p["diff_max"] = hi if math.isnan(p["diff_max"]) else max(p["diff_max"], hi)
+    out = []
+    for j in range(len(names)):
+        for i in range(j):
+            p = acc.get((j, i)) or {**{k: np.zeros(g, np.int64) for k in keys},
+                                    "mean_model": np.full(g, math.nan), "mean_baseline": np.full(g, math.nan),
+                                    "m2_model": np.zeros(g), "m2_baseline": np.zeros(g), "m2_diff": np.zeros(g),
+                                    "comoment": np.zeros(g), "diff_min": math.nan, "diff_max": math.nan}
+            if p["not01"].any():  # discordant counts mean something only for 0/1 scores (as file_sums keeps them)
+                p["only_model"] = np.zeros(g, np.int64)
+                p["only_baseline"] = np.zeros(g, np.int64)
+            shared = int(p["count"].sum())
+            left_out = int(model_sums[j].count.sum() + model_sums[i].count.sum()) - 2 * shared
+            out.append({"model": names[j], "baseline": names[i], **p, "n_left_out": left_out})
+    return out
