@@ -130,7 +130,7 @@ class _Duck:
             self.from_ = "(SELECT *, ROW_NUMBER() OVER () - 1 AS r0 FROM es_raw)"
 
     def sample(self, n: int) -> Any:
-        return self.con.execute(f"SELECT * FROM es_raw LIMIT {int(n)}").fetch_arrow_table()
+        return self.con.execute(f"SELECT * FROM es_raw LIMIT {int(n)}").to_arrow_table()
 
     def types(self) -> dict[str, str]:
         return {row[0]: str(row[1]) for row in self.con.execute("DESCRIBE es_raw").fetchall()}

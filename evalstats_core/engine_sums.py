@@ -89,14 +89,13 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     sizes = np.array([row[1] for row in clusters] if clustered else [questions], dtype=np.int64)
     m_of = {str(row[0]): j for j, row in enumerate(found)}
     scale = " / 100" if hundred and any(row[3] for row in found) else ""
-    models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
-    big = max((max(abs(r["lo"]), abs(r["hi"])) for r in models if r["n"]), default=0.0)
     from .engine import exponent_of
 
-    exponent = exponent_of(big)
-    if exponent:
+    big = side.run("SELECT MAX(ABS(total / k)) FROM es_cells WHERE k > 0")[0][0]
+    exponent = exponent_of(float(big or 0.0) / (100.0 if scale else 1.0))
+    if exponent:  # huge or tiny scores: every score divided by 2^exponent (exact), as the in-memory path does
         scale += f" / {float(2.0 ** exponent)!r}"
-        models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
+    models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
     k_rows = side.run(q.k_sql("es_cells"))
     model_sums = []
     for j, name in enumerate(names):
@@ -104,7 +103,8 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
         ks = sorted((int(k), int(n)) for m, k, n in k_rows if m_of[str(m)] == j)
         model_sums.append(ModelSums(name, r["count"], r["mean"], r["m2"], r["not01"],
                                     np.array([k for k, _ in ks], dtype=np.int64),
-                                    np.array([n for _, n in ks], dtype=np.int64), r["lo"], r["hi"]))
+                                    np.array([n for _, n in ks], dtype=np.int64),
+                                    math.ldexp(r["lo"], exponent), math.ldexp(r["hi"], exponent)))  # unscaled
     pairs = _pairs(side, q.pair_sql("es_cells", scale, clustered), names, m_of, g_of, model_sums)
     partial = side.run("SELECT COUNT(*) FROM (SELECT q FROM es_cells WHERE k > 0 GROUP BY q "
                        f"HAVING COUNT(*) < {len(names)}) x")[0][0]
