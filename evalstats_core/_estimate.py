@@ -30,7 +30,10 @@ from ._clusters import (
 from .errors import EvalStatsError
 from .sums import centre
 
-__all__ = ["summary_from", "summary_from_moments", "comparison_from", "comparison_from_moments"]
+#: fields of Summary in score units (scaled back when huge or tiny scores were rescaled)
+_SUMMARY_UNITS = ("mean", "se", "ci_low", "ci_high", "se_naive")
+
+__all__ = ["scaled", "summary_from", "summary_from_moments", "comparison_from", "comparison_from_moments"]
 
 
 def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[int, float, np.ndarray, float]:
@@ -190,3 +193,15 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         variance_removed=removed, paired=bool(paired), clustered=clustered, confidence=confidence,
         warnings=notes, df=df, method=method, interval=kind,
         only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
+
+
+def scaled(result: Any, exponent: int) -> Any:
+    """A Summary or Comparison computed on ``scores * 2**-exponent``, in the scores' own units (exact)."""
+    if not exponent:
+        return result
+    from dataclasses import replace
+
+    from .comparison import _SCORE_UNITS, Comparison
+
+    names = _SCORE_UNITS if isinstance(result, Comparison) else _SUMMARY_UNITS
+    return replace(result, **{f: math.ldexp(getattr(result, f), exponent) for f in names})

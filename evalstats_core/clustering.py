@@ -20,7 +20,7 @@ few clusters, and :func:`icc` / :func:`design_effect` to plan a clustered eval.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,7 @@ from ._clusters import (
     rescale_exponent,
     scores_1d,
 )
-from ._estimate import summary_from_moments
+from ._estimate import scaled, summary_from_moments
 from ._results import Interval
 from ._validate import check_confidence, check_positive_int
 from .errors import EvalStatsError
@@ -236,10 +236,8 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
     resid, mean = scores_1d(scores, "scores")  # (n,) residuals s_i - mean
     e = rescale_exponent(resid, [mean])
     if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
-        s = summarize(np.ldexp(np.asarray(scores, dtype=np.float64), -e), clusters, confidence=confidence,
-                      method=method, interval=interval)
-        return replace(s, **{f: math.ldexp(getattr(s, f), e) for f in ("mean", "se", "ci_low", "ci_high",
-                                                                          "se_naive")})
+        return scaled(summarize(np.ldexp(np.asarray(scores, dtype=np.float64), -e), clusters,
+                                confidence=confidence, method=method, interval=interval), e)
     n = resid.size
     if n < 2:
         raise EvalStatsError(

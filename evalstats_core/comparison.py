@@ -17,7 +17,7 @@ or :func:`~evalstats_core.multiple.benjamini_hochberg` (screening many candidate
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,7 +33,7 @@ from ._clusters import (
     scores_1d,
     t_p_value,
 )
-from ._estimate import comparison_from_moments
+from ._estimate import comparison_from_moments, scaled
 from ._results import Interval
 from ._validate import check_confidence, check_positive_int
 from .errors import EvalStatsError
@@ -243,9 +243,9 @@ def compare(
     rb, mean_b = scores_1d(b, "b")  # residuals (n_b,) and mean
     e = rescale_exponent(ra, rb, [mean_a, mean_b])
     if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
-        c = compare(np.ldexp(np.asarray(a, dtype=np.float64), -e), np.ldexp(np.asarray(b, dtype=np.float64), -e),
-                    clusters, paired=paired, confidence=confidence, method=method, interval=interval)
-        return replace(c, **{f: math.ldexp(getattr(c, f), e) for f in _SCORE_UNITS})
+        return scaled(compare(np.ldexp(np.asarray(a, dtype=np.float64), -e),
+                              np.ldexp(np.asarray(b, dtype=np.float64), -e), clusters, paired=paired,
+                              confidence=confidence, method=method, interval=interval), e)
     n, n_b = ra.size, rb.size
     for name, size in (("a", n), ("b", n_b)):
         if size < 2:
