@@ -208,3 +208,43 @@ def test_choose_engine(tmp_path):
     assert engine.choose_engine(str(path), Limits(max_bytes=100)) == "duckdb"
     assert engine.choose_engine(str(tmp_path), Limits()) == "duckdb"  # a folder
     assert engine.choose_engine(b"bytes", Limits(max_bytes=1)) == "memory"  # not a path: the in-memory reader
+
+
+def same_analysis(a, b) -> list[str]:
+    """Every field of two Analyses whose numbers differ beyond 1e-12 or whose words differ (notes aside)."""
+    out = []
+    for x, y in [(a, b), *zip(a.models, b.models, strict=True), *zip(a.comparisons, b.comparisons, strict=True)]:
+        for f in dataclasses.fields(x):
+            if f.name in ("notes", "models", "comparisons", "name", "source", "reading"):
+                continue
+            u, v = getattr(x, f.name), getattr(y, f.name)
+            if isinstance(u, float) and isinstance(v, float):
+                if not (u == v or (np.isnan(u) and np.isnan(v)) or abs(u - v) <= TOL * max(1.0, abs(u))):
+                    out.append(f"{type(x).__name__}.{f.name}: {u!r} vs {v!r}")
+            elif u != v:
+                out.append(f"{type(x).__name__}.{f.name}: {u!r} vs {v!r}")
+    return out
+
+
+SETTINGS = [{}, {"use_clusters": False}, {"paired": False}, {"method": "cr1"}, {"interval": "normal"},
+            {"confidence": 0.9, "adjust": "bh"}]
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=[str(s) for s in SETTINGS])
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_number_of_the_analysis(path, settings):
+    from evalstats_core.analysis import analyze
+
+    memory = analyze(load(str(path)), **settings)
+    sql = engine.analyze_file(str(path), **settings)
+    assert same_analysis(memory, sql) == []
+
+
+@pytest.mark.parametrize("kind", ["binary", "continuous", "hundred"])
+def test_every_number_of_a_generated_analysis(tmp_path, kind):
+    from evalstats_core.analysis import analyze
+
+    path = tmp_path / "f.parquet"
+    synthetic(11, clustered=True, kind=kind).to_parquet(path, index=False)
+    for settings in SETTINGS[:3]:
+        assert same_analysis(analyze(load(str(path)), **settings), engine.analyze_file(str(path), **settings)) == []
