@@ -60,7 +60,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     _check_rows(side, label, roles, records)
     wide = roles["format"] == "wide"
     found = side.run("SELECT m, MIN(first), SUM(CASE WHEN k > 0 THEN 1 ELSE 0 END), SUM(off01), SUM(off0100), "
-                     "MAX(top), MAX(k) FROM es_cells GROUP BY m")
+                     "MAX(top), MAX(k), MAX(ABS(total / k)) FROM es_cells GROUP BY m")
     found.sort(key=lambda row: int(row[0]) if wide else row[1])
     names = [roles["models"][int(row[0])] if wide else str(row[0]) for row in found]
     if len(names) > limits.max_models:
@@ -91,7 +91,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     scale = " / 100" if hundred and any(row[3] for row in found) else ""
     from .engine import exponent_of
 
-    big = side.run("SELECT MAX(ABS(total / k)) FROM es_cells WHERE k > 0")[0][0]
+    big = max((row[7] for row in found if row[7] is not None), default=0.0)
     exponent = exponent_of(float(big or 0.0) / (100.0 if scale else 1.0))
     if exponent:  # huge or tiny scores: every score divided by 2^exponent (exact), as the in-memory path does
         scale += f" / {float(2.0 ** exponent)!r}"
@@ -128,7 +128,7 @@ def _scale_stand_ins(found: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
     """A few scores per model with the same scale verdict as all of its scores (not 0/1, not 0/100, largest
     magnitude), so the in-memory scale check gives its verdict and its words."""
     values, codes = [], []
-    for j, (_, _, _, off01, off0100, top, _) in enumerate(found):
+    for j, (_, _, _, off01, off0100, top, _, _) in enumerate(found):
         top = float(top or 0.0)
         if not off01:
             pick = [top]  # 0 or 1
@@ -141,37 +141,30 @@ def _scale_stand_ins(found: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(values, dtype=np.float64), np.array(codes, dtype=np.int64)
 
 
-def _first_bad(side: Any, column: str) -> int | None:
-    rows = side.run(f"SELECT MIN({column}) FROM es_cells")
-    return None if rows[0][0] is None else int(rows[0][0])
-
-
 def _check_rows(side: Any, label: str, roles: dict, records: Any) -> None:
-    """Every row's checks over the whole file, with the in-memory reader's words (the first failing row)."""
+    """Every row's checks over the whole file in one query, with the in-memory reader's words (the first
+    failing row of the first failing check)."""
     missing = ", ".join(f"'{w}'" for w in q.MISSING)
     lay = records.layout
-    for col, what, header in (("q", "question id", lay["question_col"]), ("m", "model name", lay["model_col"])):
-        if header is None:
-            continue
-        r = side.run(f"SELECT MIN(first) FROM es_cells WHERE {col} IS NULL OR LOWER({col}) IN ({missing})")[0][0]
-        if r is not None:
-            raise EvalStatsError(f"{side.where(r)} has no {what} in column '{header}'; every row needs one (NA, N/A, "
-                                 "NaN, null and None mean missing in every column): fill it in or delete the row")
     score_col = lay["score_col"] or "a model column"
-    for column, words in (("r_no_score", "has no score in column '{c}'; every row needs a score (scores must be "
-                                         "numbers, true/false or 0/1): fill it in or delete the row"),
-                          ("r_bad", "has a score in column '{c}' that is not a number; scores must be numbers, "
-                                    "true/false or 0/1"),
-                          ("r_inf", "has an infinite score in column '{c}'; scores must be finite numbers: fix or "
-                                    "delete that row")):
-        r = _first_bad(side, column)
-        if r is not None:
-            raise EvalStatsError(f"{side.where(r)} {words.format(c=score_col)}")
+    checks = [(f"MIN(CASE WHEN {col} IS NULL OR LOWER({col}) IN ({missing}) THEN first END)",
+               f"has no {what} in column '{header}'; every row needs one (NA, N/A, NaN, null and None mean missing "
+               "in every column): fill it in or delete the row")
+              for col, what, header in (("q", "question id", lay["question_col"]), ("m", "model name", lay["model_col"]))
+              if header is not None]
+    checks += [("MIN(r_no_score)", f"has no score in column '{score_col}'; every row needs a score (scores must be "
+                                   "numbers, true/false or 0/1): fill it in or delete the row"),
+               ("MIN(r_bad)", f"has a score in column '{score_col}' that is not a number; scores must be numbers, "
+                              "true/false or 0/1"),
+               ("MIN(r_inf)", f"has an infinite score in column '{score_col}'; scores must be finite numbers: fix or "
+                              "delete that row")]
     if roles["cluster"] is not None:
-        r = _first_bad(side, "r_no_cluster")
+        checks.append(("MIN(r_no_cluster)", f"has no cluster in column '{records.cluster_name}'; every row needs "
+                                            "one: fill it in or delete the row"))
+    found = side.run("SELECT " + ", ".join(sql for sql, _ in checks) + " FROM es_cells")[0]
+    for r, (_, words) in zip(found, checks, strict=True):
         if r is not None:
-            raise EvalStatsError(f"{side.where(r)} has no cluster in column '{records.cluster_name}'; every row needs "
-                                 "one: fill it in or delete the row")
+            raise EvalStatsError(f"{side.where(r)} {words}")
 
 
 def _questions(side: Any, label: str, roles: dict) -> int:
