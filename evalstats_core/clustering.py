@@ -29,8 +29,9 @@ from ._clusters import (
     check_method,
     check_n_clusters,
     cluster_codes,
-    cluster_sizes,
+    codes_and_sizes,
     is_binary,
+    plainly_scaled,
     rescale_exponent,
     scores_1d,
 )
@@ -234,7 +235,8 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
     check_interval_rule(interval)
     level = check_confidence(confidence)
     resid, mean = scores_1d(scores, "scores")  # (n,) residuals s_i - mean
-    e = rescale_exponent(resid, [mean])
+    ss = float(resid @ resid)
+    e = 0 if plainly_scaled([mean], [(ss, resid.size)]) else rescale_exponent(resid, [mean])
     if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
         return scaled(summarize(np.ldexp(np.asarray(scores, dtype=np.float64), -e), clusters,
                                 confidence=confidence, method=method, interval=interval), e)
@@ -246,13 +248,13 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
     sizes = np.ones(1)
     sums = np.zeros(1)
     if clusters is not None:
-        codes, n_clusters = cluster_codes(clusters, n)
+        codes, n_clusters, sizes = codes_and_sizes(clusters, n)  # sizes (K,) n_g, empty bins 0
         check_n_clusters(n_clusters)
-        sizes = cluster_sizes(codes)  # (K,) n_g, empty bins 0
         sums = np.bincount(codes, weights=resid, minlength=sizes.size)  # (K,) per-cluster residual sums S_g
         used = sizes > 0.0
         sizes, sums = sizes[used], sums[used]
-    return summary_from_moments(n, mean, sums, sizes, float(resid @ resid), binary=is_binary(scores),
+    binary = interval == "auto" and method == "cr2" and is_binary(scores)  # only the 0/1 rule reads it
+    return summary_from_moments(n, mean, sums, sizes, ss, binary=binary,
                                 clustered=clusters is not None, confidence=level, method=method, interval=interval)
 
 

@@ -29,6 +29,7 @@ from ._clusters import (
     cluster_codes,
     cluster_sizes,
     is_binary,
+    plainly_scaled,
     rescale_exponent,
     scores_1d,
     t_p_value,
@@ -241,7 +242,9 @@ def compare(
     level = check_confidence(confidence)
     ra, mean_a = scores_1d(a, "a")  # residuals (n,) and mean
     rb, mean_b = scores_1d(b, "b")  # residuals (n_b,) and mean
-    e = rescale_exponent(ra, rb, [mean_a, mean_b])
+    ssa, ssb = float(ra @ ra), float(rb @ rb)
+    plain = plainly_scaled([mean_a, mean_b], [(ssa, ra.size), (ssb, rb.size)])
+    e = 0 if plain else rescale_exponent(ra, rb, [mean_a, mean_b])
     if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
         return scaled(compare(np.ldexp(np.asarray(a, dtype=np.float64), -e),
                               np.ldexp(np.asarray(b, dtype=np.float64), -e), clusters, paired=paired,
@@ -258,7 +261,6 @@ def compare(
             "in the same order; align them, or pass paired=False for two different question sets"
         )
     only = _discordant(a, b) if paired and is_binary(a) and is_binary(b) else None
-    ssa, ssb = float(ra @ ra), float(rb @ rb)
     cov = float(ra @ rb) if paired else math.nan
     sizes = np.ones(1)
     sums_a = sums_b = np.zeros(1)
@@ -285,9 +287,10 @@ def compare(
 
 
 def _discordant(a: Any, b: Any) -> tuple[int, int]:
-    """``(only A right, only B right)`` for 0/1 scores."""
-    xa, xb = np.asarray(a, dtype=np.float64) == 1.0, np.asarray(b, dtype=np.float64) == 1.0
-    return int(np.count_nonzero(xa & ~xb)), int(np.count_nonzero(xb & ~xa))
+    """``(only A right, only B right)`` for 0/1 scores: the counts of ones minus the dot (exact integers)."""
+    xa, xb = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    both = float(xa @ xb)
+    return int(round(float(xa.sum()) - both)), int(round(float(xb.sum()) - both))
 
 
 def _welch_df(se_a: float, se_b: float, df_a: float, df_b: float) -> float:
