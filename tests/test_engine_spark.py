@@ -11,14 +11,13 @@ import shutil
 import numpy as np
 import pandas as pd
 import pytest
+from test_engine import differences, same_analysis, synthetic
 
-from evalstats_core.data import load, question_scores
 from evalstats_core.analysis import analyze_sums
+from evalstats_core.data import load, question_scores
 from evalstats_core.engine import sums_of
 from evalstats_core.errors import EvalStatsError
 from evalstats_core.sums import file_sums
-
-from test_engine import differences, same_analysis, synthetic
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is a test-only dependency (requirements-dev.txt)")
 if shutil.which("java") is None:
