@@ -61,6 +61,8 @@ def choose_engine(path: Any, limits: Limits | None = None) -> str:
 def _files(path: str) -> tuple[list[str], str]:
     """The files a path names (a file, a folder of .parquet or .csv files, or a glob) and their type."""
     path = os.fspath(path)
+    if "://" in path:  # s3://, https://, gs://: DuckDB's httpfs reads (and expands) it
+        return [path], "parquet" if path.lower().rstrip("/").endswith((".parquet", ".pq")) else "csv"
     if os.path.isdir(path):
         found = sorted(_glob.glob(os.path.join(path, "**", "*.parquet"), recursive=True)) or sorted(
             _glob.glob(os.path.join(path, "**", "*.csv"), recursive=True))
