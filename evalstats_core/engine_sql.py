@@ -56,18 +56,25 @@ _NUMBER = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "FLO
                      "REAL"})
 
 
+_INTEGER = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
+                      "INT", "LONG", "SHORT", "BYTE"})
+
+
 def kind_of(type_name: str) -> str:
-    """``"number"`` for a numeric or boolean column type of either engine (``DOUBLE``, ``bigint``,
-    ``decimal(10,2)``), else ``"text"``."""
-    return "number" if type_name.upper().split("(")[0].strip() in _NUMBER else "text"
+    """``"integer"`` for an integer column type of either engine (``BIGINT``, ``int``), ``"number"`` for another
+    numeric or boolean one (``DOUBLE``, ``decimal(10,2)``), else ``"text"``."""
+    head = type_name.upper().split("(")[0].strip()
+    return "integer" if head in _INTEGER else "number" if head in _NUMBER else "text"
 
 
 def _words(words: tuple[str, ...]) -> str:
     return ", ".join(f"'{w}'" for w in words)  # fixed ASCII words of ours, never user text
 
 
-def _label(d: Dialect, col: str) -> str:
-    return f"TRIM(CAST({d.ident(col)} AS {d.text}))"
+def _label(d: Dialect, col: str, kind: str = "text") -> str:
+    """A label column as text, trimmed; an integer column as it is (its values and its texts are one to one,
+    and grouping a billion integers is much cheaper than grouping their texts)."""
+    return d.ident(col) if kind == "integer" else f"TRIM(CAST({d.ident(col)} AS {d.text}))"
 
 
 def _missing(text: str) -> str:
@@ -81,7 +88,7 @@ def _score(d: Dialect, col: str, kind: str) -> tuple[str, str, str]:
     ``kind`` is ``"number"`` (numeric or boolean column) or ``"text"`` (numbers, true/false words, missing words).
     """
     x = d.ident(col)
-    if kind == "number":
+    if kind in ("number", "integer"):
         return f"CAST({x} AS DOUBLE)", f"({x} IS NULL OR ISNAN(CAST({x} AS DOUBLE)))", "FALSE"
     t = f"LOWER(TRIM(CAST({x} AS {d.text})))"
     value = (f"CASE WHEN {t} IN ({_words(TRUE_WORDS)}) THEN 1.0 WHEN {t} IN ({_words(FALSE_WORDS)}) THEN 0.0 "
@@ -100,11 +107,13 @@ def source_sql(d: Dialect, relation: str, roles: dict, kinds: dict[str, str], or
     (a wide file's model columns); ``kinds``: column -> ``"number"`` or ``"text"``; ``order``: the SQL
     expression of the row's place (e.g. the row number).
     """
-    q = _label(d, roles["question"])
-    c = _label(d, roles["cluster"]) if roles.get("cluster") else "CAST(NULL AS " + d.text + ")"
+    q = _label(d, roles["question"], kinds.get(roles["question"], "text"))
+    c = (_label(d, roles["cluster"], kinds.get(roles["cluster"], "text")) if roles.get("cluster")
+         else "CAST(NULL AS " + d.text + ")")
     if roles["format"] == "long":
         s, nos, bad = _score(d, roles["score"], kinds[roles["score"]])
-        return (f"SELECT {q} AS q, {_label(d, roles['model'])} AS m, {s} AS s, {c} AS c, {order} AS r, "
+        m = _label(d, roles["model"], kinds.get(roles["model"], "text"))
+        return (f"SELECT {q} AS q, {m} AS m, {s} AS s, {c} AS c, {order} AS r, "
                 f"{nos} AS nos, {bad} AS bad FROM {relation}")
     parts = []
     base = f"SELECT {q} AS es_q, {c} AS es_c, {order} AS es_r, * FROM {relation}"

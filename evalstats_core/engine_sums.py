@@ -53,7 +53,8 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
 
     roles, records = _roles(side, label, limits, o)
     types = side.types()
-    kinds = {c: q.kind_of(types.get(c, "VARCHAR")) for c in [roles["score"], *roles["models"]] if c}
+    kinds = {c: q.kind_of(types.get(c, "VARCHAR")) for c in [roles["question"], roles["model"], roles["cluster"],
+                                                             roles["score"], *roles["models"]] if c}
     d = side.dialect
     source = q.source_sql(d, side.from_, roles, kinds, side.order)
     side.keep("es_cells", q.cells_sql(source))
@@ -147,7 +148,7 @@ def _check_rows(side: Any, label: str, roles: dict, records: Any) -> None:
     missing = ", ".join(f"'{w}'" for w in q.MISSING)
     lay = records.layout
     score_col = lay["score_col"] or "a model column"
-    checks = [(f"MIN(CASE WHEN {col} IS NULL OR LOWER({col}) IN ({missing}) THEN first END)",
+    checks = [(f"MIN(CASE WHEN {col} IS NULL OR LOWER(CAST({col} AS {side.dialect.text})) IN ({missing}) THEN first END)",
                f"has no {what} in column '{header}'; every row needs one (NA, N/A, NaN, null and None mean missing "
                "in every column): fill it in or delete the row")
               for col, what, header in (("q", "question id", lay["question_col"]), ("m", "model name", lay["model_col"]))

@@ -248,3 +248,15 @@ def test_every_number_of_a_generated_analysis(tmp_path, kind):
     synthetic(11, clustered=True, kind=kind).to_parquet(path, index=False)
     for settings in SETTINGS[:3]:
         assert same_analysis(analyze(load(str(path)), **settings), engine.analyze_file(str(path), **settings)) == []
+
+
+def test_integer_ids_are_grouped_as_integers_and_named_as_text(tmp_path):
+    frame = synthetic(13, clustered=True, kind="binary")
+    frame["question"] = frame["question"].str[1:].astype("int64")
+    frame["cluster"] = frame["cluster"].str[1:].astype("int32")
+    frame["model"] = frame["model"].str[1].astype("int16")
+    path = tmp_path / "ints.parquet"
+    frame.to_parquet(path, index=False)
+    sums = sums_of(str(path))
+    assert set(sums.models) == {"0", "1", "2", "3"} and all(isinstance(c, str) for c in sums.clusters)
+    assert_same_sums(path)
