@@ -150,7 +150,7 @@ class _Duck:
         return f"data row {row + 1} of {os.path.basename(self.files[k])}"
 
     def close(self) -> None:
-        for name in ("es_cells", "es_questions"):
+        for name in ("es_cells", "es_questions", "es_models"):
             self.con.execute(f"DROP TABLE IF EXISTS {name}")
 
 
@@ -193,7 +193,7 @@ class _Spark:
         return f"the row with Spark id {int(r)} of {os.path.basename(self.files[0])}"
 
     def close(self) -> None:
-        for name in ("es_cells", "es_questions"):
+        for name in ("es_cells", "es_questions", "es_models"):
             self.spark.catalog.dropTempView(name)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["Dialect", "DUCKDB", "SPARK", "source_sql", "cells_sql", "question_sql", "model_sql", "k_sql",
-           "pair_sql", "kind_of", "MISSING", "TRUE_WORDS", "FALSE_WORDS"]
+           "pair_sql", "models_sql", "pivot_sql", "pivot_sums_sql", "PIVOT_MODELS", "kind_of", "FAILS", "MISSING", "TRUE_WORDS", "FALSE_WORDS"]
 
 #: Words read as a missing value, true (1) and false (0): the in-memory reader's (``_columns``).
 MISSING = ("", "na", "n/a", "nan", "null", "none")
@@ -125,19 +125,23 @@ def source_sql(d: Dialect, relation: str, roles: dict, kinds: dict[str, str], or
     return f"WITH w AS ({base}) " + " UNION ALL ".join(parts)
 
 
-def cells_sql(source: str) -> str:
+#: What a row can fail, by the code in the low 3 bits of ``fail`` (``fail = row * 8 + code``).
+FAILS = ("no score", "not a number", "infinite", "no cluster")
+
+
+def cells_sql(source: str, clustered: bool = True) -> str:
     """One row per (question, model) of ``source`` (:func:`source_sql`): the answers ``k``, their score total,
     where the cell first appears, its cluster (lowest and highest label: they differ when a question lies in
-    two clusters), and for each check the first row that fails it (NULL: none does)."""
+    two clusters), the first row that fails a check as ``row * 8 + code`` (:data:`FAILS`; NULL: none does),
+    and per cell the answers not 0/1 and not 0/100 and the largest magnitude (the scale checks)."""
     inf = "1.7976931348623157e308"
+    no_cluster = f"WHEN c IS NULL THEN r * 8 + {FAILS.index('no cluster')}" if clustered else ""
     return f"""
 SELECT q, m, COUNT(s) AS k, SUM(s) AS total, MIN(r) AS first, MIN(c) AS c, MAX(c) AS c_max,
-  MIN(CASE WHEN c IS NULL THEN r END) AS r_no_cluster,
-  MIN(CASE WHEN nos THEN r END) AS r_no_score, MIN(CASE WHEN bad THEN r END) AS r_bad,
-  MIN(CASE WHEN ABS(s) > {inf} THEN r END) AS r_inf,
+  MIN(CASE WHEN nos THEN r * 8 + {FAILS.index("no score")} WHEN bad THEN r * 8 + {FAILS.index("not a number")}
+      WHEN ABS(s) > {inf} THEN r * 8 + {FAILS.index("infinite")} {no_cluster} END) AS fail,
   SUM(CASE WHEN s <> 0 AND s <> 1 THEN 1 ELSE 0 END) AS off01,
-  SUM(CASE WHEN s <> 0 AND s <> 100 THEN 1 ELSE 0 END) AS off0100,
-  MAX(ABS(s)) AS top, MIN(CASE WHEN s <> 0 THEN ABS(s) END) AS low
+  SUM(CASE WHEN s <> 0 AND s <> 100 THEN 1 ELSE 0 END) AS off0100, MAX(ABS(s)) AS top
 FROM ({source}) src GROUP BY q, m"""
 
 
@@ -181,3 +185,53 @@ SELECT ma, mb, g, COUNT(*) AS n, AVG(x) AS mean_a, AVG(y) AS mean_b, VAR_POP(x) 
 FROM (SELECT a.m AS ma, b.m AS mb, {c} AS g, {sa} AS x, {sb} AS y
       FROM {cells} a JOIN {cells} b ON a.q = b.q AND a.m > b.m WHERE a.k > 0 AND b.k > 0) p
 GROUP BY ma, mb, g"""
+
+
+#: Up to this many models the pairs come from one pass over a per-question pivot (:func:`pivot_sql`); above it,
+#: from a self-join of the cells (:func:`pair_sql`), whose SQL does not grow with the number of pairs.
+PIVOT_MODELS = 16
+
+
+def models_sql(cells: str, wide: bool) -> str:
+    """Each model's number ``j`` in the file's order: first appearance (a wide file: its column's number)."""
+    order = "CAST(m AS INTEGER)" if wide else "MIN(first)"
+    return f"SELECT m, ROW_NUMBER() OVER (ORDER BY {order}) - 1 AS j FROM {cells} GROUP BY m"
+
+
+def pivot_sql(cells: str, models: str, n_models: int, scale: str) -> str:
+    """One row per question: its cluster (twice), where it first appears, and each model's score ``s<j>``
+    (NULL where the model did not answer)."""
+    cols = ", ".join(f"MAX(CASE WHEN y.j = {j} THEN {_s(scale, 'x.')} END) AS s{j}" for j in range(n_models))
+    return (f"SELECT x.q AS q, MIN(x.c) AS c, MAX(x.c_max) AS c_max, MIN(x.first) AS first, {cols} "
+            f"FROM {cells} x JOIN {models} y ON x.m = y.m WHERE x.k > 0 GROUP BY x.q")
+
+
+def pivot_sums_sql(pivot: str, n_models: int, clustered: bool) -> tuple[str, list[str]]:
+    """Per cluster, in one pass over the pivot: every model's fields of ``ModelSums`` and every pair's of
+    ``PairSums`` (``j > i``: model ``j`` minus baseline ``i``, on the questions both answered); with the names
+    of the columns (``n_0``, ``mean_0`` ..., ``count_1_0`` ...) and the questions some model left out."""
+    exprs: list[tuple[str, str]] = []
+    for j in range(n_models):
+        x = f"s{j}"
+        exprs += [(f"n_{j}", f"COUNT({x})"), (f"mean_{j}", f"AVG({x})"), (f"m2_{j}", f"VAR_POP({x}) * COUNT({x})"),
+                  (f"not01_{j}", f"SUM(CASE WHEN {x} <> 0 AND {x} <> 1 THEN 1 ELSE 0 END)"),
+                  (f"lo_{j}", f"MIN({x})"), (f"hi_{j}", f"MAX({x})")]
+    for j in range(n_models):
+        for i in range(j):
+            a, b = f"(CASE WHEN s{i} IS NOT NULL THEN s{j} END)", f"(CASE WHEN s{j} IS NOT NULL THEN s{i} END)"
+            k = f"{j}_{i}"
+            exprs += [(f"count_{k}", f"COUNT({a})"), (f"mean_model_{k}", f"AVG({a})"),
+                      (f"mean_baseline_{k}", f"AVG({b})"), (f"m2_model_{k}", f"VAR_POP({a}) * COUNT({a})"),
+                      (f"m2_baseline_{k}", f"VAR_POP({b}) * COUNT({a})"),
+                      (f"m2_diff_{k}", f"VAR_POP({a} - {b}) * COUNT({a})"),
+                      (f"comoment_{k}", f"COVAR_POP({a}, {b}) * COUNT({a})"),
+                      (f"only_model_{k}", f"SUM(CASE WHEN {a} = 1 AND {b} = 0 THEN 1 ELSE 0 END)"),
+                      (f"only_baseline_{k}", f"SUM(CASE WHEN {a} = 0 AND {b} = 1 THEN 1 ELSE 0 END)"),
+                      (f"not01_{k}", f"SUM(CASE WHEN ({a} <> 0 AND {a} <> 1) OR ({b} <> 0 AND {b} <> 1) THEN 1 ELSE 0 END)"),
+                      (f"d_lo_{k}", f"MIN({a} - {b})"), (f"d_hi_{k}", f"MAX({a} - {b})")]
+    some = " OR ".join(f"s{j} IS NULL" for j in range(n_models))
+    exprs.append(("partial", f"SUM(CASE WHEN {some} THEN 1 ELSE 0 END)"))
+    g = "c" if clustered else "''"
+    names = ["g"] + [name for name, _ in exprs]
+    body = ", ".join(f"{sql} AS {name}" for name, sql in exprs)
+    return f"SELECT {g} AS g, {body} FROM {pivot} GROUP BY {g}", names

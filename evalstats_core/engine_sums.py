@@ -57,7 +57,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
                                                              roles["score"], *roles["models"]] if c}
     d = side.dialect
     source = q.source_sql(d, side.from_, roles, kinds, side.order)
-    side.keep("es_cells", q.cells_sql(source))
+    side.keep("es_cells", q.cells_sql(source, roles["cluster"] is not None))
     _check_rows(side, label, roles, records)
     wide = roles["format"] == "wide"
     found = side.run("SELECT m, MIN(first), SUM(CASE WHEN k > 0 THEN 1 ELSE 0 END), SUM(off01), SUM(off0100), "
@@ -82,13 +82,6 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     _, binary = scales(synthetic, codes, pd.Index(names, dtype="str"), label, o["mixed_scales"], notes, warnings,
                        wide=wide)
     hundred = not any(row[3] == 0 for row in found) and all(row[4] == 0 for row in found)
-    questions = _questions(side, label, roles)
-    clustered = roles["cluster"] is not None
-    clusters = side.run("SELECT c, COUNT(*), MIN(first) FROM es_questions GROUP BY c") if clustered else []
-    clusters.sort(key=lambda row: row[2])
-    g_of = {row[0]: i for i, row in enumerate(clusters)} if clustered else {"": 0}
-    sizes = np.array([row[1] for row in clusters] if clustered else [questions], dtype=np.int64)
-    m_of = {str(row[0]): j for j, row in enumerate(found)}
     scale = " / 100" if hundred and any(row[3] for row in found) else ""
     from .engine import exponent_of
 
@@ -96,7 +89,26 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     exponent = exponent_of(float(big or 0.0) / (100.0 if scale else 1.0))
     if exponent:  # huge or tiny scores: every score divided by 2^exponent (exact), as the in-memory path does
         scale += f" / {float(2.0 ** exponent)!r}"
-    models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
+    pivot = len(names) <= q.PIVOT_MODELS
+    if pivot:  # one row per question with every model's score: the pairs in one pass, no join
+        side.keep("es_models", q.models_sql("es_cells", wide))
+        side.keep("es_questions", q.pivot_sql("es_cells", "es_models", len(names), scale))
+    else:
+        side.keep("es_questions", q.question_sql("es_cells"))
+    questions = _questions(side, label)
+    clustered = roles["cluster"] is not None
+    clusters = side.run("SELECT c, COUNT(*), MIN(first) FROM es_questions GROUP BY c") if clustered else []
+    clusters.sort(key=lambda row: row[2])
+    g_of = {row[0]: i for i, row in enumerate(clusters)} if clustered else {"": 0}
+    sizes = np.array([row[1] for row in clusters] if clustered else [questions], dtype=np.int64)
+    m_of = {str(row[0]): j for j, row in enumerate(found)}
+    if pivot:
+        models, acc, partial = _from_pivot(side, len(names), clustered, g_of)
+    else:
+        models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
+        acc = _joined_pairs(side, q.pair_sql("es_cells", scale, clustered), m_of, g_of)
+        partial = side.run("SELECT COUNT(*) FROM (SELECT q FROM es_cells WHERE k > 0 GROUP BY q "
+                           f"HAVING COUNT(*) < {len(names)}) x")[0][0]
     k_rows = side.run(q.k_sql("es_cells"))
     model_sums = []
     for j, name in enumerate(names):
@@ -106,9 +118,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
                                     np.array([k for k, _ in ks], dtype=np.int64),
                                     np.array([n for _, n in ks], dtype=np.int64),
                                     math.ldexp(r["lo"], exponent), math.ldexp(r["hi"], exponent)))  # unscaled
-    pairs = _pairs(side, q.pair_sql("es_cells", scale, clustered), names, m_of, g_of, model_sums)
-    partial = side.run("SELECT COUNT(*) FROM (SELECT q FROM es_cells WHERE k > 0 GROUP BY q "
-                       f"HAVING COUNT(*) < {len(names)}) x")[0][0]
+    pairs = _finish_pairs(acc, names, len(g_of), model_sums)
     if partial:
         notes.append(f"{partial} of {questions} questions were answered by only some models; each comparison "
                      "uses the questions both models answered")
@@ -153,23 +163,25 @@ def _check_rows(side: Any, label: str, roles: dict, records: Any) -> None:
                "in every column): fill it in or delete the row")
               for col, what, header in (("q", "question id", lay["question_col"]), ("m", "model name", lay["model_col"]))
               if header is not None]
-    checks += [("MIN(r_no_score)", f"has no score in column '{score_col}'; every row needs a score (scores must be "
-                                   "numbers, true/false or 0/1): fill it in or delete the row"),
-               ("MIN(r_bad)", f"has a score in column '{score_col}' that is not a number; scores must be numbers, "
-                              "true/false or 0/1"),
-               ("MIN(r_inf)", f"has an infinite score in column '{score_col}'; scores must be finite numbers: fix or "
-                              "delete that row")]
-    if roles["cluster"] is not None:
-        checks.append(("MIN(r_no_cluster)", f"has no cluster in column '{records.cluster_name}'; every row needs "
-                                            "one: fill it in or delete the row"))
+    words = {"no score": f"has no score in column '{score_col}'; every row needs a score (scores must be numbers, "
+                         "true/false or 0/1): fill it in or delete the row",
+             "not a number": f"has a score in column '{score_col}' that is not a number; scores must be numbers, "
+                             "true/false or 0/1",
+             "infinite": f"has an infinite score in column '{score_col}'; scores must be finite numbers: fix or delete "
+                         "that row",
+             "no cluster": f"has no cluster in column '{records.cluster_name}'; every row needs one: fill it in or "
+                           "delete the row"}
+    checks.append(("MIN(fail)", ""))
     found = side.run("SELECT " + ", ".join(sql for sql, _ in checks) + " FROM es_cells")[0]
-    for r, (_, words) in zip(found, checks, strict=True):
-        if r is not None:
-            raise EvalStatsError(f"{side.where(r)} {words}")
+    for r, (_, said) in zip(found, checks, strict=True):
+        if r is not None and said:
+            raise EvalStatsError(f"{side.where(r)} {said}")
+    if found[-1] is not None:
+        row, code = divmod(int(found[-1]), 8)
+        raise EvalStatsError(f"{side.where(row)} {words[q.FAILS[code]]}")
 
 
-def _questions(side: Any, label: str, roles: dict) -> int:
-    side.keep("es_questions", q.question_sql("es_cells"))
+def _questions(side: Any, label: str) -> int:
     n, split = side.run("SELECT COUNT(*), SUM(CASE WHEN c <> c_max THEN 1 ELSE 0 END) FROM es_questions")[0]
     if split:
         qid, a, b = side.run("SELECT q, c, c_max FROM es_questions WHERE c <> c_max ORDER BY first LIMIT 1")[0]
@@ -198,34 +210,72 @@ def _model_rows(side: Any, sql: str, m_of: dict, g_of: dict) -> list[dict]:
     return out
 
 
-def _pairs(side: Any, sql: str, names: list[str], m_of: dict, g_of: dict, model_sums: list) -> list[dict]:
-    """Per pair ``j > i`` (model = names[j], baseline = names[i]), oriented from the engine's text order."""
-    g = len(g_of)
-    keys = ("count", "mean_model", "mean_baseline", "m2_model", "m2_baseline", "m2_diff", "comoment",
-            "only_model", "only_baseline", "not01")
+_PAIR_KEYS = ("count", "mean_model", "mean_baseline", "m2_model", "m2_baseline", "m2_diff", "comoment", "only_model",
+              "only_baseline", "not01")
+_COUNTS = ("count", "only_model", "only_baseline", "not01")
+
+
+def _new_pair(g: int) -> dict:
+    return {k: (np.zeros(g, np.int64) if k in _COUNTS else np.full(g, math.nan) if k.startswith("mean")
+                else np.zeros(g)) for k in _PAIR_KEYS} | {"diff_min": math.nan, "diff_max": math.nan}
+
+
+def _add(p: dict, x: int, vals: tuple, lo: Any, hi: Any) -> None:
+    """One cluster's values into a pair's arrays (an empty cluster leaves the defaults: count 0, means NaN)."""
+    if not vals[0]:
+        return
+    for k, v in zip(_PAIR_KEYS, vals, strict=True):
+        p[k][x] = v
+    p["diff_min"] = lo if math.isnan(p["diff_min"]) else min(p["diff_min"], lo)
+    p["diff_max"] = hi if math.isnan(p["diff_max"]) else max(p["diff_max"], hi)
+
+
+def _joined_pairs(side: Any, sql: str, m_of: dict, g_of: dict) -> dict:
+    """Per pair ``(j, i)``, ``j > i``, from the self-join (:func:`~evalstats_core.engine_sql.pair_sql`), oriented
+    from the engine's text order."""
     acc: dict[tuple[int, int], dict] = {}
     for ma, mb, c, n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01, d_lo, d_hi in side.run(sql):
         a, b = m_of[str(ma)], m_of[str(mb)]
         flip = a < b  # the engine's a is the later model unless its text sorts first
-        j, i = (b, a) if flip else (a, b)
-        p = acc.setdefault((j, i), {k: (np.zeros(g, np.int64) if k in ("count", "only_model", "only_baseline", "not01")
-                                        else np.full(g, math.nan) if k.startswith("mean") else np.zeros(g))
-                                    for k in keys} | {"diff_min": math.nan, "diff_max": math.nan})
-        x = g_of[c]
+        p = acc.setdefault((b, a) if flip else (a, b), _new_pair(len(g_of)))
         vals = (n, mean_b, mean_a, m2_b, m2_a, m2_d, co, only_b, only_a, not01) if flip else (
             n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01)
-        for k, v in zip(keys, vals, strict=True):
-            p[k][x] = v
-        lo, hi = (-d_hi, -d_lo) if flip else (d_lo, d_hi)
-        p["diff_min"] = lo if math.isnan(p["diff_min"]) else min(p["diff_min"], lo)
-        p["diff_max"] = hi if math.isnan(p["diff_max"]) else max(p["diff_max"], hi)
+        _add(p, g_of[c], vals, *((-d_hi, -d_lo) if flip else (d_lo, d_hi)))
+    return acc
+
+
+def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict) -> tuple[list[dict], dict, int]:
+    """Every model's and pair's sums per cluster from one pass over the pivot (``es_questions``)."""
+    sql, names = q.pivot_sums_sql("es_questions", n_models, clustered)
+    g = len(g_of)
+    models = [{**_empty(g), "lo": math.nan, "hi": math.nan, "n": 0} for _ in range(n_models)]
+    acc: dict[tuple[int, int], dict] = {}
+    partial = 0
+    for row in side.run(sql):
+        v = dict(zip(names, row, strict=True))
+        x = g_of[v["g"]]
+        partial += int(v["partial"] or 0)
+        for j, r in enumerate(models):
+            n = int(v[f"n_{j}"])
+            if n:
+                r["count"][x], r["mean"][x], r["m2"][x], r["not01"][x] = n, v[f"mean_{j}"], v[f"m2_{j}"], v[f"not01_{j}"]
+                r["lo"] = v[f"lo_{j}"] if r["n"] == 0 else min(r["lo"], v[f"lo_{j}"])
+                r["hi"] = v[f"hi_{j}"] if r["n"] == 0 else max(r["hi"], v[f"hi_{j}"])
+                r["n"] += n
+        for j in range(n_models):
+            for i in range(j):
+                k = f"{j}_{i}"
+                _add(acc.setdefault((j, i), _new_pair(g)), x, tuple(v[f"{key}_{k}"] for key in _PAIR_KEYS),
+                     v[f"d_lo_{k}"], v[f"d_hi_{k}"])
+    return models, acc, partial
+
+
+def _finish_pairs(acc: dict, names: list[str], g: int, model_sums: list) -> list[dict]:
+    """Every pair ``j > i`` (model = names[j], baseline = names[i]) in the order of ``FileSums.pair_sums``."""
     out = []
     for j in range(len(names)):
         for i in range(j):
-            p = acc.get((j, i)) or {**{k: np.zeros(g, np.int64) for k in keys},
-                                    "mean_model": np.full(g, math.nan), "mean_baseline": np.full(g, math.nan),
-                                    "m2_model": np.zeros(g), "m2_baseline": np.zeros(g), "m2_diff": np.zeros(g),
-                                    "comoment": np.zeros(g), "diff_min": math.nan, "diff_max": math.nan}
+            p = acc.get((j, i)) or _new_pair(g)
             if p["not01"].any():  # discordant counts mean something only for 0/1 scores (as file_sums keeps them)
                 p["only_model"] = np.zeros(g, np.int64)
                 p["only_baseline"] = np.zeros(g, np.int64)

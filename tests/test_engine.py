@@ -260,3 +260,12 @@ def test_integer_ids_are_grouped_as_integers_and_named_as_text(tmp_path):
     sums = sums_of(str(path))
     assert set(sums.models) == {"0", "1", "2", "3"} and all(isinstance(c, str) for c in sums.clusters)
     assert_same_sums(path)
+
+
+@pytest.mark.parametrize("path", [EXAMPLES[1], EXAMPLES[4]], ids=["wide", "long"])
+def test_many_models_take_the_self_join_with_the_same_sums(path, monkeypatch):
+    """Above PIVOT_MODELS models the pairs come from a self-join of the cells: the same sums."""
+    from evalstats_core import engine_sql
+
+    monkeypatch.setattr(engine_sql, "PIVOT_MODELS", 1)
+    assert_same_sums(path)
