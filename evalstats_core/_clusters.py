@@ -330,7 +330,8 @@ def check_n_clusters(n_clusters: int) -> None:
         )
 
 
-def few_clusters_notes(n_clusters: int, method: str = "cr1", df: float = math.inf) -> tuple[str, ...]:
+def few_clusters_notes(n_clusters: int, method: str = "cr1", df: float = math.inf, *,
+                       stacklevel: int = 3) -> tuple[str, ...]:
     """``()`` with enough clusters; else the caution, also issued as an :class:`EvalStatsWarning`.
 
     With ``method="cr1"`` (normal reference) the caution starts below :data:`MIN_CLUSTERS`; with CR2
@@ -356,5 +357,5 @@ def few_clusters_notes(n_clusters: int, method: str = "cr1", df: float = math.in
             "normal interval tends to be too small; use method='cr2' (the default), or compare with "
             "wild_cluster_bootstrap"
         )
-    warnings.warn(note, EvalStatsWarning, stacklevel=3)
+    warnings.warn(note, EvalStatsWarning, stacklevel=stacklevel)
     return (note,)

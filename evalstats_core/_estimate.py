@@ -81,7 +81,7 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
             se, df = cr2_se_df(s, sizes, n)  # Bell & McCaffrey 2002
         else:
             se, df = cr1_se(s, n, n_clusters), math.inf  # Miller Eq. 4 (CR1), normal reference
-        notes = few_clusters_notes(n_clusters, method, df)
+        notes = few_clusters_notes(n_clusters, method, df, stacklevel=4)  # attributed to summarize's caller
     if se <= 1e-12 * max(abs(mu), se_naive):  # rounding-level SE: every cluster has the same mean
         se = 0.0
     deff, n_eff = _deff(se, se_naive, n, clustered=clustered)
@@ -169,8 +169,10 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     scale = max(abs(ma), abs(mb), math.sqrt(ssa / n), math.sqrt(ssb / n_b))
     if se <= 1e-12 * scale:  # rounding-level SE: every question (or cluster) moved by the same amount
         se = 0.0
-    notes = few_clusters_notes(n_clusters, method, df) if clustered else ()
+    notes = few_clusters_notes(n_clusters, method, df, stacklevel=4) if clustered else ()  # compare's caller
     diff = ma - mb
+    if se == 0.0 and abs(diff) <= 1e-12 * scale:  # equal means up to rounding: no difference, not a p of 2/2^G
+        diff = 0.0
     z, p = _z_and_p(diff, se, df)
     if se == 0.0 and diff != 0.0:  # no t statistic: the exact randomisation test, never p = 0
         p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)

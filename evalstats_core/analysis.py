@@ -3,6 +3,7 @@
 =====================  ==========================================================================
 :func:`analyze`        per-model :func:`~evalstats_core.clustering.summarize`, per-pair
                        :func:`~evalstats_core.comparison.compare`, adjusted p-values, McNemar, warnings
+:func:`analyze_sums`   the same from a file's :class:`~evalstats_core.sums.FileSums`, without the rows
 :class:`Analysis`      the result, with ``models_frame()`` / ``comparisons_frame()`` tidy tables
 :class:`ModelResult`   one model's row (paper Tables 2-3)
 :class:`PairResult`    one comparison's row (paper Table 5)
@@ -11,7 +12,9 @@
 The command line (``evalbars analyze``) and the app's workbench both call
 :func:`analyze`, so their numbers agree to the last digit. It never reads files: pass it a
 :class:`~evalstats_core.data.Dataset` from :func:`~evalstats_core.data.load` (or the
-:class:`~evalstats_core.data.QuestionTable` made from one).
+:class:`~evalstats_core.data.QuestionTable` made from one). It reads the rows once
+(:func:`~evalstats_core.sums.file_sums`) and computes everything from those sums with
+:func:`analyze_sums`, which a SQL engine's sums (files larger than memory) feed just the same.
 """
 
 from __future__ import annotations

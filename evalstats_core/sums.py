@@ -12,8 +12,8 @@ Every field is a GROUP BY aggregate (COUNT, SUM, AVG, VAR_POP * COUNT, COVAR_POP
 COUNT ... FILTER) of the question-level scores, so a SQL engine (DuckDB, Spark) computes the same
 :class:`FileSums` for files larger than memory; the estimators
 (:func:`~evalstats_core.analysis.analyze_sums`) read nothing else, so a new confidence level, adjustment
-or interval choice is recomputed from the kept sums without touching the rows. ``CONTRACT.md`` at the
-top of the worktree (and :class:`FileSums`' docstring) spell out each field.
+or interval choice is recomputed from the kept sums without touching the rows. The classes' docstrings
+spell out each field and the aggregate that makes it.
 
 Unclustered files have one group (``G = 1``) holding every question; a clustered file analysed without
 clusters merges its groups exactly (:meth:`FileSums.merged`).
@@ -115,7 +115,7 @@ class PairSums:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class FileSums:
-    """The sufficient statistics of one results file (see ``CONTRACT.md``).
+    """The sufficient statistics of one results file.
 
     Attributes
     ----------
@@ -348,21 +348,24 @@ def file_sums(table: QuestionTable) -> FileSums:
              else np.bincount(codes, minlength=n_groups).astype(np.int64))
     full = answered.all(axis=0)  # (n_m,)
     k_hist = [np.bincount(table.k[:, j]) for j in range(n_m)]  # k = 0: not answered (dropped below)
-    lims = [(float(np.min(scores[:, j])), float(np.max(scores[:, j]))) if full[j] else
-            ((float(np.min(scores[answered[:, j], j])), float(np.max(scores[answered[:, j], j])))
-             if answered[:, j].any() else (math.nan, math.nan)) for j in range(n_m)]
+    # 0/1 answers, one run each: the question scores are 0/1 (no pass to check, min and max from the counts)
+    known01 = [table.score_kind == "binary" and k_hist[j].size <= 2 for j in range(n_m)]
+    lims = [(math.nan, math.nan) if known01[j] or not answered[:, j].any() else
+            (float(np.min(scores[:, j])), float(np.max(scores[:, j]))) if full[j] else
+            (float(np.min(scores[answered[:, j], j])), float(np.max(scores[answered[:, j], j]))) for j in range(n_m)]
     exponent = rescale_exponent([abs(v) for lim in lims for v in lim if math.isfinite(v)])
     if exponent:
         scores = np.ldexp(scores, -exponent)
-    one_run = table.score_kind == "binary"
-    cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes,
-                    not (one_run and k_hist[j].size <= 2)) for j in range(n_m)]
+    cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j]) for j in range(n_m)]
     models = []
     for j, c in enumerate(cols):
         values = np.flatnonzero(k_hist[j])
         values = values[values > 0]
+        lo, hi = lims[j]
+        if known01[j] and c.count.any():
+            lo, hi = float((c.ones < c.count).sum() == 0), float(c.ones.any())
         models.append(ModelSums(table.models[j], c.count, c.mean, c.m2, c.not01, values.astype(np.int64),
-                                k_hist[j][values].astype(np.int64), *lims[j]))
+                                k_hist[j][values].astype(np.int64), lo, hi))
     pairs = [_pair_sums(groups, cols[j], cols[i], table.models[j], table.models[i])
              for j in range(n_m) for i in range(j)]
     return FileSums(

@@ -178,3 +178,15 @@ def test_huge_scores_are_rescaled_exactly():
     assert file_sums(t_huge).exponent > 400 and huge.unit == "score"
     for a, b in zip(small.models + small.comparisons, huge.models + huge.comparisons, strict=True):
         assert math.ldexp(a.se, 600) == pytest.approx(b.se, rel=1e-14)
+
+
+def test_minimum_and_maximum_of_0_1_columns_from_the_counts():
+    """0/1 answers with one run: min and max come from the counts (all right: both 1; all wrong: both 0)."""
+    scores = np.array([[1.0, 0.0, 1.0], [1.0, 0.0, 0.0], [1.0, 0.0, 1.0]])
+    t = table_of(scores, np.ones((3, 3), bool), np.ones((3, 3), int), np.array([0, 1, 1]), "binary")
+    got = [(m.minimum, m.maximum) for m in file_sums(t).model_sums]
+    assert got == [(1.0, 1.0), (0.0, 0.0), (0.0, 1.0)]
+    assert file_sums(t).unit01
+    cont = table_of(scores * 3.0, np.ones((3, 3), bool), np.ones((3, 3), int), None, "continuous")
+    assert [(m.minimum, m.maximum) for m in file_sums(cont).model_sums] == [(3.0, 3.0), (0.0, 0.0), (0.0, 3.0)]
+    assert not file_sums(cont).unit01
