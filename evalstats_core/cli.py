@@ -242,15 +242,6 @@ def _limits(args: argparse.Namespace):
                            max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
 
 
-def _sums(args: argparse.Namespace):
-    """A file's sums by the DuckDB or Spark engine (``--engine``), or None when the rows are read in memory."""
-    from .engine_cli import engine_of, sums_for
-
-    limits = _limits(args)
-    engine = engine_of(args, limits)
-    return None if engine == "memory" else (sums_for(args, engine, limits), limits, engine)
-
-
 def _named_files(given: list[str]) -> tuple[list[str], dict[str, str]]:
     """Files as given, with ``NAME=PATH`` (as errorbars takes it) split into the path and its model name."""
     files, names = [], {}
@@ -405,7 +396,9 @@ def _gate(args: argparse.Namespace) -> int:
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    by_sql = _sums(args)
+    from .engine_cli import by_sql as sql_sums
+
+    by_sql = sql_sums(args, _limits(args))
     dataset = by_sql[0] if by_sql else _load(args)[0]
     from .errors import EvalStatsWarning
     from .gating import gate
@@ -437,7 +430,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    by_sql = _sums(args)  # --engine duckdb / spark (or auto on a file above --max-mb): the file's sums in SQL
+    from .engine_cli import by_sql as sql_sums
+
+    by_sql = sql_sums(args, _limits(args))  # --engine duckdb / spark (auto: a file above --max-mb): sums in SQL
     dataset, limits, opts = (by_sql[0], by_sql[1], reading_options(args)) if by_sql else _load(args)
     from .limits import check_pairs
 

@@ -12,7 +12,7 @@ import argparse
 import os
 from typing import Any
 
-__all__ = ["CHOICES", "add_option", "engine_of", "sums_for", "refuse_rows_only"]
+__all__ = ["CHOICES", "add_option", "engine_of", "sums_for", "by_sql", "refuse_rows_only"]
 
 CHOICES = ("auto", "memory", "duckdb", "spark")
 _TABLES = (".csv", ".parquet", ".pq")
@@ -74,3 +74,10 @@ def sums_for(args: argparse.Namespace, engine: str, limits: Any) -> Any:
                    model_col=args.model_col, score_col=args.score_col, cluster_col=args.cluster_col,
                    ignore_cols=tuple(args.ignore_col), duplicates=args.duplicates, mixed_scales=args.mixed_scales,
                    limits=limits, runs_in_ids=args.runs_in_ids, resample_col=args.resample_col)
+
+
+def by_sql(args: argparse.Namespace, limits: Any) -> tuple[Any, Any, str] | None:
+    """``(sums, limits, engine)`` when DuckDB or Spark reads ``args.file`` (``--engine``), else None (the rows are
+    read in memory)."""
+    engine = engine_of(args, limits)
+    return None if engine == "memory" else (sums_for(args, engine, limits), limits, engine)
