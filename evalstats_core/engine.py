@@ -34,13 +34,17 @@ from . import engine_sql as q
 from .errors import EvalStatsError
 from .limits import Limits
 
-__all__ = ["ENGINES", "NOT_FROM_SUMS", "sums_of", "analyze_file", "choose_engine", "duckdb_connection"]
+__all__ = ["ENGINES", "NOT_FROM_SUMS", "SERVER_DATA", "sums_of", "analyze_file", "choose_engine", "duckdb_connection",
+           "server_path"]
 
 ENGINES = ("memory", "duckdb", "spark")
 #: Rows of the file read into memory to find the column roles (the whole file is then aggregated in SQL).
 SAMPLE_ROWS = 50_000
 NOT_FROM_SUMS = ("is not available with the {engine} engine, which keeps only sums per model, pair and cluster, "
                  "not the rows; analyse a file that fits in memory (--engine memory) for it")
+#: The environment variable naming the one server folder whose files the workbench may analyse by path (unset:
+#: off, the default).
+SERVER_DATA = "EVALSTATS_SERVER_DATA"
 _UNSUPPORTED = {"runs_in_ids": "runs in ids (--runs-in-ids)", "resample_col": "a resample column (--resample-col)"}
 
 
@@ -269,3 +273,34 @@ def exponent_of(big: float) -> int:
     from ._clusters import rescale_exponent
 
     return rescale_exponent(np.array([big])) if math.isfinite(big) else 0
+
+
+def server_path(name: str, environ: dict | None = None) -> str:
+    """The path of ``name`` (a file or folder, relative to the server's data folder) for the workbench to analyse
+    on the server, or an :class:`EvalStatsError`: off unless ``EVALSTATS_SERVER_DATA`` names a folder; absolute
+    paths, globs, ``..`` and links that lead outside that folder are refused (every file a folder holds too).
+
+    Examples
+    --------
+    >>> server_path("results.parquet", {})
+    Traceback (most recent call last):
+    ...
+    evalstats_core.errors.EvalStatsError: reading files on the server is off; ...
+    """
+    env = os.environ if environ is None else environ
+    root = env.get(SERVER_DATA)
+    if not root or not os.path.isdir(root):
+        raise EvalStatsError(f"reading files on the server is off; the server's administrator turns it on by setting "
+                             f"{SERVER_DATA} to the one folder it may read")
+    name = str(name).strip()
+    if not name or os.path.isabs(name) or _glob.has_magic(name) or "://" in name:
+        raise EvalStatsError(f"give a file or folder inside the server's data folder by its relative name (no "
+                             f"absolute path, pattern or URL), e.g. 'evals/run1.parquet'; got {name!r}")
+    base = os.path.realpath(root)
+    path = os.path.realpath(os.path.join(base, name))
+    inside = [path] + ([os.path.realpath(f) for f in _files(path)[0]] if os.path.isdir(path) else [])
+    if any(os.path.commonpath([base, p]) != base for p in inside):
+        raise EvalStatsError(f"{name!r} leads outside the server's data folder; only files inside it can be read")
+    if not os.path.exists(path):
+        raise EvalStatsError(f"{name!r} is not in the server's data folder; check the name")
+    return path

@@ -269,3 +269,22 @@ def test_many_models_take_the_self_join_with_the_same_sums(path, monkeypatch):
 
     monkeypatch.setattr(engine_sql, "PIVOT_MODELS", 1)
     assert_same_sums(path)
+
+
+def test_server_paths_are_off_by_default_and_stay_inside_their_folder(tmp_path):
+    root = tmp_path / "data"
+    (root / "evals").mkdir(parents=True)
+    (root / "evals" / "run.csv").write_text("question,model,score\nq1,A,1\nq2,A,0\n")
+    outside = tmp_path / "secret.csv"
+    outside.write_text("x\n")
+    (root / "link.csv").symlink_to(outside)
+    (root / "sneaky").mkdir()
+    (root / "sneaky" / "a.csv").symlink_to(outside)
+    env = {engine.SERVER_DATA: str(root)}
+    with pytest.raises(EvalStatsError, match="is off"):
+        engine.server_path("evals/run.csv", {})
+    assert engine.server_path("evals/run.csv", env) == str((root / "evals" / "run.csv").resolve())
+    assert engine.server_path("evals", env) == str((root / "evals").resolve())
+    for name in ("../secret.csv", str(outside), "link.csv", "sneaky", "evals/*.csv", "s3://b/x.parquet"):
+        with pytest.raises(EvalStatsError):
+            engine.server_path(name, env)
