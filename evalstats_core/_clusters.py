@@ -281,19 +281,18 @@ def cr2_se_df(resid_sums: np.ndarray, sizes: np.ndarray, n: int) -> tuple[float,
 
 def t_crit(confidence: float, df: float) -> float:
     """Two-sided critical value of t(df) (the normal one when ``df`` is infinite)."""
-    from scipy.special import ndtri, stdtrit
+    from ._quantiles import t_ppf  # no scipy on the command line's path; t_ppf(q, inf) is the normal
 
-    q = 0.5 + float(confidence) / 2.0
-    return float(ndtri(q)) if math.isinf(df) else float(stdtrit(df, q))
+    return t_ppf(0.5 + float(confidence) / 2.0, float(df))
 
 
 def t_p_value(t: float, df: float) -> float:
     """Two-sided p-value of ``t`` under t(df) (normal when ``df`` is infinite); nan for nan."""
-    from scipy.special import ndtr, stdtr
+    from ._quantiles import t_cdf  # no scipy on the command line's path; t_cdf(t, inf) is the normal
 
     if math.isnan(t):
         return math.nan
-    return float(2.0 * ndtr(-abs(t))) if math.isinf(df) else float(2.0 * stdtr(df, -abs(t)))
+    return 2.0 * t_cdf(-abs(t), float(df))
 
 
 def sign_flip_p(n_clusters: int) -> float:

@@ -46,9 +46,11 @@ def read_source(source: Any, name: str | None, limits: Limits | None = None) -> 
     elif isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         label = name or os.path.basename(path)
-        _check_regular(path)
+        size = _check_regular(path)
         try:
             with open(path, "rb") as fh:  # read-only: the user's file is never modified
+                if limits.max_rows < size <= limits.max_bytes:  # may hold more lines than the row budget
+                    _count_lines(fh, label, limits)
                 data = fh.read(limits.max_bytes + 1)
         except FileNotFoundError:
             raise EvalStatsError(f"file '{path}' does not exist; check the path and the spelling") from None
@@ -76,8 +78,29 @@ def read_source(source: Any, name: str | None, limits: Limits | None = None) -> 
     return data, label, ext
 
 
-def _check_regular(path: str) -> None:
-    """Refuse anything but a regular file before opening it (a FIFO would block, /dev/zero never ends)."""
+def _count_lines(fh: Any, label: str, limits: Limits) -> None:
+    """Refuse a plain-text file with more lines after its header than the row budget as soon as the lines
+    counted so far say so (issue 25: not after reading and decoding all of it); rewind ``fh`` otherwise.
+
+    Compressed, Parquet and zip files are left to their readers (their rows are counted after unpacking).
+    """
+    from ._sniff import compression
+
+    first = fh.read(_BLOCK_SIZE)
+    if compression(first) is not None or first.startswith((b"PAR1", b"PK\x03\x04")) or b"\x00" in first[:4096]:
+        fh.seek(0)
+        return
+    lines, block = -1, first  # -1: the header line is not a data row
+    while block:
+        lines += block.count(b"\n")
+        _check_rows(lines, label, limits, exact=False)
+        block = fh.read(_BLOCK_SIZE)
+    fh.seek(0)
+
+
+def _check_regular(path: str) -> int:
+    """Refuse anything but a regular file before opening it (a FIFO would block, /dev/zero never ends); return
+    its size in bytes."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -95,6 +118,7 @@ def _check_regular(path: str) -> None:
                 else "not a regular file")
         raise EvalStatsError(f"'{path}' is {kind}, not a regular file; save the results to a CSV or Parquet file "
                              "and give its path (or pipe them in with '-')")
+    return st.st_size
 
 
 _COMPRESSED_EXT = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zip")
@@ -369,6 +393,7 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
     def where(i: int) -> str:
         return f"row {_line_of_record(text, delimiter, i)} of {label}"
 
-    n_lines = text.count("\n") + text.count("\r") - text.count("\r\n")  # at least the data rows
+    # data lines after the header (at least the data rows); the header line is not one (issue 25)
+    n_lines = body.count("\n") + body.count("\r") - body.count("\r\n") - 1 + (not body.endswith(("\n", "\r")))
     _check_rows(n_lines, label, limits, exact=False)
     return OpenedFile([h.strip() for h in raw], parse_csv, where, "csv", delimiter, n_lines)
