@@ -79,7 +79,8 @@ def check_against_summarize(gen: np.random.Generator) -> None:
         low, high = intervals(x, sizes)["default"]
         labels = np.repeat(np.arange(sizes.size), sizes.astype(np.int64))
         for r in range(40):
-            scores = np.concatenate([np.r_[np.ones(int(c)), np.zeros(int(s - c))] for c, s in zip(x[r], sizes)])
+            scores = np.concatenate([np.r_[np.ones(int(c)), np.zeros(int(s - c))]
+                                     for c, s in zip(x[r], sizes, strict=True)])
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 s = summarize(scores, labels)

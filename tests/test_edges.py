@@ -310,6 +310,33 @@ def test_plan_with_t_delivers_its_power_where_z_falls_short():
     assert realised_power(g_z, size, delta, sd_c, sd_q, reps=500, seed=31) < got
 
 
+def test_answers_needed_with_t_delivers_its_power_at_few_questions():
+    """10 questions, answers averaged over K per question: the K of answers_needed (t on 9 df) delivers
+    80% within 5 points; the K the paper's z formula asks for (fewer answers) delivers less."""
+    from evalstats_core.planning import answers_needed
+    from evalstats_core.power import mde_t
+
+    n, omega2, s2 = 10, 0.02, 0.25
+    delta = mde_t(n, omega2=omega2, sigma2_a=s2, sigma2_b=s2, k_a=6, k_b=6)  # exactly K = 6 on t(9)
+    k_t = answers_needed(n, delta, omega2=omega2, sigma2_a=s2, sigma2_b=s2)
+    k_z = answers_needed(n, delta, omega2=omega2, sigma2_a=s2, sigma2_b=s2, df=math.inf)
+    assert k_t == pytest.approx(6.0) and math.ceil(k_z) == 5
+
+    def power(k: int, seed: int, reps: int = 1500) -> float:
+        gen = np.random.default_rng(seed)
+        hits = 0
+        for _ in range(reps):
+            d = gen.normal(delta, math.sqrt(omega2), n)  # question-level true differences
+            a = d + gen.normal(0, math.sqrt(s2 / k), n)  # means of k noisy answers per model
+            b = gen.normal(0, math.sqrt(s2 / k), n)
+            hits += stats.ttest_rel(a, b).pvalue < 0.05  # the default paired test (= compare's p)
+        return hits / reps
+
+    got = power(6, seed=33)
+    assert abs(got - 0.8) <= 0.05
+    assert power(5, seed=34) < got - 0.02
+
+
 def test_plan_pair_uses_t_on_the_tests_df():
     from evalstats_core.data import question_scores
     from evalstats_core.planning import plan_pair
