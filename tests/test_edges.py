@@ -366,6 +366,33 @@ def test_cr2_omega2_is_unbiased_for_independent_questions_where_cr1_is_low():
     assert abs(np.mean(cr2) - 1.0) < 0.06 and np.mean(cr1) < 0.8
 
 
+def test_plan_note_states_how_often_a_few_cluster_pilot_under_plans():
+    """The note's share of pilots whose variance falls below the truth (P(chi2_df < df)) holds by
+    simulation for independent questions and is exceeded with correlated ones (ICC 0.1)."""
+    from scipy.special import chdtr
+
+    from evalstats_core._clusters import cr2_se_df
+    from evalstats_core.data import question_scores
+    from evalstats_core.pilot import _cr2_variance
+    from evalstats_core.planning import plan_pair
+
+    sizes = np.asarray(SWE, dtype=np.float64)
+    _, df = cr2_se_df(np.zeros_like(sizes), sizes, 500)
+    stated = float(chdtr(df, df))
+    gen = np.random.default_rng(35)
+    labels = np.repeat(np.arange(len(SWE)), SWE)
+    rows = ["question,cluster,A,B"] + [f"q{i},c{g},{gen.normal():.6f},{gen.normal():.6f}" for i, g in enumerate(labels)]
+    tb = question_scores(load(("\n".join(rows) + "\n").encode(), name="plan.csv"))
+    plan = quiet(plan_pair, None, tb, quiet(analyze, tb), "A", "B", delta=0.2)
+    assert f"falls below the truth in {stated:.0%} or more of pilots" in plan.note and "too small" in plan.note
+    for icc in (0.0, 0.1):
+        truth = (1 - icc) + icc * float(sizes @ sizes) / 500  # n Var(mean difference)
+        low = [_cr2_variance(gen.normal(0, math.sqrt(1 - icc), 500)
+                             + np.repeat(gen.normal(0, math.sqrt(icc), len(SWE)), SWE), labels) < truth
+               for _ in range(1500)]
+        assert np.mean(low) >= stated - 0.03
+
+
 # ------------------------------------------------------------------------------------------ unpaired df
 
 UNPAIRED_A = [1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 1]
