@@ -466,3 +466,16 @@ def test_verdicts_say_every_cluster_not_every_question():
     # with Tango's interval a zero SE still has an interval, and the verdict reads it
     (text,) = verdicts(analyze(load(identical_file(), name="r.csv")))
     assert "cannot be told apart" in text and "95% CI -11.4 to 11.4" in text
+
+
+def test_different_scores_warning_quotes_two_scores_that_differ():
+    """A (question, model) pair on three rows whose first two agree: the example quotes rows that differ."""
+    import re
+
+    from evalstats_core._checks import _distinct
+
+    ds = load(b"question,model,score\nq1,A,0.5\nq1,A,0.5\nq1,A,0.7\nq2,A,1\nq3,A,0\n", name="d.csv")
+    (warning,) = [w for w in ds.warnings if "different scores" in w]
+    quoted = re.findall(r"\(([-0-9.e]+)\)", warning)
+    assert len(quoted) == 2 and quoted[0] != quoted[1], warning
+    assert _distinct(0.1234567, 0.1234568) == ("0.1234567", "0.1234568")
