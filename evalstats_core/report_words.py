@@ -42,8 +42,9 @@ def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
     if not (math.isfinite(c.ci_low) and math.isfinite(c.ci_high)) or (c.se == 0.0 and c.ci_low == c.ci_high):
         same = ("have the same mean score difference in every cluster" if c.n_clusters is not None else
                 "differ by the same amount on every shared question")
-        text = (f"{c.model} and {c.baseline} {same} ({st.num(c.diff, signed=True)}), so no interval can be "
-                "estimated from these questions")
+        exact = re.sub(r"(\.\d*?)0+$", r"\1", st.num(c.diff, signed=True, unit=False)).rstrip(".")  # exact: no pad
+        text = (f"{c.model} and {c.baseline} {same} ({exact}{pts}), so no interval can be estimated from these "
+                "questions")
         if math.isfinite(c.p_value):
             text += f"; the exact sign-flip test gives p {fmt_p(c.p_value)}" + (f" ({adj})" if adjusted else "")
         return text + "."

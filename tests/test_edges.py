@@ -479,3 +479,17 @@ def test_different_scores_warning_quotes_two_scores_that_differ():
     quoted = re.findall(r"\(([-0-9.e]+)\)", warning)
     assert len(quoted) == 2 and quoted[0] != quoted[1], warning
     assert _distinct(0.1234567, 0.1234568) == ("0.1234567", "0.1234568")
+
+
+def test_zero_se_verdict_prints_the_exact_difference_in_points():
+    """B = A - 0.1 on every question, beside a pair whose SE (1e-10) sets six decimals: the verdict says
+    '-10 points', not '(-10.000000%)'."""
+    from evalstats_core.report import verdicts
+
+    gen = np.random.default_rng(36)
+    a = 0.2 + 0.7 * gen.random(40).round(3)
+    rows = ["question,A,B,C"] + [f"q{i},{x!r},{x - 0.1!r},{x + 1e-9 * gen.normal()!r}" for i, x in enumerate(a.tolist())]
+    res = quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="x.csv"))
+    assert res.unit == "percent"
+    (text,) = [v for v in verdicts(res) if v.startswith("B and A")]
+    assert "differ by the same amount on every shared question (-10 points)" in text, text
