@@ -26,7 +26,7 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.special import betaincinv, ndtr, stdtrit
+from scipy.special import betaincinv, ndtr
 
 from ._results import Interval
 from ._validate import check_confidence, z_for
@@ -149,6 +149,8 @@ def effective_proportion_ci(mean: float, se: float, n: int, df: float, *, floor_
     else:
         n_star = min(float(n), float(floor_n))
     if math.isfinite(df):
+        from scipy.special import stdtrit
+
         n_star *= (z_for(level) / float(stdtrit(df, 0.5 + level / 2.0))) ** 2  # Korn & Graubard Eq. 3
     x, tail = p * n_star, (1.0 - level) / 2.0
     low = 0.0 if x <= 0.0 else float(betaincinv(x, n_star - x + 1.0, tail))
@@ -173,7 +175,7 @@ def logit_ci(mean: float, se: float, df: float, *, confidence: float = 0.95) -> 
     >>> round(low, 3), round(high, 3)
     (0.883, 0.98)
     """
-    from scipy.special import expit, logit
+    from scipy.special import expit, logit, stdtrit
 
     level = check_confidence(confidence)
     crit = float(stdtrit(df, 0.5 + level / 2.0)) if math.isfinite(df) else z_for(level)
@@ -350,6 +352,8 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
         else:
             scale = kish_n(sizes) / size
         if math.isfinite(df):
+            from scipy.special import stdtrit
+
             scale *= (z_for(confidence) / float(stdtrit(df, 0.5 + confidence / 2.0))) ** 2
         b, c, size = b * scale, c * scale, size * scale
     if not use_proportion_interval(0.0, size, paired_discordant=b + c):
