@@ -22,6 +22,8 @@ from evalstats_core.analysis import analyze
 from evalstats_core.data import load
 from evalstats_core.edge_coverage import (
     clustered_binary_coverage,
+    clustered_binary_intervals,
+    draw_cluster_counts,
     exact_binary_coverage,
     gate_pass_rate,
     paired_binary_coverage,
@@ -145,6 +147,24 @@ def test_clustered_model_at_95_percent_with_12_swe_like_clusters():
     cov = clustered_binary_coverage(SWE, 0.95, 0.1, reps=600, rng=20)
     assert cov >= 0.92
     assert clustered_binary_coverage(SWE, 0.95, 0.1, reps=600, rng=20, interval="normal") < 0.90
+
+
+def test_vectorised_clustered_intervals_equal_summarize():
+    """The coverage tables' vectorised intervals are summarize's default (and t) intervals, draw by draw."""
+    gen = np.random.default_rng(37)
+    for sizes, mean, icc in ((SWE, 0.95, 0.2), ((37,) * 27, 0.99, 0.1), ((200,) * 5, 0.8, 0.3), ((40,) * 3, 0.998, 0.3)):
+        sz = np.asarray(sizes, dtype=np.float64)
+        x = draw_cluster_counts(sz, mean, icc, 25, gen)
+        got = clustered_binary_intervals(x, sz)
+        labels = np.repeat(np.arange(sz.size), sizes)
+        for r in range(25):
+            scores = np.concatenate([np.r_[np.ones(int(c)), np.zeros(s - int(c))] for c, s in zip(x[r], sizes, strict=True)])
+            for kind, interval in (("default", "auto"), ("t", "normal")):
+                s = quiet(summarize, scores, labels, interval=interval)
+                if math.isnan(s.ci_low):  # zero SE: summarize gives no t interval
+                    assert kind == "t" and got[kind][0][r] == got[kind][1][r]
+                    continue
+                assert (s.ci_low, s.ci_high) == pytest.approx((got[kind][0][r], got[kind][1][r]), abs=1e-9)
 
 
 def test_clustered_model_mid_range_keeps_its_level():
