@@ -518,3 +518,65 @@ def test_zero_se_verdict_prints_the_exact_difference_in_points():
     assert res.unit == "percent"
     (text,) = [v for v in verdicts(res) if v.startswith("B and A")]
     assert "differ by the same amount on every shared question (-10 points)" in text, text
+
+
+# ------------------------------------------------------------------------------------------ guardrail claims
+
+U57 = tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57))  # sizes 5-59, as the designs bench
+CLAIM_DESIGNS = {  # the designs behind each range the guardrails quote (edge_coverage.COVERAGE_CLAIMS)
+    "t_many_mid": ("t", (SWE, (37,) * 27, U57), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
+    "t_swe_95": ("t", (SWE,), (0.1,), (0.95,)),
+    "default_many_95": ("default", (SWE, (37,) * 27, U57), (0.05, 0.1, 0.2), (0.95,)),
+    "t_few_mid": ("t", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
+                  (0.3, 0.5, 0.7)),
+    "t_two_unequal_mid": ("t", ((900, 100),), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
+    "default_few_95": ("default", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
+                       (0.95,)),
+}
+
+
+@pytest.mark.parametrize("key", sorted(CLAIM_DESIGNS))
+def test_guardrail_coverage_claims_hold_by_simulation(key):
+    """Every range the few-clusters / extremes guardrails quote is what simulation finds: each design's
+    coverage inside it (3 Monte Carlo SEs of slack) and its ends reached (the range is not padded)."""
+    from evalstats_core.edge_coverage import COVERAGE_CLAIMS
+
+    kind, designs, iccs, means = CLAIM_DESIGNS[key]
+    lo, hi = COVERAGE_CLAIMS[key]
+    gen = np.random.default_rng(38)
+    got = []
+    for sizes in designs:
+        sz = np.asarray(sizes, dtype=np.float64)
+        for icc in iccs:
+            for mean in means:
+                low, high = clustered_binary_intervals(draw_cluster_counts(sz, mean, icc, 6000, gen), sz)[kind]
+                got.append(float(np.mean((low <= mean) & (mean <= high))))
+    assert lo - 0.01 <= min(got) and max(got) <= hi + 0.01, (key, min(got), max(got))
+    assert min(got) <= lo + 0.02 and max(got) >= hi - 0.02, (key, min(got), max(got))
+
+
+def test_guardrails_quote_the_simulated_claims():
+    """The few-clusters guardrail prints the ranges of COVERAGE_CLAIMS (ok with 12 clusters, warn with 5),
+    and the extremes guardrail the t interval's exact 80% at 99% accuracy on 300 questions."""
+    from evalstats_core.guardrails import guardrails
+
+    gen = np.random.default_rng(39)
+
+    def checks(sizes, mean):
+        rows = ["question,cluster,A,B"]
+        for g, size in enumerate(sizes):
+            for i in range(size):
+                rows.append(f"q{g}_{i},c{g},{int(gen.random() < mean)},{int(gen.random() < 0.5)}")
+        from evalstats_core.data import question_scores
+
+        ds = load(("\n".join(rows) + "\n").encode(), name="g.csv")
+        tb = question_scores(ds)
+        return {g.check: g for g in quiet(guardrails, ds, tb, quiet(analyze, tb))}
+
+    few = checks(SWE, 0.95)["few_clusters"]
+    assert few.status == "ok" and "covered 92-96% for accuracies between 30% and 70%" in few.detail
+    assert "(84-86% at 95% accuracy" in few.detail and "covered 93-98% at 95%" in few.detail
+    few = checks((200,) * 5, 0.7)["few_clusters"]
+    assert few.status == "warn" and "covered 92-96%" in few.detail and "only 89-92% with two clusters" in few.detail
+    assert "covered 88-98%" in few.detail
+    assert round(exact_binary_coverage(0.99, 300, interval="normal"), 2) == 0.80
