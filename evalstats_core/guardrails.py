@@ -155,10 +155,15 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
     if analysis.method == "cr2":
         t = float(stdtrit(m.df, 0.5 + analysis.confidence / 2.0))  # the t quantile the interval uses
         wide, narrow = _halves(t * m.se, z * m.se, analysis)
+        from .report_words import se_range
+
+        lo, hi = se_range(m.df, analysis.confidence)
         return _ok("small_n", (
             f"{m.model} has {u} {what}, {m.df:.1f} degrees of freedom. Its interval uses Student's t = {t:.2f} "
             f"rather than z = {z:.2f}: {wide} instead of {narrow}, "
-            f"{100.0 * (t / z - 1.0):.0f}% wider, as it should be with so few. Close calls stay fragile."))
+            f"{100.0 * (t / z - 1.0):.0f}% wider, as it should be with so few: the standard error itself is within "
+            f"{lo:.2f}x to {hi:.2f}x of the true one (95%). t assumes the mean is roughly normal; when most scores "
+            "sit at one end of the scale (skewed, near a ceiling) the interval covers less than it claims."))
     df = max(int(u) - 1, 1)
     t = float(stdtrit(df, 0.5 + analysis.confidence / 2.0))  # Student-t quantile with units - 1 df
     wide, narrow = _halves(t * m.se, z * m.se, analysis)
@@ -166,7 +171,7 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
         f"{m.model} has {u} {what}. The normal interval uses z = {z:.2f}; with so few, Student's t "
         f"({df} degrees of freedom) gives {t:.2f}, an interval {100.0 * (t / z - 1.0):.0f}% wider "
         f"({wide} instead of {narrow}). Switch to the default "
-        "(CR2 / t) standard errors. Close calls are fragile."))
+        "(CR2 / t) standard errors: the normal interval covers less than it claims here."))
 
 
 def _summarize_quiet(scores: np.ndarray, codes: np.ndarray | None, confidence: float):

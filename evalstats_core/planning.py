@@ -289,7 +289,7 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
     clusters at ICC 0.1, median estimate 0.45x the truth; ``tests/test_edges.py``): the remaining bias
     of a plan from such a pilot is down (too few questions).
     """
-    from scipy.special import chdtr, chdtri
+    from scipy.special import chdtr
 
     from ._clusters import MIN_CLUSTERS, cluster_sizes, cr2_se_df
 
@@ -298,7 +298,9 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
     if g >= MIN_CLUSTERS:
         return None
     _, df = cr2_se_df(np.zeros_like(sizes), sizes, int(sizes.sum()))
-    lo, hi = df / float(chdtri(df, 0.025)), df / float(chdtri(df, 0.975))  # chi2 upper quantiles
+    from .report_words import se_range
+
+    hi, lo = (1.0 / x**2 for x in se_range(df))  # the variance's truth over its estimate, 95%
     low_share = float(chdtr(df, df))  # P(chi2_df / df < 1): how often such an estimate falls below the truth
     return (f"with only {g} clusters the variance behind this plan rests on about {df:.1f} degrees of freedom: the "
             f"true value could be {lo:.2f}x to {hi:.2f}x this estimate (95%), and the questions needed with it; "

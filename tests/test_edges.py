@@ -580,3 +580,21 @@ def test_guardrails_quote_the_simulated_claims():
     assert few.status == "warn" and "covered 92-96%" in few.detail and "only 89-92% with two clusters" in few.detail
     assert "covered 88-98%" in few.detail
     assert round(exact_binary_coverage(0.99, 300, interval="normal"), 2) == 0.80
+
+
+def test_few_df_caveat_says_what_is_true():
+    """The caveat that replaced 'fragile': the SE range it quotes holds by simulation (10 normal questions:
+    the estimated SE within 0.55x-1.45x of the true one 95% of the time), and with one cluster holding 90% of
+    the questions the verdict says 'about one cluster's worth of information'."""
+    from evalstats_core.report import verdicts
+    from evalstats_core.report_words import se_range
+
+    lo, hi = se_range(9.0)
+    sd = np.random.default_rng(40).normal(size=(20000, 10)).std(axis=1, ddof=1)
+    assert np.mean((lo <= sd) & (sd <= hi)) == pytest.approx(0.95, abs=0.005)
+    gen = np.random.default_rng(41)
+    rows = ["question,cluster,A,B"] + [f"q{i},c{0 if i < 900 else 1 + (i >= 950)},{gen.random():.4f},{gen.random():.4f}"
+                                        for i in range(1000)]
+    (text,) = verdicts(quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="one.csv")))
+    assert "with 3 clusters the standard error rests on 1.1 degrees of freedom, about one cluster's worth of " \
+           "information" in text and "fragile" not in text
