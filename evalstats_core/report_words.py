@@ -152,7 +152,7 @@ def methods_paragraph(analysis: Analysis) -> str:
                      + (f"the {labels[0]} interval" if len(labels) == 1 else "by " + ", ".join(labels))
                      + (" (chosen automatically when fewer than 100 failures, effective ones with clusters, are "
                         "expected: Wilson 1927, Clopper & Pearson 1934, Korn & Graubard 1998, Survey Methodology "
-                        "24(2))" if analysis.interval == "auto" else "") + ".")
+                        "24(2); with clusters at least as wide as the logit-scale CR2 interval)" if analysis.interval == "auto" else "") + ".")
     tango = sorted({c.interval for c in analysis.comparisons if c.interval.startswith("Tango")})
     if tango:
         parts.append("Paired differences of 0/1 scores with fewer than 100 discordant answers use Tango's score "
