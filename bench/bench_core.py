@@ -16,6 +16,13 @@ Targets: n = 1,000,000 in 10,000 clusters, summarize and compare within 2x of th
 labels within 1.5x of the lower bound + factorize; n = 10,000 under 1 ms a call; the bootstrap within 2x
 of its reference. Times are process CPU time (``--wall`` for wall clock), best of ``--repeat`` runs
 taken alternately with the reference. Run: ``python bench/bench_core.py [--repeat 15] [--wall]``.
+
+Issue 25 (``--scale 1e6,1e7``): ``summarize``, ``compare`` (clustered and not) and ``analyze`` of a 4-model
+table (every model and pair from :func:`~evalstats_core.sums.file_sums`) against the one-pass numpy bound
+(the lower bounds above, plus the unclustered ones: means, residuals, dots; each with the one pass that says
+whether the scores are 0/1, which the result's interval rule reads; for ``analyze`` every model's and pair's
+bound on the same table columns and the runs histogram), at 1e6 and 1e7 rows; target 1.2x.
+A recomputation from the kept sums (new confidence and adjustment) is timed too (target 0.1 s).
 """
 
 from __future__ import annotations
@@ -135,6 +142,101 @@ def lb_compare(a, b, codes, c=None, method="cr2"):
     return (n, c, diff, se, diff - q * se, diff + q * se, zval, p, se_un, cov / math.sqrt(ssa * ssb))
 
 
+def lb_binary(*arrays) -> bool:
+    """Are the scores 0/1 (the interval rule of the result reads it): one comparison pass per array."""
+    return all(bool(np.all((x == 0.0) | (x == 1.0))) for x in arrays)
+
+
+def lb_summarize_flat(s):
+    """The unclustered one-pass bound: mean, residuals, their sum of squares, the t interval."""
+    lb_binary(s)
+    n = s.size
+    mean = float(s.mean())
+    r = s - mean
+    se = math.sqrt(float(r @ r) / (n * (n - 1)))
+    q = _crit(n - 1.0)
+    return (n, mean, se, mean - q * se, mean + q * se)
+
+
+def lb_compare_flat(a, b):
+    """The unclustered paired bound: two means, residuals, three dots, the t test."""
+    from scipy.special import stdtr
+
+    lb_binary(a, b)
+    n = a.size
+    ma, mb = float(a.mean()), float(b.mean())
+    ra, rb = a - ma, b - mb
+    ssa, ssb, cov = float(ra @ ra), float(rb @ rb), float(ra @ rb)
+    se = math.sqrt(max(0.0, ssa + ssb - 2.0 * cov) / (n * (n - 1)))
+    diff = ma - mb
+    q = _crit(n - 1.0)
+    p = 2.0 * float(stdtr(n - 1.0, -abs(diff / se)))
+    return (n, diff, se, diff - q * se, diff + q * se, p, math.sqrt((ssa + ssb) / (n * (n - 1))), cov / math.sqrt(ssa * ssb))
+
+
+def lb_analyze(table):
+    """The bound of ``analyze``: every model's one-pass summary (and its runs histogram) and every pair's."""
+    codes, m = table.cluster_codes, len(table.models)
+    cols = [table.scores[:, j] for j in range(m)]
+    out = []
+    for j in range(m):
+        np.bincount(table.k[:, j])
+        out.append(lb_summarize_flat(cols[j]) if codes is None else lb_summarize(cols[j], codes))
+    for i in range(m):
+        for j in range(i + 1, m):
+            out.append(lb_compare_flat(cols[j], cols[i]) if codes is None else lb_compare(cols[j], cols[i], codes))
+    return out
+
+
+def table_of(n_rows: int, n_models: int, n_clusters: int | None, seed: int = 0):
+    """A QuestionTable of ``n_rows`` answers (``n_rows / n_models`` questions, every model answers all, K = 1)."""
+    from evalstats_core.data import QuestionTable
+
+    rng = np.random.default_rng(seed)
+    n_q = n_rows // n_models
+    codes = None if n_clusters is None else rng.integers(0, n_clusters, n_q)
+    level = rng.random(n_q) if codes is None else rng.random(n_clusters)[codes]
+    scores = (level[:, None] + 0.5 * rng.random((n_q, n_models)) > np.linspace(0.8, 0.9, n_models)).astype(float)
+    return QuestionTable(
+        name="bench", models=tuple(f"m{j}" for j in range(n_models)), questions=np.empty(0), scores=scores,
+        k=np.ones((n_q, n_models), dtype=np.int64), answered=np.ones((n_q, n_models), dtype=bool),
+        cluster_codes=codes, clusters=None if codes is None else np.arange(n_clusters).astype(str),
+        n_clusters=n_clusters, cluster_col=None if codes is None else "cluster", score_kind="binary")
+
+
+def scale_section(rows_list: list[int], repeat: int) -> None:
+    """Issue 25: the core against the one-pass numpy bound at 1e6 and 1e7 rows, clustered and not."""
+    from evalstats_core.analysis import analyze, analyze_sums
+    from evalstats_core.sums import file_sums
+
+    print("at scale (issue 25; target: within 1.2x of the one-pass numpy bound)")
+    for n_rows in rows_list:
+        for n_clusters in (None, 10_000):
+            where = "no clusters" if n_clusters is None else f"{n_clusters:,} clusters"
+            a, b, codes = data(n_rows, n_clusters or 10_000)
+            if n_clusters is None:
+                ours, ref = best_pair(lambda a=a: summarize(a), lambda a=a: lb_summarize_flat(a), repeat)
+                row(f"summarize, {n_rows:.0e} rows, {where}", ours, ref, "bound", 1.2)
+                ours, ref = best_pair(lambda a=a, b=b: compare(a, b), lambda a=a, b=b: lb_compare_flat(a, b), repeat)
+            else:
+                ours, ref = best_pair(lambda a=a, c=codes: summarize(a, c),
+                                      lambda a=a, c=codes: (lb_binary(a), lb_summarize(a, c)), repeat)
+                row(f"summarize, {n_rows:.0e} rows, {where}", ours, ref, "bound", 1.2)
+                ours, ref = best_pair(lambda a=a, b=b, c=codes: compare(a, b, c),
+                                      lambda a=a, b=b, c=codes: (lb_binary(a, b), lb_compare(a, b, c)), repeat)
+            row(f"compare, {n_rows:.0e} rows, {where}", ours, ref, "bound", 1.2)
+            del a, b, codes
+            t = table_of(n_rows, 4, n_clusters)
+            ours, ref = best_pair(lambda t=t: analyze(t), lambda t=t: lb_analyze(t), repeat)
+            row(f"analyze (4 models, 6 pairs), {n_rows:.0e} rows, {where}", ours, ref, "bound", 1.2)
+            kept = file_sums(t)
+            start = time.perf_counter()
+            analyze_sums(kept, confidence=0.9, adjust="bh")
+            print(f"  {'  a new confidence and adjustment from the kept sums':<44} "
+                  f"{(time.perf_counter() - start) * 1e3:9.2f} ms (wall; target <= 100 ms)")
+            del t, kept
+
+
 def lb_summarize_labels(s, labels):
     import pandas as pd
 
@@ -191,12 +293,17 @@ def main() -> None:
     parser.add_argument("--clusters", type=int, default=10_000)
     parser.add_argument("--n-boot", type=int, default=2000)
     parser.add_argument("--wall", action="store_true", help="time wall clock instead of process CPU time")
+    parser.add_argument("--scale", type=str, default="",
+                        help="only the issue-25 section at these row counts, e.g. 1e6,1e7")
     args = parser.parse_args()
     global CLOCK
     if args.wall:
         CLOCK = time.perf_counter
     rep = args.repeat
     warnings.simplefilter("ignore")
+    if args.scale:
+        scale_section([int(float(x)) for x in args.scale.split(",")], rep)
+        return
 
     a, b, codes = data(args.n, args.clusters)
     clock = "wall clock" if args.wall else "process CPU time"

@@ -9,6 +9,8 @@ themselves are not hashed again on every rerun), so moving a control never re-re
 
 from __future__ import annotations
 
+import functools
+import types
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,20 +106,57 @@ def session_gone():
     return lambda: not rt.is_active_session(sid)
 
 
-@st.cache_data(max_entries=32, show_spinner=False, scope="session")
+EXAMPLE_PREFIX = "example:"  # the cache key of a bundled example (Source.key); anything else is a visitor's own
+
+
+def by_scope(cache, **kw):
+    """``cache`` (``st.cache_data`` or ``st.cache_resource``) twice over one function, chosen by its first
+    argument, the files' key: one cache per server for the bundled examples (the key starts with
+    :data:`EXAMPLE_PREFIX`: every visitor opens the same example, prepared and analysed once), and one per
+    session for everything a visitor uploads (never shared with another session)."""
+    def wrap(fn):
+        twin = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+        twin.__qualname__, twin.__module__ = f"{fn.__qualname__}_shared", fn.__module__  # its own cache key
+        shared, private = cache(**kw)(twin), cache(scope="session", **kw)(fn)
+
+        @functools.wraps(fn)
+        def call(key, *args, **kwargs):
+            return (shared if str(key).startswith(EXAMPLE_PREFIX) else private)(key, *args, **kwargs)
+
+        call.shared, call.private = shared, private  # each has .clear() (the private one inside a script run)
+        return call
+    return wrap
+
+
+@by_scope(st.cache_resource, max_entries=4, show_spinner=False)
+def _sums(key: str, roles: Any, _prepared: Prepared):
+    """The file's sufficient statistics (:func:`evalstats_core.sums.file_sums`, one pass over the question
+    table), kept as they are for the session (an upload) or the server (an example): every setting but the
+    wild bootstrap is computed from them without touching the rows again."""
+    from evalstats_core.sums import file_sums
+
+    return file_sums(_prepared.table)
+
+
+@by_scope(st.cache_data, max_entries=32, show_spinner=False)
 def _analyze(key: str, roles: Any, opts: tuple, _prepared: Prepared):
-    from evalstats_core.analysis import analyze
+    """The analysis for ``opts``: from the kept sums (a new confidence level, adjustment, interval or
+    baseline costs microseconds per pair), from the rows only for the wild bootstrap. Both give the command
+    line's numbers (``analyze(table)`` is ``analyze_sums(file_sums(table))``)."""
+    from evalstats_core.analysis import analyze, analyze_sums
 
     baseline, confidence, paired, use_clusters, adjust, interval, cluster_se, wild = opts
+    settings = dict(baseline=baseline, confidence=confidence, paired=paired, use_clusters=use_clusters,
+                    adjust=adjust, interval=interval, method=cluster_se, should_stop=session_gone())
     try:  # the question table carries the file's roles and notes: the analysis is the command line's
-        return analyze(_prepared.table, baseline=baseline, confidence=confidence, paired=paired,
-                       use_clusters=use_clusters, adjust=adjust, interval=interval, method=cluster_se,
-                       wild_bootstrap=wild, should_stop=session_gone())
+        if wild:
+            return analyze(_prepared.table, wild_bootstrap=True, **settings)
+        return analyze_sums(_sums(key, roles, _prepared), **settings)
     except EvalStatsError as exc:
         return str(exc)
 
 
-@st.cache_data(max_entries=16, show_spinner=False, scope="session")
+@by_scope(st.cache_data, max_entries=16, show_spinner=False)
 def _extras(key: str, roles: Any, opts: tuple, method: str, _prepared: Prepared, _analysis, _all_pairs):
     """Guardrails and the ranking (from the all-pairs analysis), computed once per setting."""
     from evalstats_core.guardrails import guardrails
@@ -186,6 +225,19 @@ class Results:
     guards: tuple
     ranking: Any
     opts: tuple
+    #: what the numbers follow from (files' key, reading options, settings; a judge correction adds its own
+    #: sentence): the charts' cache key, so a chart is never rebuilt, nor its frame hashed, on a rerun
+    key: tuple = ()
+
+
+def corrected_key(base: Results | None, results: Results | None) -> Results | None:
+    """``results`` whose key also names a judge correction (:func:`evalstats_app.workbench_judge.corrected`
+    swaps the analysis but keeps the settings): the corrected charts never share the uncorrected ones' cache."""
+    import dataclasses
+
+    if results is None or base is None or results.analysis is base.analysis:
+        return results
+    return dataclasses.replace(results, key=(*results.key, "corrected", tuple(results.analysis.warnings[:1])))
 
 
 def run(source: Source, reading: Any, settings: dict) -> Results | None:
@@ -218,4 +270,4 @@ def run(source: Source, reading: Any, settings: dict) -> Results | None:
     guards, ranking = _extras(source.key, roles_key, opts, settings["method"], prepared, analysis, everything)
     analysis, everything = with_command(analysis, source, roles_key), with_command(everything, source, roles_key)
     st.session_state[LAST_KEY] = analysis
-    return Results(analysis, everything, guards, ranking, opts)
+    return Results(analysis, everything, guards, ranking, opts, (source.key, roles_key, opts))

@@ -31,12 +31,14 @@ from .workbench import (
     DEFAULTS,
     DETECT,
     DUPLICATES,
+    EXAMPLE_PREFIX,
     FORMATS,
     INJECT_KEY,
     LAST_KEY,
     NO_CLUSTER,
     ROLE_KEYS,
     Source,
+    by_scope,
     esc,
     fix_choice,
 )
@@ -47,13 +49,20 @@ SCALES = {"error": "an error (name the models)", "allow": "allowed (with a warni
 MODEL_NAME_KEY = "analyze_model_name_"  # + the file's position: one name per uploaded file
 
 
-@st.cache_resource(max_entries=4, show_spinner="Reading and checking the files…", show_time=True, scope="session")
+@by_scope(st.cache_resource, max_entries=4, show_spinner="Reading and checking the files…", show_time=True)
 def _prepare(key: str, opts: ReadingOptions, _files: tuple) -> Prepared | str:
-    """The files read with ``opts``; a problem the user can fix is its message (shown with ``st.error``)."""
+    """The files read with ``opts``; a problem the user can fix is its message (shown with ``st.error``). A
+    bundled example is read once per server, a visitor's files once per session (:func:`by_scope`)."""
     try:
         return opts.prepare(list(_files))
     except EvalStatsError as exc:
         return str(exc)
+
+
+@st.cache_resource(show_spinner=False)
+def _example_bytes(slug: str) -> tuple[bytes, str]:
+    """A bundled example's bytes and name, read from disk once per server."""
+    return examples.example_bytes(slug)
 
 
 def header(source: Source) -> list[str]:
@@ -118,8 +127,8 @@ def source_controls(content) -> Source:
         source = Source(uploads[0].getvalue(), uploads[0].name, f"up:{_upload_hash(uploads[0])}:{uploads[0].name}",
                         True)
     else:
-        data, name = examples.example_bytes(slug)
-        return Source(data, name, f"example:{slug}:{len(data)}", False)
+        data, name = _example_bytes(slug)
+        return Source(data, name, f"{EXAMPLE_PREFIX}{slug}:{len(data)}", False)
     source = _open_bundle(source, right)
     if source.table:
         from evalstats_core.importers import detect

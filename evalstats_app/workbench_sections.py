@@ -12,15 +12,26 @@ import pandas as pd
 import streamlit as st
 
 from evalstats_app import shell
-from evalstats_app.workbench import ADJUST, CONFIDENCES, PROPORTION_METHODS, Results, Source, esc, fix_choice
+from evalstats_app.workbench import (
+    ADJUST,
+    CONFIDENCES,
+    PROPORTION_METHODS,
+    Results,
+    Source,
+    by_scope,
+    esc,
+    fix_choice,
+)
 from evalstats_core import report
 from evalstats_core.data import Prepared
 from evalstats_core.errors import EvalStatsError
 
 
-@st.cache_data(max_entries=32, show_spinner=False, scope="session")
-def _plan(key: str, roles: tuple, opts: tuple, pair: tuple, delta: float, alpha: float, power: float,
+@by_scope(st.cache_data, max_entries=32, show_spinner=False)
+def _plan(key: str, roles: tuple, design: tuple, pair: tuple, delta: float, alpha: float, power: float,
           _prepared: Prepared, _analysis):
+    """One pair's plan. ``design`` is all it reads of the analysis (clustered or not, the unit): a new
+    confidence level, adjustment or interval leaves the plan as it was, from the cache."""
     from evalstats_core.planning import plan_pair
 
     try:
@@ -30,17 +41,21 @@ def _plan(key: str, roles: tuple, opts: tuple, pair: tuple, delta: float, alpha:
         return str(exc)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _chart_spec(kind: str, frame: pd.DataFrame, percent: bool, confidence: float, title: str = "",
-                subtitle: str = "", paired: bool = True, order: tuple = ()) -> dict:
-    """A compiled chart of the workbench (compiling Altair costs tens of ms a rerun): ``kind`` is
-    ``models``, ``differences``, ``matrix`` or ``clusters``; every one carries a title and the method line."""
+@by_scope(st.cache_data, max_entries=32, show_spinner=False)
+def _chart_spec(key: str, analysis: tuple, kind: str, _frame: pd.DataFrame, percent: bool, confidence: float,
+                title: str = "", subtitle: str = "", paired: bool = True, order: tuple = ()) -> dict:
+    """A compiled chart of the workbench (compiling Altair costs a tenth of a second): ``kind`` is
+    ``models``, ``differences`` (``leader``: every model against the leader), ``matrix`` or ``clusters``; every one carries a title and the method line.
+
+    Cached on the analysis it draws (the files' ``key`` and ``analysis``, the rest of :attr:`Results.key`,
+    plus the pair for a cluster chart), never on a hash of the chart's frame."""
     from evalstats_core.charts import analyze as charts
     from evalstats_core.charts import compile_spec
 
+    frame = _frame
     if kind == "models":
         chart = charts.models_chart(frame, percent=percent, confidence=confidence, title=title, subtitle=subtitle)
-    elif kind == "differences":
+    elif kind in ("differences", "leader"):
         chart = charts.differences_chart(frame, percent=percent, confidence=confidence, paired=paired, title=title,
                                          subtitle=subtitle)
     elif kind == "matrix":
@@ -102,7 +117,7 @@ def models_section(content, prepared: Prepared, res: Results, method: str) -> No
     f = report.Formatter(a)
     low, high = frame.set_index("model").loc[best.model, ["ci_low", "ci_high"]]
     title = f"{_short_name(a)}: mean score by model"
-    spec = _chart_spec("models", frame, _percent(a), a.confidence, title, method_line(a))
+    spec = _chart_spec(res.key[0], res.key[1:], "models", frame, _percent(a), a.confidence, title, method_line(a))
     st.session_state["_slide_models"] = spec  # the export's 16:9 figure is this very chart
     shell.chart(spec,
                 f"Each model's mean with its {a.confidence:.0%} interval, best first; in blue the "
@@ -145,20 +160,20 @@ def compare_section(content, res: Results) -> None:
     line = method_line(a, what="comparisons")
     if len(a.models) >= report.MATRIX_FROM and a.baseline is None:
         order = tuple(res.ranking.models)
-        shell.chart(_chart_spec("matrix", report.matrix_frame(a), _percent(a), a.confidence,
+        shell.chart(_chart_spec(res.key[0], res.key[1:], "matrix", report.matrix_frame(a), _percent(a), a.confidence,
                                 f"{_short_name(a)}: every pairwise difference", line, a.paired, order),
                     f"Each cell is the row model minus the column model ({how}), models in rank order; a star "
                     f"marks the {sig} of {len(diffs)} differences that are significant after adjustment.",
                     name="analyze_matrix")
         leader = order[0]
         lead = report.leader_frame(a, leader)
-        shell.chart(_chart_spec("differences", lead, _percent(a), a.confidence,
+        shell.chart(_chart_spec(res.key[0], res.key[1:], "leader", lead, _percent(a), a.confidence,
                                 f"{_short_name(a)}: every model against the leader", line, a.paired),
                     f"Each model minus {esc(leader)} with its {a.confidence:.0%} {how} interval: "
                     f"{int(lead['significant'].sum())} of {len(lead)} are significantly below it.",
                     name="analyze_leader")
     else:
-        spec = _chart_spec("differences", diffs, _percent(a), a.confidence,
+        spec = _chart_spec(res.key[0], res.key[1:], "differences", diffs, _percent(a), a.confidence,
                            f"{_short_name(a)}: differences" + (" in points" if _percent(a) else ""), line, a.paired)
         st.session_state["_slide_differences"] = spec
         shell.chart(spec,
@@ -171,16 +186,28 @@ def compare_section(content, res: Results) -> None:
         st.markdown(f"{icon} {esc(sentence)}")
 
 
-@st.cache_resource(max_entries=4, show_spinner=False, scope="session")
+#: rows of a long table the page shows (its download has them all): a browser drawing a million-row table
+#: for one glance is the slowest part of the page
+SHOWN = 500
+
+
+@by_scope(st.cache_resource, max_entries=4, show_spinner=False)
 def _why(key: str, roles: tuple, use_clusters: bool, pair: tuple, _prepared: Prepared):
-    """Per-cluster breakdown (None without clusters) and the disagreements of one pair. They depend on the
-    file and the pair only (not on confidence or adjustment), and can be as long as the file: kept as they
-    are (``cache_resource``), never pickled on a rerun."""
+    """Per-cluster breakdown (None without clusters) and the first :data:`SHOWN` disagreements of one pair
+    (``attrs["total"]`` counts them all). They depend on the file and the pair only (not on confidence or
+    adjustment): kept as they are (``cache_resource``), never pickled on a rerun."""
     from evalstats_core.breakdown import cluster_breakdown, disagreements
 
     table = _prepared.table
     clusters = cluster_breakdown(table, *pair) if use_clusters and table.cluster_codes is not None else None
-    return clusters, disagreements(table, *pair, text=_prepared.text_columns or None)
+    return clusters, disagreements(table, *pair, text=_prepared.text_columns or None, limit=SHOWN)
+
+
+def _all_disagreements(prepared: Prepared, pair: tuple) -> str:
+    """Every disagreement of ``pair`` as CSV, built when the download is clicked (it can be as long as the file)."""
+    from evalstats_core.breakdown import disagreements
+
+    return _csv(disagreements(prepared.table, *pair, text=prepared.text_columns or None))
 
 
 def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, res: Results) -> None:
@@ -199,7 +226,7 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
     f = report.Formatter(a)
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{pair[0]}_vs_{pair[1]}")[:60]
     if clusters is not None and a.clustered:
-        shown = clusters.head(500).copy()  # the download has every cluster
+        shown = clusters.head(SHOWN).copy()  # the download has every cluster
         for col in [m.model for m in a.models] + ["diff"]:
             if col in shown.columns:  # levels in percent, the difference in points
                 shown[col] = [f.num(x, signed=col == "diff", unit=col != "diff") for x in shown[col]]
@@ -212,7 +239,8 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
         top = clusters.iloc[int(clusters["share"].abs().fillna(0).to_numpy().argmax())]
         from evalstats_core.breakdown import top_clusters
 
-        shell.chart(_chart_spec("clusters", top_clusters(clusters), _percent(a), a.confidence,
+        shell.chart(_chart_spec(res.key[0], (*res.key[1:], pair), "clusters", top_clusters(clusters), _percent(a),
+                                a.confidence,
                                 f"Where {pair[0]} − {pair[1]} comes from", method_line(a, what="comparisons")),
                     f"Each cluster's share of the paired difference {esc(pair[0])} − {esc(pair[1])}; the largest, "
                     f"{esc(top['cluster'])} ({int(top['n'])} questions), carries "
@@ -221,11 +249,13 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
         shell.download_table("Clusters (CSV)", lambda: _csv(clusters), file_name=f"{stem}_clusters.csv",
                              mime="text/csv", key="analyze_dl_clusters")
     n_shared = next(c.n for c in a.comparisons if (c.model, c.baseline) == pair)
-    st.markdown(f"**{len(disagree):,} of {n_shared:,} shared questions** score differently for "
+    st.markdown(f"**{disagree.attrs['total']:,} of {n_shared:,} shared questions** score differently for "
                 f"{esc(pair[0])} and {esc(pair[1])}" + (" (the discordant questions McNemar's test counts)."
                                                          if prepared.table.score_kind == "binary" else "."))
-    st.dataframe(disagree.head(500), hide_index=True, width="stretch")
-    shell.download_table("Disagreements (CSV)", lambda: _csv(disagree), file_name=f"{stem}_disagreements.csv",
+    st.dataframe(disagree, hide_index=True, width="stretch")
+    if disagree.attrs["total"] > len(disagree):
+        st.caption(f"The {len(disagree):,} largest gaps of {disagree.attrs['total']:,}; the CSV below has them all.")
+    shell.download_table("Disagreements (CSV)", lambda: _all_disagreements(prepared, pair), file_name=f"{stem}_disagreements.csv",
                          mime="text/csv", key="analyze_dl_disagree")
 
 
@@ -308,7 +338,7 @@ def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, 
         st.info("Planning compares two models; this file has one.")
         return
     ctl = plan_controls(res)
-    plan = _plan(source.key, roles_key, res.opts, ctl["pair"], ctl["delta"], ctl["alpha"], ctl["power"],
+    plan = _plan(source.key, roles_key, (res.analysis.clustered, res.analysis.unit), ctl["pair"], ctl["delta"], ctl["alpha"], ctl["power"],
                  prepared, res.analysis)
     if isinstance(plan, str):
         st.error(esc(plan), icon=":material/error:")

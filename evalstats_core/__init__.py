@@ -20,6 +20,7 @@ Contents, by module (each module's docstring tells when to use which function):
 ``data``           reading results files (long/wide, CSV/Parquet), validation, question-level scores
 ``reading``        ``ReadingOptions``: every reading choice as one value (the CLI's flags, the workbench's widgets)
 ``analysis``       one pass from a loaded file to every model summary and pairwise comparison
+``sums``           a file's sufficient statistics (``file_sums``), from which ``analyze_sums`` recomputes all
 ``guardrails``     the workbench's checks: what a naive analysis of this file would get wrong
 ``ranking``        the workbench's ranks: which models the pairwise tests can tell apart
 ``reported``       the workbench's reported-numbers mode: accuracy with n or SE, no file
@@ -80,6 +81,7 @@ _PUBLIC: dict[str, str] = {
     "se_clt": "intervals",
     "se_bernoulli": "intervals",
     "normal_ci": "intervals",
+    "interval_from_se": "intervals",
     "is_binary": "intervals",
     "score_kind": "intervals",
     "coverage_experiment": "coverage",
@@ -136,6 +138,11 @@ _PUBLIC: dict[str, str] = {
     "Analysis": "analysis",
     "ModelResult": "analysis",
     "PairResult": "analysis",
+    "analyze_sums": "analysis",
+    "FileSums": "sums",
+    "ModelSums": "sums",
+    "PairSums": "sums",
+    "file_sums": "sums",
     "render": "report",
     "to_json": "report",
     "json_document": "report",

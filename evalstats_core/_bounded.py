@@ -181,3 +181,30 @@ def _depth(text: str) -> int:
         run = level + np.cumsum(step)
         deepest, level = max(deepest, int(run.max())), int(run[-1])
     return deepest
+
+
+def json_lines_depth(data: bytes) -> int:
+    """Deepest ``[``/``{`` nesting in UTF-8 JSON text, quoted brackets and escaped quotes skipped, by numpy in
+    blocks of :data:`_STEP` bytes (the regex of :func:`_depth` takes 2 s for 20 MB of lm-eval samples).
+
+    The level runs on across lines: for a file whose every line is one valid JSON value (each balanced,
+    the caller checks that by parsing) it is the deepest line's nesting, as :func:`_depth` finds it.
+    """
+    import numpy as np
+
+    deepest = level = quotes = 0
+    carry = 0  # backslashes just before the block
+    for i in range(0, len(data), _STEP):
+        b = np.frombuffer(data, dtype=np.uint8, count=min(_STEP, len(data) - i), offset=i)
+        pos = np.arange(len(b))
+        last = np.maximum.accumulate(np.where(b != 92, pos, -1))  # last non-backslash at or before each byte
+        prev = np.concatenate(([-1], last[:-1]))
+        run = pos - 1 - prev + np.where(prev == -1, carry, 0)  # backslashes right before each byte
+        real = (b == 34) & (run % 2 == 0)  # a quote that is not escaped
+        inside = (quotes + np.cumsum(real)) % 2 == 1
+        step = (((b == 91) | (b == 123)) & ~inside).astype(np.int64) - (((b == 93) | (b == 125)) & ~inside)
+        levels = level + np.cumsum(step)
+        deepest, level = max(deepest, int(levels.max())), int(levels[-1])
+        quotes = (quotes + int(real.sum())) % 2
+        carry = len(b) - 1 - int(last[-1]) if last[-1] >= 0 else carry + len(b)
+    return deepest

@@ -17,14 +17,49 @@ from .limits import Limits, estimate
 __all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales"]
 
 
+def _arrow_text(labels: Any) -> Any:
+    """The labels as an Arrow string array (zero-copy from an Arrow-backed ``str`` Index), or None."""
+    import pyarrow as pa
+
+    try:
+        arr = pa.array(labels)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+        return None
+    return arr if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type) else None
+
+
+def _as_numbers(q_labels: Any) -> np.ndarray:
+    """Every label read as a number as ``pd.to_numeric(errors="coerce")`` reads it (NaN when it is not one);
+    by Arrow's cast when every label parses there, by pandas otherwise."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arr = _arrow_text(q_labels)
+    if arr is not None:
+        try:
+            return pc.cast(arr, pa.float64()).to_numpy(zero_copy_only=False)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            pass
+    return pd.to_numeric(pd.Series([str(x) for x in q_labels]), errors="coerce").to_numpy(dtype=np.float64)
+
+
 def question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs: bool) -> None:
-    """Question ids that read as scores (fractions between 0 and 1) are questioned, not used."""
-    values = pd.to_numeric(pd.Series([str(x) for x in q_labels]), errors="coerce")
-    if values.isna().any() or has_runs:
+    """Question ids that read as scores (fractions between 0 and 1) are questioned, not used.
+
+    One id that is not a number settles it, so the first 64 are read first: ids such as ``q17`` never
+    cost a pass over all of them (issue 25: this check was a quarter of a 1e7-row upload).
+    """
+    if has_runs:
         return
-    fractions = bool(((values >= 0) & (values <= 1)).all() and (values != values.round()).any())
+    head = pd.to_numeric(pd.Series([str(x) for x in q_labels[:64]]), errors="coerce")
+    if head.isna().any():
+        return
+    values = _as_numbers(q_labels)
+    if np.isnan(values).any():
+        return
+    fractions = bool(((values >= 0) & (values <= 1)).all() and (values != np.round(values)).any())
     if fractions:
-        shown = ", ".join(str(x) for x in list(q_labels)[:4])
+        shown = ", ".join(str(x) for x in list(q_labels[:4]))
         raise EvalStatsError(
             f"the question column '{col}' of {label} holds numbers that look like scores ({shown}"
             f"{', ...' if values.size > 4 else ''}: {values.size} distinct); choose the column that names the "
@@ -43,9 +78,20 @@ def runs_in_ids(q_labels: Any) -> tuple[list[str], tuple[str, str, int]] | None:
     ``gsm8k.0`` .. ``gsm8k.999`` stay questions). Returns every id with its run suffix stripped (the
     others unchanged) and an example ``(id, base, count)`` for the message.
     """
-    labels = [str(x) for x in q_labels]
-    if len(labels) < 4:
+    if len(q_labels) < 4:
         return None
+    # every run id holds a '.': with fewer such ids than the pattern must cover, there are no runs (exact,
+    # and one vectorised pass instead of a regex per id)
+    arr = _arrow_text(q_labels)
+    if arr is not None:
+        import pyarrow.compute as pc
+
+        dotted = int(pc.sum(pc.match_substring(arr, ".")).as_py() or 0)
+    else:
+        dotted = sum("." in str(x) for x in q_labels)
+    if dotted < max(2, len(q_labels) // 5):
+        return None
+    labels = [str(x) for x in q_labels]
     found = [_RUN_ID.match(x) for x in labels]
     bases = [m.group(1) if m else None for m in found]
     known = set(labels)

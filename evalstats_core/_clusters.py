@@ -26,9 +26,9 @@ import numpy as np
 from .errors import EvalStatsError, EvalStatsWarning
 
 __all__ = [
-    "MIN_CLUSTERS", "MIN_CLUSTERS_CR2", "METHODS", "scores_1d", "cluster_codes", "cluster_sizes", "cr1_se",
+    "MIN_CLUSTERS", "MIN_CLUSTERS_CR2", "METHODS", "scores_1d", "cluster_codes", "codes_and_sizes", "cluster_sizes", "cr1_se",
     "cr2_se_df", "clt_se", "t_crit", "t_p_value", "sign_flip_p", "check_method", "check_n_clusters",
-    "few_clusters_notes", "is_binary", "rescale_exponent",
+    "few_clusters_notes", "is_binary", "plainly_scaled", "rescale_exponent",
 ]
 
 #: Standard-error methods: ``"cr2"`` (CR2 / CLT SE with a t(df) reference, the default) and ``"cr1"``
@@ -94,20 +94,33 @@ _SAFE_EXPONENT = 400
 def rescale_exponent(*arrays: Any) -> int:
     """``e`` such that ``x * 2^-e`` has magnitude near 1, when some score is huge or tiny; else 0.
 
-    Zero when every nonzero ``|x|`` lies in ``[2^-400, 2^400]`` (scores in [0, 1], judge scales, ...).
+    Zero when the largest ``|x|`` lies in ``[2^-400, 2^400]`` (scores in [0, 1], judge scales, ...); two
+    reductions per array (max and min), no temporary.
     """
-    big, small = 0.0, math.inf
+    big = 0.0
     for values in arrays:
-        arr = np.abs(np.asarray(values, dtype=np.float64))
+        arr = np.asarray(values, dtype=np.float64)
         if arr.size:
-            big = max(big, float(arr.max()))
-            nz = arr[arr > 0.0]
-            small = min(small, float(nz.min())) if nz.size else small
+            big = max(big, abs(float(arr.max())), abs(float(arr.min())))
     if not math.isfinite(big) or big == 0.0:
         return 0
     if big > 2.0**_SAFE_EXPONENT or big < 2.0**-_SAFE_EXPONENT:
         return math.frexp(big)[1]
     return 0
+
+
+def plainly_scaled(means: list[float], squares: list[tuple[float, int]]) -> bool:
+    """True when :func:`rescale_exponent` would certainly give 0, judged from the means and the centred sums
+    of squares ``(ss, n)`` alone (no pass over the scores): the largest ``|x|`` of the residuals and the means
+    lies in ``[2^-400, 2^400]`` because every ``|mean| <= 2^400``, every ``ss <= 2^800`` (so every ``|residual|
+    <= 2^400``), and some ``|mean| >= 2^-400`` or some ``ss / n >= 2^-800``. False: ask :func:`rescale_exponent`.
+    """
+    top, low = 2.0**_SAFE_EXPONENT, 2.0**-_SAFE_EXPONENT
+    if not all(math.isfinite(m) and abs(m) <= top for m in means):
+        return False
+    if not all(math.isfinite(ss) and ss <= top * top for ss, _ in squares):
+        return False
+    return any(abs(m) >= low for m in means) or any(n and ss / n >= low * low for ss, n in squares)
 
 
 def is_binary(values: Any) -> bool:
@@ -124,17 +137,29 @@ def cluster_codes(clusters: Any, n: int, name: str = "clusters") -> tuple[np.nda
     other kind of label is factorised once with ``pandas.factorize``. Missing labels (None/NaN) and
     a length different from the scores are errors.
     """
+    codes, n_clusters, _ = codes_and_sizes(clusters, n, name)
+    return codes, n_clusters
+
+
+def codes_and_sizes(clusters: Any, n: int, name: str = "clusters") -> tuple[np.ndarray, int, np.ndarray]:
+    """:func:`cluster_codes` and the sizes of every code bin (float64, empty bins 0), from one ``bincount``."""
     arr = _as_label_array(clusters)
     if arr is not None and arr.dtype.kind in "iub":
         if arr.ndim != 1 or arr.shape[0] != n:
             raise _shape_error(name, arr.shape, n)
         if n == 0:
-            return arr.astype(np.intp), 0
-        lo, hi = int(arr.min()), int(arr.max())
-        if lo >= 0 and hi < _DIRECT_LABEL_FACTOR * n + _DIRECT_LABEL_SLACK:
+            return arr.astype(np.intp), 0, np.zeros(0)
+        hi = int(arr.max())
+        if hi < _DIRECT_LABEL_FACTOR * n + _DIRECT_LABEL_SLACK:
             codes = arr if arr.dtype.kind != "u" or arr.dtype.itemsize < 8 else arr.astype(np.intp)
-            return codes, int(np.count_nonzero(np.bincount(codes)))
-    return _factorize(clusters if arr is None else arr, n, name)
+            try:
+                sizes = np.bincount(codes)
+            except ValueError:  # negative labels: factorised below
+                sizes = None
+            if sizes is not None:
+                return codes, int(np.count_nonzero(sizes)), sizes.astype(np.float64)
+    codes, n_clusters = _factorize(clusters if arr is None else arr, n, name)
+    return codes, n_clusters, np.bincount(codes, minlength=n_clusters).astype(np.float64)
 
 
 def _as_label_array(clusters: Any) -> np.ndarray | None:
@@ -256,19 +281,18 @@ def cr2_se_df(resid_sums: np.ndarray, sizes: np.ndarray, n: int) -> tuple[float,
 
 def t_crit(confidence: float, df: float) -> float:
     """Two-sided critical value of t(df) (the normal one when ``df`` is infinite)."""
-    from scipy.special import ndtri, stdtrit
+    from ._quantiles import t_ppf  # no scipy on the command line's path; t_ppf(q, inf) is the normal
 
-    q = 0.5 + float(confidence) / 2.0
-    return float(ndtri(q)) if math.isinf(df) else float(stdtrit(df, q))
+    return t_ppf(0.5 + float(confidence) / 2.0, float(df))
 
 
 def t_p_value(t: float, df: float) -> float:
     """Two-sided p-value of ``t`` under t(df) (normal when ``df`` is infinite); nan for nan."""
-    from scipy.special import ndtr, stdtr
+    from ._quantiles import t_cdf  # no scipy on the command line's path; t_cdf(t, inf) is the normal
 
     if math.isnan(t):
         return math.nan
-    return float(2.0 * ndtr(-abs(t))) if math.isinf(df) else float(2.0 * stdtr(df, -abs(t)))
+    return 2.0 * t_cdf(-abs(t), float(df))
 
 
 def sign_flip_p(n_clusters: int) -> float:
@@ -305,7 +329,8 @@ def check_n_clusters(n_clusters: int) -> None:
         )
 
 
-def few_clusters_notes(n_clusters: int, method: str = "cr1", df: float = math.inf) -> tuple[str, ...]:
+def few_clusters_notes(n_clusters: int, method: str = "cr1", df: float = math.inf, *,
+                       stacklevel: int = 3) -> tuple[str, ...]:
     """``()`` with enough clusters; else the caution, also issued as an :class:`EvalStatsWarning`.
 
     With ``method="cr1"`` (normal reference) the caution starts below :data:`MIN_CLUSTERS`; with CR2
@@ -331,5 +356,5 @@ def few_clusters_notes(n_clusters: int, method: str = "cr1", df: float = math.in
             "normal interval tends to be too small; use method='cr2' (the default), or compare with "
             "wild_cluster_bootstrap"
         )
-    warnings.warn(note, EvalStatsWarning, stacklevel=3)
+    warnings.warn(note, EvalStatsWarning, stacklevel=stacklevel)
     return (note,)

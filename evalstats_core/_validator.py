@@ -140,5 +140,7 @@ def _dataset(r: Records, frame: pd.DataFrame, notes: list[str], warnings: list[s
         k_max=int(cells.max()), k_typical=int(np.bincount(cells).argmax()), n_clusters=n_clusters,
         cluster_size_min=size_min, cluster_size_max=size_max, cluster_size_mean=size_mean, notes=tuple(notes),
         warnings=tuple(warnings), reading=reading_flags(options), options=tuple(options),
-        extra={"__question__": frame["question"].astype(str).to_numpy(dtype=object), **unused},
+        # the question of each row only beside columns that need it (a judge's human labels): a per-row
+        # object array is ~70 B a row of the loaded file's memory (issue 25)
+        extra={"__question__": frame["question"].astype(str).to_numpy(dtype=object), **unused} if unused else {},
         unused=unused, sources=r.sources or (r.name,))

@@ -3,6 +3,7 @@
 =====================  ==========================================================================
 :func:`analyze`        per-model :func:`~evalstats_core.clustering.summarize`, per-pair
                        :func:`~evalstats_core.comparison.compare`, adjusted p-values, McNemar, warnings
+:func:`analyze_sums`   the same from a file's :class:`~evalstats_core.sums.FileSums`, without the rows
 :class:`Analysis`      the result, with ``models_frame()`` / ``comparisons_frame()`` tidy tables
 :class:`ModelResult`   one model's row (paper Tables 2-3)
 :class:`PairResult`    one comparison's row (paper Table 5)
@@ -11,27 +12,28 @@
 The command line (``evalbars analyze``) and the app's workbench both call
 :func:`analyze`, so their numbers agree to the last digit. It never reads files: pass it a
 :class:`~evalstats_core.data.Dataset` from :func:`~evalstats_core.data.load` (or the
-:class:`~evalstats_core.data.QuestionTable` made from one).
+:class:`~evalstats_core.data.QuestionTable` made from one). It reads the rows once
+(:func:`~evalstats_core.sums.file_sums`) and computes everything from those sums with
+:func:`analyze_sums`, which a SQL engine's sums (files larger than memory) feed just the same.
 """
 
 from __future__ import annotations
 
 import math
-import warnings as _warnings
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, check_method
+from ._clusters import check_method
 from ._validate import check_confidence
 from .data import Dataset, QuestionTable, load, question_scores
-from .errors import EvalStatsError, EvalStatsWarning
+from .errors import EvalStatsError
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, normal_label  # noqa: F401 - re-exported
 
-__all__ = ["Analysis", "AnalysisStopped", "ModelResult", "PairResult", "analyze"]
+__all__ = ["Analysis", "AnalysisStopped", "ModelResult", "PairResult", "analyze", "analyze_sums"]
 
 
 class AnalysisStopped(RuntimeError):
@@ -289,11 +291,6 @@ class Analysis:
         raise EvalStatsError(f"no model named {name!r}; models are: {', '.join(m.model for m in self.models)}")
 
 
-def _two_values(codes: np.ndarray) -> bool:
-    """True when ``codes`` holds at least two distinct clusters (min != max: one pass, no sort)."""
-    return codes.size > 0 and bool(codes.min() != codes.max())
-
-
 def _pairs(models: tuple[str, ...], baseline: str | None) -> list[tuple[int, int]]:
     """(model index, baseline index) pairs: every later model against every earlier one, or vs baseline."""
     if baseline is None:
@@ -315,23 +312,6 @@ def _adjust(p: list[float], method: str) -> list[float]:
         fn = holm if method == "holm" else benjamini_hochberg
         out[ok] = np.asarray(fn(arr[ok]), dtype=np.float64)
     return [float(x) for x in out]
-
-
-def _mcnemar(a: np.ndarray, b: np.ndarray) -> tuple[float | None, float | None, int | None, int | None,
-                                                    float | None]:
-    """McNemar statistic, p-value, discordant counts and exact p for 0/1 scores; Nones otherwise."""
-    from .comparison import mcnemar
-
-    if not (np.all((a == 0.0) | (a == 1.0)) and np.all((b == 0.0) | (b == 1.0))):
-        return None, None, None, None, None
-    res = mcnemar(a, b)
-    if res.discordant == 0:  # no discordant question: the test is undefined, not "p = 1"
-        return None, None, res.only_a, res.only_b, None
-    return float(res.statistic), float(res.p_value), res.only_a, res.only_b, float(res.p_exact)
-
-
-def _percent(x: float) -> str:
-    return f"{100.0 * x:.1f}%"
 
 
 def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: str,
@@ -406,10 +386,12 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     Notes
     -----
     Resamples are averaged to one score per question first (never pooled). Each model's mean and SE
-    come from :func:`~evalstats_core.clustering.summarize`; each pair from
+    come from the same estimators as :func:`~evalstats_core.clustering.summarize`; each pair from those of
     :func:`~evalstats_core.comparison.compare` on the questions both models answered (paired SE, Eq. 7;
-    clustered paired, Eq. 8; CR2 with Bell-McCaffrey df by default). The integer cluster codes are
-    computed once for the whole file and sliced per model and pair.
+    clustered paired, Eq. 8; CR2 with Bell-McCaffrey df by default). The data are read once:
+    :func:`~evalstats_core.sums.file_sums` makes the per-cluster sums of every model and pair, and
+    :func:`analyze_sums` computes everything from them (keep the sums to recompute at a new confidence
+    level, adjustment or interval choice without the rows). The wild bootstrap reads the rows.
 
     References
     ----------
@@ -426,15 +408,7 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     >>> c.model, c.baseline, round(c.diff, 4), c.df
     ('B', 'A', 0.02, 3.0)
     """
-    from .clustering import summarize
-    from .comparison import compare
-
     confidence = check_confidence(confidence)
-    check_method(method)
-    if adjust not in _ADJUST:
-        raise EvalStatsError(f"adjust ({adjust!r}) must be one of {', '.join(map(repr, _ADJUST))}")
-    if interval not in INTERVALS:
-        raise EvalStatsError(f"interval ({interval!r}) must be one of {', '.join(map(repr, INTERVALS))}")
     if isinstance(data, Dataset):
         table = question_scores(data)
     elif isinstance(data, QuestionTable):
@@ -443,225 +417,45 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         table = question_scores(load(data))
     else:
         raise EvalStatsError(f"analyze needs a Dataset from load() (or a QuestionTable), not a {type(data).__name__}")
-    models = table.models
-    if baseline is not None and baseline not in models:
-        raise EvalStatsError(f"baseline {baseline!r} is not a model in {table.name}; its models are: "
-                             f"{', '.join(repr(m) for m in models)} (names must match exactly)")
-    if len(models) < 2 and baseline is not None:
-        raise EvalStatsError(f"{table.name} has one model, so there is nothing to compare with the baseline")
-    clustered = bool(use_clusters and table.cluster_codes is not None)
-    warn: list[str] = []
-    if clustered and table.n_clusters < 2:
-        clustered = False
-        warn.append(f"the cluster column '{table.cluster_col}' has a single value, so the standard errors are "
-                    "not clustered (clustering needs at least two clusters)")
-    codes = table.cluster_codes if clustered else None
-    scores, answered, k = table.scores, table.answered, table.k  # (n_q, n_m) each
-    notes: list[str] = list(table.notes)
-    binary = table.score_kind == "binary"
+    _check_choices(method, adjust, interval)
+    if baseline is not None and baseline not in table.models:
+        _check_baseline(table.models, baseline, table.name)
+    from .sums import file_sums
 
-    with _warnings.catch_warnings():  # per-call warnings are gathered below, once each
-        _warnings.simplefilter("ignore", EvalStatsWarning)
-        rows = []
-        for j, name in enumerate(models):
+    res = analyze_sums(file_sums(table), baseline=baseline, confidence=confidence, paired=paired,
+                       use_clusters=use_clusters, adjust=adjust, method=method, interval=interval,
+                       should_stop=should_stop)
+    wild = bool(wild_bootstrap and paired)
+    pairs = res.comparisons
+    if wild:
+        from .wild import wild_cluster_bootstrap
+
+        index = {m: j for j, m in enumerate(table.models)}
+        out = []
+        for done, c in enumerate(pairs):
             if should_stop is not None and should_stop():
-                raise AnalysisStopped(f"stopped after {j} of {len(models)} models: nobody is waiting for it")
-            mask = answered[:, j]
-            full = bool(mask.all())  # every question answered: views, no copies of the columns
-            cl = None if codes is None else (codes if full else codes[mask])
-            if cl is not None and not _two_values(cl):
-                cl = None
-                warn.append(f"{name}: every question it answered lies in one cluster, so its standard error is "
-                            "not clustered")
-            s = summarize(scores[:, j] if full else scores[mask, j], cl, confidence=confidence, method=method,
-                          interval="auto" if interval == "auto" else "normal")
-            kj = k[:, j] if full else k[mask, j]
-            proportion = binary and int(kj.max()) == 1 and cl is None
-            low, high, label = _model_interval(s, "resampled" if int(kj.max()) > 1 else table.score_kind,
-                                               interval, proportion, method, cl is not None, confidence)
-            rows.append(ModelResult(
-                model=name, n=s.n, n_clusters=s.n_clusters if cl is not None else None,
-                k=int(np.bincount(kj).argmax()), k_min=int(kj.min()), k_max=int(kj.max()),
-                mean=s.mean, se=s.se, ci_low=low, ci_high=high, se_naive=s.se_naive,
-                deff=s.deff, n_eff=s.n_eff, df=s.df, method=method, interval=label))
-        raw: list[dict[str, Any]] = []
-        for done, (j, b) in enumerate(_pairs(models, baseline)):
-            if should_stop is not None and should_stop():
-                raise AnalysisStopped(f"stopped after {done} comparisons: nobody is waiting for it")
-            both = answered[:, j] & answered[:, b]
-            n_shared = int(np.count_nonzero(both))
-            left_out = int(np.count_nonzero(answered[:, j] | answered[:, b])) - n_shared
-            if n_shared < 2:
-                raise EvalStatsError(
-                    f"models {models[j]!r} and {models[b]!r} share {n_shared} question(s) in {table.name}; a "
-                    "paired comparison needs at least two questions that both models answered")
-            full = n_shared == both.size
-            sj, sb = (scores[:, j], scores[:, b]) if full else (scores[both, j], scores[both, b])
-            cl = None if codes is None else (codes if full else codes[both])
-            if cl is not None and not _two_values(cl):
-                cl = None
-                warn.append(f"{models[j]} vs {models[b]}: the shared questions lie in one cluster, so this "
-                            "comparison is not clustered")
-            c = compare(sj, sb, cl, paired=paired, confidence=confidence, method=method,
-                        interval="normal" if interval == "normal" else "auto")
-            mc = _mcnemar(sj, sb) if paired else (None, None, None, None, None)
-            if c.se == 0.0 and paired:
-                warn.append(_zero_se_pair(c, models[j], models[b], every_question=bool(np.ptp(sj - sb) == 0.0)))
-            wild_p = None
-            if wild_bootstrap and paired:
-                from .wild import wild_cluster_bootstrap
-
-                wild_p = float(wild_cluster_bootstrap(sj - sb, cl, confidence=confidence, n_boot=n_boot,
-                                                      rng=seed).p_value)
-            raw.append(dict(model=models[j], baseline=models[b], n=c.n, n_left_out=left_out,
-                            n_clusters=c.n_clusters if cl is not None else None, mean_model=c.mean_a,
-                            mean_baseline=c.mean_b, diff=c.diff, se=c.se, ci_low=c.ci_low, ci_high=c.ci_high,
-                            z=c.z, p_value=c.p_value, correlation=c.correlation, se_unpaired=c.se_unpaired,
-                            se_paired=c.se_paired, mcnemar_statistic=mc[0], mcnemar_p_value=mc[1],
-                            only_model=mc[2], only_baseline=mc[3], df=c.df, method=method,
-                            mcnemar_p=mc[4] if cl is None else None, wild_p_value=wild_p,
-                            interval=(normal_label(method, cl is not None) if c.interval == "normal"
-                                      else INTERVAL_LABELS[c.interval])))
-    adjusted = _adjust([r["p_value"] for r in raw], adjust)
-    pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
-
-    warn += _warnings_for(table, rows, pairs, clustered=clustered, paired=paired, method=method)
-    if clustered:  # few clusters: the clustered and unclustered intervals side by side (issue 19)
-        from .cluster_cost import clustering_cost, cost_sentence
-
-        costs = clustering_cost(table, rows, confidence=confidence, method=method, interval=interval)
-        binary_scale = bool(np.all((scores[answered] >= 0.0) & (scores[answered] <= 1.0)))
-        warn += [s for s in [cost_sentence(costs, table.cluster_col, percent=binary_scale)] if s]
-    return Analysis(
-        models=tuple(rows), comparisons=pairs, warnings=tuple(dict.fromkeys(warn)), notes=tuple(notes),
-        name=table.name, confidence=confidence, baseline=baseline, paired=bool(paired), clustered=clustered,
-        adjust=adjust, score_kind=table.score_kind, n_questions=int(table.questions.size),
-        n_clusters=table.n_clusters if clustered else None,
-        unit="percent" if bool(np.all((scores[answered] >= 0.0) & (scores[answered] <= 1.0))) else "score",
-        format=table.format, question_col=table.question_col, model_col=table.model_col,
-        score_col=table.score_col, cluster_col=table.cluster_col if clustered else None,
-        reading=tuple(table.reading),
-        method=method, interval=interval, wild_bootstrap=bool(wild_bootstrap and paired), n_boot=int(n_boot),
-        seed=int(seed),
-    )
+                raise AnalysisStopped(f"stopped after {done} wild bootstraps: nobody is waiting for it")
+            j, b = index[c.model], index[c.baseline]
+            both = table.answered[:, j] & table.answered[:, b]
+            cl = table.cluster_codes[both] if c.n_clusters is not None else None
+            d = table.scores[both, j] - table.scores[both, b]
+            p = wild_cluster_bootstrap(d, cl, confidence=confidence, n_boot=n_boot, rng=seed).p_value
+            out.append(replace(c, wild_p_value=float(p)))
+        pairs = tuple(out)
+    return replace(res, comparisons=pairs, wild_bootstrap=wild, n_boot=int(n_boot), seed=int(seed))
 
 
-def _zero_se_model(r: ModelResult, binary: bool) -> str:
-    """The sentence for a model whose standard error is 0: what is true of its scores, and its interval."""
-    if r.se_naive > 0.0:  # clustered: the scores vary, but every cluster has the same mean
-        what = f"{r.model}: every cluster has the same mean score ({_percent(r.mean) if binary else f'{r.mean:g}'})"
-    elif binary:
-        what = f"{r.model} scored {_percent(r.mean)} on every question"
-    else:
-        what = f"{r.model} has the same score ({r.mean:g}) on every question"
-    if r.interval.startswith(("Wilson", "Korn", "Clopper", "Bayes")):
-        return (f"{what}: its standard error is 0, which understates the uncertainty; its interval is "
-                f"{r.interval}, which does not")
-    if r.interval.startswith("no interval"):
-        return f"{what}: its standard error is 0, so there is no interval (the data cannot bound its mean)"
-    return f"{what}: its standard error is 0 and its t interval has zero width, which understates the uncertainty"
+def _check_choices(method: str, adjust: str, interval: str) -> None:
+    check_method(method)
+    if adjust not in _ADJUST:
+        raise EvalStatsError(f"adjust ({adjust!r}) must be one of {', '.join(map(repr, _ADJUST))}")
+    if interval not in INTERVALS:
+        raise EvalStatsError(f"interval ({interval!r}) must be one of {', '.join(map(repr, INTERVALS))}")
 
 
-def _zero_se_pair(c: Any, model: str, baseline: str, *, every_question: bool) -> str:
-    """The sentence for a comparison whose standard error is 0: what is true, and what interval it has."""
-    where = ("have the same score difference on every shared question" if every_question else
-             "have the same mean score difference in every cluster")
-    if c.interval.startswith("tango"):
-        return (f"{model} and {baseline} {where}: the t standard error is 0, so the interval is Tango's score "
-                f"interval on the {c.only_a + c.only_b} discordant answers, which does not have zero width")
-    if c.interval == "none":
-        return (f"{model} and {baseline} {where}: the difference has standard error 0, so there is no interval "
-                "(the data cannot bound the difference; the gate reports inconclusive)")
-    return (f"{model} and {baseline} {where}: the difference has standard error 0 and its t interval has zero "
-            "width, which understates the uncertainty")
+def _check_baseline(models: tuple[str, ...], baseline: str, name: str) -> None:
+    raise EvalStatsError(f"baseline {baseline!r} is not a model in {name}; its models are: "
+                         f"{', '.join(repr(m) for m in models)} (names must match exactly)")
 
 
-def _warnings_for(table: QuestionTable, rows: list[ModelResult], pairs: tuple[PairResult, ...], *,
-                  clustered: bool, paired: bool, method: str = "cr2") -> list[str]:
-    """Plain-words cautions about the analysis, most important first."""
-    out: list[str] = []
-    counted = [r.n_clusters for r in rows if r.n_clusters is not None]
-    if clustered and counted:
-        few = min(counted)
-        low_df = min(r.df for r in rows if r.n_clusters is not None)
-        if method == "cr1" and few < MIN_CLUSTERS:
-            out.append(f"only {few} clusters (column '{table.cluster_col}'): with fewer than about {MIN_CLUSTERS} "
-                       "clusters the CR1 standard error with a normal interval tends to be too small, so read the "
-                       "intervals as optimistic (Cameron & Miller 2015); the default CR2 with Satterthwaite "
-                       "degrees of freedom (--cluster-se cr2) corrects this")
-        elif method == "cr2" and few < MIN_CLUSTERS_CR2:
-            from .proportions import kish_n
-
-            eff = kish_n(np.bincount(table.cluster_codes))
-            worth = "about one cluster's worth" if eff < 1.5 else f"about {eff:.1f} clusters' worth"
-            wild = ("the wild cluster bootstrap is a useful cross-check" if few >= 6 else
-                    "the wild cluster bootstrap is no cross-check with so few (it covered less than CR2 in "
-                    "simulations with 2 clusters)")
-            out.append(f"only {few} clusters (column '{table.cluster_col}'), as little as {low_df:.1f} degrees of "
-                       f"freedom, {worth} of information (Kish's effective number of clusters): the CR2 intervals "
-                       f"account for this and are wide; a difference must be large to be told apart, and {wild}")
-        under = [r for r in rows if r.n_clusters is not None and math.isfinite(r.deff) and r.deff < 1.0]
-        if under:
-            names = ", ".join(f"{r.model} ({r.deff:.2f})" for r in under[:5]) + (", ..." if len(under) > 5 else "")
-            out.append(f"design effect below 1 for {names}: the clustered standard error came out smaller than "
-                       "the naive one, as if questions in a cluster disagreed more than chance would make them. "
-                       + (f"With only {few} clusters this is as likely noise in the clustered variance estimate "
-                          "as a real negative within-cluster correlation; an effective n above the number of "
-                          "questions is not credible" if few < MIN_CLUSTERS else
-                          "It means a negative within-cluster correlation estimate; check that the cluster "
-                          "column groups related questions"))
-    # small samples: what counts is the independent units (clusters when clustered) and the df
-    units = [(r.n_clusters if r.n_clusters is not None else r.n) for r in rows]
-    small = [r for r, u in zip(rows, units, strict=True) if u < SMALL_N]
-    if small:
-        u_min = min(units)
-        what = "clusters" if clustered else "questions"
-        tail = ("for 0/1 scores the default interval is Wilson's (Clopper-Pearson's below 10 failures) when fewer "
-                "than 100 failures are expected" if table.score_kind == "binary" and not clustered else
-                "t assumes a roughly normal mean, which scores bunched at one end of the scale do not give with "
-                "so few")
-        if method == "cr1":
-            out.append(f"{'every model has' if len(small) == len(rows) else 'some models have'} fewer than "
-                       f"{SMALL_N} {what} (smallest: {u_min}): normal (CLT) intervals can be too narrow with fewer "
-                       f"than a few hundred independent {what} (Bowyer et al. 2025); the default t reference "
-                       f"(--cluster-se cr2) widens them; {tail}")
-        elif min(r.df for r in rows) < SMALL_DF:
-            df_min = min(r.df for r in rows)
-            out.append(f"only {u_min} independent {what} at the fewest ({df_min:.1f} degrees of freedom): the "
-                       f"intervals use t on those degrees of freedom, noticeably wider than normal ones; {tail}")
-    for r in rows:
-        if r.se == 0.0:
-            out.append(_zero_se_model(r, table.score_kind == "binary"))
-    partial = [r for r in rows if r.n < table.questions.size]
-    if partial:
-        out.append("questions missing for some models: " + "; ".join(
-            f"{r.model} answered {r.n} of {table.questions.size}" for r in partial)
-            + " - each comparison uses only the questions both models answered")
-    if any(r.k_max > 1 for r in rows):
-        ks = sorted({(r.k_min, r.k_max) for r in rows})
-        span = ", ".join(f"{lo}" if lo == hi else f"{lo}-{hi}" for lo, hi in ks)
-        out.append(f"resamples averaged: each question's answers (K = {span}) were averaged into one score "
-                   "per question before computing standard errors (not pooled)")
-    if clustered and paired and any(p.mcnemar_statistic is not None for p in pairs):
-        out.append("McNemar's test assumes independent questions; with clusters, use the clustered paired "
-                   "test (the p-values in the table)")
-    if not paired:
-        dfs = ("" if method != "cr2" else
-               "; their t uses clubSandwich's Satterthwaite degrees of freedom of the two-group CR2 model"
-               if clustered else "; their t uses Welch's degrees of freedom (Welch's t-test)")
-        out.append("comparisons are unpaired: the standard errors ignore that both models answered the same "
-                   f"questions and are larger than the paired ones{dfs}")
-    if clustered and paired:  # a clustered SE of a difference below the plain one: say what it means
-        from types import SimpleNamespace
-
-        from .guardrails import below_plain, below_plain_sentence  # lazy: guardrails imports this module
-
-        state = SimpleNamespace(clustered=True, paired=True, comparisons=pairs)
-        out += [below_plain_sentence(c, plain, _unit01(table)) for c, plain in below_plain(table, state)]
-    return out
-
-
-def _unit01(table: QuestionTable) -> bool:
-    """Scores on the 0-1 scale (printed in percent and points)."""
-    vals = table.scores[table.answered]
-    return bool(np.all((vals >= 0.0) & (vals <= 1.0)))
+from ._sums_analysis import analyze_sums  # noqa: E402 - it reads this module's result types

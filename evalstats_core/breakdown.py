@@ -88,7 +88,7 @@ def cluster_breakdown(table: QuestionTable, model: str, baseline: str) -> pd.Dat
 
 
 def disagreements(table: QuestionTable, model: str, baseline: str, *,
-                  text: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
+                  text: dict[str, np.ndarray] | None = None, limit: int | None = None) -> pd.DataFrame:
     """The shared questions on which ``model`` and ``baseline`` score differently, largest gap first.
 
     Parameters
@@ -96,6 +96,9 @@ def disagreements(table: QuestionTable, model: str, baseline: str, *,
     text : dict of str -> array, shape (n_questions,), optional
         Text columns of the file (a prompt, a reference answer), one value per question, shown beside
         each question id.
+    limit : int, optional
+        Only the first ``limit`` rows (the largest gaps); ``frame.attrs["total"]`` says how many there are
+        in all. A page shows the top of a list as long as the file without building all of it.
 
     Returns
     -------
@@ -115,16 +118,19 @@ def disagreements(table: QuestionTable, model: str, baseline: str, *,
     d = a - b
     keep = d != 0.0
     order = np.argsort(-np.abs(d[keep]), kind="stable")  # largest gap first, file order among ties
-    sel = rows[keep][order]
+    sel = rows[keep][order[:limit]]
     out = {"question": [str(q) for q in np.asarray(table.questions)[sel]]}
     for name, values in (text or {}).items():
-        out[name] = np.asarray(values, dtype=object)[sel]
+        out[name] = np.asarray(values[sel] if isinstance(values, np.ndarray) else np.asarray(values)[sel],
+                               dtype=object)
     if table.cluster_codes is not None and table.clusters is not None:
         out["cluster"] = [str(c) for c in np.asarray(table.clusters)[table.cluster_codes[sel]]]
     out[model] = table.scores[sel, i]
     out[baseline] = table.scores[sel, j]
-    out["diff"] = d[keep][order]
-    return pd.DataFrame(out)
+    out["diff"] = d[keep][order[:limit]]
+    frame = pd.DataFrame(out)
+    frame.attrs["total"] = int(keep.sum())
+    return frame
 
 
 def top_clusters(frame: pd.DataFrame, k: int = 20) -> pd.DataFrame:

@@ -65,8 +65,8 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
 
     Parameters
     ----------
-    table : QuestionTable
-        The question-level scores the analysis ran on.
+    table : FileSums or QuestionTable
+        The sums of the file the analysis ran on (or its question-level scores).
     rows : sequence of ModelResult
         The analysis' models (clustered ones have ``n_clusters``).
     confidence, method, interval
@@ -77,19 +77,22 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
     list of ClusterCost
         Empty unless some model is clustered on fewer than :data:`FEW_CLUSTERS` clusters.
     """
+    from ._estimate import scaled, summary_from
     from .analysis import _model_interval, normal_label
-    from .clustering import summarize
+    from .sums import FileSums, file_sums
 
+    sums = table if isinstance(table, FileSums) else file_sums(table)
+    one = sums.merged()  # every question its own cluster
     out = []
-    for j, r in enumerate(rows):
+    for ms, r in zip(one.model_sums, rows, strict=True):
         if r.n_clusters is None or r.n_clusters >= FEW_CLUSTERS:
             continue
-        mask = table.answered[:, j]
-        s = summarize(table.scores[mask, j], None, confidence=confidence, method=method,
-                      interval="auto" if interval == "auto" else "normal")  # analyze's own rule
-        k_max = int(table.k[mask, j].max())
-        proportion = table.score_kind == "binary" and k_max == 1
-        low, high, label = _model_interval(s, "resampled" if k_max > 1 else table.score_kind, interval,
+        s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not ms.not01.any(), clustered=False,
+                                confidence=confidence, method=method,
+                                interval="auto" if interval == "auto" else "normal"), sums.exponent)  # analyze's rule
+        k_max = int(ms.k_values.max())
+        proportion = sums.score_kind == "binary" and k_max == 1
+        low, high, label = _model_interval(s, "resampled" if k_max > 1 else sums.score_kind, interval,
                                            proportion, method, False, confidence)
         normal = label.startswith(normal_label(method, False))  # else a proportion interval (no df)
         df = float(s.df) if normal and method == "cr2" else math.inf

@@ -20,7 +20,7 @@ few clusters, and :func:`icc` / :func:`design_effect` to plan a clustered eval.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,17 +28,14 @@ import numpy as np
 from ._clusters import (
     check_method,
     check_n_clusters,
-    clt_se,
     cluster_codes,
-    cluster_sizes,
-    cr1_se,
-    cr2_se_df,
-    few_clusters_notes,
+    codes_and_sizes,
     is_binary,
+    plainly_scaled,
     rescale_exponent,
     scores_1d,
-    t_crit,
 )
+from ._estimate import scaled, summary_from_moments
 from ._results import Interval
 from ._validate import check_confidence, check_positive_int
 from .errors import EvalStatsError
@@ -238,63 +235,27 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
     check_interval_rule(interval)
     level = check_confidence(confidence)
     resid, mean = scores_1d(scores, "scores")  # (n,) residuals s_i - mean
-    e = rescale_exponent(resid, [mean])
+    ss = float(resid @ resid)
+    e = 0 if plainly_scaled([mean], [(ss, resid.size)]) else rescale_exponent(resid, [mean])
     if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
-        s = summarize(np.ldexp(np.asarray(scores, dtype=np.float64), -e), clusters, confidence=confidence,
-                      method=method, interval=interval)
-        return replace(s, **{f: math.ldexp(getattr(s, f), e) for f in ("mean", "se", "ci_low", "ci_high",
-                                                                          "se_naive")})
+        return scaled(summarize(np.ldexp(np.asarray(scores, dtype=np.float64), -e), clusters,
+                                confidence=confidence, method=method, interval=interval), e)
     n = resid.size
     if n < 2:
         raise EvalStatsError(
             f"scores has {n} value(s): a standard error needs at least 2 questions; add more questions"
         )
-    se_naive = clt_se(float(resid @ resid), n)
-    notes: tuple[str, ...] = ()
-    sizes = None
-    if clusters is None:
-        se, n_clusters = se_naive, n
-        df = float(n - 1) if method == "cr2" else math.inf  # one-sample t; CLT: normal (Miller Eq. 3)
-    else:
-        codes, n_clusters = cluster_codes(clusters, n)
+    sizes = np.ones(1)
+    sums = np.zeros(1)
+    if clusters is not None:
+        codes, n_clusters, sizes = codes_and_sizes(clusters, n)  # sizes (K,) n_g, empty bins 0
         check_n_clusters(n_clusters)
-        sums = np.bincount(codes, weights=resid)  # (K,) per-cluster residual sums S_c
-        if method == "cr2":
-            sizes = cluster_sizes(codes)
-            se, df = cr2_se_df(sums, sizes, n)  # Bell & McCaffrey 2002
-        else:
-            se, df = cr1_se(sums, n, n_clusters), math.inf  # Miller Eq. 4 (CR1), normal reference
-        notes = few_clusters_notes(n_clusters, method, df)  # warns with few clusters
-    if se <= 1e-12 * max(abs(mean), se_naive):  # rounding-level SE: every cluster has the same mean
-        se = 0.0
-    deff, n_eff = _deff(se, se_naive, n, clustered=clusters is not None)
-    crit = t_crit(level, df)
-    low, high, kind = mean - crit * se, mean + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
-    if interval == "auto" and method == "cr2" and is_binary(scores):
-        from .proportions import binary_mean_interval
-
-        chosen = binary_mean_interval(mean, se, n, df, sizes, confidence=level)
-        if chosen is not None:
-            low, high, kind = chosen
-    if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval
-        low, high, kind = math.nan, math.nan, "none"
-    return Summary(
-        n=n,
-        n_clusters=n_clusters,
-        mean=mean,
-        se=se,
-        ci_low=low,
-        ci_high=high,
-        se_naive=se_naive,
-        deff=deff,
-        n_eff=n_eff,
-        clustered=clusters is not None,
-        confidence=level,
-        warnings=notes,
-        df=df,
-        method=method,
-        interval=kind,
-    )
+        sums = np.bincount(codes, weights=resid, minlength=sizes.size)  # (K,) per-cluster residual sums S_g
+        used = sizes > 0.0
+        sizes, sums = sizes[used], sums[used]
+    binary = interval == "auto" and method == "cr2" and is_binary(scores)  # only the 0/1 rule reads it
+    return summary_from_moments(n, mean, sums, sizes, ss, binary=binary,
+                                clustered=clusters is not None, confidence=level, method=method, interval=interval)
 
 
 def _deff(se: float, se_naive: float, n: int, *, clustered: bool) -> tuple[float, float]:

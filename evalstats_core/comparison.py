@@ -17,28 +17,24 @@ or :func:`~evalstats_core.multiple.benjamini_hochberg` (screening many candidate
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.special import bdtr, chdtrc
 
 from ._clusters import (
     check_method,
     check_n_clusters,
-    clt_se,
     cluster_codes,
     cluster_sizes,
-    cr1_se,
-    cr2_se_df,
-    few_clusters_notes,
     is_binary,
+    plainly_scaled,
     rescale_exponent,
     scores_1d,
-    sign_flip_p,
-    t_crit,
     t_p_value,
 )
+from ._estimate import comparison_from_moments, scaled
+from ._quantiles import binom_cdf, chi2_1_sf
 from ._results import Interval
 from ._validate import check_confidence, check_positive_int
 from .errors import EvalStatsError
@@ -246,11 +242,13 @@ def compare(
     level = check_confidence(confidence)
     ra, mean_a = scores_1d(a, "a")  # residuals (n,) and mean
     rb, mean_b = scores_1d(b, "b")  # residuals (n_b,) and mean
-    e = rescale_exponent(ra, rb, [mean_a, mean_b])
+    ssa, ssb = float(ra @ ra), float(rb @ rb)
+    plain = plainly_scaled([mean_a, mean_b], [(ssa, ra.size), (ssb, rb.size)])
+    e = 0 if plain else rescale_exponent(ra, rb, [mean_a, mean_b])
     if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
-        c = compare(np.ldexp(np.asarray(a, dtype=np.float64), -e), np.ldexp(np.asarray(b, dtype=np.float64), -e),
-                    clusters, paired=paired, confidence=confidence, method=method, interval=interval)
-        return replace(c, **{f: math.ldexp(getattr(c, f), e) for f in _SCORE_UNITS})
+        return scaled(compare(np.ldexp(np.asarray(a, dtype=np.float64), -e),
+                              np.ldexp(np.asarray(b, dtype=np.float64), -e), clusters, paired=paired,
+                              confidence=confidence, method=method, interval=interval), e)
     n, n_b = ra.size, rb.size
     for name, size in (("a", n), ("b", n_b)):
         if size < 2:
@@ -262,101 +260,37 @@ def compare(
             f"a has {n} scores but b has {n_b}: paired (or clustered) comparison needs the same questions "
             "in the same order; align them, or pass paired=False for two different question sets"
         )
-    ssa, ssb = float(ra @ ra), float(rb @ rb)
-    notes: tuple[str, ...] = ()
-    cr2 = method == "cr2"
-    sizes = None
-    if clusters is None:
-        n_clusters = n
-        se_a, se_b = clt_se(ssa, n), clt_se(ssb, n_b)  # Miller Eq. 1 for each model
-        df_a, df_b = float(n - 1), float(n_b - 1)
-        if paired:
-            rd = ra - rb
-            se_d = clt_se(float(rd @ rd), n)  # Miller Eq. 7
-            df_d = float(n - 1)  # the paired t-test
-    else:
+    only = _discordant(a, b) if paired and is_binary(a) and is_binary(b) else None
+    cov = float(ra @ rb) if paired else math.nan
+    sizes = np.ones(1)
+    sums_a = sums_b = np.zeros(1)
+    if clusters is not None:
         codes, n_clusters = cluster_codes(clusters, n)
         check_n_clusters(n_clusters)
-        sums_a = np.bincount(codes, weights=ra)  # (K,) per-cluster residual sums
-        sums_b = np.bincount(codes, weights=rb)
-        if cr2:
-            sizes = cluster_sizes(codes)  # (K,) n_g; the df depend on the sizes only
-            (se_a, df_a), (se_b, df_b) = cr2_se_df(sums_a, sizes, n), cr2_se_df(sums_b, sizes, n)
-            if paired:
-                se_d, df_d = cr2_se_df(sums_a - sums_b, sizes, n)  # CR2 of d; sums are linear in d
-        else:
-            se_a, se_b = cr1_se(sums_a, n, n_clusters), cr1_se(sums_b, n, n_clusters)
-            df_a = df_b = df_d = math.inf
-            if paired:
-                se_d = cr1_se(sums_a - sums_b, n, n_clusters)  # Miller Eq. 8 (CR1); sums are linear in d
-    se_unpaired = math.hypot(se_a, se_b)  # Miller Eq. 5
-    if paired:
-        denom = math.sqrt(ssa * ssb)
-        correlation = float(ra @ rb) / denom if denom > 0.0 else math.nan
-        correlation = min(1.0, max(-1.0, correlation)) if denom > 0.0 else math.nan
-        se = se_d
-        removed = 1.0 - (se_d / se_unpaired) ** 2 if se_unpaired > 0.0 else math.nan
+        sizes = cluster_sizes(codes)  # (K,) n_g; the df depend on the sizes only
+        used = sizes > 0.0
+        sizes = sizes[used]
+        sums_a = np.bincount(codes, weights=ra)[used]  # (C,) per-cluster residual sums
+        sums_b = np.bincount(codes, weights=rb)[used]
+    if not paired:
+        ssd = math.nan
+    elif only is not None:  # 0/1: the discordant counts give sum (d - d_bar)^2 without a pass
+        ssd = only[0] + only[1] - (only[0] - only[1]) ** 2 / n
+    elif clusters is None:
+        rd = ra - rb
+        ssd = float(rd @ rd)
     else:
-        se, se_d, correlation, removed = se_unpaired, math.nan, math.nan, math.nan
-        if clusters is None:
-            df_d = _welch_df(se_a, se_b, df_a, df_b)  # Welch-Satterthwaite: Welch's t-test
-        else:  # clubSandwich's Satterthwaite df of the two-group model: model-based variances 1/n each
-            df_d = _welch_df(1.0 / math.sqrt(n), 1.0 / math.sqrt(n_b), df_a, df_b)
-    df = df_d if cr2 else math.inf
-    scale = max(abs(mean_a), abs(mean_b), math.sqrt(ssa / n), math.sqrt(ssb / n_b))
-    if se <= 1e-12 * scale:  # rounding-level SE: every question (or cluster) moved by the same amount
-        se = 0.0
-    if clusters is not None:
-        notes = few_clusters_notes(n_clusters, method, df)  # warns with few clusters
-    diff = mean_a - mean_b
-    z, p = _z_and_p(diff, se, df)
-    if se == 0.0 and diff != 0.0:  # no t statistic: the exact randomisation test, never p = 0
-        p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)
-    crit = t_crit(level, df)
-    low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
-    only = _discordant(a, b) if paired and is_binary(a) and is_binary(b) else None
-    if only is not None and interval == "auto" and cr2:
-        from .proportions import binary_pair_interval
-
-        naive = clt_se(float((ra - rb) @ (ra - rb)), n)
-        chosen = binary_pair_interval(only[0], only[1], n, se, naive, df,
-                                      sizes, confidence=level)
-        if chosen is not None:
-            low, high, p, kind = chosen
-    if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval
-        low, high, kind = math.nan, math.nan, "none"
-    return Comparison(
-        n=n,
-        n_b=n_b,
-        n_clusters=n_clusters,
-        mean_a=mean_a,
-        mean_b=mean_b,
-        diff=diff,
-        se=se,
-        ci_low=low,
-        ci_high=high,
-        z=z,
-        p_value=p,
-        se_unpaired=se_unpaired,
-        se_paired=se_d,
-        correlation=correlation,
-        variance_removed=removed,
-        paired=bool(paired),
-        clustered=clusters is not None,
-        confidence=level,
-        warnings=notes,
-        df=df,
-        method=method,
-        interval=kind,
-        only_a=None if only is None else only[0],
-        only_b=None if only is None else only[1],
-    )
+        ssd = math.nan  # not needed: the clustered SE of d comes from the cluster sums
+    return comparison_from_moments((n, n_b), (mean_a, mean_b), (sums_a, sums_b), sizes, (ssa, ssb, ssd, cov), only,
+                                   paired=paired, clustered=clusters is not None, confidence=level, method=method,
+                                   interval=interval)
 
 
 def _discordant(a: Any, b: Any) -> tuple[int, int]:
-    """``(only A right, only B right)`` for 0/1 scores."""
-    xa, xb = np.asarray(a, dtype=np.float64) == 1.0, np.asarray(b, dtype=np.float64) == 1.0
-    return int(np.count_nonzero(xa & ~xb)), int(np.count_nonzero(xb & ~xa))
+    """``(only A right, only B right)`` for 0/1 scores: the counts of ones minus the dot (exact integers)."""
+    xa, xb = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    both = float(xa @ xb)
+    return int(round(float(xa.sum()) - both)), int(round(float(xb.sum()) - both))
 
 
 def _welch_df(se_a: float, se_b: float, df_a: float, df_b: float) -> float:
@@ -525,6 +459,6 @@ def _mcnemar(both: int, only_a: int, only_b: int, neither: int) -> McNemar:
         statistic, p_value, p_exact = math.nan, math.nan, 1.0
     else:
         statistic = (only_a - only_b) ** 2 / disc  # McNemar 1947 / Miller ch. 4: (b-c)^2/(b+c)
-        p_value = float(chdtrc(1, statistic))  # chi-square(1) upper tail
-        p_exact = min(1.0, 2.0 * float(bdtr(min(only_a, only_b), disc, 0.5)))  # exact binomial, 2-sided
+        p_value = chi2_1_sf(statistic)  # chi-square(1) upper tail
+        p_exact = min(1.0, 2.0 * binom_cdf(min(only_a, only_b), disc, 0.5))  # exact binomial, 2-sided
     return McNemar(both, only_a, only_b, neither, statistic, p_value, p_exact)

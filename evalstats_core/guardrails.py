@@ -209,7 +209,8 @@ def _unused_cluster(table: QuestionTable, analysis: Analysis, extra: Mapping[str
     candidates = dict(extra)
     if table.cluster_codes is not None and not analysis.clustered:
         candidates = {table.cluster_col: table.cluster_codes, **candidates}
-    used = _partition(table.cluster_codes) if analysis.clustered and table.cluster_codes is not None else None
+    used = (_partition(table.cluster_codes)  # only when there is a column to compare it with (a pass over n)
+            if candidates and analysis.clustered and table.cluster_codes is not None else None)
     for col, codes in candidates.items():
         if analysis.clustered and (col == analysis.cluster_col or _partition(codes) == used):
             continue  # the analysis is clustered on this very grouping: nothing is left unused

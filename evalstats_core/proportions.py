@@ -26,8 +26,8 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.special import betaincinv, ndtr
 
+from ._quantiles import norm_cdf, t_ppf
 from ._results import Interval
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
@@ -149,9 +149,9 @@ def effective_proportion_ci(mean: float, se: float, n: int, df: float, *, floor_
     else:
         n_star = min(float(n), float(floor_n))
     if math.isfinite(df):
-        from scipy.special import stdtrit
+        n_star *= (z_for(level) / t_ppf(0.5 + level / 2.0, df)) ** 2  # Korn & Graubard Eq. 3
+    from scipy.special import betaincinv  # lazy: the beta quantile only where this interval is chosen
 
-        n_star *= (z_for(level) / float(stdtrit(df, 0.5 + level / 2.0))) ** 2  # Korn & Graubard Eq. 3
     x, tail = p * n_star, (1.0 - level) / 2.0
     low = 0.0 if x <= 0.0 else float(betaincinv(x, n_star - x + 1.0, tail))
     high = 1.0 if x >= n_star else float(betaincinv(x + 1.0, n_star - x, 1.0 - tail))
@@ -175,13 +175,11 @@ def logit_ci(mean: float, se: float, df: float, *, confidence: float = 0.95) -> 
     >>> round(low, 3), round(high, 3)
     (0.883, 0.98)
     """
-    from scipy.special import expit, logit, stdtrit
-
     level = check_confidence(confidence)
-    crit = float(stdtrit(df, 0.5 + level / 2.0)) if math.isfinite(df) else z_for(level)
+    crit = t_ppf(0.5 + level / 2.0, df) if math.isfinite(df) else z_for(level)
     half = crit * se / (mean * (1.0 - mean))
-    centre = float(logit(mean))
-    return float(expit(centre - half)), float(expit(centre + half))
+    centre = math.log(mean / (1.0 - mean))  # logit p
+    return 1.0 / (1.0 + math.exp(half - centre)), 1.0 / (1.0 + math.exp(-centre - half))  # expit
 
 
 def _tango_z(b: np.ndarray, c: np.ndarray, n: np.ndarray, delta: np.ndarray) -> np.ndarray:
@@ -279,7 +277,7 @@ def paired_proportion_p(only_a: float, only_b: float) -> float:
         return math.nan
     if b == c:
         return 1.0
-    return float(2.0 * ndtr(-abs(b - c) / math.sqrt(b + c)))
+    return 2.0 * norm_cdf(-abs(b - c) / math.sqrt(b + c))
 
 
 def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.ndarray | None, *,
@@ -352,9 +350,7 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
         else:
             scale = kish_n(sizes) / size
         if math.isfinite(df):
-            from scipy.special import stdtrit
-
-            scale *= (z_for(confidence) / float(stdtrit(df, 0.5 + confidence / 2.0))) ** 2
+            scale *= (z_for(confidence) / t_ppf(0.5 + confidence / 2.0, df)) ** 2
         b, c, size = b * scale, c * scale, size * scale
     if not use_proportion_interval(0.0, size, paired_discordant=b + c):
         return None

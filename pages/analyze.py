@@ -10,6 +10,22 @@ from evalstats_app import workbench_sections as sections
 
 content = shell.page_setup("analyze")
 state = shell.UrlState(wb.DEFAULTS, bounds=wb.BOUNDS, choices=wb.CHOICES)
+
+
+# The pair to explain and the plan's pair, effect, alpha and power change one section each: fragments, so
+# moving them reruns that section only (in the app; AppTest reruns the whole script). The plan writes the
+# URL itself, since a fragment rerun skips the end of the page.
+@st.fragment
+def why_part(source, prepared, roles_key, results) -> None:
+    sections.why_section(content, source, prepared, roles_key, results)
+
+
+@st.fragment
+def plan_part(source, prepared, roles_key, results) -> None:
+    sections.plan_section(content, source, prepared, roles_key, results)
+    state.sync()
+
+
 st.markdown(content["intro"])
 mode = wb.mode_control(content)
 
@@ -22,18 +38,19 @@ else:
         prepared, roles_key = read.prepared, read.options
         st.markdown("---")
         settings = wb.analysis_controls(prepared.table.models)
-        results = wb.run(source, read, settings)
-        results = workbench_judge.corrected(prepared, results, source.key, roles_key)  # human labels: PPI++
+        base = wb.run(source, read, settings)
+        results = workbench_judge.corrected(prepared, base, source.key, roles_key)  # human labels: PPI++
+        results = wb.corrected_key(base, results)
         if results is not None:
             st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
         if results is not None:
             sections.models_section(content, prepared, results, settings["method"])
             workbench_judge.judge_section(prepared, results, source.key, roles_key)
             sections.compare_section(content, results)
-            sections.why_section(content, source, prepared, roles_key, results)
+            why_part(source, prepared, roles_key, results)
             sections.rank_section(content, results)
             sections.guardrails_section(content, results)
-            sections.plan_section(content, source, prepared, roles_key, results)
+            plan_part(source, prepared, roles_key, results)
             sections.export_section(content, prepared, results, settings["method"])
 
 shell.notice(content["notice"], title="The rules this page follows")

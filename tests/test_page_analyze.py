@@ -424,8 +424,28 @@ def test_why_section_clusters_and_disagreements():
     assert shares["Share of the difference"][0] == f"{ref['share'][0]:.0%}"
     dis = disagreements(table, "Frigate", "Galleon")
     assert f"{len(dis):,} of 2,500 shared questions" in text_of(at) and tb.clustered
+    shown = [d.value for d in at.dataframe if "diff" in d.value.columns][0]  # the top of the list, not all of it
+    assert len(dis) > 500 and len(shown) == 500 and list(shown["question"]) == list(dis["question"][:500])
+    assert f"The 500 largest gaps of {len(dis):,}" in text_of(at)
     keys = {b.proto.label for b in at.get("download_button")}
     assert {"Clusters (CSV)", "Disagreements (CSV)"} <= keys
+
+
+def test_disagreements_limit_is_the_top_of_the_whole_list():
+    """``limit`` gives the first rows of the full list (largest gap first, file order among ties) and counts all."""
+    import numpy as np
+
+    from evalstats_core.breakdown import disagreements
+    from evalstats_core.data import load, question_scores
+
+    rng = np.random.default_rng(3)
+    body = "".join(f"q{i},{a:.2f},{b:.2f}\n" for i, (a, b) in enumerate(rng.integers(0, 4, (300, 2)) / 3))
+    t = question_scores(load(("question,A,B\n" + body).encode()))
+    full = disagreements(t, "A", "B")
+    for k in (1, 7, 50, len(full), len(full) + 5):
+        top = disagreements(t, "A", "B", limit=k)
+        assert top.attrs["total"] == full.attrs["total"] == len(full)
+        assert top.equals(full.head(k).reset_index(drop=True))
 
 
 def test_many_models_get_a_matrix_and_a_leader_forest():
@@ -645,13 +665,15 @@ def test_harness_logs_upload_one_or_several():
 
 def test_a_million_row_upload_is_parsed_once(monkeypatch):
     """Upload to drawn results reads the file's body once: roles, unused columns (for the guardrails and the
-    disagreement list) and scores all come from one parse (pyarrow's CSV reader is called once)."""
+    disagreement list) and scores all come from one parse (pyarrow's CSV readers, whole-file or streaming,
+    are opened once)."""
     import numpy as np
     import pyarrow.csv as pacsv
 
     calls = []
-    real = pacsv.read_csv
-    monkeypatch.setattr(pacsv, "read_csv", lambda *a, **k: calls.append(1) or real(*a, **k))
+    for reader in ("read_csv", "open_csv"):
+        real = getattr(pacsv, reader)
+        monkeypatch.setattr(pacsv, reader, lambda *a, real=real, **k: calls.append(1) or real(*a, **k))
     n_q = 250_000
     rng = np.random.default_rng(0)
     body = "\n".join(f"q{i},{m},{int(x)},g{i // 50},note {i}" for i, row in
@@ -665,3 +687,67 @@ def test_a_million_row_upload_is_parsed_once(monkeypatch):
     assert a.n_questions == n_q and len(a.models) == 4
     assert "column 'doc' groups the questions" in text_of(at).replace("\\", "")  # found in the same parse
     assert len(calls) == 1, f"the body was parsed {len(calls)} times"
+
+
+def test_a_new_confidence_or_adjustment_is_computed_from_the_kept_sums(monkeypatch):
+    """After an upload, moving the confidence level, the adjustment or the interval never reads the rows
+    again: no new file_sums, no analyze() over the question table; the numbers are analyze()'s all the same."""
+    import numpy as np
+
+    from evalstats_core import analysis as an
+    from evalstats_core import sums as sums_mod
+    from evalstats_core.data import prepare
+
+    rng = np.random.default_rng(7)
+    body = "".join(f"q{i},{m},{int(x)},c{i // 4}\n" for i, row in enumerate(rng.random((400, 3)) < 0.6)
+                   for m, x in zip("ABC", row, strict=True))
+    data = ("question,model,score,cluster\n" + body).encode()
+    at = run_page(PAGE)
+    inject(at, "kept_sums.csv", data)
+    no_exceptions(at)
+    calls = []
+    real_sums, real_analyze = sums_mod.file_sums, an.analyze
+    monkeypatch.setattr(sums_mod, "file_sums", lambda t: calls.append("file_sums") or real_sums(t))
+    monkeypatch.setattr(an, "analyze", lambda *a, **k: calls.append("analyze") or real_analyze(*a, **k))
+    at.select_slider(key="analyze_confidence").set_value(0.9).run()
+    at.selectbox(key="analyze_adjust").set_value("bh").run()
+    at.selectbox(key="analyze_method").set_value("normal").run()
+    no_exceptions(at)
+    assert calls == [], f"a control change went back to the rows: {calls}"
+    shown = at.session_state[LAST_KEY]
+    ref = real_analyze(prepare(data, "kept_sums.csv").table, confidence=0.9, adjust="bh", interval="normal")
+    assert shown.confidence == 0.9 and shown.adjust == "bh" and shown.clustered
+    for got, want in zip(shown.models + shown.comparisons, ref.models + ref.comparisons, strict=True):
+        assert got.se == pytest.approx(want.se, rel=1e-12) and got.ci_low == pytest.approx(want.ci_low, rel=1e-12)
+    assert [c.p_adjusted for c in shown.comparisons] == pytest.approx([c.p_adjusted for c in ref.comparisons],
+                                                                      rel=1e-12)
+
+
+def test_the_bundled_example_is_read_once_per_server_and_an_upload_once_per_session(monkeypatch):
+    """A second visitor opening the workbench gets the example prepared by the first (one read per server);
+    a file a visitor uploads is read for that session only: another session reads it itself. (AppTest runs
+    every script as one session, "test session id": each visitor here gets a session id of its own.)"""
+    from streamlit.testing.v1 import local_script_runner as lsr
+
+    from evalstats_app import workbench_reading
+    from evalstats_core.reading import ReadingOptions
+
+    workbench_reading._prepare.shared.clear()  # a fresh server: earlier tests opened the example already
+    visitor = {"sid": "first visitor"}
+    init = lsr.LocalScriptRunner.__init__
+
+    def as_visitor(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self._session_id = visitor["sid"]
+
+    monkeypatch.setattr(lsr.LocalScriptRunner, "__init__", as_visitor)
+    calls = []
+    real = ReadingOptions.prepare
+    monkeypatch.setattr(ReadingOptions, "prepare", lambda self, files: calls.append(files[0][0]) or real(self, files))
+    data = b"question,A,B\n" + b"".join(b"q%d,%d,%d\n" % (i, i % 2, i % 3 > 0) for i in range(30))
+    for sid in ("first visitor", "second visitor"):
+        visitor["sid"] = sid
+        no_exceptions(run_page(PAGE, {"analyze_example": "multilingual"}))
+        no_exceptions(inject(run_page(PAGE), "private.csv", data))
+    assert calls.count("multilingual_clustered.csv") == 1, calls
+    assert calls.count("private.csv") == 2, calls

@@ -1,0 +1,187 @@
+"""The workbench in Chromium against a real ``streamlit run app.py``: open the page, upload a file, move a control.
+
+For each file size (a long-form Parquet file of 3 models with clusters, the one
+``bench_workbench_reruns.py`` builds) a fresh browser tab opens ``/analyze``, uploads the file through the
+uploader, and waits until the status box says the file was read, the script has stopped running and both
+charts (models, differences) have drawn: that is **upload -> drawn**. Then the confidence slider moves one
+step (95% -> 90%) and the time until the page is drawn again is **control change**. Beside each wall time it
+prints the server's CPU time (``/proc/PID/stat``, every thread), the browser's CPU time (every Chromium
+process) and the server's peak resident memory during that upload (``VmHWM``, reset before each file through
+``/proc/PID/clear_refs``).
+
+The reference, measured in the same run, is a second visitor opening ``/analyze`` on the bundled example
+(warm server): every time is also printed as a ratio to it. The first visitor's open is printed too (a cold
+server: imports, the example read and analysed once per server).
+
+Targets (issue 25): upload -> drawn <= 1.5 s at 1e4 rows, <= 10 s and <= 1.5 GB server peak at 1e7 rows; a
+control set to a new value at 1e7 rows <= 0.5 s.
+
+Run: ``python bench/bench_workbench_browser.py [--rows 10000 1000000 10000000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+TIMEOUT_MS = 600_000
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (all its threads) so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def peak_gb(pid: int) -> float:
+    """Peak resident memory (VmHWM) of ``pid`` since the last reset, in GB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024 / 1e9
+    return float("nan")
+
+
+def reset_peak(pid: int) -> None:
+    """Reset ``pid``'s VmHWM to its current RSS (Linux: ``echo 5 > /proc/PID/clear_refs``)."""
+    try:
+        Path(f"/proc/{pid}/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
+def server_pid(port: int) -> int:
+    """The process listening on ``port`` (the Streamlit server)."""
+    import psutil
+
+    for conn in psutil.net_connections("tcp"):
+        if conn.laddr and conn.laddr.port == port and conn.status == psutil.CONN_LISTEN and conn.pid:
+            return conn.pid
+    raise RuntimeError(f"no process listens on port {port}")
+
+
+def browser_cpu() -> float:
+    """CPU time of every Chromium process this script started (renderers, GPU, browser)."""
+    import psutil
+
+    total = 0.0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if "chrom" in child.name().lower():
+                t = child.cpu_times()
+                total += t.user + t.system
+        except psutil.Error:
+            pass
+    return total
+
+
+class Meter:
+    """Wall, server CPU and browser CPU between ``start()`` and ``stop()``."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def start(self) -> Meter:
+        self.t, self.s, self.b = time.perf_counter(), cpu_seconds(self.pid), browser_cpu()
+        return self
+
+    def stop(self) -> tuple[float, float, float]:
+        return time.perf_counter() - self.t, cpu_seconds(self.pid) - self.s, browser_cpu() - self.b
+
+
+SETTLED = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const idle = app && app.getAttribute('data-test-script-state') === 'notRunning'
+                 && !document.querySelector('[data-testid="stStatusWidgetRunningIcon"]');
+    return idle && document.querySelectorAll('[data-testid="stVegaLiteChart"] canvas, '
+                                             + '[data-testid="stVegaLiteChart"] svg.marks').length >= 2;
+}"""
+PAINTED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+
+def drawn(page) -> None:
+    """The script has stopped and both charts of the results have drawn, and the next frame is painted (no
+    fixed sleep: tests/browser's ``wait_ready`` adds 300 ms, which would be timed here)."""
+    page.wait_for_function(SETTLED, polling=20)
+    page.evaluate(PAINTED)
+
+
+def open_example(browser, base: str, meter: Meter) -> tuple[float, float, float]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    meter.start()
+    page.goto(base + "/analyze")
+    drawn(page)
+    out = meter.stop()
+    context.close()
+    return out
+
+
+def upload_and_move(browser, base: str, path: Path, meter: Meter) -> tuple:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(base + "/analyze")
+    drawn(page)
+    reset_peak(meter.pid)
+    meter.start()
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+    page.get_by_text(f"scores from {path.name}").first.wait_for()
+    drawn(page)
+    up = meter.stop()
+    peak = peak_gb(meter.pid)
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text="Confidence level").get_by_role("slider")
+    before = page.evaluate("() => location.href")
+    slider.focus()
+    meter.start()
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("h => location.href !== h && location.href.includes('analyze_confidence=0.9')",
+                           arg=before)
+    drawn(page)
+    move = meter.stop()
+    context.close()
+    return up, peak, move
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 1_000_000, 10_000_000])
+    args = parser.parse_args()
+    from bench_workbench_reruns import parquet
+    from conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp, streamlit_server() as base, sync_playwright() as pw:
+        files = {}
+        for rows in args.rows:
+            files[rows] = Path(tmp) / f"bench_{rows}.parquet"
+            files[rows].write_bytes(parquet(rows))
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        meter = Meter(server_pid(int(base.rsplit(":", 1)[1])))
+        first = open_example(browser, base, meter)
+        ref = open_example(browser, base, meter)
+        print(f"open /analyze, first visitor: {first[0]:6.2f} s wall ({first[1]:5.2f} s server CPU, "
+              f"{first[2]:5.2f} s browser CPU)")
+        print(f"open /analyze, next visitor (reference): {ref[0]:6.2f} s wall ({ref[1]:5.2f} s server CPU, "
+              f"{ref[2]:5.2f} s browser CPU)")
+        print(f"{'rows':>12} {'MB':>6} | {'upload->drawn':>13} {'ratio':>6} {'srv CPU':>8} {'brw CPU':>8} "
+              f"{'srv peak':>9} | {'conf. change':>12} {'ratio':>6} {'srv CPU':>8} {'brw CPU':>8}")
+        for rows, path in files.items():
+            (t_up, s_up, b_up), peak, (t_mv, s_mv, b_mv) = upload_and_move(browser, base, path, meter)
+            print(f"{rows:>12,} {path.stat().st_size / 1e6:>6.1f} | {t_up:>11.2f} s {t_up / ref[0]:>5.1f}x "
+                  f"{s_up:>6.2f} s {b_up:>6.2f} s {peak:>6.2f} GB | {t_mv:>10.2f} s {t_mv / ref[0]:>5.1f}x "
+                  f"{s_mv:>6.2f} s {b_mv:>6.2f} s", flush=True)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""The estimators from per-group sums (private): one model's :class:`~evalstats_core.clustering.Summary`
+and one pair's :class:`~evalstats_core.comparison.Comparison` from counts, means and centred sums of
+squares per cluster.
+
+:func:`~evalstats_core.clustering.summarize`, :func:`~evalstats_core.comparison.compare` and
+:func:`~evalstats_core.analysis.analyze_sums` all end here, so an analysis built from a file's
+:class:`~evalstats_core.sums.FileSums` (in memory or from SQL) and the array functions give one answer.
+For an intercept-only model the CR2 standard error and its Satterthwaite degrees of freedom need only the
+per-cluster residual sums ``S_g = n_g (mean_g - mean)`` and the sizes ``n_g`` (see
+:func:`~evalstats_core._clusters.cr2_se_df`); the plain (CLT) one needs the total centred sum of squares
+``sum_g m2_g + sum_g n_g (mean_g - mean)^2``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ._clusters import (
+    check_n_clusters,
+    clt_se,
+    cr1_se,
+    cr2_se_df,
+    few_clusters_notes,
+    sign_flip_p,
+    t_crit,
+)
+from .errors import EvalStatsError
+from .sums import centre
+
+#: fields of Summary in score units (scaled back when huge or tiny scores were rescaled)
+_SUMMARY_UNITS = ("mean", "se", "ci_low", "ci_high", "se_naive")
+
+__all__ = ["scaled", "summary_from", "summary_from_moments", "comparison_from", "comparison_from_moments"]
+
+
+def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[int, float, np.ndarray, float]:
+    """``(n, mean, S_g of the used groups, total centred sum of squares)``."""
+    n, overall, dev = centre(count, mean)
+    used = count > 0
+    s = count[used] * dev[used]  # (C,) residual sums S_g = n_g (mean_g - mean)
+    ss = max(0.0, float(np.sum(m2[used])) + float(s @ dev[used]))
+    return n, overall, s, ss
+
+
+def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary: bool, clustered: bool,
+                 confidence: float, method: str, interval: str) -> Any:
+    """One model's :class:`~evalstats_core.clustering.Summary` from its per-group sums (shape ``(G,)``).
+
+    ``clustered=False`` with several groups treats every question as independent (the groups are merged).
+    ``confidence`` must be checked already.
+    """
+    n, mu, s, ss = _moments(count, mean, m2)
+    sizes = count[count > 0].astype(np.float64)
+    return summary_from_moments(n, mu, s, sizes, ss, binary=binary, clustered=clustered, confidence=confidence,
+                                method=method, interval=interval)
+
+
+def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss: float, *, binary: bool,
+                         clustered: bool, confidence: float, method: str, interval: str) -> Any:
+    """The :class:`~evalstats_core.clustering.Summary` of ``n`` scores with mean ``mu``, residual sums ``s``
+    of the non-empty clusters of ``sizes`` (ignored unclustered) and centred sum of squares ``ss``."""
+    from .clustering import Summary, _deff
+
+    if n < 2:
+        raise EvalStatsError(
+            f"scores has {n} value(s): a standard error needs at least 2 questions; add more questions"
+        )
+    se_naive = clt_se(ss, n)
+    notes: tuple[str, ...] = ()
+    if not clustered:
+        sizes = None
+        se, n_clusters = se_naive, n
+        df = float(n - 1) if method == "cr2" else math.inf  # one-sample t; CLT: normal (Miller Eq. 3)
+    else:
+        n_clusters = int(sizes.size)
+        check_n_clusters(n_clusters)
+        if method == "cr2":
+            se, df = cr2_se_df(s, sizes, n)  # Bell & McCaffrey 2002
+        else:
+            se, df = cr1_se(s, n, n_clusters), math.inf  # Miller Eq. 4 (CR1), normal reference
+        notes = few_clusters_notes(n_clusters, method, df, stacklevel=4)  # attributed to summarize's caller
+    if se <= 1e-12 * max(abs(mu), se_naive):  # rounding-level SE: every cluster has the same mean
+        se = 0.0
+    deff, n_eff = _deff(se, se_naive, n, clustered=clustered)
+    crit = t_crit(confidence, df)
+    low, high, kind = mu - crit * se, mu + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
+    if interval == "auto" and method == "cr2" and binary:
+        from .proportions import binary_mean_interval
+
+        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence)
+        if chosen is not None:
+            low, high, kind = chosen
+    if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval
+        low, high, kind = math.nan, math.nan, "none"
+    return Summary(n=n, n_clusters=n_clusters, mean=mu, se=se, ci_low=low, ci_high=high, se_naive=se_naive,
+                   deff=deff, n_eff=n_eff, clustered=clustered, confidence=confidence, warnings=notes, df=df,
+                   method=method, interval=kind)
+
+
+def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m2_a: np.ndarray,
+                    m2_b: np.ndarray, m2_d: np.ndarray, comoment: np.ndarray, only: tuple[int, int] | None, *,
+                    paired: bool, clustered: bool, confidence: float, method: str, interval: str) -> Any:
+    """One pair's :class:`~evalstats_core.comparison.Comparison` from per-group sums on the shared questions
+    (shape ``(G,)``); ``only`` is ``(only A right, only B right)`` for 0/1 scores, else None.
+    ``confidence`` must be checked already."""
+    n, ma, sa, ssa = _moments(count, mean_a, m2_a)
+    _, mb, sb, ssb = _moments(count, mean_b, m2_b)
+    used = count > 0
+    sizes = count[used].astype(np.float64)
+    sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
+    ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
+    cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
+    return comparison_from_moments((n, n), (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), only, paired=paired,
+                                   clustered=clustered, confidence=confidence, method=method, interval=interval)
+
+
+def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
+                            sizes: np.ndarray, squares: tuple[float, float, float, float],
+                            only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
+                            method: str, interval: str) -> Any:
+    """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
+    their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
+    co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
+    unused unpaired)."""
+    from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
+
+    (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
+    ssa, ssb, ssd, cov = squares
+    for name, size in (("a", n), ("b", n_b)):
+        if size < 2:
+            raise EvalStatsError(
+                f"{name} has {size} score(s): a standard error needs at least 2 questions; add questions"
+            )
+    cr2 = method == "cr2"
+    if not clustered:
+        n_clusters = n
+        se_a, se_b = clt_se(ssa, n), clt_se(ssb, n_b)  # Miller Eq. 1 for each model
+        df_a, df_b = float(n - 1), float(n_b - 1)
+        if paired:
+            se_d, df_d = clt_se(ssd, n), float(n - 1)  # Miller Eq. 7; the paired t-test
+    else:
+        n_clusters = int(sizes.size)
+        check_n_clusters(n_clusters)
+        if cr2:
+            (se_a, df_a), (se_b, df_b) = cr2_se_df(sa, sizes, n), cr2_se_df(sb, sizes, n)
+            if paired:
+                se_d, df_d = cr2_se_df(sa - sb, sizes, n)  # CR2 of d
+        else:
+            se_a, se_b = cr1_se(sa, n, n_clusters), cr1_se(sb, n, n_clusters)
+            df_a = df_b = df_d = math.inf
+            if paired:
+                se_d = cr1_se(sa - sb, n, n_clusters)  # Miller Eq. 8 (CR1)
+    se_unpaired = math.hypot(se_a, se_b)  # Miller Eq. 5
+    if paired:
+        denom = math.sqrt(ssa * ssb)
+        correlation = min(1.0, max(-1.0, cov / denom)) if denom > 0.0 else math.nan
+        se = se_d
+        removed = 1.0 - (se_d / se_unpaired) ** 2 if se_unpaired > 0.0 else math.nan
+    else:
+        se, se_d, correlation, removed = se_unpaired, math.nan, math.nan, math.nan
+        if not clustered:
+            df_d = _welch_df(se_a, se_b, df_a, df_b)  # Welch-Satterthwaite: Welch's t-test
+        else:  # clubSandwich's Satterthwaite df of the two-group model: model-based variances 1/n each
+            df_d = _welch_df(1.0 / math.sqrt(n), 1.0 / math.sqrt(n_b), df_a, df_b)
+    df = df_d if cr2 else math.inf
+    scale = max(abs(ma), abs(mb), math.sqrt(ssa / n), math.sqrt(ssb / n_b))
+    if se <= 1e-12 * scale:  # rounding-level SE: every question (or cluster) moved by the same amount
+        se = 0.0
+    notes = few_clusters_notes(n_clusters, method, df, stacklevel=4) if clustered else ()  # compare's caller
+    diff = ma - mb
+    if se == 0.0 and abs(diff) <= 1e-12 * scale:  # equal means up to rounding: no difference, not a p of 2/2^G
+        diff = 0.0
+    z, p = _z_and_p(diff, se, df)
+    if se == 0.0 and diff != 0.0:  # no t statistic: the exact randomisation test, never p = 0
+        p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)
+    crit = t_crit(confidence, df)
+    low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
+    if not paired:
+        only = None
+    if only is not None and interval == "auto" and cr2:
+        from .proportions import binary_pair_interval
+
+        chosen = binary_pair_interval(only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
+                                      confidence=confidence)
+        if chosen is not None:
+            low, high, p, kind = chosen
+    if interval == "auto" and cr2 and se == 0.0 and kind == "normal":  # zero SE: no interval
+        low, high, kind = math.nan, math.nan, "none"
+    return Comparison(
+        n=n, n_b=n_b, n_clusters=n_clusters, mean_a=ma, mean_b=mb, diff=diff, se=se, ci_low=low, ci_high=high,
+        z=z, p_value=p, se_unpaired=se_unpaired, se_paired=se_d, correlation=correlation,
+        variance_removed=removed, paired=bool(paired), clustered=clustered, confidence=confidence,
+        warnings=notes, df=df, method=method, interval=kind,
+        only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
+
+
+def scaled(result: Any, exponent: int) -> Any:
+    """A Summary or Comparison computed on ``scores * 2**-exponent``, in the scores' own units (exact)."""
+    if not exponent:
+        return result
+    from dataclasses import replace
+
+    from .comparison import _SCORE_UNITS, Comparison
+
+    names = _SCORE_UNITS if isinstance(result, Comparison) else _SUMMARY_UNITS
+    return replace(result, **{f: math.ldexp(getattr(result, f), exponent) for f in names})

@@ -1,0 +1,151 @@
+"""``analyze_sums``: the whole analysis from a file's sufficient statistics (re-exported by
+:mod:`evalstats_core.analysis`, where its result types live)."""
+
+from __future__ import annotations
+
+import warnings as _warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._validate import check_confidence
+from .analysis import (
+    INTERVAL_LABELS,
+    Analysis,
+    AnalysisStopped,
+    ModelResult,
+    PairResult,
+    _adjust,
+    _check_baseline,
+    _check_choices,
+    _model_interval,
+    _pairs,
+    normal_label,
+)
+from .errors import EvalStatsError, EvalStatsWarning
+from .sums import FileSums
+
+__all__ = ["analyze_sums"]
+
+
+def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: float = 0.95, paired: bool = True,
+                 use_clusters: bool = True, adjust: str = "holm", method: str = "cr2", interval: str = "auto",
+                 should_stop: Callable[[], bool] | None = None) -> Analysis:
+    """:func:`analyze` from a file's sufficient statistics, without the rows.
+
+    Parameters
+    ----------
+    sums : FileSums
+        From :func:`~evalstats_core.sums.file_sums` (in memory) or from a SQL engine (same fields).
+    baseline, confidence, paired, use_clusters, adjust, method, interval, should_stop
+        As for :func:`analyze`. The wild bootstrap is not available here (without clusters it needs each
+        question's difference): :func:`analyze` adds it from the rows.
+
+    Returns
+    -------
+    Analysis
+        The same numbers as ``analyze`` on the rows the sums came from (to rounding, about 1e-15).
+
+    Notes
+    -----
+    Nothing here is proportional to the number of questions: a new confidence level, adjustment or interval
+    choice costs a few microseconds per model and pair.
+    """
+    from ._analysis_words import below_plain_sums, warnings_for, zero_se_pair
+    from ._estimate import comparison_from, scaled, summary_from
+    from .comparison import _mcnemar as mcnemar_cells
+
+    confidence = check_confidence(confidence)
+    _check_choices(method, adjust, interval)
+    models = sums.models
+    if baseline is not None and baseline not in models:
+        _check_baseline(models, baseline, sums.name)
+    if len(models) < 2 and baseline is not None:
+        raise EvalStatsError(f"{sums.name} has one model, so there is nothing to compare with the baseline")
+    clustered = bool(use_clusters and sums.clusters is not None)
+    warn: list[str] = []
+    if clustered and len(sums.clusters or ()) < 2:
+        clustered = False
+        warn.append(f"the cluster column '{sums.cluster_col}' has a single value, so the standard errors are "
+                    "not clustered (clustering needs at least two clusters)")
+    fs = sums if clustered else sums.merged()
+    e = sums.exponent
+    with _warnings.catch_warnings():  # per-call warnings are gathered below, once each
+        _warnings.simplefilter("ignore", EvalStatsWarning)
+        rows = []
+        for j, ms in enumerate(fs.model_sums):
+            if should_stop is not None and should_stop():
+                raise AnalysisStopped(f"stopped after {j} of {len(models)} models: nobody is waiting for it")
+            cl = clustered and int(np.count_nonzero(ms.count)) >= 2
+            if clustered and not cl:
+                warn.append(f"{ms.model}: every question it answered lies in one cluster, so its standard error is "
+                            "not clustered")
+            s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not ms.not01.any(), clustered=cl,
+                                    confidence=confidence, method=method,
+                                    interval="auto" if interval == "auto" else "normal"), e)
+            k_max, k_min = int(ms.k_values.max()), int(ms.k_values.min())
+            proportion = sums.score_kind == "binary" and k_max == 1 and not cl
+            low, high, label = _model_interval(s, "resampled" if k_max > 1 else sums.score_kind, interval,
+                                               proportion, method, cl, confidence)
+            rows.append(ModelResult(
+                model=ms.model, n=s.n, n_clusters=s.n_clusters if cl else None,
+                k=int(ms.k_values[int(np.argmax(ms.k_counts))]), k_min=k_min, k_max=k_max,
+                mean=s.mean, se=s.se, ci_low=low, ci_high=high, se_naive=s.se_naive,
+                deff=s.deff, n_eff=s.n_eff, df=s.df, method=method, interval=label))
+        raw: list[dict[str, Any]] = []
+        for done, (j, b) in enumerate(_pairs(models, baseline)):
+            if should_stop is not None and should_stop():
+                raise AnalysisStopped(f"stopped after {done} comparisons: nobody is waiting for it")
+            p = fs.pair(j, b)
+            n_shared = int(p.count.sum())
+            if n_shared < 2:
+                raise EvalStatsError(
+                    f"models {models[j]!r} and {models[b]!r} share {n_shared} question(s) in {sums.name}; a "
+                    "paired comparison needs at least two questions that both models answered")
+            cl = clustered and int(np.count_nonzero(p.count)) >= 2
+            if clustered and not cl:
+                warn.append(f"{models[j]} vs {models[b]}: the shared questions lie in one cluster, so this "
+                            "comparison is not clustered")
+            only = (int(p.only_model.sum()), int(p.only_baseline.sum())) if paired and not p.not01.any() else None
+            c = scaled(comparison_from(p.count, p.mean_model, p.mean_baseline, p.m2_model, p.m2_baseline,
+                                       p.m2_diff, p.comoment, only, paired=paired, clustered=cl,
+                                       confidence=confidence, method=method,
+                                       interval="normal" if interval == "normal" else "auto"), e)
+            mc: tuple[Any, ...] = (None, None, None, None, None)
+            if only is not None:
+                cells = mcnemar_cells(0, only[0], only[1], 0)
+                mc = ((None, None) if cells.discordant == 0 else (float(cells.statistic), float(cells.p_value)))
+                mc += (only[0], only[1], None if cells.discordant == 0 else float(cells.p_exact))
+            if c.se == 0.0 and paired:
+                warn.append(zero_se_pair(c, models[j], models[b], every_question=p.diff_min == p.diff_max))
+            raw.append(dict(model=models[j], baseline=models[b], n=c.n, n_left_out=p.n_left_out,
+                            n_clusters=c.n_clusters if cl else None, mean_model=c.mean_a,
+                            mean_baseline=c.mean_b, diff=c.diff, se=c.se, ci_low=c.ci_low, ci_high=c.ci_high,
+                            z=c.z, p_value=c.p_value, correlation=c.correlation, se_unpaired=c.se_unpaired,
+                            se_paired=c.se_paired, mcnemar_statistic=mc[0], mcnemar_p_value=mc[1],
+                            only_model=mc[2], only_baseline=mc[3], df=c.df, method=method,
+                            mcnemar_p=mc[4] if not cl else None,
+                            interval=(normal_label(method, cl) if c.interval == "normal"
+                                      else INTERVAL_LABELS[c.interval])))
+    adjusted = _adjust([r["p_value"] for r in raw], adjust)
+    pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
+
+    warn += warnings_for(sums, rows, pairs, clustered=clustered, paired=paired, method=method)
+    one = sums.merged() if clustered else fs  # the questions as independent, merged once
+    if clustered and paired:  # a clustered SE of a difference below the plain one: say what it means
+        warn += below_plain_sums(one, pairs)
+    if clustered:  # few clusters: the clustered and unclustered intervals side by side (issue 19)
+        from .cluster_cost import clustering_cost, cost_sentence
+
+        costs = clustering_cost(one, rows, confidence=confidence, method=method, interval=interval)
+        warn += [s for s in [cost_sentence(costs, sums.cluster_col, percent=sums.unit01)] if s]
+    return Analysis(
+        models=tuple(rows), comparisons=pairs, warnings=tuple(dict.fromkeys(warn)), notes=tuple(sums.notes),
+        name=sums.name, confidence=confidence, baseline=baseline, paired=bool(paired), clustered=clustered,
+        adjust=adjust, score_kind=sums.score_kind, n_questions=int(sums.n_questions),
+        n_clusters=len(sums.clusters or ()) if clustered else None,
+        unit="percent" if sums.unit01 else "score",
+        format=sums.format, question_col=sums.question_col, model_col=sums.model_col,
+        score_col=sums.score_col, cluster_col=sums.cluster_col if clustered else None,
+        reading=tuple(sums.reading), method=method, interval=interval)

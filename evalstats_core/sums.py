@@ -1,0 +1,436 @@
+"""The sufficient statistics of a results file: every number :func:`~evalstats_core.analysis.analyze` needs.
+
+=====================  ==========================================================================
+:class:`FileSums`      per model and per pair, per cluster: counts, means, centred sums of squares,
+                       co-moments, discordant counts; the file's metadata
+:class:`ModelSums`     one model's per-cluster sums over the questions it answered
+:class:`PairSums`      one pair's per-cluster sums over the questions both models answered
+:func:`file_sums`      the sums of a :class:`~evalstats_core.data.QuestionTable`, in one vectorised pass
+=====================  ==========================================================================
+
+Every field is a GROUP BY aggregate (COUNT, SUM, AVG, VAR_POP * COUNT, COVAR_POP * COUNT, MIN, MAX,
+COUNT ... FILTER) of the question-level scores, so a SQL engine (DuckDB, Spark) computes the same
+:class:`FileSums` for files larger than memory; the estimators
+(:func:`~evalstats_core.analysis.analyze_sums`) read nothing else, so a new confidence level, adjustment
+or interval choice is recomputed from the kept sums without touching the rows. The classes' docstrings
+spell out each field and the aggregate that makes it.
+
+Unclustered files have one group (``G = 1``) holding every question; a clustered file analysed without
+clusters merges its groups exactly (:meth:`FileSums.merged`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .data import QuestionTable
+
+__all__ = ["FileSums", "ModelSums", "PairSums", "file_sums"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ModelSums:
+    """One model's sums per cluster over the questions it answered (K > 1 runs averaged per question first).
+
+    Attributes
+    ----------
+    model : str
+        The model's name.
+    count : ndarray of int64, shape (G,)
+        Answered questions in each cluster (0: the model answered none there).
+    mean : ndarray of float64, shape (G,)
+        Mean question score in each cluster (``nan`` where ``count`` is 0).
+    m2 : ndarray of float64, shape (G,)
+        Centred sum of squares ``sum (s_i - mean_g)^2`` in each cluster (``VAR_POP * COUNT``; 0 where
+        ``count`` is 0 or 1).
+    not01 : ndarray of int64, shape (G,)
+        Answered questions whose (averaged) score is not exactly 0 or 1.
+    k_values, k_counts : ndarray of int64, shape (L,)
+        The histogram of runs per answered question: ``k_counts[i]`` questions had ``k_values[i]`` runs
+        (``k_values`` ascending, every count positive).
+    minimum, maximum : float
+        Smallest and largest answered question score (``nan`` when the model answered nothing).
+    """
+
+    model: str
+    count: np.ndarray
+    mean: np.ndarray
+    m2: np.ndarray
+    not01: np.ndarray
+    k_values: np.ndarray
+    k_counts: np.ndarray
+    minimum: float
+    maximum: float
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PairSums:
+    """``model`` against ``baseline``: sums per cluster over the questions both answered.
+
+    Attributes
+    ----------
+    model, baseline : str
+        The difference is ``model - baseline``.
+    count : ndarray of int64, shape (G,)
+        Shared questions (both models answered) in each cluster.
+    mean_model, mean_baseline : ndarray of float64, shape (G,)
+        The two models' mean scores on the shared questions of each cluster (``nan`` where ``count`` is 0).
+    m2_model, m2_baseline, m2_diff : ndarray of float64, shape (G,)
+        Centred sums of squares of the model's scores, the baseline's, and of ``d = model - baseline``,
+        within each cluster over the shared questions.
+    comoment : ndarray of float64, shape (G,)
+        ``sum (a_i - mean_a,g)(b_i - mean_b,g)`` within each cluster (``COVAR_POP * COUNT``).
+    only_model, only_baseline : ndarray of int64, shape (G,)
+        Shared questions with model = 1 and baseline = 0, and the reverse (exact comparisons; meaningful
+        when ``not01`` is 0 everywhere).
+    not01 : ndarray of int64, shape (G,)
+        Shared questions where either score is not exactly 0 or 1.
+    diff_min, diff_max : float
+        Smallest and largest ``d`` over the shared questions (equal: every question moved alike).
+    n_left_out : int
+        Questions answered by exactly one of the two models.
+    """
+
+    model: str
+    baseline: str
+    count: np.ndarray
+    mean_model: np.ndarray
+    mean_baseline: np.ndarray
+    m2_model: np.ndarray
+    m2_baseline: np.ndarray
+    m2_diff: np.ndarray
+    comoment: np.ndarray
+    only_model: np.ndarray
+    only_baseline: np.ndarray
+    not01: np.ndarray
+    diff_min: float
+    diff_max: float
+    n_left_out: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FileSums:
+    """The sufficient statistics of one results file.
+
+    Attributes
+    ----------
+    name : str
+        File name.
+    models : tuple of str
+        Model names, in file order.
+    clusters : tuple of str, or None
+        The ``G`` cluster labels indexing every per-cluster array; None when the file has no cluster
+        column (then ``G = 1``: one group holding every question).
+    cluster_col : str or None
+        The file's cluster column.
+    cluster_sizes : ndarray of int64, shape (G,)
+        Questions in each cluster (answered by any model).
+    score_kind : str
+        ``"binary"`` or ``"continuous"`` for the raw answers.
+    n_questions : int
+        Distinct questions in the file.
+    exponent : int
+        Every score in these sums is ``score * 2**-exponent`` (0 unless a score's magnitude lies outside
+        ``[2^-400, 2^400]``; see :func:`evalstats_core._clusters.rescale_exponent`).
+    model_sums : tuple of ModelSums
+        One per model, in ``models`` order.
+    pair_sums : tuple of PairSums
+        One per pair ``i < j`` with ``model = models[j]``, ``baseline = models[i]``, in the order
+        ``(0,1), (0,2), (1,2), (0,3), ...`` (``j`` outer, ``i`` inner); :meth:`pair` orients them.
+    format, question_col, model_col, score_col : str or None
+        How the file was read.
+    notes, reading : tuple of str
+        The loader's notes and the command-line options that repeat the reading.
+    """
+
+    name: str
+    models: tuple[str, ...]
+    clusters: tuple[str, ...] | None
+    cluster_col: str | None
+    cluster_sizes: np.ndarray
+    score_kind: str
+    n_questions: int
+    exponent: int
+    model_sums: tuple[ModelSums, ...]
+    pair_sums: tuple[PairSums, ...]
+    format: str | None = None
+    question_col: str | None = None
+    model_col: str | None = None
+    score_col: str | None = None
+    notes: tuple[str, ...] = ()
+    reading: tuple[str, ...] = ()
+
+    @property
+    def unit01(self) -> bool:
+        """Every answered question score lies in [0, 1] (reports then print percent and points)."""
+        lo = [m.minimum for m in self.model_sums if m.count.any()]
+        hi = [m.maximum for m in self.model_sums if m.count.any()]
+        if self.exponent:
+            return False  # rescaled scores are far outside [0, 1]
+        return bool(lo) and min(lo) >= 0.0 and max(hi) <= 1.0
+
+    def pair(self, j: int, b: int) -> PairSums:
+        """``models[j] - models[b]`` (either order): the stored pair, flipped when ``j < b``."""
+        if j == b:
+            raise ValueError("a pair needs two different models")
+        hi, lo = max(j, b), min(j, b)
+        p = self.pair_sums[hi * (hi - 1) // 2 + lo]
+        if j > b:
+            return p
+        return PairSums(model=p.baseline, baseline=p.model, count=p.count, mean_model=p.mean_baseline,
+                        mean_baseline=p.mean_model, m2_model=p.m2_baseline, m2_baseline=p.m2_model,
+                        m2_diff=p.m2_diff, comoment=p.comoment, only_model=p.only_baseline,
+                        only_baseline=p.only_model, not01=p.not01, diff_min=-p.diff_max, diff_max=-p.diff_min,
+                        n_left_out=p.n_left_out)
+
+    def merged(self) -> FileSums:
+        """The same file with its clusters merged into one group (the sums of an unclustered analysis).
+
+        Merging is exact algebra (Chan, Golub & LeVeque 1983): ``m2 = sum_g m2_g + sum_g n_g (m_g - m)^2``,
+        and likewise for the co-moment with the product of the two deviations.
+        """
+        if self.clusters is None:
+            return self
+        one = np.ones(1, dtype=np.int64)
+        models = []
+        for m in self.model_sums:
+            n, mean, dev = centre(m.count, m.mean)
+            models.append(ModelSums(m.model, one * n, np.array([mean]), _within_plus(m.m2, m.count, dev, dev),
+                                    m.not01.sum(keepdims=True), m.k_values, m.k_counts, m.minimum, m.maximum))
+        pairs = []
+        for p in self.pair_sums:
+            n, ma, da = centre(p.count, p.mean_model)
+            _, mb, db = centre(p.count, p.mean_baseline)
+            pairs.append(PairSums(
+                p.model, p.baseline, one * n, np.array([ma]), np.array([mb]), _within_plus(p.m2_model, p.count, da, da),
+                _within_plus(p.m2_baseline, p.count, db, db), _within_plus(p.m2_diff, p.count, da - db, da - db),
+                _within_plus(p.comoment, p.count, da, db), p.only_model.sum(keepdims=True),
+                p.only_baseline.sum(keepdims=True), p.not01.sum(keepdims=True), p.diff_min, p.diff_max,
+                p.n_left_out))
+        return FileSums(self.name, self.models, None, None, one * self.n_questions, self.score_kind,
+                        self.n_questions, self.exponent, tuple(models), tuple(pairs), self.format,
+                        self.question_col, self.model_col, self.score_col, self.notes, self.reading)
+
+
+def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
+    """``(n, overall mean, per-group deviations mean_g - overall)`` over the groups with ``count > 0``.
+
+    The overall mean is taken as ``m_ref + sum n_g (m_g - m_ref) / n`` with ``m_ref`` the first group's
+    mean, so equal group means give exactly that mean and deviations that are exactly 0. The deviations
+    are 0 (not nan) in empty groups; ``n = 0`` gives a nan mean.
+    """
+    used = count > 0
+    n = int(count.sum())
+    if n == 0:
+        return 0, math.nan, np.zeros(count.shape)
+    m = np.where(used, mean, 0.0)
+    ref = float(m[int(np.argmax(used))])
+    overall = ref + float(count @ (m - ref)) / n
+    return n, overall, np.where(used, m - overall, 0.0)
+
+
+def _within_plus(within: np.ndarray, count: np.ndarray, dev_a: np.ndarray, dev_b: np.ndarray) -> np.ndarray:
+    """One group's centred (co-)moment: the within-group sums plus ``sum_g n_g dev_a,g dev_b,g``."""
+    return np.array([float(within.sum()) + float(count @ (dev_a * dev_b))])
+
+
+class _Groups:
+    """Per-group sums over question rows: ``np.bincount`` over the cluster codes, or plain sums and dots
+    when the file is one group."""
+
+    def __init__(self, codes: np.ndarray | None, n_groups: int) -> None:
+        self.codes, self.g = codes, n_groups
+
+    def sum(self, w: np.ndarray) -> np.ndarray:
+        if self.codes is None:
+            return np.array([float(np.sum(w))])
+        return np.bincount(self.codes, weights=w, minlength=self.g)
+
+    def dot(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        if self.codes is None:
+            return np.array([float(u @ v)])
+        return np.bincount(self.codes, weights=u * v, minlength=self.g)
+
+    def count(self, mask: np.ndarray) -> np.ndarray:
+        if self.codes is None:
+            return np.array([np.count_nonzero(mask)], dtype=np.int64)
+        return np.bincount(self.codes[mask], minlength=self.g).astype(np.int64)
+
+    def take(self, v: np.ndarray) -> np.ndarray | float:
+        return float(v[0]) if self.codes is None else v[self.codes]
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` with 0 where ``den`` is 0."""
+    return np.divide(num, den, out=np.zeros(num.shape), where=den > 0)
+
+
+class _Column:
+    """One model's question scores with the per-group sums file_sums needs (residuals made on demand)."""
+
+    def __init__(self, groups: _Groups, x: np.ndarray, mask: np.ndarray, full: bool, sizes: np.ndarray,
+                 maybe_fractional: bool) -> None:
+        self.groups, self.x, self.mask, self.full = groups, x, mask, full
+        self.count = sizes if full else groups.count(mask)
+        first = int(np.argmax(mask))
+        if maybe_fractional:
+            frac = (x != 0.0) & (x != 1.0)
+            if not full:
+                frac &= mask
+            self.frac: np.ndarray | None = frac
+            self.not01 = np.rint(groups.sum(frac)).astype(np.int64) if frac.any() else np.zeros(groups.g, np.int64)
+        else:
+            self.frac, self.not01 = None, np.zeros(groups.g, np.int64)
+        self.binary = not self.not01.any()
+        self._resid: np.ndarray | None = None
+        if self.binary:  # 0/1: integer sums, exact
+            self.ones = np.rint(groups.sum(x if full else np.where(mask, x, 0.0)))
+            self.mean = _nan_empty(_ratio(self.ones, self.count), self.count)
+            self.m2 = _ratio(self.ones * (self.count - self.ones), self.count)
+        else:  # shifted by the first answer, then centred on the group means: two passes, no cancellation
+            x0 = float(x[first])
+            y = x - x0 if full else np.where(mask, x - x0, 0.0)
+            ybar = _ratio(groups.sum(y), self.count)
+            y -= groups.take(ybar)
+            if not full:
+                y[~mask] = 0.0
+            self._resid = y
+            self.mean = _nan_empty(x0 + ybar, self.count)
+            self.m2 = groups.dot(y, y)
+
+    def resid(self) -> np.ndarray:
+        """Scores minus their group's mean (0 where not answered)."""
+        if self._resid is None:
+            r = self.x - self.groups.take(np.nan_to_num(self.mean))
+            if not self.full:
+                r = np.where(self.mask, r, 0.0)
+            self._resid = r
+        return self._resid
+
+
+def _nan_empty(v: np.ndarray, count: np.ndarray) -> np.ndarray:
+    return np.where(count > 0, v, np.nan)
+
+
+def file_sums(table: QuestionTable) -> FileSums:
+    """The :class:`FileSums` of a question table, in one vectorised pass per model and per pair.
+
+    Parameters
+    ----------
+    table : QuestionTable
+        From :func:`~evalstats_core.data.question_scores`.
+
+    Returns
+    -------
+    FileSums
+
+    Notes
+    -----
+    Per model, the group counts and sums come from one ``np.bincount`` over the file's cluster codes (plain
+    sums without clusters); 0/1 columns use integer counts (exact), others are shifted by their first score
+    and centred on their group means (two passes, no cancellation). Per pair on shared questions, the
+    co-moment and the sum of squares of the difference are dots of the residual columns (0/1 pairs: the
+    count of questions both got right, one dot). Questions some model left out are masked.
+    """
+    from ._clusters import rescale_exponent
+
+    scores, answered = table.scores, table.answered
+    n_q, n_m = scores.shape
+    codes = table.cluster_codes
+    n_groups = 1 if codes is None else int(table.n_clusters or 0)
+    groups = _Groups(codes, n_groups)
+    sizes = (np.array([n_q], dtype=np.int64) if codes is None
+             else np.bincount(codes, minlength=n_groups).astype(np.int64))
+    full = answered.all(axis=0)  # (n_m,)
+    k_hist = [np.bincount(table.k[:, j]) for j in range(n_m)]  # k = 0: not answered (dropped below)
+    # 0/1 answers, one run each: the question scores are 0/1 (no pass to check, min and max from the counts)
+    known01 = [table.score_kind == "binary" and k_hist[j].size <= 2 for j in range(n_m)]
+    lims = [(math.nan, math.nan) if known01[j] or not answered[:, j].any() else
+            (float(np.min(scores[:, j])), float(np.max(scores[:, j]))) if full[j] else
+            (float(np.min(scores[answered[:, j], j])), float(np.max(scores[answered[:, j], j]))) for j in range(n_m)]
+    exponent = rescale_exponent([abs(v) for lim in lims for v in lim if math.isfinite(v)])
+    if exponent:
+        scores = np.ldexp(scores, -exponent)
+    cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j]) for j in range(n_m)]
+    models = []
+    for j, c in enumerate(cols):
+        values = np.flatnonzero(k_hist[j])
+        values = values[values > 0]
+        lo, hi = lims[j]
+        if known01[j] and c.count.any():
+            lo, hi = float((c.ones < c.count).sum() == 0), float(c.ones.any())
+        models.append(ModelSums(table.models[j], c.count, c.mean, c.m2, c.not01, values.astype(np.int64),
+                                k_hist[j][values].astype(np.int64), lo, hi))
+    pairs = [_pair_sums(groups, cols[j], cols[i], table.models[j], table.models[i])
+             for j in range(n_m) for i in range(j)]
+    return FileSums(
+        name=table.name, models=tuple(table.models),
+        clusters=None if codes is None else tuple(str(c) for c in table.clusters),
+        cluster_col=None if codes is None else table.cluster_col, cluster_sizes=sizes,
+        score_kind=table.score_kind, n_questions=int(n_q), exponent=int(exponent), model_sums=tuple(models),
+        pair_sums=tuple(pairs), format=table.format, question_col=table.question_col, model_col=table.model_col,
+        score_col=table.score_col, notes=tuple(table.notes), reading=tuple(table.reading))
+
+
+def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str) -> PairSums:
+    """``a - b`` on the questions both answered (see :func:`file_sums`)."""
+    g = groups.g
+    if a.full and b.full:
+        count, zero = a.count, np.zeros(g, np.int64)
+        if a.binary and b.binary:  # 0/1: the co-moment and discordant counts from one dot
+            both = np.rint(groups.dot(a.x, b.x))
+            only_a, only_b = a.ones - both, b.ones - both
+            co = _ratio(both * count - a.ones * b.ones, count)
+            disc, net = only_a + only_b, only_a - only_b
+            m2d = _ratio(disc * count - net * net, count)
+            lo = -1.0 if only_b.any() else (0.0 if (disc < count).any() else 1.0)
+            hi = 1.0 if only_a.any() else (0.0 if (disc < count).any() else -1.0)
+            return PairSums(model, baseline, count, a.mean, b.mean, a.m2, b.m2, m2d, co,
+                            only_a.astype(np.int64), only_b.astype(np.int64), zero, lo, hi, 0)
+        ra, rb = a.resid(), b.resid()
+        co = groups.dot(ra, rb)
+        rd = ra - rb
+        m2d = groups.dot(rd, rd)
+        fa, fb = a.frac, b.frac
+        not01 = (b.not01 if fa is None or a.binary else a.not01 if fb is None or b.binary
+                 else np.rint(groups.sum(fa | fb)).astype(np.int64))
+        d = a.x - b.x
+        return PairSums(model, baseline, count, a.mean, b.mean, a.m2, b.m2, m2d, co, zero, zero, not01,
+                        float(d.min()), float(d.max()), 0)
+    shared = a.mask & b.mask
+    n_shared = int(np.count_nonzero(shared))
+    left_out = int(np.count_nonzero(a.mask | b.mask)) - n_shared
+    count = groups.count(shared)
+    if n_shared == 0:
+        nan, zero, zf = np.full(g, np.nan), np.zeros(g, np.int64), np.zeros(g)
+        return PairSums(model, baseline, count, nan, nan, zf, zf, zf, zf, zero, zero, zero, math.nan, math.nan,
+                        left_out)
+    first = int(np.argmax(shared))
+    res, means = [], []
+    for col in (a, b):
+        x0 = float(col.x[first])
+        y = np.where(shared, col.x - x0, 0.0)
+        ybar = _ratio(groups.sum(y), count)
+        y -= groups.take(ybar)
+        y[~shared] = 0.0
+        res.append(y)
+        means.append(_nan_empty(x0 + ybar, count))
+    ra, rb = res
+    rd = ra - rb
+    xa, xb = a.x[shared], b.x[shared]
+    d = xa - xb
+    frac = shared & (((a.x != 0.0) & (a.x != 1.0)) | ((b.x != 0.0) & (b.x != 1.0)))
+    not01 = np.rint(groups.sum(frac)).astype(np.int64)
+    zero = np.zeros(g, np.int64)
+    only_a = only_b = zero
+    if not not01.any():
+        only_a = np.rint(groups.sum(shared & (a.x == 1.0) & (b.x == 0.0))).astype(np.int64)
+        only_b = np.rint(groups.sum(shared & (a.x == 0.0) & (b.x == 1.0))).astype(np.int64)
+    return PairSums(model, baseline, count, means[0], means[1], groups.dot(ra, ra), groups.dot(rb, rb),
+                    groups.dot(rd, rd), groups.dot(ra, rb), only_a, only_b, not01, float(d.min()), float(d.max()),
+                    left_out)

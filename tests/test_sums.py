@@ -1,0 +1,192 @@
+"""The sufficient statistics (issue 25): ``analyze_sums(file_sums(t))`` gives the per-slice numbers, and a new
+confidence level, adjustment or interval choice is recomputed from the kept sums alone."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from evalstats_core.analysis import analyze, analyze_sums
+from evalstats_core.clustering import summarize
+from evalstats_core.comparison import compare
+from evalstats_core.data import QuestionTable
+from evalstats_core.errors import EvalStatsWarning
+from evalstats_core.sums import FileSums, file_sums
+
+TOL = dict(rel=1e-12, abs=1e-13, nan_ok=True)
+
+
+def table_of(scores: np.ndarray, answered: np.ndarray, k: np.ndarray, codes: np.ndarray | None,
+             kind: str) -> QuestionTable:
+    n_q, n_m = scores.shape
+    scores = np.where(answered, scores, np.nan)
+    k = np.where(answered, k, 0)
+    n_c = None if codes is None else int(codes.max()) + 1
+    return QuestionTable(
+        name="t.csv", models=tuple(f"m{j}" for j in range(n_m)), questions=np.arange(n_q).astype(str),
+        scores=scores, k=k.astype(np.int64), answered=answered, cluster_codes=codes,
+        clusters=None if codes is None else np.array([f"c{i}" for i in range(n_c)], dtype=object),
+        n_clusters=n_c, cluster_col=None if codes is None else "cluster", score_kind=kind)
+
+
+@st.composite
+def designs(draw):
+    n_q = draw(st.integers(4, 40))
+    n_m = draw(st.integers(2, 4))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    binary = draw(st.booleans())
+    k_max = draw(st.sampled_from([1, 1, 3]))
+    k = rng.integers(1, k_max + 1, size=(n_q, n_m))
+    if binary:  # K runs of 0/1 answers averaged per question
+        p = rng.random(n_q)[:, None]
+        scores = rng.binomial(k, p) / k
+    else:
+        scores = np.round(rng.normal(5.0, 2.0, size=(n_q, n_m)), draw(st.sampled_from([0, 1, 3])))
+    missing = draw(st.sampled_from([0.0, 0.0, 0.15]))
+    answered = rng.random((n_q, n_m)) >= missing
+    clusters = draw(st.sampled_from(["none", "few", "singletons", "many"]))
+    codes = None
+    if clusters != "none":
+        g = {"few": 3, "singletons": n_q, "many": max(2, n_q // 3)}[clusters]
+        codes = np.arange(n_q) if clusters == "singletons" else rng.integers(0, g, n_q)
+        _, codes = np.unique(codes, return_inverse=True)  # codes 0 .. G-1, every code used
+    return table_of(scores, answered, k, codes, "binary" if binary else "continuous")
+
+
+def _usable(t: QuestionTable) -> bool:
+    a = t.answered
+    per = a.sum(axis=0)
+    shared = [int((a[:, i] & a[:, j]).sum()) for j in range(a.shape[1]) for i in range(j)]
+    return bool(per.min() >= 2 and min(shared) >= 2)
+
+
+def _slices(t: QuestionTable, *, confidence: float, method: str, interval: str, paired: bool):
+    """The per-slice reference: summarize / compare on each model's and each pair's rows (the old path)."""
+    rows, pairs = [], []
+    codes = t.cluster_codes
+    for j in range(len(t.models)):
+        m = t.answered[:, j]
+        cl = None if codes is None or np.unique(codes[m]).size < 2 else codes[m]
+        rows.append(summarize(t.scores[m, j], cl, confidence=confidence, method=method,
+                              interval="auto" if interval == "auto" else "normal"))
+    for i in range(len(t.models)):  # analyze's order: every later model against each earlier one
+        for j in range(i + 1, len(t.models)):
+            both = t.answered[:, j] & t.answered[:, i]
+            cl = None if codes is None or np.unique(codes[both]).size < 2 else codes[both]
+            pairs.append(compare(t.scores[both, j], t.scores[both, i], cl, paired=paired, confidence=confidence,
+                                 method=method, interval="normal" if interval == "normal" else "auto"))
+    return rows, pairs
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(t=designs(), method=st.sampled_from(["cr2", "cr1"]), interval=st.sampled_from(["auto", "normal"]),
+       paired=st.booleans(), confidence=st.sampled_from([0.9, 0.95, 0.99]))
+def test_sums_path_equals_per_slice_path(t, method, interval, paired, confidence):
+    assume(_usable(t))
+    res = analyze_sums(file_sums(t), confidence=confidence, method=method, interval=interval, paired=paired)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        rows, pairs = _slices(t, confidence=confidence, method=method, interval=interval, paired=paired)
+    for r, s in zip(res.models, rows, strict=True):
+        assert r.n == s.n
+        for f in ("mean", "se", "se_naive", "df", "ci_low", "ci_high"):
+            assert getattr(r, f) == pytest.approx(getattr(s, f), **TOL), (f, r, s)
+        if r.n_clusters is not None:
+            assert (r.n_clusters, r.deff) == (s.n_clusters, pytest.approx(s.deff, **TOL))
+    for c, s in zip(res.comparisons, pairs, strict=True):
+        assert c.n == s.n
+        for f, g in (("mean_model", "mean_a"), ("mean_baseline", "mean_b"), ("diff", "diff"), ("se", "se"),
+                     ("ci_low", "ci_low"), ("ci_high", "ci_high"), ("p_value", "p_value"), ("z", "z"),
+                     ("se_unpaired", "se_unpaired"), ("se_paired", "se_paired"), ("correlation", "correlation"),
+                     ("df", "df")):
+            assert getattr(c, f) == pytest.approx(getattr(s, g), **TOL), (f, c, s)
+        assert (c.only_model, c.only_baseline) == ((s.only_a, s.only_b) if paired else (None, None))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(t=designs())
+def test_merged_sums_equal_the_sums_without_clusters(t):
+    assume(t.cluster_codes is not None and _usable(t))
+    flat = file_sums(table_of(t.scores, t.answered, t.k, None, t.score_kind))
+    merged = file_sums(t).merged()
+    for a, b in zip(merged.model_sums, flat.model_sums, strict=True):
+        assert a.count.tolist() == b.count.tolist() and a.not01.tolist() == b.not01.tolist()
+        assert a.mean[0] == pytest.approx(b.mean[0], **TOL) and a.m2[0] == pytest.approx(b.m2[0], rel=1e-11, abs=1e-11)
+    for p, q in zip(merged.pair_sums, flat.pair_sums, strict=True):
+        for f in ("count", "only_model", "only_baseline", "not01"):
+            assert getattr(p, f).tolist() == getattr(q, f).tolist(), f
+        for f in ("mean_model", "mean_baseline", "m2_model", "m2_baseline", "m2_diff", "comoment"):
+            assert getattr(p, f)[0] == pytest.approx(getattr(q, f)[0], rel=1e-11, abs=1e-11), f
+        assert (p.diff_min, p.diff_max, p.n_left_out) == (q.diff_min, q.diff_max, q.n_left_out)
+
+
+def _fields_equal(a, b) -> None:
+    assert len(a.models + a.comparisons) == len(b.models + b.comparisons)
+    for x, y in zip(a.models + a.comparisons, b.models + b.comparisons, strict=True):
+        for f in x.__slots__:
+            u, v = getattr(x, f), getattr(y, f)
+            assert u == v or (isinstance(u, float) and math.isnan(u) and math.isnan(v)), (f, u, v)
+    assert a.warnings == b.warnings
+
+
+@pytest.mark.parametrize("clustered", [False, True])
+def test_new_settings_from_kept_sums_equal_a_fresh_analysis(clustered):
+    rng = np.random.default_rng(3)
+    n_q = 400
+    scores = (rng.random((n_q, 3)) < [0.6, 0.65, 0.9]).astype(float)
+    codes = rng.integers(0, 7, n_q) if clustered else None
+    t = table_of(scores, np.ones((n_q, 3), bool), np.ones((n_q, 3), int), codes, "binary")
+    kept = file_sums(t)
+    for kw in (dict(confidence=0.9), dict(adjust="bh"), dict(interval="wilson"), dict(interval="normal"),
+               dict(method="cr1", confidence=0.99), dict(baseline="m2", paired=False)):
+        _fields_equal(analyze_sums(kept, **kw), analyze(t, **kw))
+
+
+def test_a_model_with_no_answer_in_a_cluster_and_runs():
+    """Empty (model, cluster) cells: count 0, mean nan, m2 0; K > 1: the histogram of runs."""
+    scores = np.array([[1.0, 0.5], [0.0, 1.0], [1.0, 0.0], [0.5, 1.0], [1.0, 1.0], [0.0, 0.0]])
+    answered = np.array([[1, 1], [1, 1], [1, 1], [1, 0], [1, 1], [1, 1]], bool)
+    k = np.array([[1, 2], [1, 1], [1, 1], [2, 1], [1, 1], [1, 1]])
+    codes = np.array([0, 0, 1, 1, 2, 2])
+    t = table_of(scores, answered, k, codes, "binary")
+    t2 = table_of(scores, answered, k, np.array([0, 0, 1, 2, 3, 3]), "binary")
+    s = file_sums(t2)
+    m1 = s.model_sums[1]
+    assert m1.count.tolist() == [2, 1, 0, 2] and math.isnan(m1.mean[2]) and m1.m2[2] == 0.0
+    assert m1.k_values.tolist() == [1, 2] and m1.k_counts.tolist() == [4, 1]
+    assert s.model_sums[0].not01.tolist() == [0, 0, 1, 0]
+    p = s.pair(1, 0)
+    assert p.count.tolist() == [2, 1, 0, 2] and p.n_left_out == 1 and p.not01.tolist() == [1, 0, 0, 0]
+    assert (p.diff_min, p.diff_max) == (-1.0, 1.0)  # d = (-0.5, 1, -1, 0, 0) on the shared rows
+    flipped = s.pair(0, 1)
+    assert (flipped.model, flipped.mean_model[0], flipped.diff_min) == ("m0", 0.5, -1.0)
+    assert isinstance(s, FileSums) and file_sums(t).clusters == ("c0", "c1", "c2")
+
+
+def test_huge_scores_are_rescaled_exactly():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(30, 2))
+    t_small = table_of(base, np.ones((30, 2), bool), np.ones((30, 2), int), None, "continuous")
+    t_huge = table_of(np.ldexp(base, 600), np.ones((30, 2), bool), np.ones((30, 2), int), None, "continuous")
+    small, huge = analyze(t_small), analyze(t_huge)
+    assert file_sums(t_huge).exponent > 400 and huge.unit == "score"
+    for a, b in zip(small.models + small.comparisons, huge.models + huge.comparisons, strict=True):
+        assert math.ldexp(a.se, 600) == pytest.approx(b.se, rel=1e-14)
+
+
+def test_minimum_and_maximum_of_0_1_columns_from_the_counts():
+    """0/1 answers with one run: min and max come from the counts (all right: both 1; all wrong: both 0)."""
+    scores = np.array([[1.0, 0.0, 1.0], [1.0, 0.0, 0.0], [1.0, 0.0, 1.0]])
+    t = table_of(scores, np.ones((3, 3), bool), np.ones((3, 3), int), np.array([0, 1, 1]), "binary")
+    got = [(m.minimum, m.maximum) for m in file_sums(t).model_sums]
+    assert got == [(1.0, 1.0), (0.0, 0.0), (0.0, 1.0)]
+    assert file_sums(t).unit01
+    cont = table_of(scores * 3.0, np.ones((3, 3), bool), np.ones((3, 3), int), None, "continuous")
+    assert [(m.minimum, m.maximum) for m in file_sums(cont).model_sums] == [(3.0, 3.0), (0.0, 0.0), (0.0, 3.0)]
+    assert not file_sums(cont).unit01
