@@ -75,7 +75,7 @@ table = ab.table.assign(diff=ab.table["diff"].map(lambda v: minus(f"{v:+.2f}")))
 st.dataframe(table, hide_index=True, width="stretch",
              column_config={"Atlas": st.column_config.NumberColumn(format="%.2f"),
                             "Breeze": st.column_config.NumberColumn(format="%.2f"),
-                            "Atlas − Breeze": st.column_config.TextColumn(width="small")})
+                            "Atlas − Breeze": st.column_config.TextColumn(alignment="right")})  # text: a true minus
 sa, sb = ab.summary_a, ab.summary_b
 shell.chart(fixed["agents"],
             f"Atlas averages {pct(sa.mean)} (95% CI {pct(sa.ci_low)} to {pct(sa.ci_high)}) and Breeze "
