@@ -472,10 +472,10 @@ def _clustered_below_plain(data: QuestionTable | FileSums, analysis: Analysis) -
 
 def _missing(table: QuestionTable, analysis: Analysis) -> Guardrail:
     n_q = table.questions.size
-    per = table.answered.sum(axis=0)  # (n_models,)
-    if bool(table.answered.all()):
+    per = [r.n for r in analysis.models]  # questions each model answered (no pass over the table)
+    if all(c == n_q for c in per):
         return _ok("missing", f"every model answered all {n_q:,} questions.")
-    short = [f"{name} answered {int(c):,} of {n_q:,}" for name, c in zip(table.models, per, strict=False) if c < n_q]
+    short = [f"{r.model} answered {r.n:,} of {n_q:,}" for r in analysis.models if r.n < n_q]
     worst = max(analysis.comparisons, key=lambda p: p.n_left_out, default=None)
     tail = ""
     if worst is not None and worst.n_left_out:
