@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["Page", "PAGES", "LEARN", "TryIt", "TRY_IT", "page_by_slug", "neighbours", "available"]
+__all__ = ["Page", "PAGES", "LEARN", "TryIt", "TRY_IT", "FORWARD", "page_by_slug", "neighbours", "available"]
 
 _PKG = Path(__file__).resolve().parent
 # The app's scripts: the repository root in a checkout; evalstats_app/site in an installed wheel.
@@ -36,8 +36,10 @@ class Page:
 PAGES: tuple[Page, ...] = (
     Page("problem", "pages/problem.py", "1 · The problem", "Learn", ":material/help:",
          "Why \"65.5% vs 64.0%\" means nothing without error bars."),
-    Page("one_model", "pages/one_model.py", "2 · One model's error bars", "Learn", ":material/straighten:",
-         "Mean, SE and a 95% CI step by step; intervals that hold at small N."),
+    Page("one_model", "pages/one_model.py", "2a · One model's error bars", "Learn", ":material/straighten:",
+         "Mean, SE and a 95% CI step by step, z and t; which SE fits partial credit."),
+    Page("small_n", "pages/small_n.py", "2b · Accuracy at small N", "Learn", ":material/target:",
+         "Four intervals for k right out of n, and a lab that checks which keep their 95%."),
     Page("clustering", "pages/clustering.py", "3 · Clustering", "Learn", ":material/workspaces:",
          "Questions that come in groups carry less information than their count."),
     Page("paired", "pages/paired.py", "4 · Paired vs unpaired", "Learn", ":material/compare_arrows:",
@@ -101,6 +103,15 @@ TRY_IT: dict[str, TryIt] = {
                      "Three models on MGSM-like data: paired differences with standard errors clustered on the source problem."),
     "judge": TryIt("judged", (("analyze_paired", "1"),),
                    "A judge's verdicts on 2,000 questions with a random 15% re-graded by humans: the corrected numbers."),
+}
+
+
+#: A page whose sections moved to another page: a link to ``slug`` carrying one of the moved sections' URL
+#: keys opens the page that now holds them, with the link's settings (shell.page_setup forwards it).
+#: Chapter 2's second half (calculator and small-N lab) became 2b and kept its ``one_model_*`` keys.
+FORWARD: dict[str, tuple[str, tuple[str, ...]]] = {
+    "one_model": ("small_n", ("one_model_acc", "one_model_n", "one_model_lab_n", "one_model_uniform",
+                              "one_model_theta", "one_model_lab_seed")),
 }
 
 

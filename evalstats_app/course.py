@@ -16,7 +16,7 @@ import streamlit as st
 from .content import Content
 from .pacing import chapter_time
 
-__all__ = ["header", "optional", "optional_part", "python_block", "script_of"]
+__all__ = ["header", "optional", "python_block", "script_of"]
 
 #: ``?optional=1`` opens every optional section (a teacher's link, a print-out of the whole chapter).
 OPEN_ALL = "optional"
@@ -56,11 +56,6 @@ def optional(label: str, *, keys: Sequence[str] = (), why: str = "") -> Iterator
         if why:
             st.caption(why)
         yield
-
-
-def optional_part(title: str, text: str) -> None:
-    """A visible marker that what follows is optional in a 90-minute class (left open on the page)."""
-    st.info(f"**Optional · {title}.** {text}", icon=":material/school:")
 
 
 _PROMPT = re.compile(r"^(>>>|\.\.\.) ?")

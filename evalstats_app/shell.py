@@ -24,14 +24,14 @@ from typing import Any
 import streamlit as st
 
 from . import course
-from .chapters import TRY_IT, available, neighbours, page_by_slug
+from .chapters import FORWARD, PAGES, TRY_IT, available, neighbours, page_by_slug
 from .content import Content, load_content
-from .course import optional, optional_part
+from .course import optional
 from .quiz import progress, quiz, quiz_score, remember
 
 __all__ = [
     "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
-    "optional", "optional_part", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
+    "optional", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
 ]
 
 SECTIONS = ("Learn", "Analyze", "Reference", "Teach")
@@ -110,6 +110,9 @@ html { font-size: 22px; }
 [data-testid="stExpandSidebarButton"], [data-testid="stHeader"] { display: none !important; }
 [data-testid="stMain"]:focus, [data-testid="stMain"]:focus-visible,
 [data-testid="stAppViewContainer"]:focus, [data-testid="stAppViewContainer"]:focus-visible { outline: none; }
+/* Streamlit rings the focused scroll region with a sticky ::before (a grey 4 px box-shadow) once a key is
+   pressed after a click on the page: on a projector that is a grey frame over the slide */
+[data-testid="stMain"]::before, [data-testid="stAppViewContainer"]::before { box-shadow: none !important; outline: none !important; }
 [data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3 { scroll-margin-top: 1.2rem; }
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(h2),
 [data-testid="stMain"] [data-testid="stElementContainer"]:has(h3) { margin-top: 2.5rem; }
@@ -134,8 +137,8 @@ html { font-size: 22px; }
 </style>"""
 
 # Next / previous on PageDown / PageUp, ArrowRight / ArrowLeft and n / p (not while a widget has the focus).
-# "Next" goes to the next heading when it is on this screen; otherwise it moves one screen on (less a
-# margin, so no line is skipped) and stops at a heading it would pass. "Previous" mirrors it. So every
+# "Next" goes to the next heading when it is on this screen below its top fifth; otherwise it moves one
+# screen on (less a margin, so no line is skipped) and stops at a heading it would pass. "Previous" mirrors it. So every
 # block of a long section passes the screen. Registered once per browser tab; it acts only while the exit
 # button is on the page.
 _PRESENT_JS = """<script>
@@ -163,7 +166,8 @@ _PRESENT_JS = """<script>
     const tops = headings().map(h => h.getBoundingClientRect().top - origin - TOP);
     let by;
     if (dir > 0) {
-      const next = tops.filter(t => t > 60);  // a heading already near the top is not worth a press
+      // a heading already in the top fifth of the screen is not worth a press (the title on arrival)
+      const next = tops.filter(t => t > Math.max(60, view * 0.2));
       by = next.length && next[0] <= screen ? next[0] : screen;
     } else {
       const prev = tops.filter(t => t < -60);
@@ -223,6 +227,10 @@ def _styles() -> None:
 
 def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     """Configure the page, draw the sidebar and (for a chapter) its title and one-line promise."""
+    if slug in FORWARD:  # a link made before the page's sections moved: open the page that holds them
+        target, keys = FORWARD[slug]
+        if any(key in st.query_params for key in keys):
+            st.switch_page(page_by_slug(target).path, query_params=st.query_params.to_dict())
     title = page_by_slug(slug).title if slug else "evalstats"
     # An emoji favicon is drawn by the page itself (a data: URL); a ":material/..." page icon would be
     # fetched from the internet (tests/browser/test_docs_browser.py checks that no request leaves the host).
@@ -469,7 +477,7 @@ def seed_control(key: str, *, label: str = "Seed") -> int:
 
 def settings_line() -> str:
     """The current page's settings that differ from their defaults, for a chart's exported subtitle:
-    ``"evalstats · 2 · One model's error bars · n = 300, acc = 0.8"`` (keys without the page's prefix)."""
+    ``"evalstats · 2b · Accuracy at small N · n = 300, acc = 0.8"`` (keys without their page's prefix)."""
     slug = st.session_state.get(_PAGE)
     head = "evalstats" + (f" · {page_by_slug(slug).title}" if slug else "")
     items = []
@@ -477,7 +485,7 @@ def settings_line() -> str:
         for key, default in state.defaults.items():
             value = state.get(key)
             if value != default:
-                short = key.removeprefix(f"{slug}_") if slug else key
+                short = next((key.removeprefix(f"{p.slug}_") for p in PAGES if key.startswith(f"{p.slug}_")), key)
                 items.append(f"{short} = {_format(value)}")
     return f"{head} · " + (", ".join(items) if items else "default settings")
 

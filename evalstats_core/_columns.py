@@ -176,9 +176,11 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
         i = int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0])
         raise EvalStatsError(f"{where(i)} has no {what} (null) in column '{header}'; every row needs one: fill it "
                              "in or delete the row")
-    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+    text = pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
+    coded = pa.types.is_dictionary(col.type) and pa.types.is_string(col.type.value_type)  # from the CSV parser
+    if not (text or coded):
         col = pc.cast(col, pa.string())
-    enc = pc.dictionary_encode(col).combine_chunks()
+    enc = pc.dictionary_encode(col).combine_chunks()  # a coded column's chunks: one dictionary, first-seen order
     codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
     labels = pc.utf8_trim_whitespace(enc.dictionary)  # trim the distinct values, not every row
     if not pc.all(pc.equal(labels, enc.dictionary)).as_py():  # " a" and "a" are one label

@@ -196,6 +196,17 @@ def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
     return data, text
 
 
+def _lines_of(text: str) -> Any:
+    """The lines of ``text`` one at a time, as ``io.StringIO(text)`` gives them, without its copy of the
+    whole text at 4 bytes a character (the header is all that is read from it; issue 25)."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        end = size if end < 0 else end + 1
+        yield text[start:end]
+        start = end
+
+
 def _line_of_record(text: str, delimiter: str, index: int) -> int:
     """1-based file line where data record ``index`` (0-based, blank lines skipped) starts."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)  # error path only: a plain scan
@@ -243,8 +254,9 @@ def _ragged(text: str, delimiter: str, width: int, label: str) -> EvalStatsError
 
 @dataclass(frozen=True, slots=True)
 class OpenedFile:
-    """A file whose header is known; ``parse(text_cols, used)`` reads the body (only the ``used`` columns
-    when given; the others come back as nulls) with ``text_cols`` kept as text. ``n_rows`` is the number of
+    """A file whose header is known; ``parse(text_cols, used, labels)`` reads the body (only the ``used``
+    columns when given; the others come back as nulls) with ``text_cols`` kept as text (the ``labels`` among
+    them may come back dictionary-encoded). ``n_rows`` is the number of
     data rows from the metadata (Parquet) or an upper bound from the line count (CSV)."""
 
     header: list[str]
@@ -303,22 +315,24 @@ def _check_unpacked(meta: Any, label: str, limits: Limits) -> None:
             f"to {total / 2**20:,.0f} MB); analyse a smaller file, or {Limits.how_to_raise('max_bytes')}")
 
 
-def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[[list[str]], pa.Table], label: str,
+def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[..., pa.Table], label: str,
                limits: Limits, file_type: str = "parquet") -> OpenedFile:
     """An :class:`OpenedFile` over columnar data (a Parquet file, or an in-memory Arrow table or DataFrame):
-    ``read(column names)`` returns those columns; the rows are counted and the types checked first."""
+    ``read(column names, label column names)`` returns those columns (the label ones may come back
+    dictionary-encoded); the rows are counted and the types checked first."""
     _check_rows(n_rows, label, limits, exact=True)
     raw_names = list(schema.names)
     names = [str(c).strip() for c in raw_names]
 
-    def parse_columns(text_cols: list[int], used: list[int] | None = None) -> pa.Table:
+    def parse_columns(text_cols: list[int], used: list[int] | None = None, labels: tuple[int, ...] = ()) -> pa.Table:
         wanted = range(len(raw_names)) if used is None else sorted(set(used) | set(text_cols))
         for i in wanted:
             problem = _parquet_type_problem(names[i], schema.field(i).type, label)
             if problem is not None:
                 raise problem
+        coded = [raw_names[i] for i in labels if i in wanted and pa.types.is_string(schema.field(i).type)]
         try:
-            table = read([raw_names[i] for i in wanted])
+            table = read([raw_names[i] for i in wanted], coded)
         except MemoryError:
             raise EvalStatsError(f"{label} does not fit in memory; analyse a smaller file, or lower "
                                  f"{Limits.how_to_raise('max_rows')[9:]}") from None
@@ -332,6 +346,9 @@ def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[[list[str]], pa.Ta
                 cols.append(pa.nulls(table.num_rows))
                 continue
             col = table.column(got[i])
+            if i in labels and pa.types.is_dictionary(col.type) and pa.types.is_string(col.type.value_type):
+                cols.append(col)  # a label column stays dictionary-encoded: codes and the distinct labels
+                continue
             if pa.types.is_dictionary(col.type):
                 col = pc.cast(col, col.type.value_type)
             cols.append(pc.cast(col, pa.string()) if i in text_cols else col)
@@ -355,8 +372,13 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
         except Exception as exc:  # noqa: BLE001 - any reader failure is a bad file
             raise EvalStatsError(f"could not read {label} as Parquet ({exc}); re-export the file") from None
         _check_unpacked(pf.metadata, label, limits)
-        return open_arrow(schema, int(pf.metadata.num_rows),
-                          lambda cols: pf.read(columns=cols, use_threads=False), label, limits)
+
+        def read_parquet(cols: list[str], coded: list[str]) -> pa.Table:
+            # text label columns read as dictionaries (Parquet stores them so): no string per row (issue 25)
+            source = pq.ParquetFile(io.BytesIO(data), read_dictionary=coded) if coded else pf
+            return source.read(columns=cols, use_threads=False)
+
+        return open_arrow(schema, int(pf.metadata.num_rows), read_parquet, label, limits)
 
     data, text = _check_text(data, label)
     if not text or text.isspace():
@@ -364,36 +386,48 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
     body = text.lstrip("\r\n")
     first = body.partition("\n")[0]
     delimiter = sniff_delimiter(first, ext)
-    raw = next(csv.reader(io.StringIO(body), delimiter=delimiter))
+    raw = next(csv.reader(_lines_of(body), delimiter=delimiter))
 
     def read(types: dict[str, pa.DataType]) -> pa.Table:
-        return pacsv.read_csv(
-            io.BytesIO(data),
+        # block by block (the same first-block type guess as read_csv): read_csv's whole-file parse peaks at
+        # ~3x the table it returns, the stream at ~2x (issue 25)
+        reader = pacsv.open_csv(
+            pa.BufferReader(data),
             read_options=pacsv.ReadOptions(block_size=_BLOCK_SIZE),
             parse_options=pacsv.ParseOptions(delimiter=delimiter),
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
         )
+        return pa.Table.from_batches(list(reader), schema=reader.schema)
 
-    def parse_csv(text_cols: list[int], used: list[int] | None = None) -> pa.Table:
+    # the decoded text is dropped once the header and the lines are counted: it is only needed again for
+    # an error message (a ragged row, a row's line number), and decoding again then is cheap (issue 25)
+    n_lines = body.count("\n") + body.count("\r") - body.count("\r\n") - 1 + (not body.endswith(("\n", "\r")))
+    del text, body
+
+    def decoded() -> str:
+        return data.decode("utf-8")
+
+    def parse_csv(text_cols: list[int], used: list[int] | None = None, labels: tuple[int, ...] = ()) -> pa.Table:
+        # label columns come dictionary-encoded out of the parser: integer indices and the distinct labels,
+        # never a string per row (issue 25: ~100 B a row less at the peak of a long CSV)
+        coded = pa.dictionary(pa.int32(), pa.string())
         try:
             try:
-                table = read({raw[i]: pa.string() for i in text_cols})
+                table = read({raw[i]: coded if i in labels else pa.string() for i in text_cols})
             except pa.ArrowInvalid as exc:
                 if "conversion error" not in str(exc):
                     raise
                 # a column's type was guessed from the first block and a later value does not fit:
                 # read everything as text so that the value can be reported with its row
-                table = read({name: pa.string() for name in raw})
+                table = read({name: coded if i in labels else pa.string() for i, name in enumerate(raw)})
         except pa.ArrowInvalid as exc:
-            raise _ragged(text, delimiter, len(raw), label) or EvalStatsError(
+            raise _ragged(decoded(), delimiter, len(raw), label) or EvalStatsError(
                 f"could not read {label} as CSV ({exc}); check that it is comma-separated text with one "
                 "header line") from None
         return table.rename_columns([f"c{i}" for i in range(table.num_columns)])
 
     def where(i: int) -> str:
-        return f"row {_line_of_record(text, delimiter, i)} of {label}"
+        return f"row {_line_of_record(decoded(), delimiter, i)} of {label}"
 
-    # data lines after the header (at least the data rows); the header line is not one (issue 25)
-    n_lines = body.count("\n") + body.count("\r") - body.count("\r\n") - 1 + (not body.endswith(("\n", "\r")))
     _check_rows(n_lines, label, limits, exact=False)
     return OpenedFile([h.strip() for h in raw], parse_csv, where, "csv", delimiter, n_lines)

@@ -53,7 +53,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
     text_cols = [roles[r] for r in ("question", "model", "cluster") if roles.get(r) is not None]
     extra = [i for i in range(len(header)) if i not in used and i not in roles["models"] and i != ri][:EXTRA_COLUMNS]
     table = opened.parse(text_cols + extra + ([ri] if ri is not None else []),
-                         used + list(roles["models"]) + extra + ([ri] if ri is not None else []))
+                         used + list(roles["models"]) + extra + ([ri] if ri is not None else []), tuple(text_cols))
     if table.num_rows == 0:
         raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
     where, notes = opened.where, []
@@ -153,4 +153,5 @@ def opened_arrow(table: Any, label: str, limits: Limits) -> OpenedFile:
     through a file."""
     from ._read import open_arrow
 
-    return open_arrow(table.schema, table.num_rows, lambda cols: table.select(cols), label, limits, "dataframe")
+    return open_arrow(table.schema, table.num_rows, lambda cols, coded: table.select(cols), label, limits,
+                      "dataframe")

@@ -6,6 +6,7 @@
 ``se_clt(scores)``          sample SD / sqrt(n): any scores (partial credit, F1, probabilities)
 ``se_bernoulli(...)``       sqrt(p(1-p)/n): genuinely 0/1 scores only
 ``normal_ci(mean, se)``     mean +/- z * SE, the large-n interval for any estimate with an SE
+``interval_from_se(...)``   mean +/- t(df) * SE (z when df is None): an interval from a reported SE
 ``proportion_ci(k, n)``     one interval for k successes out of n (wald, wilson, clopper_pearson,
                             bayes)
 ``proportion_ci_arrays``    the same, vectorised over arrays of k and n (simulations, charts)
@@ -29,6 +30,7 @@ from .errors import EvalStatsError
 
 __all__ = [
     "PROPORTION_METHODS",
+    "interval_from_se",
     "is_binary",
     "normal_ci",
     "proportion_ci",
@@ -219,6 +221,67 @@ def normal_ci(mean: float, se: float, *, confidence: float = 0.95) -> Interval:
     if s < 0.0:
         raise EvalStatsError(f"se ({se!r}) must not be negative")
     half = z_for(confidence) * s  # Miller 2024, Eq. 3
+    return Interval(m - half, m + half)
+
+
+def interval_from_se(mean: float, se: float, *, df: float | None = None, confidence: float = 0.95) -> Interval:
+    """Interval ``mean +/- t_df * se`` from an estimate and its standard error (normal when ``df`` is None).
+
+    Use it when all you have is a mean and an SE, such as the numbers a report prints, a paired SE from a
+    formula, or a clustered SE with its degrees of freedom; with per-question scores, :func:`summarize`
+    and :func:`compare` compute the SE and its df themselves.
+
+    Parameters
+    ----------
+    mean : float
+        The estimate (a mean score, a difference of means, ...).
+    se : float
+        Its standard error (>= 0).
+    df : float or None, default None
+        Degrees of freedom of the t quantile: questions minus one, clusters minus one, or a
+        Satterthwaite df (need not be whole). None or ``inf``: the normal quantile, as :func:`normal_ci`.
+    confidence : float, default 0.95
+        Two-sided confidence level.
+
+    Returns
+    -------
+    Interval
+        ``(mean - q se, mean + q se)`` with ``q`` the ``(1+confidence)/2`` quantile of t(df); not clipped.
+
+    Notes
+    -----
+    Student's t allows for an SE that was itself estimated from the data; with few questions or few
+    clusters its quantile is well above 1.96 (2.262 on 9 df), with thousands it is 1.96 to two decimals.
+
+    References
+    ----------
+    Miller 2024, arXiv:2411.00640, Eq. 3 (the normal interval) and Sec. 2.2 (t for small samples).
+
+    Examples
+    --------
+    MGSM in Miller (2024, Table 5): a gap of -2.7 points, paired SE 1.79 points, 250 clusters.
+
+    >>> low, high = interval_from_se(-0.027, 0.0179, df=249)
+    >>> round(100 * low, 1), round(100 * high, 1)
+    (-6.2, 0.8)
+    >>> interval_from_se(0.655, 0.0067) == normal_ci(0.655, 0.0067)
+    True
+    """
+    if df is None:
+        return normal_ci(mean, se, confidence=confidence)
+    try:
+        dof = float(df)
+    except (TypeError, ValueError):
+        raise EvalStatsError(f"df ({df!r}) must be a number of degrees of freedom such as 9, or None") from None
+    if not dof > 0.0:  # also refuses NaN
+        raise EvalStatsError(f"df ({df!r}) must be positive (questions or clusters minus one); use None for z")
+    m = check_finite(mean, "mean")
+    s = check_finite(se, "se")
+    if s < 0.0:
+        raise EvalStatsError(f"se ({se!r}) must not be negative")
+    from ._clusters import t_crit
+
+    half = t_crit(check_confidence(confidence), dof) * s  # Student's t interval on df degrees of freedom
     return Interval(m - half, m + half)
 
 

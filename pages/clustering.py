@@ -97,7 +97,8 @@ def simulator() -> None:
              delta_color="off", delta_arrow="off")
     st.latex(rf"\mathrm{{DEFF}} = 1 + (m-1)\rho = 1 + ({m}-1)\times{icc:.2f} = {sim.deff_theory:.2f}"
              rf"\qquad \Big(\tfrac{{\mathrm{{SE}}_{{\text{{clustered}}}}}}{{\mathrm{{SE}}_{{\text{{naive}}}}}}\Big)^2"
-             rf" = \Big(\tfrac{{{clus.se:.4f}}}{{{naive.se:.4f}}}\Big)^2 = {num(clus.deff)}")
+             # six decimals: the printed SEs give the printed design effect (four gave 3.15 beside 3.17)
+             rf" = \Big(\tfrac{{{clus.se:.6f}}}{{{naive.se:.6f}}}\Big)^2 = {num(clus.deff)}")
     st.caption(f"Measured intra-cluster correlation: {num(sim.icc_hat, '.3f')} (true {icc:.2f}); "
                f"{naive.n:,} questions are worth about {num(clus.n_eff, ',.0f')} independent ones. "
                "Kish 1965, Survey Sampling, Sec. 5.4.")

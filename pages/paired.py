@@ -165,10 +165,11 @@ shell.notice(content["covariance_notice"].replace("{positive}", str(ab.positive_
 # ---- seed 000's leaderboard example -------------------------------------------------------------
 ex = lesson.leaderboard_example(0.5)
 shell.prose(content["leaderboard"])
-st.latex(rf"\mathrm{{SE}}_{{\text{{unpaired}}}} = \sqrt{{{ex['se_g'] * 100:.2f}^2 + {ex['se_d'] * 100:.2f}^2}} = "
-         rf"{ex['unpaired'] * 100:.2f}\%")
-st.latex(rf"\mathrm{{SE}}_{{\text{{paired}}}} = "
-         rf"\sqrt{{{ex['se_g'] * 100:.2f}^2 + {ex['se_d'] * 100:.2f}^2 - 2(0.5)({ex['se_g'] * 100:.2f})({ex['se_d'] * 100:.2f})}}"
+# the SEs inside the roots to three decimals, so the printed inputs give the printed result (to two
+# decimals, 0.67 and 0.68 make 0.95, not the 0.96 beside them)
+se_g, se_d = f"{ex['se_g'] * 100:.3f}", f"{ex['se_d'] * 100:.3f}"
+st.latex(rf"\mathrm{{SE}}_{{\text{{unpaired}}}} = \sqrt{{{se_g}^2 + {se_d}^2}} = {ex['unpaired'] * 100:.2f}\%")
+st.latex(rf"\mathrm{{SE}}_{{\text{{paired}}}} = \sqrt{{{se_g}^2 + {se_d}^2 - 2(0.5)({se_g})({se_d})}}"
          rf" = {ex['paired'] * 100:.2f}\%")
 st.markdown(lesson.leaderboard_sentence(ex))
 

@@ -13,7 +13,7 @@ from test_chart_ticks import _specs
 from evalstats_app.chapters import page_by_slug
 from evalstats_core.charts.slide import slide_png
 
-CHAPTERS = ["problem", "one_model", "clustering", "paired", "resampling", "temperature", "power", "verdict"]
+CHAPTERS = ["problem", "one_model", "small_n", "clustering", "paired", "resampling", "temperature", "power", "verdict"]
 
 
 def png_size(png: bytes) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from conftest import run_page
 from evalstats_app.chapters import available, page_by_slug
 
 SQUEEZED = [("problem", {"problem_n": "1000", "problem_share": "1.0"}),
-            ("one_model", {"one_model_n": "2000", "one_model_acc": "0.6", "one_model_lab_n": "1000"}),
+            ("small_n", {"one_model_n": "2000", "one_model_acc": "0.6", "one_model_lab_n": "1000"}),
             ("clustering", {"clustering_k": "300", "clustering_m": "40", "clustering_icc": "0.0"}),
             ("paired", {"paired_n": "2000", "paired_rho": "0.85"}),
             ("resampling", {"resampling_pool_n": "200", "resampling_alpha": "5.0", "resampling_beta": "5.0"}),

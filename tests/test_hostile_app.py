@@ -70,7 +70,7 @@ def test_show_error_details_is_off_in_the_shipped_config():
     assert config["client"]["showErrorDetails"] in ("type", "none")
 
 
-@pytest.mark.parametrize("page, key", [("pages/problem.py", "problem_n"), ("pages/one_model.py", "one_model_n"),
+@pytest.mark.parametrize("page, key", [("pages/problem.py", "problem_n"), ("pages/small_n.py", "one_model_n"),
                                        ("pages/paired.py", "paired_n"), ("pages/power.py", "power_n"),
                                        ("pages/resampling.py", "resampling_questions")])
 def test_chapter_links_with_overflowing_numbers_never_raise(page, key):

@@ -22,10 +22,10 @@ from evalstats_app.content import load_content
 #: (chapter, content section) -> why this fixed text cannot contradict the page's state.
 STATIC: dict[tuple[str, str], str] = {
     ("problem", "notice_problem"): "chapter 1's reveal table: fixed reported numbers, no control changes them",
-    ("one_model", "notice_calculator"): "general rules worded as what happens 'with a few hundred questions', "
-                                        "'push the accuracy to 100%': instructions, not claims about this state",
+    ("small_n", "notice_calculator"): "general rules worded as what happens 'with a few hundred questions', "
+                                      "'push the accuracy to 100%': instructions, not claims about this state",
     ("one_model", "notice_binary"): "Atlas's fixed ten scores (no control): 2.5 times, 34% to 93% as computed",
-    ("one_model", "notice_lab"): "instructions ('move N to 3 or 10 and watch'): the lab's own sentence is built",
+    ("small_n", "notice_lab"): "instructions ('move N to 3 or 10 and watch'): the lab's own sentence is built",
     ("clustering", "sim_notice"): "conditional ('push the correlation up', 'with enough clusters')",
     ("clustering", "coverage_notice"): "conditional on rho and the number of clusters, as the chart shows",
     ("clustering", "bootstrap_notice"): "conditional ('with a hundred or more clusters', 'with a handful')",
@@ -52,7 +52,7 @@ STATIC: dict[tuple[str, str], str] = {
     ("power", "notice"): "take-aways, general",
 }
 
-CHAPTERS = ["problem", "one_model", "clustering", "paired", "resampling", "temperature", "power", "verdict"]
+CHAPTERS = ["problem", "one_model", "small_n", "clustering", "paired", "resampling", "temperature", "power", "verdict"]
 CASES = [(s, {}) for s in CHAPTERS] + [c for c in SQUEEZED if c[0] in CHAPTERS] + [
     ("problem", {"problem_share": "0.0"}), ("problem", {"problem_reveal": "1"}), ("paired", {"paired_y": "Atlas"}),
     ("verdict", {"verdict_rho_mgsm": "0.62"})]
@@ -99,3 +99,4 @@ def test_the_contradicting_notices_are_gone():
     assert "notice" not in load_content("verdict").sections
     assert "notice_demo" not in load_content("problem").sections
     assert all("notice_steps" != n and "notice_rerun" != n for n in load_content("one_model").sections)
+    assert "notice_steps" not in load_content("small_n").sections

@@ -1,4 +1,4 @@
-"""Chapter 2's sentences against the numbers beside them, with the lab's controls swept to their extremes:
+"""Chapter 2's sentences (both parts, pages/one_model.py and pages/small_n.py) against the numbers beside them, with the lab's controls swept to their extremes:
 the sentence above the coverage chart quotes the table's coverages, names Wald's failures only when the
 table has them, and words Wilson's width from the actual ratio; the quiz quotes the calculator."""
 
@@ -23,7 +23,7 @@ def test_lab_sentence_matches_the_lab_table(n, theta):
     query = {"one_model_lab_n": str(n), "one_model_uniform": "1" if theta is None else "0"}
     if theta is not None:
         query["one_model_theta"] = repr(theta)
-    at = run_page("pages/one_model.py", query=query)
+    at = run_page("pages/small_n.py", query=query)
     no_exceptions(at)
     table = next(t.value for t in at.table if "Actual coverage" in t.value.columns)
     sentence = next(m.value for m in at.markdown if m.value.startswith(f"At N = {n:,} with"))
@@ -67,7 +67,7 @@ def test_arrivals_caption_counts_the_cores_misses(n, theta):
 
 def test_no_static_note_claims_wilson_is_barely_wider():
     """The claim that contradicted N = 3 is gone from the prose; the computed sentence replaces it."""
-    text = " ".join(load_content("one_model").sections.values())
+    text = " ".join(t for slug in ("one_model", "small_n") for t in load_content(slug).sections.values())
     assert "barely wider" not in text
 
 
@@ -130,6 +130,19 @@ def test_sampling_grid_is_the_exact_binomial(p):
         assert (r["low"], r["high"]) == pytest.approx((p - half, p + half))
 
 
+@pytest.mark.parametrize(("accuracy", "n"), [(0.9, 50), (0.6, 2000), (0.5, 999), (0.5, 7), (0.0, 1000)])
+def test_sampling_chart_opens_at_the_calculators_n(accuracy, n):
+    """The sampling chart's drag starts at the calculator's n (it started at 40 under a table at n = 50:
+    "n = 40: ±9.3 points" beside Wald ±8.3), and the chart stays under Altair's 5,000-row limit."""
+    from evalstats_core.charts import compile_spec
+    from evalstats_core.charts import one_model as charts
+
+    bars, rules = lesson.sampling_grid(accuracy, n=n)
+    spec = compile_spec(charts.sampling_drag_chart(bars, rules, accuracy=accuracy, n=n))
+    assert next(p["value"] for p in spec["params"] if p["name"] == "drag_n_dist") == min(n, 1000)
+    assert len(bars) < 5000
+
+
 def test_next_arrival_counts_up_wraps_and_pauses():
     from evalstats_app.page_keys import next_arrival
 
@@ -152,7 +165,7 @@ def test_play_shows_one_more_interval_per_tick():
                     return p["value"]
         raise AssertionError("no arrivals chart")
 
-    at = run_page("pages/one_model.py")
+    at = run_page("pages/small_n.py")
     assert shown(at) == 20
     at.toggle(key="one_model_play").set_value(True).run()
     no_exceptions(at)
@@ -163,3 +176,14 @@ def test_play_shows_one_more_interval_per_tick():
     paused = shown(at)
     at.run()
     assert shown(at) == paused
+
+
+def test_rerun_caption_counts_its_runs_in_words():
+    """'1 run(s) of the same ten tasks' read badly: one run is said as one, more as a count."""
+    steps = lesson.atlas_steps()
+    one = lesson.rerun_history_frame((steps.mean,))
+    assert lesson.rerun_sentence(one, steps).startswith("1 run of the ten tasks so far, mean 63.6%")
+    three = lesson.rerun_history_frame(tuple(lesson.rerun_atlas(1, i).mean for i in (1, 2, 3)))
+    text = lesson.rerun_sentence(three, steps)
+    assert text.startswith("3 runs of the same ten tasks") and "run(s)" not in text
+    assert f"{int(three['inside'].sum())} inside run 1's interval" in text

@@ -229,3 +229,19 @@ def test_few_clusters_url_restores_every_setting_and_clamps():
     bad = run_page(PAGE, query={"clustering_fc_preset": "nonsense"})
     no_exceptions(bad)
     assert bad.selectbox(key="clustering_fc_preset").value == "dominant"
+
+
+@pytest.mark.parametrize("query", [{}, {"clustering_icc": "0.05"}, {"clustering_icc": "0.6", "clustering_m": "5"},
+                                   {"clustering_k": "25", "clustering_seed": "3"}])
+def test_design_effect_formula_recomputes_from_its_printed_ses(query):
+    """Issue 24 (instructor review): (0.0243 / 0.0137)² = 3.17 recomputes to 3.15. The SEs in the formula
+    now carry the digits that give the printed design effect."""
+    import re
+
+    at = run_page("pages/clustering.py", query=query)
+    no_exceptions(at)
+    formula = next(x.value for x in at.latex if "DEFF" in x.value and "tfrac" in x.value)
+    m = re.search(r"\\tfrac\{([\d.]+)\}\{([\d.]+)\}\\Big\)\^2 = ([\d.]+)", formula)
+    assert m, formula
+    clustered, naive, printed = (float(v) for v in m.groups())
+    assert f"{(clustered / naive) ** 2:.2f}" == m.group(3), formula

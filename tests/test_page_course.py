@@ -99,6 +99,13 @@ def test_advanced_sections_are_collapsed_and_a_link_opens_them(slug):
     assert box(run_page(f"pages/{slug}.py", query={"optional": "1"})).proto.expanded
 
 
-def test_chapter_two_marks_its_second_half_optional():
+def test_chapter_two_is_split_into_two_sittings():
+    """Chapter 2 (26 min measured in one page) is two pages, each with its own objectives, notices, quiz and
+    Python block, and each short enough for one sitting."""
+    for slug in ("one_model", "small_n"):
+        content = load_content(slug)
+        assert content.meta["objectives"] and len(content.quizzes) >= 2 and "python" in content.sections
+        assert any(name.startswith("notice") for name in content.sections)
+        assert pacing.chapter_time(slug).minutes <= 16, (slug, pacing.chapter_time(slug))
     at = run_page("pages/one_model.py")
-    assert any(i.value.startswith("**Optional · part 2 of this chapter.**") for i in at.info)
+    assert not any(i.value.startswith("**Optional · part 2") for i in at.info)

@@ -1,4 +1,4 @@
-"""Chapter 2 page (pages/one_model.py) through AppTest: every control, the worked numbers, the URL."""
+"""Chapter 2a (pages/one_model.py) through AppTest: every control, the worked numbers, the URL."""
 
 import pytest
 from conftest import no_exceptions, run_page
@@ -70,7 +70,7 @@ def test_rerun_button_keeps_a_history():
     no_exceptions(at)
     assert metric(at, "Runs inside run 1's 95% CI").endswith("of 3")
     assert metric(at, "Mean of run 3") != "63.6%"
-    at.slider(key="one_model_n").set_value(100).run()  # another control: the history survives
+    at.number_input(key="one_model_task_draw").set_value(3).run()  # another control: the history survives
     assert metric(at, "Runs inside run 1's 95% CI").endswith("of 3")
     at.button(key="one_model_reset").click().run()
     assert metric(at, "Runs inside run 1's 95% CI").endswith("of 1")
@@ -111,85 +111,16 @@ def test_rerun_moves_every_task():
     assert box.split("**What to notice**")[1].strip().startswith(f"- {runs.replace(' of ', ' of ')} run means")
 
 
-def test_calculator_sliders():
-    """Accuracy and n sliders set k and the four intervals."""
-    at = run_page(PATH)
-    calc = at.table[1].value
-    assert calc.loc["Wald (CLT)", "95% interval"] == "[81.7%, 98.3%]"  # 45/50
-    at.slider(key="one_model_acc").set_value(0.5).run()
-    at.slider(key="one_model_n").set_value(1000).run()
-    no_exceptions(at)
-    assert "**500 correct out of 1000**" in page_text(at)
-    calc = at.table[1].value
-    assert calc.loc["Wald (CLT)", "Half-width"] == "±3.1 points"
-    at.slider(key="one_model_acc").set_value(1.0).run()
-    at.slider(key="one_model_n").set_value(10).run()
-    calc = at.table[1].value
-    assert calc.loc["Wald (CLT)", "95% interval"] == "[100.0%, 100.0%]"  # the collapse at n/n
-    assert calc.loc["Wilson", "95% interval"] == "[72.2%, 100.0%]"
-
-
-def test_small_n_lab_controls():
-    """N, the uniform switch, the true accuracy and the seed all change the simulation table."""
-    at = run_page(PATH)
-    lab = at.table[2].value
-    assert lab.loc["Wald (CLT)", "Zero-width intervals"] != "0.0%"
-    assert lab.loc["Wilson", "Zero-width intervals"] == "0.0%"
-    wald_n10 = lab.loc["Wald (CLT)", "Actual coverage"]
-    at.select_slider(key="one_model_lab_n").set_value(3).run()
-    no_exceptions(at)
-    lab = at.table[2].value
-    assert float(lab.loc["Wald (CLT)", "Actual coverage"].rstrip("%")) < float(wald_n10.rstrip("%"))
-    at.toggle(key="one_model_uniform").set_value(False).run()
-    assert at.slider(key="one_model_theta").disabled is False
-    at.slider(key="one_model_theta").set_value(0.95).run()
-    no_exceptions(at)
-    assert "true accuracy 95%" in page_text(at)
-    before = at.table[2].value.loc["Wald (CLT)", "Actual coverage"]
-    at.select_slider(key="one_model_lab_n").set_value(100).run()
-    at.number_input(key="one_model_lab_seed").set_value(3).run()
-    at.button(key="one_model_lab_seed_rerun").click().run()
-    no_exceptions(at)
-    assert at.number_input(key="one_model_lab_seed").value == 4
-    assert at.table[2].value.loc["Wald (CLT)", "Actual coverage"] != before
-    assert "Wilson" in page_text(at) and "few hundred" in page_text(at)
-
-
-def test_url_restores_settings():
-    """A link reopens the same calculator and lab."""
-    at = run_page(PATH, query={"one_model_n": "300", "one_model_acc": "0.8", "one_model_lab_n": "30",
-                               "one_model_uniform": "0", "one_model_theta": "0.7"})
-    no_exceptions(at)
-    assert at.slider(key="one_model_n").value == 300
-    assert at.slider(key="one_model_acc").value == 0.8
-    assert at.select_slider(key="one_model_lab_n").value == 30
-    assert at.toggle(key="one_model_uniform").value is False
-    assert at.slider(key="one_model_theta").value == 0.7
-    assert "**240 correct out of 300**" in page_text(at)
-
-
-def test_url_ignores_values_outside_choices():
-    """An N that is not one of the lab's choices falls back to the default."""
-    at = run_page(PATH, query={"one_model_lab_n": "7"})
-    no_exceptions(at)
-    assert at.select_slider(key="one_model_lab_n").value == 10
-
-
 def test_quiz_reveals_answer(opened):
-    """The small-N quiz reveals the answer on submit."""
+    """Part 1's SD/SE quiz reveals the answer on submit."""
     q = opened.radio(key="one_model_quiz1_choice")
-    q.set_value("Wilson or Bayes (Beta posterior)").run()  # shuffled per reader: by text
+    q.set_value("The SD stays about the same; the SE is 5.6 times smaller").run()  # shuffled per reader: by text
     opened.button(key="one_model_quiz1_check").click().run()
     assert "Correct" in opened.success[0].value
 
 
-def test_coverage_curve_caption_follows_a_fixed_accuracy_near_the_edge():
-    """At a fixed 2% the caption reports where Wilson and Bayes dip, from the core's numbers."""
-    from evalstats_core.lessons import one_model as om
-
-    at = run_page(PATH, query={"one_model_uniform": "0", "one_model_theta": "0.02"})
-    no_exceptions(at)
-    seed = at.number_input(key="one_model_lab_seed").value
-    expected = om.coverage_range_sentence(om.coverage_by_n(theta=0.02, rng=seed))
-    assert expected.startswith("Wilson and Bayes dip below 95%")
-    assert any(expected in c.value for c in at.caption)
+def test_part_one_ends_by_pointing_to_part_two(opened):
+    """The calculator and the lab moved to 2b: part 1 has none of their controls and names part 2."""
+    keys = {w.key for kind in ("slider", "select_slider", "toggle") for w in opened.get(kind)}
+    assert not keys & {"one_model_acc", "one_model_n", "one_model_lab_n", "one_model_uniform"}
+    assert any("2b · Accuracy at small N" in m.value for m in opened.markdown)

@@ -176,3 +176,18 @@ def test_both_ways_z_and_t(default_page):
     assert round(ab.paired.p_value, 3) == 0.031 and round(ab.paired_t.p_value, 3) == 0.059
     notices = " ".join(i.value for i in at.info)
     assert "What to conclude from 10 tasks" in notices and "suggestive" in notices
+
+
+def test_leaderboard_formulas_give_their_printed_results_from_their_printed_inputs(default_page):
+    """Issue 24 (instructor review): SE_unpaired = √(0.67² + 0.68²) = 0.96% does not recompute (it gives 0.95).
+    The SEs inside each root now carry the digits that reproduce the printed result."""
+    import re
+
+    formulas = [x.value.strip("$\n") for x in default_page.latex
+                if re.search(r"paired\}\} = \\sqrt\{[\d.]+\^2", x.value)]
+    assert len(formulas) == 2, formulas
+    for f in formulas:
+        a, b = (float(v) for v in re.findall(r"([\d.]+)\^2", f)[:2])
+        got = float(re.search(r"= ([\d.]+)\\%$", f).group(1))
+        value = (a * a + b * b - (a * b if "2(0.5)" in f else 0.0)) ** 0.5
+        assert round(value, 2) == got, (f, value)

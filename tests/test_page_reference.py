@@ -63,7 +63,7 @@ def test_cheat_sheet_formulas_link_only_to_existing_chapters(at):
     """One st.latex per formula; each formula links to its chapter when that page exists, never otherwise."""
     formulas = load_content("reference").meta["formula"]
     assert len(at.latex) == len(formulas) >= 12
-    assert {f["slug"] for f in formulas} == {"one_model", "clustering", "paired", "resampling", "temperature",
+    assert {f["slug"] for f in formulas} == {"one_model", "small_n", "clustering", "paired", "resampling", "temperature",
                                              "power"}
     main_links = [p.proto.page for p in at.main.get("page_link")]
     existing = {p.slug for p in available()}

@@ -10,13 +10,13 @@ from evalstats_core.charts import to_svg
 def test_chapter_chart_svg_names_its_title_and_the_links_settings():
     """A chapter's chart export (rendered lazily: a callable) carries the summary's first sentence as its
     title and the settings that differ from the defaults (here n = 300, acc = 0.8) in its subtitle."""
-    at = run_page("pages/one_model.py", query={"one_model_n": "300", "one_model_acc": "0.8"})
+    at = run_page("pages/small_n.py", query={"one_model_n": "300", "one_model_acc": "0.8"})
     no_exceptions(at)
     exports = at.session_state["_evalstats_exports"]
     assert exports and all(callable(f) for f in exports.values())
     name, render = next(iter(exports.items()))
     svg = render()
-    assert svg.startswith("<svg") and "evalstats · 2 · One model" in svg
+    assert svg.startswith("<svg") and "evalstats · 2b · Accuracy at small N" in svg
     assert "n = 300" in svg and "acc = 0.8" in svg
     assert "lab_n" not in svg  # a setting at its default is not named
     assert any(d.proto.label == "SVG" for d in at.main.get("download_button"))

@@ -50,7 +50,7 @@ def test_a_steps_settings_open_its_chapter_in_that_scenario():
         assert not any("settings were adjusted" in c.value for c in at.caption)
         for key, value in step["params"].items():
             assert str(at.session_state[key]) == value, (key, at.session_state[key])
-        if step["slug"] == "one_model":
+        if step["slug"] == "small_n":
             assert any("29/30: Wald gives [90.2%, 103.1%]" in c.value for c in at.caption)
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "METHOD_LABELS",
     "coverage_range_sentence",
     "DIST_NS",
+    "dist_ns",
     "DRAG_NS",
     "AtlasSteps",
     "BinaryVsContinuous",
@@ -637,7 +638,10 @@ def atlas_sentence(steps: AtlasSteps) -> str:
 
 def rerun_sentence(runs: pd.DataFrame, steps: AtlasSteps) -> str:
     """The reruns chart's caption (``runs`` from :func:`rerun_history_frame`)."""
-    return (f"{len(runs)} run(s) of the same ten tasks: means from {_pct(runs['mean'].min())} to "
+    if len(runs) == 1:
+        return (f"1 run of the ten tasks so far, mean {_pct(runs['mean'].iloc[0])}, inside its own interval "
+                f"[{_pct(steps.ci_low)}, {_pct(steps.ci_high)}]: press *Run the eval again* for the next.")
+    return (f"{len(runs)} runs of the same ten tasks: means from {_pct(runs['mean'].min())} to "
             f"{_pct(runs['mean'].max())}, {int(runs['inside'].sum())} inside run 1's interval "
             f"[{_pct(steps.ci_low)}, {_pct(steps.ci_high)}].")
 
@@ -671,13 +675,30 @@ def one_task_sentence(frame: pd.DataFrame) -> str:
     return text + "."
 
 
-#: The question counts the sampling-distribution chart can be dragged to: every 20 from 20 to 1,000.
+#: The question counts the sampling-distribution chart can be dragged to: every 20 from 20 to 1,000 (about
+#: 3,000 bars in all; Altair refuses a chart of more than 5,000 rows).
 DIST_NS: tuple[int, ...] = tuple(range(20, 1001, 20))
 
 
-def sampling_grid(accuracy: float, *, confidence: float = 0.95, tail: float = 1e-3) -> tuple[pd.DataFrame, pd.DataFrame]:
+def dist_ns(n: int | None = None) -> tuple[int, ...]:
+    """The drag's question counts: :data:`DIST_NS` shifted so that ``n`` (up to 1,000) is one of them, and the
+    chart opens at the calculator's n (n = 50: 10, 30, 50, ..., 990).
+
+    Examples
+    --------
+    >>> dist_ns(50)[:3], dist_ns(40)[:2], dist_ns(2000) == DIST_NS
+    ((10, 30, 50), (20, 40), True)
+    """
+    if n is None or not 1 <= int(n) <= DIST_NS[-1]:
+        return DIST_NS
+    step = DIST_NS[1] - DIST_NS[0]
+    return tuple(range(int(n) % step or step, DIST_NS[-1] + 1, step))
+
+
+def sampling_grid(accuracy: float, *, n: int | None = None, confidence: float = 0.95,
+                  tail: float = 1e-3) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The exact sampling distribution of the observed accuracy ``k / n`` when the true accuracy is
-    ``accuracy``, for every n in :data:`DIST_NS`, and the Wald interval ``p +/- z sqrt(p(1-p)/n)`` at each n.
+    ``accuracy``, for every n in ``dist_ns(n)``, and the Wald interval ``p +/- z sqrt(p(1-p)/n)`` at each n.
 
     Returns ``(bars, rules)``: ``bars`` has ``n, k, acc_lo, acc_hi`` (the bar for k spans (k -/+ 0.5)/n),
     ``prob`` (Binomial(n, p) probability of k) and ``density`` (``prob * n``, so bars of any width compare),
@@ -690,12 +711,12 @@ def sampling_grid(accuracy: float, *, confidence: float = 0.95, tail: float = 1e
         raise EvalStatsError(f"accuracy ({accuracy!r}) must be between 0 and 1")
     z = z_for(check_confidence(confidence))
     frames, rules = [], []
-    for n in DIST_NS:
-        k = np.arange(n + 1)
-        prob = stats.binom.pmf(k, n, p)
+    for size in dist_ns(n):
+        k = np.arange(size + 1)
+        prob = stats.binom.pmf(k, size, p)
         keep = prob >= tail
-        frames.append(pd.DataFrame({"n": n, "k": k[keep], "acc_lo": (k[keep] - 0.5) / n,
-                                    "acc_hi": (k[keep] + 0.5) / n, "prob": prob[keep], "density": prob[keep] * n}))
-        se = math.sqrt(p * (1 - p) / n)
-        rules.append({"n": n, "low": p - z * se, "high": p + z * se, "se": se})
+        frames.append(pd.DataFrame({"n": size, "k": k[keep], "acc_lo": (k[keep] - 0.5) / size,
+                                    "acc_hi": (k[keep] + 0.5) / size, "prob": prob[keep], "density": prob[keep] * size}))
+        se = math.sqrt(p * (1 - p) / size)
+        rules.append({"n": size, "low": p - z * se, "high": p + z * se, "se": se})
     return pd.concat(frames, ignore_index=True), pd.DataFrame(rules)

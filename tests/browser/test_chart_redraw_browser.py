@@ -12,7 +12,7 @@ TALL = {"width": 1400, "height": 9000}  # Streamlit scrolls inside the app; a ta
 #          presses, charts drawn on opening)
 CASES = {
     "problem": ("Questions per run", 0, 1, "ArrowRight", 5, 2),
-    "one_model": ("Questions n", 0, 5, "ArrowRight", 5, 11),
+    "small_n": ("Questions n", 0, 1, "ArrowRight", 5, 7),
     "clustering": ("Intra-cluster correlation ρ", 0, 0, "ArrowRight", 2, 3),
     "paired": ("Correlation between the models' answers", 0, 4, "ArrowRight", 2, 6),
     "resampling": ("Answers per question (K)", 0, 0, "ArrowRight", 1, 5),

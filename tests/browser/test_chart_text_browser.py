@@ -36,7 +36,7 @@ _READ = r"""() => Array.from(document.querySelectorAll('[data-testid="stVegaLite
   return {i, axes, ellipsis, cut};
 }).filter(x => x)"""
 
-CHAPTERS = ["problem", "one_model", "clustering", "paired", "resampling", "temperature", "power", "verdict"]
+CHAPTERS = ["problem", "one_model", "small_n", "clustering", "paired", "resampling", "temperature", "power", "verdict"]
 WIDTHS = {"1440": 1440, "390": 390}
 
 
@@ -93,7 +93,7 @@ def test_chapter_1_at_n_1000_and_share_1(server, browser, width):
 
 SQUEEZED = [("resampling", "?resampling_calls=20000&resampling_cost_q=20.0"),
             ("resampling", "?resampling_calls=200&resampling_cost_q=0.0"),
-            ("one_model", "?one_model_n=2000&one_model_acc=0.6&one_model_lab_n=1000"),
+            ("small_n", "?one_model_n=2000&one_model_acc=0.6&one_model_lab_n=1000"),
             ("verdict", "?verdict_rho_math=0.95&verdict_rho_humaneval=0.95&verdict_rho_mgsm=0.95")]
 
 

@@ -9,7 +9,7 @@ SHOTS.mkdir(parents=True, exist_ok=True)  # this file may run alone, before any 
 
 # slug -> list of (chart title substring used in the file name, chart index, charts on opening, value)
 CASES = {
-    "one_model": [("sampling", 5, 12, 1000), ("halfwidth", 6, 12, 1500), ("arrivals", 9, 12, 100)],
+    "small_n": [("sampling", 1, 7, 1000), ("halfwidth", 2, 7, 1500), ("arrivals", 4, 7, 100)],
     "clustering": [("deff", 2, 6, 40)],
     "paired": [("se_rho", 4, 6, 0.85)],
     "resampling": [("k_curve", 0, 5, 20)],
@@ -32,7 +32,7 @@ def _settled(chart) -> bytes:
 def test_drag_redraws_without_a_rerun(server, page, slug):
     """Each drag chart of the page redraws when its range input moves, and no frame goes to the server.
 
-    One page load per chapter for all its drag charts (chapter 2 has three): a drag changes nothing on
+    One page load per chapter for all its drag charts (chapter 2b has three): a drag changes nothing on
     the server, so the charts after the first are dragged on the same page as they would be by a reader.
     """
     frames = count_sent_frames(page)
@@ -60,10 +60,10 @@ def test_coverage_lab_plays(server, page):
     """Switching on Play makes the lab's intervals arrive on their own: the chart keeps changing while it
     plays and stands still once paused."""
     page.set_viewport_size(TALL)
-    page.goto(f"{server}/one_model")
+    page.goto(f"{server}/small_n")
     wait_ready(page)
-    wait_charts(page, 12)
-    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(9)
+    wait_charts(page, 7)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(4)
     chart.scroll_into_view_if_needed()
     before = _settled(chart)
     page.get_by_text("Play: intervals arrive one at a time").click()
@@ -72,7 +72,7 @@ def test_coverage_lab_plays(server, page):
         page.wait_for_timeout(900)
         frames.append(chart.screenshot())
     assert len({before, *frames}) >= 3, "the intervals did not arrive on their own"
-    (SHOTS / "drag_one_model_arrivals_playing.png").write_bytes(frames[-1])
+    (SHOTS / "drag_small_n_arrivals_playing.png").write_bytes(frames[-1])
     page.get_by_text("Play: intervals arrive one at a time").click()
     page.wait_for_timeout(1200)
     paused = _settled(chart)

@@ -31,7 +31,7 @@ _OVERFLOW = """() => Array.from(document.querySelectorAll('[data-testid="stVegaL
   return {i, width: Math.round(box.width), frame: Math.round(frame.width), scrolls, cut};
 }).filter(x => x)"""
 
-PAGES = ["problem", "one_model", "clustering", "paired", "resampling", "temperature", "power", "verdict", "judge",
+PAGES = ["problem", "one_model", "small_n", "clustering", "paired", "resampling", "temperature", "power", "verdict", "judge",
          "analyze"]
 
 
