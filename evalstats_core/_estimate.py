@@ -75,24 +75,26 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
 
     ``clustered=False`` with several groups treats every question as independent (the groups are merged).
     ``confidence`` must be checked already. ``memo`` keeps what does not depend on the confidence level,
-    adjustment or interval (the moments and the CR2 weights) for the next call.
+    adjustment or interval (the moments, the CR2 weights of each cluster-size vector, the CR2 standard errors
+    and degrees of freedom) for the next call.
     """
     def make() -> tuple:
         n, mu, s, ss = _moments(count, mean, m2)
         sizes = count[count > 0].astype(np.float64)
-        return n, mu, s, sizes, ss, _weights(memo, sizes, n)
+        w = _weights(memo, sizes, n)
+        return n, mu, s, sizes, ss, None if w is None else cr2_se_df(s, sizes, n, w)
 
-    n, mu, s, sizes, ss, weights = _kept(memo, (count, mean, m2), make)
+    n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
     return summary_from_moments(n, mu, s, sizes, ss, binary=binary, clustered=clustered, confidence=confidence,
-                                method=method, interval=interval, weights=weights)
+                                method=method, interval=interval, kept=cr2)
 
 
 def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss: float, *, binary: bool,
                          clustered: bool, confidence: float, method: str, interval: str,
-                         weights: tuple[np.ndarray, float] | None = None) -> Any:
+                         kept: tuple[float, float] | None = None) -> Any:
     """The :class:`~evalstats_core.clustering.Summary` of ``n`` scores with mean ``mu``, residual sums ``s``
     of the non-empty clusters of ``sizes`` (ignored unclustered) and centred sum of squares ``ss``
-    (``weights``: :func:`~evalstats_core._clusters.cr2_weights` of ``sizes`` when kept)."""
+    (``kept``: its CR2 standard error and degrees of freedom, when kept)."""
     from .clustering import Summary, _deff
 
     if n < 2:
@@ -109,7 +111,7 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         n_clusters = int(sizes.size)
         check_n_clusters(n_clusters)
         if method == "cr2":
-            se, df = cr2_se_df(s, sizes, n, weights)  # Bell & McCaffrey 2002
+            se, df = kept or cr2_se_df(s, sizes, n)  # Bell & McCaffrey 2002
         else:
             se, df = cr1_se(s, n, n_clusters), math.inf  # Miller Eq. 4 (CR1), normal reference
         notes = few_clusters_notes(n_clusters, method, df, stacklevel=4)  # attributed to summarize's caller
@@ -146,21 +148,23 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
         sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
         ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
         cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
-        return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), _weights(memo, sizes, n)
+        w = _weights(memo, sizes, n)
+        cr2 = None if w is None else tuple(cr2_se_df(x, sizes, n, w) for x in (sa, sb, sd))
+        return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2
 
-    n, means, resid, sizes, squares, weights = _kept(memo, (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment), make)
+    n, means, resid, sizes, squares, cr2 = _kept(memo, (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment), make)
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
-                                   confidence=confidence, method=method, interval=interval, weights=weights)
+                                   confidence=confidence, method=method, interval=interval, kept=cr2)
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
                             sizes: np.ndarray, squares: tuple[float, float, float, float],
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
-                            method: str, interval: str, weights: tuple[np.ndarray, float] | None = None) -> Any:
+                            method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
-    unused unpaired; ``weights`` as for :func:`summary_from_moments`)."""
+    unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -181,9 +185,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         n_clusters = int(sizes.size)
         check_n_clusters(n_clusters)
         if cr2:
-            (se_a, df_a), (se_b, df_b) = cr2_se_df(sa, sizes, n, weights), cr2_se_df(sb, sizes, n, weights)
-            if paired:
-                se_d, df_d = cr2_se_df(sa - sb, sizes, n, weights)  # CR2 of d
+            (se_a, df_a), (se_b, df_b), (se_d, df_d) = kept or (  # CR2 of a, b and d
+                cr2_se_df(sa, sizes, n), cr2_se_df(sb, sizes, n), cr2_se_df(sa - sb, sizes, n) if paired else (0, 0))
         else:
             se_a, se_b = cr1_se(sa, n, n_clusters), cr1_se(sb, n, n_clusters)
             df_a = df_b = df_d = math.inf
