@@ -65,7 +65,10 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     if n_q < 2:
         raise EvalStatsError(f"{label} has only {n_q} question ('{q_labels[0]}'); the statistics need at least two "
                              "questions (and a few hundred for trustworthy intervals)")
-    counts = np.bincount(q_codes * n_m + m_codes, minlength=n_q * n_m).reshape(n_q, n_m)  # (n_q, n_m)
+    cell = q_codes * n_m  # the flat (question, model) index, in place: one n-sized temporary (issue 25)
+    cell += m_codes
+    counts = np.bincount(cell, minlength=n_q * n_m).reshape(n_q, n_m)  # (n_q, n_m)
+    del cell
     for j in np.flatnonzero((counts > 0).sum(axis=0) < 2):
         raise EvalStatsError(f"model '{m_labels[j]}' has a score for only one question in {label}; every model "
                              "needs scores on at least two questions (remove the model or add its answers)")
