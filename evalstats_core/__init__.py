@@ -21,6 +21,7 @@ Contents, by module (each module's docstring tells when to use which function):
 ``reading``        ``ReadingOptions``: every reading choice as one value (the CLI's flags, the workbench's widgets)
 ``analysis``       one pass from a loaded file to every model summary and pairwise comparison
 ``sums``           a file's sufficient statistics (``file_sums``), from which ``analyze_sums`` recomputes all
+``engine``         files larger than memory: ``sums_of`` / ``analyze_file`` in SQL (DuckDB, or Spark SQL)
 ``guardrails``     the workbench's checks: what a naive analysis of this file would get wrong
 ``ranking``        the workbench's ranks: which models the pairwise tests can tell apart
 ``reported``       the workbench's reported-numbers mode: accuracy with n or SE, no file
@@ -143,6 +144,8 @@ _PUBLIC: dict[str, str] = {
     "ModelSums": "sums",
     "PairSums": "sums",
     "file_sums": "sums",
+    "sums_of": "engine",
+    "analyze_file": "engine",
     "render": "report",
     "to_json": "report",
     "json_document": "report",

@@ -7,6 +7,7 @@ refused in milliseconds, with the message the reader would give, instead of afte
 
 from __future__ import annotations
 
+import glob
 import os
 
 __all__ = ["expand_examples", "missing_file"]
@@ -48,7 +49,7 @@ def missing_file(files: list[str]) -> str | None:
     ``-`` (standard input) is not a file; ``NAME=PATH`` names the model of the file ``PATH``.
     """
     for arg in files:
-        if arg == "-" or os.path.exists(arg):
+        if arg == "-" or os.path.exists(arg) or (glob.has_magic(arg) and glob.glob(arg)):  # a glob: --engine duckdb
             continue
         name, sep, rest = arg.partition("=")
         target = rest if sep and name and rest else arg

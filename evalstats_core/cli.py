@@ -152,6 +152,9 @@ def _input_options(p: argparse.ArgumentParser) -> None:
                    help="most pairwise comparisons (default 5000, or $EVALSTATS_MAX_PAIRS)")
     p.add_argument("--max-mb", type=_positive("--max-mb"), metavar="MB",
                    help="most megabytes read, after decompression (default 512, or $EVALSTATS_MAX_MB)")
+    from .engine_cli import add_option  # argparse only: --help stays light
+
+    add_option(p)
 
 
 def reading_options(args: argparse.Namespace):
@@ -217,10 +220,7 @@ def with_command(analysis, files: list[str], opts):
 def _load(args: argparse.Namespace):
     """Read the input within the budgets, with the reading choices the workbench would make; dataset
     warnings go to stderr. Returns the dataset, the limits and the reading options."""
-    from .limits import Limits
-
-    limits = Limits.from_env(max_rows=args.max_rows, max_models=args.max_models, max_pairs=args.max_pairs,
-                             max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
+    limits = _limits(args)
     opts = reading_options(args)
     files = _named_files(args.file)[0]
     if len(files) > 1 and "-" in files:
@@ -233,6 +233,13 @@ def _load(args: argparse.Namespace):
     for w in dataset.warnings:
         print(f"evalbars: warning: {' '.join(w.split())}", file=sys.stderr)
     return dataset, limits, opts
+
+
+def _limits(args: argparse.Namespace):
+    from .limits import Limits
+
+    return Limits.from_env(max_rows=args.max_rows, max_models=args.max_models, max_pairs=args.max_pairs,
+                           max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
 
 
 def _named_files(given: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -389,7 +396,10 @@ def _gate(args: argparse.Namespace) -> int:
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    dataset, _, _ = _load(args)
+    from .engine_cli import by_sql as sql_sums
+
+    by_sql = sql_sums(args, _limits(args))
+    dataset = by_sql[0] if by_sql else _load(args)[0]
     from .errors import EvalStatsWarning
     from .gating import gate
 
@@ -400,8 +410,9 @@ def _gate(args: argparse.Namespace) -> int:
                       wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed)
         from .judge_apply import gate_with_labels
 
-        result, note = gate_with_labels(dataset, result, human_col=args.human_col, labels=args.labels,
-                                        method=args.cluster_se, use_clusters=not args.no_clusters)
+        result, note = (result, f"Computed by the {by_sql[2]} engine from the file's sums.") if by_sql else \
+            gate_with_labels(dataset, result, human_col=args.human_col, labels=args.labels, method=args.cluster_se,
+                             use_clusters=not args.no_clusters)
     text = result.markdown()
     if note:
         from .report import escape_markdown
@@ -419,27 +430,36 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    dataset, limits, opts = _load(args)  # numpy, pandas, pyarrow: only now, after the arguments are known
+    from .engine_cli import by_sql as sql_sums
+
+    by_sql = sql_sums(args, _limits(args))  # --engine duckdb / spark (auto: a file above --max-mb): sums in SQL
+    dataset, limits, opts = (by_sql[0], by_sql[1], reading_options(args)) if by_sql else _load(args)
     from .limits import check_pairs
 
     check_pairs(len(dataset.models), args.baseline, limits, dataset.name)
-    from .analysis import analyze  # the statistics (scipy.special) only for a file that loaded
+    from .analysis import analyze, analyze_sums  # the statistics (scipy.special) only for a file that loaded
     from .errors import EvalStatsWarning
     from .report import render
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)  # they are part of the report (and stderr below)
-        result = analyze(dataset, baseline=args.baseline, confidence=args.confidence, paired=not args.unpaired,
-                         use_clusters=not args.no_clusters, adjust=args.adjust, method=args.cluster_se,
-                         interval=args.interval, wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot,
-                         seed=args.seed)
+        settings = dict(baseline=args.baseline, confidence=args.confidence, paired=not args.unpaired,
+                        use_clusters=not args.no_clusters, adjust=args.adjust, method=args.cluster_se,
+                        interval=args.interval)
+        result = analyze_sums(dataset, **settings) if by_sql else analyze(
+            dataset, **settings, wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed)
     if args.file != ["-"]:  # settings.command names the files as given, so it reruns from where it was started
         result = with_command(result, _named_files(args.file)[0], opts)
+    if by_sql:  # the command repeats the engine; the notes say it ran
+        import dataclasses
+
+        result = dataclasses.replace(result, reading=(*result.reading, f"--engine {by_sql[2]}"))
     from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
 
-    judge = section_for(dataset, result, human_col=args.human_col, labels=args.labels,
-                        human_loader=lambda name: _load(argparse.Namespace(**{**vars(args), "metric": name}))[0],
-                        notes=(skipped := []))
+    skipped: list[str] = []
+    judge = None if by_sql else section_for(
+        dataset, result, human_col=args.human_col, labels=args.labels,
+        human_loader=lambda name: _load(argparse.Namespace(**{**vars(args), "metric": name}))[0], notes=skipped)
     for note in skipped:
         print(f"evalbars: note: {' '.join(note.split())}", file=sys.stderr)
     if judge is not None:  # every table, verdict and ranking then reads the corrected numbers

@@ -267,8 +267,9 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
 
     Parameters
     ----------
-    data : Dataset or QuestionTable
-        From :func:`~evalstats_core.data.load`.
+    data : Dataset, QuestionTable or FileSums
+        From :func:`~evalstats_core.data.load`, or a file's sums (:func:`~evalstats_core.engine.sums_of`:
+        files larger than memory; the wild bootstrap then needs the rows and is refused).
     baseline, candidate : str
         Model names as written in the file.
     margin : float or str, default 0
@@ -311,15 +312,26 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
     if baseline == candidate:
         raise EvalStatsError(f"baseline and candidate are both {baseline!r}; name two different models")
     from .data import Dataset, question_scores
+    from .sums import FileSums
 
+    sums = data if isinstance(data, FileSums) else None  # a file's sums (the duckdb / spark engines)
     table = question_scores(data) if isinstance(data, Dataset) else data
     models = getattr(table, "models", ())
     for role, name in (("baseline", baseline), ("candidate", candidate)):
         if name not in models:
             raise EvalStatsError(f"{role} {name!r} is not a model in {getattr(table, 'name', 'the data')}; its "
                                  f"models are: {', '.join(repr(x) for x in models)} (names must match exactly)")
-    res = analyze(table, baseline=baseline, confidence=level, method=method, use_clusters=use_clusters,
-                  adjust="none", interval="auto", wild_bootstrap=wild_bootstrap, n_boot=n_boot, seed=seed)
+    if sums is not None:
+        from .analysis import analyze_sums
+
+        if wild_bootstrap:
+            raise EvalStatsError("the wild bootstrap needs the rows, which a file's sums do not keep; gate a file "
+                                 "that fits in memory (--engine memory) for it")
+        res = analyze_sums(sums, baseline=baseline, confidence=level, method=method, use_clusters=use_clusters,
+                           adjust="none", interval="auto")
+    else:
+        res = analyze(table, baseline=baseline, confidence=level, method=method, use_clusters=use_clusters,
+                      adjust="none", interval="auto", wild_bootstrap=wild_bootstrap, n_boot=n_boot, seed=seed)
     percent = res.unit == "percent"
     m = _margin_on_scale(value, unit, given, percent, table, (baseline, candidate))
     c = next(p for p in res.comparisons if p.model == candidate)
@@ -337,7 +349,8 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
     if c.n_clusters is not None:
         from .guardrails import plain_paired_se
 
-        plain = plain_paired_se(table, candidate, baseline)
+        plain = plain_paired_se(table, candidate, baseline) if sums is None else _plain_from_sums(sums, candidate,
+                                                                                                 baseline)
     return GateResult(
         baseline=baseline, candidate=candidate, verdict=verdict, exit_code=EXIT_CODES[verdict], diff=c.diff,
         se=c.se, df=c.df, ci_low=c.ci_low, ci_high=c.ci_high, p_value=c.p_value, mean_baseline=c.mean_baseline,
@@ -360,6 +373,10 @@ def _margin_on_scale(value: float, unit: str, given: str | None, percent: bool, 
     m = value / 100.0 if unit == "points" else value
     if percent:
         span, what = 1.0, "0/1 scores span 1.0 (100 points)"
+    elif hasattr(table, "model_sums"):  # a file's sums: each model's smallest and largest score
+        ms = [table.model_sums[list(table.models).index(name)] for name in pair]
+        span = max(x.maximum for x in ms) - min(x.minimum for x in ms)
+        what = f"these scores span {span:.3g}"
     else:
         cols = [list(table.models).index(name) for name in pair]
         vals = table.scores[:, cols][table.answered[:, cols]]
@@ -370,6 +387,15 @@ def _margin_on_scale(value: float, unit: str, given: str | None, percent: bool, 
         raise EvalStatsError(f"margin {shown!r} is larger than the scale allows ({what}): it would pass any drop"
                              f"{hint}")
     return m
+
+
+def _plain_from_sums(sums: Any, model: str, baseline: str) -> float:
+    """The paired SE with questions as independent, sd(d) / sqrt(n), from a file's sums (clusters merged)."""
+    from ._clusters import clt_se
+
+    p = sums.merged().pair(list(sums.models).index(model), list(sums.models).index(baseline))
+    n = int(p.count[0])
+    return math.ldexp(clt_se(float(p.m2_diff[0]), n), sums.exponent) if n > 1 else math.nan
 
 
 def _needed(c: Any, margin: float, level: float, power: float) -> float | None:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything (Python packages into .venv; Debian's chromium for the browser tests, R's
-# clubSandwich for the CR2 oracle, LaTeX and poppler for the LaTeX-table test) and run every test.
+# clubSandwich for the CR2 oracle, LaTeX and poppler for the LaTeX-table test, a Java runtime for Spark's
+# local mode) and run every test.
 # Debian packages are installed only when missing, with one apt-get update. Extra arguments go to
 # pytest (bash scripts/test.sh -m "not browser" runs the fast tests alone).
 set -euo pipefail
@@ -10,6 +11,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 { command -v Rscript >/dev/null 2>&1 && Rscript -e 'library(clubSandwich)' >/dev/null 2>&1; } || missing+=(r-cran-clubsandwich)
 command -v pdflatex >/dev/null 2>&1 || missing+=(texlive-latex-recommended)
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)  # Spark local mode (tests/test_engine_spark.py)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else SUDO="none"; fi
   echo "installing Debian packages: ${missing[*]}" >&2

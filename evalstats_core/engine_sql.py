@@ -1,0 +1,237 @@
+"""The sufficient statistics of a results file, written once as SQL that runs on DuckDB and on Spark SQL.
+
+=========================  ==================================================================================
+:class:`Dialect`           what differs between engines: quoting a column name, keeping a table
+:func:`source_sql`         the answers of a long or wide table as ``q, m, s, c, r`` (question, model, score
+                           expression, cluster, row order), from the file's own columns
+:func:`cells_sql`          one row per (question, model): runs averaged, and every check of the rows as counts
+:func:`model_sql`,         per (model, cluster) and per (pair, cluster) on shared questions: COUNT, AVG,
+:func:`pair_sql`           VAR_POP * COUNT, COVAR_POP * COUNT, discordant counts (the fields of ``FileSums``)
+=========================  ==================================================================================
+
+Only standard aggregates are used (``COUNT``, ``SUM``, ``AVG``, ``MIN``, ``MAX``, ``VAR_POP``, ``COVAR_POP``,
+``CASE``, ``TRY_CAST``), so the same text runs on DuckDB and on Spark SQL; the two differ only in how an
+identifier is quoted and how a table is kept (:class:`Dialect`). Labels are compared as trimmed text, as the
+in-memory reader compares them. No user text is ever put in the SQL: column names are quoted identifiers
+(with the quote character doubled) and models of a wide file are numbered, so a file cannot inject SQL.
+
+References
+----------
+Chan, Golub & LeVeque 1983, "Algorithms for computing the sample variance", Am. Stat. 37(3) (the pairwise /
+streaming updates behind ``VAR_POP`` and ``COVAR_POP`` in both engines).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Dialect", "DUCKDB", "SPARK", "source_sql", "cells_sql", "question_sql", "model_sql", "k_sql",
+           "pair_sql", "models_sql", "pivot_sql", "pivot_sums_sql", "PIVOT_MODELS", "kind_of", "FAILS", "MISSING", "TRUE_WORDS", "FALSE_WORDS"]
+
+#: Words read as a missing value, true (1) and false (0): the in-memory reader's (``_columns``).
+MISSING = ("", "na", "n/a", "nan", "null", "none")
+TRUE_WORDS = ("true", "yes", "t", "y", "pass", "passed")
+FALSE_WORDS = ("false", "no", "f", "n", "fail", "failed")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How one engine quotes a column name (``quote``) and spells the text type (``text``)."""
+
+    name: str
+    quote: str
+    text: str
+
+    def ident(self, name: str) -> str:
+        """``name`` as a quoted identifier (the quote character doubled inside)."""
+        return f"{self.quote}{name.replace(self.quote, self.quote * 2)}{self.quote}"
+
+
+DUCKDB = Dialect("duckdb", '"', "VARCHAR")
+SPARK = Dialect("spark", "`", "STRING")
+
+
+_NUMBER = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "BOOLEAN",
+                     "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT", "INT", "LONG", "SHORT", "BYTE",
+                     "REAL"})
+
+
+_INTEGER = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
+                      "INT", "LONG", "SHORT", "BYTE"})
+
+
+def kind_of(type_name: str) -> str:
+    """``"integer"`` for an integer column type of either engine (``BIGINT``, ``int``), ``"number"`` for another
+    numeric or boolean one (``DOUBLE``, ``decimal(10,2)``), else ``"text"``."""
+    head = type_name.upper().split("(")[0].strip()
+    return "integer" if head in _INTEGER else "number" if head in _NUMBER else "text"
+
+
+def _words(words: tuple[str, ...]) -> str:
+    return ", ".join(f"'{w}'" for w in words)  # fixed ASCII words of ours, never user text
+
+
+def _label(d: Dialect, col: str, kind: str = "text") -> str:
+    """A label column as text, trimmed; an integer column as it is (its values and its texts are one to one,
+    and grouping a billion integers is much cheaper than grouping their texts)."""
+    return d.ident(col) if kind == "integer" else f"TRIM(CAST({d.ident(col)} AS {d.text}))"
+
+
+def _missing(text: str) -> str:
+    """True when the text ``text`` is null or a missing-value word."""
+    return f"({text} IS NULL OR LOWER({text}) IN ({_words(MISSING)}))"
+
+
+def _score(d: Dialect, col: str, kind: str) -> tuple[str, str, str]:
+    """(score expression, 'no score here' condition, 'not a score' condition) of column ``col``.
+
+    ``kind`` is ``"number"`` (numeric or boolean column) or ``"text"`` (numbers, true/false words, missing words).
+    """
+    x = d.ident(col)
+    if kind in ("number", "integer"):
+        return f"CAST({x} AS DOUBLE)", f"({x} IS NULL OR ISNAN(CAST({x} AS DOUBLE)))", "FALSE"
+    t = f"LOWER(TRIM(CAST({x} AS {d.text})))"
+    value = (f"CASE WHEN {t} IN ({_words(TRUE_WORDS)}) THEN 1.0 WHEN {t} IN ({_words(FALSE_WORDS)}) THEN 0.0 "
+             f"WHEN {_missing(t)} THEN NULL ELSE TRY_CAST({t} AS DOUBLE) END")
+    bad = (f"(NOT {_missing(t)} AND {t} NOT IN ({_words(TRUE_WORDS + FALSE_WORDS)}) "
+           f"AND TRY_CAST({t} AS DOUBLE) IS NULL)")
+    return value, _missing(t), bad
+
+
+def source_sql(d: Dialect, relation: str, roles: dict, kinds: dict[str, str], order: str) -> str:
+    """The answers as ``q, m, s, c, r, nos, bad``: question and model (trimmed text; a wide file's model is the
+    column's number), score (NULL where there is none), cluster (NULL without a cluster column), the row's place
+    in the file ``r``, and flags for a missing (``nos``) or unreadable (``bad``) score.
+
+    ``roles``: ``format``, ``question``, ``model``, ``score``, ``cluster`` (column names) and ``models``
+    (a wide file's model columns); ``kinds``: column -> ``"number"`` or ``"text"``; ``order``: the SQL
+    expression of the row's place (e.g. the row number).
+    """
+    q = _label(d, roles["question"], kinds.get(roles["question"], "text"))
+    c = (_label(d, roles["cluster"], kinds.get(roles["cluster"], "text")) if roles.get("cluster")
+         else "CAST(NULL AS " + d.text + ")")
+    if roles["format"] == "long":
+        s, nos, bad = _score(d, roles["score"], kinds[roles["score"]])
+        m = _label(d, roles["model"], kinds.get(roles["model"], "text"))
+        return (f"SELECT {q} AS q, {m} AS m, {s} AS s, {c} AS c, {order} AS r, "
+                f"{nos} AS nos, {bad} AS bad FROM {relation}")
+    parts = []
+    base = f"SELECT {q} AS es_q, {c} AS es_c, {order} AS es_r, * FROM {relation}"
+    for j, col in enumerate(roles["models"]):
+        s, nos, bad = _score(d, col, kinds[col])
+        parts.append(f"SELECT es_q AS q, CAST({j} AS {d.text}) AS m, {s} AS s, es_c AS c, es_r AS r, FALSE AS nos, "
+                     f"{bad} AS bad "
+                     f"FROM w WHERE NOT {nos}")  # an empty cell: the model did not answer
+    return f"WITH w AS ({base}) " + " UNION ALL ".join(parts)
+
+
+#: What a row can fail, by the code in the low 3 bits of ``fail`` (``fail = row * 8 + code``).
+FAILS = ("no score", "not a number", "infinite", "no cluster")
+
+
+def cells_sql(source: str, clustered: bool = True) -> str:
+    """One row per (question, model) of ``source`` (:func:`source_sql`): the answers ``k``, their score total,
+    where the cell first appears, its cluster (lowest and highest label: they differ when a question lies in
+    two clusters), the first row that fails a check as ``row * 8 + code`` (:data:`FAILS`; NULL: none does),
+    and per cell the answers not 0/1 and not 0/100 and the largest magnitude (the scale checks)."""
+    inf = "1.7976931348623157e308"
+    no_cluster = f"WHEN c IS NULL THEN r * 8 + {FAILS.index('no cluster')}" if clustered else ""
+    return f"""
+SELECT q, m, COUNT(s) AS k, SUM(s) AS total, MIN(r) AS first, MIN(c) AS c, MAX(c) AS c_max,
+  MIN(CASE WHEN nos THEN r * 8 + {FAILS.index("no score")} WHEN bad THEN r * 8 + {FAILS.index("not a number")}
+      WHEN ABS(s) > {inf} THEN r * 8 + {FAILS.index("infinite")} {no_cluster} END) AS fail,
+  SUM(CASE WHEN s <> 0 AND s <> 1 THEN 1 ELSE 0 END) AS off01,
+  SUM(CASE WHEN s <> 0 AND s <> 100 THEN 1 ELSE 0 END) AS off0100, MAX(ABS(s)) AS top
+FROM ({source}) src GROUP BY q, m"""
+
+
+def question_sql(cells: str) -> str:
+    """Per question: its cluster (twice: a question in two clusters has two) and where it first appears."""
+    return f"SELECT q, MIN(c) AS c, MAX(c_max) AS c_max, MIN(first) AS first FROM {cells} GROUP BY q"
+
+
+def _s(scale: str, p: str = "") -> str:
+    """The question-level score of a cell of table alias ``p`` (the mean of its runs), then ``scale`` (a
+    division such as ``/ 100``, or an empty string)."""
+    return f"({p}total / {p}k {scale})"
+
+
+def model_sql(cells: str, scale: str, clustered: bool) -> str:
+    """Per (model, cluster): COUNT, AVG, VAR_POP * COUNT, answers not 0/1, MIN, MAX of the question scores."""
+    c = "c" if clustered else "''"
+    s = _s(scale)
+    return f"""
+SELECT m, {c} AS g, COUNT(*) AS n, AVG(s) AS mean, VAR_POP(s) * COUNT(*) AS m2,
+  SUM(CASE WHEN s <> 0 AND s <> 1 THEN 1 ELSE 0 END) AS not01, MIN(s) AS lo, MAX(s) AS hi
+FROM (SELECT m, c, {s} AS s FROM {cells} WHERE k > 0) x GROUP BY m, {c}"""
+
+
+def k_sql(cells: str) -> str:
+    """Per model: how many answered questions had each number of runs ``k``."""
+    return f"SELECT m, k, COUNT(*) AS n FROM {cells} WHERE k > 0 GROUP BY m, k"
+
+
+def pair_sql(cells: str, scale: str, clustered: bool) -> str:
+    """Per (pair of models, cluster), over the questions both answered: the fields of ``PairSums``. A pair comes
+    once, as ``a.m > b.m`` in the engine's text order (the caller orients it)."""
+    c = "a.c" if clustered else "''"
+    sa, sb = _s(scale, "a."), _s(scale, "b.")
+    return f"""
+SELECT ma, mb, g, COUNT(*) AS n, AVG(x) AS mean_a, AVG(y) AS mean_b, VAR_POP(x) * COUNT(*) AS m2_a,
+  VAR_POP(y) * COUNT(*) AS m2_b, VAR_POP(x - y) * COUNT(*) AS m2_d, COVAR_POP(x, y) * COUNT(*) AS co,
+  SUM(CASE WHEN x = 1 AND y = 0 THEN 1 ELSE 0 END) AS only_a, SUM(CASE WHEN x = 0 AND y = 1 THEN 1 ELSE 0 END) AS only_b,
+  SUM(CASE WHEN (x <> 0 AND x <> 1) OR (y <> 0 AND y <> 1) THEN 1 ELSE 0 END) AS not01,
+  MIN(x - y) AS d_lo, MAX(x - y) AS d_hi
+FROM (SELECT a.m AS ma, b.m AS mb, {c} AS g, {sa} AS x, {sb} AS y
+      FROM {cells} a JOIN {cells} b ON a.q = b.q AND a.m > b.m WHERE a.k > 0 AND b.k > 0) p
+GROUP BY ma, mb, g"""
+
+
+#: Up to this many models the pairs come from one pass over a per-question pivot (:func:`pivot_sql`); above it,
+#: from a self-join of the cells (:func:`pair_sql`), whose SQL does not grow with the number of pairs.
+PIVOT_MODELS = 16
+
+
+def models_sql(cells: str, wide: bool) -> str:
+    """Each model's number ``j`` in the file's order: first appearance (a wide file: its column's number)."""
+    order = "CAST(m AS INTEGER)" if wide else "MIN(first)"
+    return f"SELECT m, ROW_NUMBER() OVER (ORDER BY {order}) - 1 AS j FROM {cells} GROUP BY m"
+
+
+def pivot_sql(cells: str, models: str, n_models: int, scale: str) -> str:
+    """One row per question: its cluster (twice), where it first appears, and each model's score ``s<j>``
+    (NULL where the model did not answer)."""
+    cols = ", ".join(f"MAX(CASE WHEN y.j = {j} THEN {_s(scale, 'x.')} END) AS s{j}" for j in range(n_models))
+    return (f"SELECT x.q AS q, MIN(x.c) AS c, MAX(x.c_max) AS c_max, MIN(x.first) AS first, {cols} "
+            f"FROM {cells} x JOIN {models} y ON x.m = y.m WHERE x.k > 0 GROUP BY x.q")
+
+
+def pivot_sums_sql(pivot: str, n_models: int, clustered: bool) -> tuple[str, list[str]]:
+    """Per cluster, in one pass over the pivot: every model's fields of ``ModelSums`` and every pair's of
+    ``PairSums`` (``j > i``: model ``j`` minus baseline ``i``, on the questions both answered); with the names
+    of the columns (``n_0``, ``mean_0`` ..., ``count_1_0`` ...) and the questions some model left out."""
+    exprs: list[tuple[str, str]] = []
+    for j in range(n_models):
+        x = f"s{j}"
+        exprs += [(f"n_{j}", f"COUNT({x})"), (f"mean_{j}", f"AVG({x})"), (f"m2_{j}", f"VAR_POP({x}) * COUNT({x})"),
+                  (f"not01_{j}", f"SUM(CASE WHEN {x} <> 0 AND {x} <> 1 THEN 1 ELSE 0 END)"),
+                  (f"lo_{j}", f"MIN({x})"), (f"hi_{j}", f"MAX({x})")]
+    for j in range(n_models):
+        for i in range(j):
+            a, b = f"(CASE WHEN s{i} IS NOT NULL THEN s{j} END)", f"(CASE WHEN s{j} IS NOT NULL THEN s{i} END)"
+            k = f"{j}_{i}"
+            exprs += [(f"count_{k}", f"COUNT({a})"), (f"mean_model_{k}", f"AVG({a})"),
+                      (f"mean_baseline_{k}", f"AVG({b})"), (f"m2_model_{k}", f"VAR_POP({a}) * COUNT({a})"),
+                      (f"m2_baseline_{k}", f"VAR_POP({b}) * COUNT({a})"),
+                      (f"m2_diff_{k}", f"VAR_POP({a} - {b}) * COUNT({a})"),
+                      (f"comoment_{k}", f"COVAR_POP({a}, {b}) * COUNT({a})"),
+                      (f"only_model_{k}", f"SUM(CASE WHEN {a} = 1 AND {b} = 0 THEN 1 ELSE 0 END)"),
+                      (f"only_baseline_{k}", f"SUM(CASE WHEN {a} = 0 AND {b} = 1 THEN 1 ELSE 0 END)"),
+                      (f"not01_{k}", f"SUM(CASE WHEN ({a} <> 0 AND {a} <> 1) OR ({b} <> 0 AND {b} <> 1) THEN 1 ELSE 0 END)"),
+                      (f"d_lo_{k}", f"MIN({a} - {b})"), (f"d_hi_{k}", f"MAX({a} - {b})")]
+    some = " OR ".join(f"s{j} IS NULL" for j in range(n_models))
+    exprs.append(("partial", f"SUM(CASE WHEN {some} THEN 1 ELSE 0 END)"))
+    g = "c" if clustered else "''"
+    names = ["g"] + [name for name, _ in exprs]
+    body = ", ".join(f"{sql} AS {name}" for name, sql in exprs)
+    return f"SELECT {g} AS g, {body} FROM {pivot} GROUP BY {g}", names

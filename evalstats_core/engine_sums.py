@@ -1,0 +1,285 @@
+"""From a file's SQL aggregates to :class:`~evalstats_core.sums.FileSums` (private; see :mod:`evalstats_core.engine`).
+
+:func:`aggregate` finds the column roles on a sample with the in-memory reader, keeps one row per (question,
+model) in the engine (``es_cells``), checks the whole file from it with the reader's words, and assembles the
+per-model and per-pair sums in the order the in-memory path uses (models by first appearance, or column order
+in a wide file; clusters by first appearance).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import engine_sql as q
+from .errors import EvalStatsError
+from .limits import Limits
+
+__all__ = ["aggregate"]
+
+
+def _roles(side: Any, label: str, limits: Limits, o: dict) -> tuple[dict, Any]:
+    """The column roles, found by the in-memory reader on the first rows (its checks and messages too)."""
+    from ._table import opened_arrow, read_table
+
+    sample = side.sample(q_sample())
+    if sample.num_rows == 0:
+        raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
+    given = {"question": o["question_col"], "model": o["model_col"], "score": o["score_col"],
+             "cluster": o["cluster_col"]}
+    records = read_table(None, label, ".parquet", limits, opened=opened_arrow(sample, label, limits),
+                         format=o["format"], given=given, ignore_cols=o["ignore_cols"])
+    raw = {str(c).strip(): str(c) for c in sample.schema.names}  # the reader strips names; SQL needs them as written
+    lay = records.layout
+    roles = {"format": lay["format"], "question": raw[lay["question_col"]],
+             "model": raw.get(lay["model_col"] or ""), "score": raw.get(lay["score_col"] or ""),
+             "cluster": raw.get(records.cluster_name or "") if records.cluster_name else None,
+             "models": [raw[c] for c in lay["model_cols"]]}
+    return roles, records
+
+
+def q_sample() -> int:
+    from .engine import SAMPLE_ROWS
+
+    return SAMPLE_ROWS
+
+
+def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
+    """The :class:`~evalstats_core.sums.FileSums` of the file behind ``side`` (an engine wrapper)."""
+    from ._checks import scales
+    from .sums import FileSums, ModelSums, PairSums
+
+    roles, records = _roles(side, label, limits, o)
+    types = side.types()
+    kinds = {c: q.kind_of(types.get(c, "VARCHAR")) for c in [roles["question"], roles["model"], roles["cluster"],
+                                                             roles["score"], *roles["models"]] if c}
+    d = side.dialect
+    source = q.source_sql(d, side.from_, roles, kinds, side.order)
+    side.keep("es_cells", q.cells_sql(source, roles["cluster"] is not None))
+    _check_rows(side, label, roles, records)
+    wide = roles["format"] == "wide"
+    found = side.run("SELECT m, MIN(first), SUM(CASE WHEN k > 0 THEN 1 ELSE 0 END), SUM(off01), SUM(off0100), "
+                     "MAX(top), MAX(k), MAX(ABS(total / k)) FROM es_cells GROUP BY m")
+    found.sort(key=lambda row: int(row[0]) if wide else row[1])
+    names = [roles["models"][int(row[0])] if wide else str(row[0]) for row in found]
+    if len(names) > limits.max_models:
+        raise EvalStatsError(f"{label} has {len(names):,} distinct values in its model column '{roles['model']}', "
+                             f"more than the limit of {limits.max_models:,}; {Limits.how_to_raise('max_models')}")
+    for name, row in zip(names, found, strict=True):
+        if row[2] < 2:
+            raise EvalStatsError(f"model '{name}' has a score for only one question in {label}; every model needs "
+                                 "scores on at least two questions (remove the model or add its answers)")
+    if o["duplicates"] == "error" and max(int(row[6]) for row in found) > 1:
+        raise EvalStatsError(f"{label} has several rows for one question and model; with duplicates='error' each "
+                             "(question, model) must appear once (or read them as resamples, the default)")
+    notes = [n for n in records.notes if "empty cell" not in n]  # the layout's words; a sample's counts are not
+    warnings: list[str] = []
+    synthetic, codes = _scale_stand_ins(found)
+    import pandas as pd
+
+    _, binary = scales(synthetic, codes, pd.Index(names, dtype="str"), label, o["mixed_scales"], notes, warnings,
+                       wide=wide)
+    hundred = not any(row[3] == 0 for row in found) and all(row[4] == 0 for row in found)
+    scale = " / 100" if hundred and any(row[3] for row in found) else ""
+    from .engine import exponent_of
+
+    big = max((row[7] for row in found if row[7] is not None), default=0.0)
+    exponent = exponent_of(float(big or 0.0) / (100.0 if scale else 1.0))
+    if exponent:  # huge or tiny scores: every score divided by 2^exponent (exact), as the in-memory path does
+        scale += f" / {float(2.0 ** exponent)!r}"
+    pivot = len(names) <= q.PIVOT_MODELS
+    if pivot:  # one row per question with every model's score: the pairs in one pass, no join
+        side.keep("es_models", q.models_sql("es_cells", wide))
+        side.keep("es_questions", q.pivot_sql("es_cells", "es_models", len(names), scale))
+    else:
+        side.keep("es_questions", q.question_sql("es_cells"))
+    questions = _questions(side, label)
+    clustered = roles["cluster"] is not None
+    clusters = side.run("SELECT c, COUNT(*), MIN(first) FROM es_questions GROUP BY c") if clustered else []
+    clusters.sort(key=lambda row: row[2])
+    g_of = {row[0]: i for i, row in enumerate(clusters)} if clustered else {"": 0}
+    sizes = np.array([row[1] for row in clusters] if clustered else [questions], dtype=np.int64)
+    m_of = {str(row[0]): j for j, row in enumerate(found)}
+    if pivot:
+        models, acc, partial = _from_pivot(side, len(names), clustered, g_of)
+    else:
+        models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
+        acc = _joined_pairs(side, q.pair_sql("es_cells", scale, clustered), m_of, g_of)
+        partial = side.run("SELECT COUNT(*) FROM (SELECT q FROM es_cells WHERE k > 0 GROUP BY q "
+                           f"HAVING COUNT(*) < {len(names)}) x")[0][0]
+    k_rows = side.run(q.k_sql("es_cells"))
+    model_sums = []
+    for j, name in enumerate(names):
+        r = models[j]
+        ks = sorted((int(k), int(n)) for m, k, n in k_rows if m_of[str(m)] == j)
+        model_sums.append(ModelSums(name, r["count"], r["mean"], r["m2"], r["not01"],
+                                    np.array([k for k, _ in ks], dtype=np.int64),
+                                    np.array([n for _, n in ks], dtype=np.int64),
+                                    math.ldexp(r["lo"], exponent), math.ldexp(r["hi"], exponent)))  # unscaled
+    pairs = _finish_pairs(acc, names, len(g_of), model_sums)
+    if partial:
+        notes.append(f"{partial} of {questions} questions were answered by only some models; each comparison "
+                     "uses the questions both models answered")
+    notes.append("scores are binary (0/1)" if binary else "scores are continuous")
+    notes.append(f"computed by the {side.dialect.name} engine from sums per model, pair and cluster (the rows "
+                 "never entered Python)")
+    lay = records.layout
+    return FileSums(
+        name=label, models=tuple(names), clusters=tuple(str(row[0]) for row in clusters) if clustered else None,
+        cluster_col=records.cluster_name if clustered else None, cluster_sizes=sizes,
+        score_kind="binary" if binary else "continuous", n_questions=int(questions), exponent=int(exponent),
+        model_sums=tuple(model_sums), pair_sums=tuple(PairSums(**p) for p in pairs), format=lay["format"],
+        question_col=lay["question_col"], model_col=lay["model_col"], score_col=lay["score_col"],
+        notes=tuple(n for n in notes if n), reading=())
+
+
+def _scale_stand_ins(found: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
+    """A few scores per model with the same scale verdict as all of its scores (not 0/1, not 0/100, largest
+    magnitude), so the in-memory scale check gives its verdict and its words."""
+    values, codes = [], []
+    for j, (_, _, _, off01, off0100, top, _, _) in enumerate(found):
+        top = float(top or 0.0)
+        if not off01:
+            pick = [top]  # 0 or 1
+        elif not off0100:
+            pick = [100.0]
+        else:
+            pick = [top] if top not in (0.0, 1.0, 100.0) else [top, 0.5]
+        values += pick
+        codes += [j] * len(pick)
+    return np.array(values, dtype=np.float64), np.array(codes, dtype=np.int64)
+
+
+def _check_rows(side: Any, label: str, roles: dict, records: Any) -> None:
+    """Every row's checks over the whole file in one query, with the in-memory reader's words (the first
+    failing row of the first failing check)."""
+    missing = ", ".join(f"'{w}'" for w in q.MISSING)
+    lay = records.layout
+    score_col = lay["score_col"] or "a model column"
+    checks = [(f"MIN(CASE WHEN {col} IS NULL OR LOWER(CAST({col} AS {side.dialect.text})) IN ({missing}) THEN first END)",
+               f"has no {what} in column '{header}'; every row needs one (NA, N/A, NaN, null and None mean missing "
+               "in every column): fill it in or delete the row")
+              for col, what, header in (("q", "question id", lay["question_col"]), ("m", "model name", lay["model_col"]))
+              if header is not None]
+    words = {"no score": f"has no score in column '{score_col}'; every row needs a score (scores must be numbers, "
+                         "true/false or 0/1): fill it in or delete the row",
+             "not a number": f"has a score in column '{score_col}' that is not a number; scores must be numbers, "
+                             "true/false or 0/1",
+             "infinite": f"has an infinite score in column '{score_col}'; scores must be finite numbers: fix or delete "
+                         "that row",
+             "no cluster": f"has no cluster in column '{records.cluster_name}'; every row needs one: fill it in or "
+                           "delete the row"}
+    checks.append(("MIN(fail)", ""))
+    found = side.run("SELECT " + ", ".join(sql for sql, _ in checks) + " FROM es_cells")[0]
+    for r, (_, said) in zip(found, checks, strict=True):
+        if r is not None and said:
+            raise EvalStatsError(f"{side.where(r)} {said}")
+    if found[-1] is not None:
+        row, code = divmod(int(found[-1]), 8)
+        raise EvalStatsError(f"{side.where(row)} {words[q.FAILS[code]]}")
+
+
+def _questions(side: Any, label: str) -> int:
+    n, split = side.run("SELECT COUNT(*), SUM(CASE WHEN c <> c_max THEN 1 ELSE 0 END) FROM es_questions")[0]
+    if split:
+        qid, a, b = side.run("SELECT q, c, c_max FROM es_questions WHERE c <> c_max ORDER BY first LIMIT 1")[0]
+        raise EvalStatsError(f"question '{qid}' is in cluster '{a}' and in cluster '{b}' in {label}; each question "
+                             "must belong to one cluster")
+    if n < 2:
+        raise EvalStatsError(f"{label} has only {n} question; the statistics need at least two questions (and a few "
+                             "hundred for trustworthy intervals)")
+    return int(n)
+
+
+def _empty(g: int) -> dict:
+    nan, zf, zi = np.full(g, math.nan), np.zeros(g), np.zeros(g, dtype=np.int64)
+    return {"count": zi.copy(), "mean": nan.copy(), "m2": zf.copy(), "not01": zi.copy()}
+
+
+def _model_rows(side: Any, sql: str, m_of: dict, g_of: dict) -> list[dict]:
+    g = len(g_of)
+    out = [{**_empty(g), "lo": math.nan, "hi": math.nan, "n": 0} for _ in m_of]
+    for m, c, n, mean, m2, not01, lo, hi in side.run(sql):
+        r, i = out[m_of[str(m)]], g_of[c]
+        r["count"][i], r["mean"][i], r["m2"][i], r["not01"][i] = n, mean, m2, not01
+        r["lo"] = lo if r["n"] == 0 else min(r["lo"], lo)
+        r["hi"] = hi if r["n"] == 0 else max(r["hi"], hi)
+        r["n"] += n
+    return out
+
+
+_PAIR_KEYS = ("count", "mean_model", "mean_baseline", "m2_model", "m2_baseline", "m2_diff", "comoment", "only_model",
+              "only_baseline", "not01")
+_COUNTS = ("count", "only_model", "only_baseline", "not01")
+
+
+def _new_pair(g: int) -> dict:
+    return {k: (np.zeros(g, np.int64) if k in _COUNTS else np.full(g, math.nan) if k.startswith("mean")
+                else np.zeros(g)) for k in _PAIR_KEYS} | {"diff_min": math.nan, "diff_max": math.nan}
+
+
+def _add(p: dict, x: int, vals: tuple, lo: Any, hi: Any) -> None:
+    """One cluster's values into a pair's arrays (an empty cluster leaves the defaults: count 0, means NaN)."""
+    if not vals[0]:
+        return
+    for k, v in zip(_PAIR_KEYS, vals, strict=True):
+        p[k][x] = v
+    p["diff_min"] = lo if math.isnan(p["diff_min"]) else min(p["diff_min"], lo)
+    p["diff_max"] = hi if math.isnan(p["diff_max"]) else max(p["diff_max"], hi)
+
+
+def _joined_pairs(side: Any, sql: str, m_of: dict, g_of: dict) -> dict:
+    """Per pair ``(j, i)``, ``j > i``, from the self-join (:func:`~evalstats_core.engine_sql.pair_sql`), oriented
+    from the engine's text order."""
+    acc: dict[tuple[int, int], dict] = {}
+    for ma, mb, c, n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01, d_lo, d_hi in side.run(sql):
+        a, b = m_of[str(ma)], m_of[str(mb)]
+        flip = a < b  # the engine's a is the later model unless its text sorts first
+        p = acc.setdefault((b, a) if flip else (a, b), _new_pair(len(g_of)))
+        vals = (n, mean_b, mean_a, m2_b, m2_a, m2_d, co, only_b, only_a, not01) if flip else (
+            n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01)
+        _add(p, g_of[c], vals, *((-d_hi, -d_lo) if flip else (d_lo, d_hi)))
+    return acc
+
+
+def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict) -> tuple[list[dict], dict, int]:
+    """Every model's and pair's sums per cluster from one pass over the pivot (``es_questions``)."""
+    sql, names = q.pivot_sums_sql("es_questions", n_models, clustered)
+    g = len(g_of)
+    models = [{**_empty(g), "lo": math.nan, "hi": math.nan, "n": 0} for _ in range(n_models)]
+    acc: dict[tuple[int, int], dict] = {}
+    partial = 0
+    for row in side.run(sql):
+        v = dict(zip(names, row, strict=True))
+        x = g_of[v["g"]]
+        partial += int(v["partial"] or 0)
+        for j, r in enumerate(models):
+            n = int(v[f"n_{j}"])
+            if n:
+                r["count"][x], r["mean"][x], r["m2"][x], r["not01"][x] = n, v[f"mean_{j}"], v[f"m2_{j}"], v[f"not01_{j}"]
+                r["lo"] = v[f"lo_{j}"] if r["n"] == 0 else min(r["lo"], v[f"lo_{j}"])
+                r["hi"] = v[f"hi_{j}"] if r["n"] == 0 else max(r["hi"], v[f"hi_{j}"])
+                r["n"] += n
+        for j in range(n_models):
+            for i in range(j):
+                k = f"{j}_{i}"
+                _add(acc.setdefault((j, i), _new_pair(g)), x, tuple(v[f"{key}_{k}"] for key in _PAIR_KEYS),
+                     v[f"d_lo_{k}"], v[f"d_hi_{k}"])
+    return models, acc, partial
+
+
+def _finish_pairs(acc: dict, names: list[str], g: int, model_sums: list) -> list[dict]:
+    """Every pair ``j > i`` (model = names[j], baseline = names[i]) in the order of ``FileSums.pair_sums``."""
+    out = []
+    for j in range(len(names)):
+        for i in range(j):
+            p = acc.get((j, i)) or _new_pair(g)
+            if p["not01"].any():  # discordant counts mean something only for 0/1 scores (as file_sums keeps them)
+                p["only_model"] = np.zeros(g, np.int64)
+                p["only_baseline"] = np.zeros(g, np.int64)
+            shared = int(p["count"].sum())
+            left_out = int(model_sums[j].count.sum() + model_sums[i].count.sum()) - 2 * shared
+            out.append({"model": names[j], "baseline": names[i], **p, "n_left_out": left_out})
+    return out

@@ -1,0 +1,74 @@
+"""The engine's SQL on Spark local mode: the same FileSums as the in-memory path (and as DuckDB).
+
+Needs pyspark (requirements-dev.txt) and a Java runtime (scripts/test.sh installs one when ``java`` is missing).
+One local session for the module: start-up is most of this file's time.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_engine import differences, same_analysis, synthetic
+
+from evalstats_core.analysis import analyze_sums
+from evalstats_core.data import load, question_scores
+from evalstats_core.engine import sums_of
+from evalstats_core.errors import EvalStatsError
+from evalstats_core.sums import file_sums
+
+pyspark = pytest.importorskip("pyspark", reason="pyspark is a test-only dependency (requirements-dev.txt)")
+if shutil.which("java") is None:
+    pytest.skip("Spark needs a Java runtime (scripts/test.sh installs default-jre-headless)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[1]").appName("evalstats-test")
+               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "1")
+               .config("spark.sql.adaptive.enabled", "false")
+               .config("spark.driver.memory", "512m").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def test_spark_long_parquet_clustered_and_a_wide_csv(spark, tmp_path):
+    from evalstats_core.analysis import analyze
+
+    long = tmp_path / "long.parquet"
+    synthetic(7, clustered=True, kind="continuous", n_q=120).to_parquet(long, index=False)
+    rng = np.random.default_rng(2)
+    wide = pd.DataFrame({"question": [f"q{i}" for i in range(80)]})
+    for name in ("beta", "alpha"):
+        col = (rng.random(80) < 0.6).astype(float)
+        col[rng.random(80) < 0.1] = np.nan
+        wide[name] = col
+    wide_path = tmp_path / "wide.csv"
+    wide.to_csv(wide_path, index=False)
+    for path in (long, wide_path):
+        memory = file_sums(question_scores(load(str(path))))
+        on_spark = sums_of(str(path), engine="spark", spark=spark)
+        assert differences(memory, on_spark) == []
+        assert differences(memory, sums_of(str(path))) == []  # DuckDB: the same SQL text
+        assert same_analysis(analyze(load(str(path))), analyze_sums(on_spark)) == []
+
+
+def test_spark_checks_rows_in_sql(spark, tmp_path, monkeypatch):
+    from evalstats_core import engine
+
+    monkeypatch.setattr(engine, "SAMPLE_ROWS", 5)
+    path = tmp_path / "bad.csv"
+    path.write_text("question,model,score\n" + "".join(f"q{i},{m},{i % 2}\n" for i in range(10) for m in "AB")
+                    + "q9,A,abc\n")
+    with pytest.raises(EvalStatsError, match="has a score in column 'score' that is not a number"):
+        sums_of(str(path), engine="spark", spark=spark)
+
+
+def test_spark_needs_a_session(tmp_path):
+    with pytest.raises(EvalStatsError, match="needs a SparkSession"):
+        sums_of("examples/atlas_breeze.csv", engine="spark")
