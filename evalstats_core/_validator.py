@@ -83,7 +83,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
         frame["resample"] = records.resample
     clusters = _clusters(records, q_codes, q_labels, frame)
     notes.append("scores are binary (0/1)" if binary else "scores are continuous")
-    return _dataset(records, pd.DataFrame(frame), notes, warnings, binary, cells, clusters, o)
+    return _dataset(records, pd.DataFrame(frame, copy=False), notes, warnings, binary, cells, clusters, o)  # no copies (issue 25)
 
 
 def _repeats_and_scales(records: Records, q_codes: np.ndarray, q_labels: pd.Index, cells: np.ndarray, o: dict,
