@@ -134,7 +134,7 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
     """Name (question, model) pairs given on several rows (with ``resample``: several rows of one (question,
     model, resample), i.e. a run given twice): a warning when their scores differ, or an error."""
     n_m = m_labels.size
-    cell = q_codes * n_m + m_codes  # flat (question, model) index
+    cell = np.multiply(q_codes, n_m, dtype=np.int64) + m_codes  # flat (question, model) index (codes may be int32)
     what = "(question, model) pairs"
     if resample is not None:
         r_codes, r_labels = pd.factorize(resample)

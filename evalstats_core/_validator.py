@@ -65,7 +65,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     if n_q < 2:
         raise EvalStatsError(f"{label} has only {n_q} question ('{q_labels[0]}'); the statistics need at least two "
                              "questions (and a few hundred for trustworthy intervals)")
-    cell = q_codes * n_m  # the flat (question, model) index, in place: one n-sized temporary (issue 25)
+    cell = np.multiply(q_codes, n_m, dtype=np.int64)  # the flat (question, model) index, in place (issue 25)
     cell += m_codes
     counts = np.bincount(cell, minlength=n_q * n_m).reshape(n_q, n_m)  # (n_q, n_m)
     del cell
