@@ -147,7 +147,7 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
     """Name (question, model) pairs given on several rows (with ``resample``: several rows of one (question,
     model, resample), i.e. a run given twice): a warning when their scores differ, or an error."""
     n_m = m_labels.size
-    cell = q_codes * n_m + m_codes  # flat (question, model) index
+    cell = np.multiply(q_codes, n_m, dtype=np.int64) + m_codes  # flat (question, model) index (codes may be int32)
     what = "(question, model) pairs"
     if resample is not None:
         r_codes, r_labels = pd.factorize(resample)
@@ -191,6 +191,11 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
 _SCALES = ((1.0, "0 to 1"), (10.0, "up to 10"), (100.0, "up to 100"))
 
 
+def _any_per_model(m_codes: np.ndarray, mask: np.ndarray, n_m: int) -> np.ndarray:
+    """(n_m,) bool: whether ``mask`` holds on any row of each model."""
+    return np.bincount(m_codes[mask], minlength=n_m) > 0
+
+
 def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: str, mixed: str, notes: list[str],
             warnings: list[str], *, wide: bool) -> tuple[np.ndarray, bool]:
     """Each model's scale; mixed scales are an error naming the models; binary 0/100 is read as 0/1.
@@ -198,9 +203,12 @@ def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: st
     Returns the scores (0/100 divided by 100 when every model is binary on 0/100) and whether they are binary.
     """
     n_m = m_labels.size
-    off01 = np.bincount(m_codes, weights=~((score == 0.0) | (score == 1.0)), minlength=n_m) > 0  # (n_m,)
-    off0100 = np.bincount(m_codes, weights=~((score == 0.0) | (score == 100.0)), minlength=n_m) > 0
-    top = pd.Series(np.abs(score)).groupby(m_codes).max().reindex(range(n_m), fill_value=0.0).to_numpy()
+    zero = score == 0.0  # per-model flags and maxima from bool masks and the models' rows only: no float
+    off01 = _any_per_model(m_codes, ~zero & (score != 1.0), n_m)  # weights or group-by copies (issue 25)
+    off0100 = _any_per_model(m_codes, ~zero & (score != 100.0), n_m)
+    del zero
+    top = np.zeros(n_m)  # each model's largest |score| (0 for a model with no rows)
+    np.maximum.at(top, m_codes, np.abs(score))
     magnitude = np.full(n_m, np.inf)  # smallest of 1, 10, 100 that bounds the model's |scores|; inf: larger
     for bound, _ in reversed(_SCALES):
         magnitude[top <= bound] = bound

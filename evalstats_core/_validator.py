@@ -65,7 +65,10 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     if n_q < 2:
         raise EvalStatsError(f"{label} has only {n_q} question ('{q_labels[0]}'); the statistics need at least two "
                              "questions (and a few hundred for trustworthy intervals)")
-    counts = np.bincount(q_codes * n_m + m_codes, minlength=n_q * n_m).reshape(n_q, n_m)  # (n_q, n_m)
+    cell = np.multiply(q_codes, n_m, dtype=np.int64)  # the flat (question, model) index, in place (issue 25)
+    cell += m_codes
+    counts = np.bincount(cell, minlength=n_q * n_m).reshape(n_q, n_m)  # (n_q, n_m)
+    del cell
     for j in np.flatnonzero((counts > 0).sum(axis=0) < 2):
         raise EvalStatsError(f"model '{m_labels[j]}' has a score for only one question in {label}; every model "
                              "needs scores on at least two questions (remove the model or add its answers)")
@@ -80,7 +83,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
         frame["resample"] = records.resample
     clusters = _clusters(records, q_codes, q_labels, frame)
     notes.append("scores are binary (0/1)" if binary else "scores are continuous")
-    return _dataset(records, pd.DataFrame(frame), notes, warnings, binary, cells, clusters, o)
+    return _dataset(records, pd.DataFrame(frame, copy=False), notes, warnings, binary, cells, clusters, o)  # no copies (issue 25)
 
 
 def _repeats_and_scales(records: Records, q_codes: np.ndarray, q_labels: pd.Index, cells: np.ndarray, o: dict,

@@ -148,7 +148,7 @@ class QuestionTable:
     models : tuple of str
         Column order of the matrices.
     questions : numpy.ndarray, shape (n_questions,)
-        Question labels (text), in order of first appearance.
+        Question labels (text: fixed-width ``str_`` when all are short, else object), in order of first appearance.
     scores : numpy.ndarray, shape (n_questions, n_models)
         Mean of each (question, model) cell's answers; NaN where the model did not answer.
     k : numpy.ndarray of int64, shape (n_questions, n_models)
@@ -415,22 +415,27 @@ def question_scores(dataset: Dataset) -> QuestionTable:
     if not isinstance(dataset, Dataset):
         raise EvalStatsError(f"question_scores needs a Dataset from load(), not a {type(dataset).__name__}")
     frame = dataset.frame
-    q = frame["question"].cat.codes.to_numpy().astype(np.int64)
-    m = frame["model"].cat.codes.to_numpy().astype(np.int64)
-    questions = frame["question"].cat.categories.to_numpy(dtype=object)
+    q = frame["question"].cat.codes.to_numpy()
+    questions = _labels(frame["question"].cat.categories)
     n_q, n_m = questions.size, len(dataset.models)
-    cell = q * n_m + m  # flat (question, model) index
+    cell = q.astype(np.int64)  # flat (question, model) index, built in place: no n-sized temporaries
+    cell *= n_m
+    cell += frame["model"].cat.codes.to_numpy()
     k = np.bincount(cell, minlength=n_q * n_m).reshape(n_q, n_m)
-    total = np.bincount(cell, weights=frame["score"].to_numpy(dtype=np.float64), minlength=n_q * n_m)
+    scores = np.bincount(cell, weights=frame["score"].to_numpy(dtype=np.float64), minlength=n_q * n_m)
+    del cell
+    scores = scores.reshape(n_q, n_m)
     answered = k > 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        scores = np.where(answered, total.reshape(n_q, n_m) / k, np.nan)  # s_i = mean of the K answers
+        scores /= k  # s_i = mean of the K answers (in place)
+    scores[~answered] = np.nan
     codes = clusters = n_clusters = None
     if "cluster" in frame:
         codes = np.empty(n_q, dtype=np.int64)
-        codes[q] = frame["cluster"].cat.codes.to_numpy().astype(np.int64)
+        codes[q] = frame["cluster"].cat.codes.to_numpy()
         clusters = frame["cluster"].cat.categories.to_numpy(dtype=object)
         n_clusters = int(clusters.size)
+    del q
     for arr in (questions, scores, k, answered, codes, clusters):
         if arr is not None:
             arr.flags.writeable = False
@@ -441,6 +446,19 @@ def question_scores(dataset: Dataset) -> QuestionTable:
         question_col=dataset.question_col, model_col=dataset.model_col, score_col=dataset.score_col,
         notes=tuple(dataset.notes), reading=tuple(dataset.reading),
     )
+
+
+def _labels(index: pd.Index, chunk: int = 1 << 16) -> np.ndarray:
+    """Question labels as a numpy text array: fixed-width unicode when every label is short (no Python object
+    per label, issue 25), else object; filled a chunk at a time so no n-sized object array exists even briefly."""
+    width = int(index.str.len().max()) if len(index) else 1
+    out = np.empty(len(index), dtype=f"U{max(width, 1)}" if width <= _SHORT_LABEL else object)
+    for start in range(0, len(index), chunk):
+        out[start:start + chunk] = index[start:start + chunk].to_numpy(dtype=object)
+    return out
+
+
+_SHORT_LABEL = 16  # characters: 4 bytes each in a "U" array, less than a str object (~50 B) and its pointer
 
 
 # ---------------------------------------------------------------------------------------------- prepare

@@ -115,3 +115,22 @@ def test_json_lines_depth_agrees_with_the_regex_depth():
         finally:
             bounded._STEP = saved
         assert got == [max(bounded._depth(line) for line in lines) for lines in cases]
+
+
+def test_question_labels_are_no_per_question_objects_when_short():
+    """Issue 25 (memory): short question ids are a fixed-width text array (4 bytes a character, no Python str per
+    question); long ones stay an object array; both hold the same labels, and the scores are unchanged."""
+    import numpy as np
+
+    from evalstats_core.data import question_scores
+
+    body = "question,model,score\n" + "".join(f"q{i},{m},{(i + j) % 3 > 0:d}\n" for i in range(50)
+                                              for j, m in enumerate("AB"))
+    short = question_scores(load(body.encode(), name="s.csv"))
+    assert short.questions.dtype.kind == "U" and short.questions.tolist() == [f"q{i}" for i in range(50)]
+    long_ids = body.replace("\nq", "\nquestion-number-")  # 17 characters and more
+    wide = question_scores(load(long_ids.encode(), name="l.csv"))
+    assert wide.questions.dtype == object and wide.questions[3] == "question-number-3"
+    np.testing.assert_array_equal(short.scores, wide.scores)
+    assert np.isnan(question_scores(load(b"question,model,score\nq1,A,1\nq2,A,0\nq1,B,1\nq3,B,0\n",
+                                         name="p.csv")).scores).sum() == 2  # unanswered cells stay NaN
