@@ -252,8 +252,45 @@ def sums_of(path: Any, *, engine: str = "duckdb", spark: Any = None, connection:
                                                    score_col=score_col, cluster_col=cluster_col,
                                                    ignore_cols=tuple(ignore_cols), duplicates=duplicates,
                                                    mixed_scales=mixed_scales))
+    except Exception as exc:  # noqa: BLE001 - the engine's own read errors become one clear line
+        if isinstance(exc, EvalStatsError) or not _engine_error(exc):
+            raise
+        raise EvalStatsError(engine_message(str(exc), label, engine)) from None
     finally:
         side.close()
+
+
+def _engine_error(exc: BaseException) -> bool:
+    """True for DuckDB's and Spark's own errors (a file it could not read), not for a bug of ours."""
+    module = type(exc).__module__ or ""
+    return module.split(".")[0] in ("duckdb", "_duckdb", "pyspark", "py4j")
+
+
+def engine_message(text: str, label: str, engine: str) -> str:
+    """One line naming what the SQL engine could not read in ``label`` and the fix.
+
+    Examples
+    --------
+    >>> engine_message('Invalid Input Error: Failed to read file "/d/b.parquet": schema mismatch in glob: column '
+    ...                '"model" was read from the original file "/d/a.parquet", but could not be found in file '
+    ...                '"/d/b.parquet". Candidate names: question, A', "d", "duckdb")
+    "the files of 'd' do not have the same columns: column 'model' is in a.parquet but not in b.parquet; a folder or glob is read as one table, so give files with the same columns (or analyse each file on its own)"
+    """
+    import re
+
+    found = re.search(r'column "([^"]*)" was read from the original file "([^"]*)", but could not be found in '
+                      r'file "([^"]*)"', text)
+    if found:
+        column, first, other = found.groups()
+        return (f"the files of '{label}' do not have the same columns: column '{column}' is in "
+                f"{os.path.basename(first)} but not in {os.path.basename(other)}; a folder or glob is read as one "
+                "table, so give files with the same columns (or analyse each file on its own)")
+    if "schema mismatch" in text:
+        return (f"the files of '{label}' do not have the same columns; a folder or glob is read as one table, so "
+                "give files with the same columns (or analyse each file on its own)")
+    first_line = " ".join(text.split())[:300]
+    return (f"{engine} could not read '{label}' ({first_line}); check that every file is a Parquet or CSV results "
+            "table, or read one file with --engine memory for a detailed message")
 
 
 def analyze_file(path: Any, *, engine: str = "duckdb", spark: Any = None, connection: Any = None,

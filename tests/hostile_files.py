@@ -145,7 +145,8 @@ def cases(folder: str | os.PathLike, big: bool = False) -> dict[str, Case]:
     if fifo.exists():
         out["fifo.csv"] = Case(str(fifo), 2, ("named pipe (FIFO)",))
     out["dev_zero"] = Case("/dev/zero", 2, ("a device",))
-    out["directory"] = Case(str(d), 2, ("is a folder",))
+    # a folder is read as one table by the SQL engine (issue 25); these files do not share their columns
+    out["directory"] = Case(str(d), 2, ("do not have the same columns",))
     return out
 
 
