@@ -147,12 +147,13 @@ SELECT q, m, COUNT(s) AS k, SUM(s) AS total, MIN(r) AS first, MIN(c) AS c, MAX(c
 FROM ({source}) src GROUP BY q, m"""
 
 
-def rows_sql(d: Dialect, source: str, clustered: bool) -> str:
+def rows_sql(d: Dialect, source: str, clustered: bool, integer: tuple[str, ...] = ()) -> str:
     """Per model, in one pass over the rows with a handful of groups: where it first appears, its answers not 0/1
     and not 0/100, the largest magnitude (the scale checks), and the first row with no question id, no model
-    name, or a failing score or cluster (``row * 8 + code``, :data:`FAILS`)."""
+    name, or a failing score or cluster (``row * 8 + code``, :data:`FAILS`). Columns named in ``integer``
+    (``"q"``, ``"m"``) hold integers: only NULL is missing there (no text to compare per row)."""
     def missing(col: str) -> str:
-        return _missing(f"CAST({col} AS {d.text})")
+        return f"{col} IS NULL" if col in integer else _missing(f"CAST({col} AS {d.text})")
     return f"""
 SELECT m, MIN(r) AS first, SUM(CASE WHEN s <> 0 AND s <> 1 THEN 1 ELSE 0 END) AS off01,
   SUM(CASE WHEN s <> 0 AND s <> 100 THEN 1 ELSE 0 END) AS off0100, MAX(ABS(s)) AS top,

@@ -59,7 +59,8 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     source = q.source_sql(d, side.from_, roles, kinds, side.order)
     clustered = roles["cluster"] is not None
     wide = roles["format"] == "wide"
-    side.keep("es_models", q.models_sql(f"({q.rows_sql(d, source, clustered)})", wide))
+    integer = tuple(x for x, col in (("q", roles["question"]), ("m", roles["model"])) if kinds.get(col) == "integer")
+    side.keep("es_models", q.models_sql(f"({q.rows_sql(d, source, clustered, integer)})", wide))
     rows = side.run("SELECT m, j, first, off01, off0100, top, q_miss, m_miss, fail FROM es_models")
     _check_rows(side, roles, records, rows)
     rows.sort(key=lambda row: row[1])
