@@ -15,6 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from evalstats_core.edge_coverage import (  # noqa: E402
@@ -26,6 +28,7 @@ from evalstats_core.edge_coverage import (  # noqa: E402
 
 SWE = (231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1)
 EQ27 = (37,) * 27
+U57 = tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57))  # as bench_edge_designs.py
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -49,17 +52,25 @@ def main(argv: list[str] | None = None) -> None:
         rows.append((f"pair, n {n}, only A {a:.0%} / only B {b:.0%}",
                      paired_binary_coverage(n, a, b, interval="normal", **args),
                      paired_binary_coverage(n, a, b, **args)))
-    args = dict(reps=reps // 2, rng=3)
-    rows.append(("pair, 12 SWE-like clusters, only A 1% / only B 4%, ICC 0.1",
-                 paired_binary_coverage(500, 0.01, 0.04, sizes=SWE, icc=0.1, interval="normal", **args),
-                 paired_binary_coverage(500, 0.01, 0.04, sizes=SWE, icc=0.1, **args)))
+    for name, sizes, a, b, icc in (("12 SWE-like clusters", SWE, 0.01, 0.04, 0.1),
+                                   ("12 SWE-like clusters", SWE, 0.03, 0.08, 0.2),
+                                   ("27 equal clusters", EQ27, 0.01, 0.04, 0.1),
+                                   ("27 equal clusters", EQ27, 0.005, 0.02, 0.3),
+                                   ("57 clusters of 5-59", U57, 0.01, 0.04, 0.1),
+                                   ("5 clusters", (200,) * 5, 0.01, 0.04, 0.1)):
+        args = dict(reps=reps // 2, rng=3, sizes=sizes, icc=icc)
+        rows.append((f"pair, {name}, only A {a:.1%} / only B {b:.0%}, ICC {icc}",
+                     paired_binary_coverage(sum(sizes), a, b, interval="normal", **args),
+                     paired_binary_coverage(sum(sizes), a, b, **args)))
     print(f"{'design':64s} {'t (before)':>11s} {'default':>9s}")
     for name, before, after in rows:
         print(f"{name:64s} {before:11.3f} {after:9.3f}")
     print("\ngate false-pass rate, candidate truly 5 points worse (a correct gate: <= 0.025)")
-    for n, margin, sizes in ((30, 0.02, None), (20, 0.03, None), (100, 0.02, None), (500, 0.02, SWE)):
-        args = dict(reps=reps // 2, rng=4, sizes=sizes, icc=0.1 if sizes else 0.0)
-        label = f"n {n}, margin {margin:.0%}" + (", 12 SWE-like clusters" if sizes else "")
+    for n, margin, sizes, icc in ((30, 0.02, None, 0.0), (20, 0.03, None, 0.0), (100, 0.02, None, 0.0),
+                                  (500, 0.02, SWE, 0.1), (999, 0.02, EQ27, 0.2), (1000, 0.02, (200,) * 5, 0.1),
+                                  (sum(U57), 0.02, U57, 0.2)):
+        args = dict(reps=reps // 2, rng=4, sizes=sizes, icc=icc)
+        label = f"n {n}, margin {margin:.0%}" + (f", {len(sizes)} clusters, ICC {icc}" if sizes else "")
         print(f"{label:64s} {gate_pass_rate(n, 0.05, margin, interval='normal', **args):11.3f} "
               f"{gate_pass_rate(n, 0.05, margin, **args):9.3f}")
 

@@ -91,8 +91,10 @@ def warnings_for(sums: FileSums, rows: list[ModelResult], pairs: tuple[PairResul
     if small:
         u_min = min(units)
         what = "clusters" if clustered else "questions"
-        tail = ("for 0/1 scores prefer Wilson or Bayesian intervals, and treat close calls as fragile"
-                if sums.score_kind == "binary" and not clustered else "treat close calls as fragile")
+        tail = ("for 0/1 scores the default interval is Wilson's (Clopper-Pearson's below 10 failures) when fewer "
+                "than 100 failures are expected" if sums.score_kind == "binary" and not clustered else
+                "t assumes a roughly normal mean, which scores bunched at one end of the scale do not give with "
+                "so few")
         if method == "cr1":
             out.append(f"{'every model has' if len(small) == len(rows) else 'some models have'} fewer than "
                        f"{SMALL_N} {what} (smallest: {u_min}): normal (CLT) intervals can be too narrow with fewer "

@@ -128,6 +128,19 @@ def check_wide_budget(header: list[str], roles: dict, n_rows: int, label: str, l
         check_name(header[i], "model name", f"the header (column {i + 1}) of {label}")
 
 
+def _distinct(a: float, b: float) -> tuple[str, str]:
+    """Two scores with as many significant digits (6 to 17) as it takes to show that they differ.
+
+    >>> _distinct(0.5, 0.5000001), _distinct(1.0, 1.0)
+    (('0.5', '0.5000001'), ('1', '1'))
+    """
+    for digits in range(6, 18):
+        x, y = f"{a:.{digits}g}", f"{b:.{digits}g}"
+        if x != y or a == b:
+            return x, y
+    return repr(a), repr(b)
+
+
 def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labels: pd.Index, m_labels: pd.Index,
              row_where, duplicates: str, label: str, warnings: list[str], notes: list[str],
              resample: np.ndarray | None = None, resample_name: str = "epoch") -> None:
@@ -153,9 +166,12 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
     differ = spread > 1e-9 * scale
     n_differ, n_multi = int(differ.sum()), int(multi.sum())
     first = int(np.flatnonzero(differ)[0]) if n_differ else int(np.flatnonzero(multi)[0])
-    rows = np.flatnonzero(cell == first)[:2]
+    rows = np.flatnonzero(cell == first)
+    other = np.flatnonzero(score[rows] != score[rows[0]])  # show two rows that differ, when some do
+    rows = rows[[0, int(other[0]) if n_differ and other.size else 1]]
+    shown = _distinct(float(score[rows[0]]), float(score[rows[1]]))
     example = (f"question '{q_labels[q_codes[rows[0]]]}' and model '{m_labels[m_codes[rows[0]]]}' on "
-               f"{row_where(rows[0])} ({score[rows[0]]:g}) and {row_where(rows[1])} ({score[rows[1]]:g})")
+               f"{row_where(rows[0])} ({shown[0]}) and {row_where(rows[1])} ({shown[1]})")
     if duplicates == "error":
         said = "with different scores" if n_differ else "with the same score"
         raise EvalStatsError(

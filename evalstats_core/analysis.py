@@ -225,6 +225,9 @@ class Analysis:
         The file's path as the user gave it (the command line sets it), for ``settings.command``.
     reading : tuple of str
         Command-line options that repeat how the file was read (``Dataset.reading``).
+    judge : JudgeSection or None
+        The judge-corrected (PPI++) results when human labels were read
+        (:func:`~evalstats_core.judge_apply.corrected_analysis` sets it); every report format adds them.
     """
 
     models: tuple[ModelResult, ...]
@@ -253,6 +256,7 @@ class Analysis:
     seed: int = 0
     source: str | None = None
     reading: tuple[str, ...] = ()
+    judge: Any = None
 
     def models_frame(self) -> pd.DataFrame:
         """One row per model, one column per :class:`ModelResult` field."""

@@ -474,9 +474,7 @@ def _run(args: argparse.Namespace) -> int:
         from .report import csv_tables
 
         os.makedirs(args.output, exist_ok=True)
-        tables = csv_tables(result)
-        if judge is not None:
-            tables["judge.csv"] = add_to_report("", "csv", judge, table="judge")
+        tables = csv_tables(result)  # with judge.csv when human labels were read
         for name, body in tables.items():
             path = os.path.join(args.output, name)
             if any(_same_file(f, path) for f in args.file):
@@ -487,10 +485,11 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     latex = {"columns": args.columns or ("model", "n", "mean", "diff", "p_adj"), "caption": args.caption,
              "label": args.label, "wide": not args.narrow}
-    text = "" if args.table == "judge" else render(result, args.format, table=args.table, latex=latex)
-    if judge is not None:
-        text = add_to_report(text, args.format, judge, table=args.table)
-    elif args.table == "judge":
+    if judge is not None and args.table == "judge":
+        text = add_to_report("", args.format, judge, table=args.table)
+    elif args.table != "judge":  # the corrected analysis carries the judge section into every format
+        text = render(result, args.format, table=args.table, latex=latex)
+    else:
         return _fail("--table judge needs human labels: --human-col C or --labels FILE")
     _write(text, args.output)
     return 0

@@ -7,9 +7,11 @@
 :func:`paired_binary_coverage`   simulated coverage of a paired difference of 0/1 scores
 :func:`gate_pass_rate`           how often the gate's "pass" (interval above ``-margin``) happens when
                                  the candidate is truly worse than the margin allows
+``clustered_binary_intervals``  the same intervals for one clustered model, vectorised over many
+                                 simulated files (``draw_cluster_counts``), for coverage tables
 ===============================  ======================================================================
 
-Every function runs the library's own :func:`~evalstats_core.clustering.summarize` or
+Every function but the vectorised one runs the library's own :func:`~evalstats_core.clustering.summarize` or
 :func:`~evalstats_core.comparison.compare` on each simulated file, with ``interval="auto"`` (the
 default) or ``"normal"`` (the raw t interval), so the numbers describe what users get. Randomness
 comes only from ``rng``. ``tests/test_edges.py`` runs them with modest replication counts;
@@ -27,7 +29,34 @@ from scipy.special import bdtr
 from .errors import EvalStatsWarning
 from .simulate import _cluster_rates
 
-__all__ = ["clustered_binary_coverage", "exact_binary_coverage", "gate_pass_rate", "paired_binary_coverage"]
+__all__ = ["COVERAGE_CLAIMS", "claim", "clustered_binary_coverage", "clustered_binary_intervals", "draw_cluster_counts", "exact_binary_coverage",
+           "gate_pass_rate", "paired_binary_coverage"]
+
+
+#: The coverage ranges the few-clusters and extremes guardrails quote, each measured by simulation of
+#: one clustered model's 95% interval (cluster accuracies Beta with the ICC, the model of
+#: :func:`draw_cluster_counts`); ``tests/test_edges.py`` re-simulates every
+#: design behind each range and checks that the range is what it finds. Keys: who / where.
+COVERAGE_CLAIMS: dict[str, tuple[float, float]] = {
+    # CR2 t, 12 (SWE-bench-like), 27 (equal), 57 (sizes 5-59) clusters, ICC 0.05-0.2, accuracy 30-70%
+    "t_many_mid": (0.92, 0.96),
+    # CR2 t, 12 SWE-bench-like clusters, ICC 0.1, accuracy 95%
+    "t_swe_95": (0.84, 0.86),
+    # the default 0/1 interval, same many-cluster designs, ICC 0.05-0.2, accuracy 95%
+    "default_many_95": (0.93, 0.98),
+    # CR2 t, 3 / 5 equal and 8 unequal clusters, ICC 0.05-0.2, accuracy 30-70%
+    "t_few_mid": (0.92, 0.96),
+    # CR2 t, 2 clusters of 90% and 10% of the questions, ICC 0.05-0.2, accuracy 30-70%
+    "t_two_unequal_mid": (0.89, 0.92),
+    # the default 0/1 interval, 3 / 5 / 8 clusters, ICC 0.05-0.2, accuracy 95%
+    "default_few_95": (0.88, 0.98),
+}
+
+
+def claim(key: str) -> str:
+    """A range of :data:`COVERAGE_CLAIMS` as the guardrails print it: ``"92-96%"``."""
+    lo, hi = COVERAGE_CLAIMS[key]
+    return f"{100 * lo:.0f}%" if round(100 * lo) == round(100 * hi) else f"{100 * lo:.0f}-{100 * hi:.0f}%"
 
 
 def _quiet(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -144,3 +173,55 @@ def gate_pass_rate(n: int, drop: float, margin: float, *, sizes: Any = None, icc
         c = _quiet(compare, cand, base, labels, interval=interval, confidence=confidence)
         passes += bool(c.ci_low > -margin)  # nan (no interval) never passes
     return passes / reps
+
+
+def draw_cluster_counts(sizes: np.ndarray, mean: float, icc: float, reps: int,
+                        gen: np.random.Generator) -> np.ndarray:
+    """Per-cluster numbers of correct answers, shape ``(reps, G)``: cluster ``g`` has a latent accuracy
+    ``r_g ~ Beta`` with mean ``mean`` and ICC ``icc`` (as :func:`clustered_binary_coverage`) and ``sizes[g]``
+    questions."""
+    rates = _cluster_rates(gen, (reps, sizes.size), mean, icc)
+    return gen.binomial(sizes.astype(np.int64), rates).astype(np.float64)
+
+
+def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0.95) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Intervals for one clustered model from per-cluster counts ``x`` (shape ``(reps, G)``), vectorised.
+
+    Returns ``{"t", "Korn-Graubard", "logit CR2", "default"}``, each ``(low, high)`` arrays: the CR2 t
+    interval (Bell-McCaffrey df of the mean, :func:`~evalstats_core._clusters.cr2_se_df`), Korn &
+    Graubard's and the logit interval where the rule picks a proportion interval (t elsewhere), and
+    the default, their union (:func:`~evalstats_core.proportions.binary_mean_interval`). The same
+    arithmetic as :func:`~evalstats_core.clustering.summarize` (``tests/test_edges.py`` checks equality
+    to 1e-9), thousands of times faster for coverage tables.
+    """
+    from scipy.special import betaincinv, expit, logit, ndtri, stdtrit
+
+    from .proportions import FAILURES_FOR_T
+
+    n = sizes.sum()
+    p = x.sum(1) / n
+    resid = x - sizes * p[:, None]
+    f = sizes / n
+    a = 1.0 / (1.0 - f)
+    se = np.sqrt((resid * resid) @ a) / n
+    af2 = a * f * f
+    df = 1.0 / (float(af2 @ (a * (1.0 - 2.0 * f))) + float(af2.sum()) ** 2)
+    z, t = ndtri(0.5 + conf / 2), stdtrit(df, 0.5 + conf / 2)
+    pq, tail = p * (1.0 - p), (1.0 - conf) / 2
+    se = np.where(se <= 1e-12 * np.maximum(p, np.sqrt(pq / (n - 1))), 0.0, se)
+    kish = n * n / (sizes @ sizes)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n_eff = np.where(se > 0, n * (pq / n) / (se * se), kish)
+        n_star = np.where((se > 0) & (pq > 0), np.minimum(n, pq / (se * se)), np.minimum(n, kish)) * (z / t) ** 2
+        k = p * n_star
+        kg = (np.where(k <= 0, 0.0, betaincinv(k, n_star - k + 1, tail)),
+              np.where(k >= n_star, 1.0, betaincinv(k + 1, n_star - k, 1 - tail)))
+        half = t * se / pq
+        ok = (se > 0) & (pq > 0)
+        lg = (np.where(ok, expit(logit(p) - half), kg[0]), np.where(ok, expit(logit(p) + half), kg[1]))
+    use = ~((se > 0) & (np.minimum(n_eff, n) * np.minimum(p, 1 - p) >= FAILURES_FOR_T))
+    tt = (p - t * se, p + t * se)
+    return {"t": tt,
+            "Korn-Graubard": (np.where(use, kg[0], tt[0]), np.where(use, kg[1], tt[1])),
+            "logit CR2": (np.where(use, lg[0], tt[0]), np.where(use, lg[1], tt[1])),
+            "default": (np.where(use, np.fmin(kg[0], lg[0]), tt[0]), np.where(use, np.fmax(kg[1], lg[1]), tt[1]))}

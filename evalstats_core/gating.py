@@ -110,6 +110,9 @@ class GateResult:
         Why the data cannot bound the difference (a zero standard error that no score interval
         replaced: every shared question, or every cluster, has the same score difference); the verdict
         is then inconclusive whatever the interval says. None otherwise.
+    interval : str or None
+        The interval the decision read, in the one vocabulary's words (the comparison's ``interval``:
+        ``"t (n - 1 df)"``, ``"Tango score (discordant answers)"``, ...); the summary's footer names it.
     """
 
     baseline: str
@@ -138,6 +141,7 @@ class GateResult:
     margin_given: str | None = None
     se_plain: float | None = None
     unbounded: str | None = None
+    interval: str | None = None
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False) -> str:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
@@ -206,12 +210,14 @@ class GateResult:
     def markdown(self) -> str:
         """A short Markdown summary for a CI log or a pull-request comment."""
         from .report import escape_markdown
-        from .vocabulary import se_method_label
+        from .vocabulary import INTERVAL_LABELS, se_method_label
 
         level = f"{round(100 * self.confidence, 2):g}%"
         how = se_method_label(self.method, "the cluster column" if self.n_clusters is not None else None)
         how = (how.replace("clustered on 'the cluster column'", "clustered") + f", {self.df:.1f} df"
                if math.isfinite(self.df) else how)
+        if self.interval in INTERVAL_LABELS.values():  # a score interval, not the t / normal one
+            how = f"{self.interval} interval" + (", clustered" if self.n_clusters is not None else "")
         design = (f"{self.n:,} shared questions in {self.n_clusters:,} clusters" if self.n_clusters is not None
                   else f"{self.n:,} shared questions")
         p = self._p(self.p_value)
@@ -358,6 +364,7 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
         confidence=level, n_needed=needed, method=method, percent=percent, name=res.name,
         needed_unit="clusters" if c.n_clusters is not None else "questions", wild_p_value=c.wild_p_value,
         margin_given=given.strip() if given is not None else None, se_plain=plain, unbounded=unbounded,
+        interval=c.interval,
     )
 
 

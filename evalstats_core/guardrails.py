@@ -16,7 +16,7 @@ The checks, each tied to a mistake the literature documents:
 * ``pooled_resamples`` -- several answers per question pooled as if independent (Miller 2024, Sec. 3.1).
 * ``overlap`` -- two intervals that overlap read as "no difference" although the paired test finds one.
 * ``multiplicity`` -- many pairwise tests without correction (Holm 1979; Benjamini & Hochberg 1995).
-* ``extremes`` -- a model at 0% or 100% (SE 0 and an interval of zero width), or near it (fewer than
+* ``extremes`` (:mod:`evalstats_core.guardrail_edges`) -- a model at 0% or 100% (SE 0 and an interval of zero width), or near it (fewer than
   about 100 failures: the t interval under-covers; the default 0/1 interval does not).
 * ``few_clusters`` -- few clusters: CR1 with a normal reference is too narrow below about 30 (Cameron &
   Miller 2015, Sec. VI); CR2 with Satterthwaite df is wide below about 10; the effective number of
@@ -61,7 +61,6 @@ CHECKS: dict[str, str] = {
 }
 #: An ignored column counts as cluster-like when clustering on it changes some SE by this factor.
 SE_RATIO_FLAG = 1.1
-
 
 @dataclass(frozen=True, slots=True)
 class Guardrail:
@@ -156,10 +155,15 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
     if analysis.method == "cr2":
         t = float(stdtrit(m.df, 0.5 + analysis.confidence / 2.0))  # the t quantile the interval uses
         wide, narrow = _halves(t * m.se, z * m.se, analysis)
+        from .report_words import se_range
+
+        lo, hi = se_range(m.df, analysis.confidence)
         return _ok("small_n", (
             f"{m.model} has {u} {what}, {m.df:.1f} degrees of freedom. Its interval uses Student's t = {t:.2f} "
             f"rather than z = {z:.2f}: {wide} instead of {narrow}, "
-            f"{100.0 * (t / z - 1.0):.0f}% wider, as it should be with so few. Close calls stay fragile."))
+            f"{100.0 * (t / z - 1.0):.0f}% wider, as it should be with so few: the standard error itself is within "
+            f"{lo:.2f}x to {hi:.2f}x of the true one (95%). t assumes the mean is roughly normal; when most scores "
+            "sit at one end of the scale (skewed, near a ceiling) the interval covers less than it claims."))
     df = max(int(u) - 1, 1)
     t = float(stdtrit(df, 0.5 + analysis.confidence / 2.0))  # Student-t quantile with units - 1 df
     wide, narrow = _halves(t * m.se, z * m.se, analysis)
@@ -167,7 +171,7 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
         f"{m.model} has {u} {what}. The normal interval uses z = {z:.2f}; with so few, Student's t "
         f"({df} degrees of freedom) gives {t:.2f}, an interval {100.0 * (t / z - 1.0):.0f}% wider "
         f"({wide} instead of {narrow}). Switch to the default "
-        "(CR2 / t) standard errors. Close calls are fragile."))
+        "(CR2 / t) standard errors: the normal interval covers less than it claims here."))
 
 
 def _summarize_quiet(scores: np.ndarray, codes: np.ndarray | None, confidence: float):
@@ -317,98 +321,6 @@ def _multiplicity(analysis: Analysis) -> Guardrail:
     return _ok("multiplicity", f"{m} comparisons, adjusted with {name}: {adj} significant before and after.")
 
 
-def _extremes(table: QuestionTable, analysis: Analysis) -> Guardrail:
-    from .intervals import proportion_ci
-
-    hits = [m for m in analysis.models if m.se == 0.0]
-    if not hits:
-        return _ceiling(table, analysis)
-    parts = []
-    for m in hits:
-        if table.score_kind == "binary" and m.mean in (0.0, 1.0):
-            k = int(round(m.mean * m.n))
-            wil = proportion_ci(k, m.n, method="wilson", confidence=analysis.confidence)
-            parts.append(f"{m.model} scored {_pct(m.mean)} on all {m.n} questions: SE 0 and a zero-width CLT "
-                         f"interval, yet its true accuracy could be {_pct(wil.low)} to {_pct(wil.high)} (Wilson)")
-        else:
-            parts.append(f"{m.model} has the same score ({m.mean:g}) on all {m.n} questions: SE 0")
-    return _warn("extremes", "; ".join(parts) + ". A zero-width interval is never the truth: the next questions "
-                                                  "could go the other way.")
-
-
-def _ceiling(table: QuestionTable, analysis: Analysis) -> Guardrail:
-    """Near 0% or 100%: few failures make the mean's distribution skewed and the t interval too narrow."""
-    from .proportions import FAILURES_FOR_T
-
-    if table.score_kind != "binary":
-        return _ok("extremes", "no model scores the same on every question.")
-    near = []
-    for m in analysis.models:
-        n_eff = m.n if m.n_clusters is None else (m.n_eff if math.isfinite(m.n_eff) else m.n)
-        fails = min(n_eff, m.n) * min(m.mean, 1.0 - m.mean)
-        if fails < FAILURES_FOR_T:
-            near.append((m, fails))
-    if not near:
-        return _ok("extremes", "no model is near 0% or 100%: both outcomes are common enough for a t interval.")
-    m, fails = min(near, key=lambda x: x[1])
-    return _warn("extremes", (
-        f"{m.model} scored {_pct(m.mean)}: about {fails:.0f} {'effective ' if m.n_clusters is not None else ''}"
-        "failures (the rarer outcome). With fewer than about 100, the mean's distribution is skewed and the "
-        "symmetric t interval covers less than it claims (at 99% accuracy on 300 questions, 80% instead of 95%; "
-        f"at 95% with 12 unequal clusters, 85%). The interval shown is {m.interval}: {_pct(m.ci_low)} to "
-        f"{_pct(m.ci_high)}, which held its level in those simulations."))
-
-
-def _information(table: QuestionTable) -> str:
-    """How much the clusters hold: Kish's effective number of clusters, in words."""
-    from ._clusters import cluster_sizes
-    from .proportions import kish_n
-
-    if table.cluster_codes is None:
-        return ""
-    sizes = cluster_sizes(table.cluster_codes)
-    eff = kish_n(sizes)
-    share = float(sizes.max() / sizes.sum())
-    worth = "about one cluster's worth" if eff < 1.5 else f"about {eff:.1f} clusters' worth"
-    return (f" The largest cluster holds {share:.0%} of the questions, so on what varies between clusters the "
-            f"file holds {worth} of information (Kish's effective number of clusters, (Σ n_g)² / Σ n_g²).")
-
-
-def _few_clusters(table: QuestionTable, analysis: Analysis) -> Guardrail:
-    from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2
-    from .wild import WILD_MIN_CLUSTERS
-
-    if not analysis.clustered:
-        return _ok("few_clusters", "not clustered.")
-    c = analysis.n_clusters or 0
-    dfs = [m.df for m in analysis.models if m.n_clusters is not None]
-    info = _information(table)
-    if analysis.method == "cr2":
-        df = min(dfs) if dfs else math.nan
-        if c >= MIN_CLUSTERS_CR2:
-            return _ok("few_clusters", (
-                f"{c} clusters ({df:.1f} degrees of freedom at the fewest). In our simulations (12 to 57 clusters, "
-                "equal or SWE-bench-like unequal sizes, ICC up to 0.2) CR2 with Satterthwaite degrees of freedom "
-                "covered 93-96% for accuracies between 30% and 70%; near 0% or 100% its t interval covers less "
-                "(85% at 95% accuracy with 12 unequal clusters), so 0/1 scores there get Korn & Graubard's "
-                "interval." + info))
-        wild = ("The wild cluster bootstrap is a useful cross-check (Cameron, Gelbach & Miller 2008)."
-                if c >= WILD_MIN_CLUSTERS else
-                f"With {c} clusters the wild cluster bootstrap is no cross-check: it has too few distinct draws "
-                "and covered less than CR2 in our simulations (80-90% with 2 clusters).")
-        return _warn("few_clusters", (
-            f"only {c} clusters, {df:.1f} degrees of freedom: the CR2 intervals account for it and are wide, so "
-            "only large differences can be told apart, and the cluster variance itself is poorly known (a "
-            f"design effect or an effective n from so few clusters is rough).{info} {wild}"))
-    if c >= MIN_CLUSTERS:
-        return _ok("few_clusters", f"{c} clusters: enough for the clustered SE.")
-    return _warn("few_clusters", (
-        f"only {c} clusters. The clustered (CR1) SE with a normal interval is biased downward with fewer than "
-        f"about {MIN_CLUSTERS} clusters (Cameron & Miller 2015, Sec. VI): the intervals are optimistic. Use the "
-        "default CR2 standard errors with Satterthwaite degrees of freedom, and cross-check with the wild "
-        "cluster bootstrap."))
-
-
 def plain_paired_se(table: QuestionTable, model: str, baseline: str) -> float:
     """The paired SE of ``model - baseline`` with questions as independent: sd(d) / sqrt(n) on shared questions."""
     j, b = list(table.models).index(model), list(table.models).index(baseline)
@@ -508,6 +420,8 @@ def guardrails(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
     >>> [g.check for g in guardrails(ds, tb, analyze(tb)) if g.status == "warn"]
     ['small_n', 'extremes']
     """
+    from . import guardrail_edges as edge_checks  # it imports this module's helpers
+
     extra = {str(k): np.asarray(v) for k, v in (extra_clusters or {}).items()}
     return (
         _small_n(table, analysis),
@@ -515,8 +429,8 @@ def guardrails(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
         _pooled(dataset, table, analysis),
         _overlap(analysis, dict(intervals or {})),
         _multiplicity(analysis),
-        _extremes(table, analysis),
-        _few_clusters(table, analysis),
+        edge_checks.extremes(table, analysis),
+        edge_checks.few_clusters(table, analysis),
         _clustered_below_plain(table, analysis),
         _missing(table, analysis),
     )

@@ -24,12 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from ._clusters import check_n_clusters, cluster_codes, few_clusters_notes, t_crit
+from ._clusters import check_n_clusters, cluster_codes, few_clusters_notes
 from ._results import Interval
 from ._validate import check_confidence
 from .errors import EvalStatsError, EvalStatsWarning
+from .judge_interval import ppi_interval
 
-__all__ = ["JudgeEstimate", "ppi_mean", "ppi_compare", "ppi_fit", "ppi_lambda"]
+__all__ = ["JudgeEstimate", "ppi_mean", "ppi_compare", "ppi_fit", "ppi_interval", "ppi_lambda"]
 
 _NAN_INTERVAL = Interval(math.nan, math.nan)
 
@@ -45,7 +46,9 @@ class JudgeEstimate:
     se : float
         Its standard error (CR2 on the estimator's influence values; see :func:`ppi_mean`).
     ci_low, ci_high : float
-        ``estimate -/+ t(df) * se`` at ``confidence``.
+        The interval at ``confidence``: ``estimate -/+ t(df) * se`` for graded scores; for 0/1 judge and
+        human scores, the same arms with a small-count (MOVER) correction, so it can be asymmetric
+        (see :func:`~evalstats_core.judge_interval.ppi_interval`).
     df : float
         Satterthwaite (Bell-McCaffrey) degrees of freedom of the t reference.
     lam : float
@@ -190,7 +193,12 @@ def ppi_mean(
 
         se^2 = lam^2 var_U(f) / N + var_L(Y - lam f) / n        (ppi_py: the same with ddof=0)
 
-    The interval is ``theta -/+ t(df) se`` (``ppi_py`` uses z). Both come from one computation: theta is
+    The interval is ``theta -/+ t(df) se`` (``ppi_py`` uses z) for graded scores. When the judge's and the
+    humans' scores are both 0/1, its arms carry a small-count correction (Jeffreys limits of the judge's
+    false-pass and false-fail shares among the labelled questions, combined by MOVER;
+    :func:`~evalstats_core.judge_interval.ppi_interval`), so it can be asymmetric about theta: with 40
+    labels and a lenient judge, often no labelled question is a false pass, and the plain interval then
+    covers the truth 89% of the time (this one 95%). ``se`` and ``df`` come from one computation: theta is
     the contrast ``b1 + b2`` of a regression of ``z = lam f`` on ``U`` and ``z = Y - lam f`` on ``L``
     with one intercept each, and ``se`` and ``df`` are its CR2 standard error and Bell-McCaffrey
     (Satterthwaite) degrees of freedom, with every question its own cluster when ``clusters`` is None
@@ -202,6 +210,11 @@ def ppi_mean(
     Angelopoulos, Bates, Fannjiang, Jordan & Zrnic 2023, "Prediction-powered inference", Science 382.
     Angelopoulos, Duchi & Zrnic 2023, "PPI++: Efficient prediction-powered inference", arXiv:2311.01453.
     Bell & McCaffrey 2002, Survey Methodology 28(2); Pustejovsky & Tipton 2018, JBES 36(4).
+    Imbens & Kolesar 2016, "Robust standard errors in small samples: some practical advice", Review of
+    Economics and Statistics 98(4).
+    Zou & Donner 2008, "Construction of confidence limits about effect measures: a general approach",
+    Statistics in Medicine 27(10). Newcombe 2011, "Propagating imprecision: combining confidence intervals
+    from independent sources", Communications in Statistics - Theory and Methods 40(17).
 
     Examples
     --------
@@ -211,8 +224,13 @@ def ppi_mean(
     >>> round(est.estimate, 4), est.n_labeled, est.n_total
     (0.5, 8, 12)
     """
+    return _estimate(*_as_pair(judge, human, ("judge", "human")), clusters, confidence, lam, small_counts=True)
+
+
+def _estimate(f: np.ndarray, h: np.ndarray, clusters: Any, confidence: float, lam: Any, *,
+              small_counts: bool) -> JudgeEstimate:
+    """:func:`ppi_mean` on checked arrays (``small_counts``: the 0/1 correction of the interval)."""
     level = check_confidence(confidence)
-    f, h = _as_pair(judge, human, ("judge", "human"))
     lab = ~np.isnan(h)
     n, n_total = int(lab.sum()), f.size
     if n < 2:
@@ -222,12 +240,12 @@ def ppi_mean(
         )
     codes, n_clusters = _codes(clusters, n_total)
     est, se, df, weight = ppi_fit(f, h, lab, codes, lam)
-    t = t_crit(level, df) if se > 0 else 0.0
+    low, high = ppi_interval(f, h, lab, est, se, df, level, small_counts=small_counts)
     y = h[lab]
     notes = _notes(n, n_clusters, clusters is not None, df)
     judge_only, human_only = _side_intervals(f, h, lab, clusters, level)
     return JudgeEstimate(
-        estimate=est, se=se, ci_low=est - t * se, ci_high=est + t * se, df=df, lam=weight, n_labeled=n,
+        estimate=est, se=se, ci_low=low, ci_high=high, df=df, lam=weight, n_labeled=n,
         n_total=n_total, judge_only=judge_only, human_only=human_only, judge_mean=float(f.mean()),
         human_mean=float(y.mean()), n_clusters=n_clusters, clustered=clusters is not None,
         confidence=level, warnings=notes,
@@ -281,7 +299,12 @@ def _cr2_two_means(z: np.ndarray, lab: np.ndarray, codes: np.ndarray) -> tuple[f
 
     The df is ``(tr B)^2 / tr(B^2)`` with ``B = D - p p' - q q'``, ``D = s_U^2 c^2 a + s_L^2 d^2 b``,
     ``p = s_U a c / sqrt(N)``, ``q = s_L b d / sqrt(n)`` under the working model of independent
-    questions with each part's own variance (Bell & McCaffrey 2002, Sec. 4).
+    questions with each part's own variance (Bell & McCaffrey 2002, Sec. 4). With clusters, the working
+    model adds a cluster effect, as Imbens & Kolesar (2016) recommend: ``Omega_ij = s_i s_j (rho + (1 -
+    rho) [i = j])`` within a cluster, ``rho`` the residuals' intra-cluster correlation
+    (:func:`_working_icc`), so ``B = (1 - rho) (D - p p' - q q') + rho A'A`` with ``A = diag(alpha) - a u'
+    - b v'``, ``alpha = s_U c a + s_L d b``, ``u = s_U c a / N``, ``v = s_L d b / n``. A strong cluster
+    effect lowers the df (a wider t), which 12 unequal clusters need to hold 95%.
     """
     n, big_n = int(lab.sum()), int((~lab).sum())
     k = int(codes.max()) + 1
@@ -304,11 +327,44 @@ def _cr2_two_means(z: np.ndarray, lab: np.ndarray, codes: np.ndarray) -> tuple[f
         diag = diag + (s_u2 * c * c) * a
         p = math.sqrt(s_u2 / big_n) * a * c
     se = math.sqrt(float(total @ total))
-    pp, qq, pq = float(p @ p), float(q @ q), float(p @ q)
-    tr_b = float(diag.sum()) - pp - qq
-    tr_b2 = float(diag @ diag) - 2.0 * float(diag @ (p * p)) - 2.0 * float(diag @ (q * q)) + pp**2 + qq**2 + 2 * pq**2
+    rho = _working_icc(e, lab, codes, k, s_l2, s_u2 if big_n else 0.0) if k <= MAX_DENSE_CLUSTERS else 0.0
+    if rho > 0:  # Bell-McCaffrey df under a working random-effect model (Imbens & Kolesar 2016)
+        s_u, s_l = math.sqrt(s_u2), math.sqrt(s_l2)
+        cu = c if big_n else np.zeros(k)
+        alpha = s_u * cu * a + s_l * d * b
+        big_a = np.diag(alpha) - np.outer(a, s_u * cu * a / max(big_n, 1)) - np.outer(b, s_l * d * b / n)
+        bmat = (1 - rho) * (np.diag(diag) - np.outer(p, p) - np.outer(q, q)) + rho * (big_a.T @ big_a)
+        tr_b, tr_b2 = float(np.trace(bmat)), float(np.sum(bmat * bmat))
+    else:
+        pp, qq, pq = float(p @ p), float(q @ q), float(p @ q)
+        tr_b = float(diag.sum()) - pp - qq
+        tr_b2 = (float(diag @ diag) - 2.0 * float(diag @ (p * p)) - 2.0 * float(diag @ (q * q)) + pp**2 + qq**2
+                 + 2 * pq**2)
     df = tr_b * tr_b / tr_b2 if tr_b2 > 0 else float(n - 1)
     return se, df
+
+
+#: Above this many clusters the df's working model drops the cluster effect (a dense K x K matrix; the
+#: t reference is then close to normal anyway).
+MAX_DENSE_CLUSTERS = 1500
+
+
+def _working_icc(e: np.ndarray, lab: np.ndarray, codes: np.ndarray, k: int, s_l2: float, s_u2: float) -> float:
+    """The residuals' intra-cluster correlation, each part's residual divided by its SD (pairwise moments,
+    clipped to [0, 0.99]); 0 when no cluster holds two questions."""
+    scale = np.where(lab, math.sqrt(s_l2), math.sqrt(s_u2))
+    use = scale > 0
+    if not use.any():
+        return 0.0
+    r = e[use] / scale[use]
+    g = codes[use]
+    sums = np.bincount(g, weights=r, minlength=k)
+    squares = np.bincount(g, weights=r * r, minlength=k)
+    sizes = np.bincount(g, minlength=k).astype(float)
+    pairs = float(sizes @ sizes - sizes.sum())
+    if pairs <= 0:
+        return 0.0
+    return float(np.clip((float(sums @ sums) - float(squares.sum())) / pairs, 0.0, 0.99))
 
 
 def _cr2_factor(sizes: np.ndarray, n: int) -> np.ndarray:
@@ -327,7 +383,7 @@ def _notes(n: int, n_clusters: int, clustered: bool, df: float) -> tuple[str, ..
             f"only {n} human labels: the corrected interval holds its level only roughly below about "
             f"{MIN_LABELS}; label more questions"
         )
-        warnings.warn(note, EvalStatsWarning, stacklevel=3)
+        warnings.warn(note, EvalStatsWarning, stacklevel=4)  # the caller of ppi_mean / ppi_compare
         notes.append(note)
     if clustered:
         with warnings.catch_warnings():
@@ -379,7 +435,9 @@ def ppi_compare(
     The per-question difference ``d = A - B`` is a mean like any other, so :func:`ppi_mean` of
     ``judge_a - judge_b`` against ``human_a - human_b`` is the PPI++ estimate of the difference. It
     corrects a judge whose bias differs between the two models (e.g. one that prefers longer answers
-    and one model writes longer ones), which no amount of judged questions can.
+    and one model writes longer ones), which no amount of judged questions can. Its interval is always
+    ``estimate -/+ t(df) se`` (the differences are not 0/1 proportions: no small-count correction), so it
+    agrees with the comparison's t test.
 
     Examples
     --------
@@ -395,7 +453,7 @@ def ppi_compare(
             f"judge_a has {ja.size} scores but judge_b has {jb.size}: a paired comparison needs both models "
             "scored on the same questions"
         )
-    return ppi_mean(ja - jb, ha - hb, clusters=clusters, confidence=confidence, lam=lam)
+    return _estimate(ja - jb, ha - hb, clusters, confidence, lam, small_counts=False)
 
 
 def __getattr__(name: str) -> Any:

@@ -27,8 +27,15 @@ def correction_note(section: Any) -> str:
             "inference, PPI++); the judge's own numbers are in the judge section")
 
 
+def _limits(e: Any) -> str:
+    """How the interval differs from ``estimate -/+ t se`` (0/1 scores: the small-count limits)."""
+    asymmetric = abs((e.ci_high - e.estimate) - (e.estimate - e.ci_low)) > 1e-12 * max(1.0, e.ci_high - e.ci_low)
+    return "; small-count limits for 0/1 scores, asymmetric" if asymmetric else ""
+
+
 def corrected_analysis(analysis: Any, section: Any) -> Any:
-    """``analysis`` with the corrected numbers wherever labels exist (others unchanged)."""
+    """``analysis`` with the corrected numbers wherever labels exist (others unchanged), carrying ``section``
+    as ``Analysis.judge`` so every report format (JSON, Markdown, LaTeX, CSV) adds the judge's blocks."""
     from ._clusters import t_p_value
     from .analysis import _adjust
 
@@ -36,7 +43,7 @@ def corrected_analysis(analysis: Any, section: Any) -> Any:
     models = tuple(
         dataclasses.replace(m, mean=e.estimate, se=e.se, ci_low=e.ci_low, ci_high=e.ci_high, df=e.df,
                             deff=math.nan, n_eff=math.nan,
-                            interval=f"t (PPI++ corrected by {e.n_labeled:,} human labels)")
+                            interval=f"t (PPI++ corrected by {e.n_labeled:,} human labels{_limits(e)})")
         if (e := by_model.get(m.model)) is not None else m
         for m in analysis.models)
     by_pair = {(m, b): e for m, b, e in section.comparisons}
@@ -56,7 +63,7 @@ def corrected_analysis(analysis: Any, section: Any) -> Any:
     adjusted = _adjust([p.p_value for p in pairs], analysis.adjust)
     pairs = tuple(dataclasses.replace(p, p_adjusted=a) for p, a in zip(pairs, adjusted, strict=True))
     return dataclasses.replace(analysis, models=models, comparisons=pairs,
-                               warnings=(correction_note(section), *analysis.warnings))
+                               warnings=(correction_note(section), *analysis.warnings), judge=section)
 
 
 def corrected_gate(result: Any, section: Any) -> Any:

@@ -25,7 +25,7 @@ import numpy as np
 from .errors import EvalStatsError, EvalStatsWarning
 
 __all__ = ["HUMAN_NAMES", "JudgeSection", "detect_human_col", "human_matrix", "labels_file_matrix",
-           "judge_section", "add_to_report", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
+           "judge_section", "add_to_report", "add_json_blocks", "report_frame", "section_intro", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
            "model_sentence", "agreement_frame", "budget_frame"]
 
 #: Column names read as the human label (case-insensitive), in order of preference.
@@ -258,33 +258,52 @@ def _rows(section: JudgeSection) -> list[list[str]]:
 _HEAD = ["model", "corrected %", "corrected CI", "judge-only CI", "human-only CI", "labelled", "lambda", "kappa"]
 
 
+def add_json_blocks(doc: dict, section: JudgeSection) -> dict:
+    """``doc`` (a report's JSON document) with a ``judge`` object per model and comparison with labels,
+    ``agreement`` per model, and ``settings.human_labels``; changed in place and returned."""
+    by_model = {m: (e, a) for m, e, a in section.models}
+    by_pair = {(m, b): e for m, b, e in section.comparisons}
+    for row in doc["models"]:
+        if row["model"] in by_model:
+            e, a = by_model[row["model"]]
+            row["judge"], row["agreement"] = judge_json(e), agreement_json(a)
+    for row in doc["comparisons"]:
+        if (row["model"], row["baseline"]) in by_pair:
+            row["judge"] = judge_json(by_pair[(row["model"], row["baseline"])])
+    doc["settings"]["human_labels"] = section.source
+    return doc
+
+
+def section_intro(section: JudgeSection) -> str:
+    """The paragraph that opens the judge section of every report format."""
+    return (f"Human labels from {section.source}. Every estimate, interval, verdict and ranking above is the judge's "
+            "score corrected by them: the prediction-powered (PPI++) estimate lam * mean(judge, unlabelled) + "
+            "mean(human - lam * judge, labelled), with the CR2 standard error of its influence values and "
+            "Satterthwaite degrees of freedom (Angelopoulos et al. 2023); for 0/1 scores a model's interval widens "
+            "each arm by the Jeffreys limits of the judge's false-pass and false-fail shares among the labelled "
+            "questions (MOVER, Zou & Donner 2008), so it can be asymmetric. The judge's own intervals are in the "
+            "judge-only column.")
+
+
+def report_frame(section: JudgeSection) -> Any:
+    """The judge table of the reports (Markdown, LaTeX, HTML) as a frame: one row per model, as text."""
+    import pandas as pd
+
+    return pd.DataFrame(_rows(section), columns=_HEAD)
+
+
 def add_to_report(text: str, fmt: str, section: JudgeSection, *, table: str = "models") -> str:
     """The report ``text`` (as :func:`~evalstats_core.report.render` made it) with the judge section."""
     from .report import escape_latex, escape_markdown
 
     if fmt == "json":
-        doc = json.loads(text)
-        by_model = {m: (e, a) for m, e, a in section.models}
-        by_pair = {(m, b): e for m, b, e in section.comparisons}
-        for row in doc["models"]:
-            if row["model"] in by_model:
-                e, a = by_model[row["model"]]
-                row["judge"], row["agreement"] = judge_json(e), agreement_json(a)
-        for row in doc["comparisons"]:
-            if (row["model"], row["baseline"]) in by_pair:
-                row["judge"] = judge_json(by_pair[(row["model"], row["baseline"])])
-        doc["settings"]["human_labels"] = section.source
+        doc = add_json_blocks(json.loads(text), section)
         return json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
     if fmt == "csv":
         return _csv(section, table) if table in ("judge", "judge_models") else text
     rows = _rows(section)
     if fmt == "markdown":
-        out = ["", "## Judge corrected by human labels", "",
-               escape_markdown(f"Human labels from {section.source}. Every estimate, interval, verdict and ranking "
-                               "above is the judge's score corrected by them: the prediction-powered (PPI++) "
-                               "estimate lam * mean(judge, unlabelled) + mean(human - lam * judge, labelled), with "
-                               "the CR2 standard error of its influence values and Satterthwaite degrees of freedom "
-                               "(Angelopoulos et al. 2023). The judge's own intervals are in the judge-only column."),
+        out = ["", "## Judge corrected by human labels", "", escape_markdown(section_intro(section)),
                "",
                "| " + " | ".join(_HEAD) + " |", "|" + "---|" * len(_HEAD)]
         out += ["| " + " | ".join(escape_markdown(c) for c in r) + " |" for r in rows] + [""]

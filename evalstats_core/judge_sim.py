@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 from scipy.special import expit, logit, roots_hermitenorm
 
-from ._clusters import t_crit
 from ._validate import check_confidence, check_positive_int, check_unit
 from .errors import EvalStatsError, EvalStatsWarning
 from .judge import ppi_fit
+from .judge_interval import ppi_interval
 
 __all__ = ["JudgedEval", "Coverage", "judged_eval", "judge_coverage", "judge_compare_coverage", "cluster_sizes"]
 
@@ -127,9 +127,10 @@ def judge_coverage(
         lab = ~np.isnan(ev.human)
         codes = np.arange(n_total) if ev.clusters is None else ev.clusters
         est, se, df, lam = ppi_fit(ev.judge, ev.human, lab, codes)
-        half = t_crit(level, df) * se
+        low, high = ppi_interval(ev.judge, ev.human, lab, est, se, df, level)
+        half = (high - low) / 2
         jm, jh = _judge_only(ev.judge, ev.clusters, level)
-        hits[r] = (abs(est - truth) <= half, abs(jm - truth) <= jh)
+        hits[r] = (low <= truth <= high, abs(jm - truth) <= jh)
         hw[r] = (half, jh, lam)
     return Coverage(float(hits[:, 0].mean()), float(hits[:, 1].mean()), float(hw[:, 0].mean()),
                     float(hw[:, 1].mean()), float(hw[:, 2].mean()), reps, truth)
@@ -162,9 +163,10 @@ def judge_compare_coverage(
         lab = ~np.isnan(h)
         codes = np.arange(n_total) if a.clusters is None else a.clusters
         est, se, df, lam = ppi_fit(f, h, lab, codes)
-        half = t_crit(level, df) * se
+        low, high = ppi_interval(f, h, lab, est, se, df, level, small_counts=False)  # as ppi_compare
+        half = (high - low) / 2
         jm, jh = _judge_only(f, a.clusters, level)
-        hits[r] = (abs(est - truth) <= half, abs(jm - truth) <= jh)
+        hits[r] = (low <= truth <= high, abs(jm - truth) <= jh)
         hw[r] = (half, jh, lam)
     return Coverage(float(hits[:, 0].mean()), float(hits[:, 1].mean()), float(hw[:, 0].mean()),
                     float(hw[:, 1].mean()), float(hw[:, 2].mean()), reps, truth)

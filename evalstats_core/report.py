@@ -23,6 +23,7 @@ target (:mod:`evalstats_core.escape`): Markdown, LaTeX, HTML, CSV (cells and hea
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -282,9 +283,14 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
     (``method`` is its old name); ``mcnemar_p`` is McNemar's exact p (null with clusters). The meaning of
     every field: :data:`~evalstats_core.vocabulary.COLUMNS`.
     """
-    return {"models": [_model_doc(m) for m in analysis.models],
-            "comparisons": [_pair_doc(c) for c in analysis.comparisons],
-            "warnings": list(analysis.warnings), "settings": settings(analysis)}
+    doc = {"models": [_model_doc(m) for m in analysis.models],
+           "comparisons": [_pair_doc(c) for c in analysis.comparisons],
+           "warnings": list(analysis.warnings), "settings": settings(analysis)}
+    if analysis.judge is not None:  # human labels: a 'judge' object per model and comparison, 'agreement' per model
+        from .judge_io import add_json_blocks
+
+        add_json_blocks(doc, analysis.judge)
+    return doc
 
 
 def to_json(analysis: Analysis, *, indent: int | None = 2) -> str:
@@ -314,6 +320,10 @@ def csv_tables(analysis: Analysis) -> dict[str, str]:
     out = {"models.csv": models_csv(analysis)}
     if analysis.comparisons:
         out["comparisons.csv"] = comparisons_csv(analysis)
+    if analysis.judge is not None:
+        from .judge_io import add_to_report
+
+        out["judge.csv"] = add_to_report("", "csv", analysis.judge, table="judge")
     return out
 
 
@@ -335,6 +345,11 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models",
         from .report_html import html_report
 
         return html_report(analysis)
+    if fmt in ("latex", "markdown") and analysis.judge is not None:  # the judge section after the report
+        from .judge_io import add_to_report
+
+        plain = dataclasses.replace(analysis, judge=None)
+        return add_to_report(render(plain, fmt, table=table, latex=latex), fmt, analysis.judge)
     if fmt == "latex":
         from .report_latex import latex_report
 

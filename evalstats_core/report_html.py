@@ -96,6 +96,12 @@ def html_report(analysis: Analysis, *, charts: bool = True) -> str:
              f'<p class="lead">{escape_html(analysis.name)} · {escape_html(method_line(analysis, what="comparisons"))}</p>']
     parts += ["<h2>In short</h2>"] + [f"<p>{escape_html(line)}</p>" for line in summary_lines(analysis)]
     parts += ["<h2>Models</h2>", _table(models_display(analysis, model_intervals(analysis)))]
+    if analysis.judge is not None:  # human labels: the judge's own, the humans' and the corrected intervals
+        from .judge_io import report_frame, section_intro, verdict_sentences
+
+        parts += ["<h2>Judge corrected by human labels</h2>", f"<p>{escape_html(section_intro(analysis.judge))}</p>",
+                  _table(report_frame(analysis.judge))]
+        parts += ["<ul>"] + [f"<li>{escape_html(v)}</li>" for v in verdict_sentences(analysis.judge)] + ["</ul>"]
     if analysis.comparisons:
         parts += ["<h2>Comparisons</h2>", _table(comparisons_display(analysis)),
                   "<details><summary>Details: correlation, df, every p-value, unpaired SE</summary>",

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 import re
 
+from ._clusters import t_crit
 from .analysis import SMALL_DF, SMALL_N, Analysis, PairResult
-from .vocabulary import ADJUST_LABELS, Formatter, fmt_p, se_method_label
+from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, Formatter, fmt_p, se_method_label
 
 __all__ = ["verdicts", "methods_paragraph", "method_line", "version", "benchmark", "summary_lines"]
 
@@ -32,6 +33,32 @@ def version() -> str:
 
 
 # ------------------------------------------------------------------------------------------------ words
+def se_range(df: float, confidence: float = 0.95) -> tuple[float, float]:
+    """How far an estimated SE on ``df`` degrees of freedom can be from the true one: the ratio
+    ``SE_hat / SE`` lies in ``sqrt(chi2_{df, a/2} / df)`` to ``sqrt(chi2_{df, 1 - a/2} / df)`` with the
+    given confidence (normal scores; Satterthwaite's approximation with clusters).
+
+    >>> [round(x, 2) for x in se_range(3.0)]
+    [0.27, 1.77]
+    """
+    from scipy.special import chdtri
+
+    tail = (1.0 - confidence) / 2.0
+    return math.sqrt(float(chdtri(df, 1.0 - tail)) / df), math.sqrt(float(chdtri(df, tail)) / df)
+
+
+def few_df_words(what: str, df: float, confidence: float = 0.95) -> str:
+    """What is true of an interval on few degrees of freedom, instead of "fragile".
+
+    >>> few_df_words("3 clusters", 1.1)
+    "with 3 clusters the standard error rests on 1.1 degrees of freedom, about one cluster's worth of information: it is within 0.04x to 2.19x of the true one (95%), which the t interval allows for"
+    """
+    lo, hi = se_range(df, confidence)
+    worth = ", about one cluster's worth of information" if "cluster" in what and df < 1.5 else ""
+    return (f"with {what} the standard error rests on {df:.1f} degrees of freedom{worth}: it is within {lo:.2f}x to "
+            f"{hi:.2f}x of the true one ({round(100 * confidence, 2):g}%), which the t interval allows for")
+
+
 def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
     level = f"{round(100 * analysis.confidence, 2):g}%"
     alpha = 1.0 - analysis.confidence
@@ -42,8 +69,9 @@ def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
     if not (math.isfinite(c.ci_low) and math.isfinite(c.ci_high)) or (c.se == 0.0 and c.ci_low == c.ci_high):
         same = ("have the same mean score difference in every cluster" if c.n_clusters is not None else
                 "differ by the same amount on every shared question")
-        text = (f"{c.model} and {c.baseline} {same} ({st.num(c.diff, signed=True)}), so no interval can be "
-                "estimated from these questions")
+        exact = re.sub(r"(\.\d*?)0+$", r"\1", st.num(c.diff, signed=True, unit=False)).rstrip(".")  # exact: no pad
+        text = (f"{c.model} and {c.baseline} {same} ({exact}{pts}), so no interval can be estimated from these "
+                "questions")
         if math.isfinite(c.p_value):
             text += f"; the exact sign-flip test gives p {fmt_p(c.p_value)}" + (f" ({adj})" if adjusted else "")
         return text + "."
@@ -65,11 +93,14 @@ def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
     caveats = []
     units = c.n_clusters if c.n_clusters is not None else c.n
     what = f"{c.n_clusters} clusters" if c.n_clusters is not None else f"{c.n} questions"
-    if analysis.method == "cr2" and c.df < SMALL_DF:  # t on few degrees of freedom: honest but fragile
-        caveats.append(f"with {what} this is fragile")
+    score_interval = c.interval in INTERVAL_LABELS.values()  # Tango's: no t, no SE behind its width
+    if analysis.method == "cr2" and c.df < SMALL_DF and not score_interval and c.se > 0.0:
+        caveats.append(few_df_words(what, c.df, analysis.confidence))
     elif analysis.method == "cr1" and units < SMALL_N:
-        caveats.append(f"with {what} this is fragile" if c.n_clusters is None else
-                       f"with only {what} the CR1 interval is optimistic")
+        caveats.append(f"with only {what} the normal interval is narrower than it should be (t on "
+                       f"{units - 1} degrees of freedom would be "
+                       f"{100 * (t_crit(analysis.confidence, units - 1) / t_crit(analysis.confidence, math.inf) - 1):.0f}"
+                       "% wider)" if c.n_clusters is None else f"with only {what} the CR1 interval is optimistic")
     if c.wild_p_value is not None:
         caveats.append(f"wild cluster bootstrap p {fmt_p(c.wild_p_value)}")
     if c.n_left_out:
@@ -121,7 +152,7 @@ def methods_paragraph(analysis: Analysis) -> str:
                      + (f"the {labels[0]} interval" if len(labels) == 1 else "by " + ", ".join(labels))
                      + (" (chosen automatically when fewer than 100 failures, effective ones with clusters, are "
                         "expected: Wilson 1927, Clopper & Pearson 1934, Korn & Graubard 1998, Survey Methodology "
-                        "24(2))" if analysis.interval == "auto" else "") + ".")
+                        "24(2); with clusters at least as wide as the logit-scale CR2 interval)" if analysis.interval == "auto" else "") + ".")
     tango = sorted({c.interval for c in analysis.comparisons if c.interval.startswith("Tango")})
     if tango:
         parts.append("Paired differences of 0/1 scores with fewer than 100 discordant answers use Tango's score "

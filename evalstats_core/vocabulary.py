@@ -38,16 +38,17 @@ __all__ = ["INTERVAL_LABELS", "INTERVAL_METHODS", "SE_METHODS", "ADJUST_LABELS",
 #: One label per proportion interval method, everywhere (page, exports, CLI).
 INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exact)",
                    "bayes": "Bayes (uniform prior)",
-                   "korn-graubard": "Korn-Graubard (effective-n Clopper-Pearson)",
+                   "korn-graubard": "Korn-Graubard (effective-n Clopper-Pearson, at least the logit CR2 interval)",
                    "tango": "Tango score (discordant answers)",
                    "tango-effective": "Tango score (discordant answers, effective n)",
                    "none": "no interval (standard error 0)"}
 
 #: Interval methods for one model's mean (the command line's ``--interval`` choices, same rule):
-#: ``auto`` is Wilson for 0/1 scores on fewer than 300 independent questions, else the t (or normal)
-#: interval; the proportion methods apply only to 0/1 scores with one answer per independent question.
+#: ``auto`` is, for 0/1 scores with fewer than 100 expected failures (on the effective number of
+#: questions with clusters), Wilson / Clopper-Pearson / Korn-Graubard (one model) or Tango (a pair),
+#: else the t (or normal) interval (:func:`~evalstats_core.proportions.binary_mean_interval`).
 INTERVAL_METHODS: dict[str, str] = {
-    "auto": "auto (Wilson below 300 questions)",
+    "auto": "auto (score or exact interval for 0/1 scores near 0% or 100%, else t)",
     "normal": "t (normal with CR1)",
     **INTERVAL_LABELS,
 }

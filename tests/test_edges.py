@@ -22,6 +22,8 @@ from evalstats_core.analysis import analyze
 from evalstats_core.data import load
 from evalstats_core.edge_coverage import (
     clustered_binary_coverage,
+    clustered_binary_intervals,
+    draw_cluster_counts,
     exact_binary_coverage,
     gate_pass_rate,
     paired_binary_coverage,
@@ -147,6 +149,24 @@ def test_clustered_model_at_95_percent_with_12_swe_like_clusters():
     assert clustered_binary_coverage(SWE, 0.95, 0.1, reps=600, rng=20, interval="normal") < 0.90
 
 
+def test_vectorised_clustered_intervals_equal_summarize():
+    """The coverage tables' vectorised intervals are summarize's default (and t) intervals, draw by draw."""
+    gen = np.random.default_rng(37)
+    for sizes, mean, icc in ((SWE, 0.95, 0.2), ((37,) * 27, 0.99, 0.1), ((200,) * 5, 0.8, 0.3), ((40,) * 3, 0.998, 0.3)):
+        sz = np.asarray(sizes, dtype=np.float64)
+        x = draw_cluster_counts(sz, mean, icc, 25, gen)
+        got = clustered_binary_intervals(x, sz)
+        labels = np.repeat(np.arange(sz.size), sizes)
+        for r in range(25):
+            scores = np.concatenate([np.r_[np.ones(int(c)), np.zeros(s - int(c))] for c, s in zip(x[r], sizes, strict=True)])
+            for kind, interval in (("default", "auto"), ("t", "normal")):
+                s = quiet(summarize, scores, labels, interval=interval)
+                if math.isnan(s.ci_low):  # zero SE: summarize gives no t interval
+                    assert kind == "t" and got[kind][0][r] == got[kind][1][r]
+                    continue
+                assert (s.ci_low, s.ci_high) == pytest.approx((got[kind][0][r], got[kind][1][r]), abs=1e-9)
+
+
 def test_clustered_model_mid_range_keeps_its_level():
     assert clustered_binary_coverage([37] * 27, 0.7, 0.2, reps=400, rng=21) >= 0.92
 
@@ -186,6 +206,11 @@ def test_identical_models_on_30_questions_do_not_pass_the_gate():
     text = g.headline()
     assert "sits exactly on the boundary" not in text
     assert "every shared question has the same score difference" in text and f"{100 * g.ci_low:+.1f}" in text
+    (footer,) = [r for r in g.markdown().splitlines() if r.startswith("Paired on")]  # names the interval read
+    assert "(Tango score (discordant answers) interval)" in footer and "n - 1 df" not in footer, footer
+    rows = ["question,base,cand"] + [f"q{i},{i % 2},{(i // 2) % 2}" for i in range(400)]
+    assert "(t (n - 1 df), 399.0 df)" in gate(load(("\n".join(rows) + "\n").encode(), name="t.csv"), baseline="base",
+                                    candidate="cand", margin=0.02).markdown()
 
 
 def test_continuous_identical_models_have_no_interval_and_the_gate_says_why():
@@ -310,6 +335,33 @@ def test_plan_with_t_delivers_its_power_where_z_falls_short():
     assert realised_power(g_z, size, delta, sd_c, sd_q, reps=500, seed=31) < got
 
 
+def test_answers_needed_with_t_delivers_its_power_at_few_questions():
+    """10 questions, answers averaged over K per question: the K of answers_needed (t on 9 df) delivers
+    80% within 5 points; the K the paper's z formula asks for (fewer answers) delivers less."""
+    from evalstats_core.planning import answers_needed
+    from evalstats_core.power import mde_t
+
+    n, omega2, s2 = 10, 0.02, 0.25
+    delta = mde_t(n, omega2=omega2, sigma2_a=s2, sigma2_b=s2, k_a=6, k_b=6)  # exactly K = 6 on t(9)
+    k_t = answers_needed(n, delta, omega2=omega2, sigma2_a=s2, sigma2_b=s2)
+    k_z = answers_needed(n, delta, omega2=omega2, sigma2_a=s2, sigma2_b=s2, df=math.inf)
+    assert k_t == pytest.approx(6.0) and math.ceil(k_z) == 5
+
+    def power(k: int, seed: int, reps: int = 1500) -> float:
+        gen = np.random.default_rng(seed)
+        hits = 0
+        for _ in range(reps):
+            d = gen.normal(delta, math.sqrt(omega2), n)  # question-level true differences
+            a = d + gen.normal(0, math.sqrt(s2 / k), n)  # means of k noisy answers per model
+            b = gen.normal(0, math.sqrt(s2 / k), n)
+            hits += stats.ttest_rel(a, b).pvalue < 0.05  # the default paired test (= compare's p)
+        return hits / reps
+
+    got = power(6, seed=33)
+    assert abs(got - 0.8) <= 0.05
+    assert power(5, seed=34) < got - 0.02
+
+
 def test_plan_pair_uses_t_on_the_tests_df():
     from evalstats_core.data import question_scores
     from evalstats_core.planning import plan_pair
@@ -337,6 +389,33 @@ def test_cr2_omega2_is_unbiased_for_independent_questions_where_cr1_is_low():
         t = np.bincount(labels, weights=d - d.mean())
         cr1.append(len(SWE) / (len(SWE) - 1) * float(t @ t) / labels.size)
     assert abs(np.mean(cr2) - 1.0) < 0.06 and np.mean(cr1) < 0.8
+
+
+def test_plan_note_states_how_often_a_few_cluster_pilot_under_plans():
+    """The note's share of pilots whose variance falls below the truth (P(chi2_df < df)) holds by
+    simulation for independent questions and is exceeded with correlated ones (ICC 0.1)."""
+    from scipy.special import chdtr
+
+    from evalstats_core._clusters import cr2_se_df
+    from evalstats_core.data import question_scores
+    from evalstats_core.pilot import _cr2_variance
+    from evalstats_core.planning import plan_pair
+
+    sizes = np.asarray(SWE, dtype=np.float64)
+    _, df = cr2_se_df(np.zeros_like(sizes), sizes, 500)
+    stated = float(chdtr(df, df))
+    gen = np.random.default_rng(35)
+    labels = np.repeat(np.arange(len(SWE)), SWE)
+    rows = ["question,cluster,A,B"] + [f"q{i},c{g},{gen.normal():.6f},{gen.normal():.6f}" for i, g in enumerate(labels)]
+    tb = question_scores(load(("\n".join(rows) + "\n").encode(), name="plan.csv"))
+    plan = quiet(plan_pair, None, tb, quiet(analyze, tb), "A", "B", delta=0.2)
+    assert f"falls below the truth in {stated:.0%} or more of pilots" in plan.note and "too small" in plan.note
+    for icc in (0.0, 0.1):
+        truth = (1 - icc) + icc * float(sizes @ sizes) / 500  # n Var(mean difference)
+        low = [_cr2_variance(gen.normal(0, math.sqrt(1 - icc), 500)
+                             + np.repeat(gen.normal(0, math.sqrt(icc), len(SWE)), SWE), labels) < truth
+               for _ in range(1500)]
+        assert np.mean(low) >= stated - 0.03
 
 
 # ------------------------------------------------------------------------------------------ unpaired df
@@ -412,3 +491,143 @@ def test_verdicts_say_every_cluster_not_every_question():
     # with Tango's interval a zero SE still has an interval, and the verdict reads it
     (text,) = verdicts(analyze(load(identical_file(), name="r.csv")))
     assert "cannot be told apart" in text and "95% CI -11.4 to 11.4" in text
+
+
+def test_different_scores_warning_quotes_two_scores_that_differ():
+    """A (question, model) pair on three rows whose first two agree: the example quotes rows that differ."""
+    import re
+
+    from evalstats_core._checks import _distinct
+
+    ds = load(b"question,model,score\nq1,A,0.5\nq1,A,0.5\nq1,A,0.7\nq2,A,1\nq3,A,0\n", name="d.csv")
+    (warning,) = [w for w in ds.warnings if "different scores" in w]
+    quoted = re.findall(r"\(([-0-9.e]+)\)", warning)
+    assert len(quoted) == 2 and quoted[0] != quoted[1], warning
+    assert _distinct(0.1234567, 0.1234568) == ("0.1234567", "0.1234568")
+
+
+def test_zero_se_verdict_prints_the_exact_difference_in_points():
+    """B = A - 0.1 on every question, beside a pair whose SE (1e-10) sets six decimals: the verdict says
+    '-10 points', not '(-10.000000%)'."""
+    from evalstats_core.report import verdicts
+
+    gen = np.random.default_rng(36)
+    a = 0.2 + 0.7 * gen.random(40).round(3)
+    rows = ["question,A,B,C"] + [f"q{i},{x!r},{x - 0.1!r},{x + 1e-9 * gen.normal()!r}" for i, x in enumerate(a.tolist())]
+    res = quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="x.csv"))
+    assert res.unit == "percent"
+    (text,) = [v for v in verdicts(res) if v.startswith("B and A")]
+    assert "differ by the same amount on every shared question (-10 points)" in text, text
+
+
+# ------------------------------------------------------------------------------------------ guardrail claims
+
+U57 = tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57))  # sizes 5-59, as the designs bench
+CLAIM_DESIGNS = {  # the designs behind each range the guardrails quote (edge_coverage.COVERAGE_CLAIMS)
+    "t_many_mid": ("t", (SWE, (37,) * 27, U57), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
+    "t_swe_95": ("t", (SWE,), (0.1,), (0.95,)),
+    "default_many_95": ("default", (SWE, (37,) * 27, U57), (0.05, 0.1, 0.2), (0.95,)),
+    "t_few_mid": ("t", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
+                  (0.3, 0.5, 0.7)),
+    "t_two_unequal_mid": ("t", ((900, 100),), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
+    "default_few_95": ("default", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
+                       (0.95,)),
+}
+
+
+@pytest.mark.parametrize("key", sorted(CLAIM_DESIGNS))
+def test_guardrail_coverage_claims_hold_by_simulation(key):
+    """Every range the few-clusters / extremes guardrails quote is what simulation finds: each design's
+    coverage inside it (3 Monte Carlo SEs of slack) and its ends reached (the range is not padded)."""
+    from evalstats_core.edge_coverage import COVERAGE_CLAIMS
+
+    kind, designs, iccs, means = CLAIM_DESIGNS[key]
+    lo, hi = COVERAGE_CLAIMS[key]
+    gen = np.random.default_rng(38)
+    got = []
+    for sizes in designs:
+        sz = np.asarray(sizes, dtype=np.float64)
+        for icc in iccs:
+            for mean in means:
+                low, high = clustered_binary_intervals(draw_cluster_counts(sz, mean, icc, 6000, gen), sz)[kind]
+                got.append(float(np.mean((low <= mean) & (mean <= high))))
+    assert lo - 0.01 <= min(got) and max(got) <= hi + 0.01, (key, min(got), max(got))
+    assert min(got) <= lo + 0.02 and max(got) >= hi - 0.02, (key, min(got), max(got))
+
+
+def test_guardrails_quote_the_simulated_claims():
+    """The few-clusters guardrail prints the ranges of COVERAGE_CLAIMS (ok with 12 clusters, warn with 5),
+    and the extremes guardrail the t interval's exact 80% at 99% accuracy on 300 questions."""
+    from evalstats_core.guardrails import guardrails
+
+    gen = np.random.default_rng(39)
+
+    def checks(sizes, mean):
+        rows = ["question,cluster,A,B"]
+        for g, size in enumerate(sizes):
+            for i in range(size):
+                rows.append(f"q{g}_{i},c{g},{int(gen.random() < mean)},{int(gen.random() < 0.5)}")
+        from evalstats_core.data import question_scores
+
+        ds = load(("\n".join(rows) + "\n").encode(), name="g.csv")
+        tb = question_scores(ds)
+        return {g.check: g for g in quiet(guardrails, ds, tb, quiet(analyze, tb))}
+
+    few = checks(SWE, 0.95)["few_clusters"]
+    assert few.status == "ok" and "covered 92-96% for accuracies between 30% and 70%" in few.detail
+    assert "(84-86% at 95% accuracy" in few.detail and "covered 93-98% at 95%" in few.detail
+    few = checks((200,) * 5, 0.7)["few_clusters"]
+    assert few.status == "warn" and "covered 92-96%" in few.detail and "only 89-92% with two clusters" in few.detail
+    assert "covered 88-98%" in few.detail
+    assert round(exact_binary_coverage(0.99, 300, interval="normal"), 2) == 0.80
+
+
+def test_few_df_caveat_says_what_is_true():
+    """The caveat that replaced 'fragile': the SE range it quotes holds by simulation (10 normal questions:
+    the estimated SE within 0.55x-1.45x of the true one 95% of the time), and with one cluster holding 90% of
+    the questions the verdict says 'about one cluster's worth of information'."""
+    from evalstats_core.report import verdicts
+    from evalstats_core.report_words import se_range
+
+    lo, hi = se_range(9.0)
+    sd = np.random.default_rng(40).normal(size=(20000, 10)).std(axis=1, ddof=1)
+    assert np.mean((lo <= sd) & (sd <= hi)) == pytest.approx(0.95, abs=0.005)
+    gen = np.random.default_rng(41)
+    rows = ["question,cluster,A,B"] + [f"q{i},c{0 if i < 900 else 1 + (i >= 950)},{gen.random():.4f},{gen.random():.4f}"
+                                        for i in range(1000)]
+    (text,) = verdicts(quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="one.csv")))
+    assert "with 3 clusters the standard error rests on 1.1 degrees of freedom, about one cluster's worth of " \
+           "information" in text and "fragile" not in text
+
+
+def test_skewness_caution_is_true_by_simulation_and_shown():
+    """Beta scores with mean 95%: the t interval's coverage is about 93% where |skewness|/sqrt(n) is 0.3 and
+    the quoted 86% (n = 30, skewness -3.6) / 92% (n = 100); a file like that gets the caution, a symmetric
+    one does not."""
+    from evalstats_core.data import question_scores
+    from evalstats_core.guardrail_edges import SKEW_FLAG
+    from evalstats_core.guardrails import guardrails
+
+    gen = np.random.default_rng(42)
+
+    def coverage(a, b, n, reps=20000):
+        x = gen.beta(a, b, size=(reps, n))
+        half = stats.t.ppf(0.975, n - 1) * x.std(axis=1, ddof=1) / math.sqrt(n)
+        return float(np.mean(np.abs(x.mean(axis=1) - a / (a + b)) <= half))
+
+    skew = lambda a, b: 2 * (b - a) * math.sqrt(a + b + 1) / ((a + b + 2) * math.sqrt(a * b))  # noqa: E731
+    assert skew(1.9, 0.1) == pytest.approx(-3.58, abs=0.01)
+    assert coverage(1.9, 0.1, 30) == pytest.approx(0.86, abs=0.01)
+    assert coverage(1.9, 0.1, 100) == pytest.approx(0.92, abs=0.01)
+    n = round((abs(skew(9.5, 0.5)) / SKEW_FLAG) ** 2)  # the flag's ratio at skewness -2.3
+    assert coverage(9.5, 0.5, n) == pytest.approx(0.93, abs=0.01)
+
+    def extremes(a, b):
+        rows = ["question,A"] + [f"q{i},{v:.5f}" for i, v in enumerate(gen.beta(a, b, 30))]
+        ds = load(("\n".join(rows) + "\n").encode(), name="s.csv")
+        tb = question_scores(ds)
+        return {g.check: g for g in quiet(guardrails, ds, tb, quiet(analyze, tb))}["extremes"]
+
+    got = extremes(1.9, 0.1)
+    assert got.status == "warn" and "skewed" in got.detail and "86% with 30 questions" in got.detail
+    assert extremes(5, 5).status == "ok"

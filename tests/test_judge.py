@@ -62,8 +62,62 @@ def test_lambda_zero_is_summarize_on_the_labels_with_and_without_clusters():
         s = summarize(h[lab], None if clusters is None else clusters[lab])
         assert est.estimate == pytest.approx(s.mean, abs=1e-12)
         assert est.se == pytest.approx(s.se, rel=1e-10)
-        assert est.df == pytest.approx(s.df, rel=1e-9)
+        if clusters is None:
+            assert est.df == pytest.approx(s.df, rel=1e-9)
+        else:  # the df's working model adds the cluster effect (Imbens & Kolesar 2016); summarize's has none
+            assert est.df == pytest.approx(_dense_bm_df(np.where(lab, h, 0.0), lab, np.unique(g, return_inverse=True)[1]),
+                                           rel=1e-9)
+            assert est.df < s.df
         assert est.human_only == pytest.approx(s.ci)
+
+
+def _dense_bm_df(z, lab, codes):
+    """Oracle: CR2 with explicit (I - H_gg)^(-1/2) and Bell-McCaffrey df (tr G'OG)^2 / tr((G'OG)^2) under
+    Omega_ij = s_i s_j (rho [same cluster] + (1 - rho) [i = j]), rho the standardised residuals' pairwise ICC."""
+    n = z.size
+    x = np.column_stack([~lab, lab]).astype(float)
+    x = x[:, x.sum(0) > 0]
+    hat = x @ np.linalg.solve(x.T @ x, x.T)
+    resid = np.eye(n) - hat
+    e = resid @ z
+    s = np.zeros(n)
+    for part in (lab, ~lab):
+        if part.sum() > 1:
+            s[part] = math.sqrt(e[part] @ e[part] / (part.sum() - 1))
+    used = s > 0  # a part with no spread (lam = 0: the unlabelled part is all 0) says nothing about rho
+    r = np.where(used, e / np.where(used, s, 1.0), 0.0)
+    same = codes[:, None] == codes[None, :]
+    off = same & ~np.eye(n, dtype=bool) & used[:, None] & used[None, :]
+    rho = float(np.clip((r[:, None] * r[None, :])[off].sum() / off.sum(), 0, 0.99))
+    omega = np.outer(s, s) * (rho * same + (1 - rho) * np.eye(n))
+    contrast = x @ np.linalg.solve(x.T @ x, np.ones(x.shape[1]))
+    cols = []
+    for g in np.unique(codes):
+        idx = codes == g
+        w, v = np.linalg.eigh(np.eye(idx.sum()) - hat[np.ix_(idx, idx)])
+        root = v @ np.diag(np.where(w > 1e-12, 1 / np.sqrt(np.maximum(w, 1e-300)), 0.0)) @ v.T
+        wg = np.zeros(n)
+        wg[idx] = root @ contrast[idx]
+        cols.append(resid @ wg)
+    gm = np.array(cols).T
+    b = gm.T @ omega @ gm
+    return float(np.trace(b) ** 2 / np.sum(b * b))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_clustered_df_is_bell_mccaffrey_under_a_random_effect_working_model(seed):
+    """The two-part estimator's df against a dense oracle (explicit CR2 matrices and working covariance)."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(2, 9, size=7)
+    codes = np.repeat(np.arange(7), sizes)
+    n = codes.size
+    f = (rng.random(n) < 0.6 + 0.1 * rng.standard_normal(7)[codes]).astype(float)
+    h = np.where(rng.random(n) < 0.4, (rng.random(n) < 0.5 + 0.3 * f).astype(float), np.nan)
+    h[:2] = (1.0, 0.0)
+    lab = ~np.isnan(h)
+    est = ppi_mean(f, h, clusters=codes, lam=0.6)
+    z = np.where(lab, np.nan_to_num(h) - 0.6 * f, 0.6 * f)
+    assert est.df == pytest.approx(_dense_bm_df(z, lab, codes), rel=1e-8)
 
 
 def test_singleton_clusters_equal_no_clusters_and_side_intervals_are_summarize():

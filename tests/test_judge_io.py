@@ -96,8 +96,9 @@ def test_markdown_latex_csv_show_the_same_numbers():
     md = _cli(str(JUDGED)).stdout
     tex = _cli(str(JUDGED), "-f", "latex").stdout
     cell = f"{100 * atlas['ci'][0]:.1f} to {100 * atlas['ci'][1]:.1f}"
-    assert cell in md and cell in tex
-    assert "Judge corrected by human labels" in md
+    html = _cli(str(JUDGED), "-f", "html").stdout
+    assert cell in md and cell in tex and f"<td>{cell}</td>" in html
+    assert md.count("Judge corrected by human labels") == 1 and html.count("<h2>Judge corrected by human labels") == 1
     csv_out = _cli(str(JUDGED), "-f", "csv", "--table", "judge").stdout.splitlines()
     assert csv_out[0].startswith("model,baseline,estimate,se,ci_low,ci_high")
     assert csv_out[1].split(",")[2] == repr(atlas["estimate"])
@@ -179,3 +180,27 @@ def test_a_label_column_of_categories_is_left_alone(tmp_path):
     assert "column 'label' was not read as human labels" in out.stderr
     out = _cli(str(results), "--human-col", "label")
     assert out.returncode == 2 and "'easy' is not a label" in out.stderr
+
+
+def test_the_analysis_carries_the_section_into_every_export():
+    """One answer everywhere: the corrected Analysis (as the workbench holds it) renders the judge's blocks in
+    JSON, Markdown, LaTeX, HTML and the CSV tables, exactly as the command line prints them."""
+    from evalstats_core import report
+    from evalstats_core.analysis import analyze
+    from evalstats_core.judge_apply import corrected_analysis
+    from evalstats_core.judge_io import section_for
+
+    ds = load(JUDGED)
+    a = analyze(ds)
+    section = section_for(ds, a, human_col="human")
+    c = corrected_analysis(a, section)
+    assert c.judge is section and a.judge is None
+    doc = json.loads(report.to_json(c))
+    assert doc["settings"]["human_labels"] == "column 'human'"
+    assert [m["judge"]["ci"] for m in doc["models"]] == [[e.ci_low, e.ci_high] for _, e, _ in section.models]
+    assert "judge.csv" in report.csv_tables(c) and "judge.csv" not in report.csv_tables(a)
+    for fmt in ("markdown", "latex", "html"):
+        assert "orrected by human labels" in report.render(c, fmt)
+        assert "orrected by human labels" not in report.render(a, fmt)
+    cli = json.loads(_cli(str(JUDGED), "-f", "json").stdout)
+    assert [m["judge"] for m in cli["models"]] == [m["judge"] for m in doc["models"]]

@@ -68,7 +68,8 @@ def test_opens_on_atlas_breeze_with_honest_numbers_and_the_seed_s_with_cr1(atlas
     row = pair_table(atlas).iloc[0]
     assert row["95% CI, points"] == "(-0.2, +10.2)" and row["p"] == "0.059" and row["df"] == "9.0"
     assert ("Breeze and Atlas cannot be told apart: Breeze - Atlas = +5.0 points (95% CI -0.2 to 10.2, an interval "
-            "that includes zero; p 0.059); with 10 questions this is fragile.") in text_of(atlas)
+            "that includes zero; p 0.059); with 10 questions the standard error rests on 9.0 degrees of freedom: it is "
+            "within 0.55x to 1.45x of the true one (95%), which the t interval allows for.") in text_of(atlas)
     atlas.selectbox(key="analyze_cluster_se").set_value("cr1").run()
     models = table(atlas, "Model")
     assert list(models["Model"]) == ["Atlas", "Breeze"]
@@ -82,7 +83,8 @@ def test_opens_on_atlas_breeze_with_honest_numbers_and_the_seed_s_with_cr1(atlas
     assert row["Correlation"] == "0.93"
     assert row["df"] == "∞" and row["p"] == "0.031"
     text = text_of(atlas)
-    assert "Breeze beats Atlas by 5.0 points (95% CI 0.5 to 9.5; p 0.031); with 10 questions this is fragile." in text
+    assert ("Breeze beats Atlas by 5.0 points (95% CI 0.5 to 9.5; p 0.031); with only 10 questions the normal "
+            "interval is narrower than it should be (t on 9 degrees of freedom would be 15% wider).") in text
     assert "wide form" in text and "continuous" in text and "10 questions, 2 models" in text
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 from scipy.special import ndtri
@@ -58,8 +58,10 @@ def test_resampled_plan_uses_answer_level_estimates():
     assert list(frame["k"]) == [1, 2, 4, 8, 16]
     assert frame["mde"].is_monotonic_decreasing and frame["n_needed"].is_monotonic_decreasing
     assert plan.k_needed is not None
-    # the K that was found reaches delta at this n (Eq. 9 with K solved for)
-    assert sample_size(0.03, **{**kw, "k_a": plan.k_needed, "k_b": plan.k_needed}) == pytest.approx(400)
+    # the K that was found reaches delta at this n (Eq. 9 with K solved for, t on the test's 399 df)
+    t_over_z = (stats.t.ppf(0.975, 399) + stats.t.ppf(0.8, 399)) / (ndtri(0.975) + ndtri(0.8))
+    assert t_over_z**2 * sample_size(0.03, **{**kw, "k_a": plan.k_needed, "k_b": plan.k_needed}) == (
+        pytest.approx(400))
 
 
 def test_clustered_plan_uses_cluster_estimates():
@@ -98,7 +100,7 @@ def test_unresampled_mde_is_the_paired_se_times_t_sum():
 @given(st.floats(0.001, 0.3), st.floats(0.0, 0.25), st.floats(0.0, 0.25), st.floats(0.01, 0.2),
        st.integers(50, 5000))
 def test_answers_needed_inverts_sample_size(omega2, s2a, s2b, delta, n):
-    k = answers_needed(n, delta, omega2=omega2, sigma2_a=s2a, sigma2_b=s2b)
+    k = answers_needed(n, delta, omega2=omega2, sigma2_a=s2a, sigma2_b=s2b, df=math.inf)  # z: Eq. 9
     floor = sample_size(delta, omega2=omega2)  # questions needed with infinitely many answers
     if k is None:
         assert floor >= n * (1 - 1e-9)
@@ -108,11 +110,26 @@ def test_answers_needed_inverts_sample_size(omega2, s2a, s2b, delta, n):
         assert sample_size(delta, omega2=omega2, sigma2_a=s2a, sigma2_b=s2b) <= n * (1 + 1e-9)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0.001, 0.3), st.floats(0.01, 0.25), st.floats(0.01, 0.25), st.floats(0.02, 0.2),
+       st.floats(1.5, 16.0))
+def test_answers_needed_with_t_inverts_sample_size_t(omega2, s2a, s2b, delta, k):
+    """By default the K solves Eq. 9 with t on the paired test's n - 1 df: at the n sample_size_t plans
+    for K answers, answers_needed gives K back (with z it would give fewer)."""
+    from evalstats_core.power import sample_size_t
+
+    n = sample_size_t(delta, omega2=omega2, sigma2_a=s2a, sigma2_b=s2b, k_a=k, k_b=k)
+    assume(n > 3)
+    assert answers_needed(n, delta, omega2=omega2, sigma2_a=s2a, sigma2_b=s2b) == pytest.approx(k, rel=1e-6)
+    z_k = answers_needed(n, delta, omega2=omega2, sigma2_a=s2a, sigma2_b=s2b, df=math.inf)
+    assert z_k is None or z_k < k
+
+
 def test_answers_needed_paper_setting():
     """Paper Sec. 5 setting (omega2 = 1/9, sigma2 = 1/6 each, n = 198): MDE at K = 10 is 7.6 points, so
     a 7.6-point effect needs about K = 10 answers."""
     target = mde(198, **PRESETS["binary"], k_a=10, k_b=10)
-    k = answers_needed(198, target, omega2=1 / 9, sigma2_a=1 / 6, sigma2_b=1 / 6)
+    k = answers_needed(198, target, omega2=1 / 9, sigma2_a=1 / 6, sigma2_b=1 / 6, df=math.inf)
     assert k == pytest.approx(10.0)
     assert answers_needed(198, 0.03, omega2=1 / 9, sigma2_a=1 / 6, sigma2_b=1 / 6) is None
 

@@ -12,7 +12,8 @@
 The lab draws ``reps`` evals per size: truth Bernoulli(``pass_rate``), the judge passes a true pass
 with probability ``sensitivity`` and a true fail with probability ``1 - specificity``, and humans label
 a random ``n_labels`` of the questions. The corrected interval is :func:`~evalstats_core.judge.ppi_mean`'s
-without clusters (its CR2 with singleton clusters is the two-sample variance with Welch's df), computed
+without clusters (its CR2 with singleton clusters is the two-sample variance with Welch's df, and the
+0/1 scores' small-count terms of :func:`~evalstats_core.judge_interval.small_count_terms`), computed
 for all replications at once; tests check it against ``ppi_mean`` draw by draw.
 """
 
@@ -25,6 +26,7 @@ from scipy.special import stdtrit
 from .._validate import check_confidence
 from ..errors import EvalStatsError
 from ..judge import ppi_compare
+from ..judge_interval import small_count_terms
 from ..judge_sim import judged_eval
 
 __all__ = ["SIZES", "budget_sentence", "coverage_lab", "coverage_sentence", "flip_panel", "flip_sentence",
@@ -47,8 +49,9 @@ def lab_draws(n_total: int, n_labels: int, sensitivity: float, specificity: floa
     return truth.astype(float), judge.astype(float), labelled
 
 
-def _ppi_rows(y: np.ndarray, f: np.ndarray, lab: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
-    """Row-wise PPI++ ``(estimate, half-width)`` for every replication (ppi_mean without clusters)."""
+def _ppi_rows(y: np.ndarray, f: np.ndarray, lab: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row-wise PPI++ ``(estimate, ci_low, ci_high)`` for every replication (ppi_mean without clusters, 0/1
+    scores: the t arms with :func:`~evalstats_core.judge_interval.ppi_interval`'s small-count terms)."""
     n = lab.sum(1)
     big_n = (~lab).sum(1)
     m = lambda a, w, k: (a * w).sum(1) / k  # noqa: E731 - row means over a mask
@@ -66,7 +69,11 @@ def _ppi_rows(y: np.ndarray, f: np.ndarray, lab: np.ndarray, level: float) -> tu
     var = v_l + v_u
     with np.errstate(divide="ignore", invalid="ignore"):
         df = np.where(var > 0, var**2 / (v_l**2 / (n - 1) + v_u**2 / (big_n - 1)), n - 1.0)
-    return est, stdtrit(df, 0.5 + level / 2) * np.sqrt(var)
+    t = np.where(var > 0, stdtrit(df, 0.5 + level / 2), 0.0)
+    d_lo, d_hi = small_count_terms(y, f, lab, t)
+    d_lo, d_hi = np.where(var > 0, d_lo, 0.0), np.where(var > 0, d_hi, 0.0)
+    base = t * t * var
+    return est, est - np.sqrt(np.maximum(base + d_lo, 0.0)), est + np.sqrt(np.maximum(base + d_hi, 0.0))
 
 
 def coverage_lab(sensitivity: float, specificity: float, n_labels: int, *, pass_rate: float = 0.7,
@@ -80,12 +87,13 @@ def coverage_lab(sensitivity: float, specificity: float, n_labels: int, *, pass_
     for i, n_total in enumerate(sizes):
         y, f, lab = lab_draws(n_total, n_labels, sensitivity, specificity, pass_rate=pass_rate, reps=reps,
                               rng=[seed, i])
-        est, half = _ppi_rows(y, f, lab, level)
+        est, low, high = _ppi_rows(y, f, lab, level)
         jm = f.mean(1)
         jh = stdtrit(n_total - 1, 0.5 + level / 2) * f.std(1, ddof=1) / np.sqrt(n_total)
         rows.append((n_total, "judge only", float((np.abs(jm - pass_rate) <= jh).mean()), float(jh.mean()),
                      float(jm.mean() - pass_rate)))
-        rows.append((n_total, "corrected", float((np.abs(est - pass_rate) <= half).mean()), float(half.mean()),
+        rows.append((n_total, "corrected", float(((low <= pass_rate) & (pass_rate <= high)).mean()),
+                     float((high - low).mean() / 2),
                      float(est.mean() - pass_rate)))
     return pd.DataFrame(rows, columns=["n_total", "kind", "coverage", "half_width", "bias"])
 

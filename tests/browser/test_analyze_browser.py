@@ -51,7 +51,9 @@ def test_default_example_draws_tables_and_charts(server, page):
     wait_ready(page)
     wait_charts(page, 2)
     page.get_by_text("Breeze and Atlas cannot be told apart: Breeze - Atlas = +5.0 points (95% CI -0.2 to 10.2, "
-                     "an interval that includes zero; p 0.059); with 10 questions this is fragile.").wait_for()
+                     "an interval that includes zero; p 0.059); with 10 questions the standard error rests on 9.0 "
+                     "degrees of freedom: it is within 0.55x to 1.45x of the true one (95%), which the t interval "
+                     "allows for.").wait_for()
     page.get_by_text("Checks passed").first.wait_for()  # the small-n check is among them: t on 9 df
     wait_tables(page, 3)
     tall_shot(page, "analyze_default")
