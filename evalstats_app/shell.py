@@ -31,7 +31,7 @@ from .quiz import progress, quiz, quiz_score, remember
 
 __all__ = [
     "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
-    "optional", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "with_param",
+    "optional", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "minus", "with_param",
 ]
 
 SECTIONS = ("Learn", "Analyze", "Reference", "Teach")
@@ -455,10 +455,16 @@ class UrlState:
         st.session_state[_WRITTEN] = written
 
 
-def pct(x: float, digits: int = 1, *, typographic: bool = False) -> str:
-    """``0.636`` -> ``"63.6%"``; ``typographic`` writes negatives with a true minus sign (U+2212)."""
-    text = f"{x:.{digits}%}"
-    return text.replace("-", "\u2212") if typographic else text
+def minus(text: str) -> str:
+    """A formatted number with a true minus sign (U+2212) for the hyphen: ``"-0.06"`` -> ``"−0.06"``."""
+    return text.replace("-", "\u2212")
+
+
+def pct(x: float, digits: int = 1, *, typographic: bool = False, signed: bool = False) -> str:
+    """``0.636`` -> ``"63.6%"``; ``typographic`` writes negatives with a true minus sign (U+2212), ``signed``
+    puts a plus on positives (``"+2.5%"``)."""
+    text = f"{x:{'+' if signed else ''}.{digits}%}"
+    return minus(text) if typographic else text
 
 
 def seed_control(key: str, *, label: str = "Seed") -> int:

@@ -164,7 +164,8 @@ def _extras(key: str, roles: Any, opts: tuple, method: str, _prepared: Prepared,
 
     shown = report.model_intervals(_analysis)
     guards = guardrails(_prepared.dataset, _prepared.table, _analysis, extra_clusters=_prepared.extra_clusters,
-                        intervals={r.model: (r.ci_low, r.ci_high) for r in shown.itertuples()})
+                        intervals={r.model: (r.ci_low, r.ci_high) for r in shown.itertuples()},
+                        sums=_sums(key, roles, _prepared))  # the plain paired SEs from the kept sums
     ranking = rank_models({m.model: m.mean for m in _all_pairs.models},
                           [(c.model, c.baseline, c.p_adjusted, c.diff) for c in _all_pairs.comparisons],
                           alpha=1.0 - _all_pairs.confidence)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, clt_se
+from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2
 from .analysis import SMALL_DF, SMALL_N, ModelResult, PairResult
 from .sums import FileSums
 
@@ -132,15 +132,9 @@ def warnings_for(sums: FileSums, rows: list[ModelResult], pairs: tuple[PairResul
 def below_plain_sums(sums: FileSums, pairs: tuple[PairResult, ...]) -> list[str]:
     """The sentences for clustered paired SEs below the plain paired SE (questions as independent), as
     :func:`~evalstats_core.guardrails.below_plain` finds them, from the pairs' sums."""
-    from .guardrails import SE_RATIO_FLAG, below_plain_sentence  # lazy: guardrails imports analysis
+    from types import SimpleNamespace
 
-    index = {m: j for j, m in enumerate(sums.models)}
-    one = sums.merged()
-    out = []
-    for c in pairs:
-        p = one.pair(index[c.model], index[c.baseline])
-        n = int(p.count[0])
-        plain = math.ldexp(clt_se(float(p.m2_diff[0]), n), sums.exponent) if n > 1 else math.nan
-        if math.isfinite(plain) and plain > 0 and math.isfinite(c.se) and c.se * SE_RATIO_FLAG < plain:
-            out.append(below_plain_sentence(c, plain, sums.unit01))
-    return out
+    from .guardrails import below_plain, below_plain_sentence  # lazy: guardrails imports analysis
+
+    found = below_plain(sums, SimpleNamespace(clustered=True, paired=True, comparisons=pairs))
+    return [below_plain_sentence(c, plain, sums.unit01) for c, plain in found]

@@ -239,7 +239,19 @@ def cluster_sizes(codes: np.ndarray) -> np.ndarray:
     return np.bincount(codes).astype(np.float64)
 
 
-def cr2_se_df(resid_sums: np.ndarray, sizes: np.ndarray, n: int) -> tuple[float, float]:
+def cr2_weights(sizes: np.ndarray, n: int) -> tuple[np.ndarray, float]:
+    """The CR2 factors ``a_g = 1 / (1 - n_g/n)`` of the non-empty clusters of ``sizes`` and the Satterthwaite
+    degrees of freedom: everything of :func:`cr2_se_df` that depends on the cluster sizes alone (computed
+    once per cluster-size vector and reused for every model, pair and confidence level)."""
+    f = sizes[sizes > 0.0] / n  # (C,) cluster shares f_g
+    a = 1.0 / (1.0 - f)  # (C,) CR2 factors (I - H_gg)^-1 on the constant direction
+    af2 = a * f * f
+    denom = float(af2 @ (a * (1.0 - 2.0 * f))) + float(af2.sum()) ** 2  # tr(G^2) * n^2
+    return a, 1.0 / denom  # Satterthwaite df = (tr G)^2 / tr(G^2), tr G = 1/n
+
+
+def cr2_se_df(resid_sums: np.ndarray, sizes: np.ndarray, n: int,
+              weights: tuple[np.ndarray, float] | None = None) -> tuple[float, float]:
     """CR2 standard error of a mean and its Bell-McCaffrey degrees of freedom.
 
     Parameters
@@ -268,15 +280,14 @@ def cr2_se_df(resid_sums: np.ndarray, sizes: np.ndarray, n: int) -> tuple[float,
         df = 1 / ( sum_g a_g^2 f_g^2 (1 - 2 f_g) + (sum_g a_g f_g^2)^2 )
 
     Singleton clusters give ``SE = sd / sqrt(n)`` and ``df = n - 1``: the one-sample t-test.
+    ``weights`` is :func:`cr2_weights` of ``sizes`` when kept (then ``sizes`` has no empty bin).
     """
-    used = sizes > 0.0
-    f = sizes[used] / n  # (C,) cluster shares f_g
-    a = 1.0 / (1.0 - f)  # (C,) CR2 factors (I - H_gg)^-1 on the constant direction
-    sums = resid_sums[used]
-    se = math.sqrt(float((sums * sums) @ a)) / n  # CR2: Bell & McCaffrey Eq. 8, intercept only
-    af2 = a * f * f
-    denom = float(af2 @ (a * (1.0 - 2.0 * f))) + float(af2.sum()) ** 2  # tr(G^2) * n^2
-    return se, 1.0 / denom  # Satterthwaite df = (tr G)^2 / tr(G^2), tr G = 1/n
+    if weights is None:
+        weights = cr2_weights(sizes, n)
+        resid_sums = resid_sums[sizes > 0.0]
+    a, df = weights
+    se = math.sqrt(float((resid_sums * resid_sums) @ a)) / n  # CR2: Bell & McCaffrey Eq. 8, intercept only
+    return se, df
 
 
 def t_crit(confidence: float, df: float) -> float:

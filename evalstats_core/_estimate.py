@@ -13,6 +13,7 @@ per-cluster residual sums ``S_g = n_g (mean_g - mean)`` and the sizes ``n_g`` (s
 
 from __future__ import annotations
 
+import hashlib
 import math
 from typing import Any
 
@@ -23,6 +24,7 @@ from ._clusters import (
     clt_se,
     cr1_se,
     cr2_se_df,
+    cr2_weights,
     few_clusters_notes,
     sign_flip_p,
     t_crit,
@@ -45,23 +47,54 @@ def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[int, 
     return n, overall, s, ss
 
 
+def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any) -> Any:
+    """``make()``, kept in ``memo`` (a :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`) under the
+    identity of the sums it reads; the entry holds those arrays, so an identity is never reused while kept."""
+    if memo is None:
+        return make()
+    key = tuple(id(x) for x in arrays)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = (arrays, make())
+    return hit[1]
+
+
+def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, float] | None:
+    """The CR2 weights and Satterthwaite df of one cluster-size vector, once per distinct vector in ``memo``."""
+    if memo is None or sizes.size < 2:  # one cluster: never clustered (and 1 / (1 - n/n) is no weight)
+        return None
+    key = ("cr2", n, hashlib.blake2b(sizes.tobytes(), digest_size=16).digest())
+    if key not in memo:
+        memo[key] = cr2_weights(sizes, n)
+    return memo[key]
+
+
 def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary: bool, clustered: bool,
-                 confidence: float, method: str, interval: str) -> Any:
+                 confidence: float, method: str, interval: str, memo: dict | None = None) -> Any:
     """One model's :class:`~evalstats_core.clustering.Summary` from its per-group sums (shape ``(G,)``).
 
     ``clustered=False`` with several groups treats every question as independent (the groups are merged).
-    ``confidence`` must be checked already.
+    ``confidence`` must be checked already. ``memo`` keeps what does not depend on the confidence level,
+    adjustment or interval (the moments, the CR2 weights of each cluster-size vector, the CR2 standard errors
+    and degrees of freedom) for the next call.
     """
-    n, mu, s, ss = _moments(count, mean, m2)
-    sizes = count[count > 0].astype(np.float64)
+    def make() -> tuple:
+        n, mu, s, ss = _moments(count, mean, m2)
+        sizes = count[count > 0].astype(np.float64)
+        w = _weights(memo, sizes, n)
+        return n, mu, s, sizes, ss, None if w is None else cr2_se_df(s, sizes, n, w)
+
+    n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
     return summary_from_moments(n, mu, s, sizes, ss, binary=binary, clustered=clustered, confidence=confidence,
-                                method=method, interval=interval)
+                                method=method, interval=interval, kept=cr2)
 
 
 def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss: float, *, binary: bool,
-                         clustered: bool, confidence: float, method: str, interval: str) -> Any:
+                         clustered: bool, confidence: float, method: str, interval: str,
+                         kept: tuple[float, float] | None = None) -> Any:
     """The :class:`~evalstats_core.clustering.Summary` of ``n`` scores with mean ``mu``, residual sums ``s``
-    of the non-empty clusters of ``sizes`` (ignored unclustered) and centred sum of squares ``ss``."""
+    of the non-empty clusters of ``sizes`` (ignored unclustered) and centred sum of squares ``ss``
+    (``kept``: its CR2 standard error and degrees of freedom, when kept)."""
     from .clustering import Summary, _deff
 
     if n < 2:
@@ -78,7 +111,7 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         n_clusters = int(sizes.size)
         check_n_clusters(n_clusters)
         if method == "cr2":
-            se, df = cr2_se_df(s, sizes, n)  # Bell & McCaffrey 2002
+            se, df = kept or cr2_se_df(s, sizes, n)  # Bell & McCaffrey 2002
         else:
             se, df = cr1_se(s, n, n_clusters), math.inf  # Miller Eq. 4 (CR1), normal reference
         notes = few_clusters_notes(n_clusters, method, df, stacklevel=4)  # attributed to summarize's caller
@@ -102,29 +135,36 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
 
 def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m2_a: np.ndarray,
                     m2_b: np.ndarray, m2_d: np.ndarray, comoment: np.ndarray, only: tuple[int, int] | None, *,
-                    paired: bool, clustered: bool, confidence: float, method: str, interval: str) -> Any:
+                    paired: bool, clustered: bool, confidence: float, method: str, interval: str,
+                    memo: dict | None = None) -> Any:
     """One pair's :class:`~evalstats_core.comparison.Comparison` from per-group sums on the shared questions
     (shape ``(G,)``); ``only`` is ``(only A right, only B right)`` for 0/1 scores, else None.
-    ``confidence`` must be checked already."""
-    n, ma, sa, ssa = _moments(count, mean_a, m2_a)
-    _, mb, sb, ssb = _moments(count, mean_b, m2_b)
-    used = count > 0
-    sizes = count[used].astype(np.float64)
-    sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
-    ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
-    cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
-    return comparison_from_moments((n, n), (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), only, paired=paired,
-                                   clustered=clustered, confidence=confidence, method=method, interval=interval)
+    ``confidence`` must be checked already; ``memo`` as for :func:`summary_from`."""
+    def make() -> tuple:
+        n, ma, sa, ssa = _moments(count, mean_a, m2_a)
+        _, mb, sb, ssb = _moments(count, mean_b, m2_b)
+        used = count > 0
+        sizes = count[used].astype(np.float64)
+        sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
+        ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
+        cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
+        w = _weights(memo, sizes, n)
+        cr2 = None if w is None else tuple(cr2_se_df(x, sizes, n, w) for x in (sa, sb, sd))
+        return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2
+
+    n, means, resid, sizes, squares, cr2 = _kept(memo, (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment), make)
+    return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
+                                   confidence=confidence, method=method, interval=interval, kept=cr2)
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
                             sizes: np.ndarray, squares: tuple[float, float, float, float],
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
-                            method: str, interval: str) -> Any:
+                            method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
-    unused unpaired)."""
+    unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -145,9 +185,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         n_clusters = int(sizes.size)
         check_n_clusters(n_clusters)
         if cr2:
-            (se_a, df_a), (se_b, df_b) = cr2_se_df(sa, sizes, n), cr2_se_df(sb, sizes, n)
-            if paired:
-                se_d, df_d = cr2_se_df(sa - sb, sizes, n)  # CR2 of d
+            (se_a, df_a), (se_b, df_b), (se_d, df_d) = kept or (  # CR2 of a, b and d
+                cr2_se_df(sa, sizes, n), cr2_se_df(sb, sizes, n), cr2_se_df(sa - sb, sizes, n) if paired else (0, 0))
         else:
             se_a, se_b = cr1_se(sa, n, n_clusters), cr1_se(sb, n, n_clusters)
             df_a = df_b = df_d = math.inf

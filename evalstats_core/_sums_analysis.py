@@ -83,7 +83,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                             "not clustered")
             s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not ms.not01.any(), clustered=cl,
                                     confidence=confidence, method=method,
-                                    interval="auto" if interval == "auto" else "normal"), e)
+                                    interval="auto" if interval == "auto" else "normal", memo=fs.memo), e)
             k_max, k_min = int(ms.k_values.max()), int(ms.k_values.min())
             proportion = sums.score_kind == "binary" and k_max == 1 and not cl
             low, high, label = _model_interval(s, "resampled" if k_max > 1 else sums.score_kind, interval,
@@ -111,7 +111,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
             c = scaled(comparison_from(p.count, p.mean_model, p.mean_baseline, p.m2_model, p.m2_baseline,
                                        p.m2_diff, p.comoment, only, paired=paired, clustered=cl,
                                        confidence=confidence, method=method,
-                                       interval="normal" if interval == "normal" else "auto"), e)
+                                       interval="normal" if interval == "normal" else "auto", memo=fs.memo), e)
             mc: tuple[Any, ...] = (None, None, None, None, None)
             if only is not None:
                 cells = mcnemar_cells(0, only[0], only[1], 0)

@@ -43,6 +43,7 @@ from ._validate import z_for
 from .analysis import ADJUST_LABELS, SMALL_N, Analysis
 from .data import Dataset, QuestionTable
 from .errors import EvalStatsWarning
+from .sums import FileSums
 from .vocabulary import signed_zero_free
 
 __all__ = ["CHECKS", "Guardrail", "guardrails"]
@@ -321,23 +322,35 @@ def _multiplicity(analysis: Analysis) -> Guardrail:
     return _ok("multiplicity", f"{m} comparisons, adjusted with {name}: {adj} significant before and after.")
 
 
-def plain_paired_se(table: QuestionTable, model: str, baseline: str) -> float:
-    """The paired SE of ``model - baseline`` with questions as independent: sd(d) / sqrt(n) on shared questions."""
-    j, b = list(table.models).index(model), list(table.models).index(baseline)
-    both = table.answered[:, j] & table.answered[:, b]
-    d = table.scores[both, j] - table.scores[both, b]
-    return float(np.std(d, ddof=1) / math.sqrt(d.size)) if d.size > 1 else math.nan
+def plain_paired_se(data: QuestionTable | FileSums, model: str, baseline: str) -> float:
+    """The paired SE of ``model - baseline`` with questions as independent: sd(d) / sqrt(n) on shared questions.
+
+    From a file's sums (:meth:`FileSums.plain_paired_se <evalstats_core.sums.FileSums.plain_paired_se>`, no
+    pass over the questions), or from a question table through the sums of those two models alone.
+    """
+    if isinstance(data, FileSums):
+        return data.plain_paired_se(data.models.index(model), data.models.index(baseline))
+    from dataclasses import replace
+
+    from .sums import file_sums
+
+    cols = [list(data.models).index(model), list(data.models).index(baseline)]
+    two = replace(data, models=(model, baseline), scores=data.scores[:, cols], k=data.k[:, cols],
+                  answered=data.answered[:, cols], cluster_codes=None, clusters=None, n_clusters=None,
+                  cluster_col=None)
+    return file_sums(two).plain_paired_se(0, 1)
 
 
-def below_plain(table: QuestionTable, analysis: Any) -> list[tuple[Any, float]]:
+def below_plain(data: QuestionTable | FileSums, analysis: Any) -> list[tuple[Any, float]]:
     """The paired comparisons whose clustered SE is below the plain paired SE (by more than the noise of
-    :data:`SE_RATIO_FLAG`: plain / clustered > 1.1), with that plain SE. ``analysis`` needs ``clustered``,
+    :data:`SE_RATIO_FLAG`: plain / clustered > 1.1), with that plain SE. ``data`` is the file's
+    :class:`~evalstats_core.sums.FileSums` (or its question table); ``analysis`` needs ``clustered``,
     ``paired`` and ``comparisons`` (an :class:`Analysis`, or the same while it is being built)."""
     if not (analysis.clustered and analysis.paired):
         return []
     out = []
     for c in analysis.comparisons:
-        plain = plain_paired_se(table, c.model, c.baseline)
+        plain = plain_paired_se(data, c.model, c.baseline)
         if math.isfinite(plain) and plain > 0 and math.isfinite(c.se) and c.se * SE_RATIO_FLAG < plain:
             out.append((c, plain))
     return out
@@ -359,8 +372,8 @@ def below_plain_sentence(c: Any, plain: float, percent: bool) -> str:
                "groups related questions."))
 
 
-def _clustered_below_plain(table: QuestionTable, analysis: Analysis) -> Guardrail:
-    found = below_plain(table, analysis)
+def _clustered_below_plain(data: QuestionTable | FileSums, analysis: Analysis) -> Guardrail:
+    found = below_plain(data, analysis)
     if not analysis.clustered:
         return _ok("clustered_below_plain", "not clustered.")
     if not found:
@@ -371,10 +384,10 @@ def _clustered_below_plain(table: QuestionTable, analysis: Analysis) -> Guardrai
 
 def _missing(table: QuestionTable, analysis: Analysis) -> Guardrail:
     n_q = table.questions.size
-    per = table.answered.sum(axis=0)  # (n_models,)
-    if bool(table.answered.all()):
+    per = [r.n for r in analysis.models]  # questions each model answered (no pass over the table)
+    if all(c == n_q for c in per):
         return _ok("missing", f"every model answered all {n_q:,} questions.")
-    short = [f"{name} answered {int(c):,} of {n_q:,}" for name, c in zip(table.models, per, strict=False) if c < n_q]
+    short = [f"{r.model} answered {r.n:,} of {n_q:,}" for r in analysis.models if r.n < n_q]
     worst = max(analysis.comparisons, key=lambda p: p.n_left_out, default=None)
     tail = ""
     if worst is not None and worst.n_left_out:
@@ -388,7 +401,8 @@ def _missing(table: QuestionTable, analysis: Analysis) -> Guardrail:
 
 def guardrails(dataset: Dataset | None, table: QuestionTable, analysis: Analysis, *,
                extra_clusters: Mapping[str, Any] | None = None,
-               intervals: Mapping[str, tuple[float, float]] | None = None) -> tuple[Guardrail, ...]:
+               intervals: Mapping[str, tuple[float, float]] | None = None,
+               sums: FileSums | None = None) -> tuple[Guardrail, ...]:
     """Run every check of :data:`CHECKS` on one results file and its analysis.
 
     Parameters
@@ -405,6 +419,9 @@ def guardrails(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
     intervals : mapping of model -> (low, high), optional
         The one-model intervals the reader sees (e.g. Wilson); the overlap check compares these.
         Default: the analysis' normal intervals.
+    sums : FileSums, optional
+        The file's sums (``file_sums(table)``), when kept: the plain paired SEs come from them without a
+        pass over the questions. Default: built from ``table`` for each pair the check needs.
 
     Returns
     -------
@@ -431,6 +448,6 @@ def guardrails(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
         _multiplicity(analysis),
         edge_checks.extremes(table, analysis),
         edge_checks.few_clusters(table, analysis),
-        _clustered_below_plain(table, analysis),
+        _clustered_below_plain(table if sums is None else sums, analysis),
         _missing(table, analysis),
     )

@@ -22,7 +22,7 @@ clusters merges its groups exactly (:meth:`FileSums.merged`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -164,6 +164,9 @@ class FileSums:
     score_col: str | None = None
     notes: tuple[str, ...] = ()
     reading: tuple[str, ...] = ()
+    #: what the estimators derive from these sums and reuse at any confidence level, adjustment or interval
+    #: (the merged sums, CR2 weights per cluster-size vector, per-model and per-pair moments); not compared
+    memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def unit01(self) -> bool:
@@ -196,6 +199,20 @@ class FileSums:
         """
         if self.clusters is None:
             return self
+        if "merged" not in self.memo:
+            self.memo["merged"] = self._merge()
+        return self.memo["merged"]
+
+    def plain_paired_se(self, j: int, b: int) -> float:
+        """The paired SE of ``models[j] - models[b]`` with every question independent: ``sd(d) / sqrt(n)``
+        over the shared questions (nan with fewer than two), in the scores' own units."""
+        from ._clusters import clt_se
+
+        p = self.merged().pair(j, b)
+        n = int(p.count[0])
+        return math.ldexp(clt_se(float(p.m2_diff[0]), n), self.exponent) if n > 1 else math.nan
+
+    def _merge(self) -> FileSums:
         one = np.ones(1, dtype=np.int64)
         models = []
         for m in self.model_sums:

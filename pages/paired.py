@@ -3,7 +3,7 @@
 import streamlit as st
 
 from evalstats_app import shell
-from evalstats_app.shell import pct
+from evalstats_app.shell import minus
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts import paired as charts
 from evalstats_core.lessons import paired as lesson
@@ -51,6 +51,10 @@ def _mcnemar(both: int, only_a: int, only_b: int, neither: int):
     return mc, compile_spec(charts.mcnemar_table_chart(mc.table))
 
 
+def pct(x: float, digits: int = 1, *, signed: bool = False) -> str:
+    return shell.pct(x, digits, typographic=True, signed=signed)
+
+
 def ci(c) -> str:
     return f"[{pct(c.ci_low)}, {pct(c.ci_high)}]"
 
@@ -66,12 +70,12 @@ st.markdown(content["intro"])
 
 # ---- the data and the unpaired comparison --------------------------------------------------------
 st.markdown(content["data_intro"])
-table = ab.table.rename(columns={"task": "Task", "description": "Description", "atlas": "Atlas",
+table = ab.table.assign(diff=ab.table["diff"].map(lambda v: minus(f"{v:+.2f}"))).rename(columns={"task": "Task", "description": "Description", "atlas": "Atlas",
                                  "breeze": "Breeze", "diff": "Atlas − Breeze", "winner": "Won by"})
 st.dataframe(table, hide_index=True, width="stretch",
              column_config={"Atlas": st.column_config.NumberColumn(format="%.2f"),
                             "Breeze": st.column_config.NumberColumn(format="%.2f"),
-                            "Atlas − Breeze": st.column_config.NumberColumn(format="%+.2f")})
+                            "Atlas − Breeze": st.column_config.TextColumn(alignment="right")})  # text: a true minus
 sa, sb = ab.summary_a, ab.summary_b
 shell.chart(fixed["agents"],
             f"Atlas averages {pct(sa.mean)} (95% CI {pct(sa.ci_low)} to {pct(sa.ci_high)}) and Breeze "
@@ -81,7 +85,7 @@ shell.prose(content["naive"])
 st.latex(rf"\mathrm{{SE}}_{{A-B}} = \sqrt{{{sa.se:.4f}^2 + {sb.se:.4f}^2}} = {un.se:.4f}, \qquad "
          rf"{un.diff:+.3f} \pm 1.96 \times {un.se:.4f} = [{un.ci_low * 100:.1f}\%,\ {un.ci_high * 100:.1f}\%]")
 a, b, c = st.columns(3)
-a.metric("Difference (Atlas − Breeze)", f"{un.diff:+.1%}")
+a.metric("Difference (Atlas − Breeze)", pct(un.diff, signed=True))
 b.metric("Unpaired SE", f"{un.se:.4f}")
 c.metric("Unpaired 95% CI", ci(un), delta=verdict["unpaired"], delta_color="off", delta_arrow="off")
 shell.notice(content["naive_notice"])
@@ -90,7 +94,7 @@ shell.notice(content["naive_notice"])
 st.markdown(content["differences"])
 shell.chart(fixed["differences"],
             f"Per-task differences Atlas − Breeze: Breeze wins {ab.b_wins} of {pa.n} tasks; "
-            f"the mean difference is {pa.diff:+.3f} and the differences' SD is only {ab.sd_diff:.3f}.",
+            f"the mean difference is {minus(f'{pa.diff:+.3f}')} and the differences' SD is only {ab.sd_diff:.3f}.",
             name="paired_differences")
 shell.prose(content["paired"])
 st.latex(rf"\mathrm{{SE}}_{{\text{{paired}}}} = \frac{{{ab.sd_diff:.4f}}}{{\sqrt{{{pa.n}}}}} = {pa.se:.4f}, \qquad "
@@ -102,7 +106,7 @@ b.metric("Paired 95% CI", ci(pa), delta=verdict["paired"], delta_color="off", de
 c.metric("p-value (paired)", p_text(pa.p_value), delta=f"unpaired: {p_text(un.p_value)}", delta_color="off",
          delta_arrow="off")
 shell.chart(fixed["comparison"],
-            f"The same {pa.diff * 100:+.1f}-point difference: unpaired SE {un.se:.4f}, 95% CI {ci(un)}, crosses zero; "
+            f"The same {minus(f'{pa.diff * 100:+.1f}')}-point difference: unpaired SE {un.se:.4f}, 95% CI {ci(un)}, crosses zero; "
             f"paired SE {pa.se:.4f}, 95% CI {ci(pa)}, lies entirely below zero.",
             name="paired_comparison")
 shell.notice(content["paired_notice"])
@@ -140,9 +144,9 @@ def scatter() -> None:
     summary, after = lesson.products_sentences(ab, partner, products)
     with left:
         shell.chart(chart, summary, name="paired_scatter", width="content")
-        shown = products.assign(**{c: products[c].map(lambda v: "" if v != v else f"{v:+.3f}".replace("-", "−"))
+        shown = products.assign(**{c: products[c].map(lambda v: "" if v != v else minus(f"{v:+.3f}"))
                                    for c in ("atlas_dev", "partner_dev")},
-                                product=products["product"].map(lambda v: f"{v:+.4f}".replace("-", "−")))
+                                product=products["product"].map(lambda v: minus(f"{v:+.4f}")))
         shown.columns = ["Task", "Atlas − mean (x)", f"{partner} − mean (y)", "Product"]
         with st.expander("Table of deviation products", expanded=partner == "Atlas"):
             st.table(shown.set_index("Task"))
@@ -173,8 +177,7 @@ st.latex(rf"\mathrm{{SE}}_{{\text{{paired}}}} = \sqrt{{{se_g}^2 + {se_d}^2 - 2(0
          rf" = {ex['paired'] * 100:.2f}\%")
 st.markdown(lesson.leaderboard_sentence(ex))
 
-# ---- the correlation sweep ---------------------------------------------------------------------
-shell.prose(content["sim_intro"])
+# ---- the correlation sweep (optional: a lab on the formula above) --------------------------------
 
 
 @st.fragment
@@ -197,11 +200,13 @@ def sweep() -> None:
     state.sync()
 
 
-sweep()
-shell.notice(content["sim_notice"])
+with shell.optional("How much does pairing buy? A correlation lab", keys=("paired_rho", "paired_n", "paired_seed"),
+                    why="A simulation of the formula above over every correlation; the lesson stands without it."):
+    shell.prose(content["sim_intro"])
+    sweep()
+    shell.notice(content["sim_notice"])
 
 # ---- McNemar -----------------------------------------------------------------------------------
-st.markdown(content["mcnemar_intro"])
 
 
 @st.fragment
@@ -214,7 +219,7 @@ def mcnemar() -> None:
     mc, chart = _mcnemar(*cells)
     r = mc.result
     shell.prose(content["mcnemar_formula"])
-    shell.deeper(content, "deeper_mcnemar", "the exact test")
+    shell.prose(content["deeper_mcnemar"])  # the exact test (inline: this is already an optional section)
     if mc.discordant == 0:
         st.warning("No discordant questions (b + c = 0): the models never disagree, so the statistic is undefined.")
     else:
@@ -233,7 +238,10 @@ def mcnemar() -> None:
     state.sync()
 
 
-mcnemar()
+with shell.optional("Right-or-wrong scores: McNemar's test", keys=tuple(CELLS),
+                    why="The paired test for 0/1 scores, from the questions the models disagree on."):
+    st.markdown(content["mcnemar_intro"])
+    mcnemar()
 
 shell.notice(content["notice"], title="What to take away")
 state.sync()

@@ -96,7 +96,7 @@ def reveal_section() -> None:
         shell.chart(diffs_chart,
                     (f"MATH's +2.5-point gap has an interval of ({signed(math_row.ci_low)}, {signed(math_row.ci_high)}), "
                      f"clear of zero; HumanEval's −3.1 points spans ({signed(he_row.ci_low)}, {signed(he_row.ci_high)}) "
-                     "and could be noise."),
+                     "and is unresolved: zero lies inside it."),
                     name="problem_differences")
         st.markdown(f"With the per-question scores, the paired SE of HumanEval's difference would lie between "
                     f"{pct(he_row.paired_se_low, 2)} and {pct(he_row.paired_se_high, 2)}, depending on how often the "

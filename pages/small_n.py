@@ -10,7 +10,7 @@ import streamlit as st
 from evalstats_app import page_keys, shell
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts import one_model as charts
-from evalstats_core.lessons import one_model as lesson
+from evalstats_core.lessons import small_n as lesson
 
 LAB_NS = (3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1000)
 content = shell.page_setup("small_n")

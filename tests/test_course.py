@@ -91,7 +91,14 @@ def test_optional_sections_are_not_in_the_plan():
     """The plan never sends the class into a section the chapters mark optional."""
     for step in load_content("teach").meta["step"]:
         assert step["anchor"] not in {"few-and-unequal-clusters", "a-fixed-budget-more-questions-or-more-answers",
-                                      "the-small-n-lab"}
+                                      "the-small-n-lab", "how-much-does-pairing-buy",
+                                      "right-or-wrong-scores-mcnemars-test"}
+
+
+def test_chapter_four_main_path_fits_one_sitting():
+    """Chapter 4 measured 21 min with its correlation lab and McNemar's test on the main path; collapsed
+    into optional sections, what it shows by default reads in about a quarter of an hour."""
+    assert pacing.chapter_time("paired").minutes <= 15, pacing.chapter_time("paired")
 
 
 def test_pacing_is_a_formula_of_the_counts():

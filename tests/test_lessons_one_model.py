@@ -256,3 +256,16 @@ def test_atlas_both_ways_and_the_workbench_agree():
     assert "[51.6%, 75.6%]" in sentence and "[49.7%, 77.5%]" in sentence and "uses t by default" in sentence
     notes = lesson.atlas_notes(steps)
     assert "from about 52% to 76% with the paper's z, and from 50% to 77%" in notes[1]
+
+
+def test_chapter_two_lessons_are_split_and_every_name_still_imports():
+    """Chapter 2b's lesson functions live in lessons/small_n.py (one_model.py was 722 lines); every name
+    stays importable from lessons.one_model, as the same object, and each module is under 500 lines."""
+    import inspect
+
+    from evalstats_core.lessons import one_model, small_n
+
+    for name in small_n.__all__:
+        assert getattr(one_model, name) is getattr(small_n, name), name
+    for module in (one_model, small_n):
+        assert len(inspect.getsource(module).splitlines()) < 500, module.__name__

@@ -72,6 +72,16 @@ def test_default_simulation_numbers_match_the_lesson(default_page):
     assert intervals.loc["block bootstrap", "95% interval"] == f"{sim.bootstrap.ci_low:.1%} to {sim.bootstrap.ci_high:.1%}"
 
 
+@pytest.mark.parametrize("query", [{}, {"clustering_icc": "0.5"}, {"clustering_m": "3", "clustering_k": "40"},
+                                   {"clustering_icc": "0.05", "clustering_seed": "7"}])
+def test_clustered_over_naive_ratio_agrees_with_the_printed_ses(query):
+    """Issue 24: "1.78x the naive SE" came from unrounded SEs while 2.43% and 1.37% were printed beside it
+    (2.43 / 1.37 = 1.77). The ratio is the quotient of the two numbers the reader sees."""
+    shown = metrics(run_page(PAGE, query=query))
+    naive, clustered = (float(shown[label][0].rstrip("%")) for label in ("Naive SE", "Clustered SE"))
+    assert shown["Clustered SE"][1] == f"{clustered / naive:.2f}x the naive SE", (query, shown)
+
+
 def test_icc_slider_moves_the_design_effect():
     at = run_page(PAGE)
     at.slider(key="clustering_icc").set_value(0.5).run()

@@ -81,14 +81,14 @@ def test_python_block_is_collapsed_and_shows_the_script(chapter):
     assert any("from evalstats_core import" in c and ">>>" not in c for c in code)
 
 
-OPTIONAL = {"clustering": ("Optional · Lab: few and unequal clusters", "clustering_fc_g", "20"),
-            "resampling": ("Optional · A fixed budget", "resampling_calls", "4000")}
+OPTIONAL = [("clustering", "Optional · Lab: few and unequal clusters", "clustering_fc_g", "20"),
+            ("resampling", "Optional · A fixed budget", "resampling_calls", "4000"),
+            ("paired", "Optional · How much does pairing buy?", "paired_rho", "0.8"),
+            ("paired", "Optional · Right-or-wrong scores: McNemar", "paired_neither", "100")]
 
 
-@pytest.mark.parametrize("slug", sorted(OPTIONAL))
-def test_advanced_sections_are_collapsed_and_a_link_opens_them(slug):
-    label, key, value = OPTIONAL[slug]
-
+@pytest.mark.parametrize(("slug", "label", "key", "value"), OPTIONAL, ids=[row[2] for row in OPTIONAL])
+def test_advanced_sections_are_collapsed_and_a_link_opens_them(slug, label, key, value):
     def box(at):
         found = [e for e in at.expander if e.label.startswith(label)]
         assert len(found) == 1

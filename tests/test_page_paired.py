@@ -1,6 +1,8 @@
 """Chapter 4 · Paired vs unpaired, through AppTest: the Atlas/Breeze numbers, every control by key,
 McNemar after editing cells, the URL."""
 
+import re
+
 import pytest
 from conftest import no_exceptions, run_page
 
@@ -45,16 +47,30 @@ def test_unpaired_numbers_appear(default_page):
     """Unpaired SE 0.0864 and CI [-21.9%, 11.9%], not significant."""
     shown = metrics(default_page)
     assert shown["Unpaired SE"][0] == "0.0864"
-    assert shown["Unpaired 95% CI"] == ("[-21.9%, 11.9%]", "not significant")
-    assert shown["Difference (Atlas − Breeze)"][0] == "-5.0%"
+    assert shown["Unpaired 95% CI"] == ("[−21.9%, 11.9%]", "not significant")
+    assert shown["Difference (Atlas − Breeze)"][0] == "−5.0%"
     assert "= 0.0864" in text(default_page) and "[-21.9\\%,\\ 11.9\\%]" in text(default_page)
+
+
+def test_signs_print_with_a_true_minus(default_page):
+    """Issue 24: the task table and the metrics printed "-0.06" and "-5.0%" with a hyphen while every other
+    chapter prints U+2212. No number the reader sees (table, metrics, captions, prose) has a hyphen sign."""
+    at = default_page
+    table = at.dataframe[0].value
+    assert list(table["Atlas − Breeze"])[:2] == ["−0.06", "−0.13"]
+    seen = [str(v) for v in table["Atlas − Breeze"]]
+    seen += [m.value for m in at.metric] + [str(m.delta or "") for m in at.metric]
+    seen += [c.value for c in at.caption] + [m.value for m in at.markdown] + [t.value.to_string() for t in at.table]
+    hyphen = [s for s in seen if re.search(r"(?<![\w$])-\d", s)]
+    assert not hyphen, hyphen
+    assert "−5.0%" in [m.value for m in at.metric]
 
 
 def test_paired_numbers_appear(default_page):
     """Paired SE 0.0232 and CI [-9.5%, -0.5%], significant; correlation 0.93, 93% removed, SE down 73%."""
     shown = metrics(default_page)
     assert shown["Paired SE"] == ("0.0232", "73% smaller than unpaired")
-    assert shown["Paired 95% CI"] == ("[-9.5%, -0.5%]", "significant")
+    assert shown["Paired 95% CI"] == ("[−9.5%, −0.5%]", "significant")
     assert shown["Correlation ρ"][0] == "0.93"
     assert shown["Variance removed by pairing"][0] == "93%"
     assert shown["SE reduction"] == ("73%", "0.0864 → 0.0232")
@@ -165,11 +181,11 @@ def test_both_ways_z_and_t(default_page):
     """The seed's z (p 0.031, CI -9.5% to -0.5%) and the paired t-test on 9 df (p 0.059, CI crossing 0)."""
     at = default_page
     shown = metrics(at)
-    assert shown["Normal z (the paper's)"] == ("p = 0.031", "95% CI [-9.5%, -0.5%]")
-    assert shown["Paired t-test (9 df)"] == ("p = 0.059", "95% CI [-10.2%, 0.2%]")
+    assert shown["Normal z (the paper's)"] == ("p = 0.031", "95% CI [−9.5%, −0.5%]")
+    assert shown["Paired t-test (9 df)"] == ("p = 0.059", "95% CI [−10.2%, 0.2%]")
     body = text(at)
     assert "Both ways: z or t?" in body
-    assert "with t(9) it is [-10.2%, 0.2%] and crosses 0 (p = 0.059)" in body
+    assert "with t(9) it is [−10.2%, 0.2%] and crosses 0 (p = 0.059)" in body
     assert "about 19 tasks would give this t-test 80% power at the 5% level (17 by the paper's z formula" in body
     ab = lesson.atlas_breeze()
     assert ab.paired_t.df == 9 and ab.paired.df == float("inf")

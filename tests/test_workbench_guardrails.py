@@ -313,3 +313,41 @@ def test_the_gate_says_when_its_clustered_se_is_below_the_plain_one():
     g = gate(load(_negatively_clustered(), name="neg.csv"), baseline="A", candidate="B")
     assert g.se_plain is not None and g.se < g.se_plain
     assert "Note: B − A: the clustered SE" in g.markdown()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_guardrails_from_the_kept_sums_are_the_rows_ones(seed):
+    """The workbench passes its kept FileSums: every guardrail says what the rows say, and each plain paired
+    SE equals sd(d) / sqrt(n) on the shared questions (the former rows computation) to 1e-12."""
+    from evalstats_core.guardrails import below_plain, plain_paired_se
+    from evalstats_core.sums import file_sums
+
+    rng = np.random.default_rng(seed)
+    n = 400
+    level = rng.random(40)[rng.integers(0, 40, n)]
+    frame = pd.DataFrame({"question": [f"q{i}" for i in range(n)], "cluster": rng.integers(0, 40, n)})
+    for j, m in enumerate(["A", "B", "C"]):
+        frame[m] = np.where(rng.random(n) < 0.1, np.nan, level + rng.normal(0, 0.3 + 0.1 * j, n))
+    frame.loc[::7, "A"] = frame.loc[::7, "B"] * 1e-3  # some pairs strongly related
+    ds = load(csv_of(frame), name="t.csv")
+    tb = question_scores(ds)
+    a = analyze(tb)
+    sums = file_sums(tb)
+    assert a.clustered and len(a.comparisons) == 3
+    for c in a.comparisons:
+        j, b = tb.models.index(c.model), tb.models.index(c.baseline)
+        both = tb.answered[:, j] & tb.answered[:, b]
+        d = tb.scores[both, j] - tb.scores[both, b]
+        rows = float(np.std(d, ddof=1) / np.sqrt(d.size))
+        for got in (plain_paired_se(sums, c.model, c.baseline), plain_paired_se(tb, c.model, c.baseline)):
+            assert got == pytest.approx(rows, rel=1e-12, abs=0)
+    from types import SimpleNamespace
+
+    tiny = [SimpleNamespace(model=c.model, baseline=c.baseline, se=1e-9) for c in a.comparisons]
+    forced = SimpleNamespace(clustered=True, paired=True, comparisons=tiny)  # every pair flagged
+    assert [p for _, p in below_plain(sums, forced)] == pytest.approx([p for _, p in below_plain(tb, forced)],
+                                                                     rel=1e-12, abs=0)
+    assert len(below_plain(sums, forced)) == 3
+    cols = extra_columns(ds, tb)[0]
+    assert (guardrails(ds, tb, a, extra_clusters=cols, sums=sums)
+            == guardrails(ds, tb, a, extra_clusters=cols))

@@ -195,7 +195,7 @@ def correlation_chart(curve: pd.DataFrame, simulated: pd.DataFrame, *, current: 
     domain = ["unpaired (formula)", "paired (formula)", "unpaired (simulated)", "paired (simulated)"]
     colors = [PALETTE[7], PALETTE[2], PALETTE[7], PALETTE[2]]
     color = alt.Color("method:N", title=None, scale=alt.Scale(domain=domain, range=colors),
-                      legend=alt.Legend(orient="top", columns=2))
+                      legend=legend(orient="top"))  # one column on a phone, where two cut the last label
     x = alt.X("correlation:Q", title="Correlation between the two models' answers",
               scale=alt.Scale(domain=[float(curve["correlation"].min()), float(curve["correlation"].max())]))
     y = alt.Y("se:Q", title="Standard error of the difference", axis=alt.Axis(format=".1%", tickMinStep=0.001),

@@ -13,11 +13,11 @@ from ._base import PALETTE, forest, legend
 
 __all__ = ["VERDICT_COLORS", "differences_chart", "scores_chart", "superpopulation_chart"]
 
-#: A surviving difference takes the colour of the model ahead (as in ``scores_chart``); noise is grey.
+#: A surviving difference takes the colour of the model ahead (as in ``scores_chart``); an unresolved one (its interval holds 0) is grey.
 VERDICT_COLORS: dict[str, str] = {
     "Galleon ahead": PALETTE[0],
     "Dreadnought ahead": PALETTE[1],
-    "could be noise": PALETTE[7],
+    "unresolved": PALETTE[7],
 }
 
 

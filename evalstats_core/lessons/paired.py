@@ -497,8 +497,10 @@ def covariance_formulas(ab: AtlasBreeze, partner: str) -> list[str]:
 
 def leaderboard_sentence(ex: dict) -> str:
     """What pairing does to seed 000's MATH interval (``ex`` from :func:`leaderboard_example`)."""
-    return (f"The {ex['diff'] * 100:.1f}-point gap's interval goes from ({ex['unpaired_low'] * 100:+.1f}, "
-            f"{ex['unpaired_high'] * 100:+.1f}) to ({ex['ci_low'] * 100:+.1f}, {ex['ci_high'] * 100:+.1f}) points: "
+    pts = {key: f"{ex[key] * 100:+.1f}".replace("-", "\u2212")  # a true minus sign, as every page prints
+           for key in ("unpaired_low", "unpaired_high", "ci_low", "ci_high")}
+    return (f"The {ex['diff'] * 100:.1f}-point gap's interval goes from ({pts['unpaired_low']}, "
+            f"{pts['unpaired_high']}) to ({pts['ci_low']}, {pts['ci_high']}) points: "
             f"{ex['narrower']:.0%} narrower, from the same answers. (The paper rounds both SEs "
             "to 0.67% and prints 0.95% and 0.67%.) Chapter 8 does the same for all three benchmarks.")
 

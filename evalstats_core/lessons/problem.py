@@ -29,6 +29,7 @@ from ..reported import analyze_reported
 from ..variance import estimator_variance
 
 __all__ = [
+    "UNRESOLVED",
     "MODELS",
     "REPORTED",
     "Reported",
@@ -39,6 +40,10 @@ __all__ = [
     "score_intervals",
     "superpopulation_demo",
 ]
+
+#: The verdict of a gap whose interval holds 0, in every chapter (chapter 8 imports it): not "noise" and not a
+#: tie, but a question these data cannot settle (chapter 7's power says how likely they were to).
+UNRESOLVED = "unresolved"
 
 MODELS: tuple[str, str] = ("Galleon", "Dreadnought")
 
@@ -124,7 +129,7 @@ def differences(*, confidence: float = 0.95) -> pd.DataFrame:
     pandas.DataFrame
         One row per benchmark: ``eval, n, diff, se, ci_low, ci_high, z, p_value, paired_se_low,
         paired_se_high, survives, verdict``. ``survives`` is True when the interval excludes 0;
-        ``verdict`` says who is ahead, or that the gap could be noise. ``paired_se_low/high`` bound the
+        ``verdict`` says who is ahead, or :data:`UNRESOLVED` when the interval holds 0. ``paired_se_low/high`` bound the
         paired SE the per-question data could have given.
 
     Notes
@@ -144,7 +149,7 @@ def differences(*, confidence: float = 0.95) -> pd.DataFrame:
         low, high = float(comp["ci_low"]), float(comp["ci_high"])
         survives = low > 0.0 or high < 0.0
         if not survives:
-            verdict = "could be noise"
+            verdict = UNRESOLVED
         else:
             verdict = f"{MODELS[0] if comp['diff'] > 0 else MODELS[1]} ahead"
         rows.append({"eval": r.eval, "n": r.n, "diff": float(comp["diff"]), "se": float(comp["se"]),

@@ -43,7 +43,7 @@ from ..intervals import se_bernoulli
 from ..power import mde, power_at
 from .clustering import PAPER_EVALS
 from .paired import paired_se_formula
-from .problem import MODELS, REPORTED
+from .problem import MODELS, REPORTED, UNRESOLVED
 
 __all__ = ["CLUSTERS", "DETECT", "PAPER_RHO", "PAPER_SE", "STEPS", "UNRESOLVED", "Step", "conclusion",
            "notices", "rho_range", "verdict_steps", "verdict_text"]
@@ -71,8 +71,6 @@ PAPER_RHO: Mapping[str, float] = {"MATH": 0.50, "HumanEval": 0.64, "MGSM": 0.37}
 PAPER_SE: Mapping[str, float] = {"MATH": 0.007, "HumanEval": 0.021, "MGSM": 0.017}
 #: The real gap chapter 7's power is quoted for (3 points, about the size of the three observed gaps).
 DETECT = 0.03
-#: The verdict of an interval that holds 0.
-UNRESOLVED = "unresolved"
 
 _MGSM = next(e for e in PAPER_EVALS if e.eval == "MGSM")
 #: Benchmark -> (number of clusters, clustered/naive SE ratio). Unlisted benchmarks: independent questions.

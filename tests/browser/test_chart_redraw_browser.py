@@ -20,6 +20,9 @@ CASES = {
     "power": ("Power", 0, 1, "ArrowRight", 5, 2),
 }
 
+#: chapters whose slider or chart sits in a collapsed optional section: the link opens it
+OPEN = {"paired": "?optional=1"}
+
 
 def _settled(chart, *, timeout: float = 10.0) -> bytes:
     """The chart's pixels once two screenshots in a row agree (Vega has finished drawing)."""
@@ -39,7 +42,7 @@ def test_slider_redraws_the_chart(server, page, slug):
     """A few arrow-key presses on the chapter's slider change the pixels of the chart it drives."""
     name, nth, chart_index, key, presses, n_charts = CASES[slug]
     page.set_viewport_size(TALL)
-    page.goto(f"{server}/{slug}")
+    page.goto(f"{server}/{slug}{OPEN.get(slug, '')}")
     page.wait_for_selector("h1")
     wait_ready(page)
     wait_charts(page, n_charts)

@@ -16,6 +16,9 @@ CASES = {
     "power": [("power_curve", 1, 2, 10)],
 }
 
+#: chapters whose slider or chart sits in a collapsed optional section: the link opens it
+OPEN = {"paired": "?optional=1"}
+
 
 def _settled(chart) -> bytes:
     last = chart.screenshot()
@@ -37,7 +40,7 @@ def test_drag_redraws_without_a_rerun(server, page, slug):
     """
     frames = count_sent_frames(page)
     page.set_viewport_size(TALL)
-    page.goto(f"{server}/{slug}")
+    page.goto(f"{server}/{slug}{OPEN.get(slug, '')}")
     wait_ready(page)
     for name, index, n_charts, value in CASES[slug]:
         wait_charts(page, n_charts)

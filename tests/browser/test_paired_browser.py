@@ -1,19 +1,23 @@
-"""Chapter 4 in a real browser: the six charts draw with the worked numbers, the correlation slider moves
-the simulation, editing a McNemar cell changes the statistic, the rectangles toggle."""
+"""Chapter 4 in a real browser: the main path's charts draw with the worked numbers, the correlation lab and
+McNemar's test are collapsed optional sections (a link with ``optional=1`` opens them), the correlation
+slider moves the simulation, editing a McNemar cell changes the statistic, the rectangles toggle."""
 
 from _pw import SHOTS, metric, shot, step_slider, wait_charts, wait_ready
 
 
 def test_paired_page_draws_every_chart_with_the_worked_numbers(server, page):
-    """Opening /paired directly shows SE 0.0864 vs 0.0232 and McNemar's 36.76, and draws six charts."""
+    """Opening /paired directly shows SE 0.0864 vs 0.0232 and draws the main path's four charts; the
+    correlation lab and McNemar's test are there, collapsed."""
     page.goto(server + "/paired")
     wait_ready(page)
-    wait_charts(page, 6)
+    wait_charts(page, 4)
     assert metric(page, "Unpaired SE", exact=True) == "0.0864"
-    assert metric(page, "Unpaired 95% CI", exact=True) == "[-21.9%, 11.9%]"
+    assert metric(page, "Unpaired 95% CI", exact=True) == "[−21.9%, 11.9%]"
     assert metric(page, "Paired SE", exact=True) == "0.0232"
-    assert metric(page, "Paired 95% CI", exact=True) == "[-9.5%, -0.5%]"
-    assert metric(page, "McNemar χ²", exact=True) == "36.76"
+    assert metric(page, "Paired 95% CI", exact=True) == "[−9.5%, −0.5%]"
+    for label in ("Optional · How much does pairing buy?", "Optional · Right-or-wrong scores: McNemar"):
+        box = page.locator('[data-testid="stExpander"]').filter(has_text=label)
+        assert box.count() == 1 and box.locator("details").first.get_attribute("open") is None, label
     shot(page, "paired_default")
     charts = page.locator('[data-testid="stVegaLiteChart"]')
     charts.nth(3).scroll_into_view_if_needed()
@@ -22,7 +26,7 @@ def test_paired_page_draws_every_chart_with_the_worked_numbers(server, page):
 
 def test_correlation_slider_moves_the_simulation(server, page):
     """Two ArrowRight presses take the correlation from 0.50 to 0.60 and redraw the simulated eval."""
-    page.goto(server + "/paired")
+    page.goto(server + "/paired?optional=1")
     wait_ready(page)
     wait_charts(page, 6)
     before = metric(page, "Simulated eval: unpaired → paired SE", exact=True)
@@ -35,10 +39,11 @@ def test_correlation_slider_moves_the_simulation(server, page):
 
 
 def test_editing_a_mcnemar_cell_changes_the_statistic(server, page):
-    """Typing 100 into 'c: only B right' gives (275 - 100)^2 / 375 = 81.67."""
-    page.goto(server + "/paired")
+    """McNemar's 36.76 at the defaults; typing 100 into 'c: only B right' gives (275 - 100)^2 / 375 = 81.67."""
+    page.goto(server + "/paired?optional=1")
     wait_ready(page)
     wait_charts(page, 6)
+    assert metric(page, "McNemar χ²", exact=True) == "36.76"
     box = page.get_by_label("c: only B right")
     box.fill("100")
     box.press("Enter")
@@ -52,11 +57,11 @@ def test_rectangle_toggle_hides_the_covariance_rectangles(server, page):
     """Switching the toggle off writes paired_rects=0 into the URL and redraws the scatter."""
     page.goto(server + "/paired")
     wait_ready(page)
-    wait_charts(page, 6)
+    wait_charts(page, 4)
     page.get_by_test_id("stCheckbox").get_by_text("Show covariance rectangles").click()
     page.wait_for_url("**paired_rects=0*")
     wait_ready(page)
-    wait_charts(page, 6)
+    wait_charts(page, 4)
     charts = page.locator('[data-testid="stVegaLiteChart"]')
     charts.nth(3).scroll_into_view_if_needed()
     charts.nth(3).screenshot(path=str(SHOTS / "paired_scatter_no_rects.png"))
@@ -80,7 +85,7 @@ def test_squares_are_drawn_square(server, page):
     page.set_viewport_size({"width": 1440, "height": 1000})
     page.goto(server + "/paired?paired_y=Atlas&paired_rects=1")
     wait_ready(page)
-    wait_charts(page, 6)
+    wait_charts(page, 4)
     chart = page.locator('[data-testid="stVegaLiteChart"]').filter(has_text="Atlas score").first
     chart.scroll_into_view_if_needed()
     page.wait_for_timeout(500)

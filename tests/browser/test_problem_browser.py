@@ -30,7 +30,7 @@ def test_toggles_reveal_error_bars_and_verdicts(server, page):
     page.get_by_text("(64.2%, 66.8%)").first.wait_for()
     wait_ready(page)
     page.get_by_text("Reveal which differences survive").click()
-    page.get_by_text("could be noise").first.wait_for()
+    page.get_by_text("unresolved").first.wait_for()
     wait_ready(page)
     wait_charts(page, 3)
     assert "problem_errorbars=1" in page.url and "problem_reveal=1" in page.url
