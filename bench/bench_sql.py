@@ -62,15 +62,16 @@ def generate(folder: Path, rows: int, runs: int) -> Path:
     return out
 
 
-def reference(path: Path) -> tuple[float, dict]:
+def reference(path: Path) -> tuple[float, float, dict]:
+    """The plain pass: wall and CPU seconds (all DuckDB threads of this process) and per model (mean, rows)."""
     import duckdb
 
     con = duckdb.connect()
     con.execute("SET threads = 2")
     glob = f"{path}/*.parquet" if path.is_dir() else str(path)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     rows = con.execute(f"SELECT model, AVG(score), COUNT(*) FROM read_parquet('{glob}') GROUP BY model").fetchall()
-    return time.perf_counter() - start, {m: (mean, n) for m, mean, n in rows}
+    return time.perf_counter() - start, time.process_time() - cpu, {m: (mean, n) for m, mean, n in rows}
 
 
 def child(path: str, memory_limit: str, spill: str) -> None:
@@ -78,13 +79,13 @@ def child(path: str, memory_limit: str, spill: str) -> None:
     from evalstats_core.analysis import analyze_sums
     from evalstats_core.engine import duckdb_connection, sums_of
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     con = duckdb_connection(memory_limit=memory_limit, temp_directory=spill, threads=2)
     sums = sums_of(path, connection=con)
     mid = time.perf_counter()
     result = analyze_sums(sums)
     end = time.perf_counter()
-    print(json.dumps({"sums_s": mid - start, "analyze_s": end - mid, "n_questions": sums.n_questions,
+    print(json.dumps({"sums_s": mid - start, "analyze_s": end - mid, "cpu_s": time.process_time() - cpu, "n_questions": sums.n_questions,
                       "means": {m.model: m.mean for m in result.models}, "n": {m.model: m.n for m in result.models},
                       "pairs": [[c.model, c.baseline, c.diff, c.se, c.df] for c in result.comparisons]}))
 
@@ -115,7 +116,7 @@ def bench(rows: int, memory_limit: str, keep: bool, data: str | None = None) -> 
         made = time.perf_counter() - start
         shutil.rmtree(folder / "gen_tmp", ignore_errors=True)
         size = disk(path)
-        ref_s, ref = reference(path)
+        ref_s, ref_cpu, ref = reference(path)
         (folder / "spill").mkdir()
         got, rss = run_child(path, memory_limit, folder / "spill")
         worst = max(abs(got["means"][m] - ref[m][0]) for m in ref)
@@ -125,6 +126,8 @@ def bench(rows: int, memory_limit: str, keep: bool, data: str | None = None) -> 
         print(f"  engine (DuckDB, memory_limit {memory_limit}, 2 threads): {engine_s:.1f} s "
               f"(sums {got['sums_s']:.1f} s + analysis {got['analyze_s']:.3f} s); reference one pass {ref_s:.1f} s; "
               f"ratio {engine_s / ref_s:.1f}x")
+        print(f"  CPU (user + system, every thread): engine {got['cpu_s']:.1f} s, reference {ref_cpu:.1f} s; ratio "
+              f"{got['cpu_s'] / ref_cpu:.1f}x")
         print(f"  peak RSS of the engine's process: {rss / 2**30:.2f} GB (target < 2 GB: "
               f"{'met' if rss < TARGET_RSS else 'NOT met'}); {rss / rows:.2f} B/row")
         print(f"  means vs the reference: largest difference {worst:.2e} "

@@ -26,7 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["Dialect", "DUCKDB", "SPARK", "source_sql", "cells_sql", "question_sql", "model_sql", "k_sql",
-           "pair_sql", "models_sql", "pivot_sql", "pivot_sums_sql", "PIVOT_MODELS", "kind_of", "FAILS", "MISSING", "TRUE_WORDS", "FALSE_WORDS"]
+           "pair_sql", "rows_sql", "models_sql", "pivot_sql", "pivot_stats_sql", "pivot_k_sql", "pivot_sums_sql",
+           "PIVOT_MODELS", "kind_of", "FAILS", "MISSING", "TRUE_WORDS", "FALSE_WORDS"]
 
 #: Words read as a missing value, true (1) and false (0): the in-memory reader's (``_columns``).
 MISSING = ("", "na", "n/a", "nan", "null", "none")
@@ -129,20 +130,36 @@ def source_sql(d: Dialect, relation: str, roles: dict, kinds: dict[str, str], or
 FAILS = ("no score", "not a number", "infinite", "no cluster")
 
 
-def cells_sql(source: str, clustered: bool = True) -> str:
-    """One row per (question, model) of ``source`` (:func:`source_sql`): the answers ``k``, their score total,
-    where the cell first appears, its cluster (lowest and highest label: they differ when a question lies in
-    two clusters), the first row that fails a check as ``row * 8 + code`` (:data:`FAILS`; NULL: none does),
-    and per cell the answers not 0/1 and not 0/100 and the largest magnitude (the scale checks)."""
+def _fail(clustered: bool) -> str:
+    """The first check a row fails as ``r * 8 + code`` (:data:`FAILS`), NULL when it passes them all."""
     inf = "1.7976931348623157e308"
     no_cluster = f"WHEN c IS NULL THEN r * 8 + {FAILS.index('no cluster')}" if clustered else ""
+    return (f"CASE WHEN nos THEN r * 8 + {FAILS.index('no score')} WHEN bad THEN r * 8 + {FAILS.index('not a number')} "
+            f"WHEN ABS(s) > {inf} THEN r * 8 + {FAILS.index('infinite')} {no_cluster} END")
+
+
+def cells_sql(source: str, clustered: bool = True) -> str:
+    """One row per (question, model) of ``source`` (:func:`source_sql`): the answers ``k``, their score total,
+    where the cell first appears and its cluster (lowest and highest label: they differ when a question lies in
+    two clusters). Used above :data:`PIVOT_MODELS` models only (the rows' checks are :func:`rows_sql`'s)."""
     return f"""
-SELECT q, m, COUNT(s) AS k, SUM(s) AS total, MIN(r) AS first, MIN(c) AS c, MAX(c) AS c_max,
-  MIN(CASE WHEN nos THEN r * 8 + {FAILS.index("no score")} WHEN bad THEN r * 8 + {FAILS.index("not a number")}
-      WHEN ABS(s) > {inf} THEN r * 8 + {FAILS.index("infinite")} {no_cluster} END) AS fail,
-  SUM(CASE WHEN s <> 0 AND s <> 1 THEN 1 ELSE 0 END) AS off01,
-  SUM(CASE WHEN s <> 0 AND s <> 100 THEN 1 ELSE 0 END) AS off0100, MAX(ABS(s)) AS top
+SELECT q, m, COUNT(s) AS k, SUM(s) AS total, MIN(r) AS first, MIN(c) AS c, MAX(c) AS c_max
 FROM ({source}) src GROUP BY q, m"""
+
+
+def rows_sql(d: Dialect, source: str, clustered: bool, integer: tuple[str, ...] = ()) -> str:
+    """Per model, in one pass over the rows with a handful of groups: where it first appears, its answers not 0/1
+    and not 0/100, the largest magnitude (the scale checks), and the first row with no question id, no model
+    name, or a failing score or cluster (``row * 8 + code``, :data:`FAILS`). Columns named in ``integer``
+    (``"q"``, ``"m"``) hold integers: only NULL is missing there (no text to compare per row)."""
+    def missing(col: str) -> str:
+        return f"{col} IS NULL" if col in integer else _missing(f"CAST({col} AS {d.text})")
+    return f"""
+SELECT m, MIN(r) AS first, SUM(CASE WHEN s <> 0 AND s <> 1 THEN 1 ELSE 0 END) AS off01,
+  SUM(CASE WHEN s <> 0 AND s <> 100 THEN 1 ELSE 0 END) AS off0100, MAX(ABS(s)) AS top,
+  MIN(CASE WHEN {missing("q")} THEN r END) AS q_miss, MIN(CASE WHEN {missing("m")} THEN r END) AS m_miss,
+  MIN({_fail(clustered)}) AS fail
+FROM ({source}) src GROUP BY m"""
 
 
 def question_sql(cells: str) -> str:
@@ -192,33 +209,50 @@ GROUP BY ma, mb, g"""
 PIVOT_MODELS = 16
 
 
-def models_sql(cells: str, wide: bool) -> str:
-    """Each model's number ``j`` in the file's order: first appearance (a wide file: its column's number)."""
-    order = "CAST(m AS INTEGER)" if wide else "MIN(first)"
-    return f"SELECT m, ROW_NUMBER() OVER (ORDER BY {order}) - 1 AS j FROM {cells} GROUP BY m"
+def models_sql(rows: str, wide: bool) -> str:
+    """The models of :func:`rows_sql` (a handful of rows) with their number ``j`` in the file's order: first
+    appearance (a wide file: its column's number)."""
+    order = "CAST(m AS INTEGER)" if wide else "first"
+    return f"SELECT x.*, ROW_NUMBER() OVER (ORDER BY {order}) - 1 AS j FROM {rows} x"
 
 
-def pivot_sql(cells: str, models: str, n_models: int, scale: str) -> str:
-    """One row per question: its cluster (twice), where it first appears, and each model's score ``s<j>``
-    (NULL where the model did not answer)."""
-    cols = ", ".join(f"MAX(CASE WHEN y.j = {j} THEN {_s(scale, 'x.')} END) AS s{j}" for j in range(n_models))
-    return (f"SELECT x.q AS q, MIN(x.c) AS c, MAX(x.c_max) AS c_max, MIN(x.first) AS first, {cols} "
-            f"FROM {cells} x JOIN {models} y ON x.m = y.m WHERE x.k > 0 GROUP BY x.q")
+def pivot_sql(source: str, models: str, n_models: int) -> str:
+    """One row per question, straight from the rows (one grouping, no per-(question, model) table): its cluster
+    (lowest and highest label), where it first appears, and per model ``j`` its answers ``k<j>`` and score
+    ``s<j>``, the mean of its runs (NULL where the model did not answer)."""
+    cols = ", ".join(f"COUNT(CASE WHEN y.j = {j} THEN x.s END) AS k{j}, "
+                     f"SUM(CASE WHEN y.j = {j} THEN x.s END) / COUNT(CASE WHEN y.j = {j} THEN x.s END) AS s{j}"
+                     for j in range(n_models))
+    return (f"SELECT x.q AS q, MIN(x.c) AS c, MAX(x.c) AS c_max, MIN(x.r) AS first, {cols} "
+            f"FROM ({source}) x JOIN {models} y ON x.m = y.m GROUP BY x.q")
 
 
-def pivot_sums_sql(pivot: str, n_models: int, clustered: bool) -> tuple[str, list[str]]:
+def pivot_stats_sql(pivot: str, n_models: int) -> str:
+    """Per model ``j`` (columns in turn): questions answered, most runs of a question, largest |score|."""
+    return "SELECT " + ", ".join(f"COUNT(s{j}), MAX(k{j}), MAX(ABS(s{j}))" for j in range(n_models)) + f" FROM {pivot}"
+
+
+def pivot_k_sql(pivot: str, n_models: int) -> str:
+    """Per model ``j``: how many answered questions had each number of runs ``k``."""
+    each = " UNION ALL ".join(f"SELECT {j} AS j, k{j} AS k FROM {pivot}" for j in range(n_models))
+    return f"SELECT j, k, COUNT(*) AS n FROM ({each}) x WHERE k > 0 GROUP BY j, k"
+
+
+def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "") -> tuple[str, list[str]]:
     """Per cluster, in one pass over the pivot: every model's fields of ``ModelSums`` and every pair's of
     ``PairSums`` (``j > i``: model ``j`` minus baseline ``i``, on the questions both answered); with the names
-    of the columns (``n_0``, ``mean_0`` ..., ``count_1_0`` ...) and the questions some model left out."""
+    of the columns (``n_0``, ``mean_0`` ..., ``count_1_0`` ...) and the questions some model left out; ``scale``
+    as in :func:`model_sql`."""
     exprs: list[tuple[str, str]] = []
+    s = [f"(s{j}{scale})" for j in range(n_models)]
     for j in range(n_models):
-        x = f"s{j}"
+        x = s[j]
         exprs += [(f"n_{j}", f"COUNT({x})"), (f"mean_{j}", f"AVG({x})"), (f"m2_{j}", f"VAR_POP({x}) * COUNT({x})"),
                   (f"not01_{j}", f"SUM(CASE WHEN {x} <> 0 AND {x} <> 1 THEN 1 ELSE 0 END)"),
                   (f"lo_{j}", f"MIN({x})"), (f"hi_{j}", f"MAX({x})")]
     for j in range(n_models):
         for i in range(j):
-            a, b = f"(CASE WHEN s{i} IS NOT NULL THEN s{j} END)", f"(CASE WHEN s{j} IS NOT NULL THEN s{i} END)"
+            a, b = f"(CASE WHEN s{i} IS NOT NULL THEN {s[j]} END)", f"(CASE WHEN s{j} IS NOT NULL THEN {s[i]} END)"
             k = f"{j}_{i}"
             exprs += [(f"count_{k}", f"COUNT({a})"), (f"mean_model_{k}", f"AVG({a})"),
                       (f"mean_baseline_{k}", f"AVG({b})"), (f"m2_model_{k}", f"VAR_POP({a}) * COUNT({a})"),

@@ -57,16 +57,30 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
                                                              roles["score"], *roles["models"]] if c}
     d = side.dialect
     source = q.source_sql(d, side.from_, roles, kinds, side.order)
-    side.keep("es_cells", q.cells_sql(source, roles["cluster"] is not None))
-    _check_rows(side, label, roles, records)
+    clustered = roles["cluster"] is not None
     wide = roles["format"] == "wide"
-    found = side.run("SELECT m, MIN(first), SUM(CASE WHEN k > 0 THEN 1 ELSE 0 END), SUM(off01), SUM(off0100), "
-                     "MAX(top), MAX(k), MAX(ABS(total / k)) FROM es_cells GROUP BY m")
-    found.sort(key=lambda row: int(row[0]) if wide else row[1])
-    names = [roles["models"][int(row[0])] if wide else str(row[0]) for row in found]
+    integer = tuple(x for x, col in (("q", roles["question"]), ("m", roles["model"])) if kinds.get(col) == "integer")
+    side.keep("es_models", q.models_sql(f"({q.rows_sql(d, source, clustered, integer)})", wide))
+    rows = side.run("SELECT m, j, first, off01, off0100, top, q_miss, m_miss, fail FROM es_models")
+    _check_rows(side, roles, records, rows)
+    rows.sort(key=lambda row: row[1])
+    names = [roles["models"][int(row[0])] if wide else str(row[0]) for row in rows]
     if len(names) > limits.max_models:
         raise EvalStatsError(f"{label} has {len(names):,} distinct values in its model column '{roles['model']}', "
                              f"more than the limit of {limits.max_models:,}; {Limits.how_to_raise('max_models')}")
+    pivot = len(names) <= q.PIVOT_MODELS
+    if pivot:  # one row per question with every model's score, straight from the rows: the pairs in one pass
+        side.keep("es_questions", q.pivot_sql(source, "es_models", len(names)))
+        stats = side.run(q.pivot_stats_sql("es_questions", len(names)))[0]
+        per_model = [stats[3 * j:3 * j + 3] for j in range(len(names))]
+    else:
+        side.keep("es_cells", q.cells_sql(source, clustered))
+        side.keep("es_questions", q.question_sql("es_cells"))
+        got = {str(m): row for m, *row in side.run("SELECT m, SUM(CASE WHEN k > 0 THEN 1 ELSE 0 END), MAX(k), "
+                                                   "MAX(ABS(total / k)) FROM es_cells GROUP BY m")}
+        per_model = [got[str(row[0])] for row in rows]
+    found = [(row[0], row[2], n, row[3], row[4], row[5], k, big)
+             for row, (n, k, big) in zip(rows, per_model, strict=True)]
     for name, row in zip(names, found, strict=True):
         if row[2] < 2:
             raise EvalStatsError(f"model '{name}' has a score for only one question in {label}; every model needs "
@@ -89,31 +103,25 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     exponent = exponent_of(float(big or 0.0) / (100.0 if scale else 1.0))
     if exponent:  # huge or tiny scores: every score divided by 2^exponent (exact), as the in-memory path does
         scale += f" / {float(2.0 ** exponent)!r}"
-    pivot = len(names) <= q.PIVOT_MODELS
-    if pivot:  # one row per question with every model's score: the pairs in one pass, no join
-        side.keep("es_models", q.models_sql("es_cells", wide))
-        side.keep("es_questions", q.pivot_sql("es_cells", "es_models", len(names), scale))
-    else:
-        side.keep("es_questions", q.question_sql("es_cells"))
     questions = _questions(side, label)
-    clustered = roles["cluster"] is not None
     clusters = side.run("SELECT c, COUNT(*), MIN(first) FROM es_questions GROUP BY c") if clustered else []
     clusters.sort(key=lambda row: row[2])
     g_of = {row[0]: i for i, row in enumerate(clusters)} if clustered else {"": 0}
     sizes = np.array([row[1] for row in clusters] if clustered else [questions], dtype=np.int64)
     m_of = {str(row[0]): j for j, row in enumerate(found)}
     if pivot:
-        models, acc, partial = _from_pivot(side, len(names), clustered, g_of)
+        models, acc, partial = _from_pivot(side, len(names), clustered, g_of, scale)
+        k_rows = [(names[int(j)], k, n) for j, k, n in side.run(q.pivot_k_sql("es_questions", len(names)))]
     else:
         models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
         acc = _joined_pairs(side, q.pair_sql("es_cells", scale, clustered), m_of, g_of)
         partial = side.run("SELECT COUNT(*) FROM (SELECT q FROM es_cells WHERE k > 0 GROUP BY q "
                            f"HAVING COUNT(*) < {len(names)}) x")[0][0]
-    k_rows = side.run(q.k_sql("es_cells"))
+        k_rows = [(names[m_of[str(m)]], k, n) for m, k, n in side.run(q.k_sql("es_cells"))]
     model_sums = []
     for j, name in enumerate(names):
         r = models[j]
-        ks = sorted((int(k), int(n)) for m, k, n in k_rows if m_of[str(m)] == j)
+        ks = sorted((int(k), int(n)) for m, k, n in k_rows if m == name)
         model_sums.append(ModelSums(name, r["count"], r["mean"], r["m2"], r["not01"],
                                     np.array([k for k, _ in ks], dtype=np.int64),
                                     np.array([n for _, n in ks], dtype=np.int64),
@@ -152,17 +160,12 @@ def _scale_stand_ins(found: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(values, dtype=np.float64), np.array(codes, dtype=np.int64)
 
 
-def _check_rows(side: Any, label: str, roles: dict, records: Any) -> None:
-    """Every row's checks over the whole file in one query, with the in-memory reader's words (the first
-    failing row of the first failing check)."""
-    missing = ", ".join(f"'{w}'" for w in q.MISSING)
+def _check_rows(side: Any, roles: dict, records: Any, rows: list[tuple]) -> None:
+    """Every row's checks, made over the whole file by :func:`~evalstats_core.engine_sql.rows_sql` (per model:
+    the first row with no question id, no model name, a failing score or cluster), in the in-memory reader's
+    words: the first failing row of the first failing check."""
     lay = records.layout
     score_col = lay["score_col"] or "a model column"
-    checks = [(f"MIN(CASE WHEN {col} IS NULL OR LOWER(CAST({col} AS {side.dialect.text})) IN ({missing}) THEN first END)",
-               f"has no {what} in column '{header}'; every row needs one (NA, N/A, NaN, null and None mean missing "
-               "in every column): fill it in or delete the row")
-              for col, what, header in (("q", "question id", lay["question_col"]), ("m", "model name", lay["model_col"]))
-              if header is not None]
     words = {"no score": f"has no score in column '{score_col}'; every row needs a score (scores must be numbers, "
                          "true/false or 0/1): fill it in or delete the row",
              "not a number": f"has a score in column '{score_col}' that is not a number; scores must be numbers, "
@@ -171,13 +174,14 @@ def _check_rows(side: Any, label: str, roles: dict, records: Any) -> None:
                          "that row",
              "no cluster": f"has no cluster in column '{records.cluster_name}'; every row needs one: fill it in or "
                            "delete the row"}
-    checks.append(("MIN(fail)", ""))
-    found = side.run("SELECT " + ", ".join(sql for sql, _ in checks) + " FROM es_cells")[0]
-    for r, (_, said) in zip(found, checks, strict=True):
-        if r is not None and said:
-            raise EvalStatsError(f"{side.where(r)} {said}")
-    if found[-1] is not None:
-        row, code = divmod(int(found[-1]), 8)
+    for at, what, header in ((6, "question id", lay["question_col"]), (7, "model name", lay["model_col"])):
+        first = min((row[at] for row in rows if row[at] is not None), default=None)
+        if header is not None and first is not None:
+            raise EvalStatsError(f"{side.where(first)} has no {what} in column '{header}'; every row needs one (NA, "
+                                 "N/A, NaN, null and None mean missing in every column): fill it in or delete the row")
+    fail = min((row[8] for row in rows if row[8] is not None), default=None)
+    if fail is not None:
+        row, code = divmod(int(fail), 8)
         raise EvalStatsError(f"{side.where(row)} {words[q.FAILS[code]]}")
 
 
@@ -244,9 +248,9 @@ def _joined_pairs(side: Any, sql: str, m_of: dict, g_of: dict) -> dict:
     return acc
 
 
-def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict) -> tuple[list[dict], dict, int]:
+def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict, scale: str) -> tuple[list[dict], dict, int]:
     """Every model's and pair's sums per cluster from one pass over the pivot (``es_questions``)."""
-    sql, names = q.pivot_sums_sql("es_questions", n_models, clustered)
+    sql, names = q.pivot_sums_sql("es_questions", n_models, clustered, scale)
     g = len(g_of)
     models = [{**_empty(g), "lo": math.nan, "hi": math.nan, "n": 0} for _ in range(n_models)]
     acc: dict[tuple[int, int], dict] = {}
