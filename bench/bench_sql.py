@@ -44,6 +44,9 @@ def generate(folder: Path, rows: int, runs: int) -> Path:
 
     con = duckdb.connect()
     con.execute(f"SET temp_directory = '{folder / 'gen_tmp'}'")
+    con.execute("SET threads = 2")
+    con.execute("SET memory_limit = '2GB'")
+    con.execute("SET preserve_insertion_order = false")
     per_question = MODELS * runs
     select = f"""
         SELECT i // {per_question} AS question,

@@ -241,7 +241,10 @@ def _joined_pairs(side: Any, sql: str, m_of: dict, g_of: dict) -> dict:
     for ma, mb, c, n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01, d_lo, d_hi in side.run(sql):
         a, b = m_of[str(ma)], m_of[str(mb)]
         flip = a < b  # the engine's a is the later model unless its text sorts first
-        p = acc.setdefault((b, a) if flip else (a, b), _new_pair(len(g_of)))
+        key = (b, a) if flip else (a, b)
+        if key not in acc:  # not setdefault(key, _new_pair(...)): that allocates G-sized arrays on every row
+            acc[key] = _new_pair(len(g_of))
+        p = acc[key]
         vals = (n, mean_b, mean_a, m2_b, m2_a, m2_d, co, only_b, only_a, not01) if flip else (
             n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01)
         _add(p, g_of[c], vals, *((-d_hi, -d_lo) if flip else (d_lo, d_hi)))
@@ -249,28 +252,36 @@ def _joined_pairs(side: Any, sql: str, m_of: dict, g_of: dict) -> dict:
 
 
 def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict, scale: str) -> tuple[list[dict], dict, int]:
-    """Every model's and pair's sums per cluster from one pass over the pivot (``es_questions``)."""
-    sql, names = q.pivot_sums_sql("es_questions", n_models, clustered, scale)
+    """Every model's and pair's sums per cluster from one pass over the pivot (``es_questions``), fetched as one
+    array per column and placed by cluster index (no Python loop over clusters)."""
+    sql, _ = q.pivot_sums_sql("es_questions", n_models, clustered, scale)
+    v = side.columns(sql)
     g = len(g_of)
-    models = [{**_empty(g), "lo": math.nan, "hi": math.nan, "n": 0} for _ in range(n_models)]
+    x = np.fromiter((g_of[c] for c in v["g"].tolist()), dtype=np.int64, count=len(v["g"]))
+    models = []
+    for j in range(n_models):
+        r = {**_empty(g), "lo": math.nan, "hi": math.nan}
+        n = v[f"n_{j}"].astype(np.int64)
+        has = n > 0
+        at = x[has]
+        r["count"][at], r["mean"][at], r["m2"][at] = n[has], v[f"mean_{j}"][has], v[f"m2_{j}"][has]
+        r["not01"][at] = v[f"not01_{j}"][has].astype(np.int64)
+        if has.any():
+            r["lo"], r["hi"] = float(v[f"lo_{j}"][has].min()), float(v[f"hi_{j}"][has].max())
+        r["n"] = int(n.sum())
+        models.append(r)
     acc: dict[tuple[int, int], dict] = {}
-    partial = 0
-    for row in side.run(sql):
-        v = dict(zip(names, row, strict=True))
-        x = g_of[v["g"]]
-        partial += int(v["partial"] or 0)
-        for j, r in enumerate(models):
-            n = int(v[f"n_{j}"])
-            if n:
-                r["count"][x], r["mean"][x], r["m2"][x], r["not01"][x] = n, v[f"mean_{j}"], v[f"m2_{j}"], v[f"not01_{j}"]
-                r["lo"] = v[f"lo_{j}"] if r["n"] == 0 else min(r["lo"], v[f"lo_{j}"])
-                r["hi"] = v[f"hi_{j}"] if r["n"] == 0 else max(r["hi"], v[f"hi_{j}"])
-                r["n"] += n
-        for j in range(n_models):
-            for i in range(j):
-                k = f"{j}_{i}"
-                _add(acc.setdefault((j, i), _new_pair(g)), x, tuple(v[f"{key}_{k}"] for key in _PAIR_KEYS),
-                     v[f"d_lo_{k}"], v[f"d_hi_{k}"])
+    for j in range(n_models):
+        for i in range(j):
+            k = f"{j}_{i}"
+            p = acc[(j, i)] = _new_pair(g)
+            has = v[f"count_{k}"] > 0
+            at = x[has]
+            for key in _PAIR_KEYS:
+                p[key][at] = v[f"{key}_{k}"][has].astype(p[key].dtype)
+            if has.any():
+                p["diff_min"], p["diff_max"] = float(v[f"d_lo_{k}"][has].min()), float(v[f"d_hi_{k}"][has].max())
+    partial = int(np.nansum(v["partial"])) if len(v["partial"]) else 0
     return models, acc, partial
 
 
