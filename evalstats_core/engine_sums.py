@@ -19,6 +19,9 @@ from .limits import Limits
 
 __all__ = ["aggregate"]
 
+#: The reader's note when scores were written as words (``_table.read_table``).
+WORDED = "words such as true/false and yes/no were read as 1/0"
+
 
 def _roles(side: Any, label: str, limits: Limits, o: dict) -> tuple[dict, Any]:
     """The column roles, found by the in-memory reader on the first rows (its checks and messages too)."""
@@ -61,7 +64,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     wide = roles["format"] == "wide"
     integer = tuple(x for x, col in (("q", roles["question"]), ("m", roles["model"])) if kinds.get(col) == "integer")
     side.keep("es_models", q.models_sql(f"({q.rows_sql(d, source, clustered, integer)})", wide))
-    rows = side.run("SELECT m, j, first, off01, off0100, top, q_miss, m_miss, fail FROM es_models")
+    rows = side.run("SELECT m, j, first, off01, off0100, top, q_miss, m_miss, fail, words FROM es_models")
     _check_rows(side, roles, records, rows)
     rows.sort(key=lambda row: row[1])
     names = [roles["models"][int(row[0])] if wide else str(row[0]) for row in rows]
@@ -88,7 +91,11 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     if o["duplicates"] == "error" and max(int(row[6]) for row in found) > 1:
         raise EvalStatsError(f"{label} has several rows for one question and model; with duplicates='error' each "
                              "(question, model) must appear once (or read them as resamples, the default)")
-    notes = [n for n in records.notes if "empty cell" not in n]  # the layout's words; a sample's counts are not
+    # the layout's words; a sample's counts are not, nor whether its scores were words (decided over every row)
+    notes = [n for n in records.notes if "empty cell" not in n and n != WORDED]
+    score_cols = [roles["score"]] if roles["score"] else roles["models"]
+    if any(row[9] for row in rows) or any(types.get(c, "").upper() == "BOOLEAN" for c in score_cols):
+        notes.append(WORDED)
     warnings: list[str] = []
     synthetic, codes = _scale_stand_ins(found)
     import pandas as pd

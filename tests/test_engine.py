@@ -288,3 +288,16 @@ def test_server_paths_are_off_by_default_and_stay_inside_their_folder(tmp_path):
     for name in ("../secret.csv", str(outside), "link.csv", "sneaky", "evals/*.csv", "s3://b/x.parquet"):
         with pytest.raises(EvalStatsError):
             engine.server_path(name, env)
+
+
+def test_scores_written_as_words_beyond_the_sample_are_noted(tmp_path, monkeypatch):
+    """Whether scores were words (true/false) is decided over every row, not the reader's sample."""
+    monkeypatch.setattr(engine, "SAMPLE_ROWS", 10)
+    words = "words such as true/false and yes/no were read as 1/0"
+    head = "question,model,score\n" + "".join(f"q{i},{m},{i % 2}\n" for i in range(20) for m in ("A", "B"))
+    for tail, noted in (("q20,A,true\nq20,B,no\n", True), ("q20,A,1\nq20,B,0\n", False)):
+        path = tmp_path / "w.csv"
+        path.write_text(head + tail)
+        memory = file_sums(question_scores(load(str(path))))
+        assert (words in memory.notes) is noted  # the in-memory path reads every row
+        assert (words in sums_of(str(path)).notes) is noted
