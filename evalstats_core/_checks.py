@@ -14,7 +14,14 @@ from .errors import EvalStatsError
 from .flags import flag
 from .limits import Limits, estimate
 
-__all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales"]
+__all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales",
+           "resamples_note"]
+
+
+def resamples_note(fewest: int, most: int) -> str:
+    """The note for several answers per (question, model): ``fewest``-``most`` of them, averaged."""
+    return (f"{int(fewest)}-{int(most)} answers per question and model (resamples); they are averaged into one "
+            "score per question, never pooled")
 
 
 def _arrow_text(labels: Any) -> Any:

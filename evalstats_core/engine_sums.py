@@ -51,7 +51,7 @@ def q_sample() -> int:
 
 def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     """The :class:`~evalstats_core.sums.FileSums` of the file behind ``side`` (an engine wrapper)."""
-    from ._checks import scales
+    from ._checks import resamples_note, scales
     from .sums import FileSums, ModelSums, PairSums
 
     roles, records = _roles(side, label, limits, o)
@@ -134,6 +134,9 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
                                     np.array([n for _, n in ks], dtype=np.int64),
                                     math.ldexp(r["lo"], exponent), math.ldexp(r["hi"], exponent)))  # unscaled
     pairs = _finish_pairs(acc, names, len(g_of), model_sums)
+    answered = [int(k) for _, k, n in k_rows if n]
+    if answered and max(answered) > 1:  # runs averaged: the reader's note, from the whole file's k histogram
+        notes.append(resamples_note(min(answered), max(answered)))
     if partial:
         notes.append(f"{partial} of {questions} questions were answered by only some models; each comparison "
                      "uses the questions both models answered")

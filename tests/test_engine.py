@@ -301,3 +301,14 @@ def test_scores_written_as_words_beyond_the_sample_are_noted(tmp_path, monkeypat
         memory = file_sums(question_scores(load(str(path))))
         assert (words in memory.notes) is noted  # the in-memory path reads every row
         assert (words in sums_of(str(path)).notes) is noted
+
+
+def test_several_answers_per_question_get_the_readers_note(tmp_path):
+    """Runs per (question, model) are named in the notes as the in-memory path names them (from every row)."""
+    path = tmp_path / "runs.csv"
+    path.write_text("question,model,score\n" + "".join(f"q{i},{m},{(i + r) % 2}\n" for i in range(30)
+                                                       for m in ("A", "B") for r in range(1 + (i == 29) * 2)))
+    memory = [n for n in file_sums(question_scores(load(str(path)))).notes if "answers per question" in n]
+    assert memory == ["1-3 answers per question and model (resamples); they are averaged into one score per "
+                      "question, never pooled"]
+    assert [n for n in sums_of(str(path)).notes if "answers per question" in n] == memory
