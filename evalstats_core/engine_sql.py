@@ -241,11 +241,14 @@ def pivot_k_sql(pivot: str, n_models: int) -> str:
     return f"SELECT j, k, COUNT(*) AS n FROM ({each}) x WHERE k > 0 GROUP BY j, k"
 
 
-def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "") -> tuple[str, list[str]]:
+def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "",
+                   complete: bool = False) -> tuple[str, list[str]]:
     """Per cluster, in one pass over the pivot: every model's fields of ``ModelSums`` and every pair's of
     ``PairSums`` (``j > i``: model ``j`` minus baseline ``i``, on the questions both answered); with the names
     of the columns (``n_0``, ``mean_0`` ..., ``count_1_0`` ...) and the questions some model left out; ``scale``
-    as in :func:`model_sql`."""
+    as in :func:`model_sql`. ``complete``: every model answered every question, so a pair's shared questions are
+    all of them and its count, means and m2 are the models' own aggregates, written identically (the engine
+    computes an aggregate written twice once; no per-pair CASE)."""
     exprs: list[tuple[str, str]] = []
     s = [f"(s{j}{scale})" for j in range(n_models)]
     for j in range(n_models):
@@ -255,7 +258,8 @@ def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "") 
                   (f"lo_{j}", f"MIN({x})"), (f"hi_{j}", f"MAX({x})")]
     for j in range(n_models):
         for i in range(j):
-            a, b = f"(CASE WHEN s{i} IS NOT NULL THEN {s[j]} END)", f"(CASE WHEN s{j} IS NOT NULL THEN {s[i]} END)"
+            a, b = (s[j], s[i]) if complete else (f"(CASE WHEN s{i} IS NOT NULL THEN {s[j]} END)",
+                                                  f"(CASE WHEN s{j} IS NOT NULL THEN {s[i]} END)")
             k = f"{j}_{i}"
             exprs += [(f"count_{k}", f"COUNT({a})"), (f"mean_model_{k}", f"AVG({a})"),
                       (f"mean_baseline_{k}", f"AVG({b})"), (f"m2_model_{k}", f"VAR_POP({a}) * COUNT({a})"),

@@ -117,7 +117,8 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     sizes = np.array([row[1] for row in clusters] if clustered else [questions], dtype=np.int64)
     m_of = {str(row[0]): j for j, row in enumerate(found)}
     if pivot:
-        models, acc, partial = _from_pivot(side, len(names), clustered, g_of, scale)
+        complete = all(int(row[2]) == questions for row in found)  # every model answered every question
+        models, acc, partial = _from_pivot(side, len(names), clustered, g_of, scale, complete)
         k_rows = [(names[int(j)], k, n) for j, k, n in side.run(q.pivot_k_sql("es_questions", len(names)))]
     else:
         models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
@@ -261,10 +262,11 @@ def _joined_pairs(side: Any, sql: str, m_of: dict, g_of: dict) -> dict:
     return acc
 
 
-def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict, scale: str) -> tuple[list[dict], dict, int]:
+def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict, scale: str,
+                complete: bool = False) -> tuple[list[dict], dict, int]:
     """Every model's and pair's sums per cluster from one pass over the pivot (``es_questions``), fetched as one
     array per column and placed by cluster index (no Python loop over clusters)."""
-    sql, _ = q.pivot_sums_sql("es_questions", n_models, clustered, scale)
+    sql, _ = q.pivot_sums_sql("es_questions", n_models, clustered, scale, complete)
     v = side.columns(sql)
     g = len(g_of)
     x = np.fromiter((g_of[c] for c in v["g"].tolist()), dtype=np.int64, count=len(v["g"]))

@@ -312,3 +312,28 @@ def test_several_answers_per_question_get_the_readers_note(tmp_path):
     assert memory == ["1-3 answers per question and model (resamples); they are averaged into one score per "
                       "question, never pooled"]
     assert [n for n in sums_of(str(path)).notes if "answers per question" in n] == memory
+
+
+@pytest.mark.parametrize("clustered", [True, False], ids=["clustered", "unclustered"])
+@pytest.mark.parametrize("kind", ["binary", "continuous", "huge"])
+def test_every_model_answered_every_question_takes_the_lighter_pairs(tmp_path, monkeypatch, clustered, kind):
+    """When no model skipped a question, the pairs reuse the models' aggregates (no per-pair CASE): the same
+    FileSums as the in-memory path, and the same as the general query gives."""
+    from evalstats_core import engine_sql
+
+    seen = []
+    general = engine_sql.pivot_sums_sql
+
+    def spy(pivot, n_models, clustered, scale, complete):
+        seen.append(complete)
+        return general(pivot, n_models, clustered, scale, complete)
+
+    monkeypatch.setattr(engine_sql, "pivot_sums_sql", spy)
+    frame = synthetic(5, clustered=clustered, kind=kind)
+    everyone = frame.groupby("question")["model"].nunique() == 4
+    path = tmp_path / "all.parquet"
+    frame[frame["question"].map(everyone)].to_parquet(path, index=False)
+    assert_same_sums(path)
+    assert seen == [True]
+    monkeypatch.setattr(engine_sql, "pivot_sums_sql", lambda *args: general(*args[:4], complete=False))
+    assert differences(sums_of(str(path)), file_sums(question_scores(load(str(path))))) == []
