@@ -23,6 +23,8 @@ from typing import Any
 
 import streamlit as st
 
+from evalstats_core.vocabulary import minus
+
 from . import course
 from .chapters import FORWARD, PAGES, TRY_IT, available, neighbours, page_by_slug
 from .content import Content, load_content
@@ -453,11 +455,6 @@ class UrlState:
                 if key in st.query_params:
                     del st.query_params[key]
         st.session_state[_WRITTEN] = written
-
-
-def minus(text: str) -> str:
-    """A formatted number with a true minus sign (U+2212) for the hyphen: ``"-0.06"`` -> ``"−0.06"``."""
-    return text.replace("-", "\u2212")
 
 
 def pct(x: float, digits: int = 1, *, typographic: bool = False, signed: bool = False) -> str:
