@@ -307,8 +307,7 @@ class _Column:
         self._resid: np.ndarray | None = None
         if self.binary:  # 0/1: integer sums, exact
             self.ones = np.rint(groups.sum(x if full else np.where(mask, x, 0.0)))
-            self.mean = _nan_empty(_ratio(self.ones, self.count), self.count)
-            self.m2 = _ratio(self.ones * (self.count - self.ones), self.count)
+            self.mean, self.m2 = binary_moments(self.ones, self.count)
         else:  # shifted by the first answer, then centred on the group means: two passes, no cancellation
             x0 = float(x[first])
             y = x - x0 if full else np.where(mask, x - x0, 0.0)
@@ -332,6 +331,21 @@ class _Column:
 
 def _nan_empty(v: np.ndarray, count: np.ndarray) -> np.ndarray:
     return np.where(count > 0, v, np.nan)
+
+
+def binary_moments(ones: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-group mean (``nan`` where empty) and centred sum of squares ``ones (count - ones) / count`` of 0/1
+    scores from the exact counts of ones and of questions."""
+    return _nan_empty(_ratio(ones, count), count), _ratio(ones * (count - ones), count)
+
+
+def binary_pair_moments(both: np.ndarray, ones_a: np.ndarray, ones_b: np.ndarray,
+                        count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per group ``(only a right, only b right, co-moment, centred sum of squares of a - b)`` of two 0/1
+    columns from the exact counts: questions both got right, each one's ones, and the questions."""
+    only_a, only_b = ones_a - both, ones_b - both
+    disc, net = only_a + only_b, only_a - only_b
+    return only_a, only_b, _ratio(both * count - ones_a * ones_b, count), _ratio(disc * count - net * net, count)
 
 
 def file_sums(table: QuestionTable) -> FileSums:
@@ -401,10 +415,8 @@ def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: st
         count, zero = a.count, np.zeros(g, np.int64)
         if a.binary and b.binary:  # 0/1: the co-moment and discordant counts from one dot
             both = np.rint(groups.dot(a.x, b.x))
-            only_a, only_b = a.ones - both, b.ones - both
-            co = _ratio(both * count - a.ones * b.ones, count)
-            disc, net = only_a + only_b, only_a - only_b
-            m2d = _ratio(disc * count - net * net, count)
+            only_a, only_b, co, m2d = binary_pair_moments(both, a.ones, b.ones, count)
+            disc = only_a + only_b
             lo = -1.0 if only_b.any() else (0.0 if (disc < count).any() else 1.0)
             hi = 1.0 if only_a.any() else (0.0 if (disc < count).any() else -1.0)
             return PairSums(model, baseline, count, a.mean, b.mean, a.m2, b.m2, m2d, co,
