@@ -291,7 +291,7 @@ class _Column:
     """One model's question scores with the per-group sums file_sums needs (residuals made on demand)."""
 
     def __init__(self, groups: _Groups, x: np.ndarray, mask: np.ndarray, full: bool, sizes: np.ndarray,
-                 maybe_fractional: bool) -> None:
+                 maybe_fractional: bool, ones: np.ndarray | None = None) -> None:
         self.groups, self.x, self.mask, self.full = groups, x, mask, full
         self.count = sizes if full else groups.count(mask)
         first = int(np.argmax(mask))
@@ -306,7 +306,7 @@ class _Column:
         self.binary = not self.not01.any()
         self._resid: np.ndarray | None = None
         if self.binary:  # 0/1: integer sums, exact
-            self.ones = np.rint(groups.sum(x if full else np.where(mask, x, 0.0)))
+            self.ones = np.rint(groups.sum(x if full else np.where(mask, x, 0.0))) if ones is None else ones
             self.mean, self.m2 = binary_moments(self.ones, self.count)
         else:  # shifted by the first answer, then centred on the group means: two passes, no cancellation
             x0 = float(x[first])
@@ -387,7 +387,9 @@ def file_sums(table: QuestionTable) -> FileSums:
     exponent = rescale_exponent([abs(v) for lim in lims for v in lim if math.isfinite(v)])
     if exponent:
         scores = np.ldexp(scores, -exponent)
-    cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j]) for j in range(n_m)]
+    patterns = _patterns(scores, codes, n_groups) if all(known01) and full.all() else None
+    cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j],
+                    None if patterns is None else patterns @ _bit(n_m, j)) for j in range(n_m)]
     models = []
     for j, c in enumerate(cols):
         values = np.flatnonzero(k_hist[j])
@@ -397,7 +399,8 @@ def file_sums(table: QuestionTable) -> FileSums:
             lo, hi = float((c.ones < c.count).sum() == 0), float(c.ones.any())
         models.append(ModelSums(table.models[j], c.count, c.mean, c.m2, c.not01, values.astype(np.int64),
                                 k_hist[j][values].astype(np.int64), lo, hi))
-    pairs = [_pair_sums(groups, cols[j], cols[i], table.models[j], table.models[i])
+    pairs = [_pair_sums(groups, cols[j], cols[i], table.models[j], table.models[i],
+                        None if patterns is None else patterns @ (_bit(n_m, i) * _bit(n_m, j)))
              for j in range(n_m) for i in range(j)]
     return FileSums(
         name=table.name, models=tuple(table.models),
@@ -408,13 +411,41 @@ def file_sums(table: QuestionTable) -> FileSums:
         score_col=table.score_col, notes=tuple(table.notes), reading=tuple(table.reading))
 
 
-def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str) -> PairSums:
-    """``a - b`` on the questions both answered (see :func:`file_sums`)."""
+#: 0/1 tables of up to this many models have their per-group sums counted from the answer patterns
+_PATTERN_MODELS = 10
+#: ... when the (group, pattern) bins number at most this many
+_PATTERN_BINS = 1 << 22
+
+
+def _patterns(scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> np.ndarray | None:
+    """Per group, the count of questions with each pattern of 0/1 answers (shape ``(G, 2^m)``, float64): one
+    ``bincount`` of ``code * 2^m + sum_j x_j 2^j`` gives every model's ones and every pair's questions both
+    right (exact integer sums of these counts) in one pass over the table; None when there would be too many
+    bins."""
+    n_m = scores.shape[1]
+    width = 1 << n_m
+    if n_m > _PATTERN_MODELS or n_groups * width > _PATTERN_BINS:
+        return None
+    key = (scores @ (1 << np.arange(n_m)).astype(np.float64)).astype(np.int64)  # (n_q,) the answer pattern
+    if codes is not None:
+        key += codes * width
+    return np.bincount(key, minlength=n_groups * width).reshape(n_groups, width).astype(np.float64)
+
+
+def _bit(n_m: int, j: int) -> np.ndarray:
+    """``(2^n_m,)`` 1.0 where model ``j`` answered right in the pattern, else 0.0."""
+    return ((np.arange(1 << n_m) >> j) & 1).astype(np.float64)
+
+
+def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str,
+               both: np.ndarray | None = None) -> PairSums:
+    """``a - b`` on the questions both answered (see :func:`file_sums`; ``both``: the questions both got right
+    per group, when counted already)."""
     g = groups.g
     if a.full and b.full:
         count, zero = a.count, np.zeros(g, np.int64)
         if a.binary and b.binary:  # 0/1: the co-moment and discordant counts from one dot
-            both = np.rint(groups.dot(a.x, b.x))
+            both = np.rint(groups.dot(a.x, b.x)) if both is None else both
             only_a, only_b, co, m2d = binary_pair_moments(both, a.ones, b.ones, count)
             disc = only_a + only_b
             lo = -1.0 if only_b.any() else (0.0 if (disc < count).any() else 1.0)
