@@ -210,14 +210,15 @@ def lb_compare_flat(a, b):
 
 
 def lb_analyze(table):
-    """The bound of ``analyze``: every model's runs histogram, then, when the answers are known to be 0/1 one
-    run each (as ``analyze`` knows it from the table, without a pass), the Gram matrix of the score table
+    """The bound of ``analyze``: every model's runs histogram and whether every question is answered, then,
+    when the answers are known to be 0/1 one run each (as ``analyze`` knows it from the table, without a pass),
+    the Gram matrix of the score table
     (every model's ones on its diagonal, every pair's questions both right off it) and each model's ones per
     cluster, from which every model's and pair's fields follow; else every model's and pair's bound above."""
     codes, m = table.cluster_codes, len(table.models)
     hists = [np.bincount(table.k[:, j]) for j in range(m)]
     x = table.scores
-    if not (table.score_kind == "binary" and all(h.size <= 2 for h in hists)):
+    if not (table.answered.all() and table.score_kind == "binary" and all(h.size <= 2 for h in hists)):
         cols = [x[:, j] for j in range(m)]
         out = [lb_summarize_flat(s) if codes is None else lb_summarize(s, codes) for s in cols]
         return out + [lb_compare_flat(cols[j], cols[i]) if codes is None else lb_compare(cols[j], cols[i], codes)

@@ -377,7 +377,7 @@ def file_sums(table: QuestionTable) -> FileSums:
     groups = _Groups(codes, n_groups)
     sizes = (np.array([n_q], dtype=np.int64) if codes is None
              else np.bincount(codes, minlength=n_groups).astype(np.int64))
-    full = answered.all(axis=0)  # (n_m,)
+    full = np.ones(n_m, bool) if answered.all() else answered.all(axis=0)  # (n_m,); a full table in one pass
     k_hist = [np.bincount(table.k[:, j]) for j in range(n_m)]  # k = 0: not answered (dropped below)
     # 0/1 answers, one run each: the question scores are 0/1 (no pass to check, min and max from the counts)
     known01 = [table.score_kind == "binary" and k_hist[j].size <= 2 for j in range(n_m)]
@@ -404,17 +404,20 @@ def file_sums(table: QuestionTable) -> FileSums:
              for j in range(n_m) for i in range(j)]
     return FileSums(
         name=table.name, models=tuple(table.models),
-        clusters=None if codes is None else tuple(str(c) for c in table.clusters),
+        clusters=None if codes is None else _labels(table.clusters),
         cluster_col=None if codes is None else table.cluster_col, cluster_sizes=sizes,
         score_kind=table.score_kind, n_questions=int(n_q), exponent=int(exponent), model_sums=tuple(models),
         pair_sums=tuple(pairs), format=table.format, question_col=table.question_col, model_col=table.model_col,
         score_col=table.score_col, notes=tuple(table.notes), reading=tuple(table.reading))
 
 
-#: 0/1 tables of up to this many models have their per-group sums counted from the answer patterns
-_PATTERN_MODELS = 10
-#: ... when the (group, pattern) bins number at most this many
-_PATTERN_BINS = 1 << 22
+_PATTERN_MODELS, _PATTERN_BINS = 10, 1 << 22  # 0/1 tables counted by answer pattern: most models, most bins
+
+
+def _labels(clusters: np.ndarray) -> tuple[str, ...]:
+    """The cluster labels as a tuple of str (Python strings straight from a str or object array)."""
+    arr = np.asarray(clusters)
+    return tuple(map(str, arr.tolist())) if arr.dtype.kind in "UO" else tuple(str(c) for c in arr)
 
 
 def _patterns(scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> np.ndarray | None:
