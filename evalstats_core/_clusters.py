@@ -1,6 +1,8 @@
 """Private kernels shared by ``clustering`` and ``comparison`` (not part of the public API).
 
-* :func:`scores_1d` turns user scores into finite float64 residuals and their mean (one ``sum``).
+* :func:`scores_1d` turns user scores into finite float64 residuals and their mean (one ``sum``):
+  :func:`float_scores` (a float64 view) then :func:`centred`; :func:`ones_if_binary` counts the ones
+  of 0/1 scores (None for any other scores), so that they are summed as exact counts instead.
 * :func:`cluster_codes` turns any cluster labels into integer codes, once: small non-negative
   integers are used as they are (``np.bincount`` needs nothing else), anything else (strings,
   large or negative integers, floats, pandas columns) goes through one ``pandas.factorize``.

@@ -216,7 +216,9 @@ def compare(
     models constant), ``(1 + [n_a = n_b]) / binom(n_a + n_b, n_a)``.
 
     The cluster codes are computed once and each model's per-cluster residual sums once; the sums for
-    the differences are their difference (sums are linear), so no third pass over the questions.
+    the differences are their difference (sums are linear), so no third pass over the questions. 0/1
+    scores are counted instead (ones per cluster, and one dot for the questions both got right): exact,
+    and the same sums :func:`~evalstats_core.analysis.analyze` reads.
 
     References
     ----------
