@@ -48,16 +48,22 @@ def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[int, 
     return n, overall, s, ss
 
 
-def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any) -> Any:
-    """``make()``, kept in ``memo`` (a :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`) under the
-    identity of the sums it reads; the entry holds those arrays, so an identity is never reused while kept."""
+def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str = "") -> Any:
+    """``make()``, kept in ``memo`` (a :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`) under ``tag``
+    and the identity of the sums it reads; the entry holds those arrays, so an identity is never reused while
+    kept."""
     if memo is None:
         return make()
-    key = tuple(id(x) for x in arrays)
+    key = (tag, *(id(x) for x in arrays))
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = (arrays, make())
     return hit[1]
+
+
+def _moments_of(memo: dict | None, count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple:
+    """:func:`_moments`, once per model in ``memo``: a pair over every question reads its models' own sums."""
+    return _kept(memo, (count, mean, m2), lambda: _moments(count, mean, m2), "moments")
 
 
 def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, float] | None:
@@ -80,9 +86,9 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
     and degrees of freedom) for the next call.
     """
     def make() -> tuple:
-        n, mu, s, ss = _moments(count, mean, m2)
+        n, mu, s, ss = _moments_of(memo, count, mean, m2)
         sizes = count[count > 0].astype(np.float64)
-        w = _weights(memo, sizes, n)
+        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
         return n, mu, s, sizes, ss, None if w is None else cr2_se_df(s, sizes, n, w)
 
     n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
@@ -142,14 +148,14 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
     (shape ``(G,)``); ``only`` is ``(only A right, only B right)`` for 0/1 scores, else None.
     ``confidence`` must be checked already; ``memo`` as for :func:`summary_from`."""
     def make() -> tuple:
-        n, ma, sa, ssa = _moments(count, mean_a, m2_a)
-        _, mb, sb, ssb = _moments(count, mean_b, m2_b)
+        n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
+        _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
         used = count > 0
         sizes = count[used].astype(np.float64)
         sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
         ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
         cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
-        w = _weights(memo, sizes, n)
+        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
         cr2 = None if w is None else tuple(cr2_se_df(x, sizes, n, w) for x in (sa, sb, sd))
         return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2
 

@@ -294,7 +294,7 @@ class _Column:
                  maybe_fractional: bool, ones: np.ndarray | None = None) -> None:
         self.groups, self.x, self.mask, self.full = groups, x, mask, full
         self.count = sizes if full else groups.count(mask)
-        first = int(np.argmax(mask))
+        first = 0 if full else int(np.argmax(mask))  # the first answered question
         if maybe_fractional:
             frac = (x != 0.0) & (x != 1.0)
             if not full:
