@@ -36,7 +36,7 @@ from .sums import binary_moments, binary_pair_moments, centre
 _SUMMARY_UNITS = ("mean", "se", "ci_low", "ci_high", "se_naive")
 
 __all__ = ["scaled", "summary_from", "summary_from_moments", "comparison_from", "comparison_from_moments",
-           "binary_groups", "binary_comparison"]
+           "binary_model", "binary_comparison"]
 
 
 def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[int, float, np.ndarray, float]:
@@ -243,16 +243,19 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
 
 
-def binary_groups(x: np.ndarray, ones: int, codes: np.ndarray | None,
-                  sizes: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(count, mean, m2)`` per group of the 0/1 scores ``x`` with ``ones`` ones: one group without
-    ``codes``, else the code bins of ``sizes`` (counts of ones from one weighted ``bincount``, exact)."""
+def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None,
+                 sizes: np.ndarray | None) -> tuple[int, float, np.ndarray, np.ndarray, float]:
+    """``(n, mean, S_g, sizes of the non-empty clusters, centred sum of squares)`` of the 0/1 scores ``x`` with
+    ``ones`` ones, as :func:`~evalstats_core.sums.file_sums` and :func:`_moments` make them: without ``codes``
+    ``k / n`` and ``k (n - k) / n`` (no arrays), else from the ones per code bin of ``sizes`` (one weighted
+    ``bincount``: integer sums, exact)."""
     if codes is None:
-        count, k = np.array([float(x.size)]), np.array([float(ones)])
-    else:
-        count, k = sizes, np.bincount(codes, weights=x, minlength=sizes.size)  # integer sums: exact
-    mean, m2 = binary_moments(k, count)
-    return count, mean, m2
+        n, k = float(x.size), float(ones)
+        return x.size, k / n, np.zeros(1), np.ones(1), k * (n - k) / n
+    count = sizes
+    mean, m2 = binary_moments(np.bincount(codes, weights=x, minlength=sizes.size), count)
+    n, mu, s, ss = _moments(count, mean, m2)
+    return n, mu, s, count[count > 0.0], ss
 
 
 def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], codes: np.ndarray | None,
@@ -262,19 +265,17 @@ def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], cod
     :func:`~evalstats_core.sums.file_sums` makes them: ones per cluster, and when paired the questions both
     got right (one dot, exact); no residuals. ``codes`` and ``sizes`` as from
     :func:`~evalstats_core._clusters.codes_and_sizes`, or None."""
-    count, mean_a, m2_a = binary_groups(xa, ones[0], codes, sizes)
-    count_b, mean_b, m2_b = binary_groups(xb, ones[1], codes, sizes)
-    n, ma, sa, ssa = _moments(count, mean_a, m2_a)
-    n_b, mb, sb, ssb = _moments(count_b, mean_b, m2_b)
+    n, ma, sa, used, ssa = binary_model(xa, ones[0], codes, sizes)
+    n_b, mb, sb, _, ssb = binary_model(xb, ones[1], codes, sizes)
     ssd = cov = math.nan
     only = None
     if paired:  # the totals need no clusters: cov = both - n_a n_b / n, ss_d = disc - net^2 / n
         one = np.ones(1)
         only_a, only_b, co, m2d = binary_pair_moments(float(xa @ xb) * one, ones[0] * one, ones[1] * one, n * one)
         ssd, cov, only = float(m2d[0]), float(co[0]), (int(only_a[0]), int(only_b[0]))
-    return comparison_from_moments((n, n_b), (ma, mb), (sa, sb), count[count > 0.0], (ssa, ssb, ssd, cov), only,
-                                   paired=paired, clustered=codes is not None, confidence=confidence,
-                                   method=method, interval=interval)
+    return comparison_from_moments((n, n_b), (ma, mb), (sa, sb), used, (ssa, ssb, ssd, cov), only, paired=paired,
+                                   clustered=codes is not None, confidence=confidence, method=method,
+                                   interval=interval)
 
 
 def scaled(result: Any, exponent: int) -> Any:

@@ -37,7 +37,7 @@ from ._clusters import (
     rescale_exponent,
     scores_1d,
 )
-from ._estimate import binary_groups, scaled, summary_from, summary_from_moments
+from ._estimate import binary_model, scaled, summary_from_moments
 from ._results import Interval
 from ._validate import check_confidence, check_positive_int
 from .errors import EvalStatsError
@@ -244,9 +244,9 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         if clusters is not None:
             codes, n_clusters, sizes = codes_and_sizes(clusters, arr.size)  # sizes (K,) n_g, empty bins 0
             check_n_clusters(n_clusters)
-        count, mean_g, m2_g = binary_groups(arr, ones, codes, sizes)
-        return summary_from(count, mean_g, m2_g, binary=True, clustered=clusters is not None, confidence=level,
-                            method=method, interval=interval)
+        n, mean, sums, sizes, ss = binary_model(arr, ones, codes, sizes)
+        return summary_from_moments(n, mean, sums, sizes, ss, binary=True, clustered=clusters is not None,
+                                    confidence=level, method=method, interval=interval)
     resid, mean = centred(arr, "scores")  # (n,) residuals s_i - mean
     ss = float(resid @ resid)
     e = 0 if plainly_scaled([mean], [(ss, resid.size)]) else rescale_exponent(resid, [mean])

@@ -232,3 +232,30 @@ def test_answer_patterns_give_the_per_column_sums_exactly(monkeypatch, n_cluster
         for f in x.__slots__:
             u, v = getattr(x, f), getattr(y, f)
             assert np.array_equal(u, v, equal_nan=isinstance(u, np.ndarray) and u.dtype.kind == "f"), f
+
+
+@pytest.mark.parametrize("n_clusters", [None, 9])
+@pytest.mark.parametrize("n_q", [12, 400])
+def test_summarize_and_compare_of_01_scores_read_the_sums_of_analyze(n_clusters, n_q):
+    """0/1 scores: summarize and compare count ones (per cluster) and both-right, as file_sums does, so their
+    means, SEs, df and intervals are analyze's to the last bit (a few ulps for the clustered co-moment, which
+    analyze sums per cluster)."""
+    rng = np.random.default_rng(n_q)
+    scores = (rng.random((n_q, 3)) > np.array([0.3, 0.5, 0.8])).astype(float)
+    codes = None if n_clusters is None else np.arange(n_q) % n_clusters
+    t = table_of(scores, np.ones((n_q, 3), bool), np.ones((n_q, 3), np.int64), codes, "binary")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        res = analyze(t)
+        for j, r in enumerate(res.models):
+            s = summarize(scores[:, j], codes)
+            assert (s.mean, s.se, s.df, s.ci_low, s.ci_high) == (r.mean, r.se, r.df, r.ci_low, r.ci_high), (j, s, r)
+        pairs = [(j, i) for j in range(3) for i in range(j)]
+        for (j, i), p in zip(pairs, sorted(res.comparisons, key=lambda p: (p.model, p.baseline)), strict=True):
+            assert (p.model, p.baseline) == (f"m{j}", f"m{i}")
+            c = compare(scores[:, j], scores[:, i], codes)
+            assert (c.mean_a, c.mean_b, c.diff, c.se, c.se_unpaired, c.df, c.only_a, c.only_b) == (
+                p.mean_model, p.mean_baseline, p.diff, p.se, p.se_unpaired, p.df, p.only_model, p.only_baseline)
+            assert c.correlation == (p.correlation if codes is None else pytest.approx(p.correlation, rel=1e-14))
+            assert (c.ci_low, c.ci_high) == ((p.ci_low, p.ci_high) if codes is None
+                                             else (pytest.approx(p.ci_low, rel=1e-13), pytest.approx(p.ci_high, rel=1e-13)))
