@@ -242,27 +242,7 @@ def t_ppf(p: float, df: float) -> float:
         return 0.0
     if p in (0.0, 1.0):
         return -math.inf if p == 0.0 else math.inf
-    if df >= _SERIES_DF:
-        z = norm_ppf(p)
-        if abs(z) <= 6.0:
-            return _t_series(z, df)
     return _t_upper_quantile(1.0 - p, df) if p > 0.5 else -_t_upper_quantile(p, df)
-
-
-#: From this many degrees of freedom (and |z| <= 6) the t quantile is the Cornish-Fisher series: its first
-#: omitted term is below 1e-19 of the quantile there, and it costs microseconds instead of Newton's ~0.1 ms
-_SERIES_DF = 1e5
-
-
-def _t_series(z: float, df: float) -> float:
-    """The t(df) quantile at the normal quantile ``z``: ``z + g1/df + ... + g4/df^4`` (Abramowitz & Stegun
-    26.7.5; Cornish & Fisher 1937), for large ``df``."""
-    z2 = z * z
-    g1 = (z2 + 1.0) * z / 4.0
-    g2 = ((5.0 * z2 + 16.0) * z2 + 3.0) * z / 96.0
-    g3 = (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) * z / 384.0
-    g4 = ((((79.0 * z2 + 776.0) * z2 + 1482.0) * z2 - 1920.0) * z2 - 945.0) * z / 92160.0
-    return z + (g1 + (g2 + (g3 + g4 / df) / df) / df) / df
 
 
 def binom_cdf(k: float, n: float, p: float) -> float:
