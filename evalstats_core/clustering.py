@@ -238,40 +238,32 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
     level = check_confidence(confidence)
     arr = float_scores(scores, "scores")  # (n,) float64, a view of float64 input
     ones = ones_if_binary(arr)
-    if ones is not None:  # 0/1 scores: exact counts per cluster (as the sums of analyze), no residuals
-        _check_two(arr.size)
-        codes = sizes = None
-        if clusters is not None:
-            codes, n_clusters, sizes = codes_and_sizes(clusters, arr.size)  # sizes (K,) n_g, empty bins 0
-            check_n_clusters(n_clusters)
-        n, mean, sums, sizes, ss = binary_model(arr, ones, codes, sizes)
-        return summary_from_moments(n, mean, sums, sizes, ss, binary=True, clustered=clusters is not None,
-                                    confidence=level, method=method, interval=interval)
-    resid, mean = centred(arr, "scores")  # (n,) residuals s_i - mean
-    ss = float(resid @ resid)
-    e = 0 if plainly_scaled([mean], [(ss, resid.size)]) else rescale_exponent(resid, [mean])
-    if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
-        return scaled(summarize(np.ldexp(arr, -e), clusters, confidence=confidence, method=method,
-                                interval=interval), e)
-    n = resid.size
-    _check_two(n)
-    sizes = np.ones(1)
-    sums = np.zeros(1)
-    if clusters is not None:
-        codes, n_clusters, sizes = codes_and_sizes(clusters, n)  # sizes (K,) n_g, empty bins 0
-        check_n_clusters(n_clusters)
-        sums = np.bincount(codes, weights=resid, minlength=sizes.size)  # (K,) per-cluster residual sums S_g
-        used = sizes > 0.0
-        sizes, sums = sizes[used], sums[used]
-    return summary_from_moments(n, mean, sums, sizes, ss, binary=False,
-                                clustered=clusters is not None, confidence=level, method=method, interval=interval)
-
-
-def _check_two(n: int) -> None:
+    if ones is None:  # else 0/1 scores: exact counts per cluster (as the sums of analyze), no residuals
+        resid, mean = centred(arr, "scores")  # (n,) residuals s_i - mean
+        ss = float(resid @ resid)
+        e = 0 if plainly_scaled([mean], [(ss, resid.size)]) else rescale_exponent(resid, [mean])
+        if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
+            return scaled(summarize(np.ldexp(arr, -e), clusters, confidence=confidence, method=method,
+                                    interval=interval), e)
+    n = arr.size
     if n < 2:
         raise EvalStatsError(
             f"scores has {n} value(s): a standard error needs at least 2 questions; add more questions"
         )
+    codes = sizes = None
+    if clusters is not None:
+        codes, n_clusters, sizes = codes_and_sizes(clusters, n)  # sizes (K,) n_g, empty bins 0
+        check_n_clusters(n_clusters)
+    if ones is not None:
+        n, mean, sums, sizes, ss = binary_model(arr, ones, codes, sizes)
+    elif codes is None:
+        sums, sizes = np.zeros(1), np.ones(1)
+    else:
+        sums = np.bincount(codes, weights=resid, minlength=sizes.size)  # (K,) per-cluster residual sums S_g
+        used = sizes > 0.0
+        sizes, sums = sizes[used], sums[used]
+    return summary_from_moments(n, mean, sums, sizes, ss, binary=ones is not None, clustered=clusters is not None,
+                                confidence=level, method=method, interval=interval)
 
 
 def _deff(se: float, se_naive: float, n: int, *, clustered: bool) -> tuple[float, float]:
