@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from .errors import EvalStatsError
 from .flags import flag
+
+if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name and question_clusters need neither
+    import pandas as pd
+    import pyarrow as pa
 
 __all__ = ["categorical", "check_name", "find_roles", "hidden_character", "label_codes", "question_clusters", "score_values", "wide_cells"]
 
@@ -172,6 +173,10 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
     zero-width or control characters are errors too (``strict=False`` lets a question id hold a tab or a
     line break).
     """
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     if col.null_count:  # before encoding: a null index would read as the most negative int64
         i = int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0])
         raise EvalStatsError(f"{where(i)} has no {what} (null) in column '{header}'; every row needs one: fill it "
@@ -206,6 +211,10 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
 def score_values(col: pa.ChunkedArray, header: str, where: Callable[[int], str], *, missing_ok: bool,
             hint: str = "") -> tuple[np.ndarray, bool]:
     """Scores as float64 (NaN = missing) and whether words such as true/false were read as 1/0."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     t = col.type
     worded = False
     if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
@@ -244,8 +253,13 @@ def categorical(codes: np.ndarray, labels: pd.Index) -> pd.Categorical:
     """Categorical from codes whose labels are distinct by construction (skips pandas' re-check).
 
     ``CategoricalDtype(labels)`` hashes every label again to check that they are distinct (a fifth of a
-    1e7-row upload, issue 25); pandas' own fast path skips that, used where this pandas has it.
+    1e7-row upload, issue 25); pandas' own fast path skips that, used where this pandas has it. Labels that are
+    not an Index (the small-CSV reader's object arrays) become the text Index the Arrow reader gives.
     """
+    import pandas as pd
+
+    if not isinstance(labels, pd.Index):
+        labels = pd.Index(labels, dtype="str")
     fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)
     dtype = fast(labels, False) if fast is not None else pd.CategoricalDtype(labels)
     return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
@@ -254,6 +268,8 @@ def categorical(codes: np.ndarray, labels: pd.Index) -> pd.Categorical:
 def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where: Callable[[int], str],
                 label: str, notes: list[str]) -> tuple[np.ndarray, np.ndarray, pd.Index, np.ndarray, bool]:
     """Melt the model columns: (file row, model code, model labels, score, words read) of every filled cell."""
+    import pandas as pd
+
     mcols, qname = roles["models"], header[roles["question"]]
     grid = np.empty((table.num_rows, len(mcols)))  # (rows, models); NaN = not answered
     worded = False
@@ -279,8 +295,9 @@ def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where:
 
 
 def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarray, c_labels: pd.Index,
-                       where: Callable[[int], str]) -> tuple[pd.Categorical, np.ndarray]:
-    """Check that each question lies in one cluster; return the cluster column and the cluster sizes."""
+                       where: Callable[[int], str]) -> tuple[tuple[np.ndarray, Any], np.ndarray]:
+    """Check that each question lies in one cluster; return the cluster column (codes of each row and the
+    labels of the clusters that kept a question: :func:`categorical` makes it a column) and the cluster sizes."""
     of_question = np.empty(q_labels.size, dtype=np.int64)
     of_question[q_codes] = c_codes  # any one row's cluster per question ...
     clash = of_question[q_codes] != c_codes  # ... then every row must agree with it
@@ -293,5 +310,5 @@ def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarr
     used = np.unique(of_question)  # clusters that kept a question
     remap = np.full(c_labels.size, -1, dtype=np.int64)
     remap[used] = np.arange(used.size)
-    return categorical(remap[c_codes], c_labels[used]), np.bincount(remap[of_question])
+    return (remap[c_codes], c_labels[used]), np.bincount(remap[of_question])
 

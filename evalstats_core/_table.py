@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ._checks import check_wide_budget
 from ._columns import find_roles, label_codes, score_values, wide_cells
@@ -84,6 +83,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
     unused = _text_columns(table, extra, header, rows)
     resample = None
     if ri is not None:
+        import pandas as pd
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -126,6 +126,7 @@ def _text_columns(table: Any, extra: list[int], header: list[str], rows: np.ndar
 def arrow_of(source: Any) -> Any | None:
     """A pyarrow Table for a pandas or polars DataFrame or a pyarrow Table (or anything with
     ``__arrow_c_stream__``/``to_arrow``), else None; polars is never imported (duck typing)."""
+    import pandas as pd
     import pyarrow as pa
 
     if isinstance(source, pa.Table):
