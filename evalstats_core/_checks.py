@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._columns import check_name
+from ._columns import check_name, distinct
 from .errors import EvalStatsError
 from .flags import flag
 from .limits import Limits, estimate
@@ -263,7 +263,7 @@ def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: st
         magnitude[top <= bound] = bound
     magnitude[~off0100 & off01] = 100.0  # binary 0/100
     magnitude[top == 0.0] = np.nan  # every score 0: fits any scale
-    kinds = np.unique(magnitude[~np.isnan(magnitude)])
+    kinds = distinct(magnitude[~np.isnan(magnitude)])
     if kinds.size > 1:
         def said(bound: float) -> str:
             names = [f"'{m_labels[j]}'" for j in np.flatnonzero(magnitude == bound)]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name a
     import pandas as pd
     import pyarrow as pa
 
-__all__ = ["categorical", "check_name", "find_roles", "hidden_character", "label_codes", "question_clusters", "score_values", "wide_cells"]
+__all__ = ["categorical", "check_name", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "score_values", "wide_cells"]
 
 # Role -> accepted column names (normalised: lower case, spaces and dashes as "_"), in priority order.
 _SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -294,6 +294,17 @@ def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where:
     return rows, m_idx.astype(np.int64), labels, grid[rows, m_idx], worded
 
 
+def distinct(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)`` (sorted distinct values) without the import of ``numpy.ma`` that numpy 2.4's
+    ``unique`` makes (~35 ms, more than a small file's whole analysis: issue 25).
+
+    >>> distinct(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    out = np.sort(np.asarray(values).ravel())
+    return out[np.concatenate(([True], out[1:] != out[:-1]))] if out.size else out
+
+
 def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarray, c_labels: pd.Index,
                        where: Callable[[int], str]) -> tuple[tuple[np.ndarray, Any], np.ndarray]:
     """Check that each question lies in one cluster; return the cluster column (codes of each row and the
@@ -307,7 +318,7 @@ def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarr
         raise EvalStatsError(
             f"question '{q_labels[q_codes[i]]}' is in cluster '{c_labels[c_codes[i]]}' on {where(i)} but in "
             f"cluster '{c_labels[c_codes[j]]}' on {where(j)}; each question must belong to one cluster")
-    used = np.unique(of_question)  # clusters that kept a question
+    used = distinct(of_question)  # clusters that kept a question
     remap = np.full(c_labels.size, -1, dtype=np.int64)
     remap[used] = np.arange(used.size)
     return (remap[c_codes], c_labels[used]), np.bincount(remap[of_question])
