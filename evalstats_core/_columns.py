@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name a
     import pandas as pd
     import pyarrow as pa
 
-__all__ = ["categorical", "check_name", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "score_values", "wide_cells"]
+__all__ = ["categorical", "check_name", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "role_notes", "score_values",
+           "tidy_frame", "wide_cells"]
 
 # Role -> accepted column names (normalised: lower case, spaces and dashes as "_"), in priority order.
 _SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -121,6 +122,19 @@ def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None],
     roles["ignored"] = [header[i] or f"(unnamed column {i + 1})" for i in range(len(header))
                         if (i not in taken or i in ignored_given) and i not in as_model]
     return roles
+
+
+def role_notes(header: list[str], roles: dict[str, Any], worded: bool) -> list[str]:
+    """The notes every table reader writes after its layout's: the cluster column, the ignored columns and
+    scores written as words."""
+    notes = []
+    if roles.get("cluster") is not None:
+        notes.append(f"cluster column '{header[roles['cluster']]}': standard errors are clustered on it")
+    if roles["ignored"]:
+        notes.append(f"ignored column(s): {', '.join(roles['ignored'])}")
+    if worded:
+        notes.append("words such as true/false and yes/no were read as 1/0")
+    return notes
 
 
 # ---------------------------------------------------------------------------------------------- values
@@ -263,6 +277,13 @@ def categorical(codes: np.ndarray, labels: pd.Index) -> pd.Categorical:
     fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)
     dtype = fast(labels, False) if fast is not None else pd.CategoricalDtype(labels)
     return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
+
+
+def tidy_frame(tidy: dict[str, Any]) -> pd.DataFrame:
+    """``Dataset.tidy`` as the DataFrame ``Dataset.frame``: labelled columns categorical, no copy of the scores."""
+    import pandas as pd
+
+    return pd.DataFrame({k: categorical(*v) if isinstance(v, tuple) else v for k, v in tidy.items()}, copy=False)
 
 
 def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where: Callable[[int], str],

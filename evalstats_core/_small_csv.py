@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ._columns import _FALSE, _INVISIBLE, _MISSING, _TRUE, find_roles
+from ._columns import _FALSE, _INVISIBLE, _MISSING, _TRUE, find_roles, role_notes
 from ._records import Records
 from .errors import EvalStatsError
 from .limits import Limits
@@ -105,13 +105,8 @@ def _read(text: str, label: str, limits: Limits, format: str | None, given: dict
     used = {qi, mi, si} | ({ci} if ci is not None else set())
     extra = [i for i in range(width) if i not in used][:EXTRA_COLUMNS]
     unused = {header[i]: np.array([v.strip() for v in columns[i]], dtype=object) for i in extra}
-    notes = [f"long form: question column '{header[qi]}', model column '{header[mi]}', score column '{header[si]}'"]
-    if ci is not None:
-        notes.append(f"cluster column '{header[ci]}': standard errors are clustered on it")
-    if roles["ignored"]:
-        notes.append(f"ignored column(s): {', '.join(roles['ignored'])}")
-    if worded:
-        notes.append("words such as true/false and yes/no were read as 1/0")
+    notes = [f"long form: question column '{header[qi]}', model column '{header[mi]}', score column '{header[si]}'",
+             *role_notes(header, roles, worded)]
 
     def where(i: int) -> str:  # the file line of data row i, found as the Arrow reader finds it
         from ._read import _line_of_record

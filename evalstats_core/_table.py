@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._checks import check_wide_budget
-from ._columns import find_roles, label_codes, score_values, wide_cells
+from ._columns import find_roles, label_codes, role_notes, score_values, wide_cells
 from ._read import OpenedFile, open_file
 from ._records import Records
 from .errors import EvalStatsError
@@ -91,12 +91,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
         codes = pd.factorize(runs)[0].astype(np.int64)
         resample = codes if rows is None else codes[rows]
         notes.append(f"resample column '{resample_col}': rows it tells apart are runs of the same question")
-    if ci is not None:
-        notes.append(f"cluster column '{header[ci]}': standard errors are clustered on it")
-    if roles["ignored"]:
-        notes.append(f"ignored column(s): {', '.join(roles['ignored'])}")
-    if worded:
-        notes.append("words such as true/false and yes/no were read as 1/0")
+    notes += role_notes(header, roles, worded)
 
     def row_where(i: int) -> str:
         return where(int(i) if rows is None else int(rows[i]))

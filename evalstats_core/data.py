@@ -20,6 +20,7 @@ column, the value and the fix. The user's file is only ever opened for reading.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -129,10 +130,11 @@ class Dataset:
     @property
     def frame(self) -> pd.DataFrame:
         """The tidy frame (see the class docstring), built on first use from :attr:`tidy` and kept."""
-        frame = self._cache.get("frame")
-        if frame is None:
-            frame = self._cache["frame"] = _frame_of(self.tidy)
-        return frame
+        if "frame" not in self._cache:
+            from ._columns import tidy_frame
+
+            self._cache["frame"] = tidy_frame(self.tidy)
+        return self._cache["frame"]
 
     def column(self, name: str) -> np.ndarray:
         """An unused column of the file by name, one text value per row of :attr:`frame` (e.g. a ``human``
@@ -149,16 +151,6 @@ class Dataset:
             raise EvalStatsError(f"{self.name} has no unused column {name!r}; its unused columns are: "
                                  f"{', '.join(map(repr, unused)) or 'none'}")
         return unused[name]
-
-
-def _frame_of(tidy: dict) -> pd.DataFrame:
-    """The tidy columns as a DataFrame: labelled columns categorical (no copy of the scores, issue 25)."""
-    import pandas as pd
-
-    from ._columns import categorical
-
-    cols = {k: categorical(*v) if isinstance(v, tuple) else v for k, v in tidy.items()}
-    return pd.DataFrame(cols, copy=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,12 +330,12 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     o = {k: v for k, v in locals().items() if k not in ("source", "name", "limits")}
     _check_choices(duplicates, mixed_scales)
     limits = limits or Limits.from_env()
-    table = None if isinstance(source, str | bytes | bytearray | memoryview | os.PathLike) else _arrow_of(source)
+    from ._table import arrow_of, opened_arrow, read_table  # light: no pyarrow or pandas until used
+
+    table = None if isinstance(source, str | bytes | bytearray | memoryview | os.PathLike) else arrow_of(source)
     if table is not None:  # a DataFrame or an Arrow table: the same column rules as a Parquet file
         label = name or "DataFrame"
         given = {"question": question_col, "model": model_col, "score": score_col, "cluster": cluster_col}
-        from ._table import opened_arrow, read_table
-
         records = read_table(None, label, ".parquet", limits, opened=opened_arrow(table, label, limits),
                              format=format, given=given, ignore_cols=tuple(ignore_cols), resample_col=resample_col)
         return validate(records, o)
@@ -355,21 +347,12 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     return validate(records, o)
 
 
-def _arrow_of(source: Any) -> Any:
-    from ._table import arrow_of
-
-    return arrow_of(source)
-
-
 def _release_arrow() -> None:
     """Hand the reader's freed Arrow buffers back to the system: Arrow's allocator (mimalloc or jemalloc)
-    keeps them for its own next use otherwise, a third of a 3e6-row CSV's peak (issue 25). Nothing to do when
-    pyarrow was never imported (the small-CSV reader)."""
-    import sys
-
-    if "pyarrow" not in sys.modules:
+    keeps them for its own next use otherwise, a third of a 3e6-row CSV's peak (issue 25)."""
+    pa = sys.modules.get("pyarrow")  # None: the small-CSV reader never imported it
+    if pa is None:
         return
-    import pyarrow as pa
 
     pa.default_memory_pool().release_unused()
 
@@ -505,8 +488,7 @@ def _labels(index: Any, chunk: int = 1 << 16) -> np.ndarray:
         width = int(index.str.len().max()) if len(index) else 1
     out = np.empty(len(index), dtype=f"U{max(width, 1)}" if width <= _SHORT_LABEL else object)
     for start in range(0, len(index), chunk):
-        part = index[start:start + chunk]
-        out[start:start + chunk] = part if isinstance(part, np.ndarray) else part.to_numpy(dtype=object)
+        out[start:start + chunk] = np.asarray(index[start:start + chunk], dtype=object)
     return out
 
 
