@@ -125,10 +125,13 @@ _COMPRESSED_EXT = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zip")
 
 def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[bytes, str]:
     """Decompress gzip, bz2, xz, zstd or a one-file zip (within the byte budget); return (data, inner ext)."""
-    from ._bounded import Budget, decompress, zip_member
     from ._sniff import compression, is_bundle
 
     kind = compression(data)
+    if kind is None and not data.startswith(b"PK\x03\x04"):
+        return data, ext  # plain bytes: nothing to unpack (and no zipfile import on a small CSV's start-up)
+    from ._bounded import Budget, decompress, zip_member
+
     inner = os.path.splitext(label[: -len(ext)])[1].lower() if ext in _COMPRESSED_EXT else ext
     budget = Budget.of(limits, label)
     if is_bundle(data):

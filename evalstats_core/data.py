@@ -125,7 +125,7 @@ class Dataset:
     options: tuple[tuple[str, Any], ...] = ()
     unused: dict | None = None
     sources: tuple[str, ...] = ()
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # the frame, once built
 
     @property
     def frame(self) -> pd.DataFrame:
