@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name a
     import pyarrow as pa
 
 __all__ = ["categorical", "check_name", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "role_notes", "score_values",
-           "tidy_frame", "wide_cells"]
+           "tidy_frame", "wide_cells", "wide_notes"]
 
 # Role -> accepted column names (normalised: lower case, spaces and dashes as "_"), in priority order.
 _SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -286,6 +286,12 @@ def tidy_frame(tidy: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame({k: categorical(*v) if isinstance(v, tuple) else v for k, v in tidy.items()}, copy=False)
 
 
+def wide_notes(question: str, models: list[str], blank: int) -> list[str]:
+    """What a wide file's reading says: its question column and model columns, and the cells left empty."""
+    notes = [f"wide form: question column '{question}', one column per model ({', '.join(map(repr, models))})"]
+    return notes + ([f"{blank} empty cell(s) read as 'model did not answer this question'"] if blank else [])
+
+
 def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where: Callable[[int], str],
                 label: str, notes: list[str]) -> tuple[np.ndarray, np.ndarray, pd.Index, np.ndarray, bool]:
     """Melt the model columns: (file row, model code, model labels, score, words read) of every filled cell."""
@@ -306,11 +312,7 @@ def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where:
                                  "(in wide form every column other than the question column is a model)")
     has = ~np.isnan(grid)
     rows, m_idx = np.nonzero(has)  # row-major: file row, then model column
-    notes.append(f"wide form: question column '{qname}', one column per model "
-                 f"({', '.join(repr(header[k]) for k in mcols)})")
-    blank = int(has.size - rows.size)
-    if blank:
-        notes.append(f"{blank} empty cell(s) read as 'model did not answer this question'")
+    notes += wide_notes(qname, [header[k] for k in mcols], int(has.size - rows.size))
     labels = pd.Index([header[k] for k in mcols], dtype="str")
     return rows, m_idx.astype(np.int64), labels, grid[rows, m_idx], worded
 

@@ -1,4 +1,4 @@
-"""The small-CSV reader (private): a plain long-form CSV of at most :data:`SMALL_CSV_BYTES` read with the
+"""The small-CSV reader (private): a plain CSV (long or wide form) of at most :data:`SMALL_CSV_BYTES` read with the
 standard library into the same :class:`~evalstats_core._records.Records` the Arrow reader returns, without
 importing pyarrow or pandas (issue 25: the command line on a 1,000-question file spent most of its time
 importing them).
@@ -10,10 +10,11 @@ gets the same one message whichever reader saw it first):
 * at most :data:`SMALL_CSV_BYTES` bytes (after decompression), UTF-8 without a byte-order mark, comma-separated,
   no double quote anywhere (no quoted values), no control or invisible character but the line ends (``\\n``, or
   ``\\r\\n`` throughout), no blank line before the header;
-* long form with no resample column, every data row as wide as the header, at most the row and model budgets;
+* no resample column, every data row as wide as the header, at most the row and model budgets;
 * labels (question, model, cluster) without surrounding spaces and none missing (empty, NA, null...);
 * every score a plain decimal number (``-?digits[.digits][e±digits]``, not -0), or a true/false word of the
-  loader (read as 1/0 and noted as the Arrow reader notes it).
+  loader (read as 1/0 and noted as the Arrow reader notes it); in wide form an empty cell is a question the
+  model did not answer (any other missing-value word goes to the Arrow reader).
 
 Every check of the file's meaning (duplicates, scales, clusters, ids that look like runs or scores...) is the
 one validator's (:mod:`evalstats_core._validator`), as for every other reader.
@@ -26,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ._columns import _FALSE, _INVISIBLE, _MISSING, _TRUE, find_roles, role_notes
+from ._checks import check_wide_budget
+from ._columns import _FALSE, _INVISIBLE, _MISSING, _TRUE, distinct, find_roles, role_notes, wide_notes
 from ._records import Records
 from .errors import EvalStatsError
 from .limits import Limits
@@ -50,7 +52,7 @@ def read_small(data: bytes, label: str, ext: str, limits: Limits, *, format: str
                given: dict[str, str | None], ignore_cols: tuple[str, ...] = (),
                resample_col: str | None = None) -> Records | None:
     """The Records of a small plain long-form CSV (see the module docstring), or None for the Arrow reader."""
-    if len(data) > SMALL_CSV_BYTES or resample_col is not None or format == "wide" or not data:
+    if len(data) > SMALL_CSV_BYTES or resample_col is not None or not data:
         return None
     if ext.lower().endswith((".parquet", ".pq", ".tsv")) or data.startswith((b"PAR1", b"\xef\xbb\xbf")):
         return None
@@ -82,43 +84,84 @@ def _read(text: str, label: str, limits: Limits, format: str | None, given: dict
         return None
     header = [h.strip() for h in raw]
     roles = find_roles(header, format, given, label, tuple(ignore_cols))
-    if roles["format"] != "long":
-        return None
     width = len(raw)
     rows = [line.split(",") for line in lines[1:] if line]
     if not rows or any(len(r) != width for r in rows):
         return None
     columns = list(zip(*rows, strict=True))
     del rows
-    qi, mi, si, ci = roles["question"], roles["model"], roles["score"], roles["cluster"]
+    qi, ci = roles["question"], roles["cluster"]
     q = _codes(columns[qi])
-    m = _codes(columns[mi])
     c = _codes(columns[ci]) if ci is not None else None
-    if q is None or m is None or (ci is not None and c is None) or m[1].size > limits.max_models:
+    if q is None or (ci is not None and c is None):
         return None
-    scored = _scores(columns[si])
-    if scored is None:
-        return None
+    if roles["format"] == "long":
+        mi, si = roles["model"], roles["score"]
+        m, scored, kept = _codes(columns[mi]), _scores(columns[si]), None
+        if m is None or scored is None or m[1].size > limits.max_models:
+            return None
+        notes = [f"long form: question column '{header[qi]}', model column '{header[mi]}', score column "
+                 f"'{header[si]}'"]
+    else:
+        check_wide_budget(header, roles, n_lines, label, limits)
+        melted = _melt(columns, roles, header)
+        if melted is None:
+            return None
+        kept, m, scored, notes = melted
+        q, c = _kept(q, kept), None if c is None else (c[0][kept], c[1])
     score, worded = scored
     from ._table import EXTRA_COLUMNS
 
-    used = {qi, mi, si} | ({ci} if ci is not None else set())
+    used = {qi, roles["model"], roles["score"], ci, *roles["models"]}
     extra = [i for i in range(width) if i not in used][:EXTRA_COLUMNS]
     unused = {header[i]: np.array([v.strip() for v in columns[i]], dtype=object) for i in extra}
-    notes = [f"long form: question column '{header[qi]}', model column '{header[mi]}', score column '{header[si]}'",
-             *role_notes(header, roles, worded)]
+    unused = unused if kept is None else {k: v[kept] for k, v in unused.items()}
+    notes += role_notes(header, roles, worded)
 
     def where(i: int) -> str:  # the file line of data row i, found as the Arrow reader finds it
         from ._read import _line_of_record
 
-        return f"row {_line_of_record(original, ',', int(i))} of {label}"
+        return f"row {_line_of_record(original, ',', int(i) if kept is None else int(kept[i]))} of {label}"
 
-    layout = {"format": "long", "question_col": header[qi], "model_col": header[mi], "score_col": header[si],
-              "model_cols": (), "resample_col": None}
+    layout = {"format": roles["format"], "question_col": header[qi],
+              "model_col": None if roles["model"] is None else header[roles["model"]],
+              "score_col": None if roles["score"] is None else header[roles["score"]],
+              "model_cols": tuple(header[k] for k in roles["models"]), "resample_col": None}
     return Records(name=label, file_type="csv", q_codes=q[0], q_labels=q[1], m_codes=m[0], m_labels=m[1],
                    score=score, where=where, c_codes=None if c is None else c[0], c_labels=None if c is None else c[1],
                    cluster_name=None if ci is None else header[ci], unused=unused, notes=tuple(notes), layout=layout,
                    worded=worded)
+
+
+def _melt(columns: list[tuple[str, ...]], roles: dict[str, Any], header: list[str]) -> tuple | None:
+    """A wide file's filled cells, as the Arrow reader melts them (``_columns.wide_cells``): the file row of each
+    (row-major), the model codes and labels, the scores and whether words were read, and the wide-form notes."""
+    mcols = roles["models"]
+    grid = np.empty((len(columns[0]), len(mcols)))  # (rows, models); NaN = not answered
+    worded = False
+    for j, k in enumerate(mcols):
+        scored = _scores(columns[k], missing_ok=True)
+        if scored is None or np.isnan(scored[0]).all():  # a column with no scores: the Arrow reader's error
+            return None
+        grid[:, j], w = scored
+        worded |= w
+    has = ~np.isnan(grid)
+    rows, m_idx = np.nonzero(has)
+    labels = np.empty(len(mcols), dtype=object)
+    labels[:] = [header[k] for k in mcols]
+    return rows, (m_idx.astype(np.int64), labels), (grid[rows, m_idx], worded), wide_notes(
+        header[roles["question"]], [header[k] for k in mcols], int(has.size - rows.size))
+
+
+def _kept(q: tuple[np.ndarray, np.ndarray], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The question codes of the melted cells, without the questions no model scored (as the Arrow reader)."""
+    codes, labels = q[0][rows], q[1]
+    present = distinct(codes)
+    if present.size < labels.size:
+        remap = np.full(labels.size, -1, dtype=np.int64)
+        remap[present] = np.arange(present.size)
+        codes, labels = remap[codes], labels[present]
+    return codes, labels
 
 
 def _codes(values: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -134,9 +177,10 @@ def _codes(values: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray] | None:
     return codes, labels
 
 
-def _scores(tokens: tuple[str, ...]) -> tuple[np.ndarray, bool] | None:
+def _scores(tokens: tuple[str, ...], missing_ok: bool = False) -> tuple[np.ndarray, bool] | None:
     """float64 scores and whether true/false words were read as 1/0; None for anything but plain numbers and
-    those words (missing scores, inf, -0, numbers pyarrow and Python might read differently)."""
+    those words (inf, -0, numbers pyarrow and Python might read differently), and empty cells where
+    ``missing_ok`` (a wide file's unanswered cells: NaN), else None."""
     worded = False
     if _NUMBERS.fullmatch("\n".join(tokens) + "\n"):
         values = np.fromiter(map(float, tokens), dtype=np.float64, count=len(tokens))
@@ -149,10 +193,12 @@ def _scores(tokens: tuple[str, ...]) -> tuple[np.ndarray, bool] | None:
                 worded = True
             elif _ONE_NUMBER.fullmatch(token.strip()):
                 out.append(float(token))
+            elif missing_ok and not word:
+                out.append(np.nan)
             else:
                 return None
         values = np.asarray(out, dtype=np.float64)
-    if not np.isfinite(values).all() or np.signbit(values[values == 0.0]).any():
+    if np.isinf(values).any() or np.signbit(values[values == 0.0]).any():
         return None
     return values, worded
 

@@ -68,6 +68,14 @@ def _cases() -> dict[str, bytes]:
         "cluster_clash": _csv(("question", "model", "score", "cluster"),
                               [(f"q{i}", f"m{j}", 1, f"c{(i + j) % 3}") for i in range(30) for j in range(2)]),
     }
+    wide = [(f"q{i}", *(("" if (i + j) % 9 == 0 else int(rng.random() < 0.5 + 0.1 * j)) for j in range(3)),
+             f"c{i // 6}", f"note {i}") for i in range(90)]
+    c["wide"] = _csv(("question", "A", "B", "C", "cluster"), [r[:5] for r in wide])
+    c["wide_unscored_row"] = _csv(("id", "A", "B"), [(f"q{i}", *(("", "") if i == 4 else (i % 2, round(rng.random(), 2))))
+                                                     for i in range(40)])
+    c["wide_words"] = _csv(("question", "gpt-a", "gpt-b"), [(f"q{i}", rng.choice(["true", "false", ""]), rng.choice(["yes", "no"]))
+                                                            for i in range(50)])
+    c["wide_repeated_rows"] = _csv(("question", "A", "B"), [(f"q{i % 20}", int(rng.random() < 0.5), 1) for i in range(60)])
     c["crlf"] = c["binary"].replace(b"\n", b"\r\n")
     c["blank_line"] = c["binary"].replace(b"q5,m0", b"\nq5,m0", 1)
     return c
@@ -80,7 +88,7 @@ DECLINED = {
     "bom": b"\xef\xbb\xbf" + CASES["binary"],
     "semicolons": CASES["binary"].replace(b",", b";"),
     "tabs": CASES["binary"].replace(b",", b"\t"),
-    "wide": b"question,A,B\nq1,1,0\nq2,0,1\nq3,1,1\n",
+    "wide_na": b"question,A,B\nq1,1,NA\nq2,0,1\nq3,1,1\n",
     "missing_score": _csv(("question", "model", "score"), [(f"q{i}", "m0", "NA" if i == 3 else 1) for i in range(30)]),
     "empty_label": _csv(("question", "model", "score"), [("" if i == 3 else f"q{i}", "m0", 1) for i in range(30)]),
     "spaced_labels": _csv(("question", "model", "score"), [(f" q{i}", f"m{j} ", " 1") for i in range(30) for j in range(2)]),
@@ -92,7 +100,9 @@ DECLINED = {
 }
 ROLE_OPTIONS = (["--ignore-col", "notes"], ["--cluster-col", "batch"], ["--no-clusters", "--baseline", "m1"],
                 ["--question-col", "question", "--model-col", "model", "--score-col", "score", "--confidence", "0.9"],
-                ["--layout", "wide"], ["--duplicates", "error"], ["--runs-in-ids"], ["--resample-col", "batch"])
+                ["--layout", "wide"], ["--duplicates", "error"], ["--runs-in-ids"], ["--resample-col", "batch"],
+                ["--layout", "wide", "--ignore-col", "model", "--ignore-col", "batch", "--ignore-col", "notes",
+                 "--ignore-col", "topic"])
 
 
 @contextlib.contextmanager
@@ -205,8 +215,20 @@ def test_same_report_with_reading_options(options, tmp_path):
     assert small == arrow
 
 
-def test_same_results_for_the_bundled_examples_and_hostile_files(tmp_path):
-    files = {p.name: (str(p), ()) for p in sorted((ROOT / "examples").glob("*.csv"))}
+def test_same_report_for_a_wide_file_with_an_ignored_column(tmp_path):
+    rows = [(f"q{i}", i % 2, "" if i % 5 == 0 else 1, f"c{i // 4}", f"text {i}") for i in range(60)]
+    data = _csv(("question", "A", "B", "cluster", "prompt"), rows)
+    assert _small_csv.reads(data, ignore_cols=("prompt",)) and not _small_csv.reads(data)  # a model of text: refused
+    path = tmp_path / "wide.csv"
+    path.write_bytes(data)
+    for options in (["--ignore-col", "prompt"], [], ["--ignore-col", "prompt", "--no-clusters", "--format", "json"]):
+        small, arrow = _both(["analyze", str(path), *options])
+        assert small == arrow
+
+
+def test_same_results_for_the_bundled_examples_fixtures_and_hostile_files(tmp_path):
+    files = {p.name: (str(p), ()) for p in [*sorted((ROOT / "examples").glob("*.csv")),
+                                            *sorted((ROOT / "tests" / "fixtures" / "cr2_designs").glob("*.csv"))]}
     files |= {n: (c.path, c.options) for n, c in hostile_cases(tmp_path).items()
               if n.endswith((".csv", ".gz", ".bz2", ".xz")) and n != "fifo.csv"}
     taken = []
@@ -217,7 +239,7 @@ def test_same_results_for_the_bundled_examples_and_hostile_files(tmp_path):
         for fmt in ("json", "markdown"):
             small, arrow = _both(["analyze", path, "--format", fmt, *options])
             assert small == arrow, name
-    assert len(taken) >= 12, taken  # long-form ones, compressed too (wide files go to the Arrow reader)
+    assert len(taken) >= 23, taken  # most of them, compressed ones too
 
 
 # ------------------------------------------------------------------------------------------ no heavy imports
