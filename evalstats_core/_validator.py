@@ -158,5 +158,5 @@ def _dataset(r: Records, tidy: dict[str, Any], notes: list[str], warnings: list[
 
 def _question_of_rows(question: tuple[np.ndarray, Any]) -> np.ndarray:
     """The question id of every row as an object array of str (what ``frame["question"].astype(str)`` gives)."""
-    codes, labels = question
-    return np.asarray([str(x) for x in labels], dtype=object)[codes]
+    codes, labels = question  # labels are text already (an Index of str, or the small reader's str objects)
+    return np.asarray(labels, dtype=object)[codes]

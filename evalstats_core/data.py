@@ -463,7 +463,7 @@ def question_scores(dataset: Dataset) -> QuestionTable:
         c_codes, c_labels = tidy["cluster"]
         codes = np.empty(n_q, dtype=np.int64)
         codes[q] = c_codes
-        clusters = np.asarray([str(x) for x in c_labels], dtype=object)
+        clusters = np.asarray(c_labels, dtype=object)
         n_clusters = int(clusters.size)
     del q
     for arr in (questions, scores, k, answered, codes, clusters):
