@@ -104,11 +104,14 @@ def source_controls(content) -> Source:
                                   help="Results tables: long (question, model, score) or wide (one column per "
                                        "model). Harness logs are read by their importers and joined on the question.")
     uploads = list(uploads or [])
+    from . import workbench_server
+
+    on_server = workbench_server.path_control(right)  # an upload wins over it, as over the example
     right.caption("Read in memory for this session only; never written to disk or kept. A link to this page "
                   "carries the settings only, never your file: to share the analysis itself, download it (section "
                   "8) and open the .zip here.")
     injected = st.session_state.get(INJECT_KEY)
-    own = bool(uploads) or bool(injected)
+    own = bool(uploads) or bool(injected) or on_server is not None
     slug = left.selectbox("Example", list(examples.EXAMPLES), format_func=lambda s: examples.EXAMPLES[s].label,
                           key="analyze_example", disabled=own)
     left.caption("Your file is analysed below; remove it to return to the examples." if own
@@ -126,6 +129,10 @@ def source_controls(content) -> Source:
     elif uploads:
         source = Source(uploads[0].getvalue(), uploads[0].name, f"up:{_upload_hash(uploads[0])}:{uploads[0].name}",
                         True)
+    elif on_server is not None:
+        source = on_server
+        if source.problem or source.path:  # refused (the message is shown), or DuckDB's: no bytes to read here
+            return source
     else:
         data, name = _example_bytes(slug)
         return Source(data, name, f"{EXAMPLE_PREFIX}{slug}:{len(data)}", False)

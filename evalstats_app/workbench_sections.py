@@ -90,8 +90,14 @@ def _short_name(a) -> str:
     return textwrap.shorten(report.benchmark(a), 40, placeholder="…")
 
 
-def models_section(content, prepared: Prepared, res: Results, method: str) -> None:
-    """The three-line summary, then the table of each model (paper format) and the forest plot of means."""
+def design_of(prepared: Prepared) -> tuple[str, bool]:
+    """What :func:`models_section` reads of the file: the score kind, and whether a question has several answers."""
+    return prepared.table.score_kind, int(prepared.table.k.max()) > 1
+
+
+def models_section(content, design: tuple[str, bool], res: Results, method: str) -> None:
+    """The three-line summary, then the table of each model (paper format) and the forest plot of means;
+    ``design`` is :func:`design_of` the file (or of its sums)."""
     a = res.analysis
     summary_section(a)
     st.markdown(content["models"])
@@ -102,9 +108,9 @@ def models_section(content, prepared: Prepared, res: Results, method: str) -> No
     for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment;
         if w.startswith(("design effect below 1", COST_PREFIX)):  # nor clustered intervals on few clusters
             st.info(esc(w[0].upper() + w[1:]), icon=":material/info:")
-    if prepared.table.score_kind == "binary":
+    if design[0] == "binary":
         st.markdown(content["method_help"])
-        if a.clustered or int(prepared.table.k.max()) > 1:
+        if a.clustered or design[1]:
             st.caption("This file has " + ("clusters" if a.clustered else "several answers per question")
                        + ": the proportion intervals do not apply, so every interval is the "
                        + ("clustered" if a.clustered else "per-question") + " t (or normal) one.")

@@ -7,6 +7,7 @@ from evalstats_app import shell, workbench_judge
 from evalstats_app import workbench as wb
 from evalstats_app import workbench_reading as reading
 from evalstats_app import workbench_sections as sections
+from evalstats_app import workbench_server as server
 
 content = shell.page_setup("analyze")
 state = shell.UrlState(wb.DEFAULTS, bounds=wb.BOUNDS, choices=wb.CHOICES)
@@ -33,8 +34,10 @@ if mode == "reported":
     sections.reported_section(content)
 else:
     source = reading.source_controls(content)
-    read = reading.roles_controls(content, source)
-    if read.prepared is not None:
+    read = None if source.problem or source.path else reading.roles_controls(content, source)
+    if source.path:  # a folder or big table on the server: DuckDB's sums, the sections they give
+        server.sql_sections(content, source)
+    elif read is not None and read.prepared is not None:
         prepared, roles_key = read.prepared, read.options
         st.markdown("---")
         settings = wb.analysis_controls(prepared.table.models)
@@ -44,7 +47,7 @@ else:
         if results is not None:
             st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
         if results is not None:
-            sections.models_section(content, prepared, results, settings["method"])
+            sections.models_section(content, sections.design_of(prepared), results, settings["method"])
             workbench_judge.judge_section(prepared, results, source.key, roles_key)
             sections.compare_section(content, results)
             why_part(source, prepared, roles_key, results)
