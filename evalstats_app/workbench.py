@@ -59,6 +59,22 @@ CHOICES = {"analyze_mode": tuple(MODES), "analyze_example": tuple(examples.EXAMP
            "analyze_cluster_se": tuple(report.SE_METHODS),
            "analyze_adjust": tuple(ADJUST), "analyze_reported_method": tuple(PROPORTION_METHODS)}
 
+#: a file the page appends "<unix time> <phase>" lines to (bench/bench_workbench_browser.py reads them)
+TRACE = "EVALSTATS_WB_TRACE"
+
+
+def mark(phase: str) -> None:
+    """Note the time ``phase`` ended, when :data:`TRACE` names a file (off otherwise: one dict look-up)."""
+    import os
+
+    path = os.environ.get(TRACE)
+    if path:
+        import time
+
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(f"{time.time():.4f} {phase}\n")
+
+
 def esc(text: Any) -> str:
     """User text made inert for ``st.markdown``: the one Streamlit escaper (evalstats_core.escape)."""
     from evalstats_core.escape import escape_streamlit
