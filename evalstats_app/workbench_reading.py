@@ -103,10 +103,10 @@ def source_controls(content) -> Source:
     uploads = list(uploads or [])
     from . import workbench_server
 
-    on_server = workbench_server.path_control(right)  # an upload wins over it, as over the example
     right.caption("Read in memory for this session only; never written to disk or kept. A link to this page "
                   "carries the settings only, never your file: to share the analysis itself, download it (section "
                   "8) and open the .zip here.")
+    on_server = workbench_server.path_control(right)  # an upload wins over it, as over the example
     injected = st.session_state.get(INJECT_KEY)
     own = bool(uploads) or bool(injected) or on_server is not None
     slug = left.selectbox("Example", list(examples.EXAMPLES), format_func=lambda s: examples.EXAMPLES[s].label,
