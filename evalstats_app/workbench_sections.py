@@ -41,17 +41,18 @@ def _plan(key: str, roles: tuple, design: tuple, pair: tuple, delta: float, alph
 
 
 @by_scope(st.cache_data, max_entries=32, show_spinner=False)
-def _chart_spec(key: str, analysis: tuple, kind: str, _frame: pd.DataFrame, percent: bool, confidence: float,
+def _chart_spec(key: str, analysis: tuple, kind: str, _frame: Any, percent: bool, confidence: float,
                 title: str = "", subtitle: str = "", paired: bool = True, order: tuple = ()) -> dict:
     """A compiled chart of the workbench (compiling Altair costs a tenth of a second): ``kind`` is
     ``models``, ``differences`` (``leader``: every model against the leader), ``matrix`` or ``clusters``; every one carries a title and the method line.
 
     Cached on the analysis it draws (the files' ``key`` and ``analysis``, the rest of :attr:`Results.key`,
-    plus the pair for a cluster chart), never on a hash of the chart's frame."""
+    plus the pair for a cluster chart), never on a hash of the chart's frame; ``_frame`` may be a callable
+    that builds it, called on a cache miss only."""
     from evalstats_core.charts import analyze as charts
     from evalstats_core.charts import compile_spec
 
-    frame = _frame
+    frame = _frame() if callable(_frame) else _frame  # a callable: the frame is built on a cache miss only
     if kind == "models":
         chart = charts.models_chart(frame, percent=percent, confidence=confidence, title=title, subtitle=subtitle)
     elif kind in ("differences", "leader"):
@@ -244,7 +245,7 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
         top = clusters.iloc[int(clusters["share"].abs().fillna(0).to_numpy().argmax())]
         from evalstats_core.breakdown import top_clusters
 
-        shell.chart(_chart_spec(res.key[0], (*res.key[1:], pair), "clusters", top_clusters(clusters), _percent(a),
+        shell.chart(_chart_spec(res.key[0], (*res.key[1:], pair), "clusters", lambda: top_clusters(clusters), _percent(a),
                                 a.confidence,
                                 f"Where {pair[0]} − {pair[1]} comes from", method_line(a, what="comparisons")),
                     f"Each cluster's share of the paired difference {esc(pair[0])} − {esc(pair[1])}; the largest, "
