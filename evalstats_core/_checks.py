@@ -16,7 +16,7 @@ from .limits import Limits, estimate
 if TYPE_CHECKING:  # pandas and pyarrow are imported where they are used: the small-CSV path needs neither
     import pandas as pd
 
-__all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales", "factorize",
+__all__ = ["question_col_looks_like_scores", "scores_in_question_col", "runs_in_ids", "runs_warning", "check_wide_budget", "repeated", "scales", "factorize",
            "resamples_note"]
 
 
@@ -99,12 +99,25 @@ def question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs
         return
     fractions = bool(((values >= 0) & (values <= 1)).all() and (values != np.round(values)).any())
     if fractions:
-        shown = ", ".join(str(x) for x in list(q_labels[:4]))
-        raise EvalStatsError(
-            f"the question column '{col}' of {label} holds numbers that look like scores ({shown}"
-            f"{', ...' if values.size > 4 else ''}: {values.size} distinct); choose the column that names the "
+        raise EvalStatsError(scores_in_question_col(list(q_labels[:4]), values.size, col, label))
+
+
+def scores_in_question_col(first: list, n: int, col: str, label: str) -> str:
+    """The refusal of a question column whose ``n`` distinct ids (the ``first`` four shown) look like scores;
+    the in-memory check's words and the SQL engine's (one vocabulary)."""
+    shown = ", ".join(str(x) for x in first)
+    return (f"the question column '{col}' of {label} holds numbers that look like scores ({shown}"
+            f"{', ...' if n > 4 else ''}: {n} distinct); choose the column that names the "
             f"questions (question_col= / {flag('question_col')}), and leave other columns out (ignore_cols= / "
             f"{flag('ignore_cols')})")
+
+
+def runs_warning(example: tuple[str, str, int]) -> str:
+    """The warning for question ids that look like runs: ``(id, base, count)`` as :func:`runs_in_ids` gives it."""
+    return (f"{example[2]:,} question ids look like runs of another question (e.g. '{example[0]}' of "
+            f"'{example[1]}'); they are counted as separate questions, which makes the standard errors "
+            f"too small if they are repeated runs: read them as runs with runs_in_ids=True ({flag('runs_in_ids')}, "
+            "or the workbench's checkbox)")
 
 
 def _fractions(labels: np.ndarray) -> bool:
@@ -123,7 +136,9 @@ def _fractions(labels: np.ndarray) -> bool:
 
 
 _NOT_NUMERIC = re.compile(r"[^0-9eE.+\-\s]")  # a character that no number pandas reads holds (nor 'inf', 'nan')
-_RUN_ID = re.compile(r"^(.+)\.(\d+)$")
+#: ``<base>.<ASCII digits>``, the base any text (line breaks too): exactly what the SQL engine's pattern matches
+#: (:func:`evalstats_core.engine_sql.runs_sql`; Python's ``\d`` would also take other scripts' digits)
+_RUN_ID = re.compile(r"^(.+)\.([0-9]+)$", re.DOTALL)
 
 
 def runs_in_ids(q_labels: Any) -> tuple[list[str], tuple[str, str, int]] | None:

@@ -13,11 +13,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._checks import question_col_looks_like_scores, repeated, resamples_note, runs_in_ids, scales
+from ._checks import (
+    question_col_looks_like_scores,
+    repeated,
+    resamples_note,
+    runs_in_ids,
+    runs_warning,
+    scales,
+)
 from ._columns import question_clusters
 from ._records import Records
 from .errors import EvalStatsError
-from .flags import flag, reading_flags
+from .flags import reading_flags
 
 if TYPE_CHECKING:  # the labels may be a numpy array (the small-CSV reader): pandas is imported where needed
     import pandas as pd
@@ -59,10 +66,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
         notes.append(f"question ids such as '{n_runs[0]}' were read as runs of their question ('{n_runs[1]}'): "
                      f"{n_runs[2]:,} ids became runs of {q_labels.size:,} questions")
     elif runs is not None:
-        warnings.append(f"{runs[1][2]:,} question ids look like runs of another question (e.g. '{runs[1][0]}' of "
-                        f"'{runs[1][1]}'); they are counted as separate questions, which makes the standard errors "
-                        f"too small if they are repeated runs: read them as runs with runs_in_ids=True ({flag('runs_in_ids')}, "
-                        "or the workbench's checkbox)")
+        warnings.append(runs_warning(runs[1]))
     if records.identity is not None:
         same_questions(q_codes, q_labels, records)
     n_q, n_m = q_labels.size, m_labels.size

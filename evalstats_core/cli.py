@@ -230,9 +230,14 @@ def _load(args: argparse.Namespace):
         dataset = opts.load([("stdin", data)], limits=limits)
     else:
         dataset = opts.load(files, limits=limits)
-    for w in dataset.warnings:
-        print(f"evalbars: warning: {' '.join(w.split())}", file=sys.stderr)
+    _say_warnings(dataset.warnings)
     return dataset, limits, opts
+
+
+def _say_warnings(warnings: tuple[str, ...]) -> None:
+    """The reading's warnings on stderr, one line each (a Dataset's, or the SQL engine's FileSums')."""
+    for w in warnings:
+        print(f"evalbars: warning: {' '.join(w.split())}", file=sys.stderr)
 
 
 def _limits(args: argparse.Namespace):
@@ -399,6 +404,7 @@ def _gate(args: argparse.Namespace) -> int:
     from .engine_cli import by_sql as sql_sums
 
     by_sql = sql_sums(args, _limits(args))
+    _say_warnings(by_sql[0].warnings if by_sql else ())
     dataset = by_sql[0] if by_sql else _load(args)[0]
     from .errors import EvalStatsWarning
     from .gating import gate
@@ -433,6 +439,7 @@ def _run(args: argparse.Namespace) -> int:
     from .engine_cli import by_sql as sql_sums
 
     by_sql = sql_sums(args, _limits(args))  # --engine duckdb / spark (auto: a file above --max-mb): sums in SQL
+    _say_warnings(by_sql[0].warnings if by_sql else ())
     dataset, limits, opts = (by_sql[0], by_sql[1], reading_options(args)) if by_sql else _load(args)
     from .limits import check_pairs
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 __all__ = ["Dialect", "DUCKDB", "SPARK", "source_sql", "cells_sql", "question_sql", "model_sql", "k_sql",
            "pair_sql", "rows_sql", "models_sql", "pivot_sql", "pivot_stats_sql", "pivot_k_sql", "pivot_sums_sql",
-           "PIVOT_MODELS", "kind_of", "FAILS", "MISSING", "TRUE_WORDS", "FALSE_WORDS"]
+           "PIVOT_MODELS", "kind_of", "runs_sql", "scores_sql", "RUN_ID", "DECIMAL", "FAILS", "MISSING", "TRUE_WORDS", "FALSE_WORDS"]
 
 #: Words read as a missing value, true (1) and false (0): the in-memory reader's (``_columns``).
 MISSING = ("", "na", "n/a", "nan", "null", "none")
@@ -61,11 +61,16 @@ _INTEGER = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "U
                       "INT", "LONG", "SHORT", "BYTE"})
 
 
+_FLOAT = frozenset({"FLOAT", "DOUBLE", "REAL"})
+
+
 def kind_of(type_name: str) -> str:
-    """``"integer"`` for an integer column type of either engine (``BIGINT``, ``int``), ``"number"`` for another
-    numeric or boolean one (``DOUBLE``, ``decimal(10,2)``), else ``"text"``."""
+    """``"integer"`` for an integer column type of either engine (``BIGINT``, ``int``), ``"float"`` for a binary
+    floating-point one (``DOUBLE``, ``float``), ``"number"`` for another numeric or boolean one
+    (``decimal(10,2)``, ``BOOLEAN``), else ``"text"``."""
     head = type_name.upper().split("(")[0].strip()
-    return "integer" if head in _INTEGER else "number" if head in _NUMBER else "text"
+    return ("integer" if head in _INTEGER else "float" if head in _FLOAT else "number" if head in _NUMBER
+            else "text")
 
 
 def _words(words: tuple[str, ...]) -> str:
@@ -75,7 +80,13 @@ def _words(words: tuple[str, ...]) -> str:
 def _label(d: Dialect, col: str, kind: str = "text") -> str:
     """A label column as text, trimmed; an integer column as it is (its values and its texts are one to one,
     and grouping a billion integers is much cheaper than grouping their texts)."""
-    return d.ident(col) if kind == "integer" else f"TRIM(CAST({d.ident(col)} AS {d.text}))"
+    if kind == "integer":
+        return d.ident(col)
+    x = d.ident(col)
+    if kind == "float":  # a whole number as Arrow writes it ('1', not DuckDB's and Spark's '1.0'): ids 1, 1.1, 1.2
+        return (f"TRIM(CASE WHEN {x} = FLOOR({x}) AND ABS({x}) < 1e15 THEN CAST(CAST({x} AS BIGINT) AS {d.text}) "
+                f"ELSE CAST({x} AS {d.text}) END)")
+    return f"TRIM(CAST({x} AS {d.text}))"
 
 
 def _missing(text: str) -> str:
@@ -90,7 +101,7 @@ def _score(d: Dialect, col: str, kind: str) -> tuple[str, str, str, str]:
     ``kind`` is ``"number"`` (numeric or boolean column) or ``"text"`` (numbers, true/false words, missing words).
     """
     x = d.ident(col)
-    if kind in ("number", "integer"):
+    if kind in ("number", "integer", "float"):
         return f"CAST({x} AS DOUBLE)", f"({x} IS NULL OR ISNAN(CAST({x} AS DOUBLE)))", "FALSE", "FALSE"
     t = f"LOWER(TRIM(CAST({x} AS {d.text})))"
     value = (f"CASE WHEN {t} IN ({_words(TRUE_WORDS)}) THEN 1.0 WHEN {t} IN ({_words(FALSE_WORDS)}) THEN 0.0 "
@@ -276,3 +287,36 @@ def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "",
     names = ["g"] + [name for name, _ in exprs]
     body = ", ".join(f"{sql} AS {name}" for name, sql in exprs)
     return f"SELECT {g} AS g, {body} FROM {pivot} GROUP BY {g}", names
+
+
+#: A question id ``<base>.<digits>`` (``(?s)``: the base may hold a line break), group 1 the base: the in-memory
+#: check's pattern (``_checks._RUN_ID``), written without a backslash so that DuckDB's and Spark's string
+#: literals read it alike.
+RUN_ID = "(?s)^(.+)[.][0-9]+$"
+#: A decimal number as ``pandas.to_numeric`` reads one (no ``inf``, ``nan``, hex or ``_``); any other id is no number.
+DECIMAL = "^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$"
+
+
+def runs_sql(questions: str) -> str:
+    """Over the distinct question ids of ``questions`` (``q`` text, ``first``): the ids that look like runs of
+    another question, as ``_checks.runs_in_ids`` decides — an id ``<base>.<digits>`` whose base is an id itself or
+    shared by two ids — counted (``runs``), their distinct bases (``bases``) and where the first run appears."""
+    base = f"REGEXP_EXTRACT(q, '{RUN_ID}', 1)"
+    # each id once as a base itself and once as a possible run of its base, from one reading of ``questions``
+    # (Spark loses a cached view's columns when one query reads it twice, by a self-join or a union)
+    return f"""
+WITH b AS (SELECT CASE WHEN run = 1 THEN {base} ELSE q END AS base, run, CASE WHEN run = 1 THEN first END AS first
+           FROM {questions} CROSS JOIN (SELECT 0 AS run UNION ALL SELECT 1 AS run) two
+           WHERE run = 0 OR {base} <> ''),
+per AS (SELECT base, SUM(run) AS n, MAX(1 - run) AS known, MIN(first) AS first FROM b GROUP BY base)
+SELECT SUM(n) AS runs, COUNT(*) AS bases, MIN(first) AS first FROM per WHERE n >= 2 OR (n = 1 AND known = 1)"""
+
+
+def scores_sql(questions: str) -> str:
+    """Over the distinct question ids of ``questions``: how many, how many are decimal numbers in [0, 1], and how
+    many of those are not whole — the in-memory verdict 'these ids look like scores' is ``numbers == ids`` and
+    ``fractions > 0`` (``_checks.question_col_looks_like_scores``)."""
+    v = "TRY_CAST(q AS DOUBLE)"
+    unit = f"REGEXP_EXTRACT(q, '{DECIMAL}', 0) = q AND {v} >= 0 AND {v} <= 1"
+    return (f"SELECT COUNT(*) AS ids, SUM(CASE WHEN {unit} THEN 1 ELSE 0 END) AS numbers, "
+            f"SUM(CASE WHEN {unit} AND {v} <> FLOOR({v}) THEN 1 ELSE 0 END) AS fractions FROM {questions}")

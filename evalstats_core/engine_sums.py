@@ -82,6 +82,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
         got = {str(m): row for m, *row in side.run("SELECT m, SUM(CASE WHEN k > 0 THEN 1 ELSE 0 END), MAX(k), "
                                                    "MAX(ABS(total / k)) FROM es_cells GROUP BY m")}
         per_model = [got[str(row[0])] for row in rows]
+    warnings = [] if kinds.get(roles["question"]) == "integer" else _label_checks(side, label, records)
     found = [(row[0], row[2], n, row[3], row[4], row[5], k, big)
              for row, (n, k, big) in zip(rows, per_model, strict=True)]
     for name, row in zip(names, found, strict=True):
@@ -96,7 +97,6 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     score_cols = [roles["score"]] if roles["score"] else roles["models"]
     if any(row[9] for row in rows) or any(types.get(c, "").upper() == "BOOLEAN" for c in score_cols):
         notes.append(WORDED)
-    warnings: list[str] = []
     synthetic, codes = _scale_stand_ins(found)
     import pandas as pd
 
@@ -151,7 +151,28 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
         score_kind="binary" if binary else "continuous", n_questions=int(questions), exponent=int(exponent),
         model_sums=tuple(model_sums), pair_sums=tuple(PairSums(**p) for p in pairs), format=lay["format"],
         question_col=lay["question_col"], model_col=lay["model_col"], score_col=lay["score_col"],
-        notes=tuple(n for n in notes if n), reading=())
+        notes=tuple(n for n in notes if n), reading=(), warnings=tuple(warnings))
+
+
+def _label_checks(side: Any, label: str, records: Any) -> list[str]:
+    """The in-memory validator's two checks of the question ids, over every distinct id of the file (exact
+    aggregates of ``es_questions``, :func:`~evalstats_core.engine_sql.runs_sql` and
+    :func:`~evalstats_core.engine_sql.scores_sql`), with its words: the warning that ids look like runs of
+    another question, or the refusal of ids that look like scores (not made when they look like runs)."""
+    from ._checks import runs_warning, scores_in_question_col
+
+    ids, numbers, fractions = side.run(q.scores_sql("es_questions"))[0]
+    if ids >= 4:  # runs_in_ids: fewer than four ids are never runs
+        runs, bases, first = side.run(q.runs_sql("es_questions"))[0]
+        runs, bases = int(runs or 0), int(bases or 0)
+        if runs >= max(2, ids // 5) and runs <= 20 * bases:  # 'task.0'..'task.999' are ids, not runs of 'task'
+            qid, base = side.run(f"SELECT q, REGEXP_EXTRACT(q, '{q.RUN_ID}', 1) FROM es_questions "
+                                 f"WHERE first = {int(first)}")[0]
+            return [runs_warning((str(qid), str(base), runs))]
+    if ids and numbers == ids and fractions:
+        first4 = [row[0] for row in side.run("SELECT q FROM es_questions ORDER BY first LIMIT 4")]
+        raise EvalStatsError(scores_in_question_col(first4, int(ids), records.layout["question_col"], label))
+    return []
 
 
 def _scale_stand_ins(found: list[tuple]) -> tuple[np.ndarray, np.ndarray]:

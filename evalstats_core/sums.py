@@ -164,6 +164,8 @@ class FileSums:
     score_col: str | None = None
     notes: tuple[str, ...] = ()
     reading: tuple[str, ...] = ()
+    #: the SQL engine's reading warnings, as ``Dataset.warnings`` (empty from :func:`file_sums`)
+    warnings: tuple[str, ...] = ()
     #: what the estimators derive from these sums and reuse at any confidence level, adjustment or interval
     #: (the merged sums, CR2 weights per cluster-size vector, per-model and per-pair moments); not compared
     memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -231,7 +233,7 @@ class FileSums:
                 p.n_left_out))
         return FileSums(self.name, self.models, None, None, one * self.n_questions, self.score_kind,
                         self.n_questions, self.exponent, tuple(models), tuple(pairs), self.format,
-                        self.question_col, self.model_col, self.score_col, self.notes, self.reading)
+                        self.question_col, self.model_col, self.score_col, self.notes, self.reading, self.warnings)
 
 
 def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:

@@ -337,3 +337,37 @@ def test_every_model_answered_every_question_takes_the_lighter_pairs(tmp_path, m
     assert seen == [True]
     monkeypatch.setattr(engine_sql, "pivot_sums_sql", lambda *args: general(*args[:4], complete=False))
     assert differences(sums_of(str(path)), file_sums(question_scores(load(str(path))))) == []
+
+
+def _verdict(read) -> tuple | str:
+    """The reading's warnings, or the one-line refusal."""
+    try:
+        return tuple(read().warnings)
+    except EvalStatsError as exc:
+        return str(exc)
+
+
+_RUN_IDS = [1.0, 1.1, 1.2, 2.0, 2.1, 2.2, 3.0, 4.0, 5.0, 6.0]
+
+
+@pytest.mark.parametrize("ids", [_RUN_IDS, [str(x).removesuffix(".0") for x in _RUN_IDS],  # floats, their text
+                                 [i / 64 for i in range(1, 40)]])  # fractions: question ids that look like scores
+def test_question_id_checks_on_parquet_equal_memory(tmp_path, ids):
+    """The validator's runs-in-ids warning and score-like-ids refusal, made in SQL over every id of a Parquet file
+    (a float column's whole numbers are written '1' as Arrow writes them, so 1.1 is a run of 1 in both)."""
+    path = tmp_path / "ids.parquet"
+    n = len(ids)
+    pq.write_table(pa.table({"question": [x for x in ids for _ in "AB"], "model": ["A", "B"] * n,
+                             "score": [float(i % 3 == 0) for i in range(2 * n)]}), path)
+    memory, sql = _verdict(lambda: load(str(path))), _verdict(lambda: sums_of(str(path)))
+    assert memory == sql and memory  # a warning or a refusal, word for word
+
+
+def test_runs_in_ids_of_a_wide_file_equal_memory(tmp_path):
+    """A wide CSV: a row with no score at all is no question (in memory and in SQL), so it is not counted."""
+    rows = [f"{q},{a},{b}" for q, a, b in [("7", 1, 0), ("7.1", 0, 0), ("7.2", 1, 1), ("8", 0, 1), ("8.1", 1, 0),
+                                            ("9", 0, 0), ("10", 1, 1), ("11", "", ""), ("12", 1, 0), ("13", 0, 1)]]
+    path = tmp_path / "wide.csv"
+    path.write_text("question,alpha,beta\n" + "\n".join(rows) + "\n")
+    memory, sql = _verdict(lambda: load(str(path))), _verdict(lambda: sums_of(str(path)))
+    assert memory == sql and "3 question ids look like runs" in memory[0]

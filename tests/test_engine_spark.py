@@ -72,3 +72,21 @@ def test_spark_checks_rows_in_sql(spark, tmp_path, monkeypatch):
 def test_spark_needs_a_session(tmp_path):
     with pytest.raises(EvalStatsError, match="needs a SparkSession"):
         sums_of("examples/atlas_breeze.csv", engine="spark")
+
+
+def test_spark_checks_question_ids_as_memory_does(spark, tmp_path):
+    """The runs-in-ids warning (float ids in Parquet) and the score-like-ids refusal (CSV), in Spark SQL."""
+    runs = tmp_path / "runs.parquet"
+    ids = [1.0, 1.1, 1.2, 2.0, 2.1, 2.2, 3.0, 4.0, 5.0, 6.0]
+    pd.DataFrame({"question": [x for x in ids for _ in "AB"], "model": ["A", "B"] * len(ids),
+                  "score": [float(i % 3 == 0) for i in range(2 * len(ids))]}).to_parquet(runs, index=False)
+    on_spark = sums_of(str(runs), engine="spark", spark=spark).warnings
+    assert on_spark == load(str(runs)).warnings and "4 question ids look like runs" in on_spark[0]
+    scores = tmp_path / "scores.csv"
+    scores.write_text("question,model,score\n" + "".join(f"0.{i:03d},{m},{i % 2}\n" for i in range(1, 40)
+                                                         for m in "AB"))
+    with pytest.raises(EvalStatsError) as memory:
+        load(str(scores))
+    with pytest.raises(EvalStatsError) as sql:
+        sums_of(str(scores), engine="spark", spark=spark)
+    assert str(sql.value) == str(memory.value) and "look like scores" in str(sql.value)
