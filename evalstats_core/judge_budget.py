@@ -217,15 +217,16 @@ def expected_half_width(n_labels: int, cells: Any, *, n_total: int, confidence: 
     return float(np.mean(high - low) / 2.0)
 
 
-def ppi_counts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: int,
-               confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+def ppi_counts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: int, confidence: float = 0.95,
+               limits: Any = None, small_counts: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """``(ci_low, ci_high)`` of ``ppi_mean`` for 0/1 scores without clusters, from counts (arrays).
 
     ``n11, n10, n01, n00``: labelled questions by (judge pass, human pass), (judge pass, human fail),
     (judge fail, human pass), (judge fail, human fail); ``passes``: judge passes among the ``n_total - n``
     unlabelled questions (at least 2). Every number of ``ppi_mean`` (lam, the estimate, the CR2 standard
     error with singleton clusters, Welch's df and the small-count terms) depends on the questions only
-    through these counts.
+    through these counts. ``limits``, ``small_counts``: other binomial limits in the small-count terms
+    (:func:`~evalstats_core.judge_interval.count_terms`), or none (the plain t interval).
     """
     from scipy.special import stdtrit
 
@@ -248,8 +249,9 @@ def ppi_counts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: 
     with np.errstate(divide="ignore", invalid="ignore"):
         df = np.where(var > 0, var**2 / (v_l**2 / (n - 1) + v_u**2 / (big_n - 1)), n - 1.0)
     t = np.where(var > 0, stdtrit(df, 0.5 + check_confidence(confidence) / 2.0), 0.0)
-    d_lo, d_hi = count_terms(n11, n11 + n10, n01, n01 + n00, n, confidence)
-    d_lo, d_hi = np.where(var > 0, d_lo, 0.0), np.where(var > 0, d_hi, 0.0)
+    d_lo, d_hi = count_terms(n11, n11 + n10, n01, n01 + n00, n, confidence, limits=limits)
+    keep = (var > 0) & small_counts
+    d_lo, d_hi = np.where(keep, d_lo, 0.0), np.where(keep, d_hi, 0.0)
     est = lam * fu + zl
     return est - np.sqrt(np.maximum(t * t * var + d_lo, 0.0)), est + np.sqrt(np.maximum(t * t * var + d_hi, 0.0))
 

@@ -64,9 +64,9 @@ def ppi_interval(f: np.ndarray, h: np.ndarray, lab: np.ndarray, est: float, se: 
     the near-perfect judge never needs. False passes and false fails are treated alike (swapping
     "pass" and "fail" reflects the interval; the bench's mirror cells show it), so on the same labels
     the interval also reaches up for false fails the labels may have missed, and the near-perfect
-    judge's interval then misses on neither side. Zero-count limits at a lower level bring that cell to 97%
-    only when the lenient judge falls to about 91%; the likelihood-ratio limits, narrower at a zero count,
-    give 98% and 92%. With 200 labels every cell covers 94%-96%: label 100 or more questions when the
+    judge's interval then misses on neither side. Zero-count limits at a lower level bring that cell
+    below 97% only when the lenient judge falls below 92% (80% limits: 96% and 90%); the likelihood-ratio
+    limits, narrower at a zero count, give 98% and 92% (``bench/bench_judge_zero_counts.py``). With 200 labels every cell covers 94%-96%: label 100 or more questions when the
     judge may be lenient.
 
     References
@@ -100,9 +100,12 @@ def small_count_terms(y: np.ndarray, f: np.ndarray, lab: np.ndarray, level: floa
     return count_terms(*counts, n, level)
 
 
-def count_terms(k1: Any, m1: Any, k0: Any, m0: Any, n: Any, level: float) -> tuple[np.ndarray, np.ndarray]:
+def count_terms(k1: Any, m1: Any, k0: Any, m0: Any, n: Any, level: float, *,
+                limits: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`small_count_terms` from the labelled 2 x 2 table: ``k1`` human passes among the ``m1`` judge
-    passes, ``k0`` among the ``m0`` judge fails, ``n = m1 + m0`` (arrays; the label budget plans with these)."""
+    passes, ``k0`` among the ``m0`` judge fails, ``n = m1 + m0`` (arrays; the label budget plans with these).
+    ``limits(k, m, z2)``: other binomial limits in place of :func:`jeffreys_limits` (the bench compares some)."""
+    limits = jeffreys_limits if limits is None else limits
     z2 = t_crit(level, math.inf) ** 2
     n = np.asarray(n, dtype=float)
     d_lo, d_hi = np.zeros(n.shape), np.zeros(n.shape)
@@ -112,7 +115,7 @@ def count_terms(k1: Any, m1: Any, k0: Any, m0: Any, n: Any, level: float) -> tup
         mm = np.where(ok, m, 1)
         p = k / mm
         pairs, back = np.unique(np.stack([k.ravel(), mm.ravel()]), axis=1, return_inverse=True)
-        low, high = (x[back.ravel()].reshape(k.shape) for x in jeffreys_limits(pairs[0], pairs[1], z2))
+        low, high = (x[back.ravel()].reshape(k.shape) for x in limits(pairs[0], pairs[1], z2))
         wald2 = z2 * p * (1.0 - p) / mm
         w2 = np.where(ok, (m / n) ** 2, 0.0)
         d_lo += w2 * ((p - low) ** 2 - wald2)
