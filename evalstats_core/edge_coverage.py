@@ -187,15 +187,18 @@ def draw_cluster_counts(sizes: np.ndarray, mean: float, icc: float, reps: int,
 def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0.95) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Intervals for one clustered model from per-cluster counts ``x`` (shape ``(reps, G)``), vectorised.
 
-    Returns ``{"t", "Korn-Graubard", "logit CR2", "default"}``, each ``(low, high)`` arrays: the CR2 t
-    interval (Bell-McCaffrey df of the mean, :func:`~evalstats_core._clusters.cr2_se_df`), Korn &
-    Graubard's and the logit interval where the rule picks a proportion interval (t elsewhere), and
-    the default, their union (:func:`~evalstats_core.proportions.binary_mean_interval`). The same
+    Returns ``{"t", "Korn-Graubard", "logit CR2", "beta-binomial", "union of KG and logit", "default"}``,
+    each ``(low, high)`` arrays: the CR2 t interval (Bell-McCaffrey df of the mean,
+    :func:`~evalstats_core._clusters.cr2_se_df`); Korn & Graubard's, the logit and the beta-binomial
+    profile interval where the rule picks a proportion interval (t elsewhere); the union of the first
+    two (the default before issue 20's audit); and the default, the union of all three
+    (:func:`~evalstats_core.proportions.binary_mean_interval`). The same
     arithmetic as :func:`~evalstats_core.clustering.summarize` (``tests/test_edges.py`` checks equality
     to 1e-9), thousands of times faster for coverage tables.
     """
     from scipy.special import betaincinv, expit, logit, ndtri, stdtrit
 
+    from .betabinomial import betabinomial_profile_ci
     from .proportions import FAILURES_FOR_T
 
     n = sizes.sum()
@@ -221,7 +224,14 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
         lg = (np.where(ok, expit(logit(p) - half), kg[0]), np.where(ok, expit(logit(p) + half), kg[1]))
     use = ~((se > 0) & (np.minimum(n_eff, n) * np.minimum(p, 1 - p) >= FAILURES_FOR_T))
     tt = (p - t * se, p + t * se)
+    bb = (tt[0].copy(), tt[1].copy())
+    if use.any():  # the profile likelihood only where the rule reads it (it costs the most)
+        bb[0][use], bb[1][use] = betabinomial_profile_ci(x[use], sizes, confidence=conf)
     return {"t": tt,
             "Korn-Graubard": (np.where(use, kg[0], tt[0]), np.where(use, kg[1], tt[1])),
             "logit CR2": (np.where(use, lg[0], tt[0]), np.where(use, lg[1], tt[1])),
-            "default": (np.where(use, np.fmin(kg[0], lg[0]), tt[0]), np.where(use, np.fmax(kg[1], lg[1]), tt[1]))}
+            "beta-binomial": bb,
+            "union of KG and logit": (np.where(use, np.fmin(kg[0], lg[0]), tt[0]),
+                                      np.where(use, np.fmax(kg[1], lg[1]), tt[1])),
+            "default": (np.where(use, np.fmin(np.fmin(kg[0], lg[0]), bb[0]), tt[0]),
+                        np.where(use, np.fmax(np.fmax(kg[1], lg[1]), bb[1]), tt[1]))}
