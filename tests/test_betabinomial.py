@@ -21,15 +21,17 @@ from scipy.special import expit
 
 from evalstats_core import summarize
 from evalstats_core.betabinomial import betabinomial_loglik, betabinomial_profile_ci
-from evalstats_core.edge_coverage import clustered_binary_intervals, draw_cluster_counts
+from evalstats_core.edge_coverage import (
+    BBH_SIZES,
+    MMLU_SIZES,
+    SWE_SIZES,
+    clustered_binary_intervals,
+    draw_cluster_counts,
+)
 from evalstats_core.errors import EvalStatsError, EvalStatsWarning
 
 Z2 = stats.norm.ppf(0.975) ** 2
-SWE = (231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1)
-BBH = (250,) * 24 + (187, 146, 178)
-MMLU = (100, 135, 152, 100, 265, 144, 100, 100, 100, 173, 102, 100, 235, 114, 145, 378, 126, 100, 310, 203,
-        100, 165, 198, 193, 390, 270, 238, 151, 545, 216, 204, 237, 223, 131, 121, 108, 163, 112, 103, 234,
-        100, 783, 346, 895, 306, 311, 324, 282, 1534, 272, 612, 110, 245, 201, 100, 166, 171)
+SWE, BBH, MMLU = SWE_SIZES, BBH_SIZES, MMLU_SIZES
 
 
 def quiet(fn, *args, **kwargs):

@@ -21,6 +21,8 @@ from evalstats_core import compare, summarize
 from evalstats_core.analysis import analyze
 from evalstats_core.data import load
 from evalstats_core.edge_coverage import (
+    BBH_SIZES,
+    MMLU_SIZES,
     clustered_binary_coverage,
     clustered_binary_intervals,
     draw_cluster_counts,
@@ -527,6 +529,7 @@ CLAIM_DESIGNS = {  # the designs behind each range the guardrails quote (edge_co
     "t_many_mid": ("t", (SWE, (37,) * 27, U57), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
     "t_swe_95": ("t", (SWE,), (0.1,), (0.95,)),
     "default_many_95": ("default", (SWE, (37,) * 27, U57), (0.05, 0.1, 0.2), (0.95,)),
+    "default_many_99": ("default", (SWE, (37,) * 27, U57, MMLU_SIZES, BBH_SIZES), (0.05, 0.1, 0.2, 0.3), (0.99,)),
     "t_few_mid": ("t", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
                   (0.3, 0.5, 0.7)),
     "t_two_unequal_mid": ("t", ((900, 100),), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
