@@ -578,10 +578,11 @@ def test_guardrails_quote_the_simulated_claims():
 
     few = checks(SWE, 0.95)["few_clusters"]
     assert few.status == "ok" and "covered 92-96% for accuracies between 30% and 70%" in few.detail
-    assert "(84-86% at 95% accuracy" in few.detail and "covered 93-98% at 95%" in few.detail
+    assert "(84-86% at 95% accuracy" in few.detail and "covered 95-98% at 95% accuracy and 94-100% at 99%" in few.detail
+    assert "can fall below" not in few.detail  # the old caveat, no longer true
     few = checks((200,) * 5, 0.7)["few_clusters"]
     assert few.status == "warn" and "covered 92-96%" in few.detail and "only 89-92% with two clusters" in few.detail
-    assert "covered 88-98%" in few.detail
+    assert "covered 95-99%" in few.detail
     assert round(exact_binary_coverage(0.99, 300, interval="normal"), 2) == 0.80
 
 
