@@ -312,7 +312,7 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     over 260 designs, 90th percentile 1.16x, up to 1.9x at 99% with ICC 0.2-0.3 (where the data
     cannot exclude a lower mean) and 2.1-2.5x on 5-10 clusters at 99% where the old one already
     covered 99.7%. Below 93% remain only two clusters holding 90% and 10% of the questions at 50-80%
-    accuracy (91.2-92.9%; t 88.5-90.9%): about one cluster's worth of information (Kish's 1.2), as
+    accuracy (91.2-92.9%; t 88.5-91.3%): about one cluster's worth of information (Kish's 1.2), as
     the few-clusters guardrail says (``bench/results/edge_designs2_10000.txt``). Franco, Little,
     Louis & Slud 2019 find every effective-n interval under-covers with an estimated design effect.
 
