@@ -131,7 +131,8 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     if interval == "auto" and method == "cr2" and binary:
         from .proportions import binary_mean_interval
 
-        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence)
+        wins = None if sizes is None else np.rint(s + sizes * mu)  # correct answers per cluster
+        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
         if chosen is not None:
             low, high, kind = chosen
     if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval

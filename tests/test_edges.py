@@ -21,6 +21,8 @@ from evalstats_core import compare, summarize
 from evalstats_core.analysis import analyze
 from evalstats_core.data import load
 from evalstats_core.edge_coverage import (
+    BBH_SIZES,
+    MMLU_SIZES,
     clustered_binary_coverage,
     clustered_binary_intervals,
     draw_cluster_counts,
@@ -527,6 +529,7 @@ CLAIM_DESIGNS = {  # the designs behind each range the guardrails quote (edge_co
     "t_many_mid": ("t", (SWE, (37,) * 27, U57), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
     "t_swe_95": ("t", (SWE,), (0.1,), (0.95,)),
     "default_many_95": ("default", (SWE, (37,) * 27, U57), (0.05, 0.1, 0.2), (0.95,)),
+    "default_many_99": ("default", (SWE, (37,) * 27, U57, MMLU_SIZES, BBH_SIZES), (0.05, 0.1, 0.2, 0.3), (0.99,)),
     "t_few_mid": ("t", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
                   (0.3, 0.5, 0.7)),
     "t_two_unequal_mid": ("t", ((900, 100),), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
@@ -575,10 +578,11 @@ def test_guardrails_quote_the_simulated_claims():
 
     few = checks(SWE, 0.95)["few_clusters"]
     assert few.status == "ok" and "covered 92-96% for accuracies between 30% and 70%" in few.detail
-    assert "(84-86% at 95% accuracy" in few.detail and "covered 93-98% at 95%" in few.detail
+    assert "(84-86% at 95% accuracy" in few.detail and "covered 95-98% at 95% accuracy and 94-100% at 99%" in few.detail
+    assert "can fall below" not in few.detail  # the old caveat, no longer true
     few = checks((200,) * 5, 0.7)["few_clusters"]
     assert few.status == "warn" and "covered 92-96%" in few.detail and "only 89-92% with two clusters" in few.detail
-    assert "covered 88-98%" in few.detail
+    assert "covered 95-99%" in few.detail
     assert round(exact_binary_coverage(0.99, 300, interval="normal"), 2) == 0.80
 
 
