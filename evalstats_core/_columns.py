@@ -172,18 +172,24 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
     zero-width or control characters are errors too (``strict=False`` lets a question id hold a tab or a
     line break).
     """
-    if col.null_count:  # before encoding: a null index would read as the most negative int64
-        i = int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0])
-        raise EvalStatsError(f"{where(i)} has no {what} (null) in column '{header}'; every row needs one: fill it "
-                             "in or delete the row")
-    text = pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
-    coded = pa.types.is_dictionary(col.type) and pa.types.is_string(col.type.value_type)  # from the CSV parser
-    if not (text or coded):
-        col = pc.cast(col, pa.string())
-    enc = pc.dictionary_encode(col).combine_chunks()  # a coded column's chunks: one dictionary, first-seen order
-    codes = enc.indices.to_numpy(zero_copy_only=False)  # int32: half the bytes of int64 per row (issue 25)
-    labels = pc.utf8_trim_whitespace(enc.dictionary)  # trim the distinct values, not every row
-    if not pc.all(pc.equal(labels, enc.dictionary)).as_py():  # " a" and "a" are one label
+    from ._encode import Coded
+
+    null_row = col.null_row if isinstance(col, Coded) else (
+        int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0]) if col.null_count else None)
+    if null_row is not None:  # before encoding: a null index would read as the most negative int64
+        raise EvalStatsError(f"{where(null_row)} has no {what} (null) in column '{header}'; every row needs one: "
+                             "fill it in or delete the row")
+    if isinstance(col, Coded):  # encoded piece by piece as the file was read (issue 25)
+        codes, dictionary = col.codes, col.dictionary
+    else:
+        text = pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
+        coded = pa.types.is_dictionary(col.type) and pa.types.is_string(col.type.value_type)  # from the CSV parser
+        if not (text or coded):
+            col = pc.cast(col, pa.string())
+        enc = pc.dictionary_encode(col).combine_chunks()  # a coded column's chunks: one dictionary, first-seen order
+        codes, dictionary = enc.indices.to_numpy(zero_copy_only=False), enc.dictionary  # int32 (issue 25)
+    labels = pc.utf8_trim_whitespace(dictionary)  # trim the distinct values, not every row
+    if not pc.all(pc.equal(labels, dictionary)).as_py():  # " a" and "a" are one label
         again = pc.dictionary_encode(labels)
         codes = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
         labels = again.dictionary  # still in order of first appearance in the file
@@ -206,13 +212,17 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
 def score_values(col: pa.ChunkedArray, header: str, where: Callable[[int], str], *, missing_ok: bool,
             hint: str = "") -> tuple[np.ndarray, bool]:
     """Scores as float64 (NaN = missing) and whether words such as true/false were read as 1/0."""
+    from ._encode import Scores
+
     t = col.type
     worded = False
-    if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+    if isinstance(col, Scores) and not pa.types.is_null(t):  # read as float64 piece by piece (issue 25)
+        values, text, worded = col.values, None, pa.types.is_boolean(t)
+    elif pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
         values = pc.cast(col, pa.float64()).to_numpy(zero_copy_only=False)
         text, worded = None, pa.types.is_boolean(t)
     elif pa.types.is_null(t):
-        values, text = np.full(len(col), np.nan), None
+        values, text = np.full(len(col.values) if isinstance(col, Scores) else len(col), np.nan), None
     else:
         text = pc.cast(col, pa.string()).to_pandas()
         low = text.str.strip().str.lower()
@@ -228,7 +238,8 @@ def score_values(col: pa.ChunkedArray, header: str, where: Callable[[int], str],
     inf = np.isinf(values)
     if inf.any():
         i = int(np.flatnonzero(inf)[0])
-        raise EvalStatsError(f"{where(i)} has score '{col[i].as_py()}' in column '{header}'; scores must be "
+        shown = float(values[i]) if isinstance(col, Scores) else col[i].as_py()
+        raise EvalStatsError(f"{where(i)} has score '{shown}' in column '{header}'; scores must be "
                              "finite numbers: fix or delete that row")
     if not missing_ok:
         nan = np.isnan(values)

@@ -205,9 +205,17 @@ def _check_choices(duplicates: str, mixed_scales: str) -> None:
             raise EvalStatsError(f"{key} ({value!r}) must be {_READINGS[key][0]!r} or {_READINGS[key][1]!r}")
 
 
-def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: dict) -> Records:
-    """Detect what ``data`` is and read it with its reader (a harness importer or the table reader)."""
+def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limits, o: dict,
+              opened: Any = None) -> Records:
+    """Detect what ``data`` is and read it with its reader (a harness importer or the table reader); ``opened``:
+    a large CSV file read from the disk (:mod:`evalstats_core._stream`), ``data`` None."""
     from . import _sniff
+
+    given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
+             "cluster": o.get("cluster_col")}
+    if opened is not None:
+        return read_table(None, label, ext, limits, opened=opened, format=o.get("format"), given=given,
+                          ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
 
     kind = _sniff.detect(data)
     if kind is None and data[:4] == b"PK\x03\x04" and label.lower().endswith(".eval"):
@@ -226,8 +234,6 @@ def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: d
             raise EvalStatsError(f"{label} could not be read as {_sniff.FORMATS.get(kind, 'a harness log')} "
                                  f"({type(exc).__name__}: {str(exc)[:120]}); give the file the harness wrote, "
                                  "unchanged") from None
-    given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
-             "cluster": o.get("cluster_col")}
     if ext == ".bundle":  # an analysis bundle: its data (the settings are the workbench's to apply)
         from .bundle import read_bundle
 
@@ -312,12 +318,23 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         records = read_table(None, label, ".parquet", limits, opened=opened_arrow(table, label, limits),
                              format=format, given=given, ignore_cols=tuple(ignore_cols), resample_col=resample_col)
         return validate(records, o)
-    data, label, ext = read_source(source, name, limits)
+    data, label, ext, opened = _source(source, name, limits)
     path = source if isinstance(source, str | os.PathLike) else None
-    records = _read_one(data, label, ext, path, limits, o)
-    del data  # the reader holds what it needs
+    records = _read_one(data, label, ext, path, limits, o, opened)
+    del data, opened  # the reader holds what it needs
     _release_arrow()
     return validate(records, o)
+
+
+def _source(source: Any, name: str | None, limits: Limits) -> tuple[bytes | None, str, str, Any]:
+    """``(bytes, name, extension, None)`` of a source, or ``(None, name, extension, opened file)`` for a large
+    plain CSV file, which is read from the disk block by block and never held whole (issue 25)."""
+    from ._stream import open_path
+
+    streamed = open_path(source, name, limits)
+    if streamed is not None:
+        return None, streamed[1], streamed[2], streamed[0]
+    return (*read_source(source, name, limits), None)
 
 
 def _release_arrow() -> None:
@@ -376,11 +393,12 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
     for k, source in enumerate(sources):
         given, source = (str(source[0]), source[1]) if isinstance(source, tuple) else (
             f"file {k + 1}" if isinstance(source, bytes) else None, source)
-        data, label, ext = read_source(source, given, limits)
+        data, label, ext, opened = _source(source, given, limits)
         path = source if isinstance(source, str | os.PathLike) else None
         key = next((x for x in (given, path and os.fspath(path), label) if x in given_names), None)
         model = given_names.pop(key) if key is not None else named.get(label)
-        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model, "results": docs.get(label)}))
+        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model, "results": docs.get(label)},
+                               opened))
     if given_names:
         raise EvalStatsError(f"model names were given for {', '.join(map(repr, given_names))}, which is not among "
                              "the files; give NAME=PATH with the path as written")
