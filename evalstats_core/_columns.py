@@ -292,17 +292,27 @@ def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where:
 def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarray, c_labels: pd.Index,
                        where: Callable[[int], str]) -> tuple[pd.Categorical, np.ndarray]:
     """Check that each question lies in one cluster; return the cluster column and the cluster sizes."""
-    of_question = np.empty(q_labels.size, dtype=np.int64)
-    of_question[q_codes] = c_codes  # any one row's cluster per question ...
-    clash = of_question[q_codes] != c_codes  # ... then every row must agree with it
-    if clash.any():
-        i = int(np.flatnonzero(clash)[0])
-        j = int(np.flatnonzero((q_codes == q_codes[i]) & (c_codes != c_codes[i]))[0])
-        raise EvalStatsError(
-            f"question '{q_labels[q_codes[i]]}' is in cluster '{c_labels[c_codes[i]]}' on {where(i)} but in "
-            f"cluster '{c_labels[c_codes[j]]}' on {where(j)}; each question must belong to one cluster")
+    from ._cells import chunks, scatter
+
+    of_question = scatter(np.empty(q_labels.size, dtype=np.int64), q_codes, c_codes)  # any one row's cluster ...
+    for rows in chunks(q_codes.size):  # ... then every row must agree with it (a chunk at a time: issue 25)
+        clash = of_question[q_codes[rows]] != c_codes[rows]
+        if clash.any():
+            i = rows.start + int(np.flatnonzero(clash)[0])
+            j = int(np.flatnonzero((q_codes == q_codes[i]) & (c_codes != c_codes[i]))[0])
+            raise EvalStatsError(
+                f"question '{q_labels[q_codes[i]]}' is in cluster '{c_labels[c_codes[i]]}' on {where(i)} but in "
+                f"cluster '{c_labels[c_codes[j]]}' on {where(j)}; each question must belong to one cluster")
     used = np.unique(of_question)  # clusters that kept a question
     remap = np.full(c_labels.size, -1, dtype=np.int64)
     remap[used] = np.arange(used.size)
-    return categorical(remap[c_codes], c_labels[used]), np.bincount(remap[of_question])
+    codes = np.empty(c_codes.size, dtype=_code_dtype(used.size))
+    for rows in chunks(c_codes.size):
+        codes[rows] = remap[c_codes[rows]]
+    return categorical(codes, c_labels[used]), np.bincount(remap[of_question])
+
+
+def _code_dtype(n: int) -> np.dtype:
+    """The integer type pandas keeps the codes of ``n`` categories in (so that they are not copied again)."""
+    return next(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64) if n < np.iinfo(t).max)
 

@@ -420,7 +420,7 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
     del text  # the decoded text is only needed again for an error message (a ragged row, a row's line number),
     # and decoding again then is cheap (issue 25)
     def stream(limit: int | None = None) -> Any:
-        return pa.BufferReader(data if limit is None else pa.py_buffer(data).slice(0, limit))
+        return pa.BufferReader(data if limit is None else pa.py_buffer(data).slice(0, min(limit, len(data))))
 
     return open_csv_text(body, stream, lambda: data.decode("utf-8"), n_lines, label, ext, limits, len(data))
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._cells import cell_counts
 from ._checks import question_col_looks_like_scores, repeated, runs_in_ids, scales
 from ._columns import categorical, question_clusters
 from ._records import Records
@@ -65,10 +66,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     if n_q < 2:
         raise EvalStatsError(f"{label} has only {n_q} question ('{q_labels[0]}'); the statistics need at least two "
                              "questions (and a few hundred for trustworthy intervals)")
-    cell = np.multiply(q_codes, n_m, dtype=np.int64)  # the flat (question, model) index, in place (issue 25)
-    cell += m_codes
-    counts = np.bincount(cell, minlength=n_q * n_m).reshape(n_q, n_m)  # (n_q, n_m)
-    del cell
+    counts = cell_counts(q_codes, m_codes, n_q, n_m)  # (n_q, n_m), a chunk of rows at a time (issue 25)
     for j in np.flatnonzero((counts > 0).sum(axis=0) < 2):
         raise EvalStatsError(f"model '{m_labels[j]}' has a score for only one question in {label}; every model "
                              "needs scores on at least two questions (remove the model or add its answers)")

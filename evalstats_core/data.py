@@ -427,30 +427,26 @@ def question_scores(dataset: Dataset) -> QuestionTable:
     -----
     With K answers to question i, the question's score is their mean, s_i = (1/K) sum_k s_ik; the
     standard error is then computed across the n question-level means, never across the n*K answers,
-    which are correlated within a question (Miller 2024, arXiv:2411.00640, Sec. 3.1). Vectorised:
-    one ``np.bincount`` over the flat cell index ``question * n_models + model``.
+    which are correlated within a question (Miller 2024, arXiv:2411.00640, Sec. 3.1). Vectorised: the
+    answers are added into the flat cell index ``question * n_models + model`` a chunk of rows at a time
+    (in row order, as ``np.bincount`` adds them), so no temporary the size of the file is made (issue 25).
     """
+    from ._cells import cell_sums, scatter
+
     if not isinstance(dataset, Dataset):
         raise EvalStatsError(f"question_scores needs a Dataset from load(), not a {type(dataset).__name__}")
     frame = dataset.frame
     q = frame["question"].cat.codes.to_numpy()
     questions = _labels(frame["question"].cat.categories)
     n_q, n_m = questions.size, len(dataset.models)
-    cell = q.astype(np.int64)  # flat (question, model) index, built in place: no n-sized temporaries
-    cell *= n_m
-    cell += frame["model"].cat.codes.to_numpy()
-    k = np.bincount(cell, minlength=n_q * n_m).reshape(n_q, n_m)
-    scores = np.bincount(cell, weights=frame["score"].to_numpy(dtype=np.float64), minlength=n_q * n_m)
-    del cell
-    scores = scores.reshape(n_q, n_m)
+    k, scores = cell_sums(q, frame["model"].cat.codes.to_numpy(), frame["score"].to_numpy(dtype=np.float64), n_q, n_m)
     answered = k > 0
     with np.errstate(invalid="ignore", divide="ignore"):
         scores /= k  # s_i = mean of the K answers (in place)
     scores[~answered] = np.nan
     codes = clusters = n_clusters = None
     if "cluster" in frame:
-        codes = np.empty(n_q, dtype=np.int64)
-        codes[q] = frame["cluster"].cat.codes.to_numpy()
+        codes = scatter(np.empty(n_q, dtype=np.int64), q, frame["cluster"].cat.codes.to_numpy())
         clusters = frame["cluster"].cat.categories.to_numpy(dtype=object)
         n_clusters = int(clusters.size)
     del q
