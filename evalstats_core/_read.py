@@ -451,17 +451,25 @@ def open_csv_text(head: str, stream: Callable[[], Any], decoded: Callable[[], st
                               convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
                                                                    include_columns=only))
 
-    def batches(types: dict[str, pa.DataType]) -> Any:
-        """The body's record batches. The column types are guessed from the first block of _BLOCK_SIZE bytes
-        (as read_csv guesses them); the body is then read in small blocks with those types, so that one
-        block's parse (~4x the block) stays small beside the columns kept (issue 25)."""
+    def batches(consume: Callable[[Any], Any], types: dict[str, pa.DataType]) -> Any:
+        """``consume`` of the body's record batches. The column types are guessed from the first block of
+        _BLOCK_SIZE bytes (as read_csv guesses them); the body is then read in small blocks with those types,
+        so that one block's parse (~4x the block) stays small beside the columns kept (issue 25). A line
+        longer than a small block (a long prompt, a very wide header) is read again in blocks of the first
+        block's size, as before."""
         if size <= _BLOCK_SIZE or len(set(raw)) < len(raw):  # one block (or names a type cannot be given by)
-            return reader(types, _BLOCK_SIZE, stream())
-        if len(types) < len(raw):  # the guessed columns of the first block (and a little more: where it ends)
-            guessed = reader({}, _BLOCK_SIZE, stream(_BLOCK_SIZE + (1 << 16)), [c for c in raw if c not in types])
-            types = {**types, **{f.name: f.type for f in guessed.schema}}
-            del guessed
-        return reader(types, _SMALL_BLOCK, stream())
+            return consume(reader(types, _BLOCK_SIZE, stream()))
+        try:
+            known = types
+            if len(types) < len(raw):  # the guessed columns of the first block (and a little more: where it ends)
+                guessed = reader({}, _BLOCK_SIZE, stream(_BLOCK_SIZE + (1 << 16)), [c for c in raw if c not in types])
+                known = {**types, **{f.name: f.type for f in guessed.schema}}
+                del guessed
+            return consume(reader(known, _SMALL_BLOCK, stream()))
+        except pa.ArrowInvalid as exc:
+            if "conversion error" in str(exc):
+                raise
+        return consume(reader(types, _BLOCK_SIZE, stream()))
 
     def typed(text_cols: list[int], labels: tuple[int, ...], as_text: bool) -> dict[str, pa.DataType]:
         # label columns come dictionary-encoded out of the parser: integer indices and the distinct labels,
@@ -474,13 +482,13 @@ def open_csv_text(head: str, stream: Callable[[], Any], decoded: Callable[[], st
              labels: tuple[int, ...] = ()) -> Any:
         try:
             try:
-                return consume(batches(typed(text_cols, labels, False)))
+                return batches(consume, typed(text_cols, labels, False))
             except pa.ArrowInvalid as exc:
                 if "conversion error" not in str(exc):
                     raise
                 # a column's type was guessed from the first block and a later value does not fit:
                 # read everything as text so that the value can be reported with its row
-                return consume(batches(typed(text_cols, labels, True)))
+                return batches(consume, typed(text_cols, labels, True))
         except pa.ArrowInvalid as exc:
             raise _ragged(decoded(), delimiter, len(raw), label) or EvalStatsError(
                 f"could not read {label} as CSV ({exc}); check that it is comma-separated text with one "
