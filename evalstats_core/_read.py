@@ -22,7 +22,6 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 
 from .errors import EvalStatsError
 from .limits import Limits, estimate
@@ -415,6 +414,8 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
     data, text = _check_text(data, label)
     if not text or text.isspace():
         raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
+    from ._stream import line_count, open_csv_text
+
     body = text.lstrip("\r\n")
     n_lines = line_count(body.count("\n"), body.count("\r"), body.count("\r\n"), body.endswith(("\n", "\r")))
     del text  # the decoded text is only needed again for an error message (a ragged row, a row's line number),
@@ -423,83 +424,3 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
         return pa.BufferReader(data if limit is None else pa.py_buffer(data).slice(0, min(limit, len(data))))
 
     return open_csv_text(body, stream, lambda: data.decode("utf-8"), n_lines, label, ext, limits, len(data))
-
-
-def line_count(lf: int, cr: int, crlf: int, ends_in_newline: bool) -> int:
-    """Data lines of a CSV text (blank ones too) from its counts of ``\\n``, ``\\r`` and ``\\r\\n``, header
-    excluded: an upper bound on its rows."""
-    return lf + cr - crlf - 1 + (not ends_in_newline)
-
-
-_SMALL_BLOCK = 1 << 20  # bytes per block after the first: the types are known, and a block's parse is transient
-
-
-def open_csv_text(head: str, stream: Callable[[], Any], decoded: Callable[[], str], n_lines: int, label: str,
-                  ext: str, limits: Limits, size: int) -> OpenedFile:
-    """An :class:`OpenedFile` over CSV text: ``head`` starts with the header line, ``stream(limit=None)`` opens
-    the body's ``size`` bytes (or its first ``limit``) for pyarrow (from memory, or from the disk block by
-    block), ``decoded()`` gives the whole text for an error message, and ``n_lines`` counts the lines after the
-    header."""
-    from ._sniff import delimiter as sniff_delimiter
-
-    delimiter = sniff_delimiter(head.partition("\n")[0], ext)
-    raw = next(csv.reader(_lines_of(head), delimiter=delimiter))
-    parse_options = pacsv.ParseOptions(delimiter=delimiter)
-
-    def reader(types: dict[str, pa.DataType], block: int, source: Any, only: list[str] | None = None) -> Any:
-        return pacsv.open_csv(source, read_options=pacsv.ReadOptions(block_size=block), parse_options=parse_options,
-                              convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False,
-                                                                   include_columns=only))
-
-    def batches(consume: Callable[[Any], Any], types: dict[str, pa.DataType]) -> Any:
-        """``consume`` of the body's record batches. The column types are guessed from the first block of
-        _BLOCK_SIZE bytes (as read_csv guesses them); the body is then read in small blocks with those types,
-        so that one block's parse (~4x the block) stays small beside the columns kept (issue 25). A line
-        longer than a small block (a long prompt, a very wide header) is read again in blocks of the first
-        block's size, as before."""
-        if size <= _BLOCK_SIZE or len(set(raw)) < len(raw):  # one block (or names a type cannot be given by)
-            return consume(reader(types, _BLOCK_SIZE, stream()))
-        try:
-            known = types
-            if len(types) < len(raw):  # the guessed columns of the first block (and a little more: where it ends)
-                guessed = reader({}, _BLOCK_SIZE, stream(_BLOCK_SIZE + (1 << 16)), [c for c in raw if c not in types])
-                known = {**types, **{f.name: f.type for f in guessed.schema}}
-                del guessed
-            return consume(reader(known, _SMALL_BLOCK, stream()))
-        except pa.ArrowInvalid as exc:
-            if "conversion error" in str(exc):
-                raise
-        return consume(reader(types, _BLOCK_SIZE, stream()))
-
-    def typed(text_cols: list[int], labels: tuple[int, ...], as_text: bool) -> dict[str, pa.DataType]:
-        # label columns come dictionary-encoded out of the parser: integer indices and the distinct labels,
-        # never a string per row (issue 25: ~100 B a row less at the peak of a long CSV)
-        coded = pa.dictionary(pa.int32(), pa.string())
-        cols = range(len(raw)) if as_text else text_cols
-        return {raw[i]: coded if i in labels else pa.string() for i in cols}
-
-    def scan(consume: Callable[[Any], Any], text_cols: list[int], used: list[int] | None = None,
-             labels: tuple[int, ...] = ()) -> Any:
-        try:
-            try:
-                return batches(consume, typed(text_cols, labels, False))
-            except pa.ArrowInvalid as exc:
-                if "conversion error" not in str(exc):
-                    raise
-                # a column's type was guessed from the first block and a later value does not fit:
-                # read everything as text so that the value can be reported with its row
-                return batches(consume, typed(text_cols, labels, True))
-        except pa.ArrowInvalid as exc:
-            raise _ragged(decoded(), delimiter, len(raw), label) or EvalStatsError(
-                f"could not read {label} as CSV ({exc}); check that it is comma-separated text with one "
-                "header line") from None
-
-    def parse_csv(text_cols: list[int], used: list[int] | None = None, labels: tuple[int, ...] = ()) -> pa.Table:
-        table = scan(lambda r: pa.Table.from_batches(list(r), schema=r.schema), text_cols, used, labels)
-        return table.rename_columns([f"c{i}" for i in range(table.num_columns)])
-
-    def where(i: int) -> str:
-        return f"row {_line_of_record(decoded(), delimiter, i)} of {label}"
-
-    _check_rows(n_lines, label, limits, exact=False)
-    return OpenedFile([h.strip() for h in raw], parse_csv, where, "csv", delimiter, n_lines, None, scan)

@@ -28,7 +28,6 @@ import numpy as np
 import pandas as pd
 
 from ._extra import extra_columns, file_columns
-from ._read import read_source
 from ._records import Records, concat
 from ._table import arrow_of, opened_arrow, read_table
 from ._validator import validate as _fields
@@ -192,7 +191,6 @@ class QuestionTable:
     reading: tuple[str, ...] = ()
 
 
-
 # ------------------------------------------------------------------------------------------------- load
 
 
@@ -318,23 +316,14 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         records = read_table(None, label, ".parquet", limits, opened=opened_arrow(table, label, limits),
                              format=format, given=given, ignore_cols=tuple(ignore_cols), resample_col=resample_col)
         return validate(records, o)
-    data, label, ext, opened = _source(source, name, limits)
+    from ._stream import source_of
+
+    data, label, ext, opened = source_of(source, name, limits)
     path = source if isinstance(source, str | os.PathLike) else None
     records = _read_one(data, label, ext, path, limits, o, opened)
     del data, opened  # the reader holds what it needs
     _release_arrow()
     return validate(records, o)
-
-
-def _source(source: Any, name: str | None, limits: Limits) -> tuple[bytes | None, str, str, Any]:
-    """``(bytes, name, extension, None)`` of a source, or ``(None, name, extension, opened file)`` for a large
-    plain CSV file, which is read from the disk block by block and never held whole (issue 25)."""
-    from ._stream import open_path
-
-    streamed = open_path(source, name, limits)
-    if streamed is not None:
-        return None, streamed[1], streamed[2], streamed[0]
-    return (*read_source(source, name, limits), None)
 
 
 def _release_arrow() -> None:
@@ -389,11 +378,13 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
     from .importers.lm_eval import name_runs, pair_results
 
     sources, named, docs = pair_results(sources)
+    from ._stream import source_of
+
     parts = []
     for k, source in enumerate(sources):
         given, source = (str(source[0]), source[1]) if isinstance(source, tuple) else (
             f"file {k + 1}" if isinstance(source, bytes) else None, source)
-        data, label, ext, opened = _source(source, given, limits)
+        data, label, ext, opened = source_of(source, given, limits)
         path = source if isinstance(source, str | os.PathLike) else None
         key = next((x for x in (given, path and os.fspath(path), label) if x in given_names), None)
         model = given_names.pop(key) if key is not None else named.get(label)
@@ -432,12 +423,13 @@ def question_scores(dataset: Dataset) -> QuestionTable:
     (in row order, as ``np.bincount`` adds them), so no temporary the size of the file is made (issue 25).
     """
     from ._cells import cell_sums, scatter
+    from ._encode import label_array
 
     if not isinstance(dataset, Dataset):
         raise EvalStatsError(f"question_scores needs a Dataset from load(), not a {type(dataset).__name__}")
     frame = dataset.frame
     q = frame["question"].cat.codes.to_numpy()
-    questions = _labels(frame["question"].cat.categories)
+    questions = label_array(frame["question"].cat.categories)
     n_q, n_m = questions.size, len(dataset.models)
     k, scores = cell_sums(q, frame["model"].cat.codes.to_numpy(), frame["score"].to_numpy(dtype=np.float64), n_q, n_m)
     answered = k > 0
@@ -460,19 +452,6 @@ def question_scores(dataset: Dataset) -> QuestionTable:
         question_col=dataset.question_col, model_col=dataset.model_col, score_col=dataset.score_col,
         notes=tuple(dataset.notes), reading=tuple(dataset.reading),
     )
-
-
-def _labels(index: pd.Index, chunk: int = 1 << 16) -> np.ndarray:
-    """Question labels as a numpy text array: fixed-width unicode when every label is short (no Python object
-    per label, issue 25), else object; filled a chunk at a time so no n-sized object array exists even briefly."""
-    width = int(index.str.len().max()) if len(index) else 1
-    out = np.empty(len(index), dtype=f"U{max(width, 1)}" if width <= _SHORT_LABEL else object)
-    for start in range(0, len(index), chunk):
-        out[start:start + chunk] = index[start:start + chunk].to_numpy(dtype=object)
-    return out
-
-
-_SHORT_LABEL = 16  # characters: 4 bytes each in a "U" array, less than a str object (~50 B) and its pointer
 
 
 # ---------------------------------------------------------------------------------------------- prepare

@@ -46,7 +46,7 @@ def teardown_module(module):
 def _small_blocks(monkeypatch, block: int = 700, small: int = 160, stream: bool = True) -> None:
     monkeypatch.setattr(_read, "_BLOCK_SIZE", block)
     monkeypatch.setattr(_stream, "_BLOCK_SIZE", block)
-    monkeypatch.setattr(_read, "_SMALL_BLOCK", small)
+    monkeypatch.setattr(_stream, "_SMALL_BLOCK", small)
     monkeypatch.setattr(_stream, "STREAM_BYTES", 0 if stream else 1 << 62)
 
 
