@@ -148,11 +148,9 @@ def encode(pieces: Iterable[Any], capacity: int, labels: Iterable[int], score: i
     :class:`Coded`, ``score`` as :class:`Scores` when it is numeric, the rest as read; ``capacity`` is the
     expected number of rows (more are taken). Each piece is dropped once it is encoded."""
     encoder = _Encoder(max(int(capacity), 0), labels, score)
-    pool = pa.default_memory_pool()
     for piece in pieces:
         encoder.add(piece)
-        del piece
-        pool.release_unused()
+        del piece  # the next piece's parse reuses its memory
     return encoder.columns()
 
 
