@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["Coded", "Scores", "Columns", "encode", "label_array"]
+__all__ = ["Coded", "Scores", "Columns", "encode"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,15 +153,3 @@ def encode(pieces: Iterable[Any], capacity: int, labels: Iterable[int], score: i
         del piece  # the next piece's parse reuses its memory
     return encoder.columns()
 
-
-def label_array(index: Any, chunk: int = 1 << 16) -> np.ndarray:
-    """Question labels as a numpy text array: fixed-width unicode when every label is short (no Python object
-    per label, issue 25), else object; filled a chunk at a time so no n-sized object array exists even briefly."""
-    width = int(index.str.len().max()) if len(index) else 1
-    out = np.empty(len(index), dtype=f"U{max(width, 1)}" if width <= _SHORT_LABEL else object)
-    for start in range(0, len(index), chunk):
-        out[start:start + chunk] = index[start:start + chunk].to_numpy(dtype=object)
-    return out
-
-
-_SHORT_LABEL = 16  # characters: 4 bytes each in a "U" array, less than a str object (~50 B) and its pointer

@@ -13,7 +13,6 @@ per-cluster residual sums ``S_g = n_g (mean_g - mean)`` and the sizes ``n_g`` (s
 
 from __future__ import annotations
 
-import hashlib
 import math
 from typing import Any
 
@@ -63,6 +62,8 @@ def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, 
     """The CR2 weights and Satterthwaite df of one cluster-size vector, once per distinct vector in ``memo``."""
     if memo is None or sizes.size < 2:  # one cluster: never clustered (and 1 / (1 - n/n) is no weight)
         return None
+    import hashlib  # clustered files only: not on an unclustered file's start-up path (issue 25)
+
     key = ("cr2", n, hashlib.blake2b(sizes.tobytes(), digest_size=16).digest())
     if key not in memo:
         memo[key] = cr2_weights(sizes, n)

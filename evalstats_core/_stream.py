@@ -18,10 +18,7 @@ import codecs
 import csv
 import os
 from collections.abc import Callable
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.csv as pacsv
+from typing import TYPE_CHECKING, Any
 
 from ._read import (
     _BLOCK_SIZE,
@@ -35,6 +32,9 @@ from ._read import (
 )
 from .errors import EvalStatsError
 from .limits import Limits
+
+if TYPE_CHECKING:  # pyarrow is imported where a file is parsed: a small CSV is read without it
+    import pyarrow as pa
 
 __all__ = ["open_path", "source_of", "open_csv_text", "line_count", "STREAM_BYTES"]
 
@@ -68,6 +68,8 @@ def open_path(source: Any, name: str | None, limits: Limits) -> tuple[OpenedFile
     head, bom, n_lines = scanned
 
     def stream(limit: int | None = None) -> Any:
+        import pyarrow as pa
+
         fh = open(path, "rb")  # noqa: SIM115 - read-only (the user's file is never modified); closed when dropped
         fh.seek(bom)  # the bytes path parses the text without its byte-order mark: the same blocks
         if limit is not None:
@@ -162,6 +164,9 @@ def open_csv_text(head: str, stream: Callable[[], Any], decoded: Callable[[], st
     the body's ``size`` bytes (or its first ``limit``) for pyarrow (from memory, or from the disk block by
     block), ``decoded()`` gives the whole text for an error message, and ``n_lines`` counts the lines after the
     header."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
     from ._sniff import delimiter as sniff_delimiter
 
     delimiter = sniff_delimiter(head.partition("\n")[0], ext)
