@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name a
     import pandas as pd
     import pyarrow as pa
 
-__all__ = ["categorical", "check_name", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "role_notes", "score_values",
+__all__ = ["categorical", "check_name", "code_dtype", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "role_notes", "score_values",
            "tidy_frame", "wide_cells", "wide_notes"]
 
 # Role -> accepted column names (normalised: lower case, spaces and dashes as "_"), in priority order.
@@ -357,13 +357,13 @@ def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarr
     used = distinct(of_question)  # clusters that kept a question
     remap = np.full(c_labels.size, -1, dtype=np.int64)
     remap[used] = np.arange(used.size)
-    codes = np.empty(c_codes.size, dtype=_code_dtype(used.size))  # the type pandas keeps them in: no copy later
+    codes = np.empty(c_codes.size, dtype=code_dtype(used.size))  # the type pandas keeps them in: no copy later
     for rows in chunks(c_codes.size):
         codes[rows] = remap[c_codes[rows]]
     return (codes, c_labels[used]), np.bincount(remap[of_question])
 
 
-def _code_dtype(n: int) -> np.dtype:
+def code_dtype(n: int) -> np.dtype:
     """The integer type pandas keeps the codes of ``n`` categories in (so that they are not copied again)."""
     return next(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64) if n < np.iinfo(t).max)
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ._cells import cell_counts
 from ._checks import question_col_looks_like_scores, repeated, runs_in_ids, scales
-from ._columns import question_clusters
+from ._columns import code_dtype, question_clusters
 from ._records import Records
 from .errors import EvalStatsError
 from .flags import flag, reading_flags
@@ -81,7 +81,8 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     cells = counts[counts > 0]
     score, binary = _repeats_and_scales(records, q_codes, q_labels, cells, o, notes, warnings)
     # the tidy columns as codes and labels: Dataset.frame makes them a DataFrame when it is first asked for
-    tidy: dict[str, Any] = {"question": (q_codes, q_labels), "model": (m_codes, m_labels), "score": score}
+    m_small = np.asarray(m_codes).astype(code_dtype(m_labels.size), copy=False)  # int8 for < 127 models (issue 25)
+    tidy: dict[str, Any] = {"question": (q_codes, q_labels), "model": (m_small, m_labels), "score": score}
     if records.resample is not None:
         tidy["resample"] = records.resample
     clusters = _clusters(records, q_codes, q_labels, tidy)
