@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 _BASELINE = """
 import evalstats_core.analysis, evalstats_core.report, evalstats_core.cli  # the same imports, no data
+import pandas, pyarrow, pyarrow.compute, pyarrow.csv, pyarrow.parquet  # lazy since issue 25: a large file needs them
 """
 
 _ARROW_FLOOR = """
