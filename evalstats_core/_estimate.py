@@ -223,7 +223,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         from .proportions import binary_pair_interval
 
         chosen = binary_pair_interval(only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
-                                      confidence=confidence)
+                                      confidence=confidence, resid_sums=sa - sb if clustered else None)
         if chosen is not None:
             low, high, p, kind = chosen
     if interval == "auto" and cr2 and se == 0.0 and kind == "normal":  # zero SE: no interval

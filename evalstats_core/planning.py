@@ -51,8 +51,10 @@ class PairPlan:
     k_model, k_baseline : float
         Answers per question in this file.
     omega2 : float
-        Variance of the question-level differences, answer noise removed (Appendix C; clustered sum
-        when clustered).
+        Variance of the question-level differences, answer noise removed (Appendix C); with clusters
+        ``n Var(mean)`` under a random cluster effect, made median-unbiased
+        (:attr:`~evalstats_core.pilot.PilotEstimates.omega2_plan`): plans from such pilots err short
+        about as often as long, short more often when the clusters are few, unequal and alike inside.
     sigma2_model, sigma2_baseline : float
         Mean conditional variances E[sigma^2]; 0 when the file has one answer per question (then
         ``resampled`` is False and the noise is inside ``omega2``).
@@ -235,7 +237,7 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
     if clusters is not None and (clusters.size == 0 or clusters.min() == clusters.max()):
         clusters = None
     est = pilot_estimates(a, b, clusters=clusters)
-    omega2, notes = est.omega2, [est.note] if est.note else []
+    omega2, notes = est.omega2_plan, [est.note] if est.note else []
     if analysis.unit == "percent" and clusters is None:
         # Bhatia-Davis: a difference of two [0, 1] scores lies in [-1, 1], so its variance is at most
         # (1 - mean)(1 + mean); the ddof=1 estimate can exceed it at small n (e.g. n/(n-1) for +-1 values)
@@ -283,14 +285,14 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
 
     The clustered variance rests on the Satterthwaite degrees of freedom of the design (Bell &
     McCaffrey 2002); a variance estimated on ``df`` degrees of freedom is within a factor
-    ``df / chi2_{df, 0.975}`` to ``df / chi2_{df, 0.025}`` of the truth with 95% confidence, and below
-    it with probability ``P(chi2_df < df)`` (61% at 3 df, 57% at 10) under the working model of
-    independent questions, and more often with correlated questions (77% from 12 SWE-bench-like
-    clusters at ICC 0.1, median estimate 0.45x the truth; ``tests/test_edges.py``): the remaining bias
-    of a plan from such a pilot is down (too few questions).
+    ``df / chi2_{df, 0.975}`` to ``df / chi2_{df, 0.025}`` of the truth with 95% confidence. The plan's
+    omega2 is made median-unbiased (:func:`~evalstats_core.pilot._random_intercept_variance`), so about
+    half of the plans from such pilots fall short of their power, and the spread is wide: by simulation
+    (``bench/bench_plan_pilots.py``; ``tests/test_plan_pilots.py``) from 5-12 clusters the median plan
+    delivers 74-86% for an 80% target, and one plan in ten under 50%. The direction of what remains:
+    short (median 3-5 points under) when the clusters are few, unequal and alike inside (ICC >= 0.1),
+    long when the ICC is low.
     """
-    from scipy.special import chdtr
-
     from ._clusters import MIN_CLUSTERS, cluster_sizes, cr2_se_df
 
     sizes = cluster_sizes(np.asarray(codes))
@@ -301,11 +303,11 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
     from .report_words import se_range
 
     hi, lo = (1.0 / x**2 for x in se_range(df))  # the variance's truth over its estimate, 95%
-    low_share = float(chdtr(df, df))  # P(chi2_df / df < 1): how often such an estimate falls below the truth
     return (f"with only {g} clusters the variance behind this plan rests on about {df:.1f} degrees of freedom: the "
-            f"true value could be {lo:.2f}x to {hi:.2f}x this estimate (95%), and the questions needed with it; "
-            f"such an estimate falls below the truth in {low_share:.0%} or more of pilots (more when the questions "
-            "of a cluster are alike), so a plan from it is more often too small than too large")
+            f"true value could be {lo:.2f}x to {hi:.2f}x this estimate (95%), and the questions needed with it; the "
+            "estimate is median-unbiased, so about half of the plans from pilots like this one fall short of their "
+            "power (more than half when the questions of a cluster are alike), and one in ten delivers under 50% "
+            "power for an 80% target")
 
 
 def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
@@ -319,7 +321,10 @@ def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
                 f"The observed difference is {unit(abs(plan.observed_diff))}."),
         "n": (f"To detect {unit(plan.delta)} you need about {q:,} questions like these"
               + (f" ({math.ceil(q / (plan.n / plan.n_clusters)):,} clusters of this size)" if plan.n_clusters else "")
-              + f", {'more' if q > plan.n else 'fewer'} than the {plan.n:,} in this file (Eq. 9)."),
+              + f", {'more' if q > plan.n else 'fewer'} than the {plan.n:,} in this file (Eq. 9)."
+              + (" With clusters ω² is a median-unbiased random-cluster-effect estimate: about half of the plans "
+                 "from files like this one fall short of the target power, more than half when the clusters are "
+                 "few, unequal and alike inside." if plan.n_clusters else "")),
     }
     if plan.resampled:
         out["k"] = (f"With the same {plan.n:,} questions, {unit(plan.delta)} needs K = {math.ceil(plan.k_needed)} "
