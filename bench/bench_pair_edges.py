@@ -59,6 +59,14 @@ def main(argv: list[str] | None = None) -> None:
         print(f"\n{subset} ({len(sub)} designs): " + "; ".join(
             f"{n} worst {min(r[n][0] for r in sub):.3f}, <93% {sum(r[n][0] < 0.93 for r in sub)}, "
             f"worst miss high {max(r[n][2] for r in sub):.3f}" for n in names))
+    print("\ngate false-pass rate at the margin (the mirror image: the candidate truly the gap worse, margin = gap;"
+          " a correct gate <= 0.025)")
+    for gap in (0.02, 0.05):
+        for icc in (0.05, 0.3):
+            sub = [r for r in rows if abs(r["design"].truth - gap) < 1e-12 and r["design"].icc_disagree == icc]
+            print(f"  margin {gap:.0%}, ICC of disagreement {icc}: " + "; ".join(
+                f"{n} worst {max(r[n][2] for r in sub):.3f}, median {np.median([r[n][2] for r in sub]):.3f}, "
+                f"> 2.5% in {sum(r[n][2] > 0.025 for r in sub)}/{len(sub)}" for n in names))
     print("\ndesigns where the default covers below 93%: clusters, accuracies, truth, ICC disagreement / share / "
           "difference, coverage old -> default")
     for r in sorted(rows, key=lambda r: r["default"][0]):

@@ -281,9 +281,12 @@ def compare(
         ssd = float(rd @ rd)
     else:
         ssd = math.nan  # not needed: the clustered SE of d comes from the cluster sums
+    discordant = None
+    if only is not None and clusters is not None:  # questions the two 0/1 models disagree on, per cluster
+        discordant = np.bincount(codes, weights=np.abs(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)))[used]
     return comparison_from_moments((n, n_b), (mean_a, mean_b), (sums_a, sums_b), sizes, (ssa, ssb, ssd, cov), only,
                                    paired=paired, clustered=clusters is not None, confidence=level, method=method,
-                                   interval=interval)
+                                   interval=interval, discordant=discordant)
 
 
 def _discordant(a: Any, b: Any) -> tuple[int, int]:

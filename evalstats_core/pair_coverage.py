@@ -127,8 +127,8 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     tt = (diff - t * se, diff + t * se)
     out = {"t": tt}
     resid = only_a - only_b - sizes * diff[:, None]
-    for name, sums in (("old", None), ("default", resid)):
-        scale = pair_effective_scale(se, se_naive, df, sizes, sums, confidence=confidence)
+    for name, sums, disc in (("old", None, None), ("default", resid, only_a + only_b)):
+        scale = pair_effective_scale(se, se_naive, df, sizes, sums, disc, confidence=confidence)
         bs, cs, ns = b * scale, c * scale, n * scale
         use = bs + cs < FAILURES_FOR_T
         lo, hi = paired_proportion_ci(bs, cs, ns, confidence=confidence)
