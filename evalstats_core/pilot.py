@@ -176,14 +176,16 @@ def _random_intercept_variance(diffs: np.ndarray, cluster: np.ndarray) -> float:
     sizes = np.bincount(cluster).astype(np.float64)
     used = sizes > 0
     g = int(used.sum())
+    if g >= n:  # singletons: no within-cluster variance to separate, the model is the plain one
+        return _cr2_variance(diffs, cluster)
     means = np.bincount(cluster, weights=diffs)[used] / sizes[used]
     sizes = sizes[used]
     within = diffs - np.bincount(cluster, weights=diffs)[cluster] / np.bincount(cluster)[cluster]
-    msw = float(within @ within) / (n - g) if n > g else 0.0
+    msw = float(within @ within) / (n - g)
     msb = float(sizes @ (means - diffs.mean()) ** 2) / (g - 1)
     square = float(sizes @ sizes) / n
     n0 = (n - square) / (g - 1)
-    if msb <= msw or n <= g:  # no between-cluster variance seen: MSW on n - G df
+    if msb <= msw:  # no between-cluster variance seen: MSW on n - G df
         return msw
     c1 = square / n0  # omega2 = c1 MSB + (1 - c1) MSW
     value = c1 * msb + (1.0 - c1) * msw

@@ -91,7 +91,7 @@ def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: f
             table = question_scores(load(pilot_file(sizes, delta, sd_cluster, sd_question, gen), name=f"pilot{i}.csv"))
             plan = plan_pair(None, table, analyze(table), "A", "B", delta=delta, alpha=alpha, power=power)
             out["n_needed"].append(plan.n_needed)
-            out["omega2"].append(plan.omega2)
+            out["omega2"].append(plan.omega2_ahead)
             out["power"].append(realised_power(planned_sizes(sizes, plan.n_needed), delta, sd_cluster, sd_question,
                                                reps=reps, gen=gen, alpha=alpha))
     labels = np.repeat(np.arange(sizes.size), sizes) if (sizes > 1).any() else None

@@ -90,7 +90,9 @@ def test_plan_omega2_without_or_with_equal_clusters_is_close_to_the_appendix_c_v
     a, b = table.scores[:, 0], table.scores[:, 1]
     clusters = table.cluster_codes if plan.n_clusters else None
     est = pilot_estimates(a, b, clusters=clusters)
+    assert plan.omega2 == est.omega2 and plan.omega2_ahead == est.omega2_plan
     if plan.n_clusters is None:
-        assert plan.omega2 == est.omega2 == est.omega2_plan
+        assert est.omega2 == est.omega2_plan
     else:
-        assert plan.omega2 == est.omega2_plan == pytest.approx(est.omega2, rel=0.2)
+        assert est.omega2_plan == pytest.approx(est.omega2, rel=0.2)
+    assert plan.k_frame((1,))["n_needed"][0] == pytest.approx(plan.n_needed)
