@@ -23,10 +23,14 @@ from typing import Any
 
 import streamlit as st
 
+from evalstats_core.vocabulary import minus
+
 from . import course
 from .chapters import FORWARD, PAGES, TRY_IT, available, neighbours, page_by_slug
 from .content import Content, load_content
 from .course import optional
+from .presenter import PRESENT_WIDGET, presenting, styles
+from .presenter import toggle as toggle_present
 from .quiz import progress, quiz, quiz_score, remember
 
 __all__ = [
@@ -50,179 +54,10 @@ def sidebar() -> None:
             for page in in_section:
                 st.page_link(page.path, label=page.title, icon=page.icon)
         st.divider()
-        st.session_state[_PRESENT_WIDGET] = presenting()
-        st.toggle("Presenter mode", key=_PRESENT_WIDGET, on_change=_toggle_present,
+        st.session_state[PRESENT_WIDGET] = presenting()
+        st.toggle("Presenter mode", key=PRESENT_WIDGET, on_change=toggle_present,
                   help="One section per screen in large type; move with the arrow keys, PageUp/PageDown or "
                        "n/p. The link gets ?present=1.")
-
-
-# ---------------------------------------------------------------------------------------------
-# Presenter mode (?present=1) and the print stylesheet: static CSS (and one static script), no user text.
-
-_PRESENT = "_evalstats_present"          # the mode, kept across page switches within the session
-_PRESENT_WIDGET = "evalstats_present"    # the sidebar toggle
-_PRESENT_EXIT = "evalstats_present_exit"  # the button that leaves the mode (the sidebar is hidden then)
-
-_PRINT_CSS = """<style>
-/* Display formulas: never clipped at the top (tall fractions), and on a phone a long one wraps at its
-   relations and operators, then scrolls sideways rather than being cut off. */
-[data-testid="stMain"] .katex-display { overflow-y: visible; padding-top: 0.25em; }
-@media (max-width: 640px) {
-  [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.2em; }
-  [data-testid="stMain"] .katex-display > .katex { white-space: normal; }
-  /* charts of side-by-side panels keep their panels' width: they scroll sideways instead of being cut */
-  [data-testid="stMain"] [data-testid="stVegaLiteChart"] { max-width: 100%; overflow-x: auto; overflow-y: hidden; }
-}
-@media print {
-  @page { margin: 12mm 11mm; }
-  html { font-size: 13px !important; }
-  [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"],
-  [data-testid="stToolbar"], [data-testid="stDecoration"], [data-testid="stStatusWidget"],
-  [data-testid="stElementToolbar"], [data-testid="stButton"], [data-testid="stDownloadButton"],
-  [data-testid="stPageLink"], [data-testid="stBaseButton-headerNoPadding"], .stButton, .stDownloadButton,
-  .st-key-evalstats_present_exit, .st-key-evalstats_present_js, .st-key-evalstats_try_it,
-  [class*="st-key-noprint_"] { display: none !important; }
-  html, body, .stApp, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"],
-  [data-testid="stMainBlockContainer"] {
-    height: auto !important; min-height: 0 !important; overflow: visible !important; position: static !important;
-  }
-  .stApp, [data-testid="stApp"], [data-testid="stAppViewContainer"], [data-testid="stMain"] { background: #fff !important; }
-  [data-testid="stMain"] * { color: #111 !important; }
-  [data-testid="stMainBlockContainer"] { max-width: none !important; padding: 0 !important; }
-  .katex-display { overflow: visible !important; }
-  .vega-bindings, [data-testid="stVegaLiteChart"] details { display: none !important; }
-  [data-testid="stVegaLiteChart"] { zoom: 0.72; }
-  .katex-display > .katex { white-space: normal !important; }
-  .katex-display > .katex > .katex-html { display: block; max-width: 100%; }
-  [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; }
-  [data-testid="stColumn"] { min-width: 9rem !important; }
-  h1, h2, h3, h4 { break-after: avoid; page-break-after: avoid; }
-  [data-testid="stVegaLiteChart"], [data-testid="stAlert"], .katex-display, [data-testid="stMetric"],
-  [data-testid="stExpander"], [data-testid="stTable"], [data-testid="stDataFrame"], pre, li {
-    break-inside: avoid; page-break-inside: avoid;
-  }
-}
-</style>"""
-
-_PRESENT_CSS = """<style>
-html { font-size: 22px; }
-[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stSidebarCollapseButton"],
-[data-testid="stExpandSidebarButton"], [data-testid="stHeader"] { display: none !important; }
-[data-testid="stMain"]:focus, [data-testid="stMain"]:focus-visible,
-[data-testid="stAppViewContainer"]:focus, [data-testid="stAppViewContainer"]:focus-visible { outline: none; }
-/* Streamlit rings the focused scroll region with a sticky ::before (a grey 4 px box-shadow) once a key is
-   pressed after a click on the page: on a projector that is a grey frame over the slide */
-[data-testid="stMain"]::before, [data-testid="stAppViewContainer"]::before { box-shadow: none !important; outline: none !important; }
-[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3 { scroll-margin-top: 1.2rem; }
-[data-testid="stMain"] [data-testid="stElementContainer"]:has(h2),
-[data-testid="stMain"] [data-testid="stElementContainer"]:has(h3) { margin-top: 2.5rem; }
-[data-testid="stMainBlockContainer"] { max-width: 1280px; margin: 0 auto; padding-top: 2rem; }
-/* display formulas at the large type: never clipped; a long one wraps at its operators, then scrolls */
-[data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: visible; padding: 0.3em 0; }
-[data-testid="stMain"] .katex-display > .katex { white-space: normal; }
-/* charts drawn at 1/1.3 of the column and zoomed back: every text in them grows with the type */
-[data-testid="stMain"] [data-testid="stVegaLiteChart"] { zoom: 1.3; max-width: calc(100% / 1.3); }
-/* side-by-side columns holding a chart, a formula or a table stack, each at the full width */
-[data-testid="stMain"] [data-testid="stHorizontalBlock"]:has([data-testid="stVegaLiteChart"], .katex-display,
-  [data-testid="stTable"]) { flex-direction: column !important; }
-[data-testid="stMain"] [data-testid="stHorizontalBlock"]:has([data-testid="stVegaLiteChart"], .katex-display,
-  [data-testid="stTable"]) > [data-testid="stColumn"] { width: 100% !important; flex: 1 1 auto !important; }
-/* no downloads on a projector */
-[data-testid="stMain"] [data-testid="stDownloadButton"], [data-testid="stMain"] .stDownloadButton { display: none !important; }
-.st-key-evalstats_present_exit { position: fixed; top: 0.6rem; right: 1rem; z-index: 1000000; width: auto !important; }
-.st-key-evalstats_present_js { display: none !important; }
-@media (max-width: 640px) { .st-key-evalstats_present_exit { top: auto; bottom: 0.6rem; } }
-@media print { [data-testid="stMain"] [data-testid="stElementContainer"]:has(h2),
-  [data-testid="stMain"] [data-testid="stElementContainer"]:has(h3) { margin-top: 0; } }
-</style>"""
-
-# Next / previous on PageDown / PageUp, ArrowRight / ArrowLeft and n / p (not while a widget has the focus).
-# "Next" goes to the next heading when it is on this screen below its top fifth; otherwise it moves one
-# screen on (less a margin, so no line is skipped) and stops at a heading it would pass. "Previous" mirrors it. So every
-# block of a long section passes the screen. Registered once per browser tab; it acts only while the exit
-# button is on the page.
-_PRESENT_JS = """<script>
-(() => {
-  if (window.__evalstatsPresenter) return;
-  window.__evalstatsPresenter = true;
-  const doc = window.parent && window.parent.document ? window.parent.document : document;
-  const active = () => doc.querySelector('.st-key-evalstats_present_exit') !== null;
-  const scroller = () => {
-    for (const sel of ['[data-testid="stMain"]', '[data-testid="stAppViewContainer"]']) {
-      const el = doc.querySelector(sel);
-      if (el && el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY !== 'visible') return el;
-    }
-    return doc.scrollingElement;
-  };
-  const headings = () => Array.from(doc.querySelectorAll(
-      '[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3'))
-    .filter(h => !h.closest('[data-testid="stExpander"]') && h.getClientRects().length > 0);
-  const TOP = 20;  // px kept above a heading brought to the top
-  const step = (dir) => {
-    const box = scroller();
-    const view = box === doc.scrollingElement ? window.innerHeight : box.clientHeight;
-    const origin = box === doc.scrollingElement ? 0 : box.getBoundingClientRect().top;
-    const screen = Math.max(100, Math.round(view * 0.85));
-    const tops = headings().map(h => h.getBoundingClientRect().top - origin - TOP);
-    let by;
-    if (dir > 0) {
-      // a heading already in the top fifth of the screen is not worth a press (the title on arrival)
-      const next = tops.filter(t => t > Math.max(60, view * 0.2));
-      by = next.length && next[0] <= screen ? next[0] : screen;
-    } else {
-      const prev = tops.filter(t => t < -60);
-      const last = prev.length ? prev[prev.length - 1] : null;
-      by = last !== null && last >= -screen ? last : -screen;
-    }
-    const before = box.scrollTop;
-    box.scrollTop = before + by;
-    return box.scrollTop !== before;
-  };
-  window.__evalstatsStep = step;
-  const NEXT = ['PageDown', 'ArrowRight', 'n'], PREV = ['PageUp', 'ArrowLeft', 'p'];
-  doc.addEventListener('keydown', (ev) => {
-    if (!active() || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const t = ev.target;
-    if (t && t.closest && t.closest('input, textarea, select, [contenteditable="true"], [role="slider"], '
-                                    + '[role="radiogroup"], [role="combobox"], [role="listbox"]')) return;
-    const dir = NEXT.includes(ev.key) ? 1 : PREV.includes(ev.key) ? -1 : 0;
-    if (dir !== 0) { ev.preventDefault(); step(dir); }
-  }, true);
-})();
-</script>"""
-
-
-def presenting() -> bool:
-    """Whether presenter mode is on: ``?present=1`` in the URL, or switched on earlier in the session."""
-    raw = st.query_params.get("present")
-    if raw is not None:
-        st.session_state[_PRESENT] = raw.lower() in ("1", "true", "yes", "on")
-    return bool(st.session_state.get(_PRESENT, False))
-
-
-def _set_present(on: bool) -> None:
-    st.session_state[_PRESENT] = on
-    if on:
-        st.query_params["present"] = "1"
-    elif "present" in st.query_params:
-        del st.query_params["present"]
-
-
-def _toggle_present() -> None:
-    _set_present(bool(st.session_state.get(_PRESENT_WIDGET)))
-
-
-def _styles() -> None:
-    """The print stylesheet always; presenter CSS, script and exit button when the mode is on."""
-    st.html(_PRINT_CSS)
-    if presenting():
-        if st.query_params.get("present") != "1":
-            st.query_params["present"] = "1"  # a page reached by a link keeps the mode in its URL
-        st.html(_PRESENT_CSS)
-        with st.container(key="evalstats_present_js"):
-            st.html(_PRESENT_JS, unsafe_allow_javascript=True)
-        st.button("Leave presenter mode", key=_PRESENT_EXIT, on_click=_set_present, args=(False,),
-                  icon=":material/close_fullscreen:")
 
 
 def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
@@ -239,7 +74,7 @@ def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     st.session_state[_STATES] = []  # this run's UrlStates register here (chart exports name the settings)
     st.session_state[_PAGE] = slug
     st.session_state[_EXPORTS] = {}
-    _styles()
+    styles()
     sidebar()
     remember()  # the quiz cookie: reader id and answers, so a reload keeps them
     if slug is None:
@@ -453,11 +288,6 @@ class UrlState:
                 if key in st.query_params:
                     del st.query_params[key]
         st.session_state[_WRITTEN] = written
-
-
-def minus(text: str) -> str:
-    """A formatted number with a true minus sign (U+2212) for the hyphen: ``"-0.06"`` -> ``"−0.06"``."""
-    return text.replace("-", "\u2212")
 
 
 def pct(x: float, digits: int = 1, *, typographic: bool = False, signed: bool = False) -> str:

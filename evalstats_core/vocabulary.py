@@ -146,6 +146,24 @@ def fmt_df(df: float) -> str:
     return "∞" if math.isinf(df) else f"{df:,.1f}"
 
 
+def minus(text: str) -> str:
+    """A formatted number with a true minus sign (U+2212) for the hyphen: ``"-0.06"`` -> ``"−0.06"``.
+
+    >>> minus("-0.06")
+    '−0.06'
+    """
+    return text.replace("-", "\u2212")
+
+
+def signed_points(x: float, digits: int = 1) -> str:
+    """A share as signed percentage points with a true minus sign: ``-0.0123`` -> ``"−1.2"``.
+
+    >>> signed_points(-0.0123), signed_points(0.05, 2)
+    ('−1.2', '+5.00')
+    """
+    return minus(f"{100 * x:+.{digits}f}")
+
+
 def signed_zero_free(value: float, decimals: int, *, signed: bool = False) -> str:
     """``value`` to ``decimals`` places; a value that rounds to zero prints ``0.0`` (never ``-0.0``/``+0.0``).
 

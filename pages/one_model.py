@@ -66,7 +66,7 @@ one_task_section()
 # ---- the worked example ------------------------------------------------------------------------
 st.markdown(content["data"])
 table = steps.table.assign(score=steps.table["score"].map("{:.2f}".format),
-                           deviation=steps.table["deviation"].map("{:+.3f}".format).str.replace("-", "−"),
+                           deviation=steps.table["deviation"].map(lambda v: shell.minus(f"{v:+.3f}")),
                            squared=steps.table["squared"].map("{:.4f}".format))
 table.columns = ["Q", "Task", "Score sᵢ", "sᵢ − s̄", "(sᵢ − s̄)²"]
 st.table(table.set_index("Q"))

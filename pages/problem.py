@@ -34,7 +34,7 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def signed(x: float) -> str:
-    return f"{x:+.1%}".replace("-", "−")
+    return shell.pct(x, 1, typographic=True, signed=True)
 
 
 table, scores, diffs, bare_chart, bars_chart, diffs_chart = _reported()

@@ -7,6 +7,7 @@ from evalstats_app import shell
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts import verdict as charts
 from evalstats_core.lessons import verdict as lesson
+from evalstats_core.vocabulary import signed_points
 
 content = shell.page_setup("verdict")
 LABELS = [s.label for s in lesson.STEPS]
@@ -26,8 +27,7 @@ def _steps(rhos: tuple[tuple[str, float], ...], upto: str):
             lesson.notices(steps))
 
 
-def pts(x: float, digits: int = 1) -> str:
-    return f"{100 * x:+.{digits}f}".replace("-", "−")
+pts = signed_points
 
 
 shell.prose(content["intro"])

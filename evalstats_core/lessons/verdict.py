@@ -41,6 +41,7 @@ from .._validate import check_confidence
 from ..errors import EvalStatsError
 from ..intervals import se_bernoulli
 from ..power import mde, power_at
+from ..vocabulary import signed_points
 from .clustering import PAPER_EVALS
 from .paired import paired_se_formula
 from .problem import MODELS, REPORTED, UNRESOLVED
@@ -203,10 +204,6 @@ def rho_range(name: str, rho: float, *, confidence: float = 0.95) -> tuple[float
     return (float(same.min()), float(same.max()))
 
 
-def _pts(x: float) -> str:
-    return f"{100 * x:+.1f}".replace("-", "−")
-
-
 def _join(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -223,7 +220,7 @@ def conclusion(steps: pd.DataFrame) -> list[str]:
     last_key = STEPS[-1].key
     for name, rows in steps.groupby("eval", sort=False):
         first, last = rows.iloc[0], rows[rows["step"] == last_key].iloc[0]
-        ci = f"({_pts(last.ci_low)}, {_pts(last.ci_high)}) points"
+        ci = f"({signed_points(last.ci_low)}, {signed_points(last.ci_high)}) points"
         if first.survives == last.survives and first.verdict == last.verdict:
             how = f"stays **{last.verdict}**"
         else:
@@ -232,7 +229,7 @@ def conclusion(steps: pd.DataFrame) -> list[str]:
         change = (f"its interval, {ci}, is {width:.0%} as wide as chapter 1's" if abs(width - 1) >= 0.005
                   else f"its interval, {ci}, is as wide as chapter 1's")
         extra = "" if last.survives else f"; {_power_clause(last)}"
-        out.append(f"**{name}** ({int(first.n):,} questions, {_pts(first['diff'])} points) {how}: {change}{extra}.")
+        out.append(f"**{name}** ({int(first.n):,} questions, {signed_points(first['diff'])} points) {how}: {change}{extra}.")
     final = steps[steps["step"] == last_key]
     real = list(final.loc[final["survives"], "eval"])
     if not real:

@@ -91,7 +91,7 @@ def test_presenter_keys_move_section_by_section(server, page):
         offsets.append(page.evaluate(_SCROLL))
         moved = offsets[-1] - offsets[-2]
         assert 0 < moved <= 0.86 * view + 1, (moved, view)
-        # a heading that was on this screen below its top fifth is where the press lands (shell._PRESENT_JS)
+        # a heading that was on this screen below its top fifth is where the press lands (presenter._PRESENT_JS)
         nxt = [t for t, top in tops.items() if max(60, 0.2 * view) < top - 20 <= 0.85 * view]
         if nxt:
             landed.append(_at_top(page))
