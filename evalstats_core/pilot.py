@@ -162,8 +162,10 @@ def _random_intercept_variance(diffs: np.ndarray, cluster: np.ndarray) -> float:
     27 equal clusters, ICC 0.1      0.96   0.96                    0.99
     ==============================  =====  ======================  ============
 
-    The remaining bias is down where the ICC is high and the clusters few or unequal (0.91x: plans a
-    little short, median realised power 3-5 points under the target) and up where it is low (1.12x).
+    The remaining bias is down where the ICC is high and the clusters few or unequal (0.89-0.97x: plans
+    a little short, median realised power 76-78% for an 80% target) and up where it is low with one
+    dominant cluster (1.13x: 85.5%, plans too long). Before, the CR2 value gave 51-66% on those designs
+    (``bench/results/plan_pilots_400.txt``).
     It rests on the random-intercept model (cluster effects independent of the cluster sizes).
 
     References

@@ -69,11 +69,12 @@ def realised_power(sizes: Any, delta: float, sd_cluster: float, sd_question: flo
 
 
 def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: float, *, pilots: int, reps: int,
-                     seed: int = 0, alpha: float = 0.05, power: float = 0.8) -> dict[str, Any]:
+                     seed: int = 0, alpha: float = 0.05, power: float = 0.8, cr2_too: bool = False) -> dict[str, Any]:
     """Plan from ``pilots`` simulated pilots with :func:`~evalstats_core.planning.plan_pair` and simulate each plan.
 
     Returns ``{"power": (pilots,) realised powers, "n_needed": (pilots,), "omega2": (pilots,) planned
-    omega2, "omega2_true": float, "n_true": float (the plan from the true omega2), "power_true": float}``.
+    omega2, "omega2_true": float, "n_true": float (the plan from the true omega2), "power_true": float}``,
+    and with ``cr2_too`` ``"power_cr2"``: the realised power of the plans made from the file's own CR2 omega2.
     """
     from .analysis import analyze
     from .data import load, question_scores
@@ -84,7 +85,7 @@ def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: f
     sizes = np.asarray(sizes, dtype=np.int64)
     n = int(sizes.sum())
     omega_true = sd_question**2 + sd_cluster**2 * float(sizes @ sizes) / n
-    out: dict[str, Any] = {"power": [], "n_needed": [], "omega2": [], "omega2_true": omega_true}
+    out: dict[str, Any] = {"power": [], "n_needed": [], "omega2": [], "power_cr2": [], "omega2_true": omega_true}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
         for i in range(pilots):
@@ -94,11 +95,16 @@ def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: f
             out["omega2"].append(plan.omega2_ahead)
             out["power"].append(realised_power(planned_sizes(sizes, plan.n_needed), delta, sd_cluster, sd_question,
                                                reps=reps, gen=gen, alpha=alpha))
+            if cr2_too:  # the plan from the file's own CR2 omega2 (before issue 20's second pass)
+                n_cr2 = sample_size_t(delta, omega2=plan.omega2, alpha=alpha, power=power,
+                                      df_per_question=plan.df_per_question)
+                out["power_cr2"].append(realised_power(planned_sizes(sizes, n_cr2), delta, sd_cluster, sd_question,
+                                                       reps=reps, gen=gen, alpha=alpha))
     labels = np.repeat(np.arange(sizes.size), sizes) if (sizes > 1).any() else None
     _, rate = _test_df(labels, n)
     out["n_true"] = sample_size_t(delta, omega2=omega_true, alpha=alpha, power=power, df_per_question=rate)
     out["power_true"] = realised_power(planned_sizes(sizes, out["n_true"]), delta, sd_cluster, sd_question,
                                        reps=20 * reps, gen=gen, alpha=alpha)
-    for key in ("power", "n_needed", "omega2"):
+    for key in ("power", "n_needed", "omega2", "power_cr2"):
         out[key] = np.asarray(out[key])
     return out

@@ -297,9 +297,9 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
     omega2 is made median-unbiased (:func:`~evalstats_core.pilot._random_intercept_variance`), so about
     half of the plans from such pilots fall short of their power, and the spread is wide: by simulation
     (``bench/bench_plan_pilots.py``; ``tests/test_plan_pilots.py``) from 5-12 clusters the median plan
-    delivers 74-86% for an 80% target, and one plan in ten under 50%. The direction of what remains:
-    short (median 3-5 points under) when the clusters are few, unequal and alike inside (ICC >= 0.1),
-    long when the ICC is low.
+    delivers 76-86% for an 80% target, and one plan in ten under 50%. The direction of what remains:
+    short (median 2-4 points under) when the clusters are few, unequal and alike inside (ICC >= 0.06),
+    long (up to 5.5 points over) when the ICC is low and one cluster dominates.
     """
     from ._clusters import MIN_CLUSTERS, cluster_sizes, cr2_se_df
 
