@@ -4,21 +4,49 @@ budget, rows repeated for one (question, model[, resample]), and one scale for e
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from ._columns import check_name
+from ._columns import check_name, distinct
 from .errors import EvalStatsError
 from .flags import flag
 from .limits import Limits, estimate
 
-__all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales"]
+if TYPE_CHECKING:  # pandas and pyarrow are imported where they are used: the small-CSV path needs neither
+    import pandas as pd
+
+__all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales", "factorize"]
+
+#: Up to this many values are coded by numpy's sort (no pandas import); larger arrays by pandas' hash table.
+_SMALL = 1 << 20
+
+
+def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``pandas.factorize`` of a numeric array without NaN: int64 codes in order of first appearance and the
+    distinct values; by numpy's sort for a small array (the small-CSV path imports no pandas), else by pandas.
+
+    >>> factorize(np.array([7, 3, 7, 5]))
+    (array([0, 1, 0, 2]), array([7, 3, 5]))
+    """
+    values = np.asarray(values)
+    if values.size > _SMALL:
+        import pandas as pd
+
+        codes, uniques = pd.factorize(values)
+        return codes.astype(np.int64), np.asarray(uniques)
+    uniques, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # distinct values in order of first appearance
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return rank[inverse.reshape(-1)], uniques[order]
 
 
 def _arrow_text(labels: Any) -> Any:
-    """The labels as an Arrow string array (zero-copy from an Arrow-backed ``str`` Index), or None."""
+    """The labels as an Arrow string array (zero-copy from an Arrow-backed ``str`` Index), or None (also for the
+    small-CSV reader's numpy labels, checked in Python without importing pyarrow)."""
+    if isinstance(labels, np.ndarray):
+        return None
     import pyarrow as pa
 
     try:
@@ -31,6 +59,7 @@ def _arrow_text(labels: Any) -> Any:
 def _as_numbers(q_labels: Any) -> np.ndarray:
     """Every label read as a number as ``pd.to_numeric(errors="coerce")`` reads it (NaN when it is not one);
     by Arrow's cast when every label parses there, by pandas otherwise."""
+    import pandas as pd
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -51,6 +80,10 @@ def question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs
     """
     if has_runs:
         return
+    if isinstance(q_labels, np.ndarray) and not _fractions(q_labels):
+        return  # the small-CSV reader's labels: decided in Python; pandas only confirms (and words) a refusal
+    import pandas as pd
+
     head = pd.to_numeric(pd.Series([str(x) for x in q_labels[:64]]), errors="coerce")
     if head.isna().any():
         return
@@ -67,6 +100,22 @@ def question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs
             f"{flag('ignore_cols')})")
 
 
+def _fractions(labels: np.ndarray) -> bool:
+    """Whether every label reads as a number (as Python reads it; a label with a character no number holds
+    settles it) and they look like scores: all between 0 and 1, some not whole."""
+    values = []
+    for x in labels:
+        text = str(x)
+        if _NOT_NUMERIC.search(text):
+            return False
+        try:
+            values.append(float(text))
+        except ValueError:
+            return False
+    return all(0.0 <= v <= 1.0 for v in values) and any(v != round(v) for v in values)
+
+
+_NOT_NUMERIC = re.compile(r"[^0-9eE.+\-\s]")  # a character that no number pandas reads holds (nor 'inf', 'nan')
 _RUN_ID = re.compile(r"^(.+)\.(\d+)$")
 
 
@@ -150,10 +199,10 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
     cell = np.multiply(q_codes, n_m, dtype=np.int64) + m_codes  # flat (question, model) index (codes may be int32)
     what = "(question, model) pairs"
     if resample is not None:
-        r_codes, r_labels = pd.factorize(resample)
+        r_codes, r_labels = factorize(resample)
         cell = cell * max(len(r_labels), 1) + r_codes
         what = f"(question, model, {resample_name}) triples"
-    cell = pd.factorize(cell)[0]  # dense: a huge flat index would make bincount allocate for nothing
+    cell = factorize(cell)[0]  # dense: a huge flat index would make bincount allocate for nothing
     k = np.bincount(cell)
     multi = k > 1
     if not multi.any():
@@ -214,7 +263,7 @@ def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: st
         magnitude[top <= bound] = bound
     magnitude[~off0100 & off01] = 100.0  # binary 0/100
     magnitude[top == 0.0] = np.nan  # every score 0: fits any scale
-    kinds = np.unique(magnitude[~np.isnan(magnitude)])
+    kinds = distinct(magnitude[~np.isnan(magnitude)])
     if kinds.size > 1:
         def said(bound: float) -> str:
             names = [f"'{m_labels[j]}'" for j in np.flatnonzero(magnitude == bound)]

@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from .errors import EvalStatsError
 from .flags import flag
 
-__all__ = ["categorical", "check_name", "find_roles", "hidden_character", "label_codes", "question_clusters", "score_values", "wide_cells"]
+if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name and question_clusters need neither
+    import pandas as pd
+    import pyarrow as pa
+
+__all__ = ["categorical", "check_name", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "role_notes", "score_values",
+           "tidy_frame", "wide_cells", "wide_notes"]
 
 # Role -> accepted column names (normalised: lower case, spaces and dashes as "_"), in priority order.
 _SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -122,6 +124,19 @@ def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None],
     return roles
 
 
+def role_notes(header: list[str], roles: dict[str, Any], worded: bool) -> list[str]:
+    """The notes every table reader writes after its layout's: the cluster column, the ignored columns and
+    scores written as words."""
+    notes = []
+    if roles.get("cluster") is not None:
+        notes.append(f"cluster column '{header[roles['cluster']]}': standard errors are clustered on it")
+    if roles["ignored"]:
+        notes.append(f"ignored column(s): {', '.join(roles['ignored'])}")
+    if worded:
+        notes.append("words such as true/false and yes/no were read as 1/0")
+    return notes
+
+
 # ---------------------------------------------------------------------------------------------- values
 # Characters that change how a name is shown without being seen: bidirectional controls (a right-to-left
 # override reverses the rest of a paragraph) and zero-width characters ("\u200bA" looks like "A").
@@ -172,6 +187,10 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
     zero-width or control characters are errors too (``strict=False`` lets a question id hold a tab or a
     line break).
     """
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     if col.null_count:  # before encoding: a null index would read as the most negative int64
         i = int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0])
         raise EvalStatsError(f"{where(i)} has no {what} (null) in column '{header}'; every row needs one: fill it "
@@ -206,6 +225,10 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
 def score_values(col: pa.ChunkedArray, header: str, where: Callable[[int], str], *, missing_ok: bool,
             hint: str = "") -> tuple[np.ndarray, bool]:
     """Scores as float64 (NaN = missing) and whether words such as true/false were read as 1/0."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     t = col.type
     worded = False
     if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
@@ -244,16 +267,36 @@ def categorical(codes: np.ndarray, labels: pd.Index) -> pd.Categorical:
     """Categorical from codes whose labels are distinct by construction (skips pandas' re-check).
 
     ``CategoricalDtype(labels)`` hashes every label again to check that they are distinct (a fifth of a
-    1e7-row upload, issue 25); pandas' own fast path skips that, used where this pandas has it.
+    1e7-row upload, issue 25); pandas' own fast path skips that, used where this pandas has it. Labels that are
+    not an Index (the small-CSV reader's object arrays) become the text Index the Arrow reader gives.
     """
+    import pandas as pd
+
+    if not isinstance(labels, pd.Index):
+        labels = pd.Index(labels, dtype="str")
     fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)
     dtype = fast(labels, False) if fast is not None else pd.CategoricalDtype(labels)
     return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
 
 
+def tidy_frame(tidy: dict[str, Any]) -> pd.DataFrame:
+    """``Dataset.tidy`` as the DataFrame ``Dataset.frame``: labelled columns categorical, no copy of the scores."""
+    import pandas as pd
+
+    return pd.DataFrame({k: categorical(*v) if isinstance(v, tuple) else v for k, v in tidy.items()}, copy=False)
+
+
+def wide_notes(question: str, models: list[str], blank: int) -> list[str]:
+    """What a wide file's reading says: its question column and model columns, and the cells left empty."""
+    notes = [f"wide form: question column '{question}', one column per model ({', '.join(map(repr, models))})"]
+    return notes + ([f"{blank} empty cell(s) read as 'model did not answer this question'"] if blank else [])
+
+
 def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where: Callable[[int], str],
                 label: str, notes: list[str]) -> tuple[np.ndarray, np.ndarray, pd.Index, np.ndarray, bool]:
     """Melt the model columns: (file row, model code, model labels, score, words read) of every filled cell."""
+    import pandas as pd
+
     mcols, qname = roles["models"], header[roles["question"]]
     grid = np.empty((table.num_rows, len(mcols)))  # (rows, models); NaN = not answered
     worded = False
@@ -269,18 +312,26 @@ def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where:
                                  "(in wide form every column other than the question column is a model)")
     has = ~np.isnan(grid)
     rows, m_idx = np.nonzero(has)  # row-major: file row, then model column
-    notes.append(f"wide form: question column '{qname}', one column per model "
-                 f"({', '.join(repr(header[k]) for k in mcols)})")
-    blank = int(has.size - rows.size)
-    if blank:
-        notes.append(f"{blank} empty cell(s) read as 'model did not answer this question'")
+    notes += wide_notes(qname, [header[k] for k in mcols], int(has.size - rows.size))
     labels = pd.Index([header[k] for k in mcols], dtype="str")
     return rows, m_idx.astype(np.int64), labels, grid[rows, m_idx], worded
 
 
+def distinct(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)`` (sorted distinct values) without the import of ``numpy.ma`` that numpy 2.4's
+    ``unique`` makes (~35 ms, more than a small file's whole analysis: issue 25).
+
+    >>> distinct(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    out = np.sort(np.asarray(values).ravel())
+    return out[np.concatenate(([True], out[1:] != out[:-1]))] if out.size else out
+
+
 def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarray, c_labels: pd.Index,
-                       where: Callable[[int], str]) -> tuple[pd.Categorical, np.ndarray]:
-    """Check that each question lies in one cluster; return the cluster column and the cluster sizes."""
+                       where: Callable[[int], str]) -> tuple[tuple[np.ndarray, Any], np.ndarray]:
+    """Check that each question lies in one cluster; return the cluster column (codes of each row and the
+    labels of the clusters that kept a question: :func:`categorical` makes it a column) and the cluster sizes."""
     of_question = np.empty(q_labels.size, dtype=np.int64)
     of_question[q_codes] = c_codes  # any one row's cluster per question ...
     clash = of_question[q_codes] != c_codes  # ... then every row must agree with it
@@ -290,8 +341,8 @@ def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarr
         raise EvalStatsError(
             f"question '{q_labels[q_codes[i]]}' is in cluster '{c_labels[c_codes[i]]}' on {where(i)} but in "
             f"cluster '{c_labels[c_codes[j]]}' on {where(j)}; each question must belong to one cluster")
-    used = np.unique(of_question)  # clusters that kept a question
+    used = distinct(of_question)  # clusters that kept a question
     remap = np.full(c_labels.size, -1, dtype=np.int64)
     remap[used] = np.arange(used.size)
-    return categorical(remap[c_codes], c_labels[used]), np.bincount(remap[of_question])
+    return (remap[c_codes], c_labels[used]), np.bincount(remap[of_question])
 

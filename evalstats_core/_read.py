@@ -18,14 +18,13 @@ import os
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.csv as pacsv
+from typing import TYPE_CHECKING, Any
 
 from .errors import EvalStatsError
 from .limits import Limits, estimate
+
+if TYPE_CHECKING:  # pyarrow is imported where a file is parsed: the small-CSV reader never needs it
+    import pyarrow as pa
 
 __all__ = ["OpenedFile", "open_file", "read_source"]
 
@@ -126,10 +125,13 @@ _COMPRESSED_EXT = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zip")
 
 def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[bytes, str]:
     """Decompress gzip, bz2, xz, zstd or a one-file zip (within the byte budget); return (data, inner ext)."""
-    from ._bounded import Budget, decompress, zip_member
     from ._sniff import compression, is_bundle
 
     kind = compression(data)
+    if kind is None and not data.startswith(b"PK\x03\x04"):
+        return data, ext  # plain bytes: nothing to unpack (and no zipfile import on a small CSV's start-up)
+    from ._bounded import Budget, decompress, zip_member
+
     inner = os.path.splitext(label[: -len(ext)])[1].lower() if ext in _COMPRESSED_EXT else ext
     budget = Budget.of(limits, label)
     if is_bundle(data):
@@ -278,6 +280,8 @@ def _check_rows(n_rows: int, label: str, limits: Limits, exact: bool) -> None:
 
 
 def _parquet_type_problem(name: str, t: pa.DataType, label: str) -> EvalStatsError | None:
+    import pyarrow as pa
+
     if pa.types.is_nested(t):
         return EvalStatsError(f"column '{name}' of {label} holds nested values ({t}), not one value per row; "
                               "flatten it (one row per question and model, or one column per model) and re-export")
@@ -320,6 +324,9 @@ def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[..., pa.Table], la
     """An :class:`OpenedFile` over columnar data (a Parquet file, or an in-memory Arrow table or DataFrame):
     ``read(column names, label column names)`` returns those columns (the label ones may come back
     dictionary-encoded); the rows are counted and the types checked first."""
+    import pyarrow as pa  # lazy, as in open_file: a small CSV is read without pyarrow (evalstats_core._small_csv)
+    import pyarrow.compute as pc
+
     _check_rows(n_rows, label, limits, exact=True)
     raw_names = list(schema.names)
     names = [str(c).strip() for c in raw_names]
@@ -359,6 +366,9 @@ def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[..., pa.Table], la
 
 
 def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -> OpenedFile:
+    import pyarrow as pa  # lazy: read_source and the text checks serve the small-CSV reader without it
+    import pyarrow.csv as pacsv
+
     limits = limits or Limits.from_env()
     from ._sniff import delimiter as sniff_delimiter
     from ._sniff import is_parquet
