@@ -16,7 +16,14 @@ from .limits import Limits, estimate
 if TYPE_CHECKING:  # pandas and pyarrow are imported where they are used: the small-CSV path needs neither
     import pandas as pd
 
-__all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales", "factorize"]
+__all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales", "factorize",
+           "resamples_note"]
+
+
+def resamples_note(fewest: int, most: int) -> str:
+    """The note for several answers per (question, model): ``fewest``-``most`` of them, averaged."""
+    return (f"{int(fewest)}-{int(most)} answers per question and model (resamples); they are averaged into one "
+            "score per question, never pooled")
 
 #: Up to this many values are coded by numpy's sort (no pandas import); larger arrays by pandas' hash table.
 _SMALL = 1 << 20

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._checks import question_col_looks_like_scores, repeated, runs_in_ids, scales
+from ._checks import question_col_looks_like_scores, repeated, resamples_note, runs_in_ids, scales
 from ._columns import question_clusters
 from ._records import Records
 from .errors import EvalStatsError
@@ -100,8 +100,7 @@ def _repeats_and_scales(records: Records, q_codes: np.ndarray, q_labels: pd.Inde
     elif cells.max() > 1 and not o.get("runs_in_ids") and records.resample is None:
         repeated(q_codes, records.m_codes, records.score, q_labels, records.m_labels, records.where,
                  o.get("duplicates", "resamples"), records.name, warnings, notes)
-        notes.append(f"{int(cells.min())}-{int(cells.max())} answers per question and model (resamples); they "
-                     "are averaged into one score per question, never pooled")
+        notes.append(resamples_note(cells.min(), cells.max()))
     return scales(records.score, records.m_codes, records.m_labels, records.name, o.get("mixed_scales", "error"),
                   notes, warnings, wide=records.layout.get("format") == "wide")
 
