@@ -34,6 +34,8 @@ import pyarrow.csv as pacsv
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _timing import best  # noqa: E402
+
 from evalstats_core.analysis import analyze  # noqa: E402
 from evalstats_core.cli import main  # noqa: E402
 from evalstats_core.data import load  # noqa: E402
@@ -50,15 +52,6 @@ def make_csv(path: Path, n_questions: int, seed: int = 0) -> None:
         "score": (rng.random((n_questions, 2)) * 0.6 + difficulty[:, None] > 0.75).astype(np.int8).ravel(),
     })
     pacsv.write_csv(table, path, write_options=pacsv.WriteOptions(quoting_style="none"))
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def reference(path: Path) -> None:

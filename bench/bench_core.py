@@ -17,12 +17,17 @@ labels within 1.5x of the lower bound + factorize; n = 10,000 under 1 ms a call;
 of its reference. Times are process CPU time (``--wall`` for wall clock), best of ``--repeat`` runs
 taken alternately with the reference. Run: ``python bench/bench_core.py [--repeat 15] [--wall]``.
 
-Issue 25 (``--scale 1e6,1e7``): ``summarize``, ``compare`` (clustered and not) and ``analyze`` of a 4-model
-table (every model and pair from :func:`~evalstats_core.sums.file_sums`) against the one-pass numpy bound
-(the lower bounds above, plus the unclustered ones: means, residuals, dots; each with the one pass that says
-whether the scores are 0/1, which the result's interval rule reads; for ``analyze`` every model's and pair's
-bound on the same table columns and the runs histogram), at 1e6 and 1e7 rows; target 1.2x.
-A recomputation from the kept sums (new confidence and adjustment) is timed too (target 0.1 s).
+Issue 25 (``--scale 1e6,1e7``): ``summarize`` and ``compare`` (clustered and not; 0/1 scores and the mean of
+4 runs) and ``analyze`` of a 4-model 0/1 table (every model and pair from :func:`~evalstats_core.sums.file_sums`)
+against the one-pass numpy bound, at 1e6 and 1e7 rows; target 1.2x. The bound is the fewest numpy passes that
+give the result's fields: the pass that says whether the scores are 0/1 (which the interval rule and the 0/1
+fields read; none when the first score is neither), then for 0/1 scores the counts (ones, ones per cluster, one
+dot for the questions both got right), else the mean, residuals, dots and residual sums per cluster; for
+``analyze`` the runs histograms, the answered mask, the Gram matrix of the table and each model's ones per
+cluster. Its t quantiles and p-values are scipy's (C); ours are pure Python (about 0.1 ms each, no scipy on the
+command line's path), a fixed cost that shows at 1e6 rows. BLAS runs on one thread (see
+``_timing.one_blas_thread``) for both. A recomputation from the kept sums (new confidence and adjustment) is
+timed too (target 0.1 s).
 """
 
 from __future__ import annotations
@@ -34,7 +39,12 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
+from _timing import best_pair as _best_pair
+from _timing import one_blas_thread
+
+one_blas_thread()  # before numpy: process CPU time must not count BLAS threads spinning after a dot
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -43,28 +53,17 @@ from evalstats_core.comparison import compare  # noqa: E402
 
 Z = 1.959963984540054
 
-
-def best_of(fn, repeat: int) -> float:
-    """Fastest wall time of ``repeat`` calls after one warm-up (seconds)."""
-    return best_pair(fn, None, repeat)[0]
-
-
 CLOCK = time.process_time  # CPU time of this process: other jobs on a shared machine barely move it
 
 
 def best_pair(fn, ref, repeat: int) -> tuple[float, float]:
-    """Fastest times of ``fn`` and ``ref``, called alternately so that load from other processes on
-    the machine falls on both alike (seconds, on ``CLOCK``)."""
-    best = [math.inf, math.inf]
-    for i in range(repeat + 1):
-        for j, f in enumerate((fn, ref)):
-            if f is None:
-                continue
-            start = CLOCK()
-            f()
-            if i:  # the first round is a warm-up
-                best[j] = min(best[j], CLOCK() - start)
-    return best[0], best[1]
+    """Fastest times of ``fn`` and ``ref``, called alternately (seconds, on ``CLOCK``)."""
+    return _best_pair(fn, ref, repeat, CLOCK)
+
+
+def best_of(fn, repeat: int) -> float:
+    """Fastest time of ``repeat`` calls after one warm-up (seconds, on ``CLOCK``)."""
+    return best_pair(fn, None, repeat)[0]
 
 
 def data(n: int, n_clusters: int, seed: int = 0):
@@ -98,16 +97,22 @@ def _crit(df):
     return float(stdtrit(df, 0.975))
 
 
-def lb_summarize(s, codes, c=None, method="cr2"):
-    n = s.size
-    mean = float(s.mean())
-    r = s - mean
-    se_naive = math.sqrt(float(r @ r) / (n * (n - 1)))
-    sums = np.bincount(codes, weights=r)
-    sizes = np.bincount(codes).astype(np.float64)
-    if c is None:
-        c = int(np.count_nonzero(sizes))
-    if method == "cr2":
+def lb_ones(x):
+    """The fewest passes that say whether the scores are 0/1 (the interval rule and the 0/1 fields of the
+    result read it), with the count of ones (None: not 0/1): no pass when the first score is neither, else one
+    or two comparisons with a count each."""
+    if float(x[0]) not in (0.0, 1.0):
+        return None
+    k = int(np.count_nonzero(x == 1.0))
+    return k if k == x.size or k + int(np.count_nonzero(x == 0.0)) == x.size else None
+
+
+def _lb_summary(n, c, mean, ss, sums, sizes, method="cr2"):
+    """The fields of a summary from the moments (``sums``: per-cluster residual sums, None unclustered)."""
+    se_naive = math.sqrt(ss / (n * (n - 1)))
+    if sums is None:
+        se, q = se_naive, _crit(n - 1.0)
+    elif method == "cr2":
         se, df = _cr2(sums, sizes, n)
         q = _crit(df)
     else:
@@ -116,75 +121,128 @@ def lb_summarize(s, codes, c=None, method="cr2"):
     return (n, c, mean, se, mean - q * se, mean + q * se, se_naive, deff, n / deff)
 
 
-def lb_compare(a, b, codes, c=None, method="cr2"):
+def _lb_comparison(n, c, ma, mb, ssa, ssb, ssd, cov, sums, sizes, method="cr2"):
+    """The fields of a paired comparison from the moments (``sums``: the two models' per-cluster residual sums,
+    None unclustered)."""
     from scipy.special import stdtr
 
-    n = a.size
-    ma, mb = float(a.mean()), float(b.mean())
-    ra, rb = a - ma, b - mb
-    ssa, ssb, cov = float(ra @ ra), float(rb @ rb), float(ra @ rb)
-    sizes = np.bincount(codes).astype(np.float64)
-    if c is None:
-        c = int(np.count_nonzero(sizes))
-    sa, sb = np.bincount(codes, weights=ra), np.bincount(codes, weights=rb)
     diff = ma - mb
-    if method == "cr2":
+    if sums is None:
+        se, se_un, df = math.sqrt(max(0.0, ssd) / (n * (n - 1))), math.sqrt((ssa + ssb) / (n * (n - 1))), n - 1.0
+    elif method == "cr2":
+        sa, sb = sums
         se_un = math.hypot(_cr2(sa, sizes, n)[0], _cr2(sb, sizes, n)[0])
         se, df = _cr2(sa - sb, sizes, n)
-        q = _crit(df)
-        zval = diff / se
-        p = 2.0 * float(stdtr(df, -abs(zval)))
     else:
-        se_un = math.hypot(_cr1(sa, n, c), _cr1(sb, n, c))
-        se, q = _cr1(sa - sb, n, c), Z
-        zval = diff / se
-        p = 2.0 * 0.5 * math.erfc(abs(zval) / math.sqrt(2.0))
+        sa, sb = sums
+        se_un, se, df = math.hypot(_cr1(sa, n, c), _cr1(sb, n, c)), _cr1(sa - sb, n, c), math.inf
+    q = _crit(df) if math.isfinite(df) else Z
+    zval = diff / se
+    p = 2.0 * float(stdtr(df, -abs(zval))) if math.isfinite(df) else math.erfc(abs(zval) / math.sqrt(2.0))
     return (n, c, diff, se, diff - q * se, diff + q * se, zval, p, se_un, cov / math.sqrt(ssa * ssb))
 
 
-def lb_binary(*arrays) -> bool:
-    """Are the scores 0/1 (the interval rule of the result reads it): one comparison pass per array."""
-    return all(bool(np.all((x == 0.0) | (x == 1.0))) for x in arrays)
+def _lb_binary_pair(n, ka, kb, both):
+    """``(ss_a, ss_b, ss_d, co-moment)`` of two 0/1 columns from their counts of ones and of both right."""
+    net, disc = ka - kb, ka + kb - 2.0 * both
+    return ka * (n - ka) / n, kb * (n - kb) / n, disc - net * net / n, both - ka * kb / n
+
+
+def lb_summarize(s, codes, c=None, method="cr2"):
+    """0/1 scores: the count of ones and the ones per cluster; else the mean, residuals, their dot and their sums
+    per cluster; with the cluster sizes and the CR2 formula and its df (or CR1)."""
+    n = s.size
+    sizes = np.bincount(codes).astype(np.float64)
+    if c is None:
+        c = int(np.count_nonzero(sizes))
+    k = lb_ones(s)
+    if k is not None:
+        mean, ss = k / n, k * (n - k) / n
+        sums = np.bincount(codes, weights=s, minlength=sizes.size) - sizes * mean
+    else:
+        mean = float(s.mean())
+        r = s - mean
+        ss, sums = float(r @ r), np.bincount(codes, weights=r)
+    return _lb_summary(n, c, mean, ss, sums, sizes, method)
+
+
+def lb_compare(a, b, codes, c=None, method="cr2"):
+    """0/1 scores: counts of ones (overall and per cluster) and one dot; else means, residuals, three dots and
+    the residual sums per cluster; with the cluster sizes and the CR2 formula and its df (or CR1)."""
+    n = a.size
+    sizes = np.bincount(codes).astype(np.float64)
+    if c is None:
+        c = int(np.count_nonzero(sizes))
+    ka = lb_ones(a)
+    kb = None if ka is None else lb_ones(b)
+    if kb is not None:
+        ma, mb = ka / n, kb / n
+        ssa, ssb, ssd, cov = _lb_binary_pair(n, ka, kb, float(a @ b))
+        sa = np.bincount(codes, weights=a, minlength=sizes.size) - sizes * ma
+        sb = np.bincount(codes, weights=b, minlength=sizes.size) - sizes * mb
+    else:
+        ma, mb = float(a.mean()), float(b.mean())
+        ra, rb = a - ma, b - mb
+        ssa, ssb, cov = float(ra @ ra), float(rb @ rb), float(ra @ rb)
+        ssd = ssa + ssb - 2.0 * cov
+        sa, sb = np.bincount(codes, weights=ra), np.bincount(codes, weights=rb)
+    return _lb_comparison(n, c, ma, mb, ssa, ssb, ssd, cov, (sa, sb), sizes, method)
 
 
 def lb_summarize_flat(s):
-    """The unclustered one-pass bound: mean, residuals, their sum of squares, the t interval."""
-    lb_binary(s)
+    """The unclustered one-pass bound: 0/1 scores from the count of ones, else mean, residuals, their dot."""
     n = s.size
+    k = lb_ones(s)
+    if k is not None:
+        return _lb_summary(n, n, k / n, k * (n - k) / n, None, None)
     mean = float(s.mean())
     r = s - mean
-    se = math.sqrt(float(r @ r) / (n * (n - 1)))
-    q = _crit(n - 1.0)
-    return (n, mean, se, mean - q * se, mean + q * se)
+    return _lb_summary(n, n, mean, float(r @ r), None, None)
 
 
 def lb_compare_flat(a, b):
-    """The unclustered paired bound: two means, residuals, three dots, the t test."""
-    from scipy.special import stdtr
-
-    lb_binary(a, b)
+    """The unclustered paired bound: 0/1 scores from the counts and one dot, else two means, residuals, three
+    dots (``ss_d = ss_a + ss_b - 2 cov``, no pass for d: cheaper, if less accurate, than ours)."""
     n = a.size
+    ka = lb_ones(a)
+    kb = None if ka is None else lb_ones(b)
+    if kb is not None:
+        return _lb_comparison(n, n, ka / n, kb / n, *_lb_binary_pair(n, ka, kb, float(a @ b)), None, None)
     ma, mb = float(a.mean()), float(b.mean())
     ra, rb = a - ma, b - mb
     ssa, ssb, cov = float(ra @ ra), float(rb @ rb), float(ra @ rb)
-    se = math.sqrt(max(0.0, ssa + ssb - 2.0 * cov) / (n * (n - 1)))
-    diff = ma - mb
-    q = _crit(n - 1.0)
-    p = 2.0 * float(stdtr(n - 1.0, -abs(diff / se)))
-    return (n, diff, se, diff - q * se, diff + q * se, p, math.sqrt((ssa + ssb) / (n * (n - 1))), cov / math.sqrt(ssa * ssb))
+    return _lb_comparison(n, n, ma, mb, ssa, ssb, ssa + ssb - 2.0 * cov, cov, None, None)
 
 
 def lb_analyze(table):
-    """The bound of ``analyze``: every model's one-pass summary (and its runs histogram) and every pair's."""
+    """The bound of ``analyze``: every model's runs histogram and whether every question is answered, then,
+    when the answers are known to be 0/1 one run each (as ``analyze`` knows it from the table, without a pass),
+    the Gram matrix of the score table
+    (every model's ones on its diagonal, every pair's questions both right off it) and each model's ones per
+    cluster, from which every model's and pair's fields follow; else every model's and pair's bound above."""
     codes, m = table.cluster_codes, len(table.models)
-    cols = [table.scores[:, j] for j in range(m)]
-    out = []
-    for j in range(m):
-        np.bincount(table.k[:, j])
-        out.append(lb_summarize_flat(cols[j]) if codes is None else lb_summarize(cols[j], codes))
+    hists = [np.bincount(table.k[:, j]) for j in range(m)]
+    x = table.scores
+    if not (table.answered.all() and table.score_kind == "binary" and all(h.size <= 2 for h in hists)):
+        cols = [x[:, j] for j in range(m)]
+        out = [lb_summarize_flat(s) if codes is None else lb_summarize(s, codes) for s in cols]
+        return out + [lb_compare_flat(cols[j], cols[i]) if codes is None else lb_compare(cols[j], cols[i], codes)
+                      for i in range(m) for j in range(i + 1, m)]
+    n = x.shape[0]
+    gram = x.T @ x
+    ones = np.diag(gram)
+    sizes = sums = None
+    c = n
+    if codes is not None:
+        sizes = np.bincount(codes).astype(np.float64)
+        c = int(np.count_nonzero(sizes))
+        sums = [np.bincount(codes, weights=x[:, j], minlength=sizes.size) - sizes * (ones[j] / n) for j in range(m)]
+    out = [_lb_summary(n, c, ones[j] / n, ones[j] * (n - ones[j]) / n, None if sums is None else sums[j], sizes)
+           for j in range(m)]
     for i in range(m):
         for j in range(i + 1, m):
-            out.append(lb_compare_flat(cols[j], cols[i]) if codes is None else lb_compare(cols[j], cols[i], codes))
+            out.append(_lb_comparison(n, c, ones[j] / n, ones[i] / n, *_lb_binary_pair(n, ones[j], ones[i], gram[i, j]),
+                                      None if sums is None else (sums[j], sums[i]), sizes))
     return out
 
 
@@ -204,6 +262,25 @@ def table_of(n_rows: int, n_models: int, n_clusters: int | None, seed: int = 0):
         n_clusters=n_clusters, cluster_col=None if codes is None else "cluster", score_kind="binary")
 
 
+def agree(a, b, codes) -> None:
+    """Ours and the bound give the same mean, SE and (paired) SEs and correlation."""
+    s, c = summarize(a, codes), compare(a, b, codes)
+    lb_s = lb_summarize_flat(a) if codes is None else lb_summarize(a, codes)
+    lb_c = lb_compare_flat(a, b) if codes is None else lb_compare(a, b, codes)
+    got = (s.mean, s.se, s.se_naive, c.diff, c.se, c.se_unpaired, c.correlation)
+    want = (lb_s[2], lb_s[3], lb_s[6], lb_c[2], lb_c[3], lb_c[8], lb_c[9])
+    assert all(math.isclose(x, y, rel_tol=1e-9) for x, y in zip(got, want, strict=True)), (got, want)
+
+
+def runs_of(a: np.ndarray, seed: int) -> np.ndarray:
+    """Continuous scores from 0/1 ones: the mean of four runs per question (the first one set to 0, so that
+    the check for 0/1 scores reads the array, not just its first score)."""
+    rng = np.random.default_rng(seed)
+    x = (0.75 * a + 0.5 * rng.random((4, a.size)) > 0.6).mean(axis=0)
+    x[0] = 0.0
+    return x
+
+
 def scale_section(rows_list: list[int], repeat: int) -> None:
     """Issue 25: the core against the one-pass numpy bound at 1e6 and 1e7 rows, clustered and not."""
     from evalstats_core.analysis import analyze, analyze_sums
@@ -213,19 +290,25 @@ def scale_section(rows_list: list[int], repeat: int) -> None:
     for n_rows in rows_list:
         for n_clusters in (None, 10_000):
             where = "no clusters" if n_clusters is None else f"{n_clusters:,} clusters"
-            a, b, codes = data(n_rows, n_clusters or 10_000)
+            a01, b01, codes = data(n_rows, n_clusters or 10_000)
             if n_clusters is None:
-                ours, ref = best_pair(lambda a=a: summarize(a), lambda a=a: lb_summarize_flat(a), repeat)
-                row(f"summarize, {n_rows:.0e} rows, {where}", ours, ref, "bound", 1.2)
-                ours, ref = best_pair(lambda a=a, b=b: compare(a, b), lambda a=a, b=b: lb_compare_flat(a, b), repeat)
-            else:
-                ours, ref = best_pair(lambda a=a, c=codes: summarize(a, c),
-                                      lambda a=a, c=codes: (lb_binary(a), lb_summarize(a, c)), repeat)
-                row(f"summarize, {n_rows:.0e} rows, {where}", ours, ref, "bound", 1.2)
-                ours, ref = best_pair(lambda a=a, b=b, c=codes: compare(a, b, c),
-                                      lambda a=a, b=b, c=codes: (lb_binary(a, b), lb_compare(a, b, c)), repeat)
-            row(f"compare, {n_rows:.0e} rows, {where}", ours, ref, "bound", 1.2)
-            del a, b, codes
+                codes = None
+            for kind, (a, b) in (("0/1", (a01, b01)), ("4 runs", (runs_of(a01, 1), runs_of(b01, 2)))):
+                agree(a, b, codes)
+                if codes is None:
+                    ours, ref = best_pair(lambda a=a: summarize(a), lambda a=a: lb_summarize_flat(a), repeat)
+                    row(f"summarize, {n_rows:.0e} rows, {kind}, {where}", ours, ref, "bound", 1.2)
+                    ours, ref = best_pair(lambda a=a, b=b: compare(a, b), lambda a=a, b=b: lb_compare_flat(a, b),
+                                          repeat)
+                else:
+                    ours, ref = best_pair(lambda a=a, c=codes: summarize(a, c),
+                                          lambda a=a, c=codes: lb_summarize(a, c), repeat)
+                    row(f"summarize, {n_rows:.0e} rows, {kind}, {where}", ours, ref, "bound", 1.2)
+                    ours, ref = best_pair(lambda a=a, b=b, c=codes: compare(a, b, c),
+                                          lambda a=a, b=b, c=codes: lb_compare(a, b, c), repeat)
+                row(f"compare, {n_rows:.0e} rows, {kind}, {where}", ours, ref, "bound", 1.2)
+                del a, b
+            del a01, b01, codes
             t = table_of(n_rows, 4, n_clusters)
             ours, ref = best_pair(lambda t=t: analyze(t), lambda t=t: lb_analyze(t), repeat)
             row(f"analyze (4 models, 6 pairs), {n_rows:.0e} rows, {where}", ours, ref, "bound", 1.2)

@@ -18,27 +18,18 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _timing import best  # noqa: E402
+
 from evalstats_core.coverage import coverage_experiment  # noqa: E402
 from evalstats_core.intervals import PROPORTION_METHODS, proportion_ci_arrays  # noqa: E402
 
 NS = (3, 10, 30, 100)
-
-
-def best_of(fn, repeat: int) -> float:
-    """Fastest wall time of ``repeat`` calls (seconds)."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def lookup(n: int, reps: int) -> None:
@@ -91,9 +82,9 @@ def main() -> None:
     print("{:>4} {:>12} {:>12} {:>12} {:>14} {:>10}".format(*header))
     slowest = math.inf
     for n in NS:
-        rate_lookup = args.reps / best_of(lambda n=n: lookup(n, args.reps), args.repeat)
-        rate_vec = args.reps / best_of(lambda n=n: vectorised_quantiles(n, args.reps), args.repeat)
-        rate_loop = args.loop_reps / best_of(lambda n=n: scipy_loop(n, args.loop_reps), 1)
+        rate_lookup = args.reps / best(lambda n=n: lookup(n, args.reps), args.repeat)
+        rate_vec = args.reps / best(lambda n=n: vectorised_quantiles(n, args.reps), args.repeat)
+        rate_loop = args.loop_reps / best(lambda n=n: scipy_loop(n, args.loop_reps), 1)
         slowest = min(slowest, rate_lookup)
         print(
             f"{n:>4} {rate_lookup:>12,.0f} {rate_vec:>12,.0f} {rate_loop:>12,.0f} "

@@ -20,11 +20,12 @@ import gc
 import json
 import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from _timing import best  # noqa: E402
 
 from evalstats_core.importers.lm_eval import read_samples  # noqa: E402
 
@@ -45,15 +46,6 @@ def samples(n: int, seed: int = 0) -> bytes:
                "acc": float(rng.random() < 0.6), "acc_norm": float(rng.random() < 0.65)}
         out.append(json.dumps(row))
     return ("\n".join(out) + "\n").encode()
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> None:

@@ -104,6 +104,9 @@ SETTLED = """() => {
     return idle && document.querySelectorAll('[data-testid="stVegaLiteChart"] canvas, '
                                              + '[data-testid="stVegaLiteChart"] svg.marks').length >= 2;
 }"""
+#: the first paint of the results (forest of the models and of the differences), the script may still run
+CHARTS = """() => document.querySelectorAll('[data-testid="stVegaLiteChart"] canvas, '
+                                          + '[data-testid="stVegaLiteChart"] svg.marks').length >= 2"""
 PAINTED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
 
@@ -126,28 +129,77 @@ def open_example(browser, base: str, meter: Meter) -> tuple[float, float, float]
     return out
 
 
-def upload_and_move(browser, base: str, path: Path, meter: Meter) -> tuple:
+class Phases:
+    """Per-phase timestamps of one step: the upload request's end (the browser's ``requestfinished``), the
+    page's own marks (``EVALSTATS_WB_TRACE``, :func:`evalstats_app.workbench.mark`), the bytes the server sent
+    over the websocket (the deltas: elements, tables, chart specs) and the moment the browser had drawn."""
+
+    def __init__(self, page, trace: Path) -> None:
+        self.trace, self.uploaded, self.ws_bytes, self.t0, self.forest = trace, None, 0, 0.0, None
+        page.on("requestfinished", self._request)
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _request(self, request) -> None:
+        if "upload_file" in request.url and request.method == "PUT":
+            self.uploaded = time.time()
+
+    def _frame(self, payload) -> None:
+        self.ws_bytes += len(payload)
+
+    def start(self) -> None:
+        self.t0, self.uploaded, self.ws_bytes, self.forest = time.time(), None, 0, None
+
+    def report(self, label: str) -> None:
+        """Print each phase's end (seconds after the step began) and its length."""
+        end = time.time()
+        marks = [(float(t), name) for t, name in (line.split(" ", 1) for line in
+                 self.trace.read_text().splitlines()) if float(t) >= self.t0] if self.trace.exists() else []
+        if self.uploaded is not None:
+            marks.append((self.uploaded, "upload request finished (browser -> server)"))
+        if self.forest is not None:
+            marks.append((self.forest, "browser: tables and both forests on screen (the issue's 'drawn')"))
+        marks.sort()
+        marks.append((end, "browser drew the page (after the last script end)"))
+        print(f"  phases of {label} (s after the step began; length; server->browser websocket "
+              f"{self.ws_bytes / 1e6:.2f} MB):")
+        last = self.t0
+        for t, name in marks:
+            print(f"    {t - self.t0:7.2f}  +{t - last:6.2f}  {name.strip()}")
+            last = t
+
+
+def upload_and_move(browser, base: str, path: Path, meter: Meter, trace: Path) -> tuple:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
+    phases = Phases(page, trace)
     page.goto(base + "/analyze")
     drawn(page)
     reset_peak(meter.pid)
+    phases.start()
     meter.start()
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
     page.get_by_text(f"scores from {path.name}").first.wait_for()
+    # the caption under the differences forest names the bench file's 3 comparisons (the example has 1)
+    page.get_by_text("of 3 comparisons are significant").first.wait_for()
+    page.wait_for_function(CHARTS, polling=20)  # the tables and both forests are on screen
+    page.evaluate(PAINTED)
+    phases.forest = time.time()
     drawn(page)
     up = meter.stop()
     peak = peak_gb(meter.pid)
+    phases.report(f"upload -> drawn, {path.name}")
     slider = page.locator('[data-testid="stSlider"]').filter(has_text="Confidence level").get_by_role("slider")
     before = page.evaluate("() => location.href")
     slider.focus()
+    phases.start()
     meter.start()
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("h => location.href !== h && location.href.includes('analyze_confidence=0.9')",
                            arg=before)
     drawn(page)
     move = meter.stop()
+    phases.report(f"confidence change, {path.name}")
     context.close()
     return up, peak, move
 
@@ -160,6 +212,10 @@ def main() -> None:
     from conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server
     from playwright.sync_api import sync_playwright
 
+    tmp_trace = tempfile.NamedTemporaryFile(suffix=".trace", delete=False)
+    trace = Path(tmp_trace.name)
+    os.environ["EVALSTATS_WB_TRACE"] = str(trace)  # the server inherits it: the page's phase marks
+    print(f"load average before: {Path('/proc/loadavg').read_text().strip()}")
     with tempfile.TemporaryDirectory() as tmp, streamlit_server() as base, sync_playwright() as pw:
         files = {}
         for rows in args.rows:
@@ -176,11 +232,13 @@ def main() -> None:
         print(f"{'rows':>12} {'MB':>6} | {'upload->drawn':>13} {'ratio':>6} {'srv CPU':>8} {'brw CPU':>8} "
               f"{'srv peak':>9} | {'conf. change':>12} {'ratio':>6} {'srv CPU':>8} {'brw CPU':>8}")
         for rows, path in files.items():
-            (t_up, s_up, b_up), peak, (t_mv, s_mv, b_mv) = upload_and_move(browser, base, path, meter)
+            (t_up, s_up, b_up), peak, (t_mv, s_mv, b_mv) = upload_and_move(browser, base, path, meter, trace)
             print(f"{rows:>12,} {path.stat().st_size / 1e6:>6.1f} | {t_up:>11.2f} s {t_up / ref[0]:>5.1f}x "
                   f"{s_up:>6.2f} s {b_up:>6.2f} s {peak:>6.2f} GB | {t_mv:>10.2f} s {t_mv / ref[0]:>5.1f}x "
                   f"{s_mv:>6.2f} s {b_mv:>6.2f} s", flush=True)
         browser.close()
+    trace.unlink(missing_ok=True)
+    print(f"load average after: {Path('/proc/loadavg').read_text().strip()}")
 
 
 if __name__ == "__main__":

@@ -59,6 +59,22 @@ CHOICES = {"analyze_mode": tuple(MODES), "analyze_example": tuple(examples.EXAMP
            "analyze_cluster_se": tuple(report.SE_METHODS),
            "analyze_adjust": tuple(ADJUST), "analyze_reported_method": tuple(PROPORTION_METHODS)}
 
+#: a file the page appends "<unix time> <phase>" lines to (bench/bench_workbench_browser.py reads them)
+TRACE = "EVALSTATS_WB_TRACE"
+
+
+def mark(phase: str) -> None:
+    """Note the time ``phase`` ended, when :data:`TRACE` names a file (off otherwise: one dict look-up)."""
+    import os
+
+    path = os.environ.get(TRACE)
+    if path:
+        import time
+
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(f"{time.time():.4f} {phase}\n")
+
+
 def esc(text: Any) -> str:
     """User text made inert for ``st.markdown``: the one Streamlit escaper (evalstats_core.escape)."""
     from evalstats_core.escape import escape_streamlit
@@ -85,6 +101,10 @@ class Source:
     uploaded: bool
     files: tuple = ()
     table: bool = True
+    #: a folder or big table on the server, analysed through DuckDB (:mod:`evalstats_app.workbench_server`)
+    path: str = ""
+    #: why the named server path was refused (already shown): the page stops there
+    problem: str = ""
 
     @property
     def names(self) -> list[str]:
@@ -160,16 +180,21 @@ def _analyze(key: str, roles: Any, opts: tuple, _prepared: Prepared):
 def _extras(key: str, roles: Any, opts: tuple, method: str, _prepared: Prepared, _analysis, _all_pairs):
     """Guardrails and the ranking (from the all-pairs analysis), computed once per setting."""
     from evalstats_core.guardrails import guardrails
-    from evalstats_core.ranking import rank_models
 
     shown = report.model_intervals(_analysis)
     guards = guardrails(_prepared.dataset, _prepared.table, _analysis, extra_clusters=_prepared.extra_clusters,
                         intervals={r.model: (r.ci_low, r.ci_high) for r in shown.itertuples()},
                         sums=_sums(key, roles, _prepared))  # the plain paired SEs from the kept sums
-    ranking = rank_models({m.model: m.mean for m in _all_pairs.models},
-                          [(c.model, c.baseline, c.p_adjusted, c.diff) for c in _all_pairs.comparisons],
-                          alpha=1.0 - _all_pairs.confidence)
-    return guards, ranking
+    return guards, ranking_of(_all_pairs)
+
+
+def ranking_of(all_pairs):
+    """The honest ranking from the all-pairs analysis (its adjusted p-values, at its confidence level)."""
+    from evalstats_core.ranking import rank_models
+
+    return rank_models({m.model: m.mean for m in all_pairs.models},
+                       [(c.model, c.baseline, c.p_adjusted, c.diff) for c in all_pairs.comparisons],
+                       alpha=1.0 - all_pairs.confidence)
 
 
 # ---------------------------------------------------------------------------------------- controls

@@ -25,10 +25,6 @@ from evalstats_core.reading import ReadingOptions
 from . import examples
 from .workbench import (
     AUTO_CLUSTER,
-    BOUNDS,
-    BUNDLED,
-    CHOICES,
-    DEFAULTS,
     DETECT,
     DUPLICATES,
     EXAMPLE_PREFIX,
@@ -42,6 +38,7 @@ from .workbench import (
     esc,
     fix_choice,
 )
+from .workbench_bundle import open_bundle
 
 #: what the uploader reads (issue 26): said in its label and accepted by extension
 UPLOAD_TYPES = ["csv", "tsv", "txt", "gz", "bz2", "xz", "parquet", "pq", "jsonl", "json", "eval", "zip"]
@@ -104,11 +101,14 @@ def source_controls(content) -> Source:
                                   help="Results tables: long (question, model, score) or wide (one column per "
                                        "model). Harness logs are read by their importers and joined on the question.")
     uploads = list(uploads or [])
+    from . import workbench_server
+
     right.caption("Read in memory for this session only; never written to disk or kept. A link to this page "
                   "carries the settings only, never your file: to share the analysis itself, download it (section "
                   "8) and open the .zip here.")
+    on_server = workbench_server.path_control(right)  # an upload wins over it, as over the example
     injected = st.session_state.get(INJECT_KEY)
-    own = bool(uploads) or bool(injected)
+    own = bool(uploads) or bool(injected) or on_server is not None
     slug = left.selectbox("Example", list(examples.EXAMPLES), format_func=lambda s: examples.EXAMPLES[s].label,
                           key="analyze_example", disabled=own)
     left.caption("Your file is analysed below; remove it to return to the examples." if own
@@ -126,10 +126,14 @@ def source_controls(content) -> Source:
     elif uploads:
         source = Source(uploads[0].getvalue(), uploads[0].name, f"up:{_upload_hash(uploads[0])}:{uploads[0].name}",
                         True)
+    elif on_server is not None:
+        source = on_server
+        if source.problem or source.path:  # refused (the message is shown), or DuckDB's: no bytes to read here
+            return source
     else:
         data, name = _example_bytes(slug)
         return Source(data, name, f"{EXAMPLE_PREFIX}{slug}:{len(data)}", False)
-    source = _open_bundle(source, right)
+    source = open_bundle(source, right)
     if source.table:
         from evalstats_core.importers import detect
 
@@ -148,49 +152,6 @@ def _files_source(files: list[tuple[str, bytes]]) -> Source:
     label = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more file" + \
         ("s" if len(names) > 2 else "")
     return Source(b"", label, f"files:{digest}", True, tuple(files), table=False)
-
-
-def _open_bundle(source: Source, where) -> Source:
-    """An uploaded analysis bundle becomes its Parquet data; its settings are applied once, checked
-    against the page's own choices and bounds (anything else is ignored, with a note)."""
-    from evalstats_core.bundle import read_bundle
-
-    if not source.table:
-        return source
-    try:
-        bundle = read_bundle(source.data)
-    except EvalStatsError as exc:
-        where.error(f"**{esc(source.name)} cannot be opened.** {esc(exc)}", icon=":material/error:")
-        return source
-    if bundle is None:
-        return source
-    opened = Source(bundle.data, bundle.name.rsplit(".", 1)[0] + ".parquet", "bundle:" + source.key, True)
-    if st.session_state.get("_analyze_bundle_applied") != opened.key:
-        skipped = []
-        for key, value in bundle.settings.items():
-            if key == "command":  # for people reading settings.json; the page does not need it
-                continue
-            if key in BUNDLED and _valid(key, value):
-                st.session_state[key] = value
-            else:
-                skipped.append(key)
-        st.session_state["_analyze_bundle_applied"] = opened.key
-        st.session_state["_analyze_bundle_note"] = (
-            f"Opened the analysis of {esc(bundle.name)} with its settings"
-            + (f" (ignored: {esc(', '.join(map(str, skipped[:5])))})" if skipped else "") + ".")
-    where.caption(st.session_state.get("_analyze_bundle_note", ""))
-    return opened
-
-
-def _valid(key: str, value: Any) -> bool:
-    """A bundled setting the page can take: one of its choices, within its bounds, or of its type."""
-    if key in CHOICES:
-        return value in CHOICES[key]
-    if key in BOUNDS:
-        lo, hi = BOUNDS[key]
-        return isinstance(value, int | float) and not isinstance(value, bool) and lo <= value <= hi
-    default = DEFAULTS[key]
-    return isinstance(value, type(default)) and (not isinstance(default, bool) or isinstance(value, bool))
 
 
 def _read_with_status(source: Source) -> None:

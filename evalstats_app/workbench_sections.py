@@ -1,6 +1,7 @@
 """The result sections of the workbench (``pages/analyze.py``): each draws one part of the results
-from numbers the core computed, plus the reported-numbers mode. Widgets, file reading and the cached
-analysis live in :mod:`evalstats_app.workbench`."""
+from numbers the core computed. Widgets and the cached analysis live in :mod:`evalstats_app.workbench`,
+file reading in :mod:`evalstats_app.workbench_reading`, the reported-numbers mode in
+:mod:`evalstats_app.workbench_reported`."""
 
 from __future__ import annotations
 
@@ -14,8 +15,6 @@ import streamlit as st
 from evalstats_app import shell
 from evalstats_app.workbench import (
     ADJUST,
-    CONFIDENCES,
-    PROPORTION_METHODS,
     Results,
     Source,
     by_scope,
@@ -42,17 +41,18 @@ def _plan(key: str, roles: tuple, design: tuple, pair: tuple, delta: float, alph
 
 
 @by_scope(st.cache_data, max_entries=32, show_spinner=False)
-def _chart_spec(key: str, analysis: tuple, kind: str, _frame: pd.DataFrame, percent: bool, confidence: float,
+def _chart_spec(key: str, analysis: tuple, kind: str, _frame: Any, percent: bool, confidence: float,
                 title: str = "", subtitle: str = "", paired: bool = True, order: tuple = ()) -> dict:
     """A compiled chart of the workbench (compiling Altair costs a tenth of a second): ``kind`` is
     ``models``, ``differences`` (``leader``: every model against the leader), ``matrix`` or ``clusters``; every one carries a title and the method line.
 
     Cached on the analysis it draws (the files' ``key`` and ``analysis``, the rest of :attr:`Results.key`,
-    plus the pair for a cluster chart), never on a hash of the chart's frame."""
+    plus the pair for a cluster chart), never on a hash of the chart's frame; ``_frame`` may be a callable
+    that builds it, called on a cache miss only."""
     from evalstats_core.charts import analyze as charts
     from evalstats_core.charts import compile_spec
 
-    frame = _frame
+    frame = _frame() if callable(_frame) else _frame  # a callable: the frame is built on a cache miss only
     if kind == "models":
         chart = charts.models_chart(frame, percent=percent, confidence=confidence, title=title, subtitle=subtitle)
     elif kind in ("differences", "leader"):
@@ -90,8 +90,14 @@ def _short_name(a) -> str:
     return textwrap.shorten(report.benchmark(a), 40, placeholder="…")
 
 
-def models_section(content, prepared: Prepared, res: Results, method: str) -> None:
-    """The three-line summary, then the table of each model (paper format) and the forest plot of means."""
+def design_of(prepared: Prepared) -> tuple[str, bool]:
+    """What :func:`models_section` reads of the file: the score kind, and whether a question has several answers."""
+    return prepared.table.score_kind, int(prepared.table.k.max()) > 1
+
+
+def models_section(content, design: tuple[str, bool], res: Results, method: str) -> None:
+    """The three-line summary, then the table of each model (paper format) and the forest plot of means;
+    ``design`` is :func:`design_of` the file (or of its sums)."""
     a = res.analysis
     summary_section(a)
     st.markdown(content["models"])
@@ -102,9 +108,9 @@ def models_section(content, prepared: Prepared, res: Results, method: str) -> No
     for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment;
         if w.startswith(("design effect below 1", COST_PREFIX)):  # nor clustered intervals on few clusters
             st.info(esc(w[0].upper() + w[1:]), icon=":material/info:")
-    if prepared.table.score_kind == "binary":
+    if design[0] == "binary":
         st.markdown(content["method_help"])
-        if a.clustered or int(prepared.table.k.max()) > 1:
+        if a.clustered or design[1]:
             st.caption("This file has " + ("clusters" if a.clustered else "several answers per question")
                        + ": the proportion intervals do not apply, so every interval is the "
                        + ("clustered" if a.clustered else "per-question") + " t (or normal) one.")
@@ -239,7 +245,7 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
         top = clusters.iloc[int(clusters["share"].abs().fillna(0).to_numpy().argmax())]
         from evalstats_core.breakdown import top_clusters
 
-        shell.chart(_chart_spec(res.key[0], (*res.key[1:], pair), "clusters", top_clusters(clusters), _percent(a),
+        shell.chart(_chart_spec(res.key[0], (*res.key[1:], pair), "clusters", lambda: top_clusters(clusters), _percent(a),
                                 a.confidence,
                                 f"Where {pair[0]} − {pair[1]} comes from", method_line(a, what="comparisons")),
                     f"Each cluster's share of the paired difference {esc(pair[0])} − {esc(pair[1])}; the largest, "
@@ -459,59 +465,3 @@ def _safe(render):
         except EvalStatsError as exc:
             return f"evalbars: the figure could not be drawn here: {exc}\n"
     return data
-
-
-# ----------------------------------------------------------------------------------- reported mode
-_REPORTED_START = pd.DataFrame({"model": ["Galleon", "Dreadnought"], "accuracy": [83.6, 86.7],
-                                "n": pd.array([164, 164], dtype="Int64"), "se": [None, None]}).astype({"se": "float64"})
-
-
-def reported_section(content) -> None:
-    """Accuracy and n (or ± SE) per model in, intervals and unpaired comparisons out."""
-    from evalstats_core.reported import analyze_reported
-
-    st.markdown(content["reported"])
-    a, b = st.columns([3, 1])
-    table = a.data_editor(_REPORTED_START, num_rows="dynamic", key="analyze_reported_table", hide_index=True,
-                          column_config={
-                              "model": st.column_config.TextColumn("Model", required=True),
-                              "accuracy": st.column_config.NumberColumn("Accuracy (%)", min_value=0.0, max_value=100.0,
-                                                                        format="%.2f"),
-                              "n": st.column_config.NumberColumn("Questions n", min_value=2, step=1),
-                              "se": st.column_config.NumberColumn("Reported SE (points)", min_value=0.0,
-                                                                  format="%.3f")}, width="stretch")
-    method = b.selectbox("Interval from n", list(PROPORTION_METHODS), format_func=PROPORTION_METHODS.get,
-                         key="analyze_reported_method")
-    confidence = b.select_slider("Confidence level", CONFIDENCES, format_func=lambda v: f"{v:.0%}",
-                                 key="analyze_confidence")
-    try:
-        r = analyze_reported(table, method=method, confidence=float(confidence))
-    except EvalStatsError as exc:
-        st.error(f"**The table cannot be used yet.** {esc(exc)}", icon=":material/error:")
-        return
-    level = f"{confidence:.0%} CI"
-    shown = pd.DataFrame({
-        "Model": r.models["model"], "Accuracy (SE)": [f"{x:.1%} ({s:.2%})" for x, s in zip(r.models["estimate"], r.models["se"], strict=False)],
-        level: [f"({lo:.1%}, {hi:.1%})" for lo, hi in zip(r.models["ci_low"], r.models["ci_high"], strict=False)],
-        "SE from": r.models["se_source"], "Interval": [PROPORTION_METHODS.get(m, m) for m in r.models["method"]]})
-    st.dataframe(shown, hide_index=True, width="stretch")
-    if len(r.comparisons):
-        from evalstats_core.vocabulary import Formatter, fmt_p
-
-        pt = Formatter(percent=True, decimals=1)  # the one formatter: differences in points, never "-0.0"
-        pairs = pd.DataFrame({
-            "A": r.comparisons["a"], "B": r.comparisons["b"],
-            "A − B (unpaired SE), points": [f"{pt.num(d, signed=True, unit=False)} ({pt.num(s, unit=False)})"
-                                            for d, s in zip(r.comparisons["diff"], r.comparisons["se"], strict=False)],
-            f"{level}, points": [f"({pt.num(lo, signed=True, unit=False)}, {pt.num(hi, signed=True, unit=False)})"
-                                 for lo, hi in zip(r.comparisons["ci_low"], r.comparisons["ci_high"], strict=False)],
-            "p (unpaired)": [fmt_p(p) for p in r.comparisons["p_value"]],
-            "Paired SE could be": [f"{lo * 100:.1f} to {hi * 100:.1f} pts" if lo == lo else "n/a"
-                                   for lo, hi in zip(r.comparisons["paired_se_low"], r.comparisons["paired_se_high"], strict=False)]})
-        st.dataframe(pairs, hide_index=True, width="stretch")
-    st.markdown("**What these numbers support**")
-    for line in r.can_say:
-        st.markdown(":material/check: " + esc(line))
-    st.markdown("**What cannot be said without per-question scores**")
-    for line in r.cannot_say:
-        st.markdown(":material/block: " + esc(line))

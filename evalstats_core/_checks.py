@@ -4,21 +4,56 @@ budget, rows repeated for one (question, model[, resample]), and one scale for e
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from ._columns import check_name
+from ._columns import check_name, distinct
 from .errors import EvalStatsError
 from .flags import flag
 from .limits import Limits, estimate
 
-__all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales"]
+if TYPE_CHECKING:  # pandas and pyarrow are imported where they are used: the small-CSV path needs neither
+    import pandas as pd
+
+__all__ = ["question_col_looks_like_scores", "runs_in_ids", "check_wide_budget", "repeated", "scales", "factorize",
+           "resamples_note"]
+
+
+def resamples_note(fewest: int, most: int) -> str:
+    """The note for several answers per (question, model): ``fewest``-``most`` of them, averaged."""
+    return (f"{int(fewest)}-{int(most)} answers per question and model (resamples); they are averaged into one "
+            "score per question, never pooled")
+
+#: Up to this many values are coded by numpy's sort (no pandas import); larger arrays by pandas' hash table.
+_SMALL = 1 << 20
+
+
+def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``pandas.factorize`` of a numeric array without NaN: int64 codes in order of first appearance and the
+    distinct values; by numpy's sort for a small array (the small-CSV path imports no pandas), else by pandas.
+
+    >>> factorize(np.array([7, 3, 7, 5]))
+    (array([0, 1, 0, 2]), array([7, 3, 5]))
+    """
+    values = np.asarray(values)
+    if values.size > _SMALL:
+        import pandas as pd
+
+        codes, uniques = pd.factorize(values)
+        return codes.astype(np.int64), np.asarray(uniques)
+    uniques, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # distinct values in order of first appearance
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return rank[inverse.reshape(-1)], uniques[order]
 
 
 def _arrow_text(labels: Any) -> Any:
-    """The labels as an Arrow string array (zero-copy from an Arrow-backed ``str`` Index), or None."""
+    """The labels as an Arrow string array (zero-copy from an Arrow-backed ``str`` Index), or None (also for the
+    small-CSV reader's numpy labels, checked in Python without importing pyarrow)."""
+    if isinstance(labels, np.ndarray):
+        return None
     import pyarrow as pa
 
     try:
@@ -31,6 +66,7 @@ def _arrow_text(labels: Any) -> Any:
 def _as_numbers(q_labels: Any) -> np.ndarray:
     """Every label read as a number as ``pd.to_numeric(errors="coerce")`` reads it (NaN when it is not one);
     by Arrow's cast when every label parses there, by pandas otherwise."""
+    import pandas as pd
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -51,6 +87,10 @@ def question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs
     """
     if has_runs:
         return
+    if isinstance(q_labels, np.ndarray) and not _fractions(q_labels):
+        return  # the small-CSV reader's labels: decided in Python; pandas only confirms (and words) a refusal
+    import pandas as pd
+
     head = pd.to_numeric(pd.Series([str(x) for x in q_labels[:64]]), errors="coerce")
     if head.isna().any():
         return
@@ -67,6 +107,22 @@ def question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs
             f"{flag('ignore_cols')})")
 
 
+def _fractions(labels: np.ndarray) -> bool:
+    """Whether every label reads as a number (as Python reads it; a label with a character no number holds
+    settles it) and they look like scores: all between 0 and 1, some not whole."""
+    values = []
+    for x in labels:
+        text = str(x)
+        if _NOT_NUMERIC.search(text):
+            return False
+        try:
+            values.append(float(text))
+        except ValueError:
+            return False
+    return all(0.0 <= v <= 1.0 for v in values) and any(v != round(v) for v in values)
+
+
+_NOT_NUMERIC = re.compile(r"[^0-9eE.+\-\s]")  # a character that no number pandas reads holds (nor 'inf', 'nan')
 _RUN_ID = re.compile(r"^(.+)\.(\d+)$")
 
 
@@ -150,10 +206,10 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
     cell = np.multiply(q_codes, n_m, dtype=np.int64) + m_codes  # flat (question, model) index (codes may be int32)
     what = "(question, model) pairs"
     if resample is not None:
-        r_codes, r_labels = pd.factorize(resample)
+        r_codes, r_labels = factorize(resample)
         cell = cell * max(len(r_labels), 1) + r_codes
         what = f"(question, model, {resample_name}) triples"
-    cell = pd.factorize(cell)[0]  # dense: a huge flat index would make bincount allocate for nothing
+    cell = factorize(cell)[0]  # dense: a huge flat index would make bincount allocate for nothing
     k = np.bincount(cell)
     multi = k > 1
     if not multi.any():
@@ -191,30 +247,26 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
 _SCALES = ((1.0, "0 to 1"), (10.0, "up to 10"), (100.0, "up to 100"))
 
 
-def _any_per_model(m_codes: np.ndarray, mask: np.ndarray, n_m: int) -> np.ndarray:
-    """(n_m,) bool: whether ``mask`` holds on any row of each model."""
-    return np.bincount(m_codes[mask], minlength=n_m) > 0
-
-
 def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: str, mixed: str, notes: list[str],
             warnings: list[str], *, wide: bool) -> tuple[np.ndarray, bool]:
     """Each model's scale; mixed scales are an error naming the models; binary 0/100 is read as 0/1.
 
     Returns the scores (0/100 divided by 100 when every model is binary on 0/100) and whether they are binary.
     """
+    from ._cells import per_model_any, per_model_max
+
     n_m = m_labels.size
-    zero = score == 0.0  # per-model flags and maxima from bool masks and the models' rows only: no float
-    off01 = _any_per_model(m_codes, ~zero & (score != 1.0), n_m)  # weights or group-by copies (issue 25)
-    off0100 = _any_per_model(m_codes, ~zero & (score != 100.0), n_m)
+    zero = score == 0.0  # per-model flags and maxima from bool masks, a chunk of rows at a time: no float
+    off01 = per_model_any(m_codes, ~zero & (score != 1.0), n_m)  # weights or group-by copies (issue 25)
+    off0100 = per_model_any(m_codes, ~zero & (score != 100.0), n_m)
     del zero
-    top = np.zeros(n_m)  # each model's largest |score| (0 for a model with no rows)
-    np.maximum.at(top, m_codes, np.abs(score))
+    top = per_model_max(m_codes, score, n_m)  # each model's largest |score| (0 for a model with no rows)
     magnitude = np.full(n_m, np.inf)  # smallest of 1, 10, 100 that bounds the model's |scores|; inf: larger
     for bound, _ in reversed(_SCALES):
         magnitude[top <= bound] = bound
     magnitude[~off0100 & off01] = 100.0  # binary 0/100
     magnitude[top == 0.0] = np.nan  # every score 0: fits any scale
-    kinds = np.unique(magnitude[~np.isnan(magnitude)])
+    kinds = distinct(magnitude[~np.isnan(magnitude)])
     if kinds.size > 1:
         def said(bound: float) -> str:
             names = [f"'{m_labels[j]}'" for j in np.flatnonzero(magnitude == bound)]

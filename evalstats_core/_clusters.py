@@ -1,6 +1,8 @@
 """Private kernels shared by ``clustering`` and ``comparison`` (not part of the public API).
 
-* :func:`scores_1d` turns user scores into finite float64 residuals and their mean (one ``sum``).
+* :func:`scores_1d` turns user scores into finite float64 residuals and their mean (one ``sum``):
+  :func:`float_scores` (a float64 view) then :func:`centred`; :func:`ones_if_binary` counts the ones
+  of 0/1 scores (None for any other scores), so that they are summed as exact counts instead.
 * :func:`cluster_codes` turns any cluster labels into integer codes, once: small non-negative
   integers are used as they are (``np.bincount`` needs nothing else), anything else (strings,
   large or negative integers, floats, pandas columns) goes through one ``pandas.factorize``.
@@ -26,7 +28,8 @@ import numpy as np
 from .errors import EvalStatsError, EvalStatsWarning
 
 __all__ = [
-    "MIN_CLUSTERS", "MIN_CLUSTERS_CR2", "METHODS", "scores_1d", "cluster_codes", "codes_and_sizes", "cluster_sizes", "cr1_se",
+    "MIN_CLUSTERS", "MIN_CLUSTERS_CR2", "METHODS", "scores_1d", "float_scores", "centred", "ones_if_binary",
+    "cluster_codes", "codes_and_sizes", "cluster_sizes", "cr1_se",
     "cr2_se_df", "clt_se", "t_crit", "t_p_value", "sign_flip_p", "check_method", "check_n_clusters",
     "few_clusters_notes", "is_binary", "plainly_scaled", "rescale_exponent",
 ]
@@ -52,11 +55,13 @@ _DIRECT_LABEL_SLACK = 1 << 16
 def scores_1d(values: Any, name: str) -> tuple[np.ndarray, float]:
     """Return ``(residuals s_i - mean, mean)`` of ``values`` as float64 ``(n,)``; reject bad input.
 
-    Rejects non-numbers, wrong shapes, NaN and inf. The sum is taken after shifting by the first
-    score, so constant scores give a mean equal to that score and residuals that are exactly 0 (and
-    large offsets lose no precision). The finiteness check is free: a sum is finite exactly when every
-    term is finite, unless finite terms overflow, and only then do we look element by element.
+    Rejects non-numbers, wrong shapes, NaN and inf: :func:`float_scores` then :func:`centred`.
     """
+    return centred(float_scores(values, name), name)
+
+
+def float_scores(values: Any, name: str) -> np.ndarray:
+    """``values`` as a one-dimensional float64 array (a view, not a copy, of float64 input)."""
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -65,6 +70,17 @@ def scores_1d(values: Any, name: str) -> tuple[np.ndarray, float]:
         raise EvalStatsError(
             f"{name} must be one-dimensional (got shape {arr.shape}); pass one score per question"
         )
+    return arr
+
+
+def centred(arr: np.ndarray, name: str) -> tuple[np.ndarray, float]:
+    """``(residuals arr_i - mean, mean)`` of a float64 ``(n,)`` array: one new array; reject NaN and inf.
+
+    The sum is taken after shifting by the first score, so constant scores give a mean equal to that
+    score and residuals that are exactly 0 (and large offsets lose no precision). The finiteness check is
+    free: a sum is finite exactly when every term is finite, unless finite terms overflow, and only then do
+    we look element by element.
+    """
     if arr.size == 0:
         return arr.copy(), math.nan
     shift = float(arr[0])
@@ -83,6 +99,20 @@ def scores_1d(values: Any, name: str) -> tuple[np.ndarray, float]:
     offset = total / arr.size
     resid -= offset
     return resid, shift + offset
+
+
+def ones_if_binary(arr: np.ndarray) -> int | None:
+    """The number of ones when every value of the float64 array ``arr`` is exactly 0 or 1, else None.
+
+    Two comparisons with a count each (no pass at all when the first score is neither 0 nor 1, nor for an
+    empty array); the count of ones is the exact sum of 0/1 scores.
+    """
+    if arr.size == 0 or float(arr[0]) not in (0.0, 1.0):
+        return None
+    ones = int(np.count_nonzero(arr == 1.0))
+    if ones == arr.size or ones + int(np.count_nonzero(arr == 0.0)) == arr.size:
+        return ones
+    return None
 
 
 #: Scores whose magnitude lies outside [2^-400, 2^400] are rescaled by a power of two (exact) before the

@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from .errors import EvalStatsError
 from .flags import flag
 
-__all__ = ["categorical", "check_name", "find_roles", "hidden_character", "label_codes", "question_clusters", "score_values", "wide_cells"]
+if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name and question_clusters need neither
+    import pandas as pd
+    import pyarrow as pa
+
+__all__ = ["categorical", "check_name", "code_dtype", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "role_notes", "score_values",
+           "tidy_frame", "wide_cells", "wide_notes"]
 
 # Role -> accepted column names (normalised: lower case, spaces and dashes as "_"), in priority order.
 _SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -122,6 +124,19 @@ def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None],
     return roles
 
 
+def role_notes(header: list[str], roles: dict[str, Any], worded: bool) -> list[str]:
+    """The notes every table reader writes after its layout's: the cluster column, the ignored columns and
+    scores written as words."""
+    notes = []
+    if roles.get("cluster") is not None:
+        notes.append(f"cluster column '{header[roles['cluster']]}': standard errors are clustered on it")
+    if roles["ignored"]:
+        notes.append(f"ignored column(s): {', '.join(roles['ignored'])}")
+    if worded:
+        notes.append("words such as true/false and yes/no were read as 1/0")
+    return notes
+
+
 # ---------------------------------------------------------------------------------------------- values
 # Characters that change how a name is shown without being seen: bidirectional controls (a right-to-left
 # override reverses the rest of a paragraph) and zero-width characters ("\u200bA" looks like "A").
@@ -172,18 +187,28 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
     zero-width or control characters are errors too (``strict=False`` lets a question id hold a tab or a
     line break).
     """
-    if col.null_count:  # before encoding: a null index would read as the most negative int64
-        i = int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0])
-        raise EvalStatsError(f"{where(i)} has no {what} (null) in column '{header}'; every row needs one: fill it "
-                             "in or delete the row")
-    text = pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
-    coded = pa.types.is_dictionary(col.type) and pa.types.is_string(col.type.value_type)  # from the CSV parser
-    if not (text or coded):
-        col = pc.cast(col, pa.string())
-    enc = pc.dictionary_encode(col).combine_chunks()  # a coded column's chunks: one dictionary, first-seen order
-    codes = enc.indices.to_numpy(zero_copy_only=False)  # int32: half the bytes of int64 per row (issue 25)
-    labels = pc.utf8_trim_whitespace(enc.dictionary)  # trim the distinct values, not every row
-    if not pc.all(pc.equal(labels, enc.dictionary)).as_py():  # " a" and "a" are one label
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ._encode import Coded
+
+    null_row = col.null_row if isinstance(col, Coded) else (
+        int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0]) if col.null_count else None)
+    if null_row is not None:  # before encoding: a null index would read as the most negative int64
+        raise EvalStatsError(f"{where(null_row)} has no {what} (null) in column '{header}'; every row needs one: "
+                             "fill it in or delete the row")
+    if isinstance(col, Coded):  # encoded piece by piece as the file was read (issue 25)
+        codes, dictionary = col.codes, col.dictionary
+    else:
+        text = pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
+        coded = pa.types.is_dictionary(col.type) and pa.types.is_string(col.type.value_type)  # from the CSV parser
+        if not (text or coded):
+            col = pc.cast(col, pa.string())
+        enc = pc.dictionary_encode(col).combine_chunks()  # a coded column's chunks: one dictionary, first-seen order
+        codes, dictionary = enc.indices.to_numpy(zero_copy_only=False), enc.dictionary  # int32 (issue 25)
+    labels = pc.utf8_trim_whitespace(dictionary)  # trim the distinct values, not every row
+    if not pc.all(pc.equal(labels, dictionary)).as_py():  # " a" and "a" are one label
         again = pc.dictionary_encode(labels)
         codes = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
         labels = again.dictionary  # still in order of first appearance in the file
@@ -206,13 +231,21 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
 def score_values(col: pa.ChunkedArray, header: str, where: Callable[[int], str], *, missing_ok: bool,
             hint: str = "") -> tuple[np.ndarray, bool]:
     """Scores as float64 (NaN = missing) and whether words such as true/false were read as 1/0."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ._encode import Scores
+
     t = col.type
     worded = False
-    if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+    if isinstance(col, Scores) and not pa.types.is_null(t):  # read as float64 piece by piece (issue 25)
+        values, text, worded = col.values, None, pa.types.is_boolean(t)
+    elif pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
         values = pc.cast(col, pa.float64()).to_numpy(zero_copy_only=False)
         text, worded = None, pa.types.is_boolean(t)
     elif pa.types.is_null(t):
-        values, text = np.full(len(col), np.nan), None
+        values, text = np.full(len(col.values) if isinstance(col, Scores) else len(col), np.nan), None
     else:
         text = pc.cast(col, pa.string()).to_pandas()
         low = text.str.strip().str.lower()
@@ -228,7 +261,8 @@ def score_values(col: pa.ChunkedArray, header: str, where: Callable[[int], str],
     inf = np.isinf(values)
     if inf.any():
         i = int(np.flatnonzero(inf)[0])
-        raise EvalStatsError(f"{where(i)} has score '{col[i].as_py()}' in column '{header}'; scores must be "
+        shown = float(values[i]) if isinstance(col, Scores) else col[i].as_py()
+        raise EvalStatsError(f"{where(i)} has score '{shown}' in column '{header}'; scores must be "
                              "finite numbers: fix or delete that row")
     if not missing_ok:
         nan = np.isnan(values)
@@ -244,16 +278,36 @@ def categorical(codes: np.ndarray, labels: pd.Index) -> pd.Categorical:
     """Categorical from codes whose labels are distinct by construction (skips pandas' re-check).
 
     ``CategoricalDtype(labels)`` hashes every label again to check that they are distinct (a fifth of a
-    1e7-row upload, issue 25); pandas' own fast path skips that, used where this pandas has it.
+    1e7-row upload, issue 25); pandas' own fast path skips that, used where this pandas has it. Labels that are
+    not an Index (the small-CSV reader's object arrays) become the text Index the Arrow reader gives.
     """
+    import pandas as pd
+
+    if not isinstance(labels, pd.Index):
+        labels = pd.Index(labels, dtype="str")
     fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)
     dtype = fast(labels, False) if fast is not None else pd.CategoricalDtype(labels)
     return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
 
 
+def tidy_frame(tidy: dict[str, Any]) -> pd.DataFrame:
+    """``Dataset.tidy`` as the DataFrame ``Dataset.frame``: labelled columns categorical, no copy of the scores."""
+    import pandas as pd
+
+    return pd.DataFrame({k: categorical(*v) if isinstance(v, tuple) else v for k, v in tidy.items()}, copy=False)
+
+
+def wide_notes(question: str, models: list[str], blank: int) -> list[str]:
+    """What a wide file's reading says: its question column and model columns, and the cells left empty."""
+    notes = [f"wide form: question column '{question}', one column per model ({', '.join(map(repr, models))})"]
+    return notes + ([f"{blank} empty cell(s) read as 'model did not answer this question'"] if blank else [])
+
+
 def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where: Callable[[int], str],
                 label: str, notes: list[str]) -> tuple[np.ndarray, np.ndarray, pd.Index, np.ndarray, bool]:
     """Melt the model columns: (file row, model code, model labels, score, words read) of every filled cell."""
+    import pandas as pd
+
     mcols, qname = roles["models"], header[roles["question"]]
     grid = np.empty((table.num_rows, len(mcols)))  # (rows, models); NaN = not answered
     worded = False
@@ -269,29 +323,47 @@ def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where:
                                  "(in wide form every column other than the question column is a model)")
     has = ~np.isnan(grid)
     rows, m_idx = np.nonzero(has)  # row-major: file row, then model column
-    notes.append(f"wide form: question column '{qname}', one column per model "
-                 f"({', '.join(repr(header[k]) for k in mcols)})")
-    blank = int(has.size - rows.size)
-    if blank:
-        notes.append(f"{blank} empty cell(s) read as 'model did not answer this question'")
+    notes += wide_notes(qname, [header[k] for k in mcols], int(has.size - rows.size))
     labels = pd.Index([header[k] for k in mcols], dtype="str")
     return rows, m_idx.astype(np.int64), labels, grid[rows, m_idx], worded
 
 
+def distinct(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)`` (sorted distinct values) without the import of ``numpy.ma`` that numpy 2.4's
+    ``unique`` makes (~35 ms, more than a small file's whole analysis: issue 25).
+
+    >>> distinct(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    out = np.sort(np.asarray(values).ravel())
+    return out[np.concatenate(([True], out[1:] != out[:-1]))] if out.size else out
+
+
 def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarray, c_labels: pd.Index,
-                       where: Callable[[int], str]) -> tuple[pd.Categorical, np.ndarray]:
-    """Check that each question lies in one cluster; return the cluster column and the cluster sizes."""
-    of_question = np.empty(q_labels.size, dtype=np.int64)
-    of_question[q_codes] = c_codes  # any one row's cluster per question ...
-    clash = of_question[q_codes] != c_codes  # ... then every row must agree with it
-    if clash.any():
-        i = int(np.flatnonzero(clash)[0])
-        j = int(np.flatnonzero((q_codes == q_codes[i]) & (c_codes != c_codes[i]))[0])
-        raise EvalStatsError(
-            f"question '{q_labels[q_codes[i]]}' is in cluster '{c_labels[c_codes[i]]}' on {where(i)} but in "
-            f"cluster '{c_labels[c_codes[j]]}' on {where(j)}; each question must belong to one cluster")
-    used = np.unique(of_question)  # clusters that kept a question
+                       where: Callable[[int], str]) -> tuple[tuple[np.ndarray, Any], np.ndarray]:
+    """Check that each question lies in one cluster; return the cluster column (codes of each row and the
+    labels of the clusters that kept a question: :func:`categorical` makes it a column) and the cluster sizes."""
+    from ._cells import chunks, scatter
+
+    of_question = scatter(np.empty(q_labels.size, dtype=np.int64), q_codes, c_codes)  # any one row's cluster ...
+    for rows in chunks(q_codes.size):  # ... then every row must agree with it (a chunk at a time: issue 25)
+        clash = of_question[q_codes[rows]] != c_codes[rows]
+        if clash.any():
+            i = rows.start + int(np.flatnonzero(clash)[0])
+            j = int(np.flatnonzero((q_codes == q_codes[i]) & (c_codes != c_codes[i]))[0])
+            raise EvalStatsError(
+                f"question '{q_labels[q_codes[i]]}' is in cluster '{c_labels[c_codes[i]]}' on {where(i)} but in "
+                f"cluster '{c_labels[c_codes[j]]}' on {where(j)}; each question must belong to one cluster")
+    used = distinct(of_question)  # clusters that kept a question
     remap = np.full(c_labels.size, -1, dtype=np.int64)
     remap[used] = np.arange(used.size)
-    return categorical(remap[c_codes], c_labels[used]), np.bincount(remap[of_question])
+    codes = np.empty(c_codes.size, dtype=code_dtype(used.size))  # the type pandas keeps them in: no copy later
+    for rows in chunks(c_codes.size):
+        codes[rows] = remap[c_codes[rows]]
+    return (codes, c_labels[used]), np.bincount(remap[of_question])
+
+
+def code_dtype(n: int) -> np.dtype:
+    """The integer type pandas keeps the codes of ``n`` categories in (so that they are not copied again)."""
+    return next(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64) if n < np.iinfo(t).max)
 

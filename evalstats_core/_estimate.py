@@ -13,7 +13,6 @@ per-cluster residual sums ``S_g = n_g (mean_g - mean)`` and the sizes ``n_g`` (s
 
 from __future__ import annotations
 
-import hashlib
 import math
 from typing import Any
 
@@ -30,12 +29,13 @@ from ._clusters import (
     t_crit,
 )
 from .errors import EvalStatsError
-from .sums import centre
+from .sums import binary_moments, binary_pair_moments, centre
 
 #: fields of Summary in score units (scaled back when huge or tiny scores were rescaled)
 _SUMMARY_UNITS = ("mean", "se", "ci_low", "ci_high", "se_naive")
 
-__all__ = ["scaled", "summary_from", "summary_from_moments", "comparison_from", "comparison_from_moments"]
+__all__ = ["scaled", "summary_from", "summary_from_moments", "comparison_from", "comparison_from_moments",
+           "binary_model", "binary_comparison"]
 
 
 def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[int, float, np.ndarray, float]:
@@ -47,22 +47,30 @@ def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[int, 
     return n, overall, s, ss
 
 
-def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any) -> Any:
-    """``make()``, kept in ``memo`` (a :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`) under the
-    identity of the sums it reads; the entry holds those arrays, so an identity is never reused while kept."""
+def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str = "") -> Any:
+    """``make()``, kept in ``memo`` (a :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`) under ``tag``
+    and the identity of the sums it reads; the entry holds those arrays, so an identity is never reused while
+    kept."""
     if memo is None:
         return make()
-    key = tuple(id(x) for x in arrays)
+    key = (tag, *(id(x) for x in arrays))
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = (arrays, make())
     return hit[1]
 
 
+def _moments_of(memo: dict | None, count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple:
+    """:func:`_moments`, once per model in ``memo``: a pair over every question reads its models' own sums."""
+    return _kept(memo, (count, mean, m2), lambda: _moments(count, mean, m2), "moments")
+
+
 def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, float] | None:
     """The CR2 weights and Satterthwaite df of one cluster-size vector, once per distinct vector in ``memo``."""
     if memo is None or sizes.size < 2:  # one cluster: never clustered (and 1 / (1 - n/n) is no weight)
         return None
+    import hashlib  # clustered files only: not on an unclustered file's start-up path (issue 25)
+
     key = ("cr2", n, hashlib.blake2b(sizes.tobytes(), digest_size=16).digest())
     if key not in memo:
         memo[key] = cr2_weights(sizes, n)
@@ -79,9 +87,9 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
     and degrees of freedom) for the next call.
     """
     def make() -> tuple:
-        n, mu, s, ss = _moments(count, mean, m2)
+        n, mu, s, ss = _moments_of(memo, count, mean, m2)
         sizes = count[count > 0].astype(np.float64)
-        w = _weights(memo, sizes, n)
+        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
         return n, mu, s, sizes, ss, None if w is None else cr2_se_df(s, sizes, n, w)
 
     n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
@@ -123,7 +131,8 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     if interval == "auto" and method == "cr2" and binary:
         from .proportions import binary_mean_interval
 
-        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence)
+        wins = None if sizes is None else np.rint(s + sizes * mu)  # correct answers per cluster
+        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
         if chosen is not None:
             low, high, kind = chosen
     if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval
@@ -141,30 +150,37 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
     (shape ``(G,)``); ``only`` is ``(only A right, only B right)`` for 0/1 scores, else None.
     ``confidence`` must be checked already; ``memo`` as for :func:`summary_from`."""
     def make() -> tuple:
-        n, ma, sa, ssa = _moments(count, mean_a, m2_a)
-        _, mb, sb, ssb = _moments(count, mean_b, m2_b)
+        n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
+        _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
         used = count > 0
         sizes = count[used].astype(np.float64)
         sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
         ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
         cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
-        w = _weights(memo, sizes, n)
+        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
         cr2 = None if w is None else tuple(cr2_se_df(x, sizes, n, w) for x in (sa, sb, sd))
         return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2
 
     n, means, resid, sizes, squares, cr2 = _kept(memo, (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment), make)
+    discordant = None
+    if only is not None and clustered and paired:  # 0/1: sum of d^2 per cluster = its disagreements
+        totals = resid[0] - resid[1] + sizes * (means[0] - means[1])
+        discordant = m2_d[count > 0] + totals * totals / sizes
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
-                                   confidence=confidence, method=method, interval=interval, kept=cr2)
+                                   confidence=confidence, method=method, interval=interval, kept=cr2,
+                                   discordant=discordant)
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
                             sizes: np.ndarray, squares: tuple[float, float, float, float],
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
-                            method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None) -> Any:
+                            method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
+                            discordant: np.ndarray | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
-    unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept)."""
+    unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept; ``discordant``: per
+    cluster, the questions two 0/1 models disagree on)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -223,7 +239,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         from .proportions import binary_pair_interval
 
         chosen = binary_pair_interval(only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
-                                      confidence=confidence)
+                                      confidence=confidence, resid_sums=sa - sb if clustered else None,
+                                      discordant=discordant if clustered else None)
         if chosen is not None:
             low, high, p, kind = chosen
     if interval == "auto" and cr2 and se == 0.0 and kind == "normal":  # zero SE: no interval
@@ -234,6 +251,44 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         variance_removed=removed, paired=bool(paired), clustered=clustered, confidence=confidence,
         warnings=notes, df=df, method=method, interval=kind,
         only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
+
+
+def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None,
+                 sizes: np.ndarray | None) -> tuple[int, float, np.ndarray, np.ndarray, float]:
+    """``(n, mean, S_g, sizes of the non-empty clusters, centred sum of squares)`` of the 0/1 scores ``x`` with
+    ``ones`` ones, as :func:`~evalstats_core.sums.file_sums` and :func:`_moments` make them: without ``codes``
+    ``k / n`` and ``k (n - k) / n`` (no arrays), else from the ones per code bin of ``sizes`` (one weighted
+    ``bincount``: integer sums, exact)."""
+    if codes is None:
+        n, k = float(x.size), float(ones)
+        return x.size, k / n, np.zeros(1), np.ones(1), k * (n - k) / n
+    count = sizes
+    mean, m2 = binary_moments(np.bincount(codes, weights=x, minlength=sizes.size), count)
+    n, mu, s, ss = _moments(count, mean, m2)
+    return n, mu, s, count[count > 0.0], ss
+
+
+def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], codes: np.ndarray | None,
+                      sizes: np.ndarray | None, *, paired: bool, confidence: float, method: str,
+                      interval: str) -> Any:
+    """:func:`~evalstats_core.comparison.compare` of two 0/1 score arrays from counts, as
+    :func:`~evalstats_core.sums.file_sums` makes them: ones per cluster, and when paired the questions both
+    got right (one dot, exact); no residuals. ``codes`` and ``sizes`` as from
+    :func:`~evalstats_core._clusters.codes_and_sizes`, or None."""
+    n, ma, sa, used, ssa = binary_model(xa, ones[0], codes, sizes)
+    n_b, mb, sb, _, ssb = binary_model(xb, ones[1], codes, sizes)
+    ssd = cov = math.nan
+    only = None
+    if paired:  # the totals need no clusters: cov = both - n_a n_b / n, ss_d = disc - net^2 / n
+        one = np.ones(1)
+        only_a, only_b, co, m2d = binary_pair_moments(float(xa @ xb) * one, ones[0] * one, ones[1] * one, n * one)
+        ssd, cov, only = float(m2d[0]), float(co[0]), (int(only_a[0]), int(only_b[0]))
+    discordant = None
+    if paired and codes is not None:  # the questions the two disagree on, per non-empty cluster
+        discordant = np.bincount(codes, weights=np.abs(xa - xb), minlength=sizes.size)[sizes > 0.0]
+    return comparison_from_moments((n, n_b), (ma, mb), (sa, sb), used, (ssa, ssb, ssd, cov), only, paired=paired,
+                                   clustered=codes is not None, confidence=confidence, method=method,
+                                   interval=interval, discordant=discordant)
 
 
 def scaled(result: Any, exponent: int) -> Any:

@@ -8,7 +8,6 @@ import io
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ._sniff import delimiter, is_parquet
 
@@ -64,6 +63,8 @@ def extra_columns(dataset: Any, table: Any) -> tuple[dict[str, np.ndarray], dict
     cand = [c for c in extra if c and c not in used]
     if not cand:
         return {}, {}
+    import pandas as pd  # lazy: the command line loads data.py (and this module) without pandas
+
     questions = dataset.frame["question"].astype(str).to_numpy(dtype=object)
     cols = {dataset.question_col: questions, **{c: extra[c] for c in cand}}
     n_q = table.questions.size

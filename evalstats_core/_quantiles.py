@@ -126,17 +126,25 @@ def ibeta(a: float, b: float, x: float, y: float | None = None) -> tuple[float, 
     if y <= 0.0:
         return 1.0, 0.0
     if x < (a + 1.0) / (a + b + 2.0):
-        low = math.exp(_log_power(a, x, b, y)) * _beta_cf(a, b, x, y) / a
+        low = _ibeta_direct(a, b, x, y)
         return low, 1.0 - low
-    high = math.exp(_log_power(b, y, a, x)) * _beta_cf(b, a, y, x) / b
+    high = _ibeta_direct(b, a, y, x)
     return 1.0 - high, high
+
+
+def _ibeta_direct(a: float, b: float, x: float, y: float) -> float:
+    """``I_x(a, b)`` from its own continued fraction (accurate for ``x`` up to about ``(a+1)/(a+b+2)``)."""
+    return math.exp(_log_power(a, x, b, y)) * _beta_cf(a, b, x, y) / a
 
 
 def _t_lower(t: float, df: float) -> float:
     """``P(T <= t)`` for ``t <= 0``: ``I_{df/(df+t^2)}(df/2, 1/2) / 2``."""
     tt = t * t
     x, y = df / (df + tt), tt / (df + tt)
-    return 0.5 * ibeta(0.5 * df, 0.5, x, y)[0]
+    a = 0.5 * df
+    if a > 0.5 and y > 0.75 / (a + 2.5):  # up to halfway past the swap point (y = 1.5 / (a + 2.5)), where the
+        return 0.5 * _ibeta_direct(a, 0.5, x, y)  # swapped fraction of I_y(1/2, a) loses up to 1e-11 with many df
+    return 0.5 * ibeta(a, 0.5, x, y)[0]
 
 
 def t_cdf(t: float, df: float) -> float:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .errors import EvalStatsError
+
+if TYPE_CHECKING:  # the labels are a pandas Index, or a numpy array of str from the small-CSV reader
+    import pandas as pd
 
 __all__ = ["Records", "from_columns", "concat"]
 
@@ -28,7 +30,8 @@ class Records:
     Attributes
     ----------
     name, file_type : the file's name for messages, and what was read (``csv``, ``parquet``, ``lm_eval`` ...).
-    q_codes, q_labels : question of each row, as codes into the labels (text).
+    q_codes, q_labels : question of each row, as codes into the labels (text: a pandas Index, or a numpy
+        object array of str from the small-CSV reader, :mod:`evalstats_core._small_csv`).
     m_codes, m_labels : model of each row, likewise.
     score : float64 per row (finite; NaN never).
     resample : the run/epoch of each row (int64), or None when the reading has no run numbers.
@@ -66,6 +69,8 @@ class Records:
 
 
 def _codes(values: Any) -> tuple[np.ndarray, pd.Index]:
+    import pandas as pd
+
     codes, labels = pd.factorize(np.asarray(values, dtype=object))
     return codes.astype(np.int64), pd.Index(labels, dtype="str")
 
@@ -98,6 +103,8 @@ def _labels(parts: list[Records], attr: str) -> tuple[np.ndarray, pd.Index]:
 
 def _check_clashes(parts: list[Records]) -> None:
     """A (model, question) answered in two files is a file given twice or a clash: name both files."""
+    import pandas as pd
+
     cells = pd.concat([pd.DataFrame({"q": np.asarray(p.q_labels, dtype=object)[p.q_codes],
                                      "m": np.asarray(p.m_labels, dtype=object)[p.m_codes], "f": k}).drop_duplicates()
                        for k, p in enumerate(parts)], ignore_index=True)

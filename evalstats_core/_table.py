@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ._checks import check_wide_budget
-from ._columns import find_roles, label_codes, score_values, wide_cells
+from ._columns import find_roles, label_codes, role_notes, score_values, wide_cells
 from ._read import OpenedFile, open_file
 from ._records import Records
 from .errors import EvalStatsError
@@ -52,8 +51,14 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
     ri = header.index(resample_col) if resample_col is not None else None
     text_cols = [roles[r] for r in ("question", "model", "cluster") if roles.get(r) is not None]
     extra = [i for i in range(len(header)) if i not in used and i not in roles["models"] and i != ri][:EXTRA_COLUMNS]
-    table = opened.parse(text_cols + extra + ([ri] if ri is not None else []),
-                         used + list(roles["models"]) + extra + ([ri] if ri is not None else []), tuple(text_cols))
+    wanted = (text_cols + extra + ([ri] if ri is not None else []),
+              used + list(roles["models"]) + extra + ([ri] if ri is not None else []), tuple(text_cols))
+    if roles["format"] == "long" and opened.scan is not None:  # labels and scores encoded a piece at a time
+        from ._encode import encode
+
+        table = opened.scan(lambda pieces: encode(pieces, opened.n_rows, text_cols, roles["score"]), *wanted)
+    else:
+        table = opened.parse(*wanted)
     if table.num_rows == 0:
         raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
     where, notes = opened.where, []
@@ -84,6 +89,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
     unused = _text_columns(table, extra, header, rows)
     resample = None
     if ri is not None:
+        import pandas as pd
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -91,12 +97,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
         codes = pd.factorize(runs)[0].astype(np.int64)
         resample = codes if rows is None else codes[rows]
         notes.append(f"resample column '{resample_col}': rows it tells apart are runs of the same question")
-    if ci is not None:
-        notes.append(f"cluster column '{header[ci]}': standard errors are clustered on it")
-    if roles["ignored"]:
-        notes.append(f"ignored column(s): {', '.join(roles['ignored'])}")
-    if worded:
-        notes.append("words such as true/false and yes/no were read as 1/0")
+    notes += role_notes(header, roles, worded)
 
     def row_where(i: int) -> str:
         return where(int(i) if rows is None else int(rows[i]))
@@ -126,6 +127,7 @@ def _text_columns(table: Any, extra: list[int], header: list[str], rows: np.ndar
 def arrow_of(source: Any) -> Any | None:
     """A pyarrow Table for a pandas or polars DataFrame or a pyarrow Table (or anything with
     ``__arrow_c_stream__``/``to_arrow``), else None; polars is never imported (duck typing)."""
+    import pandas as pd
     import pyarrow as pa
 
     if isinstance(source, pa.Table):
@@ -154,4 +156,4 @@ def opened_arrow(table: Any, label: str, limits: Limits) -> OpenedFile:
     from ._read import open_arrow
 
     return open_arrow(table.schema, table.num_rows, lambda cols, coded: table.select(cols), label, limits,
-                      "dataframe")
+                      "dataframe", pieces=lambda cols, coded: [table.select(cols)])

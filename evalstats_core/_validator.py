@@ -9,16 +9,19 @@ one scale for every model, one cluster per question, and the unused columns kept
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from ._checks import question_col_looks_like_scores, repeated, runs_in_ids, scales
-from ._columns import categorical, question_clusters
+from ._cells import cell_counts
+from ._checks import question_col_looks_like_scores, repeated, resamples_note, runs_in_ids, scales
+from ._columns import code_dtype, question_clusters
 from ._records import Records
 from .errors import EvalStatsError
 from .flags import flag, reading_flags
+
+if TYPE_CHECKING:  # the labels may be a numpy array (the small-CSV reader): pandas is imported where needed
+    import pandas as pd
 
 __all__ = ["validate", "same_questions"]
 
@@ -49,6 +52,8 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     runs = runs_in_ids(q_labels)
     question_col_looks_like_scores(q_labels, records.layout.get("question_col") or "question", label, runs is not None)
     if runs is not None and o.get("runs_in_ids"):
+        import pandas as pd
+
         stripped, n_runs = runs
         new_codes, q_labels = pd.factorize(np.asarray(stripped, dtype=object)[q_codes])
         q_codes, q_labels = new_codes.astype(np.int64), pd.Index(q_labels)
@@ -65,10 +70,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     if n_q < 2:
         raise EvalStatsError(f"{label} has only {n_q} question ('{q_labels[0]}'); the statistics need at least two "
                              "questions (and a few hundred for trustworthy intervals)")
-    cell = np.multiply(q_codes, n_m, dtype=np.int64)  # the flat (question, model) index, in place (issue 25)
-    cell += m_codes
-    counts = np.bincount(cell, minlength=n_q * n_m).reshape(n_q, n_m)  # (n_q, n_m)
-    del cell
+    counts = cell_counts(q_codes, m_codes, n_q, n_m)  # (n_q, n_m), a chunk of rows at a time (issue 25)
     for j in np.flatnonzero((counts > 0).sum(axis=0) < 2):
         raise EvalStatsError(f"model '{m_labels[j]}' has a score for only one question in {label}; every model "
                              "needs scores on at least two questions (remove the model or add its answers)")
@@ -78,12 +80,14 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
                      "the questions both models answered")
     cells = counts[counts > 0]
     score, binary = _repeats_and_scales(records, q_codes, q_labels, cells, o, notes, warnings)
-    frame = {"question": categorical(q_codes, q_labels), "model": categorical(m_codes, m_labels), "score": score}
+    # the tidy columns as codes and labels: Dataset.frame makes them a DataFrame when it is first asked for
+    m_small = np.asarray(m_codes).astype(code_dtype(m_labels.size), copy=False)  # int8 for < 127 models (issue 25)
+    tidy: dict[str, Any] = {"question": (q_codes, q_labels), "model": (m_small, m_labels), "score": score}
     if records.resample is not None:
-        frame["resample"] = records.resample
-    clusters = _clusters(records, q_codes, q_labels, frame)
+        tidy["resample"] = records.resample
+    clusters = _clusters(records, q_codes, q_labels, tidy)
     notes.append("scores are binary (0/1)" if binary else "scores are continuous")
-    return _dataset(records, pd.DataFrame(frame, copy=False), notes, warnings, binary, cells, clusters, o)  # no copies (issue 25)
+    return _dataset(records, tidy, notes, warnings, binary, cells, clusters, o)
 
 
 def _repeats_and_scales(records: Records, q_codes: np.ndarray, q_labels: pd.Index, cells: np.ndarray, o: dict,
@@ -95,21 +99,22 @@ def _repeats_and_scales(records: Records, q_codes: np.ndarray, q_labels: pd.Inde
     elif cells.max() > 1 and not o.get("runs_in_ids") and records.resample is None:
         repeated(q_codes, records.m_codes, records.score, q_labels, records.m_labels, records.where,
                  o.get("duplicates", "resamples"), records.name, warnings, notes)
-        notes.append(f"{int(cells.min())}-{int(cells.max())} answers per question and model (resamples); they "
-                     "are averaged into one score per question, never pooled")
+        notes.append(resamples_note(cells.min(), cells.max()))
     return scales(records.score, records.m_codes, records.m_labels, records.name, o.get("mixed_scales", "error"),
                   notes, warnings, wide=records.layout.get("format") == "wide")
 
 
-def _clusters(records: Records, q_codes: np.ndarray, q_labels: pd.Index, frame: dict) -> tuple | None:
+def _clusters(records: Records, q_codes: np.ndarray, q_labels: pd.Index, tidy: dict) -> tuple | None:
     if records.c_codes is None:
         return None
-    frame["cluster"], sizes = question_clusters(q_codes, q_labels, records.c_codes, records.c_labels, records.where)
+    tidy["cluster"], sizes = question_clusters(q_codes, q_labels, records.c_codes, records.c_labels, records.where)
     return int(sizes.size), int(sizes.min()), int(sizes.max()), float(q_labels.size / sizes.size)
 
 
 def same_questions(q_codes: np.ndarray, q_labels: pd.Index, records: Records) -> None:
     """One question id, one question: a join of logs that say different things about an id is refused."""
+    import pandas as pd
+
     ident = pd.Series(records.identity).fillna("").to_numpy(dtype=object)
     codes, uniques = pd.factorize(ident)
     pairs = pd.DataFrame({"q": q_codes, "i": codes}).drop_duplicates()
@@ -125,7 +130,7 @@ def same_questions(q_codes: np.ndarray, q_labels: pd.Index, records: Records) ->
         "cannot be paired; compare logs of one task (and one dataset) with each other")
 
 
-def _dataset(r: Records, frame: pd.DataFrame, notes: list[str], warnings: list[str], binary: bool,
+def _dataset(r: Records, tidy: dict[str, Any], notes: list[str], warnings: list[str], binary: bool,
              cells: np.ndarray, clusters: tuple | None, o: dict) -> dict[str, Any]:
     table = r.file_type in ("csv", "parquet", "dataframe")
     roles = [(k, o[k]) for k in ("format", "question_col", "model_col", "score_col") if o.get(k) is not None]
@@ -135,15 +140,21 @@ def _dataset(r: Records, frame: pd.DataFrame, notes: list[str], warnings: list[s
     n_clusters, size_min, size_max, size_mean = clusters or (None, None, None, None)
     lay = r.layout
     return dict(
-        frame=frame, name=r.name, format=lay["format"] if table else r.file_type, file_type=r.file_type,
+        tidy=tidy, name=r.name, format=lay["format"] if table else r.file_type, file_type=r.file_type,
         question_col=lay["question_col"], model_col=lay["model_col"], score_col=lay["score_col"],
         cluster_col=r.cluster_name if clusters else None, model_cols=tuple(lay["model_cols"]),
         models=tuple(str(m) for m in r.m_labels), score_kind="binary" if binary else "continuous",
-        n_rows=int(r.score.size), n_questions=int(frame["question"].cat.categories.size), k_min=int(cells.min()),
+        n_rows=int(r.score.size), n_questions=int(len(tidy["question"][1])), k_min=int(cells.min()),
         k_max=int(cells.max()), k_typical=int(np.bincount(cells).argmax()), n_clusters=n_clusters,
         cluster_size_min=size_min, cluster_size_max=size_max, cluster_size_mean=size_mean, notes=tuple(notes),
         warnings=tuple(warnings), reading=reading_flags(options), options=tuple(options),
         # the question of each row only beside columns that need it (a judge's human labels): a per-row
         # object array is ~70 B a row of the loaded file's memory (issue 25)
-        extra={"__question__": frame["question"].astype(str).to_numpy(dtype=object), **unused} if unused else {},
+        extra={"__question__": _question_of_rows(tidy["question"]), **unused} if unused else {},
         unused=unused, sources=r.sources or (r.name,))
+
+
+def _question_of_rows(question: tuple[np.ndarray, Any]) -> np.ndarray:
+    """The question id of every row as an object array of str (what ``frame["question"].astype(str)`` gives)."""
+    codes, labels = question  # labels are text already (an Index of str, or the small reader's str objects)
+    return np.asarray(labels, dtype=object)[codes]

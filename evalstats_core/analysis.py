@@ -22,16 +22,26 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._clusters import check_method
 from ._validate import check_confidence
 from .data import Dataset, QuestionTable, load, question_scores
 from .errors import EvalStatsError
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, normal_label  # noqa: F401 - re-exported
+
+if TYPE_CHECKING:  # pandas is imported when a frame is asked for: the command line's reports never need one
+    import pandas as pd
+
+
+def _data_frame(*args: Any, **kwargs: Any) -> pd.DataFrame:
+    """``pandas.DataFrame(*args, **kwargs)``, pandas imported on first use (issue 25: start-up)."""
+    import pandas as pd
+
+    return pd.DataFrame(*args, **kwargs)
+
 
 __all__ = ["Analysis", "AnalysisStopped", "ModelResult", "PairResult", "analyze", "analyze_sums"]
 
@@ -261,12 +271,12 @@ class Analysis:
     def models_frame(self) -> pd.DataFrame:
         """One row per model, one column per :class:`ModelResult` field."""
         names = [f.name for f in fields(ModelResult)]
-        return pd.DataFrame([[getattr(m, k) for k in names] for m in self.models], columns=names)
+        return _data_frame([[getattr(m, k) for k in names] for m in self.models], columns=names)
 
     def comparisons_frame(self) -> pd.DataFrame:
         """One row per comparison, one column per :class:`PairResult` field."""
         names = [f.name for f in fields(PairResult)]
-        return pd.DataFrame([[getattr(c, k) for k in names] for c in self.comparisons], columns=names)
+        return _data_frame([[getattr(c, k) for k in names] for c in self.comparisons], columns=names)
 
     def chart(self, kind: str = "models") -> Any:
         """The Altair chart the workbench draws: ``"models"``, ``"differences"`` or ``"matrix"`` (needs altair).

@@ -26,16 +26,18 @@ from typing import Any
 import numpy as np
 
 from ._clusters import (
+    centred,
     check_method,
     check_n_clusters,
     cluster_codes,
     codes_and_sizes,
-    is_binary,
+    float_scores,
+    ones_if_binary,
     plainly_scaled,
     rescale_exponent,
     scores_1d,
 )
-from ._estimate import scaled, summary_from_moments
+from ._estimate import binary_model, scaled, summary_from_moments
 from ._results import Interval
 from ._validate import check_confidence, check_positive_int
 from .errors import EvalStatsError
@@ -234,28 +236,34 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
     check_method(method)
     check_interval_rule(interval)
     level = check_confidence(confidence)
-    resid, mean = scores_1d(scores, "scores")  # (n,) residuals s_i - mean
-    ss = float(resid @ resid)
-    e = 0 if plainly_scaled([mean], [(ss, resid.size)]) else rescale_exponent(resid, [mean])
-    if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
-        return scaled(summarize(np.ldexp(np.asarray(scores, dtype=np.float64), -e), clusters,
-                                confidence=confidence, method=method, interval=interval), e)
-    n = resid.size
+    arr = float_scores(scores, "scores")  # (n,) float64, a view of float64 input
+    ones = ones_if_binary(arr)
+    if ones is None:  # else 0/1 scores: exact counts per cluster (as the sums of analyze), no residuals
+        resid, mean = centred(arr, "scores")  # (n,) residuals s_i - mean
+        ss = float(resid @ resid)
+        e = 0 if plainly_scaled([mean], [(ss, resid.size)]) else rescale_exponent(resid, [mean])
+        if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
+            return scaled(summarize(np.ldexp(arr, -e), clusters, confidence=confidence, method=method,
+                                    interval=interval), e)
+    n = arr.size
     if n < 2:
         raise EvalStatsError(
             f"scores has {n} value(s): a standard error needs at least 2 questions; add more questions"
         )
-    sizes = np.ones(1)
-    sums = np.zeros(1)
+    codes = sizes = None
     if clusters is not None:
         codes, n_clusters, sizes = codes_and_sizes(clusters, n)  # sizes (K,) n_g, empty bins 0
         check_n_clusters(n_clusters)
+    if ones is not None:
+        n, mean, sums, sizes, ss = binary_model(arr, ones, codes, sizes)
+    elif codes is None:
+        sums, sizes = np.zeros(1), np.ones(1)
+    else:
         sums = np.bincount(codes, weights=resid, minlength=sizes.size)  # (K,) per-cluster residual sums S_g
         used = sizes > 0.0
         sizes, sums = sizes[used], sums[used]
-    binary = interval == "auto" and method == "cr2" and is_binary(scores)  # only the 0/1 rule reads it
-    return summary_from_moments(n, mean, sums, sizes, ss, binary=binary,
-                                clustered=clusters is not None, confidence=level, method=method, interval=interval)
+    return summary_from_moments(n, mean, sums, sizes, ss, binary=ones is not None, clustered=clusters is not None,
+                                confidence=level, method=method, interval=interval)
 
 
 def _deff(se: float, se_naive: float, n: int, *, clustered: bool) -> tuple[float, float]:

@@ -23,17 +23,17 @@ from typing import Any
 import numpy as np
 
 from ._clusters import (
+    centred,
     check_method,
     check_n_clusters,
-    cluster_codes,
-    cluster_sizes,
-    is_binary,
+    codes_and_sizes,
+    float_scores,
+    ones_if_binary,
     plainly_scaled,
     rescale_exponent,
-    scores_1d,
     t_p_value,
 )
-from ._estimate import comparison_from_moments, scaled
+from ._estimate import binary_comparison, comparison_from_moments, scaled
 from ._quantiles import binom_cdf, chi2_1_sf
 from ._results import Interval
 from ._validate import check_confidence, check_positive_int
@@ -216,7 +216,9 @@ def compare(
     models constant), ``(1 + [n_a = n_b]) / binom(n_a + n_b, n_a)``.
 
     The cluster codes are computed once and each model's per-cluster residual sums once; the sums for
-    the differences are their difference (sums are linear), so no third pass over the questions.
+    the differences are their difference (sums are linear), so no third pass over the questions. 0/1
+    scores are counted instead (ones per cluster, and one dot for the questions both got right): exact,
+    and the same sums :func:`~evalstats_core.analysis.analyze` reads.
 
     References
     ----------
@@ -240,16 +242,20 @@ def compare(
 
     check_interval_rule(interval)
     level = check_confidence(confidence)
-    ra, mean_a = scores_1d(a, "a")  # residuals (n,) and mean
-    rb, mean_b = scores_1d(b, "b")  # residuals (n_b,) and mean
-    ssa, ssb = float(ra @ ra), float(rb @ rb)
-    plain = plainly_scaled([mean_a, mean_b], [(ssa, ra.size), (ssb, rb.size)])
-    e = 0 if plain else rescale_exponent(ra, rb, [mean_a, mean_b])
-    if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
-        return scaled(compare(np.ldexp(np.asarray(a, dtype=np.float64), -e),
-                              np.ldexp(np.asarray(b, dtype=np.float64), -e), clusters, paired=paired,
-                              confidence=confidence, method=method, interval=interval), e)
-    n, n_b = ra.size, rb.size
+    xa, xb = float_scores(a, "a"), float_scores(b, "b")  # (n,), (n_b,) float64, views of float64 input
+    n, n_b = xa.size, xb.size
+    ones_a = ones_if_binary(xa)
+    ones = (ones_a, None if ones_a is None else ones_if_binary(xb))
+    binary = None not in ones  # 0/1 scores: everything from exact counts (as the sums of analyze)
+    if not binary:
+        ra, mean_a = centred(xa, "a")  # residuals (n,) and mean
+        rb, mean_b = centred(xb, "b")  # residuals (n_b,) and mean
+        ssa, ssb = float(ra @ ra), float(rb @ rb)
+        plain = plainly_scaled([mean_a, mean_b], [(ssa, n), (ssb, n_b)])
+        e = 0 if plain else rescale_exponent(ra, rb, [mean_a, mean_b])
+        if e:  # huge or tiny scores: compute on x * 2^-e (exact) and scale back, never an SE of inf or 0
+            return scaled(compare(np.ldexp(xa, -e), np.ldexp(xb, -e), clusters, paired=paired,
+                                  confidence=confidence, method=method, interval=interval), e)
     for name, size in (("a", n), ("b", n_b)):
         if size < 2:
             raise EvalStatsError(
@@ -260,37 +266,29 @@ def compare(
             f"a has {n} scores but b has {n_b}: paired (or clustered) comparison needs the same questions "
             "in the same order; align them, or pass paired=False for two different question sets"
         )
-    only = _discordant(a, b) if paired and is_binary(a) and is_binary(b) else None
+    codes = sizes = None
+    if clusters is not None:
+        codes, n_clusters, sizes = codes_and_sizes(clusters, n)  # sizes (K,) n_g, empty bins 0
+        check_n_clusters(n_clusters)
+    if binary:
+        return binary_comparison(xa, xb, ones, codes, sizes, paired=paired, confidence=level, method=method,
+                                 interval=interval)
     cov = float(ra @ rb) if paired else math.nan
-    sizes = np.ones(1)
     sums_a = sums_b = np.zeros(1)
     if clusters is not None:
-        codes, n_clusters = cluster_codes(clusters, n)
-        check_n_clusters(n_clusters)
-        sizes = cluster_sizes(codes)  # (K,) n_g; the df depend on the sizes only
-        used = sizes > 0.0
+        used = sizes > 0.0  # the df depend on the sizes only
         sizes = sizes[used]
-        sums_a = np.bincount(codes, weights=ra)[used]  # (C,) per-cluster residual sums
-        sums_b = np.bincount(codes, weights=rb)[used]
-    if not paired:
-        ssd = math.nan
-    elif only is not None:  # 0/1: the discordant counts give sum (d - d_bar)^2 without a pass
-        ssd = only[0] + only[1] - (only[0] - only[1]) ** 2 / n
-    elif clusters is None:
-        rd = ra - rb
+        sums_a = np.bincount(codes, weights=ra, minlength=used.size)[used]  # (C,) per-cluster residual sums
+        sums_b = np.bincount(codes, weights=rb, minlength=used.size)[used]
+        ssd = math.nan  # not needed: the clustered SE of d comes from the cluster sums
+    elif paired:
+        rd = np.subtract(ra, rb, out=ra)  # ra is spent: d's residuals in its place, no new array
         ssd = float(rd @ rd)
     else:
-        ssd = math.nan  # not needed: the clustered SE of d comes from the cluster sums
-    return comparison_from_moments((n, n_b), (mean_a, mean_b), (sums_a, sums_b), sizes, (ssa, ssb, ssd, cov), only,
-                                   paired=paired, clustered=clusters is not None, confidence=level, method=method,
-                                   interval=interval)
-
-
-def _discordant(a: Any, b: Any) -> tuple[int, int]:
-    """``(only A right, only B right)`` for 0/1 scores: the counts of ones minus the dot (exact integers)."""
-    xa, xb = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    both = float(xa @ xb)
-    return int(round(float(xa.sum()) - both)), int(round(float(xb.sum()) - both))
+        ssd = math.nan
+    return comparison_from_moments((n, n_b), (mean_a, mean_b), (sums_a, sums_b), np.ones(1) if sizes is None else sizes,
+                                   (ssa, ssb, ssd, cov), None, paired=paired, clustered=clusters is not None,
+                                   confidence=level, method=method, interval=interval)
 
 
 def _welch_df(se_a: float, se_b: float, df_a: float, df_b: float) -> float:

@@ -20,20 +20,21 @@ column, the value and the fix. The user's file is only ever opened for reading.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ._extra import extra_columns, file_columns
-from ._read import read_source
 from ._records import Records, concat
-from ._table import arrow_of, opened_arrow, read_table
 from ._validator import validate as _fields
 from .errors import EvalStatsError
 from .limits import Limits
+
+if TYPE_CHECKING:  # pandas is imported when Dataset.frame is first asked for: a small CSV is analysed without it
+    import pandas as pd
 
 __all__ = ["Dataset", "QuestionTable", "load", "load_many", "validate", "question_scores", "Prepared", "prepare",
            "file_columns", "extra_columns"]
@@ -48,7 +49,11 @@ class Dataset:
     frame : pandas.DataFrame
         One row per answer: ``question`` and ``model`` (categorical, labels as text), ``score`` (float64,
         finite), ``resample`` (int64: the run or epoch, when the reading has them) and ``cluster``
-        (categorical) when a cluster column is used.
+        (categorical) when a cluster column is used. Built from ``tidy`` when first asked for (and kept), so
+        that an analysis that never needs it never imports pandas.
+    tidy : dict
+        The same columns as codes and labels: ``question``, ``model`` (and ``cluster``) as ``(codes of each
+        row, labels)``, ``score`` (and ``resample``) as arrays; :func:`question_scores` reads these.
     name : str
         The file name used in messages and reports.
     format : str
@@ -92,7 +97,7 @@ class Dataset:
         What the reader should check (repeated rows with different scores, mixed scales allowed).
     """
 
-    frame: pd.DataFrame
+    tidy: dict
     name: str
     format: str
     file_type: str
@@ -119,6 +124,16 @@ class Dataset:
     options: tuple[tuple[str, Any], ...] = ()
     unused: dict | None = None
     sources: tuple[str, ...] = ()
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # the frame, once built
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The tidy frame (see the class docstring), built on first use from :attr:`tidy` and kept."""
+        if "frame" not in self._cache:
+            from ._columns import tidy_frame
+
+            self._cache["frame"] = tidy_frame(self.tidy)
+        return self._cache["frame"]
 
     def column(self, name: str) -> np.ndarray:
         """An unused column of the file by name, one text value per row of :attr:`frame` (e.g. a ``human``
@@ -192,7 +207,6 @@ class QuestionTable:
     reading: tuple[str, ...] = ()
 
 
-
 # ------------------------------------------------------------------------------------------------- load
 
 
@@ -205,9 +219,19 @@ def _check_choices(duplicates: str, mixed_scales: str) -> None:
             raise EvalStatsError(f"{key} ({value!r}) must be {_READINGS[key][0]!r} or {_READINGS[key][1]!r}")
 
 
-def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: dict) -> Records:
-    """Detect what ``data`` is and read it with its reader (a harness importer or the table reader)."""
+def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limits, o: dict,
+              opened: Any = None) -> Records:
+    """Detect what ``data`` is and read it with its reader (a harness importer or the table reader); ``opened``:
+    a large CSV file read from the disk (:mod:`evalstats_core._stream`), ``data`` None."""
     from . import _sniff
+
+    given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
+             "cluster": o.get("cluster_col")}
+    if opened is not None:
+        from ._table import read_table
+
+        return read_table(None, label, ext, limits, opened=opened, format=o.get("format"), given=given,
+                          ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
 
     kind = _sniff.detect(data)
     if kind is None and data[:4] == b"PK\x03\x04" and label.lower().endswith(".eval"):
@@ -226,12 +250,19 @@ def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: d
             raise EvalStatsError(f"{label} could not be read as {_sniff.FORMATS.get(kind, 'a harness log')} "
                                  f"({type(exc).__name__}: {str(exc)[:120]}); give the file the harness wrote, "
                                  "unchanged") from None
-    given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
-             "cluster": o.get("cluster_col")}
     if ext == ".bundle":  # an analysis bundle: its data (the settings are the workbench's to apply)
         from .bundle import read_bundle
 
         data, ext = read_bundle(data, limits).data, ".parquet"
+    else:  # a CSV of a few MB: the stdlib's reader, no pyarrow or pandas (None: anything it does not take)
+        from ._small_csv import read_small
+
+        records = read_small(data, label, ext, limits, format=o.get("format"), given=given,
+                             ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
+        if records is not None:
+            return records
+    from ._table import read_table
+
     return read_table(data, label, ext, limits, format=o.get("format"), given=given,
                       ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
 
@@ -305,17 +336,21 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     o = {k: v for k, v in locals().items() if k not in ("source", "name", "limits")}
     _check_choices(duplicates, mixed_scales)
     limits = limits or Limits.from_env()
-    table = arrow_of(source)
+    from ._table import arrow_of, opened_arrow, read_table  # light: no pyarrow or pandas until used
+
+    table = None if isinstance(source, str | bytes | bytearray | memoryview | os.PathLike) else arrow_of(source)
     if table is not None:  # a DataFrame or an Arrow table: the same column rules as a Parquet file
         label = name or "DataFrame"
         given = {"question": question_col, "model": model_col, "score": score_col, "cluster": cluster_col}
         records = read_table(None, label, ".parquet", limits, opened=opened_arrow(table, label, limits),
                              format=format, given=given, ignore_cols=tuple(ignore_cols), resample_col=resample_col)
         return validate(records, o)
-    data, label, ext = read_source(source, name, limits)
+    from ._stream import source_of
+
+    data, label, ext, opened = source_of(source, name, limits)
     path = source if isinstance(source, str | os.PathLike) else None
-    records = _read_one(data, label, ext, path, limits, o)
-    del data  # the reader holds what it needs
+    records = _read_one(data, label, ext, path, limits, o, opened)
+    del data, opened  # the reader holds what it needs
     _release_arrow()
     return validate(records, o)
 
@@ -323,7 +358,9 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
 def _release_arrow() -> None:
     """Hand the reader's freed Arrow buffers back to the system: Arrow's allocator (mimalloc or jemalloc)
     keeps them for its own next use otherwise, a third of a 3e6-row CSV's peak (issue 25)."""
-    import pyarrow as pa
+    pa = sys.modules.get("pyarrow")  # None: the small-CSV reader never imported it
+    if pa is None:
+        return
 
     pa.default_memory_pool().release_unused()
 
@@ -372,15 +409,18 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
     from .importers.lm_eval import name_runs, pair_results
 
     sources, named, docs = pair_results(sources)
+    from ._stream import source_of
+
     parts = []
     for k, source in enumerate(sources):
         given, source = (str(source[0]), source[1]) if isinstance(source, tuple) else (
             f"file {k + 1}" if isinstance(source, bytes) else None, source)
-        data, label, ext = read_source(source, given, limits)
+        data, label, ext, opened = source_of(source, given, limits)
         path = source if isinstance(source, str | os.PathLike) else None
         key = next((x for x in (given, path and os.fspath(path), label) if x in given_names), None)
         model = given_names.pop(key) if key is not None else named.get(label)
-        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model, "results": docs.get(label)}))
+        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model, "results": docs.get(label)},
+                               opened))
     if given_names:
         raise EvalStatsError(f"model names were given for {', '.join(map(repr, given_names))}, which is not among "
                              "the files; give NAME=PATH with the path as written")
@@ -409,31 +449,28 @@ def question_scores(dataset: Dataset) -> QuestionTable:
     -----
     With K answers to question i, the question's score is their mean, s_i = (1/K) sum_k s_ik; the
     standard error is then computed across the n question-level means, never across the n*K answers,
-    which are correlated within a question (Miller 2024, arXiv:2411.00640, Sec. 3.1). Vectorised:
-    one ``np.bincount`` over the flat cell index ``question * n_models + model``.
+    which are correlated within a question (Miller 2024, arXiv:2411.00640, Sec. 3.1). Vectorised: the
+    answers are added into the flat cell index ``question * n_models + model`` a chunk of rows at a time
+    (in row order, as ``np.bincount`` adds them), so no temporary the size of the file is made (issue 25).
     """
+    from ._cells import cell_sums, scatter
+
     if not isinstance(dataset, Dataset):
         raise EvalStatsError(f"question_scores needs a Dataset from load(), not a {type(dataset).__name__}")
-    frame = dataset.frame
-    q = frame["question"].cat.codes.to_numpy()
-    questions = _labels(frame["question"].cat.categories)
+    tidy = dataset.tidy  # codes and labels: the frame (pandas) is never built here
+    q, q_labels = tidy["question"]
+    questions = _labels(q_labels)
     n_q, n_m = questions.size, len(dataset.models)
-    cell = q.astype(np.int64)  # flat (question, model) index, built in place: no n-sized temporaries
-    cell *= n_m
-    cell += frame["model"].cat.codes.to_numpy()
-    k = np.bincount(cell, minlength=n_q * n_m).reshape(n_q, n_m)
-    scores = np.bincount(cell, weights=frame["score"].to_numpy(dtype=np.float64), minlength=n_q * n_m)
-    del cell
-    scores = scores.reshape(n_q, n_m)
+    k, scores = cell_sums(q, tidy["model"][0], np.asarray(tidy["score"], dtype=np.float64), n_q, n_m)
     answered = k > 0
     with np.errstate(invalid="ignore", divide="ignore"):
         scores /= k  # s_i = mean of the K answers (in place)
     scores[~answered] = np.nan
     codes = clusters = n_clusters = None
-    if "cluster" in frame:
-        codes = np.empty(n_q, dtype=np.int64)
-        codes[q] = frame["cluster"].cat.codes.to_numpy()
-        clusters = frame["cluster"].cat.categories.to_numpy(dtype=object)
+    if "cluster" in tidy:
+        c_codes, c_labels = tidy["cluster"]
+        codes = scatter(np.empty(n_q, dtype=np.int64), q, c_codes)
+        clusters = np.asarray(c_labels, dtype=object)
         n_clusters = int(clusters.size)
     del q
     for arr in (questions, scores, k, answered, codes, clusters):
@@ -448,13 +485,17 @@ def question_scores(dataset: Dataset) -> QuestionTable:
     )
 
 
-def _labels(index: pd.Index, chunk: int = 1 << 16) -> np.ndarray:
-    """Question labels as a numpy text array: fixed-width unicode when every label is short (no Python object
-    per label, issue 25), else object; filled a chunk at a time so no n-sized object array exists even briefly."""
-    width = int(index.str.len().max()) if len(index) else 1
+def _labels(index: Any, chunk: int = 1 << 16) -> np.ndarray:
+    """Question labels (a pandas Index, or the small-CSV reader's object array) as a numpy text array:
+    fixed-width unicode when every label is short (no Python object per label, issue 25), else object; filled
+    a chunk at a time so no n-sized object array exists even briefly."""
+    if isinstance(index, np.ndarray):
+        width = max(map(len, index), default=1)
+    else:
+        width = int(index.str.len().max()) if len(index) else 1
     out = np.empty(len(index), dtype=f"U{max(width, 1)}" if width <= _SHORT_LABEL else object)
     for start in range(0, len(index), chunk):
-        out[start:start + chunk] = index[start:start + chunk].to_numpy(dtype=object)
+        out[start:start + chunk] = np.asarray(index[start:start + chunk], dtype=object)
     return out
 
 

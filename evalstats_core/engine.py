@@ -147,6 +147,10 @@ class _Duck:
     def run(self, sql: str) -> list[tuple]:
         return self.con.execute(sql).fetchall()
 
+    def columns(self, sql: str) -> dict[str, np.ndarray]:
+        """The result of ``sql`` as one numpy array per column (NULL: NaN in a number column)."""
+        return {k: _unmasked(v) for k, v in self.con.execute(sql).fetchnumpy().items()}
+
     def where(self, r: int) -> str:
         if self.file_type == "csv":
             return f"row {int(r) + 2} of {os.path.basename(self.files[0])}"  # the header is line 1
@@ -193,12 +197,31 @@ class _Spark:
     def run(self, sql: str) -> list[tuple]:
         return [tuple(row) for row in self.spark.sql(sql).collect()]
 
+    def columns(self, sql: str) -> dict[str, np.ndarray]:
+        frame = self.spark.sql(sql)
+        rows = [tuple(row) for row in frame.collect()]
+        return {name: _unmasked(np.array([row[i] for row in rows], dtype=object))
+                for i, name in enumerate(frame.columns)}
+
     def where(self, r: int) -> str:
         return f"the row with Spark id {int(r)} of {os.path.basename(self.files[0])}"
 
     def close(self) -> None:
         for name in ("es_cells", "es_questions", "es_models"):
             self.spark.catalog.dropTempView(name)
+
+
+def _unmasked(values: Any) -> np.ndarray:
+    """A fetched column as a plain array: numbers as float64 with NaN for NULL (counts stay exact below 2**53),
+    anything else (labels) as it is."""
+    if isinstance(values, np.ma.MaskedArray):
+        if values.dtype.kind in "biuf":
+            return np.ma.filled(values.astype(np.float64), np.nan)
+        return np.asarray(values.astype(object).filled(None))
+    values = np.asarray(values)
+    if values.dtype == object and all(v is None or isinstance(v, int | float) for v in values):
+        return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+    return values
 
 
 def _is_table(path: str) -> bool:

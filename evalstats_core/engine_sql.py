@@ -83,26 +83,28 @@ def _missing(text: str) -> str:
     return f"({text} IS NULL OR LOWER({text}) IN ({_words(MISSING)}))"
 
 
-def _score(d: Dialect, col: str, kind: str) -> tuple[str, str, str]:
-    """(score expression, 'no score here' condition, 'not a score' condition) of column ``col``.
+def _score(d: Dialect, col: str, kind: str) -> tuple[str, str, str, str]:
+    """(score expression, 'no score here' condition, 'not a score' condition, 'a true/false word' condition) of
+    column ``col``.
 
     ``kind`` is ``"number"`` (numeric or boolean column) or ``"text"`` (numbers, true/false words, missing words).
     """
     x = d.ident(col)
     if kind in ("number", "integer"):
-        return f"CAST({x} AS DOUBLE)", f"({x} IS NULL OR ISNAN(CAST({x} AS DOUBLE)))", "FALSE"
+        return f"CAST({x} AS DOUBLE)", f"({x} IS NULL OR ISNAN(CAST({x} AS DOUBLE)))", "FALSE", "FALSE"
     t = f"LOWER(TRIM(CAST({x} AS {d.text})))"
     value = (f"CASE WHEN {t} IN ({_words(TRUE_WORDS)}) THEN 1.0 WHEN {t} IN ({_words(FALSE_WORDS)}) THEN 0.0 "
              f"WHEN {_missing(t)} THEN NULL ELSE TRY_CAST({t} AS DOUBLE) END")
     bad = (f"(NOT {_missing(t)} AND {t} NOT IN ({_words(TRUE_WORDS + FALSE_WORDS)}) "
            f"AND TRY_CAST({t} AS DOUBLE) IS NULL)")
-    return value, _missing(t), bad
+    return value, _missing(t), bad, f"({t} IN ({_words(TRUE_WORDS + FALSE_WORDS)}))"
 
 
 def source_sql(d: Dialect, relation: str, roles: dict, kinds: dict[str, str], order: str) -> str:
-    """The answers as ``q, m, s, c, r, nos, bad``: question and model (trimmed text; a wide file's model is the
+    """The answers as ``q, m, s, c, r, nos, bad, wd``: question and model (trimmed text; a wide file's model is the
     column's number), score (NULL where there is none), cluster (NULL without a cluster column), the row's place
-    in the file ``r``, and flags for a missing (``nos``) or unreadable (``bad``) score.
+    in the file ``r``, and flags for a missing (``nos``), unreadable (``bad``) or worded (``wd``: true/false,
+    yes/no ... read as 1/0) score.
 
     ``roles``: ``format``, ``question``, ``model``, ``score``, ``cluster`` (column names) and ``models``
     (a wide file's model columns); ``kinds``: column -> ``"number"`` or ``"text"``; ``order``: the SQL
@@ -112,16 +114,16 @@ def source_sql(d: Dialect, relation: str, roles: dict, kinds: dict[str, str], or
     c = (_label(d, roles["cluster"], kinds.get(roles["cluster"], "text")) if roles.get("cluster")
          else "CAST(NULL AS " + d.text + ")")
     if roles["format"] == "long":
-        s, nos, bad = _score(d, roles["score"], kinds[roles["score"]])
+        s, nos, bad, wd = _score(d, roles["score"], kinds[roles["score"]])
         m = _label(d, roles["model"], kinds.get(roles["model"], "text"))
         return (f"SELECT {q} AS q, {m} AS m, {s} AS s, {c} AS c, {order} AS r, "
-                f"{nos} AS nos, {bad} AS bad FROM {relation}")
+                f"{nos} AS nos, {bad} AS bad, {wd} AS wd FROM {relation}")
     parts = []
     base = f"SELECT {q} AS es_q, {c} AS es_c, {order} AS es_r, * FROM {relation}"
     for j, col in enumerate(roles["models"]):
-        s, nos, bad = _score(d, col, kinds[col])
+        s, nos, bad, wd = _score(d, col, kinds[col])
         parts.append(f"SELECT es_q AS q, CAST({j} AS {d.text}) AS m, {s} AS s, es_c AS c, es_r AS r, FALSE AS nos, "
-                     f"{bad} AS bad "
+                     f"{bad} AS bad, {wd} AS wd "
                      f"FROM w WHERE NOT {nos}")  # an empty cell: the model did not answer
     return f"WITH w AS ({base}) " + " UNION ALL ".join(parts)
 
@@ -150,7 +152,8 @@ FROM ({source}) src GROUP BY q, m"""
 def rows_sql(d: Dialect, source: str, clustered: bool, integer: tuple[str, ...] = ()) -> str:
     """Per model, in one pass over the rows with a handful of groups: where it first appears, its answers not 0/1
     and not 0/100, the largest magnitude (the scale checks), and the first row with no question id, no model
-    name, or a failing score or cluster (``row * 8 + code``, :data:`FAILS`). Columns named in ``integer``
+    name, or a failing score or cluster (``row * 8 + code``, :data:`FAILS`), and how many scores were words
+    (``words``). Columns named in ``integer``
     (``"q"``, ``"m"``) hold integers: only NULL is missing there (no text to compare per row)."""
     def missing(col: str) -> str:
         return f"{col} IS NULL" if col in integer else _missing(f"CAST({col} AS {d.text})")
@@ -158,7 +161,7 @@ def rows_sql(d: Dialect, source: str, clustered: bool, integer: tuple[str, ...] 
 SELECT m, MIN(r) AS first, SUM(CASE WHEN s <> 0 AND s <> 1 THEN 1 ELSE 0 END) AS off01,
   SUM(CASE WHEN s <> 0 AND s <> 100 THEN 1 ELSE 0 END) AS off0100, MAX(ABS(s)) AS top,
   MIN(CASE WHEN {missing("q")} THEN r END) AS q_miss, MIN(CASE WHEN {missing("m")} THEN r END) AS m_miss,
-  MIN({_fail(clustered)}) AS fail
+  MIN({_fail(clustered)}) AS fail, SUM(CASE WHEN wd THEN 1 ELSE 0 END) AS words
 FROM ({source}) src GROUP BY m"""
 
 
@@ -238,11 +241,14 @@ def pivot_k_sql(pivot: str, n_models: int) -> str:
     return f"SELECT j, k, COUNT(*) AS n FROM ({each}) x WHERE k > 0 GROUP BY j, k"
 
 
-def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "") -> tuple[str, list[str]]:
+def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "",
+                   complete: bool = False) -> tuple[str, list[str]]:
     """Per cluster, in one pass over the pivot: every model's fields of ``ModelSums`` and every pair's of
     ``PairSums`` (``j > i``: model ``j`` minus baseline ``i``, on the questions both answered); with the names
     of the columns (``n_0``, ``mean_0`` ..., ``count_1_0`` ...) and the questions some model left out; ``scale``
-    as in :func:`model_sql`."""
+    as in :func:`model_sql`. ``complete``: every model answered every question, so a pair's shared questions are
+    all of them and its count, means and m2 are the models' own aggregates, written identically (the engine
+    computes an aggregate written twice once; no per-pair CASE)."""
     exprs: list[tuple[str, str]] = []
     s = [f"(s{j}{scale})" for j in range(n_models)]
     for j in range(n_models):
@@ -252,7 +258,8 @@ def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "") 
                   (f"lo_{j}", f"MIN({x})"), (f"hi_{j}", f"MAX({x})")]
     for j in range(n_models):
         for i in range(j):
-            a, b = f"(CASE WHEN s{i} IS NOT NULL THEN {s[j]} END)", f"(CASE WHEN s{j} IS NOT NULL THEN {s[i]} END)"
+            a, b = (s[j], s[i]) if complete else (f"(CASE WHEN s{i} IS NOT NULL THEN {s[j]} END)",
+                                                  f"(CASE WHEN s{j} IS NOT NULL THEN {s[i]} END)")
             k = f"{j}_{i}"
             exprs += [(f"count_{k}", f"COUNT({a})"), (f"mean_model_{k}", f"AVG({a})"),
                       (f"mean_baseline_{k}", f"AVG({b})"), (f"m2_model_{k}", f"VAR_POP({a}) * COUNT({a})"),

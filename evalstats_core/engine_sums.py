@@ -19,6 +19,9 @@ from .limits import Limits
 
 __all__ = ["aggregate"]
 
+#: The reader's note when scores were written as words (``_table.read_table``).
+WORDED = "words such as true/false and yes/no were read as 1/0"
+
 
 def _roles(side: Any, label: str, limits: Limits, o: dict) -> tuple[dict, Any]:
     """The column roles, found by the in-memory reader on the first rows (its checks and messages too)."""
@@ -48,7 +51,7 @@ def q_sample() -> int:
 
 def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     """The :class:`~evalstats_core.sums.FileSums` of the file behind ``side`` (an engine wrapper)."""
-    from ._checks import scales
+    from ._checks import resamples_note, scales
     from .sums import FileSums, ModelSums, PairSums
 
     roles, records = _roles(side, label, limits, o)
@@ -61,7 +64,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     wide = roles["format"] == "wide"
     integer = tuple(x for x, col in (("q", roles["question"]), ("m", roles["model"])) if kinds.get(col) == "integer")
     side.keep("es_models", q.models_sql(f"({q.rows_sql(d, source, clustered, integer)})", wide))
-    rows = side.run("SELECT m, j, first, off01, off0100, top, q_miss, m_miss, fail FROM es_models")
+    rows = side.run("SELECT m, j, first, off01, off0100, top, q_miss, m_miss, fail, words FROM es_models")
     _check_rows(side, roles, records, rows)
     rows.sort(key=lambda row: row[1])
     names = [roles["models"][int(row[0])] if wide else str(row[0]) for row in rows]
@@ -88,7 +91,11 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     if o["duplicates"] == "error" and max(int(row[6]) for row in found) > 1:
         raise EvalStatsError(f"{label} has several rows for one question and model; with duplicates='error' each "
                              "(question, model) must appear once (or read them as resamples, the default)")
-    notes = [n for n in records.notes if "empty cell" not in n]  # the layout's words; a sample's counts are not
+    # the layout's words; a sample's counts are not, nor whether its scores were words (decided over every row)
+    notes = [n for n in records.notes if "empty cell" not in n and n != WORDED]
+    score_cols = [roles["score"]] if roles["score"] else roles["models"]
+    if any(row[9] for row in rows) or any(types.get(c, "").upper() == "BOOLEAN" for c in score_cols):
+        notes.append(WORDED)
     warnings: list[str] = []
     synthetic, codes = _scale_stand_ins(found)
     import pandas as pd
@@ -110,7 +117,8 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     sizes = np.array([row[1] for row in clusters] if clustered else [questions], dtype=np.int64)
     m_of = {str(row[0]): j for j, row in enumerate(found)}
     if pivot:
-        models, acc, partial = _from_pivot(side, len(names), clustered, g_of, scale)
+        complete = all(int(row[2]) == questions for row in found)  # every model answered every question
+        models, acc, partial = _from_pivot(side, len(names), clustered, g_of, scale, complete)
         k_rows = [(names[int(j)], k, n) for j, k, n in side.run(q.pivot_k_sql("es_questions", len(names)))]
     else:
         models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
@@ -127,6 +135,9 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
                                     np.array([n for _, n in ks], dtype=np.int64),
                                     math.ldexp(r["lo"], exponent), math.ldexp(r["hi"], exponent)))  # unscaled
     pairs = _finish_pairs(acc, names, len(g_of), model_sums)
+    answered = [int(k) for _, k, n in k_rows if n]
+    if answered and max(answered) > 1:  # runs averaged: the reader's note, from the whole file's k histogram
+        notes.append(resamples_note(min(answered), max(answered)))
     if partial:
         notes.append(f"{partial} of {questions} questions were answered by only some models; each comparison "
                      "uses the questions both models answered")
@@ -241,36 +252,48 @@ def _joined_pairs(side: Any, sql: str, m_of: dict, g_of: dict) -> dict:
     for ma, mb, c, n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01, d_lo, d_hi in side.run(sql):
         a, b = m_of[str(ma)], m_of[str(mb)]
         flip = a < b  # the engine's a is the later model unless its text sorts first
-        p = acc.setdefault((b, a) if flip else (a, b), _new_pair(len(g_of)))
+        key = (b, a) if flip else (a, b)
+        if key not in acc:  # not setdefault(key, _new_pair(...)): that allocates G-sized arrays on every row
+            acc[key] = _new_pair(len(g_of))
+        p = acc[key]
         vals = (n, mean_b, mean_a, m2_b, m2_a, m2_d, co, only_b, only_a, not01) if flip else (
             n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01)
         _add(p, g_of[c], vals, *((-d_hi, -d_lo) if flip else (d_lo, d_hi)))
     return acc
 
 
-def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict, scale: str) -> tuple[list[dict], dict, int]:
-    """Every model's and pair's sums per cluster from one pass over the pivot (``es_questions``)."""
-    sql, names = q.pivot_sums_sql("es_questions", n_models, clustered, scale)
+def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict, scale: str,
+                complete: bool = False) -> tuple[list[dict], dict, int]:
+    """Every model's and pair's sums per cluster from one pass over the pivot (``es_questions``), fetched as one
+    array per column and placed by cluster index (no Python loop over clusters)."""
+    sql, _ = q.pivot_sums_sql("es_questions", n_models, clustered, scale, complete)
+    v = side.columns(sql)
     g = len(g_of)
-    models = [{**_empty(g), "lo": math.nan, "hi": math.nan, "n": 0} for _ in range(n_models)]
+    x = np.fromiter((g_of[c] for c in v["g"].tolist()), dtype=np.int64, count=len(v["g"]))
+    models = []
+    for j in range(n_models):
+        r = {**_empty(g), "lo": math.nan, "hi": math.nan}
+        n = v[f"n_{j}"].astype(np.int64)
+        has = n > 0
+        at = x[has]
+        r["count"][at], r["mean"][at], r["m2"][at] = n[has], v[f"mean_{j}"][has], v[f"m2_{j}"][has]
+        r["not01"][at] = v[f"not01_{j}"][has].astype(np.int64)
+        if has.any():
+            r["lo"], r["hi"] = float(v[f"lo_{j}"][has].min()), float(v[f"hi_{j}"][has].max())
+        r["n"] = int(n.sum())
+        models.append(r)
     acc: dict[tuple[int, int], dict] = {}
-    partial = 0
-    for row in side.run(sql):
-        v = dict(zip(names, row, strict=True))
-        x = g_of[v["g"]]
-        partial += int(v["partial"] or 0)
-        for j, r in enumerate(models):
-            n = int(v[f"n_{j}"])
-            if n:
-                r["count"][x], r["mean"][x], r["m2"][x], r["not01"][x] = n, v[f"mean_{j}"], v[f"m2_{j}"], v[f"not01_{j}"]
-                r["lo"] = v[f"lo_{j}"] if r["n"] == 0 else min(r["lo"], v[f"lo_{j}"])
-                r["hi"] = v[f"hi_{j}"] if r["n"] == 0 else max(r["hi"], v[f"hi_{j}"])
-                r["n"] += n
-        for j in range(n_models):
-            for i in range(j):
-                k = f"{j}_{i}"
-                _add(acc.setdefault((j, i), _new_pair(g)), x, tuple(v[f"{key}_{k}"] for key in _PAIR_KEYS),
-                     v[f"d_lo_{k}"], v[f"d_hi_{k}"])
+    for j in range(n_models):
+        for i in range(j):
+            k = f"{j}_{i}"
+            p = acc[(j, i)] = _new_pair(g)
+            has = v[f"count_{k}"] > 0
+            at = x[has]
+            for key in _PAIR_KEYS:
+                p[key][at] = v[f"{key}_{k}"][has].astype(p[key].dtype)
+            if has.any():
+                p["diff_min"], p["diff_max"] = float(v[f"d_lo_{k}"][has].min()), float(v[f"d_hi_{k}"][has].max())
+    partial = int(np.nansum(v["partial"])) if len(v["partial"]) else 0
     return models, acc, partial
 
 

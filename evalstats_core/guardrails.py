@@ -37,7 +37,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.special import stdtrit
 
 from ._validate import z_for
 from .analysis import ADJUST_LABELS, SMALL_N, Analysis
@@ -154,6 +153,8 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
             "2025), so the default uses Wilson's interval, or Clopper-Pearson's exact one below 10 failures "
             "(Wilson's own coverage dips near 0% and 100%)." + shown))
     if analysis.method == "cr2":
+        from scipy.special import stdtrit  # lazy: the gate imports this module for its SE sentence (issue 25)
+
         t = float(stdtrit(m.df, 0.5 + analysis.confidence / 2.0))  # the t quantile the interval uses
         wide, narrow = _halves(t * m.se, z * m.se, analysis)
         from .report_words import se_range
@@ -165,6 +166,8 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
             f"{100.0 * (t / z - 1.0):.0f}% wider, as it should be with so few: the standard error itself is within "
             f"{lo:.2f}x to {hi:.2f}x of the true one (95%). t assumes the mean is roughly normal; when most scores "
             "sit at one end of the scale (skewed, near a ceiling) the interval covers less than it claims."))
+    from scipy.special import stdtrit
+
     df = max(int(u) - 1, 1)
     t = float(stdtrit(df, 0.5 + analysis.confidence / 2.0))  # Student-t quantile with units - 1 df
     wide, narrow = _halves(t * m.se, z * m.se, analysis)

@@ -32,8 +32,8 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtr, ndtri
 
+from ._quantiles import norm_ppf
 from ._results import scalar_or_array as _out
 from ._validate import check_finite as _finite
 from ._validate import check_probability
@@ -92,7 +92,7 @@ def _plan_variance(omega2: Any, sigma2_a: Any, sigma2_b: Any, k_a: Any, k_b: Any
 def _z_sum(alpha: Any, power: Any) -> float:
     a = check_probability(alpha, "alpha")
     p = check_probability(power, "power")
-    return float(ndtri(1.0 - a / 2.0) + ndtri(p))  # z_{alpha/2} + z_beta
+    return norm_ppf(1.0 - a / 2.0) + norm_ppf(p)  # z_{alpha/2} + z_beta; no scipy (the gate's start-up, issue 25)
 
 
 def _positive(value: Any, name: str, hint: str) -> np.ndarray:
@@ -309,6 +309,8 @@ def power_at(
     >>> round(power_at(969, 0.03, omega2=1/9), 4)
     0.8
     """
+    from scipy.special import ndtr, ndtri
+
     nn = _positive(n, "n", "it is the number of questions")
     d = _positive(delta, "delta", "it is the true difference, e.g. 0.03")
     var = _plan_variance(omega2, sigma2_a, sigma2_b, k_a, k_b)
@@ -434,7 +436,7 @@ def clustered_sample_size(
 
     The design effect inflates only the part resampling cannot touch. From pilot data, prefer
     :func:`evalstats_core.pilot.pilot_estimates` with ``clusters=...``, which computes the Appendix C
-    omega2 directly.
+    omega2 directly and, for planning (``omega2_plan``), a median-unbiased random-cluster-effect one.
 
     References
     ----------

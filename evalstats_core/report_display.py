@@ -9,12 +9,13 @@ p-value to quote is the adjusted one (:func:`comparisons_display`), the others a
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from .analysis import Analysis
+from .analysis import Analysis, _data_frame
 from .vocabulary import ADJUST_LABELS, NONE, TESTS, Formatter, fmt_df, fmt_p, fmt_r, level
+
+if TYPE_CHECKING:  # frames are built by _data_frame, which imports pandas when a display is asked for
+    import pandas as pd
 
 __all__ = ["model_intervals", "clipped_note", "models_display", "comparisons_display", "comparisons_details",
            "differences_frame", "mcnemar_display", "settings_document", "MATRIX_FROM", "matrix_frame",
@@ -35,7 +36,7 @@ def model_intervals(analysis: Analysis) -> pd.DataFrame:
     """
     rows = [{"model": m.model, "estimate": m.mean, "se": m.se, "ci_low": m.ci_low, "ci_high": m.ci_high,
              "interval": m.interval} for m in analysis.models]
-    return pd.DataFrame(rows, columns=["model", "estimate", "se", "ci_low", "ci_high", "interval"])
+    return _data_frame(rows, columns=["model", "estimate", "se", "ci_low", "ci_high", "interval"])
 
 
 def clipped_note(analysis: Analysis, intervals: pd.DataFrame) -> str | None:
@@ -73,7 +74,7 @@ def models_display(analysis: Analysis, intervals: pd.DataFrame) -> pd.DataFrame:
             row["Effective n"] = f"{m.n_eff:,.0f}" if math.isfinite(m.n_eff) else "n/a"
         row["Interval"] = iv["interval"]
         rows.append(row)
-    return pd.DataFrame(rows)
+    return _data_frame(rows)
 
 
 # ---------------------------------------------------------------------------------------------- pairs
@@ -103,7 +104,7 @@ def comparisons_display(analysis: Analysis) -> pd.DataFrame:
             head_ci: f.bounded(c.ci_low, c.ci_high, diff=True),
             quote: fmt_p(c.p_adjusted if quote != "p" else c.p_value),
         })
-    return pd.DataFrame(rows)
+    return _data_frame(rows)
 
 
 def comparisons_details(analysis: Analysis) -> pd.DataFrame:
@@ -125,7 +126,7 @@ def comparisons_details(analysis: Analysis) -> pd.DataFrame:
         row["Pairing saved"] = _saved(saved)
         row["Questions"] = f"{c.n:,}"
         rows.append(row)
-    return pd.DataFrame(rows)
+    return _data_frame(rows)
 
 
 def _saved(saved: float) -> str:
@@ -140,7 +141,7 @@ def _saved(saved: float) -> str:
 def differences_frame(analysis: Analysis) -> pd.DataFrame:
     """One row per comparison for the forest plot: ``label, estimate, ci_low, ci_high, significant``."""
     alpha = 1.0 - analysis.confidence
-    return pd.DataFrame({
+    return _data_frame({
         "label": [f"{c.model} − {c.baseline}" for c in analysis.comparisons],
         "estimate": [c.diff for c in analysis.comparisons],
         "ci_low": [c.ci_low for c in analysis.comparisons],
@@ -164,7 +165,7 @@ def mcnemar_display(analysis: Analysis) -> pd.DataFrame:
                      "χ² = (b − c)² / (b + c)": NONE if clustered or c.mcnemar_statistic is None
                      else fmt_r(c.mcnemar_statistic, 2),
                      TESTS["mcnemar_chi2"]: NONE if clustered else fmt_p(c.mcnemar_p_value)})
-    return pd.DataFrame(rows)
+    return _data_frame(rows)
 
 
 # ------------------------------------------------------------------------------------------- settings
@@ -197,7 +198,7 @@ def matrix_frame(analysis: Analysis) -> pd.DataFrame:
         sig = bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)
         rows.append({"row": c.model, "column": c.baseline, "estimate": c.diff, "significant": sig})
         rows.append({"row": c.baseline, "column": c.model, "estimate": -c.diff, "significant": sig})
-    return pd.DataFrame(rows, columns=["row", "column", "estimate", "significant"])
+    return _data_frame(rows, columns=["row", "column", "estimate", "significant"])
 
 
 def leader_frame(analysis: Analysis, leader: str) -> pd.DataFrame:
@@ -213,5 +214,5 @@ def leader_frame(analysis: Analysis, leader: str) -> pd.DataFrame:
         low, high = (c.ci_low, c.ci_high) if sign > 0 else (-c.ci_high, -c.ci_low)
         rows.append({"label": f"{other} − {leader}", "estimate": sign * c.diff, "ci_low": low, "ci_high": high,
                      "significant": bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)})
-    frame = pd.DataFrame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
+    frame = _data_frame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
     return frame.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)  # closest first

@@ -291,10 +291,10 @@ class _Column:
     """One model's question scores with the per-group sums file_sums needs (residuals made on demand)."""
 
     def __init__(self, groups: _Groups, x: np.ndarray, mask: np.ndarray, full: bool, sizes: np.ndarray,
-                 maybe_fractional: bool) -> None:
+                 maybe_fractional: bool, ones: np.ndarray | None = None) -> None:
         self.groups, self.x, self.mask, self.full = groups, x, mask, full
         self.count = sizes if full else groups.count(mask)
-        first = int(np.argmax(mask))
+        first = 0 if full else int(np.argmax(mask))  # the first answered question
         if maybe_fractional:
             frac = (x != 0.0) & (x != 1.0)
             if not full:
@@ -306,9 +306,8 @@ class _Column:
         self.binary = not self.not01.any()
         self._resid: np.ndarray | None = None
         if self.binary:  # 0/1: integer sums, exact
-            self.ones = np.rint(groups.sum(x if full else np.where(mask, x, 0.0)))
-            self.mean = _nan_empty(_ratio(self.ones, self.count), self.count)
-            self.m2 = _ratio(self.ones * (self.count - self.ones), self.count)
+            self.ones = np.rint(groups.sum(x if full else np.where(mask, x, 0.0))) if ones is None else ones
+            self.mean, self.m2 = binary_moments(self.ones, self.count)
         else:  # shifted by the first answer, then centred on the group means: two passes, no cancellation
             x0 = float(x[first])
             y = x - x0 if full else np.where(mask, x - x0, 0.0)
@@ -332,6 +331,21 @@ class _Column:
 
 def _nan_empty(v: np.ndarray, count: np.ndarray) -> np.ndarray:
     return np.where(count > 0, v, np.nan)
+
+
+def binary_moments(ones: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-group mean (``nan`` where empty) and centred sum of squares ``ones (count - ones) / count`` of 0/1
+    scores from the exact counts of ones and of questions."""
+    return _nan_empty(_ratio(ones, count), count), _ratio(ones * (count - ones), count)
+
+
+def binary_pair_moments(both: np.ndarray, ones_a: np.ndarray, ones_b: np.ndarray,
+                        count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per group ``(only a right, only b right, co-moment, centred sum of squares of a - b)`` of two 0/1
+    columns from the exact counts: questions both got right, each one's ones, and the questions."""
+    only_a, only_b = ones_a - both, ones_b - both
+    disc, net = only_a + only_b, only_a - only_b
+    return only_a, only_b, _ratio(both * count - ones_a * ones_b, count), _ratio(disc * count - net * net, count)
 
 
 def file_sums(table: QuestionTable) -> FileSums:
@@ -363,7 +377,7 @@ def file_sums(table: QuestionTable) -> FileSums:
     groups = _Groups(codes, n_groups)
     sizes = (np.array([n_q], dtype=np.int64) if codes is None
              else np.bincount(codes, minlength=n_groups).astype(np.int64))
-    full = answered.all(axis=0)  # (n_m,)
+    full = np.ones(n_m, bool) if answered.all() else answered.all(axis=0)  # (n_m,); a full table in one pass
     k_hist = [np.bincount(table.k[:, j]) for j in range(n_m)]  # k = 0: not answered (dropped below)
     # 0/1 answers, one run each: the question scores are 0/1 (no pass to check, min and max from the counts)
     known01 = [table.score_kind == "binary" and k_hist[j].size <= 2 for j in range(n_m)]
@@ -373,7 +387,9 @@ def file_sums(table: QuestionTable) -> FileSums:
     exponent = rescale_exponent([abs(v) for lim in lims for v in lim if math.isfinite(v)])
     if exponent:
         scores = np.ldexp(scores, -exponent)
-    cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j]) for j in range(n_m)]
+    patterns = _patterns(scores, codes, n_groups) if all(known01) and full.all() else None
+    cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j],
+                    None if patterns is None else patterns @ _bit(n_m, j)) for j in range(n_m)]
     models = []
     for j, c in enumerate(cols):
         values = np.flatnonzero(k_hist[j])
@@ -383,28 +399,58 @@ def file_sums(table: QuestionTable) -> FileSums:
             lo, hi = float((c.ones < c.count).sum() == 0), float(c.ones.any())
         models.append(ModelSums(table.models[j], c.count, c.mean, c.m2, c.not01, values.astype(np.int64),
                                 k_hist[j][values].astype(np.int64), lo, hi))
-    pairs = [_pair_sums(groups, cols[j], cols[i], table.models[j], table.models[i])
+    pairs = [_pair_sums(groups, cols[j], cols[i], table.models[j], table.models[i],
+                        None if patterns is None else patterns @ (_bit(n_m, i) * _bit(n_m, j)))
              for j in range(n_m) for i in range(j)]
     return FileSums(
         name=table.name, models=tuple(table.models),
-        clusters=None if codes is None else tuple(str(c) for c in table.clusters),
+        clusters=None if codes is None else _labels(table.clusters),
         cluster_col=None if codes is None else table.cluster_col, cluster_sizes=sizes,
         score_kind=table.score_kind, n_questions=int(n_q), exponent=int(exponent), model_sums=tuple(models),
         pair_sums=tuple(pairs), format=table.format, question_col=table.question_col, model_col=table.model_col,
         score_col=table.score_col, notes=tuple(table.notes), reading=tuple(table.reading))
 
 
-def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str) -> PairSums:
-    """``a - b`` on the questions both answered (see :func:`file_sums`)."""
+_PATTERN_MODELS, _PATTERN_BINS = 10, 1 << 22  # 0/1 tables counted by answer pattern: most models, most bins
+
+
+def _labels(clusters: np.ndarray) -> tuple[str, ...]:
+    """The cluster labels as a tuple of str (Python strings straight from a str or object array)."""
+    arr = np.asarray(clusters)
+    return tuple(map(str, arr.tolist())) if arr.dtype.kind in "UO" else tuple(str(c) for c in arr)
+
+
+def _patterns(scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> np.ndarray | None:
+    """Per group, the count of questions with each pattern of 0/1 answers (shape ``(G, 2^m)``, float64): one
+    ``bincount`` of ``code * 2^m + sum_j x_j 2^j`` gives every model's ones and every pair's questions both
+    right (exact integer sums of these counts) in one pass over the table; None when there would be too many
+    bins."""
+    n_m = scores.shape[1]
+    width = 1 << n_m
+    if n_m > _PATTERN_MODELS or n_groups * width > _PATTERN_BINS:
+        return None
+    key = (scores @ (1 << np.arange(n_m)).astype(np.float64)).astype(np.int64)  # (n_q,) the answer pattern
+    if codes is not None:
+        key += codes * width
+    return np.bincount(key, minlength=n_groups * width).reshape(n_groups, width).astype(np.float64)
+
+
+def _bit(n_m: int, j: int) -> np.ndarray:
+    """``(2^n_m,)`` 1.0 where model ``j`` answered right in the pattern, else 0.0."""
+    return ((np.arange(1 << n_m) >> j) & 1).astype(np.float64)
+
+
+def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str,
+               both: np.ndarray | None = None) -> PairSums:
+    """``a - b`` on the questions both answered (see :func:`file_sums`; ``both``: the questions both got right
+    per group, when counted already)."""
     g = groups.g
     if a.full and b.full:
         count, zero = a.count, np.zeros(g, np.int64)
         if a.binary and b.binary:  # 0/1: the co-moment and discordant counts from one dot
-            both = np.rint(groups.dot(a.x, b.x))
-            only_a, only_b = a.ones - both, b.ones - both
-            co = _ratio(both * count - a.ones * b.ones, count)
-            disc, net = only_a + only_b, only_a - only_b
-            m2d = _ratio(disc * count - net * net, count)
+            both = np.rint(groups.dot(a.x, b.x)) if both is None else both
+            only_a, only_b, co, m2d = binary_pair_moments(both, a.ones, b.ones, count)
+            disc = only_a + only_b
             lo = -1.0 if only_b.any() else (0.0 if (disc < count).any() else 1.0)
             hi = 1.0 if only_a.any() else (0.0 if (disc < count).any() else -1.0)
             return PairSums(model, baseline, count, a.mean, b.mean, a.m2, b.m2, m2d, co,

@@ -3,10 +3,11 @@ error bars, the paired comparisons, an honest ranking, the guardrails and the pl
 
 import streamlit as st
 
-from evalstats_app import shell, workbench_judge
+from evalstats_app import shell, workbench_judge, workbench_reported
 from evalstats_app import workbench as wb
 from evalstats_app import workbench_reading as reading
 from evalstats_app import workbench_sections as sections
+from evalstats_app import workbench_server as server
 
 content = shell.page_setup("analyze")
 state = shell.UrlState(wb.DEFAULTS, bounds=wb.BOUNDS, choices=wb.CHOICES)
@@ -26,31 +27,39 @@ def plan_part(source, prepared, roles_key, results) -> None:
     state.sync()
 
 
+wb.mark("script start")
 st.markdown(content["intro"])
 mode = wb.mode_control(content)
 
 if mode == "reported":
-    sections.reported_section(content)
+    workbench_reported.reported_section(content)
 else:
     source = reading.source_controls(content)
-    read = reading.roles_controls(content, source)
-    if read.prepared is not None:
+    wb.mark("file read")
+    read = None if source.problem or source.path else reading.roles_controls(content, source)
+    if source.path:  # a folder or big table on the server: DuckDB's sums, the sections they give
+        server.sql_sections(content, source)
+    elif read is not None and read.prepared is not None:
         prepared, roles_key = read.prepared, read.options
         st.markdown("---")
         settings = wb.analysis_controls(prepared.table.models)
+        wb.mark("columns and controls")
         base = wb.run(source, read, settings)
+        wb.mark("analysis")
         results = workbench_judge.corrected(prepared, base, source.key, roles_key)  # human labels: PPI++
         results = wb.corrected_key(base, results)
         if results is not None:
             st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
         if results is not None:
-            sections.models_section(content, prepared, results, settings["method"])
+            sections.models_section(content, sections.design_of(prepared), results, settings["method"])
             workbench_judge.judge_section(prepared, results, source.key, roles_key)
             sections.compare_section(content, results)
+            wb.mark("models and comparisons drawn")
             why_part(source, prepared, roles_key, results)
             sections.rank_section(content, results)
             sections.guardrails_section(content, results)
             plan_part(source, prepared, roles_key, results)
+            wb.mark("why, ranking, guardrails, plan")
             sections.export_section(content, prepared, results, settings["method"])
 
 shell.notice(content["notice"], title="The rules this page follows")
@@ -58,3 +67,4 @@ state.sync()
 for i, q in enumerate(content.quizzes):
     shell.quiz(q, key=f"analyze_quiz{i}")
 st.page_link("app.py", label="← All chapters", icon=":material/home:")
+wb.mark("script end")

@@ -327,8 +327,9 @@ def test_no_clusters_never_touches_the_cluster_path(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("cluster path used")
 
-    monkeypatch.setattr(clustering, "cluster_codes", boom)
+    monkeypatch.setattr(clustering, "codes_and_sizes", boom)
     assert summarize(ATLAS).n_clusters == 10
+    assert summarize([1, 0, 1, 1]).n_clusters == 4  # the 0/1 path too
 
 
 def test_confidence_changes_the_interval_width():

@@ -293,22 +293,24 @@ def test_no_clusters_never_touches_the_cluster_path(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("cluster path used")
 
-    monkeypatch.setattr(comparison, "cluster_codes", boom)
+    monkeypatch.setattr(comparison, "codes_and_sizes", boom)
     assert compare(ATLAS, BREEZE).n_clusters == 10
+    assert compare([1, 0, 1, 1], [0, 0, 1, 1]).n_clusters == 4  # the 0/1 path too
 
 
 def test_cluster_codes_computed_once_per_compare(monkeypatch):
     calls = []
-    real = comparison.cluster_codes
+    real = comparison.codes_and_sizes
 
     def counting(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(comparison, "cluster_codes", counting)
+    monkeypatch.setattr(comparison, "codes_and_sizes", counting)
     a, b, codes = two_models(3)
     compare(a, b, codes)
-    assert len(calls) == 1
+    compare((a > 0.5).astype(float), (b > 0.5).astype(float), codes)  # the 0/1 path
+    assert len(calls) == 2
 
 
 def test_result_fields_are_plain_python():

@@ -288,3 +288,52 @@ def test_server_paths_are_off_by_default_and_stay_inside_their_folder(tmp_path):
     for name in ("../secret.csv", str(outside), "link.csv", "sneaky", "evals/*.csv", "s3://b/x.parquet"):
         with pytest.raises(EvalStatsError):
             engine.server_path(name, env)
+
+
+def test_scores_written_as_words_beyond_the_sample_are_noted(tmp_path, monkeypatch):
+    """Whether scores were words (true/false) is decided over every row, not the reader's sample."""
+    monkeypatch.setattr(engine, "SAMPLE_ROWS", 10)
+    words = "words such as true/false and yes/no were read as 1/0"
+    head = "question,model,score\n" + "".join(f"q{i},{m},{i % 2}\n" for i in range(20) for m in ("A", "B"))
+    for tail, noted in (("q20,A,true\nq20,B,no\n", True), ("q20,A,1\nq20,B,0\n", False)):
+        path = tmp_path / "w.csv"
+        path.write_text(head + tail)
+        memory = file_sums(question_scores(load(str(path))))
+        assert (words in memory.notes) is noted  # the in-memory path reads every row
+        assert (words in sums_of(str(path)).notes) is noted
+
+
+def test_several_answers_per_question_get_the_readers_note(tmp_path):
+    """Runs per (question, model) are named in the notes as the in-memory path names them (from every row)."""
+    path = tmp_path / "runs.csv"
+    path.write_text("question,model,score\n" + "".join(f"q{i},{m},{(i + r) % 2}\n" for i in range(30)
+                                                       for m in ("A", "B") for r in range(1 + (i == 29) * 2)))
+    memory = [n for n in file_sums(question_scores(load(str(path)))).notes if "answers per question" in n]
+    assert memory == ["1-3 answers per question and model (resamples); they are averaged into one score per "
+                      "question, never pooled"]
+    assert [n for n in sums_of(str(path)).notes if "answers per question" in n] == memory
+
+
+@pytest.mark.parametrize("clustered", [True, False], ids=["clustered", "unclustered"])
+@pytest.mark.parametrize("kind", ["binary", "continuous", "huge"])
+def test_every_model_answered_every_question_takes_the_lighter_pairs(tmp_path, monkeypatch, clustered, kind):
+    """When no model skipped a question, the pairs reuse the models' aggregates (no per-pair CASE): the same
+    FileSums as the in-memory path, and the same as the general query gives."""
+    from evalstats_core import engine_sql
+
+    seen = []
+    general = engine_sql.pivot_sums_sql
+
+    def spy(pivot, n_models, clustered, scale, complete):
+        seen.append(complete)
+        return general(pivot, n_models, clustered, scale, complete)
+
+    monkeypatch.setattr(engine_sql, "pivot_sums_sql", spy)
+    frame = synthetic(5, clustered=clustered, kind=kind)
+    everyone = frame.groupby("question")["model"].nunique() == 4
+    path = tmp_path / "all.parquet"
+    frame[frame["question"].map(everyone)].to_parquet(path, index=False)
+    assert_same_sums(path)
+    assert seen == [True]
+    monkeypatch.setattr(engine_sql, "pivot_sums_sql", lambda *args: general(*args[:4], complete=False))
+    assert differences(sums_of(str(path)), file_sums(question_scores(load(str(path))))) == []

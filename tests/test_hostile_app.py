@@ -134,11 +134,11 @@ def test_reported_numbers_with_overflowing_values_show_one_message(n, se, words,
     """Issue 21: the reported-numbers mode with n = 1e308 (or an absurd SE) shows st.error, never OverflowError."""
     import pandas as pd
 
-    from evalstats_app import workbench_sections
+    from evalstats_app import workbench_reported
 
     start = pd.DataFrame({"model": ["Galleon", "Dreadnought"], "accuracy": [83.6, 86.7], "n": [n, 164.0],
                           "se": [se, None]})
-    monkeypatch.setattr(workbench_sections, "_REPORTED_START", start)
+    monkeypatch.setattr(workbench_reported, "_REPORTED_START", start)
     at = run_page(PAGE, {"analyze_mode": "reported"})
     no_exceptions(at)
     assert len(at.error) == 1 and words in text_of(at), text_of(at)

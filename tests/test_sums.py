@@ -210,3 +210,52 @@ def test_kept_moments_and_cr2_weights_give_a_fresh_analysis_exactly():
     weights = [k for k in kept.memo if k[0] == "cr2"]
     assert len(weights) == 2  # every question / the third model's questions (its pairs share them)
     assert kept.memo and not file_sums(t).memo
+
+
+@pytest.mark.parametrize("n_clusters", [None, 7])
+def test_answer_patterns_give_the_per_column_sums_exactly(monkeypatch, n_clusters):
+    """0/1 tables: the sums counted from the answer patterns (one bincount) equal the per-column and per-pair
+    sums to the last bit."""
+    from evalstats_core import sums as sums_mod
+
+    rng = np.random.default_rng(11)
+    n_q, n_m = 300, 4
+    scores = (rng.random((n_q, n_m)) > np.linspace(0.2, 0.7, n_m)).astype(float)
+    codes = None if n_clusters is None else rng.integers(0, n_clusters, n_q)
+    table = table_of(scores, np.ones((n_q, n_m), bool), np.ones((n_q, n_m), np.int64), codes, "binary")
+    assert sums_mod._patterns(table.scores, codes, 1 if codes is None else table.n_clusters) is not None
+    fast = file_sums(table)
+    monkeypatch.setattr(sums_mod, "_PATTERN_MODELS", 0)  # the per-column path
+    slow = file_sums(table)
+    assert sums_mod._patterns(table.scores, codes, 1 if codes is None else table.n_clusters) is None
+    for x, y in zip(fast.model_sums + fast.pair_sums, slow.model_sums + slow.pair_sums, strict=True):
+        for f in x.__slots__:
+            u, v = getattr(x, f), getattr(y, f)
+            assert np.array_equal(u, v, equal_nan=isinstance(u, np.ndarray) and u.dtype.kind == "f"), f
+
+
+@pytest.mark.parametrize("n_clusters", [None, 9])
+@pytest.mark.parametrize("n_q", [12, 400])
+def test_summarize_and_compare_of_01_scores_read_the_sums_of_analyze(n_clusters, n_q):
+    """0/1 scores: summarize and compare count ones (per cluster) and both-right, as file_sums does, so their
+    means, SEs, df and intervals are analyze's to the last bit (a few ulps for the clustered co-moment, which
+    analyze sums per cluster)."""
+    rng = np.random.default_rng(n_q)
+    scores = (rng.random((n_q, 3)) > np.array([0.3, 0.5, 0.8])).astype(float)
+    codes = None if n_clusters is None else np.arange(n_q) % n_clusters
+    t = table_of(scores, np.ones((n_q, 3), bool), np.ones((n_q, 3), np.int64), codes, "binary")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        res = analyze(t)
+        for j, r in enumerate(res.models):
+            s = summarize(scores[:, j], codes)
+            assert (s.mean, s.se, s.df, s.ci_low, s.ci_high) == (r.mean, r.se, r.df, r.ci_low, r.ci_high), (j, s, r)
+        pairs = [(j, i) for j in range(3) for i in range(j)]
+        for (j, i), p in zip(pairs, sorted(res.comparisons, key=lambda p: (p.model, p.baseline)), strict=True):
+            assert (p.model, p.baseline) == (f"m{j}", f"m{i}")
+            c = compare(scores[:, j], scores[:, i], codes)
+            assert (c.mean_a, c.mean_b, c.diff, c.se, c.se_unpaired, c.df, c.only_a, c.only_b) == (
+                p.mean_model, p.mean_baseline, p.diff, p.se, p.se_unpaired, p.df, p.only_model, p.only_baseline)
+            assert c.correlation == (p.correlation if codes is None else pytest.approx(p.correlation, rel=1e-14))
+            assert (c.ci_low, c.ci_high) == ((p.ci_low, p.ci_high) if codes is None
+                                             else (pytest.approx(p.ci_low, rel=1e-13), pytest.approx(p.ci_high, rel=1e-13)))

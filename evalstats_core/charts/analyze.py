@@ -33,15 +33,16 @@ TIED = "cannot be told apart from the leader"
 BELOW = "below the leader"
 
 
-def _titled(chart, title: str | None, subtitle: str | None):
-    """``chart`` with a title and a subtitle line (the method), when given; the height grows by the room
-    they take, since Streamlit fits titles, axes and legends inside the height."""
+def _titled(chart, title: str | None, subtitle: str | None, height: int | None = None):
+    """``chart`` with a title and a subtitle line (the method), when given; the height (``height``, else the
+    chart's own) grows by the room they take, since Streamlit fits titles, axes and legends inside it. One
+    ``properties`` call: each one copies the chart."""
     if not title:
-        return chart
-    height = chart.to_dict(validate=False).get("height")
-    titled = chart.properties(title=alt.TitleParams(title, subtitle=subtitle or "", anchor="start",
-                                                    subtitleColor="#777777"))
-    return titled.properties(height=height + 45) if isinstance(height, int | float) else titled
+        return chart if height is None else chart.properties(height=height)
+    height = chart.height if height is None else height  # the chart's own: no compiling of its data
+    grow = {"height": height + 45} if isinstance(height, int | float) else {}
+    return chart.properties(title=alt.TitleParams(title, subtitle=subtitle or "", anchor="start",
+                                                  subtitleColor="#777777"), **grow)  # one copy of the chart
 
 
 def _axis(chart: alt.LayerChart, fmt: str, title: str, *, signed: bool = False) -> alt.LayerChart:
@@ -51,7 +52,7 @@ def _axis(chart: alt.LayerChart, fmt: str, title: str, *, signed: bool = False) 
     axis = alt.Axis(format=fmt, labelOverlap=True, labelBound=True, labelFlush=True, tickCount=6, **extra)
     layers = []
     for layer in chart.layer:
-        enc = layer.to_dict(validate=False).get("encoding", {})
+        enc = _encoding(layer)
         if "x2" in enc:
             x = enc["x"]
             layer = layer.encode(x=alt.X(x["field"], type="quantitative", title=title, axis=axis,
@@ -75,7 +76,14 @@ def _wide_labels(chart: alt.LayerChart, field: str) -> alt.LayerChart:
 
 def _has_y(layer: alt.Chart) -> bool:
     """True for the forest's rows (bars, points); False for the dashed zero line, which spans all rows."""
-    return "y" in layer.to_dict(validate=False).get("encoding", {})
+    return "y" in _encoding(layer)
+
+
+def _encoding(layer: alt.Chart) -> dict:
+    """A layer's compiled encoding, without compiling its data (sanitising a frame costs more than the rest)."""
+    bare = layer.copy(deep=False)
+    bare.data = alt.Undefined
+    return bare.to_dict(validate=False).get("encoding", {})
 
 
 def _check(frame: pd.DataFrame, needed: tuple[str, ...]) -> None:
@@ -109,7 +117,7 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
                        shown_high=data["ci_high"].clip(upper=1.0) if percent else data["ci_high"])
     chart = forest(data, label="model", percent=percent, low="shown_low", high="shown_high",
                    x_title=f"Mean score with {confidence:.0%} interval", height_per_row=36)
-    chart = _wide_labels(chart.copy(), "model")
+    chart = _wide_labels(chart, "model")  # forest's chart is this function's own: changed in place
     chart = _axis(chart, ".0%" if percent else ".3g", f"Mean score with {confidence:.0%} interval")
     cut = data[(data["ci_low"] < data["shown_low"]) | (data["ci_high"] > data["shown_high"])]
     if len(cut):
@@ -137,7 +145,7 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
         chart = chart.copy()
         chart.layer = [*chart.layer, text]  # keep the forest's own (possibly hoisted) data
     extra = 30 if "tied" in data.columns else 0
-    return _titled(chart.properties(height=_height(len(data)) + extra), title, subtitle)
+    return _titled(chart, title, subtitle, height=_height(len(data)) + extra)
 
 
 def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95,
@@ -166,12 +174,12 @@ def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: 
     color = alt.Color("verdict:N", scale=alt.Scale(domain=[SIGNIFICANT, NOT_SIGNIFICANT],
                                                    range=[PALETTE[0], PALETTE[7]]),
                       legend=legend(title=None, orient="bottom"))
-    chart = _wide_labels(chart.copy(), "label")
+    chart = _wide_labels(chart, "label")
     layers = list(chart.layer)
     layers[-2] = layers[-2].encode(color=color)  # the interval bars
     layers[-1] = layers[-1].encode(color=color)  # the points
     chart.layer = layers
-    return _titled(chart.properties(height=_height(len(data)) + 30), title, subtitle)  # + the legend below
+    return _titled(chart, title, subtitle, height=_height(len(data)) + 30)  # + the legend below
 
 
 def difference_matrix(frame: pd.DataFrame, *, order: list[str], percent: bool = True,
