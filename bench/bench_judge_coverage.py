@@ -6,11 +6,18 @@ Grid: judge sensitivity {0.6, 0.8, 0.99} x specificity {0.5, 0.8, 0.99} x labell
 is ``--reps`` seeded replications (default 2,000). Prints one line per cell: corrected coverage,
 judge-only coverage, mean half-widths, mean lambda; then the range of the corrected coverage.
 
-Run: ``python bench/bench_judge_coverage.py [--reps 2000] [--quick]`` (``--quick``: sensitivity and
-specificity at their extremes only). About 2 ms a replication (independent), 4 ms clustered: the full grid
-took 613 s on the shared 2-core machine under load. Results: ``bench/results/judge_coverage_2000.txt``
-(corrected 0.941-0.992; the three cells above 0.97 are 40 labels with a specificity-0.99 judge, where the
-small-count limits of ``evalstats_core.judge_interval`` are conservative).
+Then two mirror cells (``mirror``): the 40-label cells of the lenient (0.99 / 0.80) and the near-perfect
+(0.99 / 0.99) judge with "pass" and "fail" swapped (true pass rate 0.3, sensitivity and specificity
+exchanged). The interval treats both kinds of judge error alike, so each mirror cell covers as its
+original does: the near-perfect judge's over-coverage at 40 labels is the price of the lenient judge's
+95% (see ``evalstats_core.judge_interval.ppi_interval``), not of a choice that favours one direction.
+
+Run: ``nice -n 5 python bench/bench_judge_coverage.py [--reps 2000] [--quick]`` (``--quick``: sensitivity
+and specificity at their extremes only). The replications of a cell are drawn and fitted together
+(``evalstats_core.judge_rows.ppi_rows``); the judge-only interval is ``summarize``'s, one eval at a time.
+Results: ``bench/results/judge_coverage2_2000.txt`` (the small-count limits at the nominal level);
+``judge_coverage_2000.txt`` is the earlier run (limits at the t(df) level: 0.941-0.992, three cells above
+0.97).
 """
 
 from __future__ import annotations
@@ -53,6 +60,11 @@ def main() -> None:
         covs.append(c.corrected)
         print(f"{'compare':8} {0.9:5.2f} {0.8:5.2f} {n_lab:6d} {k:4d}  {c.corrected:9.3f}  {c.judge_only:10.3f}"
               f"  {c.mean_half_width:7.4f}  {c.judge_half_width:8.4f}  {c.mean_lam:.2f}", flush=True)
+    for seed, (se, sp) in enumerate(((0.99, 0.80), (0.99, 0.99)), start=2000):
+        c = judge_coverage(n_total=N_TOTAL, n_labeled=40, sensitivity=sp, specificity=se, pass_rate=0.3,
+                           reps=args.reps, rng=seed)
+        print(f"{'mirror':8} {sp:5.2f} {se:5.2f} {40:6d} {0:4d}  {c.corrected:9.3f}  {c.judge_only:10.3f}"
+              f"  {c.mean_half_width:7.4f}  {c.judge_half_width:8.4f}  {c.mean_lam:.2f}   (pass rate 0.3)", flush=True)
     print(f"corrected coverage from {min(covs):.3f} to {max(covs):.3f} over {len(covs)} cells of {args.reps} "
           f"replications ({time.perf_counter() - start:.0f} s)")
 

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 _BASELINE = """
 import evalstats_core.analysis, evalstats_core.report, evalstats_core.cli  # the same imports, no data
+import pandas, pyarrow, pyarrow.compute, pyarrow.csv, pyarrow.parquet  # lazy since issue 25: a large file needs them
 """
 
 _ARROW_FLOOR = """
@@ -81,7 +82,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         csv, parquet = make_files(Path(tmp), args.rows)
         base, _ = child(["-c", _BASELINE])
-        print(f"{args.rows:,} rows (4 models, clusters); start-up peak with the same imports {base / 1e6:.0f} MB")
+        print(f"{args.rows:,} rows (4 models, clusters); start-up peak with the same imports {base / 1e6:.0f} MB; "
+              f"load average {Path('/proc/loadavg').read_text().split()[0] if Path('/proc/loadavg').exists() else '?'}")
         print(f"{'file':>8}  {'size':>7}  {'peak':>8}  {'B/row':>6}  {'over start-up':>13}  {'CPU':>6}  "
               f"{'arrow floor B/row':>17}")
         for path in (csv, parquet):

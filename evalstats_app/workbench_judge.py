@@ -132,11 +132,14 @@ def _show(section, name: str) -> None:
     target = st.number_input("Target half-width (points)", min_value=0.2, max_value=50.0, value=2.0, step=0.5,
                              key="judge_target")
     budgets = {m: budget_from_moments(target / 100, n_total=b.n_total, var_human=b.var_human, var_judge=b.var_judge,
-                                      cov=b.cov, confidence=b.confidence)
+                                      cov=b.cov, confidence=b.confidence, cells=b.cells)
                for m, b in section.budgets.items() if b is not None}
     known = [row for row in section.models if row[0] in budgets]
     if known:
         sub = type(section)(tuple(known), (), section.source, budgets)
         st.dataframe(budget_frame(sub, budgets, target / 100), hide_index=True, width="stretch")
         st.caption("Human labels needed for the target with the judge's verdicts on every question (PPI++) and "
-                   "without them; an empty cell means even labelling every question does not reach it.")
+                   "without them. For 0/1 verdicts the count is the one whose corrected interval, as computed "
+                   "above, has the target half-width on average (few labels show few judge errors, and the "
+                   "interval then allows for the ones they missed); independent questions assumed. An empty cell "
+                   "means even labelling all but two questions does not reach it.")

@@ -262,24 +262,20 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
 _SCALES = ((1.0, "0 to 1"), (10.0, "up to 10"), (100.0, "up to 100"))
 
 
-def _any_per_model(m_codes: np.ndarray, mask: np.ndarray, n_m: int) -> np.ndarray:
-    """(n_m,) bool: whether ``mask`` holds on any row of each model."""
-    return np.bincount(m_codes[mask], minlength=n_m) > 0
-
-
 def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: str, mixed: str, notes: list[str],
             warnings: list[str], *, wide: bool) -> tuple[np.ndarray, bool]:
     """Each model's scale; mixed scales are an error naming the models; binary 0/100 is read as 0/1.
 
     Returns the scores (0/100 divided by 100 when every model is binary on 0/100) and whether they are binary.
     """
+    from ._cells import per_model_any, per_model_max
+
     n_m = m_labels.size
-    zero = score == 0.0  # per-model flags and maxima from bool masks and the models' rows only: no float
-    off01 = _any_per_model(m_codes, ~zero & (score != 1.0), n_m)  # weights or group-by copies (issue 25)
-    off0100 = _any_per_model(m_codes, ~zero & (score != 100.0), n_m)
+    zero = score == 0.0  # per-model flags and maxima from bool masks, a chunk of rows at a time: no float
+    off01 = per_model_any(m_codes, ~zero & (score != 1.0), n_m)  # weights or group-by copies (issue 25)
+    off0100 = per_model_any(m_codes, ~zero & (score != 100.0), n_m)
     del zero
-    top = np.zeros(n_m)  # each model's largest |score| (0 for a model with no rows)
-    np.maximum.at(top, m_codes, np.abs(score))
+    top = per_model_max(m_codes, score, n_m)  # each model's largest |score| (0 for a model with no rows)
     magnitude = np.full(n_m, np.inf)  # smallest of 1, 10, 100 that bounds the model's |scores|; inf: larger
     for bound, _ in reversed(_SCALES):
         magnitude[top <= bound] = bound

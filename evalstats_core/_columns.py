@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name a
     import pandas as pd
     import pyarrow as pa
 
-__all__ = ["categorical", "check_name", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "role_notes", "score_values",
+__all__ = ["categorical", "check_name", "code_dtype", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "role_notes", "score_values",
            "tidy_frame", "wide_cells", "wide_notes"]
 
 # Role -> accepted column names (normalised: lower case, spaces and dashes as "_"), in priority order.
@@ -191,18 +191,24 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if col.null_count:  # before encoding: a null index would read as the most negative int64
-        i = int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0])
-        raise EvalStatsError(f"{where(i)} has no {what} (null) in column '{header}'; every row needs one: fill it "
-                             "in or delete the row")
-    text = pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
-    coded = pa.types.is_dictionary(col.type) and pa.types.is_string(col.type.value_type)  # from the CSV parser
-    if not (text or coded):
-        col = pc.cast(col, pa.string())
-    enc = pc.dictionary_encode(col).combine_chunks()  # a coded column's chunks: one dictionary, first-seen order
-    codes = enc.indices.to_numpy(zero_copy_only=False)  # int32: half the bytes of int64 per row (issue 25)
-    labels = pc.utf8_trim_whitespace(enc.dictionary)  # trim the distinct values, not every row
-    if not pc.all(pc.equal(labels, enc.dictionary)).as_py():  # " a" and "a" are one label
+    from ._encode import Coded
+
+    null_row = col.null_row if isinstance(col, Coded) else (
+        int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0]) if col.null_count else None)
+    if null_row is not None:  # before encoding: a null index would read as the most negative int64
+        raise EvalStatsError(f"{where(null_row)} has no {what} (null) in column '{header}'; every row needs one: "
+                             "fill it in or delete the row")
+    if isinstance(col, Coded):  # encoded piece by piece as the file was read (issue 25)
+        codes, dictionary = col.codes, col.dictionary
+    else:
+        text = pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
+        coded = pa.types.is_dictionary(col.type) and pa.types.is_string(col.type.value_type)  # from the CSV parser
+        if not (text or coded):
+            col = pc.cast(col, pa.string())
+        enc = pc.dictionary_encode(col).combine_chunks()  # a coded column's chunks: one dictionary, first-seen order
+        codes, dictionary = enc.indices.to_numpy(zero_copy_only=False), enc.dictionary  # int32 (issue 25)
+    labels = pc.utf8_trim_whitespace(dictionary)  # trim the distinct values, not every row
+    if not pc.all(pc.equal(labels, dictionary)).as_py():  # " a" and "a" are one label
         again = pc.dictionary_encode(labels)
         codes = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
         labels = again.dictionary  # still in order of first appearance in the file
@@ -229,13 +235,17 @@ def score_values(col: pa.ChunkedArray, header: str, where: Callable[[int], str],
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    from ._encode import Scores
+
     t = col.type
     worded = False
-    if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+    if isinstance(col, Scores) and not pa.types.is_null(t):  # read as float64 piece by piece (issue 25)
+        values, text, worded = col.values, None, pa.types.is_boolean(t)
+    elif pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
         values = pc.cast(col, pa.float64()).to_numpy(zero_copy_only=False)
         text, worded = None, pa.types.is_boolean(t)
     elif pa.types.is_null(t):
-        values, text = np.full(len(col), np.nan), None
+        values, text = np.full(len(col.values) if isinstance(col, Scores) else len(col), np.nan), None
     else:
         text = pc.cast(col, pa.string()).to_pandas()
         low = text.str.strip().str.lower()
@@ -251,7 +261,8 @@ def score_values(col: pa.ChunkedArray, header: str, where: Callable[[int], str],
     inf = np.isinf(values)
     if inf.any():
         i = int(np.flatnonzero(inf)[0])
-        raise EvalStatsError(f"{where(i)} has score '{col[i].as_py()}' in column '{header}'; scores must be "
+        shown = float(values[i]) if isinstance(col, Scores) else col[i].as_py()
+        raise EvalStatsError(f"{where(i)} has score '{shown}' in column '{header}'; scores must be "
                              "finite numbers: fix or delete that row")
     if not missing_ok:
         nan = np.isnan(values)
@@ -332,17 +343,27 @@ def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarr
                        where: Callable[[int], str]) -> tuple[tuple[np.ndarray, Any], np.ndarray]:
     """Check that each question lies in one cluster; return the cluster column (codes of each row and the
     labels of the clusters that kept a question: :func:`categorical` makes it a column) and the cluster sizes."""
-    of_question = np.empty(q_labels.size, dtype=np.int64)
-    of_question[q_codes] = c_codes  # any one row's cluster per question ...
-    clash = of_question[q_codes] != c_codes  # ... then every row must agree with it
-    if clash.any():
-        i = int(np.flatnonzero(clash)[0])
-        j = int(np.flatnonzero((q_codes == q_codes[i]) & (c_codes != c_codes[i]))[0])
-        raise EvalStatsError(
-            f"question '{q_labels[q_codes[i]]}' is in cluster '{c_labels[c_codes[i]]}' on {where(i)} but in "
-            f"cluster '{c_labels[c_codes[j]]}' on {where(j)}; each question must belong to one cluster")
+    from ._cells import chunks, scatter
+
+    of_question = scatter(np.empty(q_labels.size, dtype=np.int64), q_codes, c_codes)  # any one row's cluster ...
+    for rows in chunks(q_codes.size):  # ... then every row must agree with it (a chunk at a time: issue 25)
+        clash = of_question[q_codes[rows]] != c_codes[rows]
+        if clash.any():
+            i = rows.start + int(np.flatnonzero(clash)[0])
+            j = int(np.flatnonzero((q_codes == q_codes[i]) & (c_codes != c_codes[i]))[0])
+            raise EvalStatsError(
+                f"question '{q_labels[q_codes[i]]}' is in cluster '{c_labels[c_codes[i]]}' on {where(i)} but in "
+                f"cluster '{c_labels[c_codes[j]]}' on {where(j)}; each question must belong to one cluster")
     used = distinct(of_question)  # clusters that kept a question
     remap = np.full(c_labels.size, -1, dtype=np.int64)
     remap[used] = np.arange(used.size)
-    return (remap[c_codes], c_labels[used]), np.bincount(remap[of_question])
+    codes = np.empty(c_codes.size, dtype=code_dtype(used.size))  # the type pandas keeps them in: no copy later
+    for rows in chunks(c_codes.size):
+        codes[rows] = remap[c_codes[rows]]
+    return (codes, c_labels[used]), np.bincount(remap[of_question])
+
+
+def code_dtype(n: int) -> np.dtype:
+    """The integer type pandas keeps the codes of ``n`` categories in (so that they are not copied again)."""
+    return next(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64) if n < np.iinfo(t).max)
 

@@ -131,7 +131,8 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     if interval == "auto" and method == "cr2" and binary:
         from .proportions import binary_mean_interval
 
-        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence)
+        wins = None if sizes is None else np.rint(s + sizes * mu)  # correct answers per cluster
+        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
         if chosen is not None:
             low, high, kind = chosen
     if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval
@@ -161,18 +162,25 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
         return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2
 
     n, means, resid, sizes, squares, cr2 = _kept(memo, (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment), make)
+    discordant = None
+    if only is not None and clustered and paired:  # 0/1: sum of d^2 per cluster = its disagreements
+        totals = resid[0] - resid[1] + sizes * (means[0] - means[1])
+        discordant = m2_d[count > 0] + totals * totals / sizes
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
-                                   confidence=confidence, method=method, interval=interval, kept=cr2)
+                                   confidence=confidence, method=method, interval=interval, kept=cr2,
+                                   discordant=discordant)
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
                             sizes: np.ndarray, squares: tuple[float, float, float, float],
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
-                            method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None) -> Any:
+                            method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
+                            discordant: np.ndarray | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
-    unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept)."""
+    unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept; ``discordant``: per
+    cluster, the questions two 0/1 models disagree on)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -231,7 +239,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         from .proportions import binary_pair_interval
 
         chosen = binary_pair_interval(only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
-                                      confidence=confidence)
+                                      confidence=confidence, resid_sums=sa - sb if clustered else None,
+                                      discordant=discordant if clustered else None)
         if chosen is not None:
             low, high, p, kind = chosen
     if interval == "auto" and cr2 and se == 0.0 and kind == "normal":  # zero SE: no interval
@@ -274,9 +283,12 @@ def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], cod
         one = np.ones(1)
         only_a, only_b, co, m2d = binary_pair_moments(float(xa @ xb) * one, ones[0] * one, ones[1] * one, n * one)
         ssd, cov, only = float(m2d[0]), float(co[0]), (int(only_a[0]), int(only_b[0]))
+    discordant = None
+    if paired and codes is not None:  # the questions the two disagree on, per non-empty cluster
+        discordant = np.bincount(codes, weights=np.abs(xa - xb), minlength=sizes.size)[sizes > 0.0]
     return comparison_from_moments((n, n_b), (ma, mb), (sa, sb), used, (ssa, ssb, ssd, cov), only, paired=paired,
                                    clustered=codes is not None, confidence=confidence, method=method,
-                                   interval=interval)
+                                   interval=interval, discordant=discordant)
 
 
 def scaled(result: Any, exponent: int) -> Any:

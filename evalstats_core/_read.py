@@ -259,7 +259,10 @@ class OpenedFile:
     """A file whose header is known; ``parse(text_cols, used, labels)`` reads the body (only the ``used``
     columns when given; the others come back as nulls) with ``text_cols`` kept as text (the ``labels`` among
     them may come back dictionary-encoded). ``n_rows`` is the number of
-    data rows from the metadata (Parquet) or an upper bound from the line count (CSV)."""
+    data rows from the metadata (Parquet) or an upper bound from the line count (CSV). ``scan(consume,
+    text_cols, used, labels)`` reads the same columns a piece at a time: ``consume`` gets an iterator of
+    pieces (record batches or tables, columns in file order, as ``parse`` returns them) and its result is
+    returned, so the whole body is never held at once (issue 25)."""
 
     header: list[str]
     parse: Callable[..., pa.Table]
@@ -268,6 +271,7 @@ class OpenedFile:
     delimiter: str
     n_rows: int = 0
     meta: dict | None = None
+    scan: Callable[..., Any] | None = None
 
 
 def _check_rows(n_rows: int, label: str, limits: Limits, exact: bool) -> None:
@@ -320,10 +324,11 @@ def _check_unpacked(meta: Any, label: str, limits: Limits) -> None:
 
 
 def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[..., pa.Table], label: str,
-               limits: Limits, file_type: str = "parquet") -> OpenedFile:
+               limits: Limits, file_type: str = "parquet", pieces: Callable[..., Any] | None = None) -> OpenedFile:
     """An :class:`OpenedFile` over columnar data (a Parquet file, or an in-memory Arrow table or DataFrame):
     ``read(column names, label column names)`` returns those columns (the label ones may come back
-    dictionary-encoded); the rows are counted and the types checked first."""
+    dictionary-encoded), ``pieces`` (same arguments) yields them a row group at a time; the rows are counted
+    and the types checked first."""
     import pyarrow as pa  # lazy, as in open_file: a small CSV is read without pyarrow (evalstats_core._small_csv)
     import pyarrow.compute as pc
 
@@ -331,21 +336,25 @@ def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[..., pa.Table], la
     raw_names = list(schema.names)
     names = [str(c).strip() for c in raw_names]
 
-    def parse_columns(text_cols: list[int], used: list[int] | None = None, labels: tuple[int, ...] = ()) -> pa.Table:
-        wanted = range(len(raw_names)) if used is None else sorted(set(used) | set(text_cols))
+    def wanted_of(text_cols: list[int], used: list[int] | None) -> list[int]:
+        wanted = list(range(len(raw_names))) if used is None else sorted(set(used) | set(text_cols))
         for i in wanted:
             problem = _parquet_type_problem(names[i], schema.field(i).type, label)
             if problem is not None:
                 raise problem
-        coded = [raw_names[i] for i in labels if i in wanted and pa.types.is_string(schema.field(i).type)]
+        return wanted
+
+    def reading(call: Callable[[], Any]) -> Any:
         try:
-            table = read([raw_names[i] for i in wanted], coded)
+            return call()
         except MemoryError:
             raise EvalStatsError(f"{label} does not fit in memory; analyse a smaller file, or lower "
                                  f"{Limits.how_to_raise('max_rows')[9:]}") from None
         except Exception as exc:  # noqa: BLE001 - a damaged body
             raise EvalStatsError(f"could not read the data of {label} as Parquet ({exc}); re-export the "
                                  "file") from None
+
+    def convert(table: pa.Table, wanted: list[int], text_cols: list[int], labels: tuple[int, ...]) -> pa.Table:
         got = dict(zip(wanted, range(table.num_columns), strict=True))
         cols = []
         for i in range(len(raw_names)):
@@ -361,16 +370,33 @@ def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[..., pa.Table], la
             cols.append(pc.cast(col, pa.string()) if i in text_cols else col)
         return pa.table(cols, names=[f"c{i}" for i in range(len(cols))])
 
+    def coded_of(wanted: list[int], labels: tuple[int, ...]) -> list[str]:
+        return [raw_names[i] for i in labels if i in wanted and pa.types.is_string(schema.field(i).type)]
+
+    def parse_columns(text_cols: list[int], used: list[int] | None = None, labels: tuple[int, ...] = ()) -> pa.Table:
+        wanted = wanted_of(text_cols, used)
+        table = reading(lambda: read([raw_names[i] for i in wanted], coded_of(wanted, labels)))
+        return convert(table, wanted, text_cols, labels)
+
+    def scan(consume: Callable[[Any], Any], text_cols: list[int], used: list[int] | None = None,
+             labels: tuple[int, ...] = ()) -> Any:
+        wanted = wanted_of(text_cols, used)
+        parts = reading(lambda: iter(pieces([raw_names[i] for i in wanted], coded_of(wanted, labels))))
+
+        def converted() -> Any:
+            while (part := reading(lambda: next(parts, None))) is not None:
+                yield convert(part, wanted, text_cols, labels)
+
+        return consume(converted())
+
     return OpenedFile(names, parse_columns, lambda i: f"data row {i + 1} of {label}", file_type, "", n_rows,
-                      _our_metadata(schema))
+                      _our_metadata(schema), scan if pieces is not None else None)
 
 
 def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -> OpenedFile:
     import pyarrow as pa  # lazy: read_source and the text checks serve the small-CSV reader without it
-    import pyarrow.csv as pacsv
 
     limits = limits or Limits.from_env()
-    from ._sniff import delimiter as sniff_delimiter
     from ._sniff import is_parquet
 
     if is_parquet(data, ext):
@@ -388,56 +414,24 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
             source = pq.ParquetFile(io.BytesIO(data), read_dictionary=coded) if coded else pf
             return source.read(columns=cols, use_threads=False)
 
-        return open_arrow(schema, int(pf.metadata.num_rows), read_parquet, label, limits)
+        def row_groups(cols: list[str], coded: list[str]) -> Any:
+            source = pq.ParquetFile(io.BytesIO(data), read_dictionary=coded) if coded else pf
+            for g in range(source.num_row_groups):  # one row group's columns at a time (issue 25)
+                yield source.read_row_group(g, columns=cols, use_threads=False)
+
+        return open_arrow(schema, int(pf.metadata.num_rows), read_parquet, label, limits, pieces=row_groups)
 
     data, text = _check_text(data, label)
     if not text or text.isspace():
         raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
+    from ._stream import line_count, open_csv_text
+
     body = text.lstrip("\r\n")
-    first = body.partition("\n")[0]
-    delimiter = sniff_delimiter(first, ext)
-    raw = next(csv.reader(_lines_of(body), delimiter=delimiter))
+    n_lines = line_count(body.count("\n"), body.count("\r"), body.count("\r\n"), body.endswith(("\n", "\r")))
+    del text  # the decoded text is only needed again for an error message (a ragged row, a row's line number),
+    # and decoding again then is cheap (issue 25)
 
-    def read(types: dict[str, pa.DataType]) -> pa.Table:
-        # block by block (the same first-block type guess as read_csv): read_csv's whole-file parse peaks at
-        # ~3x the table it returns, the stream at ~2x (issue 25)
-        reader = pacsv.open_csv(
-            pa.BufferReader(data),
-            read_options=pacsv.ReadOptions(block_size=_BLOCK_SIZE),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter),
-            convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
-        )
-        return pa.Table.from_batches(list(reader), schema=reader.schema)
+    def stream(limit: int | None = None) -> Any:
+        return pa.BufferReader(data if limit is None else pa.py_buffer(data).slice(0, min(limit, len(data))))
 
-    # the decoded text is dropped once the header and the lines are counted: it is only needed again for
-    # an error message (a ragged row, a row's line number), and decoding again then is cheap (issue 25)
-    n_lines = body.count("\n") + body.count("\r") - body.count("\r\n") - 1 + (not body.endswith(("\n", "\r")))
-    del text, body
-
-    def decoded() -> str:
-        return data.decode("utf-8")
-
-    def parse_csv(text_cols: list[int], used: list[int] | None = None, labels: tuple[int, ...] = ()) -> pa.Table:
-        # label columns come dictionary-encoded out of the parser: integer indices and the distinct labels,
-        # never a string per row (issue 25: ~100 B a row less at the peak of a long CSV)
-        coded = pa.dictionary(pa.int32(), pa.string())
-        try:
-            try:
-                table = read({raw[i]: coded if i in labels else pa.string() for i in text_cols})
-            except pa.ArrowInvalid as exc:
-                if "conversion error" not in str(exc):
-                    raise
-                # a column's type was guessed from the first block and a later value does not fit:
-                # read everything as text so that the value can be reported with its row
-                table = read({name: coded if i in labels else pa.string() for i, name in enumerate(raw)})
-        except pa.ArrowInvalid as exc:
-            raise _ragged(decoded(), delimiter, len(raw), label) or EvalStatsError(
-                f"could not read {label} as CSV ({exc}); check that it is comma-separated text with one "
-                "header line") from None
-        return table.rename_columns([f"c{i}" for i in range(table.num_columns)])
-
-    def where(i: int) -> str:
-        return f"row {_line_of_record(decoded(), delimiter, i)} of {label}"
-
-    _check_rows(n_lines, label, limits, exact=False)
-    return OpenedFile([h.strip() for h in raw], parse_csv, where, "csv", delimiter, n_lines)
+    return open_csv_text(body, stream, lambda: data.decode("utf-8"), n_lines, label, ext, limits, len(data))

@@ -51,8 +51,14 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
     ri = header.index(resample_col) if resample_col is not None else None
     text_cols = [roles[r] for r in ("question", "model", "cluster") if roles.get(r) is not None]
     extra = [i for i in range(len(header)) if i not in used and i not in roles["models"] and i != ri][:EXTRA_COLUMNS]
-    table = opened.parse(text_cols + extra + ([ri] if ri is not None else []),
-                         used + list(roles["models"]) + extra + ([ri] if ri is not None else []), tuple(text_cols))
+    wanted = (text_cols + extra + ([ri] if ri is not None else []),
+              used + list(roles["models"]) + extra + ([ri] if ri is not None else []), tuple(text_cols))
+    if roles["format"] == "long" and opened.scan is not None:  # labels and scores encoded a piece at a time
+        from ._encode import encode
+
+        table = opened.scan(lambda pieces: encode(pieces, opened.n_rows, text_cols, roles["score"]), *wanted)
+    else:
+        table = opened.parse(*wanted)
     if table.num_rows == 0:
         raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
     where, notes = opened.where, []
@@ -150,4 +156,4 @@ def opened_arrow(table: Any, label: str, limits: Limits) -> OpenedFile:
     from ._read import open_arrow
 
     return open_arrow(table.schema, table.num_rows, lambda cols, coded: table.select(cols), label, limits,
-                      "dataframe")
+                      "dataframe", pieces=lambda cols, coded: [table.select(cols)])

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._cells import cell_counts
 from ._checks import (
     question_col_looks_like_scores,
     repeated,
@@ -21,7 +22,7 @@ from ._checks import (
     runs_warning,
     scales,
 )
-from ._columns import question_clusters
+from ._columns import code_dtype, question_clusters
 from ._records import Records
 from .errors import EvalStatsError
 from .flags import reading_flags
@@ -73,10 +74,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     if n_q < 2:
         raise EvalStatsError(f"{label} has only {n_q} question ('{q_labels[0]}'); the statistics need at least two "
                              "questions (and a few hundred for trustworthy intervals)")
-    cell = np.multiply(q_codes, n_m, dtype=np.int64)  # the flat (question, model) index, in place (issue 25)
-    cell += m_codes
-    counts = np.bincount(cell, minlength=n_q * n_m).reshape(n_q, n_m)  # (n_q, n_m)
-    del cell
+    counts = cell_counts(q_codes, m_codes, n_q, n_m)  # (n_q, n_m), a chunk of rows at a time (issue 25)
     for j in np.flatnonzero((counts > 0).sum(axis=0) < 2):
         raise EvalStatsError(f"model '{m_labels[j]}' has a score for only one question in {label}; every model "
                              "needs scores on at least two questions (remove the model or add its answers)")
@@ -87,7 +85,8 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     cells = counts[counts > 0]
     score, binary = _repeats_and_scales(records, q_codes, q_labels, cells, o, notes, warnings)
     # the tidy columns as codes and labels: Dataset.frame makes them a DataFrame when it is first asked for
-    tidy: dict[str, Any] = {"question": (q_codes, q_labels), "model": (m_codes, m_labels), "score": score}
+    m_small = np.asarray(m_codes).astype(code_dtype(m_labels.size), copy=False)  # int8 for < 127 models (issue 25)
+    tidy: dict[str, Any] = {"question": (q_codes, q_labels), "model": (m_small, m_labels), "score": score}
     if records.resample is not None:
         tidy["resample"] = records.resample
     clusters = _clusters(records, q_codes, q_labels, tidy)

@@ -229,6 +229,9 @@ def _load(args: argparse.Namespace):
         data = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
         dataset = opts.load([("stdin", data)], limits=limits)
     else:
+        from ._memory import tune_for
+
+        tune_for(files)  # a large file: freed memory goes back to the system at once (issue 25)
         dataset = opts.load(files, limits=limits)
     _say_warnings(dataset.warnings)
     return dataset, limits, opts

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._extra import extra_columns, file_columns
-from ._read import read_source
 from ._records import Records, concat
 from ._validator import validate as _fields
 from .errors import EvalStatsError
@@ -208,7 +207,6 @@ class QuestionTable:
     reading: tuple[str, ...] = ()
 
 
-
 # ------------------------------------------------------------------------------------------------- load
 
 
@@ -221,9 +219,19 @@ def _check_choices(duplicates: str, mixed_scales: str) -> None:
             raise EvalStatsError(f"{key} ({value!r}) must be {_READINGS[key][0]!r} or {_READINGS[key][1]!r}")
 
 
-def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: dict) -> Records:
-    """Detect what ``data`` is and read it with its reader (a harness importer or the table reader)."""
+def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limits, o: dict,
+              opened: Any = None) -> Records:
+    """Detect what ``data`` is and read it with its reader (a harness importer or the table reader); ``opened``:
+    a large CSV file read from the disk (:mod:`evalstats_core._stream`), ``data`` None."""
     from . import _sniff
+
+    given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
+             "cluster": o.get("cluster_col")}
+    if opened is not None:
+        from ._table import read_table
+
+        return read_table(None, label, ext, limits, opened=opened, format=o.get("format"), given=given,
+                          ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
 
     kind = _sniff.detect(data)
     if kind is None and data[:4] == b"PK\x03\x04" and label.lower().endswith(".eval"):
@@ -242,8 +250,6 @@ def _read_one(data: bytes, label: str, ext: str, path: Any, limits: Limits, o: d
             raise EvalStatsError(f"{label} could not be read as {_sniff.FORMATS.get(kind, 'a harness log')} "
                                  f"({type(exc).__name__}: {str(exc)[:120]}); give the file the harness wrote, "
                                  "unchanged") from None
-    given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
-             "cluster": o.get("cluster_col")}
     if ext == ".bundle":  # an analysis bundle: its data (the settings are the workbench's to apply)
         from .bundle import read_bundle
 
@@ -339,10 +345,12 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         records = read_table(None, label, ".parquet", limits, opened=opened_arrow(table, label, limits),
                              format=format, given=given, ignore_cols=tuple(ignore_cols), resample_col=resample_col)
         return validate(records, o)
-    data, label, ext = read_source(source, name, limits)
+    from ._stream import source_of
+
+    data, label, ext, opened = source_of(source, name, limits)
     path = source if isinstance(source, str | os.PathLike) else None
-    records = _read_one(data, label, ext, path, limits, o)
-    del data  # the reader holds what it needs
+    records = _read_one(data, label, ext, path, limits, o, opened)
+    del data, opened  # the reader holds what it needs
     _release_arrow()
     return validate(records, o)
 
@@ -401,15 +409,18 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
     from .importers.lm_eval import name_runs, pair_results
 
     sources, named, docs = pair_results(sources)
+    from ._stream import source_of
+
     parts = []
     for k, source in enumerate(sources):
         given, source = (str(source[0]), source[1]) if isinstance(source, tuple) else (
             f"file {k + 1}" if isinstance(source, bytes) else None, source)
-        data, label, ext = read_source(source, given, limits)
+        data, label, ext, opened = source_of(source, given, limits)
         path = source if isinstance(source, str | os.PathLike) else None
         key = next((x for x in (given, path and os.fspath(path), label) if x in given_names), None)
         model = given_names.pop(key) if key is not None else named.get(label)
-        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model, "results": docs.get(label)}))
+        parts.append(_read_one(data, label, ext, path, limits, {**o, "model_name": model, "results": docs.get(label)},
+                               opened))
     if given_names:
         raise EvalStatsError(f"model names were given for {', '.join(map(repr, given_names))}, which is not among "
                              "the files; give NAME=PATH with the path as written")
@@ -438,22 +449,19 @@ def question_scores(dataset: Dataset) -> QuestionTable:
     -----
     With K answers to question i, the question's score is their mean, s_i = (1/K) sum_k s_ik; the
     standard error is then computed across the n question-level means, never across the n*K answers,
-    which are correlated within a question (Miller 2024, arXiv:2411.00640, Sec. 3.1). Vectorised:
-    one ``np.bincount`` over the flat cell index ``question * n_models + model``.
+    which are correlated within a question (Miller 2024, arXiv:2411.00640, Sec. 3.1). Vectorised: the
+    answers are added into the flat cell index ``question * n_models + model`` a chunk of rows at a time
+    (in row order, as ``np.bincount`` adds them), so no temporary the size of the file is made (issue 25).
     """
+    from ._cells import cell_sums, scatter
+
     if not isinstance(dataset, Dataset):
         raise EvalStatsError(f"question_scores needs a Dataset from load(), not a {type(dataset).__name__}")
     tidy = dataset.tidy  # codes and labels: the frame (pandas) is never built here
     q, q_labels = tidy["question"]
     questions = _labels(q_labels)
     n_q, n_m = questions.size, len(dataset.models)
-    cell = q.astype(np.int64)  # flat (question, model) index, built in place: no n-sized temporaries
-    cell *= n_m
-    cell += tidy["model"][0]
-    k = np.bincount(cell, minlength=n_q * n_m).reshape(n_q, n_m)
-    scores = np.bincount(cell, weights=np.asarray(tidy["score"], dtype=np.float64), minlength=n_q * n_m)
-    del cell
-    scores = scores.reshape(n_q, n_m)
+    k, scores = cell_sums(q, tidy["model"][0], np.asarray(tidy["score"], dtype=np.float64), n_q, n_m)
     answered = k > 0
     with np.errstate(invalid="ignore", divide="ignore"):
         scores /= k  # s_i = mean of the K answers (in place)
@@ -461,8 +469,7 @@ def question_scores(dataset: Dataset) -> QuestionTable:
     codes = clusters = n_clusters = None
     if "cluster" in tidy:
         c_codes, c_labels = tidy["cluster"]
-        codes = np.empty(n_q, dtype=np.int64)
-        codes[q] = c_codes
+        codes = scatter(np.empty(n_q, dtype=np.int64), q, c_codes)
         clusters = np.asarray(c_labels, dtype=object)
         n_clusters = int(clusters.size)
     del q

@@ -3,6 +3,7 @@
 ==============================  =====================================================================
 ``judged_eval(...)``            one draw: true 0/1 labels, a judge with given sensitivity/specificity,
                                 a random labelled subset, optional unequal clusters
+``judged_rows(...)``            many draws of the same design at once (rows)
 ``judge_coverage(...)``         coverage of the corrected (``ppi_mean``) and judge-only intervals
 ``judge_compare_coverage(...)`` the same for the paired difference (``ppi_compare``)
 ==============================  =====================================================================
@@ -22,10 +23,10 @@ from scipy.special import expit, logit, roots_hermitenorm
 
 from ._validate import check_confidence, check_positive_int, check_unit
 from .errors import EvalStatsError, EvalStatsWarning
-from .judge import ppi_fit
-from .judge_interval import ppi_interval
+from .judge_rows import ppi_rows
 
-__all__ = ["JudgedEval", "Coverage", "judged_eval", "judge_coverage", "judge_compare_coverage", "cluster_sizes"]
+__all__ = ["JudgedEval", "Coverage", "judged_eval", "judged_rows", "judge_coverage", "judge_compare_coverage",
+           "cluster_sizes"]
 
 #: Logit-scale SD of the cluster effects in the clustered design.
 CLUSTER_SD = 0.8
@@ -100,40 +101,78 @@ def judged_eval(
     return JudgedEval(truth, judge, human, codes, true_mean(pass_rate, bool(n_clusters)))
 
 
-def _judge_only(f: np.ndarray, codes: np.ndarray | None, level: float) -> tuple[float, float]:
-    """``(mean, half-width)`` of ``summarize``'s interval for the judge's scores (CR2 / t, as summarize)."""
+def judged_rows(
+    n_total: int, n_labeled: int, reps: int, *, sensitivity: float, specificity: float, pass_rate: float = 0.7,
+    n_clusters: int = 0, rng: Any = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """``reps`` draws of :func:`judged_eval`'s design at once: ``(truth, judge, labelled, codes)``, the first three
+    of shape (reps, n_total) (``codes`` shared by the rows; None without clusters)."""
+    gen = np.random.default_rng(rng)
+    p = np.full((reps, n_total), check_unit(pass_rate, "pass_rate"))
+    codes = None
+    if n_clusters:
+        codes = np.repeat(np.arange(n_clusters), cluster_sizes(n_total, n_clusters))
+        p = expit(logit(p) + CLUSTER_SD * gen.standard_normal((reps, n_clusters))[:, codes])
+    truth = gen.random((reps, n_total)) < p
+    u = gen.random((reps, n_total))
+    judge = np.where(truth, u < sensitivity, u < 1 - specificity).astype(float)
+    order = np.argsort(gen.random((reps, n_total)), axis=1)[:, :n_labeled]
+    labelled = np.zeros((reps, n_total), dtype=bool)
+    np.put_along_axis(labelled, order, True, axis=1)
+    return truth.astype(float), judge, labelled, codes
+
+
+def _judge_only(f: np.ndarray, codes: np.ndarray | None, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise ``(mean, half-width)`` of ``summarize``'s interval for the judge's scores (as summarize)."""
     from .clustering import summarize
 
+    out = np.empty((f.shape[0], 2))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
-        s = summarize(f, codes, confidence=level)
-    return s.mean, (s.ci_high - s.ci_low) / 2
+        for r, row in enumerate(f):
+            s = summarize(row, codes, confidence=level)
+            out[r] = s.mean, (s.ci_high - s.ci_low) / 2
+    return out[:, 0], out[:, 1]
+
+
+#: Replications drawn at once (memory: a few arrays of CHUNK x n_total floats).
+CHUNK = 250
+
+
+def _tally(parts: list, reps: int, truth: float) -> Coverage:
+    hits = np.concatenate([p[0] for p in parts])
+    hw = np.concatenate([p[1] for p in parts])
+    return Coverage(float(hits[:, 0].mean()), float(hits[:, 1].mean()), float(hw[:, 0].mean()),
+                    float(hw[:, 1].mean()), float(hw[:, 2].mean()), reps, truth)
+
+
+def _score(f: np.ndarray, h: np.ndarray, lab: np.ndarray, codes: Any, truth: float, level: float,
+           small_counts: bool) -> tuple[np.ndarray, np.ndarray]:
+    est, _, _, lam, low, high = ppi_rows(f, h, lab, codes, level=level, small_counts=small_counts)
+    jm, jh = _judge_only(f, codes, level)
+    hits = np.column_stack([(low <= truth) & (truth <= high), np.abs(jm - truth) <= jh])
+    return hits, np.column_stack([(high - low) / 2, jh, lam])
 
 
 def judge_coverage(
     *, n_total: int, n_labeled: int, sensitivity: float, specificity: float, pass_rate: float = 0.7,
-    n_clusters: int = 0, reps: int = 2000, confidence: float = 0.95, rng: Any = None,
+    n_clusters: int = 0, reps: int = 2000, confidence: float = 0.95, rng: Any = None, small_counts: bool = True,
 ) -> Coverage:
-    """Share of ``reps`` seeded evals whose corrected / judge-only interval covers the true pass rate."""
+    """Share of ``reps`` seeded evals whose corrected / judge-only interval covers the true pass rate.
+
+    The corrected interval is ``ppi_mean``'s (``small_counts=False``: without its 0/1 small-count terms),
+    computed for many evals at once (:func:`~evalstats_core.judge_rows.ppi_rows`).
+    """
     level = check_confidence(confidence)
     reps = check_positive_int(reps, "reps")
     gen = np.random.default_rng(rng)
-    hits = np.zeros((reps, 2), dtype=bool)
-    hw = np.zeros((reps, 3))
     truth = true_mean(pass_rate, bool(n_clusters))
-    for r in range(reps):
-        ev = judged_eval(n_total, n_labeled, sensitivity=sensitivity, specificity=specificity,
-                         pass_rate=pass_rate, n_clusters=n_clusters, rng=gen)
-        lab = ~np.isnan(ev.human)
-        codes = np.arange(n_total) if ev.clusters is None else ev.clusters
-        est, se, df, lam = ppi_fit(ev.judge, ev.human, lab, codes)
-        low, high = ppi_interval(ev.judge, ev.human, lab, est, se, df, level)
-        half = (high - low) / 2
-        jm, jh = _judge_only(ev.judge, ev.clusters, level)
-        hits[r] = (low <= truth <= high, abs(jm - truth) <= jh)
-        hw[r] = (half, jh, lam)
-    return Coverage(float(hits[:, 0].mean()), float(hits[:, 1].mean()), float(hw[:, 0].mean()),
-                    float(hw[:, 1].mean()), float(hw[:, 2].mean()), reps, truth)
+    parts = []
+    for start in range(0, reps, CHUNK):
+        y, f, lab, codes = judged_rows(n_total, n_labeled, min(CHUNK, reps - start), sensitivity=sensitivity,
+                                       specificity=specificity, pass_rate=pass_rate, n_clusters=n_clusters, rng=gen)
+        parts.append(_score(f, y, lab, codes, truth, level, small_counts))
+    return _tally(parts, reps, truth)
 
 
 def judge_compare_coverage(
@@ -143,30 +182,22 @@ def judge_compare_coverage(
     """Coverage of the paired difference A - B when the judge is more lenient with B (by ``bias_b``).
 
     B's true fails are passed by the judge with probability ``1 - specificity + bias_b`` (a judge that
-    likes B's longer answers); the truth is ``p_A - p_B`` (super-population).
+    likes B's longer answers); the truth is ``p_A - p_B`` (super-population). Humans grade both answers
+    to A's labelled questions.
     """
     level = check_confidence(confidence)
+    reps = check_positive_int(reps, "reps")
     gen = np.random.default_rng(rng)
     spec_b = specificity - bias_b
     if not 0 <= spec_b <= 1:
         raise EvalStatsError(f"specificity - bias_b ({spec_b}) must be in [0, 1]")
     truth = true_mean(pass_rates[0], bool(n_clusters)) - true_mean(pass_rates[1], bool(n_clusters))
-    hits = np.zeros((reps, 2), dtype=bool)
-    hw = np.zeros((reps, 3))
-    for r in range(reps):
-        a = judged_eval(n_total, n_labeled, sensitivity=sensitivity, specificity=specificity,
-                        pass_rate=pass_rates[0], n_clusters=n_clusters, rng=gen)
-        b = judged_eval(n_total, n_labeled, sensitivity=sensitivity, specificity=spec_b,
-                        pass_rate=pass_rates[1], n_clusters=n_clusters, rng=gen)
-        hb = np.where(np.isnan(a.human), np.nan, b.truth)  # humans grade both answers to the same questions
-        f, h = a.judge - b.judge, a.human - hb
-        lab = ~np.isnan(h)
-        codes = np.arange(n_total) if a.clusters is None else a.clusters
-        est, se, df, lam = ppi_fit(f, h, lab, codes)
-        low, high = ppi_interval(f, h, lab, est, se, df, level, small_counts=False)  # as ppi_compare
-        half = (high - low) / 2
-        jm, jh = _judge_only(f, a.clusters, level)
-        hits[r] = (low <= truth <= high, abs(jm - truth) <= jh)
-        hw[r] = (half, jh, lam)
-    return Coverage(float(hits[:, 0].mean()), float(hits[:, 1].mean()), float(hw[:, 0].mean()),
-                    float(hw[:, 1].mean()), float(hw[:, 2].mean()), reps, truth)
+    parts = []
+    for start in range(0, reps, CHUNK):
+        size = min(CHUNK, reps - start)
+        ya, fa, lab, codes = judged_rows(n_total, n_labeled, size, sensitivity=sensitivity, specificity=specificity,
+                                         pass_rate=pass_rates[0], n_clusters=n_clusters, rng=gen)
+        yb, fb, _, _ = judged_rows(n_total, n_labeled, size, sensitivity=sensitivity, specificity=spec_b,
+                                   pass_rate=pass_rates[1], n_clusters=n_clusters, rng=gen)
+        parts.append(_score(fa - fb, ya - yb, lab, codes, truth, level, small_counts=False))  # as ppi_compare
+    return _tally(parts, reps, truth)

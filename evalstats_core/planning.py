@@ -51,8 +51,12 @@ class PairPlan:
     k_model, k_baseline : float
         Answers per question in this file.
     omega2 : float
-        Variance of the question-level differences, answer noise removed (Appendix C; clustered sum
-        when clustered).
+        Variance of the question-level differences, answer noise removed (Appendix C; the clustered CR2
+        sum when clustered): the MDE uses it, so it matches the SE the analysis reports. The questions
+        (and answers) needed use, with clusters, a median-unbiased random-cluster-effect estimate instead
+        (``omega2_ahead``, :attr:`~evalstats_core.pilot.PilotEstimates.omega2_plan`): plans from such pilots
+        err short about as often as long, short more often when the clusters are few, unequal and alike
+        inside.
     sigma2_model, sigma2_baseline : float
         Mean conditional variances E[sigma^2]; 0 when the file has one answer per question (then
         ``resampled`` is False and the noise is inside ``omega2``).
@@ -101,9 +105,11 @@ class PairPlan:
     note: str | None
     df: float = math.inf
     df_per_question: float = 1.0
+    omega2_ahead: float = math.nan
 
-    def _kw(self) -> dict[str, float]:
-        return {"omega2": self.omega2, "sigma2_a": self.sigma2_model, "sigma2_b": self.sigma2_baseline}
+    def _kw(self, *, ahead: bool = False) -> dict[str, float]:
+        omega2 = self.omega2_ahead if ahead and not math.isnan(self.omega2_ahead) else self.omega2
+        return {"omega2": omega2, "sigma2_a": self.sigma2_model, "sigma2_b": self.sigma2_baseline}
 
     def k_frame(self, ks: tuple[int, ...] = K_GRID) -> pd.DataFrame:
         """MDE at this n and questions needed for ``delta``, for each K in ``ks`` (same K for both models).
@@ -113,11 +119,12 @@ class PairPlan:
         from .power import mde_t, sample_size_t
 
         kw = {**self._kw(), "alpha": self.alpha, "power": self.power}
+        ahead = {**self._kw(ahead=True), "alpha": self.alpha, "power": self.power}
         return pd.DataFrame({  # a handful of K values: one scalar call each
             "k": [int(x) for x in ks],
             "mde": [float(mde_t(self.n, k_a=float(x), k_b=float(x), df=self.df, **kw)) for x in ks],
             "n_needed": [float(sample_size_t(self.delta, k_a=float(x), k_b=float(x),
-                                             df_per_question=self.df_per_question, **kw)) for x in ks],
+                                             df_per_question=self.df_per_question, **ahead)) for x in ks],
         })
 
 
@@ -236,6 +243,7 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
         clusters = None
     est = pilot_estimates(a, b, clusters=clusters)
     omega2, notes = est.omega2, [est.note] if est.note else []
+    ahead = est.omega2_plan  # the questions needed: a median-unbiased omega2 (the MDE: this file's own SE)
     if analysis.unit == "percent" and clusters is None:
         # Bhatia-Davis: a difference of two [0, 1] scores lies in [-1, 1], so its variance is at most
         # (1 - mean)(1 + mean); the ddof=1 estimate can exceed it at small n (e.g. n/(n-1) for +-1 values)
@@ -244,6 +252,7 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
             notes.append(f"the estimated ω² ({omega2:.3g}) is more than differences of scores in [0, 1] can have "
                          f"with this mean; the plan uses the largest possible value, {cap:.3g}")
             omega2 = cap
+        ahead = min(ahead, cap)
     if clusters is not None:
         notes.append(_few_clusters_note(clusters, analysis))
     kw = {"omega2": omega2, "sigma2_a": est.sigma2_a, "sigma2_b": est.sigma2_b}
@@ -251,15 +260,16 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
     df_now, rate = _test_df(clusters, rows.size)
     # Eq. 10 and Eq. 9 with t on the degrees of freedom the test has (and will have at the planned size)
     the_mde = float(mde_t(rows.size, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power, df=df_now))
-    needed = float(sample_size_t(delta, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power,
+    kw_ahead = {**kw, "omega2": ahead}
+    needed = float(sample_size_t(delta, **kw_ahead, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power,
                                  df_per_question=rate))
-    k_need = answers_needed(rows.size, delta, **kw, alpha=alpha, power=power, df=df_now) if resampled else None
+    k_need = answers_needed(rows.size, delta, **kw_ahead, alpha=alpha, power=power, df=df_now) if resampled else None
     return PairPlan(
         model=model, baseline=baseline, n=int(rows.size), n_clusters=est.n_clusters, k_model=est.k_a,
         k_baseline=est.k_b, omega2=omega2, sigma2_model=est.sigma2_a, sigma2_baseline=est.sigma2_b,
         resampled=resampled, correlation=est.correlation, observed_diff=est.mean_difference, delta=float(delta),
         alpha=alpha, power=power, mde=the_mde, n_needed=needed, k_needed=k_need,
-        note="; ".join(n for n in notes if n) or None, df=df_now, df_per_question=rate,
+        note="; ".join(n for n in notes if n) or None, df=df_now, df_per_question=rate, omega2_ahead=ahead,
     )
 
 
@@ -283,14 +293,14 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
 
     The clustered variance rests on the Satterthwaite degrees of freedom of the design (Bell &
     McCaffrey 2002); a variance estimated on ``df`` degrees of freedom is within a factor
-    ``df / chi2_{df, 0.975}`` to ``df / chi2_{df, 0.025}`` of the truth with 95% confidence, and below
-    it with probability ``P(chi2_df < df)`` (61% at 3 df, 57% at 10) under the working model of
-    independent questions, and more often with correlated questions (77% from 12 SWE-bench-like
-    clusters at ICC 0.1, median estimate 0.45x the truth; ``tests/test_edges.py``): the remaining bias
-    of a plan from such a pilot is down (too few questions).
+    ``df / chi2_{df, 0.975}`` to ``df / chi2_{df, 0.025}`` of the truth with 95% confidence. The plan's
+    omega2 is made median-unbiased (:func:`~evalstats_core.pilot._random_intercept_variance`), so about
+    half of the plans from such pilots fall short of their power, and the spread is wide: by simulation
+    (``bench/bench_plan_pilots.py``; ``tests/test_plan_pilots.py``) from 5-12 clusters the median plan
+    delivers 76-86% for an 80% target, and one plan in ten under 50%. The direction of what remains:
+    short (median 2-4 points under) when the clusters are few, unequal and alike inside (ICC >= 0.06),
+    long (up to 5.5 points over) when the ICC is low and one cluster dominates.
     """
-    from scipy.special import chdtr
-
     from ._clusters import MIN_CLUSTERS, cluster_sizes, cr2_se_df
 
     sizes = cluster_sizes(np.asarray(codes))
@@ -301,11 +311,11 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
     from .report_words import se_range
 
     hi, lo = (1.0 / x**2 for x in se_range(df))  # the variance's truth over its estimate, 95%
-    low_share = float(chdtr(df, df))  # P(chi2_df / df < 1): how often such an estimate falls below the truth
     return (f"with only {g} clusters the variance behind this plan rests on about {df:.1f} degrees of freedom: the "
-            f"true value could be {lo:.2f}x to {hi:.2f}x this estimate (95%), and the questions needed with it; "
-            f"such an estimate falls below the truth in {low_share:.0%} or more of pilots (more when the questions "
-            "of a cluster are alike), so a plan from it is more often too small than too large")
+            f"true value could be {lo:.2f}x to {hi:.2f}x this estimate (95%), and the questions needed with it; the "
+            "estimate is median-unbiased, so about half of the plans from pilots like this one fall short of their "
+            "power (more than half when the questions of a cluster are alike), and one in ten delivers under 50% "
+            "power for an 80% target")
 
 
 def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
@@ -319,7 +329,10 @@ def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
                 f"The observed difference is {unit(abs(plan.observed_diff))}."),
         "n": (f"To detect {unit(plan.delta)} you need about {q:,} questions like these"
               + (f" ({math.ceil(q / (plan.n / plan.n_clusters)):,} clusters of this size)" if plan.n_clusters else "")
-              + f", {'more' if q > plan.n else 'fewer'} than the {plan.n:,} in this file (Eq. 9)."),
+              + f", {'more' if q > plan.n else 'fewer'} than the {plan.n:,} in this file (Eq. 9)."
+              + (" With clusters ω² is a median-unbiased random-cluster-effect estimate: about half of the plans "
+                 "from files like this one fall short of the target power, more than half when the clusters are "
+                 "few, unequal and alike inside." if plan.n_clusters else "")),
     }
     if plan.resampled:
         out["k"] = (f"With the same {plan.n:,} questions, {unit(plan.delta)} needs K = {math.ceil(plan.k_needed)} "

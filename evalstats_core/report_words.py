@@ -157,7 +157,9 @@ def methods_paragraph(analysis: Analysis) -> str:
     if tango:
         parts.append("Paired differences of 0/1 scores with fewer than 100 discordant answers use Tango's score "
                      "interval and test on the discordant counts (Tango 1998, Statistics in Medicine 17(8)), "
-                     "with clusters on design-effect-adjusted counts.")
+                     "with clusters on counts shrunk for the design effect and for the few clusters the "
+                     "disagreements may rest on (the smaller of the design's df and the effective number of "
+                     "clusters holding the variance or the disagreements).")
     if analysis.comparisons:
         how = ("paired: the standard error of the per-question differences on the questions both models "
                "answered (Eq. 7" + (", clustered as in Eq. 8)" if analysis.clustered else ")")) if analysis.paired \

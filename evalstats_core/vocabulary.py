@@ -38,7 +38,8 @@ __all__ = ["INTERVAL_LABELS", "INTERVAL_METHODS", "SE_METHODS", "ADJUST_LABELS",
 #: One label per proportion interval method, everywhere (page, exports, CLI).
 INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exact)",
                    "bayes": "Bayes (uniform prior)",
-                   "korn-graubard": "Korn-Graubard (effective-n Clopper-Pearson, at least the logit CR2 interval)",
+                   "korn-graubard": ("Korn-Graubard (effective-n Clopper-Pearson, at least the logit CR2 and the "
+                                     "beta-binomial likelihood intervals)"),
                    "tango": "Tango score (discordant answers)",
                    "tango-effective": "Tango score (discordant answers, effective n)",
                    "none": "no interval (standard error 0)"}

@@ -233,7 +233,31 @@ def test_budget_from_data_predicts_the_realised_half_width():
 
 def test_a_useless_judge_saves_no_labels():
     b = labels_needed(0.05, n_total=3000, sensitivity=0.5, specificity=0.5)
-    assert b.with_judge == pytest.approx(b.without_judge, abs=1)
+    # with the judge: the mean half-width of the interval itself (E[s] < sigma, so a little under the humans' plug-in
+    # t sigma / sqrt(n) count); lam is near 0, so no more than 2% fewer labels
+    assert b.without_judge * 0.98 <= b.with_judge <= b.without_judge
+
+
+@pytest.mark.parametrize(("sens", "spec", "target"), [(0.99, 0.99, 0.03), (0.99, 0.8, 0.05), (0.9, 0.7, 0.04)])
+def test_planned_labels_deliver_the_target_half_width_on_average(sens, spec, target):
+    """The plan is the interval the user gets: label the planned number of questions and the corrected interval's
+    mean half-width (ppi_mean's, fitted to 1,500 fresh seeded evals) is the target; one label in ten fewer misses it.
+    The plain t formula plans too few labels for a near-perfect judge (its 40-odd labels hold no judge error, and the
+    interval then allows for the ones they missed)."""
+    from evalstats_core.judge_budget import budget_from_moments
+
+    b = labels_needed(target, n_total=2000, sensitivity=sens, specificity=spec, pass_rate=0.7)
+    got = judge_coverage(n_total=2000, n_labeled=b.with_judge, sensitivity=sens, specificity=spec, reps=1500, rng=4)
+    assert got.mean_half_width == pytest.approx(target, rel=0.02)
+    fewer = judge_coverage(n_total=2000, n_labeled=int(0.9 * b.with_judge), sensitivity=sens, specificity=spec,
+                           reps=1500, rng=4)
+    assert fewer.mean_half_width > target
+    plain = budget_from_moments(target, n_total=2000, var_human=b.var_human, var_judge=b.var_judge, cov=b.cov)
+    if (sens, spec) == (0.99, 0.99):
+        assert plain.with_judge < 0.6 * b.with_judge
+        short = judge_coverage(n_total=2000, n_labeled=plain.with_judge, sensitivity=sens, specificity=spec,
+                               reps=1500, rng=4)
+        assert short.mean_half_width > 1.3 * target
 
 
 # ---- coverage (seeded; the full grid is bench/bench_judge_coverage.py) -----------------------------
@@ -248,8 +272,9 @@ def test_corrected_interval_covers_and_judge_only_does_not(sens, spec, n_lab, cl
                        reps=300, rng=17)
     # 300 reps: the binomial SE of a 95% coverage is 1.3 points; 3 SEs either side
     assert 0.91 <= c.corrected <= 0.99
-    if spec < 0.9:  # a biased judge: its own interval misses the truth
-        assert c.judge_only < 0.5
+    if spec < 0.9:  # a biased judge: its own interval misses the truth far more often (bench, 0.8 / 0.8 with 12
+        # clusters: 0.54 against 0.95, the clusters' width hiding part of the bias; 0.00 without clusters)
+        assert c.judge_only < c.corrected - 0.3
 
 
 def test_compare_with_a_judge_biased_toward_b_covers():

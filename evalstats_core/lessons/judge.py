@@ -12,9 +12,8 @@
 The lab draws ``reps`` evals per size: truth Bernoulli(``pass_rate``), the judge passes a true pass
 with probability ``sensitivity`` and a true fail with probability ``1 - specificity``, and humans label
 a random ``n_labels`` of the questions. The corrected interval is :func:`~evalstats_core.judge.ppi_mean`'s
-without clusters (its CR2 with singleton clusters is the two-sample variance with Welch's df, and the
-0/1 scores' small-count terms of :func:`~evalstats_core.judge_interval.small_count_terms`), computed
-for all replications at once; tests check it against ``ppi_mean`` draw by draw.
+without clusters, computed for all replications at once by :func:`~evalstats_core.judge_rows.ppi_rows`;
+tests check it against ``ppi_mean`` draw by draw.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from scipy.special import stdtrit
 from .._validate import check_confidence
 from ..errors import EvalStatsError
 from ..judge import ppi_compare
-from ..judge_interval import small_count_terms
+from ..judge_rows import ppi_rows
 from ..judge_sim import judged_eval
 
 __all__ = ["SIZES", "budget_sentence", "coverage_lab", "coverage_sentence", "flip_panel", "flip_sentence",
@@ -50,30 +49,9 @@ def lab_draws(n_total: int, n_labels: int, sensitivity: float, specificity: floa
 
 
 def _ppi_rows(y: np.ndarray, f: np.ndarray, lab: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Row-wise PPI++ ``(estimate, ci_low, ci_high)`` for every replication (ppi_mean without clusters, 0/1
-    scores: the t arms with :func:`~evalstats_core.judge_interval.ppi_interval`'s small-count terms)."""
-    n = lab.sum(1)
-    big_n = (~lab).sum(1)
-    m = lambda a, w, k: (a * w).sum(1) / k  # noqa: E731 - row means over a mask
-    yl, fl, fu = m(y, lab, n), m(f, lab, n), m(f, ~lab, big_n)
-    fall = f.mean(1)
-    cov = m((y - yl[:, None]) * (f - fl[:, None]), lab, n)
-    var_f = ((f - fall[:, None]) ** 2).sum(1) / (f.shape[1] - 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        lam = np.clip(np.where(var_f > 0, cov / ((1 + n / big_n) * var_f), 0.0), 0.0, 1.0)
-    r = y - lam[:, None] * f
-    rl = m(r, lab, n)
-    est = lam * fu + rl
-    v_l = m((r - rl[:, None]) ** 2, lab, n - 1) / n
-    v_u = lam**2 * m((f - fu[:, None]) ** 2, ~lab, big_n - 1) / big_n
-    var = v_l + v_u
-    with np.errstate(divide="ignore", invalid="ignore"):
-        df = np.where(var > 0, var**2 / (v_l**2 / (n - 1) + v_u**2 / (big_n - 1)), n - 1.0)
-    t = np.where(var > 0, stdtrit(df, 0.5 + level / 2), 0.0)
-    d_lo, d_hi = small_count_terms(y, f, lab, t)
-    d_lo, d_hi = np.where(var > 0, d_lo, 0.0), np.where(var > 0, d_hi, 0.0)
-    base = t * t * var
-    return est, est - np.sqrt(np.maximum(base + d_lo, 0.0)), est + np.sqrt(np.maximum(base + d_hi, 0.0))
+    """Row-wise PPI++ ``(estimate, ci_low, ci_high)`` for every replication (``ppi_mean`` without clusters)."""
+    est, _, _, _, low, high = ppi_rows(f, y, lab, level=level)
+    return est, low, high
 
 
 def coverage_lab(sensitivity: float, specificity: float, n_labels: int, *, pass_rate: float = 0.7,

@@ -1,0 +1,82 @@
+"""Coverage of the clustered paired 0/1 comparison near the ceiling: the old rule, the default, CR2 t.
+
+432 designs: 5 equal, 10 unequal, 12 SWE-bench-like, 27 equal, 57 unequal (5-59) and 60 equal clusters;
+the better model at 85%, 95% or 99%, the other 0, 2 or 5 points below; the other model right on 20% or
+60% of the better one's errors (strongly / mildly correlated models); ICC of the disagreement rate 0.05
+or 0.3; ICC of who wins a disagreement 0 or 0.3 (:class:`~evalstats_core.pair_coverage.PairDesign`).
+Prints, for each interval, the worst coverage, the number of designs below 93%, the worst one-sided miss
+(the better model's side, high; a gate judging the mirror image at its margin false-passes this
+often), and the median width over the old rule's; then the designs still below 93%.
+
+Run: ``python bench/bench_pair_edges.py [--reps 2000]`` (about a minute per 1,000 reps on one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from evalstats_core.pair_coverage import PairDesign, pair_design_table  # noqa: E402
+
+SWE = (231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1)
+U57 = tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57))  # as bench_edge_designs.py
+U10 = (150, 120, 90, 60, 40, 30, 20, 15, 10, 5)
+SIZES = {"5 equal": (200,) * 5, "10 unequal": U10, "12 SWE-like": SWE, "27 equal": (37,) * 27,
+         "57 unequal": U57, "60 equal": (20,) * 60}
+
+
+def designs() -> list[PairDesign]:
+    return [PairDesign.at(sizes, top, gap, kappa, icc_d, icc_s, label=name)
+            for (name, sizes), top, gap, kappa, icc_d, icc_s in itertools.product(
+                SIZES.items(), (0.85, 0.95, 0.99), (0.0, 0.02, 0.05), (0.2, 0.6), (0.05, 0.3), (0.0, 0.3))]
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=2000)
+    reps = ap.parse_args(argv).reps
+    names = ("t", "old", "default")
+    rows = pair_design_table(designs(), reps, seed=20)
+    print(f"{len(rows)} designs x {reps} simulated files\n")
+    print(f"{'interval':10s} {'worst':>6s} {'<93%':>5s} {'<92%':>5s} {'median':>7s} {'worst miss high':>16s} "
+          f"{'miss high>3%':>13s} {'width/old':>10s}")
+    for name in names:
+        cov = np.array([r[name][0] for r in rows])
+        high = np.array([r[name][2] for r in rows])
+        ratio = np.array([r[name][3] / r["old"][3] for r in rows])
+        print(f"{name:10s} {cov.min():6.3f} {(cov < 0.93).sum():5d} {(cov < 0.92).sum():5d} {np.median(cov):7.3f} "
+              f"{high.max():16.3f} {(high > 0.03).sum():13d} {np.median(ratio):10.2f}")
+    for subset, keep in (("ICC of disagreement 0.05", lambda d: d.icc_disagree == 0.05),
+                         ("ICC of disagreement 0.3", lambda d: d.icc_disagree == 0.3),
+                         ("G >= 27", lambda d: len(d.sizes) >= 27), ("G <= 12", lambda d: len(d.sizes) <= 12)):
+        sub = [r for r in rows if keep(r["design"])]
+        print(f"\n{subset} ({len(sub)} designs): " + "; ".join(
+            f"{n} worst {min(r[n][0] for r in sub):.3f}, <93% {sum(r[n][0] < 0.93 for r in sub)}, "
+            f"worst miss high {max(r[n][2] for r in sub):.3f}" for n in names))
+    print("\ngate false-pass rate at the margin (the mirror image: the candidate truly the gap worse, margin = gap;"
+          " a correct gate <= 0.025)")
+    for gap in (0.02, 0.05):
+        for icc in (0.05, 0.3):
+            sub = [r for r in rows if abs(r["design"].truth - gap) < 1e-12 and r["design"].icc_disagree == icc]
+            print(f"  margin {gap:.0%}, ICC of disagreement {icc}: " + "; ".join(
+                f"{n} worst {max(r[n][2] for r in sub):.3f}, median {np.median([r[n][2] for r in sub]):.3f}, "
+                f"> 2.5% in {sum(r[n][2] > 0.025 for r in sub)}/{len(sub)}" for n in names))
+    print("\ndesigns where the default covers below 93%: clusters, accuracies, truth, ICC disagreement / share / "
+          "difference, coverage old -> default")
+    for r in sorted(rows, key=lambda r: r["default"][0]):
+        d = r["design"]
+        if r["default"][0] >= 0.93:
+            break
+        acc = d.accuracies
+        print(f"  {d.label:12s} {acc[0]:.2f}/{acc[1]:.2f} {d.truth:+.3f} {d.icc_disagree:.2f}/{d.icc_share:.1f}/"
+              f"{d.icc_difference:.3f}  {r['old'][0]:.3f} -> {r['default'][0]:.3f} (miss high {r['default'][2]:.3f})")
+
+
+if __name__ == "__main__":
+    main()

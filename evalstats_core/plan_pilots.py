@@ -1,0 +1,110 @@
+"""Do plans from a noisy pilot deliver their power? Pilots drawn from a design, planned, then simulated.
+
+=============================  ========================================================================
+:func:`pilot_file`             one simulated pilot as CSV bytes (question, cluster, A, B)
+:func:`planned_sizes`          the cluster sizes of the planned eval: more clusters of the pilot's mix
+:func:`realised_power`         share of simulated planned evals whose paired CR2 t-test rejects
+:func:`plan_from_pilots`       draw pilots, plan each with :func:`~evalstats_core.planning.plan_pair`
+                               (what the CLI and the workbench run) and simulate each plan's power
+=============================  ========================================================================
+
+The model: question-level differences ``d = delta + u_g + e``, ``u_g ~ N(0, sd_cluster^2)`` shared by
+the questions of cluster ``g``, ``e ~ N(0, sd_question^2)``. The true omega2 of a design is
+``sd_question^2 + sd_cluster^2 sum n_g^2 / n``; the plan asks for ``n_needed`` questions, in clusters of
+the pilot's sizes (:func:`planned_sizes`), and its realised power is that of the paired CR2 t-test
+(Bell-McCaffrey df, as :func:`~evalstats_core.comparison.compare`) at ``alpha``, simulated from
+cluster totals. ``bench/bench_plan_pilots.py`` prints the table; ``tests/test_plan_pilots.py`` runs it
+small.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .errors import EvalStatsWarning
+
+__all__ = ["pilot_file", "plan_from_pilots", "planned_sizes", "realised_power"]
+
+
+def pilot_file(sizes: Any, delta: float, sd_cluster: float, sd_question: float, gen: np.random.Generator) -> bytes:
+    """A pilot of two models on ``sum(sizes)`` questions in clusters of ``sizes`` (singletons: no cluster column)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    labels = np.repeat(np.arange(sizes.size), sizes)
+    d = delta + gen.normal(0.0, sd_cluster, sizes.size)[labels] + gen.normal(0.0, sd_question, labels.size)
+    base = gen.normal(0.0, 1.0, labels.size)
+    clustered = bool((sizes > 1).any())
+    head = "question,cluster,A,B" if clustered else "question,A,B"
+    rows = [head] + [(f"q{i},c{g},{b + x:.9g},{b:.9g}" if clustered else f"q{i},{b + x:.9g},{b:.9g}")
+                     for i, (g, x, b) in enumerate(zip(labels, d, base, strict=True))]
+    return ("\n".join(rows) + "\n").encode()
+
+
+def planned_sizes(pilot_sizes: Any, n_needed: float) -> np.ndarray:
+    """``ceil(n_needed / mean size)`` clusters (at least 2) whose sizes spread over the pilot's, largest first."""
+    pool = np.sort(np.asarray(pilot_sizes, dtype=np.float64))[::-1]
+    count = max(2, math.ceil(n_needed / pool.mean()))
+    return pool[((np.arange(count) + 0.5) * pool.size / count).astype(np.int64)]
+
+
+def realised_power(sizes: Any, delta: float, sd_cluster: float, sd_question: float, *, reps: int,
+                   gen: np.random.Generator, alpha: float = 0.05) -> float:
+    """Power of the paired CR2 t-test on an eval with clusters of ``sizes``, by simulation of cluster totals."""
+    from scipy.special import stdtrit
+
+    from ._clusters import cr2_weights
+
+    sizes = np.asarray(sizes, dtype=np.float64)
+    n = float(sizes.sum())
+    a, df = cr2_weights(sizes, n)
+    shape = (reps, sizes.size)
+    totals = sizes * (delta + gen.normal(0.0, sd_cluster, shape)) + np.sqrt(sizes) * gen.normal(0.0, sd_question, shape)
+    mean = totals.sum(1) / n
+    resid = totals - sizes * mean[:, None]
+    se = np.sqrt((resid * resid) @ a) / n
+    return float(np.mean(np.abs(mean) / se > stdtrit(df, 1.0 - alpha / 2.0)))
+
+
+def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: float, *, pilots: int, reps: int,
+                     seed: int = 0, alpha: float = 0.05, power: float = 0.8, cr2_too: bool = False) -> dict[str, Any]:
+    """Plan from ``pilots`` simulated pilots with :func:`~evalstats_core.planning.plan_pair` and simulate each plan.
+
+    Returns ``{"power": (pilots,) realised powers, "n_needed": (pilots,), "omega2": (pilots,) planned
+    omega2, "omega2_true": float, "n_true": float (the plan from the true omega2), "power_true": float}``,
+    and with ``cr2_too`` ``"power_cr2"``: the realised power of the plans made from the file's own CR2 omega2.
+    """
+    from .analysis import analyze
+    from .data import load, question_scores
+    from .planning import _test_df, plan_pair
+    from .power import sample_size_t
+
+    gen = np.random.default_rng(seed)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    n = int(sizes.sum())
+    omega_true = sd_question**2 + sd_cluster**2 * float(sizes @ sizes) / n
+    out: dict[str, Any] = {"power": [], "n_needed": [], "omega2": [], "power_cr2": [], "omega2_true": omega_true}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        for i in range(pilots):
+            table = question_scores(load(pilot_file(sizes, delta, sd_cluster, sd_question, gen), name=f"pilot{i}.csv"))
+            plan = plan_pair(None, table, analyze(table), "A", "B", delta=delta, alpha=alpha, power=power)
+            out["n_needed"].append(plan.n_needed)
+            out["omega2"].append(plan.omega2_ahead)
+            out["power"].append(realised_power(planned_sizes(sizes, plan.n_needed), delta, sd_cluster, sd_question,
+                                               reps=reps, gen=gen, alpha=alpha))
+            if cr2_too:  # the plan from the file's own CR2 omega2 (before issue 20's second pass)
+                n_cr2 = sample_size_t(delta, omega2=plan.omega2, alpha=alpha, power=power,
+                                      df_per_question=plan.df_per_question)
+                out["power_cr2"].append(realised_power(planned_sizes(sizes, n_cr2), delta, sd_cluster, sd_question,
+                                                       reps=reps, gen=gen, alpha=alpha))
+    labels = np.repeat(np.arange(sizes.size), sizes) if (sizes > 1).any() else None
+    _, rate = _test_df(labels, n)
+    out["n_true"] = sample_size_t(delta, omega2=omega_true, alpha=alpha, power=power, df_per_question=rate)
+    out["power_true"] = realised_power(planned_sizes(sizes, out["n_true"]), delta, sd_cluster, sd_question,
+                                       reps=20 * reps, gen=gen, alpha=alpha)
+    for key in ("power", "n_needed", "omega2", "power_cr2"):
+        out[key] = np.asarray(out[key])
+    return out

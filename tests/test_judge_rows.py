@@ -1,0 +1,51 @@
+"""The vectorised PPI++ of the coverage simulations (judge_rows.ppi_rows) and the label budget's count form
+(judge_budget.ppi_counts) against ppi_mean / ppi_compare, one eval at a time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evalstats_core import ppi_compare, ppi_mean
+from evalstats_core.judge_budget import ppi_counts
+from evalstats_core.judge_rows import ppi_rows
+from evalstats_core.judge_sim import judged_eval, judged_rows
+
+
+@pytest.mark.parametrize(("n_lab", "sens", "spec", "clusters"),
+                         [(40, 0.99, 0.8, 0), (40, 0.99, 0.99, 12), (200, 0.6, 0.5, 12), (1000, 0.8, 0.8, 0)])
+def test_rows_equal_ppi_mean_eval_by_eval(n_lab, sens, spec, clusters):
+    y, f, lab, codes = judged_rows(2000, n_lab, 12, sensitivity=sens, specificity=spec, n_clusters=clusters, rng=5)
+    est, se, df, lam, low, high = ppi_rows(f, y, lab, codes)
+    for r in range(12):
+        e = ppi_mean(f[r], np.where(lab[r], y[r], np.nan), clusters=codes)
+        assert (est[r], se[r], lam[r]) == pytest.approx((e.estimate, e.se, e.lam), abs=1e-12)
+        assert df[r] == pytest.approx(e.df, rel=1e-9)
+        assert (low[r], high[r]) == pytest.approx((e.ci_low, e.ci_high), abs=1e-12)
+
+
+@pytest.mark.parametrize("clusters", [0, 12])
+def test_rows_of_differences_equal_ppi_compare(clusters):
+    ya, fa, lab, codes = judged_rows(1500, 120, 8, sensitivity=0.9, specificity=0.8, n_clusters=clusters, rng=1)
+    yb, fb, _, _ = judged_rows(1500, 120, 8, sensitivity=0.9, specificity=0.7, pass_rate=0.6, n_clusters=clusters,
+                               rng=2)
+    est, se, df, _, low, high = ppi_rows(fa - fb, ya - yb, lab, codes, small_counts=False)
+    for r in range(8):
+        e = ppi_compare(fa[r], np.where(lab[r], ya[r], np.nan), fb[r], np.where(lab[r], yb[r], np.nan),
+                        clusters=codes)
+        assert (est[r], se[r], low[r], high[r]) == pytest.approx((e.estimate, e.se, e.ci_low, e.ci_high), abs=1e-12)
+        assert df[r] == pytest.approx(e.df, rel=1e-9)
+
+
+@pytest.mark.parametrize(("n_lab", "sens", "spec"), [(40, 0.99, 0.8), (40, 0.99, 0.99), (300, 0.6, 0.99),
+                                                     (1000, 0.8, 0.5), (30, 0.7, 0.6)])
+def test_counts_give_ppi_means_interval(n_lab, sens, spec):
+    for seed in range(4):
+        ev = judged_eval(2000, n_lab, sensitivity=sens, specificity=spec, rng=seed)
+        lab = ~np.isnan(ev.human)
+        f, y = ev.judge[lab], ev.human[lab]
+        table = [np.sum((f == 1) & (y == 1)), np.sum((f == 1) & (y == 0)), np.sum((f == 0) & (y == 1)),
+                 np.sum((f == 0) & (y == 0))]
+        low, high = ppi_counts(*table, ev.judge[~lab].sum(), n_total=2000)
+        e = ppi_mean(ev.judge, ev.human)
+        assert (float(low), float(high)) == pytest.approx((e.ci_low, e.ci_high), abs=1e-12)
