@@ -404,10 +404,13 @@ def pair_effective_scale(se: Any, se_naive: Any, df: float, sizes: Any, resid_su
     nu = np.clip(nu, 1.0, df)
     finite = np.isfinite(nu)
     if finite.any():
-        from scipy.special import stdtrit
-
         level = check_confidence(confidence)
-        t = stdtrit(np.where(finite, nu, 1.0), 0.5 + level / 2.0)
+        if nu.ndim == 0:  # one comparison (the CLI's and the page's path): no scipy import
+            t = np.float64(t_ppf(0.5 + level / 2.0, float(nu)))
+        else:  # the coverage simulations' arrays
+            from scipy.special import stdtrit
+
+            t = stdtrit(np.where(finite, nu, 1.0), 0.5 + level / 2.0)
         scale = np.where(finite, scale * (z_for(level) / t) ** 2, scale)
     return scale if scale.ndim else float(scale)
 
