@@ -107,7 +107,7 @@ def test_try_it_links_open_the_workbench_with_valid_settings(chapter):
     from evalstats_app import workbench as wb
     from evalstats_app.chapters import TRY_IT
     from evalstats_app.shell import _parse
-    from evalstats_app.workbench_reading import _valid
+    from evalstats_app.workbench_bundle import valid as _valid
 
     slug, at = chapter
     links = [p.proto for p in at.main.get("page_link") if p.proto.label == "Try it on data"]
