@@ -95,6 +95,16 @@ def design_of(prepared: Prepared) -> tuple[str, bool]:
     return prepared.table.score_kind, int(prepared.table.k.max()) > 1
 
 
+def _interval_caption(a) -> str:
+    """Which interval each model got, read from the analysis (with clusters or several answers per question)."""
+    kinds = sorted({m.interval for m in a.models})
+    what = "clusters" if a.clustered else "several answers per question"
+    if all(k.startswith(("t ", "CR", "CLT")) for k in kinds):
+        return (f"This file has {what}: every interval here is the {'clustered' if a.clustered else 'per-question'} "
+                "t (or normal) one.")
+    return f"This file has {what}: the Interval column names each model's interval (here: " + "; ".join(kinds) + ")."
+
+
 def models_section(content, design: tuple[str, bool], res: Results, method: str) -> None:
     """The three-line summary, then the table of each model (paper format) and the forest plot of means;
     ``design`` is :func:`design_of` the file (or of its sums)."""
@@ -111,9 +121,7 @@ def models_section(content, design: tuple[str, bool], res: Results, method: str)
     if design[0] == "binary":
         st.markdown(content["method_help"])
         if a.clustered or design[1]:
-            st.caption("This file has " + ("clusters" if a.clustered else "several answers per question")
-                       + ": the proportion intervals do not apply, so every interval is the "
-                       + ("clustered" if a.clustered else "per-question") + " t (or normal) one.")
+            st.caption(esc(_interval_caption(a)))
     from evalstats_core.display import models_frame
     from evalstats_core.report import method_line
 

@@ -387,6 +387,23 @@ def test_one_model_file_and_parquet_upload(session):
     at.run()
 
 
+@pytest.mark.parametrize("example, kind", [("coding_12_repos.csv", "Korn-Graubard"), ("multilingual_clustered.csv", None)])
+def test_the_interval_caption_names_the_intervals_the_table_shows(session, example, kind):
+    """With clusters and 0/1 scores the caption says which interval each model got, as the Interval column
+    does (it used to say every interval was the clustered t one beside a Korn-Graubard row)."""
+    at = inject(session, example, (ROOT / "examples" / example).read_bytes())
+    no_exceptions(at)
+    caption = [c.value.replace("\\", "") for c in at.caption if c.value.startswith("This file has clusters")]
+    kinds = set(at.session_state[LAST_KEY].models[i].interval for i in range(len(at.session_state[LAST_KEY].models)))
+    assert len(caption) == 1, caption
+    if kind is None:
+        assert all(k.startswith("CR2 t") for k in kinds) and "every interval here is the clustered t" in caption[0]
+    else:
+        assert any(k.startswith(kind) for k in kinds) and all(k in caption[0] for k in kinds)
+    del session.session_state[INJECT_KEY]
+    session.run()
+
+
 def test_design_effect_below_one_is_explained_on_the_page():
     """Clusters whose questions disagree more than chance (or few clusters' noise) give a design effect
     below 1 and an effective n above n: the page says why, beside the table."""
