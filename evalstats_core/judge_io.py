@@ -239,7 +239,7 @@ def verdict_sentences(section: JudgeSection) -> list[str]:
             who = model if est.estimate > 0 else base
             verdict = f"{who} is ahead by the human-corrected estimate"
         else:
-            verdict = "the human-corrected interval includes 0: could be noise"
+            verdict = f"the human-corrected interval includes 0: {model} and {base} cannot be told apart"
         out.append(f"{model} - {base}: {100 * est.estimate:+.1f} points, interval ({lo:+.1f}, {hi:+.1f}) from "
                    f"{est.n_labeled:,} labelled questions (judge alone: {100 * (est.judge_mean):+.1f}); {verdict}")
     return out

@@ -64,7 +64,7 @@ def test_flip_sentence_reads_the_panel(bias, labels):
     assert nums == pytest.approx(expect, abs=0.051)
 
     def verdict(lo, hi):
-        return "A ahead" if lo > 0 else "B ahead" if hi < 0 else "could be noise"
+        return "A ahead" if lo > 0 else "B ahead" if hi < 0 else "unresolved"
 
     vj, vc = verdict(j.ci_low, j.ci_high), verdict(c.ci_low, c.ci_high)
     assert f"{vj}. Corrected" in text and text.count(vc) >= 1

@@ -27,6 +27,7 @@ from ..errors import EvalStatsError
 from ..judge import ppi_compare
 from ..judge_rows import ppi_rows
 from ..judge_sim import judged_eval
+from .problem import UNRESOLVED
 
 __all__ = ["SIZES", "budget_sentence", "coverage_lab", "coverage_sentence", "flip_panel", "flip_sentence",
            "lab_draws"]
@@ -125,7 +126,7 @@ def _verdict(low: float, high: float) -> str:
         return "A ahead"
     if high < 0:
         return "B ahead"
-    return "could be noise"
+    return UNRESOLVED  # chapters 1 and 8's word for an interval that holds 0
 
 
 def flip_sentence(frame: pd.DataFrame) -> str:
