@@ -183,6 +183,15 @@ def se_bernoulli(scores_or_mean: Any, n: int | None = None) -> float:
     return math.sqrt(p * (1.0 - p) / size)  # Miller 2024, Eq. 2
 
 
+def _mean_and_se(mean: float, se: float) -> tuple[float, float]:
+    """The checked estimate and standard error of :func:`normal_ci` and :func:`interval_from_se`."""
+    m = check_finite(mean, "mean")
+    s = check_finite(se, "se")
+    if s < 0.0:
+        raise EvalStatsError(f"se ({se!r}) must not be negative")
+    return m, s
+
+
 def normal_ci(mean: float, se: float, *, confidence: float = 0.95) -> Interval:
     """Normal-approximation interval ``mean +/- z * se``.
 
@@ -216,10 +225,7 @@ def normal_ci(mean: float, se: float, *, confidence: float = 0.95) -> Interval:
     >>> round(low, 3), round(high, 3)
     (0.642, 0.668)
     """
-    m = check_finite(mean, "mean")
-    s = check_finite(se, "se")
-    if s < 0.0:
-        raise EvalStatsError(f"se ({se!r}) must not be negative")
+    m, s = _mean_and_se(mean, se)
     half = z_for(confidence) * s  # Miller 2024, Eq. 3
     return Interval(m - half, m + half)
 
@@ -275,10 +281,7 @@ def interval_from_se(mean: float, se: float, *, df: float | None = None, confide
         raise EvalStatsError(f"df ({df!r}) must be a number of degrees of freedom such as 9, or None") from None
     if not dof > 0.0:  # also refuses NaN
         raise EvalStatsError(f"df ({df!r}) must be positive (questions or clusters minus one); use None for z")
-    m = check_finite(mean, "mean")
-    s = check_finite(se, "se")
-    if s < 0.0:
-        raise EvalStatsError(f"se ({se!r}) must not be negative")
+    m, s = _mean_and_se(mean, se)
     from ._clusters import t_crit
 
     half = t_crit(check_confidence(confidence), dof) * s  # Student's t interval on df degrees of freedom

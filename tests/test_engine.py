@@ -55,6 +55,15 @@ def assert_same_sums(path: Path, **reading) -> None:
     assert differences(memory, sql) == []
 
 
+def assert_same_error(path: Path) -> None:
+    """The in-memory reader and the SQL engine refuse ``path`` with the very same sentence."""
+    with pytest.raises(EvalStatsError) as memory:
+        load(str(path))
+    with pytest.raises(EvalStatsError) as sql:
+        sums_of(str(path))
+    assert str(sql.value) == str(memory.value)
+
+
 def to_parquet(csv: Path, out: Path, text_cols: tuple[str, ...] = ("question", "cluster", "model")) -> Path:
     table = pacsv.read_csv(csv, convert_options=pacsv.ConvertOptions(
         column_types={c: pa.string() for c in text_cols}))
@@ -162,11 +171,7 @@ def test_mixed_scales_use_the_readers_words(tmp_path):
                           "score": [i % 2 for i in range(10)] + [10.0 * i for i in range(10)]})
     path = tmp_path / "mixed.parquet"
     frame.to_parquet(path, index=False)
-    with pytest.raises(EvalStatsError) as memory:
-        load(str(path))
-    with pytest.raises(EvalStatsError) as sql:
-        sums_of(str(path))
-    assert str(sql.value) == str(memory.value)
+    assert_same_error(path)
 
 
 def test_roles_and_errors_come_from_the_reader(tmp_path):
@@ -176,11 +181,7 @@ def test_roles_and_errors_come_from_the_reader(tmp_path):
     assert (sums.question_col, sums.model_col, sums.score_col, sums.cluster_col) == ("item", "system", "passed",
                                                                                      "passage")
     path.write_text("foo,bar\n1,2\n")
-    with pytest.raises(EvalStatsError) as memory:
-        load(str(path))
-    with pytest.raises(EvalStatsError) as sql:
-        sums_of(str(path))
-    assert str(sql.value) == str(memory.value)
+    assert_same_error(path)
 
 
 def test_what_sums_cannot_give_is_refused_in_one_sentence(tmp_path):
