@@ -23,7 +23,8 @@ against the one-pass numpy bound, at 1e6 and 1e7 rows; target 1.2x. The bound is
 give the result's fields: the pass that says whether the scores are 0/1 (which the interval rule and the 0/1
 fields read; none when the first score is neither), then for 0/1 scores the counts (ones, ones per cluster, one
 dot for the questions both got right), else the mean, residuals, dots and residual sums per cluster; for
-``analyze`` the runs histograms, the answered mask, the Gram matrix of the table and each model's ones per
+``analyze`` the runs histograms (from the smallest and largest number of runs when they are equal, two passes
+over the contiguous runs table, as ours), the answered mask, the Gram matrix of the table and each model's ones per
 cluster. Its t quantiles and p-values are scipy's (C); ours are pure Python (about 0.1 ms each, no scipy on the
 command line's path), a fixed cost that shows at 1e6 rows. BLAS runs on one thread (see
 ``_timing.one_blas_thread``) for both. A recomputation from the kept sums (new confidence and adjustment) is
@@ -221,7 +222,10 @@ def lb_analyze(table):
     (every model's ones on its diagonal, every pair's questions both right off it) and each model's ones per
     cluster, from which every model's and pair's fields follow; else every model's and pair's bound above."""
     codes, m = table.cluster_codes, len(table.models)
-    hists = [np.bincount(table.k[:, j]) for j in range(m)]
+    k = table.k
+    lo = int(k.min())  # every question answered alike: each histogram follows from the smallest and largest k
+    hists = ([np.bincount(k[:, j]) for j in range(m)] if lo != int(k.max()) else
+             [np.bincount(np.full(1, lo), minlength=lo + 1) * k.shape[0] for _ in range(m)])
     x = table.scores
     if not (table.answered.all() and table.score_kind == "binary" and all(h.size <= 2 for h in hists)):
         cols = [x[:, j] for j in range(m)]

@@ -77,6 +77,18 @@ def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, 
     return memo[key]
 
 
+def _crit(memo: dict | None, confidence: float, df: float) -> float:
+    """:func:`~evalstats_core._clusters.t_crit`, once per distinct ``(confidence, df)`` in ``memo``: every model
+    and pair on the same cluster sizes (or the same n) shares its df, and a t quantile costs ~0.1 ms in Python."""
+    if memo is None:
+        return t_crit(confidence, df)
+    key = ("crit", float(confidence), float(df))
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = t_crit(confidence, df)
+    return hit
+
+
 def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary: bool, clustered: bool,
                  confidence: float, method: str, interval: str, memo: dict | None = None) -> Any:
     """One model's :class:`~evalstats_core.clustering.Summary` from its per-group sums (shape ``(G,)``).
@@ -94,15 +106,15 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
 
     n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
     return summary_from_moments(n, mu, s, sizes, ss, binary=binary, clustered=clustered, confidence=confidence,
-                                method=method, interval=interval, kept=cr2)
+                                method=method, interval=interval, kept=cr2, memo=memo)
 
 
 def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss: float, *, binary: bool,
                          clustered: bool, confidence: float, method: str, interval: str,
-                         kept: tuple[float, float] | None = None) -> Any:
+                         kept: tuple[float, float] | None = None, memo: dict | None = None) -> Any:
     """The :class:`~evalstats_core.clustering.Summary` of ``n`` scores with mean ``mu``, residual sums ``s``
     of the non-empty clusters of ``sizes`` (ignored unclustered) and centred sum of squares ``ss``
-    (``kept``: its CR2 standard error and degrees of freedom, when kept)."""
+    (``kept``: its CR2 standard error and degrees of freedom, when kept; ``memo``: where t quantiles are kept)."""
     from .clustering import Summary, _deff
 
     if n < 2:
@@ -126,7 +138,7 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     if se <= 1e-12 * max(abs(mu), se_naive):  # rounding-level SE: every cluster has the same mean
         se = 0.0
     deff, n_eff = _deff(se, se_naive, n, clustered=clustered)
-    crit = t_crit(confidence, df)
+    crit = _crit(memo, confidence, df)
     low, high, kind = mu - crit * se, mu + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
     if interval == "auto" and method == "cr2" and binary:
         from .proportions import binary_mean_interval
@@ -168,19 +180,19 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
         discordant = m2_d[count > 0] + totals * totals / sizes
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
-                                   discordant=discordant)
+                                   discordant=discordant, memo=memo)
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
                             sizes: np.ndarray, squares: tuple[float, float, float, float],
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
                             method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
-                            discordant: np.ndarray | None = None) -> Any:
+                            discordant: np.ndarray | None = None, memo: dict | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
     unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept; ``discordant``: per
-    cluster, the questions two 0/1 models disagree on)."""
+    cluster, the questions two 0/1 models disagree on; ``memo``: where t quantiles are kept)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -231,7 +243,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     z, p = _z_and_p(diff, se, df)
     if se == 0.0 and diff != 0.0:  # no t statistic: the exact randomisation test, never p = 0
         p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)
-    crit = t_crit(confidence, df)
+    crit = _crit(memo, confidence, df)
     low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
     if not paired:
         only = None

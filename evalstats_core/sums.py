@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -216,18 +216,34 @@ class FileSums:
 
     def _merge(self) -> FileSums:
         one = np.ones(1, dtype=np.int64)
+        kept: dict[tuple[int, ...], Any] = {}  # by the identity of arrays self holds: a pair over every question
+        # shares its models' count, mean and m2 arrays, so their centring and squares are made once per model
+
+        def centred(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
+            key = (id(count), id(mean))
+            if key not in kept:
+                kept[key] = centre(count, mean)
+            return kept[key]
+
+        def squares(m2: np.ndarray, count: np.ndarray, dev: np.ndarray) -> np.ndarray:
+            key = (id(m2), id(count), id(dev))  # dev: held in kept
+            if key not in kept:
+                kept[key] = _within_plus(m2, count, dev, dev)
+            return kept[key]
+
         models = []
         for m in self.model_sums:
-            n, mean, dev = centre(m.count, m.mean)
-            models.append(ModelSums(m.model, one * n, np.array([mean]), _within_plus(m.m2, m.count, dev, dev),
+            n, mean, dev = centred(m.count, m.mean)
+            models.append(ModelSums(m.model, one * n, np.array([mean]), squares(m.m2, m.count, dev),
                                     m.not01.sum(keepdims=True), m.k_values, m.k_counts, m.minimum, m.maximum))
         pairs = []
         for p in self.pair_sums:
-            n, ma, da = centre(p.count, p.mean_model)
-            _, mb, db = centre(p.count, p.mean_baseline)
+            n, ma, da = centred(p.count, p.mean_model)
+            _, mb, db = centred(p.count, p.mean_baseline)
+            dd = da - db
             pairs.append(PairSums(
-                p.model, p.baseline, one * n, np.array([ma]), np.array([mb]), _within_plus(p.m2_model, p.count, da, da),
-                _within_plus(p.m2_baseline, p.count, db, db), _within_plus(p.m2_diff, p.count, da - db, da - db),
+                p.model, p.baseline, one * n, np.array([ma]), np.array([mb]), squares(p.m2_model, p.count, da).copy(),
+                squares(p.m2_baseline, p.count, db).copy(), _within_plus(p.m2_diff, p.count, dd, dd),
                 _within_plus(p.comoment, p.count, da, db), p.only_model.sum(keepdims=True),
                 p.only_baseline.sum(keepdims=True), p.not01.sum(keepdims=True), p.diff_min, p.diff_max,
                 p.n_left_out))
@@ -380,7 +396,7 @@ def file_sums(table: QuestionTable) -> FileSums:
     sizes = (np.array([n_q], dtype=np.int64) if codes is None
              else np.bincount(codes, minlength=n_groups).astype(np.int64))
     full = np.ones(n_m, bool) if answered.all() else answered.all(axis=0)  # (n_m,); a full table in one pass
-    k_hist = [np.bincount(table.k[:, j]) for j in range(n_m)]  # k = 0: not answered (dropped below)
+    k_hist = _runs_histograms(table.k)  # k = 0: not answered (dropped below)
     # 0/1 answers, one run each: the question scores are 0/1 (no pass to check, min and max from the counts)
     known01 = [table.score_kind == "binary" and k_hist[j].size <= 2 for j in range(n_m)]
     lims = [(math.nan, math.nan) if known01[j] or not answered[:, j].any() else
@@ -389,9 +405,9 @@ def file_sums(table: QuestionTable) -> FileSums:
     exponent = rescale_exponent([abs(v) for lim in lims for v in lim if math.isfinite(v)])
     if exponent:
         scores = np.ldexp(scores, -exponent)
-    patterns = _patterns(scores, codes, n_groups) if all(known01) and full.all() else None
+    patterns = _Patterns.of(scores, codes, n_groups) if all(known01) and full.all() else None
     cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j],
-                    None if patterns is None else patterns @ _bit(n_m, j)) for j in range(n_m)]
+                    None if patterns is None else patterns.ones(j)) for j in range(n_m)]
     models = []
     for j, c in enumerate(cols):
         values = np.flatnonzero(k_hist[j])
@@ -402,7 +418,7 @@ def file_sums(table: QuestionTable) -> FileSums:
         models.append(ModelSums(table.models[j], c.count, c.mean, c.m2, c.not01, values.astype(np.int64),
                                 k_hist[j][values].astype(np.int64), lo, hi))
     pairs = [_pair_sums(groups, cols[j], cols[i], table.models[j], table.models[i],
-                        None if patterns is None else patterns @ (_bit(n_m, i) * _bit(n_m, j)))
+                        None if patterns is None else patterns.both(j, i))
              for j in range(n_m) for i in range(j)]
     return FileSums(
         name=table.name, models=tuple(table.models),
@@ -417,12 +433,56 @@ _PATTERN_MODELS, _PATTERN_BINS = 10, 1 << 22  # 0/1 tables counted by answer pat
 
 
 def _labels(clusters: np.ndarray) -> tuple[str, ...]:
-    """The cluster labels as a tuple of str (Python strings straight from a str or object array)."""
+    """The cluster labels as a tuple of str (Python strings straight from a str array)."""
     arr = np.asarray(clusters)
-    return tuple(map(str, arr.tolist())) if arr.dtype.kind in "UO" else tuple(str(c) for c in arr)
+    if arr.dtype.kind == "U":
+        return tuple(arr.tolist())  # already str
+    return tuple(map(str, arr.tolist())) if arr.dtype.kind == "O" else tuple(str(c) for c in arr)
 
 
-def _patterns(scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> np.ndarray | None:
+def _runs_histograms(k: np.ndarray) -> list[np.ndarray]:
+    """``np.bincount`` of every column of the runs table ``k`` (shape ``(n_q, n_m)``): from its smallest and
+    largest value when they are equal (every question answered alike, the usual file: two fast passes over the
+    contiguous table instead of a copy and a count per column), else column by column."""
+    n_q, n_m = k.shape
+    if n_q and k.dtype.kind in "iu":
+        lo = int(k.min())
+        if lo >= 0 and lo == int(k.max()):
+            hist = np.zeros(lo + 1, dtype=np.intp)
+            hist[lo] = n_q
+            return [hist.copy() for _ in range(n_m)]
+    return [np.bincount(k[:, j]) for j in range(n_m)]
+
+
+class _Patterns:
+    """Per group, every model's count of ones and every pair's count of questions both got right, for a table
+    of 0/1 answers that every model answered: the Gram matrix ``x' x`` without groups (one BLAS pass), else
+    the per-group counts of each answer pattern (one ``bincount`` of ``code * 2^m + sum_j x_j 2^j``); exact
+    integer sums either way. :meth:`of` gives None when there would be too many pattern bins."""
+
+    def __init__(self, gram: np.ndarray | None, counts: np.ndarray | None) -> None:
+        self.gram, self.counts = gram, counts
+
+    @classmethod
+    def of(cls, scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> _Patterns | None:
+        if codes is None:
+            return cls(scores.T @ scores, None)
+        counts = _pattern_counts(scores, codes, n_groups)
+        return None if counts is None else cls(None, counts)
+
+    def ones(self, j: int) -> np.ndarray:
+        if self.gram is not None:
+            return self.gram[j, j:j + 1].copy()
+        return self.counts @ _bit(self.counts.shape[1].bit_length() - 1, j)
+
+    def both(self, j: int, i: int) -> np.ndarray:
+        if self.gram is not None:
+            return self.gram[j, i:i + 1].copy()
+        n_m = self.counts.shape[1].bit_length() - 1
+        return self.counts @ (_bit(n_m, i) * _bit(n_m, j))
+
+
+def _pattern_counts(scores: np.ndarray, codes: np.ndarray, n_groups: int) -> np.ndarray | None:
     """Per group, the count of questions with each pattern of 0/1 answers (shape ``(G, 2^m)``, float64): one
     ``bincount`` of ``code * 2^m + sum_j x_j 2^j`` gives every model's ones and every pair's questions both
     right (exact integer sums of these counts) in one pass over the table; None when there would be too many
@@ -432,8 +492,7 @@ def _patterns(scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> np
     if n_m > _PATTERN_MODELS or n_groups * width > _PATTERN_BINS:
         return None
     key = (scores @ (1 << np.arange(n_m)).astype(np.float64)).astype(np.int64)  # (n_q,) the answer pattern
-    if codes is not None:
-        key += codes * width
+    key += codes * width
     return np.bincount(key, minlength=n_groups * width).reshape(n_groups, width).astype(np.float64)
 
 

@@ -214,8 +214,8 @@ def test_kept_moments_and_cr2_weights_give_a_fresh_analysis_exactly():
 
 @pytest.mark.parametrize("n_clusters", [None, 7])
 def test_answer_patterns_give_the_per_column_sums_exactly(monkeypatch, n_clusters):
-    """0/1 tables: the sums counted from the answer patterns (one bincount) equal the per-column and per-pair
-    sums to the last bit."""
+    """0/1 tables: the sums counted from the answer patterns (one bincount; the Gram matrix without clusters)
+    equal the per-column and per-pair sums to the last bit."""
     from evalstats_core import sums as sums_mod
 
     rng = np.random.default_rng(11)
@@ -223,11 +223,10 @@ def test_answer_patterns_give_the_per_column_sums_exactly(monkeypatch, n_cluster
     scores = (rng.random((n_q, n_m)) > np.linspace(0.2, 0.7, n_m)).astype(float)
     codes = None if n_clusters is None else rng.integers(0, n_clusters, n_q)
     table = table_of(scores, np.ones((n_q, n_m), bool), np.ones((n_q, n_m), np.int64), codes, "binary")
-    assert sums_mod._patterns(table.scores, codes, 1 if codes is None else table.n_clusters) is not None
+    assert sums_mod._Patterns.of(table.scores, codes, 1 if codes is None else table.n_clusters) is not None
     fast = file_sums(table)
-    monkeypatch.setattr(sums_mod, "_PATTERN_MODELS", 0)  # the per-column path
+    monkeypatch.setattr(sums_mod._Patterns, "of", classmethod(lambda cls, *args: None))  # the per-column path
     slow = file_sums(table)
-    assert sums_mod._patterns(table.scores, codes, 1 if codes is None else table.n_clusters) is None
     for x, y in zip(fast.model_sums + fast.pair_sums, slow.model_sums + slow.pair_sums, strict=True):
         for f in x.__slots__:
             u, v = getattr(x, f), getattr(y, f)
