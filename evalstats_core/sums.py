@@ -393,8 +393,6 @@ def file_sums(table: QuestionTable) -> FileSums:
     codes = table.cluster_codes
     n_groups = 1 if codes is None else int(table.n_clusters or 0)
     groups = _Groups(codes, n_groups)
-    sizes = (np.array([n_q], dtype=np.int64) if codes is None
-             else np.bincount(codes, minlength=n_groups).astype(np.int64))
     full = np.ones(n_m, bool) if answered.all() else answered.all(axis=0)  # (n_m,); a full table in one pass
     k_hist = _runs_histograms(table.k)  # k = 0: not answered (dropped below)
     # 0/1 answers, one run each: the question scores are 0/1 (no pass to check, min and max from the counts)
@@ -406,6 +404,8 @@ def file_sums(table: QuestionTable) -> FileSums:
     if exponent:
         scores = np.ldexp(scores, -exponent)
     patterns = _Patterns.of(scores, codes, n_groups) if all(known01) and full.all() else None
+    sizes = (np.array([n_q], dtype=np.int64) if codes is None else patterns.sizes() if patterns is not None
+             else np.bincount(codes, minlength=n_groups).astype(np.int64))
     cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j],
                     None if patterns is None else patterns.ones(j)) for j in range(n_m)]
     models = []
@@ -470,6 +470,10 @@ class _Patterns:
         counts = _pattern_counts(scores, codes, n_groups)
         return None if counts is None else cls(None, counts)
 
+    def sizes(self) -> np.ndarray:
+        """Questions per group (int64): the pattern counts summed (exact), no pass over the codes."""
+        return self.counts.sum(axis=1).astype(np.int64)
+
     def ones(self, j: int) -> np.ndarray:
         if self.gram is not None:
             return self.gram[j, j:j + 1].copy()
@@ -491,7 +495,13 @@ def _pattern_counts(scores: np.ndarray, codes: np.ndarray, n_groups: int) -> np.
     width = 1 << n_m
     if n_m > _PATTERN_MODELS or n_groups * width > _PATTERN_BINS:
         return None
-    key = (scores @ (1 << np.arange(n_m)).astype(np.float64)).astype(np.int64)  # (n_q,) the answer pattern
+    if n_m <= 2:  # (n_q,) the answer pattern; a matrix-vector product with 2 columns is slower than adding them
+        pattern = scores[:, 0].copy()
+        if n_m == 2:
+            pattern += scores[:, 1] * 2.0
+    else:
+        pattern = scores @ (1 << np.arange(n_m)).astype(np.float64)
+    key = pattern.astype(np.int64)
     key += codes * width
     return np.bincount(key, minlength=n_groups * width).reshape(n_groups, width).astype(np.float64)
 
