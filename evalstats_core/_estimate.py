@@ -38,13 +38,27 @@ __all__ = ["scaled", "summary_from", "summary_from_moments", "comparison_from", 
            "binary_model", "binary_comparison"]
 
 
-def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple[int, float, np.ndarray, float]:
-    """``(n, mean, S_g of the used groups, total centred sum of squares)``."""
+def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray,
+             used: Any = None) -> tuple[int, float, np.ndarray, float]:
+    """``(n, mean, S_g of the used groups, total centred sum of squares)`` (``used``: the index of
+    :func:`_used`, when known)."""
     n, overall, dev = centre(count, mean)
-    used = count > 0
+    if used is None:
+        used = count > 0
     s = count[used] * dev[used]  # (C,) residual sums S_g = n_g (mean_g - mean)
     ss = max(0.0, float(np.sum(m2[used])) + float(s @ dev[used]))
     return n, overall, s, ss
+
+
+def _used(memo: dict | None, count: np.ndarray) -> tuple[Any, np.ndarray]:
+    """``(index of the groups with count > 0, their sizes as float64)``, once per count vector in ``memo``; the
+    index is ``...`` (every element, as a view: no copy) when no group is empty, the usual file."""
+    def make() -> tuple[Any, np.ndarray]:
+        used = count > 0
+        index = ... if used.all() else used
+        return index, count[index].astype(np.float64)
+
+    return _kept(memo, (count,), make, "used")
 
 
 def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str = "") -> Any:
@@ -53,7 +67,7 @@ def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str
     kept."""
     if memo is None:
         return make()
-    key = (tag, *(id(x) for x in arrays))
+    key = (tag, *map(id, arrays))
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = (arrays, make())
@@ -62,7 +76,7 @@ def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str
 
 def _moments_of(memo: dict | None, count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple:
     """:func:`_moments`, once per model in ``memo``: a pair over every question reads its models' own sums."""
-    return _kept(memo, (count, mean, m2), lambda: _moments(count, mean, m2), "moments")
+    return _kept(memo, (count, mean, m2), lambda: _moments(count, mean, m2, _used(memo, count)[0]), "moments")
 
 
 def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, float] | None:
@@ -100,7 +114,7 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
     """
     def make() -> tuple:
         n, mu, s, ss = _moments_of(memo, count, mean, m2)
-        sizes = count[count > 0].astype(np.float64)
+        sizes = _used(memo, count)[1]
         w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
         return n, mu, s, sizes, ss, None if w is None else cr2_se_df(s, sizes, n, w)
 
@@ -164,8 +178,7 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
     def make() -> tuple:
         n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
         _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
-        used = count > 0
-        sizes = count[used].astype(np.float64)
+        used, sizes = _used(memo, count)
         sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
         ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
         cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
@@ -177,7 +190,7 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
     discordant = None
     if only is not None and clustered and paired:  # 0/1: sum of d^2 per cluster = its disagreements
         totals = resid[0] - resid[1] + sizes * (means[0] - means[1])
-        discordant = m2_d[count > 0] + totals * totals / sizes
+        discordant = m2_d[_used(memo, count)[0]] + totals * totals / sizes
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
                                    discordant=discordant, memo=memo)
