@@ -114,9 +114,9 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                                        interval="normal" if interval == "normal" else "auto", memo=fs.memo), e)
             mc: tuple[Any, ...] = (None, None, None, None, None)
             if only is not None:
-                cells = mcnemar_cells(0, only[0], only[1], 0)
+                cells = mcnemar_cells(0, only[0], only[1], 0, exact=not cl)  # the exact p is reported unclustered
                 mc = ((None, None) if cells.discordant == 0 else (float(cells.statistic), float(cells.p_value)))
-                mc += (only[0], only[1], None if cells.discordant == 0 else float(cells.p_exact))
+                mc += (only[0], only[1], None if cells.discordant == 0 or cl else float(cells.p_exact))
             if c.se == 0.0 and paired:
                 warn.append(zero_se_pair(c, models[j], models[b], every_question=p.diff_min == p.diff_max))
             raw.append(dict(model=models[j], baseline=models[b], n=c.n, n_left_out=p.n_left_out,
@@ -125,7 +125,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                             z=c.z, p_value=c.p_value, correlation=c.correlation, se_unpaired=c.se_unpaired,
                             se_paired=c.se_paired, mcnemar_statistic=mc[0], mcnemar_p_value=mc[1],
                             only_model=mc[2], only_baseline=mc[3], df=c.df, method=method,
-                            mcnemar_p=mc[4] if not cl else None,
+                            mcnemar_p=mc[4],
                             interval=(normal_label(method, cl) if c.interval == "normal"
                                       else INTERVAL_LABELS[c.interval])))
     adjusted = _adjust([r["p_value"] for r in raw], adjust)

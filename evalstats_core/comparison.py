@@ -451,12 +451,13 @@ def _binary(values: Any, name: str) -> np.ndarray:
     return is_one
 
 
-def _mcnemar(both: int, only_a: int, only_b: int, neither: int) -> McNemar:
+def _mcnemar(both: int, only_a: int, only_b: int, neither: int, exact: bool = True) -> McNemar:
+    """The McNemar cells and tests (``exact=False``: ``p_exact`` left nan, for a caller that does not report it)."""
     disc = only_a + only_b
     if disc == 0:
         statistic, p_value, p_exact = math.nan, math.nan, 1.0
     else:
         statistic = (only_a - only_b) ** 2 / disc  # McNemar 1947 / Miller ch. 4: (b-c)^2/(b+c)
         p_value = chi2_1_sf(statistic)  # chi-square(1) upper tail
-        p_exact = min(1.0, 2.0 * binom_cdf(min(only_a, only_b), disc, 0.5))  # exact binomial, 2-sided
+        p_exact = min(1.0, 2.0 * binom_cdf(min(only_a, only_b), disc, 0.5)) if exact else math.nan  # 2-sided
     return McNemar(both, only_a, only_b, neither, statistic, p_value, p_exact)

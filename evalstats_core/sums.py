@@ -302,7 +302,10 @@ class _Groups:
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """``num / den`` with 0 where ``den`` is 0."""
-    return np.divide(num, den, out=np.zeros(num.shape), where=den > 0)
+    positive = den > 0
+    if positive.all():  # no empty group (the usual file): a plain division, the same quotients
+        return num / den
+    return np.divide(num, den, out=np.zeros(num.shape), where=positive)
 
 
 class _Column:
@@ -521,9 +524,11 @@ def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: st
         if a.binary and b.binary:  # 0/1: the co-moment and discordant counts from one dot
             both = np.rint(groups.dot(a.x, b.x)) if both is None else both
             only_a, only_b, co, m2d = binary_pair_moments(both, a.ones, b.ones, count)
-            disc = only_a + only_b
-            lo = -1.0 if only_b.any() else (0.0 if (disc < count).any() else 1.0)
-            hi = 1.0 if only_a.any() else (0.0 if (disc < count).any() else -1.0)
+            lo, hi = -1.0, 1.0  # d = a - b takes -1 and 1 when both models have questions only they got right
+            if not (only_a.any() and only_b.any()):
+                agree = bool(((only_a + only_b) < count).any())  # some question where d = 0
+                lo = -1.0 if only_b.any() else (0.0 if agree else 1.0)
+                hi = 1.0 if only_a.any() else (0.0 if agree else -1.0)
             return PairSums(model, baseline, count, a.mean, b.mean, a.m2, b.m2, m2d, co,
                             only_a.astype(np.int64), only_b.astype(np.int64), zero, lo, hi, 0)
         ra, rb = a.resid(), b.resid()
