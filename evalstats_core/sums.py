@@ -461,32 +461,35 @@ class _Patterns:
     """Per group, every model's count of ones and every pair's count of questions both got right, for a table
     of 0/1 answers that every model answered: the Gram matrix ``x' x`` without groups (one BLAS pass), else
     the per-group counts of each answer pattern (one ``bincount`` of ``code * 2^m + sum_j x_j 2^j``); exact
-    integer sums either way. :meth:`of` gives None when there would be too many pattern bins."""
+    integer sums either way (the pattern counts times each pair's 0/1 weights: one small matrix product). :meth:`of`
+    gives None when there would be too many pattern bins."""
 
-    def __init__(self, gram: np.ndarray | None, counts: np.ndarray | None) -> None:
-        self.gram, self.counts = gram, counts
+    def __init__(self, gram: np.ndarray, sizes: np.ndarray | None) -> None:
+        self.gram, self._sizes = gram, sizes  # gram: (m, m, G) per group, or (m, m, 1) without groups
 
     @classmethod
     def of(cls, scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> _Patterns | None:
         if codes is None:
-            return cls(scores.T @ scores, None)
+            return cls((scores.T @ scores)[:, :, None], None)
         counts = _pattern_counts(scores, codes, n_groups)
-        return None if counts is None else cls(None, counts)
+        if counts is None:
+            return None
+        n_m = scores.shape[1]
+        bits = (np.arange(counts.shape[1])[:, None] >> np.arange(n_m)) & 1  # (2^m, m): model j right in the pattern
+        both = (bits[:, :, None] & bits[:, None, :]).reshape(counts.shape[1], n_m * n_m)
+        weights = np.hstack([both, np.ones((counts.shape[1], 1), np.int64)]).astype(np.float64)
+        per_group = weights.T @ counts.T  # (m*m + 1, G), rows contiguous: one small matrix product
+        return cls(per_group[:-1].reshape(n_m, n_m, n_groups), per_group[-1])
 
     def sizes(self) -> np.ndarray:
         """Questions per group (int64): the pattern counts summed (exact), no pass over the codes."""
-        return self.counts.sum(axis=1).astype(np.int64)
+        return self._sizes.astype(np.int64)
 
     def ones(self, j: int) -> np.ndarray:
-        if self.gram is not None:
-            return self.gram[j, j:j + 1].copy()
-        return self.counts @ _bit(self.counts.shape[1].bit_length() - 1, j)
+        return self.gram[j, j].copy()
 
     def both(self, j: int, i: int) -> np.ndarray:
-        if self.gram is not None:
-            return self.gram[j, i:i + 1].copy()
-        n_m = self.counts.shape[1].bit_length() - 1
-        return self.counts @ (_bit(n_m, i) * _bit(n_m, j))
+        return self.gram[j, i].copy()
 
 
 def _pattern_counts(scores: np.ndarray, codes: np.ndarray, n_groups: int) -> np.ndarray | None:
@@ -507,11 +510,6 @@ def _pattern_counts(scores: np.ndarray, codes: np.ndarray, n_groups: int) -> np.
     key = pattern.astype(np.int64)
     key += codes * width
     return np.bincount(key, minlength=n_groups * width).reshape(n_groups, width).astype(np.float64)
-
-
-def _bit(n_m: int, j: int) -> np.ndarray:
-    """``(2^n_m,)`` 1.0 where model ``j`` answered right in the pattern, else 0.0."""
-    return ((np.arange(1 << n_m) >> j) & 1).astype(np.float64)
 
 
 def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str,
