@@ -258,3 +258,17 @@ def test_summarize_and_compare_of_01_scores_read_the_sums_of_analyze(n_clusters,
             assert c.correlation == (p.correlation if codes is None else pytest.approx(p.correlation, rel=1e-14))
             assert (c.ci_low, c.ci_high) == ((p.ci_low, p.ci_high) if codes is None
                                              else (pytest.approx(p.ci_low, rel=1e-13), pytest.approx(p.ci_high, rel=1e-13)))
+
+
+@pytest.mark.parametrize("k", [np.full((5, 3), 2), np.zeros((4, 2), np.int64), np.array([[1, 2], [1, 0], [3, 1]]),
+                               np.empty((0, 2), np.int64)])
+def test_runs_histograms_equal_bincount_of_every_column(k):
+    """The runs histograms read from the table's smallest and largest value (every question answered alike)
+    equal np.bincount of each column, dtype included; a table with varied runs takes the per-column path."""
+    from evalstats_core.sums import _runs_histograms
+
+    got = _runs_histograms(k)
+    assert len(got) == k.shape[1]
+    for j, h in enumerate(got):
+        want = np.bincount(k[:, j])
+        assert h.dtype == want.dtype and np.array_equal(h, want)
