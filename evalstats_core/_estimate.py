@@ -278,17 +278,19 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
 
 
-def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None,
-                 sizes: np.ndarray | None) -> tuple[int, float, np.ndarray, np.ndarray, float]:
+def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None, sizes: np.ndarray | None,
+                 per_cluster: np.ndarray | None = None) -> tuple[int, float, np.ndarray, np.ndarray, float]:
     """``(n, mean, S_g, sizes of the non-empty clusters, centred sum of squares)`` of the 0/1 scores ``x`` with
     ``ones`` ones, as :func:`~evalstats_core.sums.file_sums` and :func:`_moments` make them: without ``codes``
-    ``k / n`` and ``k (n - k) / n`` (no arrays), else from the ones per code bin of ``sizes`` (one weighted
-    ``bincount``: integer sums, exact)."""
+    ``k / n`` and ``k (n - k) / n`` (no arrays), else from the ones per code bin of ``sizes`` (``per_cluster``
+    when counted already, else one weighted ``bincount``: integer sums, exact)."""
     if codes is None:
         n, k = float(x.size), float(ones)
         return x.size, k / n, np.zeros(1), np.ones(1), k * (n - k) / n
     count = sizes
-    mean, m2 = binary_moments(np.bincount(codes, weights=x, minlength=sizes.size), count)
+    if per_cluster is None:
+        per_cluster = np.bincount(codes, weights=x, minlength=sizes.size)
+    mean, m2 = binary_moments(per_cluster, count)
     n, mu, s, ss = _moments(count, mean, m2)
     return n, mu, s, count[count > 0.0], ss
 
@@ -299,18 +301,25 @@ def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], cod
     """:func:`~evalstats_core.comparison.compare` of two 0/1 score arrays from counts, as
     :func:`~evalstats_core.sums.file_sums` makes them: ones per cluster, and when paired the questions both
     got right (one dot, exact); no residuals. ``codes`` and ``sizes`` as from
-    :func:`~evalstats_core._clusters.codes_and_sizes`, or None."""
-    n, ma, sa, used, ssa = binary_model(xa, ones[0], codes, sizes)
-    n_b, mb, sb, _, ssb = binary_model(xb, ones[1], codes, sizes)
+    :func:`~evalstats_core._clusters.codes_and_sizes`, or None. With clusters every count per cluster comes
+    from one ``bincount`` of the answer patterns (:func:`~evalstats_core.sums.pattern_gram`), when it fits."""
+    from .sums import pattern_gram
+
+    gram = None if codes is None or xa.size != xb.size else pattern_gram((xa, xb), codes, sizes.size)
+    per = (None, None) if gram is None else (gram[0][0, 0], gram[0][1, 1])
+    n, ma, sa, used, ssa = binary_model(xa, ones[0], codes, sizes, per[0])
+    n_b, mb, sb, _, ssb = binary_model(xb, ones[1], codes, sizes, per[1])
     ssd = cov = math.nan
     only = None
     if paired:  # the totals need no clusters: cov = both - n_a n_b / n, ss_d = disc - net^2 / n
         one = np.ones(1)
-        only_a, only_b, co, m2d = binary_pair_moments(float(xa @ xb) * one, ones[0] * one, ones[1] * one, n * one)
+        both = float(xa @ xb) if gram is None else float(gram[0][0, 1].sum())  # exact integers either way
+        only_a, only_b, co, m2d = binary_pair_moments(both * one, ones[0] * one, ones[1] * one, n * one)
         ssd, cov, only = float(m2d[0]), float(co[0]), (int(only_a[0]), int(only_b[0]))
     discordant = None
     if paired and codes is not None:  # the questions the two disagree on, per non-empty cluster
-        discordant = np.bincount(codes, weights=np.abs(xa - xb), minlength=sizes.size)[sizes > 0.0]
+        discordant = (np.bincount(codes, weights=np.abs(xa - xb), minlength=sizes.size) if gram is None else
+                      per[0] + per[1] - 2.0 * gram[0][0, 1])[sizes > 0.0]
     return comparison_from_moments((n, n_b), (ma, mb), (sa, sb), used, (ssa, ssb, ssd, cov), only, paired=paired,
                                    clustered=codes is not None, confidence=confidence, method=method,
                                    interval=interval, discordant=discordant)

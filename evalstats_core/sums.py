@@ -30,7 +30,7 @@ import numpy as np
 if TYPE_CHECKING:
     from .data import QuestionTable
 
-__all__ = ["FileSums", "ModelSums", "PairSums", "file_sums"]
+__all__ = ["FileSums", "ModelSums", "PairSums", "file_sums", "pattern_gram"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -471,15 +471,8 @@ class _Patterns:
     def of(cls, scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> _Patterns | None:
         if codes is None:
             return cls((scores.T @ scores)[:, :, None], None)
-        counts = _pattern_counts(scores, codes, n_groups)
-        if counts is None:
-            return None
-        n_m = scores.shape[1]
-        bits = (np.arange(counts.shape[1])[:, None] >> np.arange(n_m)) & 1  # (2^m, m): model j right in the pattern
-        both = (bits[:, :, None] & bits[:, None, :]).reshape(counts.shape[1], n_m * n_m)
-        weights = np.hstack([both, np.ones((counts.shape[1], 1), np.int64)]).astype(np.float64)
-        per_group = weights.T @ counts.T  # (m*m + 1, G), rows contiguous: one small matrix product
-        return cls(per_group[:-1].reshape(n_m, n_m, n_groups), per_group[-1])
+        counted = pattern_gram(scores, codes, n_groups)
+        return None if counted is None else cls(*counted)
 
     def sizes(self) -> np.ndarray:
         """Questions per group (int64): the pattern counts summed (exact), no pass over the codes."""
@@ -492,24 +485,45 @@ class _Patterns:
         return self.gram[j, i].copy()
 
 
-def _pattern_counts(scores: np.ndarray, codes: np.ndarray, n_groups: int) -> np.ndarray | None:
-    """Per group, the count of questions with each pattern of 0/1 answers (shape ``(G, 2^m)``, float64): one
-    ``bincount`` of ``code * 2^m + sum_j x_j 2^j`` gives every model's ones and every pair's questions both
-    right (exact integer sums of these counts) in one pass over the table; None when there would be too many
-    bins."""
-    n_m = scores.shape[1]
+def pattern_gram(scores: np.ndarray | tuple[np.ndarray, ...], codes: np.ndarray,
+                 n_groups: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per group, the Gram matrix of 0/1 score columns and the group sizes, from one ``bincount`` of answer
+    patterns; None when there would be too many bins.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n, m), or a tuple of at most two arrays of shape (n,)
+        0/1 scores (float64), every question answered.
+    codes : ndarray of int, shape (n,)
+        Group codes in ``[0, n_groups)``.
+    n_groups : int
+        Number of groups.
+
+    Returns
+    -------
+    (gram, sizes) : ndarray of shape (m, m, G) and (G,), float64
+        ``gram[j, j]`` counts model ``j``'s ones per group, ``gram[j, i]`` the questions both got right; exact
+        integers (the counts of each pattern ``sum_j x_j 2^j`` per group, times each pair's 0/1 weights: one
+        ``bincount`` of ``code * 2^m + pattern`` and one small matrix product).
+    """
+    n_m = len(scores) if isinstance(scores, tuple) else scores.shape[1]
     width = 1 << n_m
     if n_m > _PATTERN_MODELS or n_groups * width > _PATTERN_BINS:
         return None
-    if n_m <= 2:  # (n_q,) the answer pattern; a matrix-vector product with 2 columns is slower than adding them
-        pattern = scores[:, 0].copy()
-        if n_m == 2:
-            pattern += scores[:, 1] * 2.0
-    else:
-        pattern = scores @ (1 << np.arange(n_m)).astype(np.float64)
-    key = pattern.astype(np.int64)
-    key += codes * width
-    return np.bincount(key, minlength=n_groups * width).reshape(n_groups, width).astype(np.float64)
+    key = codes * float(width)  # code * 2^m + the answer pattern, in float64 (exact integers), one array
+    if n_m > 2:
+        key += scores @ (1 << np.arange(n_m)).astype(np.float64)
+    else:  # a matrix-vector product with 2 columns is slower than adding them (x_1 twice: no temporary)
+        for j in range(n_m):
+            column = scores[j] if isinstance(scores, tuple) else scores[:, j]
+            for _ in range(1 << j):
+                key += column
+    counts = np.bincount(key.astype(np.int64), minlength=n_groups * width).reshape(n_groups, width).astype(np.float64)
+    bits = (np.arange(width)[:, None] >> np.arange(n_m)) & 1  # (2^m, m): model j right in the pattern
+    both = (bits[:, :, None] & bits[:, None, :]).reshape(width, n_m * n_m)
+    weights = np.hstack([both, np.ones((width, 1), np.int64)]).astype(np.float64)
+    per_group = weights.T @ counts.T  # (m*m + 1, G), rows contiguous
+    return per_group[:-1].reshape(n_m, n_m, n_groups), per_group[-1]
 
 
 def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str,
