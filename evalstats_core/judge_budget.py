@@ -352,14 +352,15 @@ def ppi_counts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: 
 def _human_only_n(plan: LabelBudget, hw: float) -> int | None:
     """The smallest ``n`` whose humans-only half-width (:meth:`LabelBudget.human_half_width_at`) is at most
     ``hw``, by bisection up to four times the normal-theory count (None when the between-cluster part alone is wider)."""
-    if plan.var_human <= 0:
+    if plan.var_human <= 0 and not math.isfinite(plan.human_mean):
         return 2
     t = t_crit(plan.confidence, plan.df_human if plan.clustered else math.inf)
     room = (hw / t) ** 2 - plan.between_human
     if room <= 0:
         return None
     normal = plan.var_human / room
-    return _search(lambda k: plan.human_half_width_at(k) <= hw, 2, max(4 * math.ceil(normal), 100, plan.n_total))
+    high = max(4 * math.ceil(normal), 100, plan.n_total, math.ceil(4 / hw))  # 4 / hw: a zero count's exact limit
+    return _search(lambda k: plan.human_half_width_at(k) <= hw, 2, high)
 
 
 def _allocate(n: int, shares: Any) -> np.ndarray:

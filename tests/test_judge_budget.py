@@ -110,3 +110,16 @@ def test_clusters_need_a_pilot_with_labels():
     with pytest.raises(EvalStatsError, match="clusters= needs a pilot"):
         labels_needed(0.03, n_total=1000, sensitivity=0.9, specificity=0.8, clusters=np.arange(1000) % 10)
     assert "stated quality" in labels_needed(0.03, n_total=1000, sensitivity=0.9, specificity=0.8).assumption
+
+
+def test_labels_that_all_pass_still_need_the_exact_intervals_count():
+    """Every pilot label a pass: the t plan saw no variance and asked for 2 labels; summarize gives n passes of n
+    Clopper-Pearson's interval, whose half-width first reaches 3 points at 60 labels."""
+    judge = np.ones(500)
+    human = np.full(500, np.nan)
+    human[:60] = 1.0
+    b = labels_needed(0.03, n_total=500, judge=judge, human=human)
+    s = summarize(np.ones(b.without_judge))
+    assert b.without_judge == 60 and (s.ci_high - s.ci_low) / 2 <= 0.03
+    s = summarize(np.ones(b.without_judge - 1))
+    assert (s.ci_high - s.ci_low) / 2 > 0.03
