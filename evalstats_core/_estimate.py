@@ -302,8 +302,8 @@ def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], cod
     :func:`~evalstats_core.sums.file_sums` makes them: ones per cluster, and when paired the questions both
     got right (one dot, exact); no residuals. ``codes`` and ``sizes`` as from
     :func:`~evalstats_core._clusters.codes_and_sizes`, or None. With clusters every count per cluster comes
-    from one ``bincount`` of the answer patterns (:func:`~evalstats_core.sums.pattern_gram`), when it fits."""
-    from .sums import pattern_gram
+    from one ``bincount`` of the answer patterns (:func:`~evalstats_core._patterns.pattern_gram`), when it fits."""
+    from ._patterns import pattern_gram
 
     gram = None if codes is None or xa.size != xb.size else pattern_gram((xa, xb), codes, sizes.size)
     per = (None, None) if gram is None else (gram[0][0, 0], gram[0][1, 1])

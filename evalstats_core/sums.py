@@ -30,7 +30,7 @@ import numpy as np
 if TYPE_CHECKING:
     from .data import QuestionTable
 
-__all__ = ["FileSums", "ModelSums", "PairSums", "file_sums", "pattern_gram"]
+__all__ = ["FileSums", "ModelSums", "PairSums", "file_sums"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -390,6 +390,7 @@ def file_sums(table: QuestionTable) -> FileSums:
     count of questions both got right, one dot). Questions some model left out are masked.
     """
     from ._clusters import rescale_exponent
+    from ._patterns import Patterns, runs_histograms
 
     scores, answered = table.scores, table.answered
     n_q, n_m = scores.shape
@@ -397,7 +398,7 @@ def file_sums(table: QuestionTable) -> FileSums:
     n_groups = 1 if codes is None else int(table.n_clusters or 0)
     groups = _Groups(codes, n_groups)
     full = np.ones(n_m, bool) if answered.all() else answered.all(axis=0)  # (n_m,); a full table in one pass
-    k_hist = _runs_histograms(table.k)  # k = 0: not answered (dropped below)
+    k_hist = runs_histograms(table.k)  # k = 0: not answered (dropped below)
     # 0/1 answers, one run each: the question scores are 0/1 (no pass to check, min and max from the counts)
     known01 = [table.score_kind == "binary" and k_hist[j].size <= 2 for j in range(n_m)]
     lims = [(math.nan, math.nan) if known01[j] or not answered[:, j].any() else
@@ -406,7 +407,7 @@ def file_sums(table: QuestionTable) -> FileSums:
     exponent = rescale_exponent([abs(v) for lim in lims for v in lim if math.isfinite(v)])
     if exponent:
         scores = np.ldexp(scores, -exponent)
-    patterns = _Patterns.of(scores, codes, n_groups) if all(known01) and full.all() else None
+    patterns = Patterns.of(scores, codes, n_groups) if all(known01) and full.all() else None
     sizes = (np.array([n_q], dtype=np.int64) if codes is None else patterns.sizes() if patterns is not None
              else np.bincount(codes, minlength=n_groups).astype(np.int64))
     cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j],
@@ -432,98 +433,12 @@ def file_sums(table: QuestionTable) -> FileSums:
         score_col=table.score_col, notes=tuple(table.notes), reading=tuple(table.reading))
 
 
-_PATTERN_MODELS, _PATTERN_BINS = 10, 1 << 22  # 0/1 tables counted by answer pattern: most models, most bins
-
-
 def _labels(clusters: np.ndarray) -> tuple[str, ...]:
     """The cluster labels as a tuple of str (Python strings straight from a str array)."""
     arr = np.asarray(clusters)
     if arr.dtype.kind == "U":
         return tuple(arr.tolist())  # already str
     return tuple(map(str, arr.tolist())) if arr.dtype.kind == "O" else tuple(str(c) for c in arr)
-
-
-def _runs_histograms(k: np.ndarray) -> list[np.ndarray]:
-    """``np.bincount`` of every column of the runs table ``k`` (shape ``(n_q, n_m)``): from its smallest and
-    largest value when they are equal (every question answered alike, the usual file: two fast passes over the
-    contiguous table instead of a copy and a count per column), else column by column."""
-    n_q, n_m = k.shape
-    if n_q and k.dtype.kind in "iu":
-        lo = int(k.min())
-        if lo >= 0 and lo == int(k.max()):
-            hist = np.zeros(lo + 1, dtype=np.intp)
-            hist[lo] = n_q
-            return [hist.copy() for _ in range(n_m)]
-    return [np.bincount(k[:, j]) for j in range(n_m)]
-
-
-class _Patterns:
-    """Per group, every model's count of ones and every pair's count of questions both got right, for a table
-    of 0/1 answers that every model answered: the Gram matrix ``x' x`` without groups (one BLAS pass), else
-    the per-group counts of each answer pattern (one ``bincount`` of ``code * 2^m + sum_j x_j 2^j``); exact
-    integer sums either way (the pattern counts times each pair's 0/1 weights: one small matrix product). :meth:`of`
-    gives None when there would be too many pattern bins."""
-
-    def __init__(self, gram: np.ndarray, sizes: np.ndarray | None) -> None:
-        self.gram, self._sizes = gram, sizes  # gram: (m, m, G) per group, or (m, m, 1) without groups
-
-    @classmethod
-    def of(cls, scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> _Patterns | None:
-        if codes is None:
-            return cls((scores.T @ scores)[:, :, None], None)
-        counted = pattern_gram(scores, codes, n_groups)
-        return None if counted is None else cls(*counted)
-
-    def sizes(self) -> np.ndarray:
-        """Questions per group (int64): the pattern counts summed (exact), no pass over the codes."""
-        return self._sizes.astype(np.int64)
-
-    def ones(self, j: int) -> np.ndarray:
-        return self.gram[j, j].copy()
-
-    def both(self, j: int, i: int) -> np.ndarray:
-        return self.gram[j, i].copy()
-
-
-def pattern_gram(scores: np.ndarray | tuple[np.ndarray, ...], codes: np.ndarray,
-                 n_groups: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """Per group, the Gram matrix of 0/1 score columns and the group sizes, from one ``bincount`` of answer
-    patterns; None when there would be too many bins.
-
-    Parameters
-    ----------
-    scores : ndarray of shape (n, m), or a tuple of at most two arrays of shape (n,)
-        0/1 scores (float64), every question answered.
-    codes : ndarray of int, shape (n,)
-        Group codes in ``[0, n_groups)``.
-    n_groups : int
-        Number of groups.
-
-    Returns
-    -------
-    (gram, sizes) : ndarray of shape (m, m, G) and (G,), float64
-        ``gram[j, j]`` counts model ``j``'s ones per group, ``gram[j, i]`` the questions both got right; exact
-        integers (the counts of each pattern ``sum_j x_j 2^j`` per group, times each pair's 0/1 weights: one
-        ``bincount`` of ``code * 2^m + pattern`` and one small matrix product).
-    """
-    n_m = len(scores) if isinstance(scores, tuple) else scores.shape[1]
-    width = 1 << n_m
-    if n_m > _PATTERN_MODELS or n_groups * width > _PATTERN_BINS:
-        return None
-    key = codes * float(width)  # code * 2^m + the answer pattern, in float64 (exact integers), one array
-    if n_m > 2:
-        key += scores @ (1 << np.arange(n_m)).astype(np.float64)
-    else:  # a matrix-vector product with 2 columns is slower than adding them (x_1 twice: no temporary)
-        for j in range(n_m):
-            column = scores[j] if isinstance(scores, tuple) else scores[:, j]
-            for _ in range(1 << j):
-                key += column
-    counts = np.bincount(key.astype(np.int64), minlength=n_groups * width).reshape(n_groups, width).astype(np.float64)
-    bits = (np.arange(width)[:, None] >> np.arange(n_m)) & 1  # (2^m, m): model j right in the pattern
-    both = (bits[:, :, None] & bits[:, None, :]).reshape(width, n_m * n_m)
-    weights = np.hstack([both, np.ones((width, 1), np.int64)]).astype(np.float64)
-    per_group = weights.T @ counts.T  # (m*m + 1, G), rows contiguous
-    return per_group[:-1].reshape(n_m, n_m, n_groups), per_group[-1]
 
 
 def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str,

@@ -216,16 +216,16 @@ def test_kept_moments_and_cr2_weights_give_a_fresh_analysis_exactly():
 def test_answer_patterns_give_the_per_column_sums_exactly(monkeypatch, n_clusters):
     """0/1 tables: the sums counted from the answer patterns (one bincount; the Gram matrix without clusters)
     equal the per-column and per-pair sums to the last bit."""
-    from evalstats_core import sums as sums_mod
+    from evalstats_core._patterns import Patterns
 
     rng = np.random.default_rng(11)
     n_q, n_m = 300, 4
     scores = (rng.random((n_q, n_m)) > np.linspace(0.2, 0.7, n_m)).astype(float)
     codes = None if n_clusters is None else rng.integers(0, n_clusters, n_q)
     table = table_of(scores, np.ones((n_q, n_m), bool), np.ones((n_q, n_m), np.int64), codes, "binary")
-    assert sums_mod._Patterns.of(table.scores, codes, 1 if codes is None else table.n_clusters) is not None
+    assert Patterns.of(table.scores, codes, 1 if codes is None else table.n_clusters) is not None
     fast = file_sums(table)
-    monkeypatch.setattr(sums_mod._Patterns, "of", classmethod(lambda cls, *args: None))  # the per-column path
+    monkeypatch.setattr(Patterns, "of", classmethod(lambda cls, *args: None))  # the per-column path
     slow = file_sums(table)
     for x, y in zip(fast.model_sums + fast.pair_sums, slow.model_sums + slow.pair_sums, strict=True):
         for f in x.__slots__:
@@ -265,9 +265,9 @@ def test_summarize_and_compare_of_01_scores_read_the_sums_of_analyze(n_clusters,
 def test_runs_histograms_equal_bincount_of_every_column(k):
     """The runs histograms read from the table's smallest and largest value (every question answered alike)
     equal np.bincount of each column, dtype included; a table with varied runs takes the per-column path."""
-    from evalstats_core.sums import _runs_histograms
+    from evalstats_core._patterns import runs_histograms
 
-    got = _runs_histograms(k)
+    got = runs_histograms(k)
     assert len(got) == k.shape[1]
     for j, h in enumerate(got):
         want = np.bincount(k[:, j])
