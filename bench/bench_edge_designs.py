@@ -39,8 +39,8 @@ SIZES = {"3": (300,) * 3, "5": (200,) * 5, "8": (400, 100, 50, 50, 30, 20, 10, 5
          "27": (37,) * 27, "57": tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57)),
          "60": (20,) * 60, "mmlu": MMLU, "bbh": BBH, "one90": (900,) + (10,) * 10, "2": (500, 500),
          "2u": (900, 100)}
-METHODS = ("t", "Korn-Graubard", "logit CR2", "beta-binomial", "union of KG and logit", "default")
-SHORT = ("t", "KG", "logit", "betabin", "KG|logit", "default")
+METHODS = ("t", "Korn-Graubard", "logit CR2", "beta-binomial", "two clusters", "union of KG and logit", "default")
+SHORT = ("t", "KG", "logit", "betabin", "two-cl", "KG|logit", "default")
 
 
 def summary(rows: list[list[str]]) -> None:

@@ -95,7 +95,7 @@ class Summary:
     method : str
         ``"cr2"`` (default) or ``"cr1"``.
     interval : str
-        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"`` (0/1 scores, see
+        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"``, ``"two-clusters"`` (0/1 scores, see
         :func:`~evalstats_core.proportions.binary_mean_interval`) or ``"none"`` (SE 0: no interval).
     """
 

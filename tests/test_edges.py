@@ -154,7 +154,8 @@ def test_clustered_model_at_95_percent_with_12_swe_like_clusters():
 def test_vectorised_clustered_intervals_equal_summarize():
     """The coverage tables' vectorised intervals are summarize's default (and t) intervals, draw by draw."""
     gen = np.random.default_rng(37)
-    for sizes, mean, icc in ((SWE, 0.95, 0.2), ((37,) * 27, 0.99, 0.1), ((200,) * 5, 0.8, 0.3), ((40,) * 3, 0.998, 0.3)):
+    for sizes, mean, icc in ((SWE, 0.95, 0.2), ((37,) * 27, 0.99, 0.1), ((200,) * 5, 0.8, 0.3), ((40,) * 3, 0.998, 0.3),
+                             ((90, 10), 0.5, 0.1), ((60, 40), 0.97, 0.2)):
         sz = np.asarray(sizes, dtype=np.float64)
         x = draw_cluster_counts(sz, mean, icc, 25, gen)
         got = clustered_binary_intervals(x, sz)
