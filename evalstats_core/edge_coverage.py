@@ -206,7 +206,7 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
     "default"}``, each ``(low, high)`` arrays: the CR2 t interval (Bell-McCaffrey df of the mean,
     :func:`~evalstats_core._clusters.cr2_se_df`); Korn & Graubard's, the logit and the beta-binomial
     profile interval where the rule picks a proportion interval (t elsewhere); the two cluster means'
-    interval (:func:`~evalstats_core.proportions.two_cluster_ci`; t unless ``G = 2``); the union of KG and
+    interval (:func:`~evalstats_core.two_clusters.two_cluster_ci`; t unless ``G = 2``); the union of KG and
     logit (the default before issue 20's audit); and the default, the union of all
     (:func:`~evalstats_core.proportions.binary_mean_interval`). ``profile=False`` skips the profile
     likelihood (the slowest part) and leaves out the two keys that need it. The same
@@ -216,7 +216,8 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
     from scipy.special import betaincinv, expit, logit, ndtri, stdtrit
 
     from .betabinomial import betabinomial_profile_ci
-    from .proportions import FAILURES_FOR_T, two_cluster_ci
+    from .proportions import FAILURES_FOR_T
+    from .two_clusters import two_cluster_ci
 
     n = sizes.sum()
     p = x.sum(1) / n
