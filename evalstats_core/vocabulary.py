@@ -40,8 +40,7 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
                    "bayes": "Bayes (uniform prior)",
                    "korn-graubard": ("Korn-Graubard (effective-n Clopper-Pearson, at least the logit CR2 and the "
                                      "beta-binomial likelihood intervals)"),
-                   "two-clusters": ("two cluster means on their 1 degree of freedom (near 0% or 100% at least "
-                                    "the Korn-Graubard interval)"),
+                   "two-clusters": "two cluster means (1 df; near 0% or 100% at least Korn-Graubard)",
                    "tango": "Tango score (discordant answers)",
                    "tango-effective": "Tango score (discordant answers, effective n)",
                    "none": "no interval (standard error 0)"}
