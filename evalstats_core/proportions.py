@@ -318,9 +318,12 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     over 260 designs, 90th percentile 1.16x, up to 1.9x at 99% with ICC 0.2-0.3 (where the data
     cannot exclude a lower mean) and 2.1-2.5x on 5-10 clusters at 99% where the old one already
     covered 99.7%. Two clusters holding 90% and 10% of the questions fell to 91.2-92.9% at 50-80%
-    accuracy (t 88.5-91.3%): there CR2's variance, and with it Korn & Graubard's effective n, is biased
-    by 0.22x (see :func:`~evalstats_core.two_clusters.two_cluster_ci`), and the profile likelihood's ICC rests on two clusters;
-    TWO_CLUSTER_RESULTS. Franco, Little,
+    accuracy (t 88.5-91.3%): CR2's one df is right there, but its variance, and with it Korn &
+    Graubard's effective n, is 0.22x the truth when the two means vary alike, and the profile's ICC
+    rests on two clusters (it covered 77-90%). With the two cluster means' interval the default covers
+    93.9-96.8% there at 50-80% (98.7-100% above), equal two clusters are unchanged (the interval is
+    then CR2's t), and with 990 + 10 questions at 50-80% it goes from 78-90% to 93.0-97.2%, except
+    89.4% at 80% with ICC 0.3 (``bench/results/edge_two_clusters_10000.txt``). Franco, Little,
     Louis & Slud 2019 find every effective-n interval under-covers with an estimated design effect.
 
     References
