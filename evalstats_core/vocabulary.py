@@ -53,7 +53,8 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
 INTERVAL_METHODS: dict[str, str] = {
     "auto": "auto (score or exact interval for 0/1 scores near 0% or 100%, else t)",
     "normal": "t (normal with CR1)",
-    **INTERVAL_LABELS,
+    # the methods one can ask for; Korn-Graubard, two cluster means and Tango are what ``auto`` picks
+    **{k: INTERVAL_LABELS[k] for k in ("wilson", "clopper-pearson", "bayes")},
 }
 
 #: Standard-error methods (the command line's ``--cluster-se``; JSON/CSV ``se_method``).
