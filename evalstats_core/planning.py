@@ -300,7 +300,7 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
     delivers 78-83% for an 80% target, and one plan in ten under 50%. The direction of what remains: none
     in the median (the estimate inverts the exact distribution of the between-cluster sum of squares of
     normal differences); down in the mean, which averages short plans that lose much power with long
-    ones that cannot gain much: 74-76% for an 80% target with 5-12 clusters, 79% with 27.
+    ones that cannot gain much: 74-76% for an 80% target with 5-12 clusters, 79% with 27 (90% target: 81-82%).
     """
     from ._clusters import MIN_CLUSTERS, cluster_sizes, cr2_se_df
 
