@@ -383,36 +383,38 @@ def pair_effective_scale(se: Any, se_naive: Any, df: float, sizes: Any, resid_su
     """The factor ``n*/n`` that turns clustered paired counts into effective ones (see :func:`binary_pair_interval`).
 
     ``1 / deff`` (at most 1; :func:`kish_n` over ``n`` when an SE is 0) times ``(z / t_nu)^2`` with ``nu``
-    the design's df, or fewer: :func:`variance_clusters` of ``resid_sums`` and Kish's effective number
-    of clusters of the per-cluster ``discordant`` counts (how many clusters the disagreements are spread
-    over), each when given. Arrays of ``se``, ``se_naive`` (and ``resid_sums``, ``discordant`` of shape
+    the design's df, or fewer (:func:`~evalstats_core.pair_mover.disagreement_df`): :func:`variance_clusters`
+    of ``resid_sums``, and Kish's effective number of clusters of the per-cluster ``discordant`` counts (how
+    many clusters the disagreements are spread over) and the number of clusters with a disagreement less
+    one, each when given. Arrays of ``se``, ``se_naive`` (and ``resid_sums``, ``discordant`` of shape
     ``(reps, G)``) give an array.
     """
+    from .pair_mover import disagreement_df
+
     se, se_naive = np.asarray(se, dtype=np.float64), np.asarray(se_naive, dtype=np.float64)
     sz = np.asarray(sizes, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = np.where((se > 0.0) & (se_naive > 0.0), np.minimum(1.0, (se_naive / se) ** 2),  # 1 / deff
                          kish_n(sz) / float(sz.sum()))
-    nu = np.full(scale.shape, float(df))
-    if resid_sums is not None:
-        nu = np.minimum(nu, variance_clusters(resid_sums, sz))
-    if discordant is not None:
-        m = np.asarray(discordant, dtype=np.float64)
-        total, square = m.sum(axis=-1), (m * m).sum(axis=-1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            nu = np.minimum(nu, np.where(square > 0.0, total * total / square, 1.0))
-    nu = np.clip(nu, 1.0, df)
+    nu = np.broadcast_to(disagreement_df(df, sz, resid_sums, discordant), scale.shape)
     finite = np.isfinite(nu)
     if finite.any():
         level = check_confidence(confidence)
-        if nu.ndim == 0:  # one comparison (the CLI's and the page's path): no scipy import
-            t = np.float64(t_ppf(0.5 + level / 2.0, float(nu)))
-        else:  # the coverage simulations' arrays
-            from scipy.special import stdtrit
-
-            t = stdtrit(np.where(finite, nu, 1.0), 0.5 + level / 2.0)
-        scale = np.where(finite, scale * (z_for(level) / t) ** 2, scale)
+        scale = np.where(finite, scale * (z_for(level) / pair_t(nu, level)) ** 2, scale)
     return scale if scale.ndim else float(scale)
+
+
+def pair_t(nu: Any, level: float) -> Any:
+    """The two-sided ``t`` quantile on ``nu`` df (``z`` where ``nu`` is infinite): one value through
+    :func:`~evalstats_core._quantiles.t_ppf` (the CLI's and the page's path: no scipy import), arrays (the
+    coverage simulations') through scipy."""
+    nu = np.asarray(nu, dtype=np.float64)
+    if nu.ndim == 0:
+        return np.float64(t_ppf(0.5 + level / 2.0, float(nu)) if math.isfinite(nu) else z_for(level))
+    from scipy.special import stdtrit
+
+    finite = np.isfinite(nu)
+    return np.where(finite, stdtrit(np.where(finite, nu, 1.0), 0.5 + level / 2.0), z_for(level))
 
 
 def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_naive: float, df: float,
@@ -452,5 +454,28 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
     if not use_proportion_interval(0.0, size, paired_discordant=b + c):
         return None
     low, high = paired_proportion_ci(b, c, size, confidence=confidence)
+    p = paired_proportion_p(b, c)
+    if sizes is not None and resid_sums is not None and discordant is not None:  # the union with the MOVER (Notes)
+        from .pair_mover import cell_mover_interval, cell_mover_p, disagreement_df
+
+        cells = discordant_cells(float(only_a), float(only_b), sizes, resid_sums, discordant)
+        nu = float(disagreement_df(df, sizes, resid_sums, discordant))
+        m_low, m_high, defined = cell_mover_interval(*cells, sizes, pair_t(nu, check_confidence(confidence)))
+        if defined:
+            low, high = min(low, float(m_low)), max(high, float(m_high))
+            p = max(p, cell_mover_p(*cells, sizes, nu)) if math.isfinite(p) else p
     kind = "tango" if sizes is None else "tango-effective"
-    return float(low), float(high), paired_proportion_p(b, c), kind
+    return float(low), float(high), p, kind
+
+
+def discordant_cells(only_a: Any, only_b: Any, sizes: Any, resid_sums: Any, discordant: Any) -> tuple[Any, Any]:
+    """Per cluster, the questions only A and only B got right, from the clusters' residual sums of ``a - b``
+    (``D_g - n_g d``) and their disagreement counts ``m_g``: ``((m_g + D_g) / 2, (m_g - D_g) / 2)``. The
+    totals ``only_a``, ``only_b`` (arrays ``(reps,)`` with ``(reps, G)`` sums) give ``d``."""
+    sz = np.asarray(sizes, dtype=np.float64)
+    d = (np.asarray(only_a, dtype=np.float64) - np.asarray(only_b, dtype=np.float64)) / float(sz.sum())
+    net = np.asarray(resid_sums, dtype=np.float64) + sz * np.asarray(d)[..., None]
+    from .pair_mover import whole_counts
+
+    m = np.asarray(discordant, dtype=np.float64)
+    return whole_counts(0.5 * (m + net)), whole_counts(0.5 * (m - net))
