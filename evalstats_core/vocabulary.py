@@ -41,7 +41,8 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
                    "korn-graubard": ("Korn-Graubard (effective-n Clopper-Pearson, at least the logit CR2 and the "
                                      "beta-binomial likelihood intervals)"),
                    "tango": "Tango score (discordant answers)",
-                   "tango-effective": "Tango score (discordant answers, effective n)",
+                   "tango-effective": ("Tango score (discordant answers, effective n; at least the discordant cells' "
+                                       "logit CR2 MOVER interval)"),
                    "none": "no interval (standard error 0)"}
 
 #: Interval methods for one model's mean (the command line's ``--interval`` choices, same rule):
