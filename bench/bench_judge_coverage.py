@@ -12,10 +12,17 @@ exchanged). The interval treats both kinds of judge error alike, so each mirror 
 original does: the near-perfect judge's over-coverage at 40 labels is the price of the lenient judge's
 95% (see ``evalstats_core.judge_interval.ppi_interval``), not of a choice that favours one direction.
 
+Then designs between the grid's points (``between``, :data:`BETWEEN`): the grid's sensitivity and
+specificity values hide that every judge good on both counts (both at 0.95 or more) over-covers at 30-40
+labels, not only 0.99 / 0.99 (``bench/bench_judge_zero_counts.py`` scans the ranges finer and shows why
+no interval computed from the labels can avoid it).
+
 Run: ``nice -n 5 python bench/bench_judge_coverage.py [--reps 2000] [--quick]`` (``--quick``: sensitivity
 and specificity at their extremes only). The replications of a cell are drawn and fitted together
 (``evalstats_core.judge_rows.ppi_rows``); the judge-only interval is ``summarize``'s, one eval at a time.
-Results: ``bench/results/judge_coverage2_2000.txt`` (the small-count limits at the nominal level);
+Results: ``bench/results/judge_coverage3_2000.txt`` (this script with the ``between`` designs: the 60 cells
+0.933-0.991 as before, the 8 designs between the grid's points 0.951-0.991, 0.99 / 0.99 at 30 labels 0.991
+and 0.971 with 12 clusters); ``judge_coverage2_2000.txt`` (the small-count limits at the nominal level);
 ``judge_coverage_2000.txt`` is the earlier run (limits at the t(df) level: 0.941-0.992, three cells above
 0.97).
 """
@@ -34,6 +41,10 @@ from evalstats_core.judge_sim import judge_compare_coverage, judge_coverage  # n
 
 N_TOTAL = 2000
 FRACTIONS = (0.02, 0.10, 0.50)
+#: Designs between the grid's points (``between``): the near-perfect judge at the fewest labels the issue
+#: allows (30), with and without clusters, and good judges whose few labels usually hold no error.
+BETWEEN = ((0.99, 0.99, 30, 0), (0.99, 0.99, 30, 12), (0.95, 0.95, 40, 0), (0.97, 0.97, 40, 0),
+           (0.93, 0.99, 40, 0), (0.99, 0.90, 40, 0), (0.95, 0.95, 40, 12), (0.97, 0.97, 200, 0))
 
 
 def main() -> None:
@@ -67,6 +78,15 @@ def main() -> None:
               f"  {c.mean_half_width:7.4f}  {c.judge_half_width:8.4f}  {c.mean_lam:.2f}   (pass rate 0.3)", flush=True)
     print(f"corrected coverage from {min(covs):.3f} to {max(covs):.3f} over {len(covs)} cells of {args.reps} "
           f"replications ({time.perf_counter() - start:.0f} s)")
+    between = []
+    for seed, (se, sp, n_lab, k) in enumerate(BETWEEN, start=3000):
+        c = judge_coverage(n_total=N_TOTAL, n_labeled=n_lab, sensitivity=se, specificity=sp, n_clusters=k,
+                           reps=args.reps, rng=seed)
+        between.append(c.corrected)
+        print(f"{'between':8} {se:5.2f} {sp:5.2f} {n_lab:6d} {k:4d}  {c.corrected:9.3f}  {c.judge_only:10.3f}"
+              f"  {c.mean_half_width:7.4f}  {c.judge_half_width:8.4f}  {c.mean_lam:.2f}", flush=True)
+    print(f"between the grid's points: {min(between):.3f} to {max(between):.3f} over {len(between)} designs "
+          f"({time.perf_counter() - start:.0f} s in all)")
 
 
 if __name__ == "__main__":

@@ -3,8 +3,10 @@
 For each file size (a long-form Parquet file of 3 models with clusters, the one
 ``bench_workbench_reruns.py`` builds) a fresh browser tab opens ``/analyze``, uploads the file through the
 uploader, and waits until the status box says the file was read, the script has stopped running and both
-charts (models, differences) have drawn: that is **upload -> drawn**. Then the confidence slider moves one
-step (95% -> 90%) and the time until the page is drawn again is **control change**. Beside each wall time it
+charts (models, differences) have drawn: that is **upload -> drawn**. Then three controls are set to a new value
+in turn, the confidence slider one step (95% -> 90%), the p-value adjustment (Holm -> Benjamini-Hochberg) and the
+interval for one model (auto -> Wilson); the time from the choice until the page is drawn again is that
+**control change**. Beside each wall time it
 prints the server's CPU time (``/proc/PID/stat``, every thread), the browser's CPU time (every Chromium
 process) and the server's peak resident memory during that upload (``VmHWM``, reset before each file through
 ``/proc/PID/clear_refs``).
@@ -189,19 +191,43 @@ def upload_and_move(browser, base: str, path: Path, meter: Meter, trace: Path) -
     up = meter.stop()
     peak = peak_gb(meter.pid)
     phases.report(f"upload -> drawn, {path.name}")
-    slider = page.locator('[data-testid="stSlider"]').filter(has_text="Confidence level").get_by_role("slider")
-    before = page.evaluate("() => location.href")
-    slider.focus()
-    phases.start()
-    meter.start()
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_function("h => location.href !== h && location.href.includes('analyze_confidence=0.9')",
-                           arg=before)
-    drawn(page)
-    move = meter.stop()
-    phases.report(f"confidence change, {path.name}")
+    moves = []
+    for name, move, url in CONTROLS:
+        before = page.evaluate("() => location.href")
+        ready = move(page)  # e.g. a dropdown opened: what the user does before choosing is not timed
+        phases.start()
+        meter.start()
+        ready()
+        page.wait_for_function("([h, u]) => location.href !== h && location.href.includes(u)", arg=[before, url])
+        drawn(page)
+        moves.append((name, meter.stop()))
+        phases.report(f"{name} change, {path.name}")
     context.close()
-    return up, peak, move
+    return up, peak, moves
+
+
+def _confidence(page):
+    """The confidence slider one step left (95% -> 90%), by the keyboard."""
+    page.locator('[data-testid="stSlider"]').filter(has_text="Confidence level").get_by_role("slider").focus()
+    return lambda: page.keyboard.press("ArrowLeft")
+
+
+def _choose(label: str, option: str):
+    """A selectbox's dropdown opened (not timed), then ``option`` clicked (timed)."""
+    def move(page):
+        page.locator('[data-testid="stSelectbox"]').filter(has_text=label).click()
+        choice = page.get_by_role("option", name=option, exact=True)
+        choice.wait_for()
+        return choice.click
+    return move
+
+
+#: each control set to a new value after the upload, in this order: (name, move, what the URL then carries)
+CONTROLS = (
+    ("confidence", _confidence, "analyze_confidence=0.9"),
+    ("adjustment", _choose("p-value adjustment", "Benjamini–Hochberg (false discovery rate)"), "analyze_adjust=bh"),
+    ("interval", _choose("Interval for one model", "Wilson"), "analyze_method=wilson"),
+)
 
 
 def main() -> None:
@@ -230,12 +256,14 @@ def main() -> None:
         print(f"open /analyze, next visitor (reference): {ref[0]:6.2f} s wall ({ref[1]:5.2f} s server CPU, "
               f"{ref[2]:5.2f} s browser CPU)")
         print(f"{'rows':>12} {'MB':>6} | {'upload->drawn':>13} {'ratio':>6} {'srv CPU':>8} {'brw CPU':>8} "
-              f"{'srv peak':>9} | {'conf. change':>12} {'ratio':>6} {'srv CPU':>8} {'brw CPU':>8}")
+              f"{'srv peak':>9} | {'control':>10} {'change':>8} {'ratio':>6} {'srv CPU':>8} {'brw CPU':>8}")
         for rows, path in files.items():
-            (t_up, s_up, b_up), peak, (t_mv, s_mv, b_mv) = upload_and_move(browser, base, path, meter, trace)
-            print(f"{rows:>12,} {path.stat().st_size / 1e6:>6.1f} | {t_up:>11.2f} s {t_up / ref[0]:>5.1f}x "
-                  f"{s_up:>6.2f} s {b_up:>6.2f} s {peak:>6.2f} GB | {t_mv:>10.2f} s {t_mv / ref[0]:>5.1f}x "
-                  f"{s_mv:>6.2f} s {b_mv:>6.2f} s", flush=True)
+            (t_up, s_up, b_up), peak, moves = upload_and_move(browser, base, path, meter, trace)
+            for i, (name, (t_mv, s_mv, b_mv)) in enumerate(moves):
+                head = (f"{rows:>12,} {path.stat().st_size / 1e6:>6.1f} | {t_up:>11.2f} s {t_up / ref[0]:>5.1f}x "
+                        f"{s_up:>6.2f} s {b_up:>6.2f} s {peak:>6.2f} GB" if i == 0 else " " * 64)
+                print(f"{head} | {name:>10} {t_mv:>6.2f} s {t_mv / ref[0]:>5.1f}x {s_mv:>6.2f} s {b_mv:>6.2f} s",
+                      flush=True)
         browser.close()
     trace.unlink(missing_ok=True)
     print(f"load average after: {Path('/proc/loadavg').read_text().strip()}")

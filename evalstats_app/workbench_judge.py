@@ -13,7 +13,6 @@ from evalstats_app.workbench import esc
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts.judge import three_intervals
 from evalstats_core.errors import EvalStatsError
-from evalstats_core.judge_budget import budget_from_moments
 from evalstats_core.judge_io import (
     agreement_frame,
     budget_frame,
@@ -131,9 +130,7 @@ def _show(section, name: str) -> None:
                                                   "kappa_high")})
     target = st.number_input("Target half-width (points)", min_value=0.2, max_value=50.0, value=2.0, step=0.5,
                              key="judge_target")
-    budgets = {m: budget_from_moments(target / 100, n_total=b.n_total, var_human=b.var_human, var_judge=b.var_judge,
-                                      cov=b.cov, confidence=b.confidence, cells=b.cells)
-               for m, b in section.budgets.items() if b is not None}
+    budgets = {m: b.for_target(target / 100) for m, b in section.budgets.items() if b is not None}
     known = [row for row in section.models if row[0] in budgets]
     if known:
         sub = type(section)(tuple(known), (), section.source, budgets)
@@ -141,5 +138,11 @@ def _show(section, name: str) -> None:
         st.caption("Human labels needed for the target with the judge's verdicts on every question (PPI++) and "
                    "without them. For 0/1 verdicts the count is the one whose corrected interval, as computed "
                    "above, has the target half-width on average (few labels show few judge errors, and the "
-                   "interval then allows for the ones they missed); independent questions assumed. An empty cell "
-                   "means even labelling all but two questions does not reach it.")
+                   "interval then allows for the ones they missed). The humans-only count uses the rule of the "
+                   "human-only interval above. " + _assumption(budgets) + " An empty cell means even labelling "
+                   "all but two questions does not reach it.")
+
+
+def _assumption(budgets: dict) -> str:
+    """The plans' assumption about clusters (the same for every model of one analysis)."""
+    return next(iter(budgets.values())).assumption

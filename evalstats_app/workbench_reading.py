@@ -454,11 +454,17 @@ def _inferred(prepared: Prepared, use_clusters: bool) -> None:
            f"read by the {_IMPORTER.get(ds.format, ds.format)} importer, ")
         + f"{ds.n_rows:,} scores): {ds.n_questions:,} questions, {len(ds.models)} model{'' if len(ds.models) == 1 else 's'} "
         f"({', '.join(esc(m) for m in ds.models)}); scores are {kind}; {k}; {cl}.")
-    for w in ds.warnings:
-        st.warning(esc(w), icon=":material/warning:")
+    reading_warnings(ds.warnings)
     with st.expander("How the file was read"):
         for note in ds.notes:
             st.text("• " + note)
+
+
+def reading_warnings(warnings) -> None:
+    """What reading the file found worth a warning (``Dataset.warnings``, or ``FileSums.warnings`` from DuckDB:
+    the same checks, the same words), one box each."""
+    for w in warnings:
+        st.warning(esc(w), icon=":material/warning:")
 
 
 def with_command(analysis: Any, source: Source, opts: ReadingOptions) -> Any:

@@ -53,16 +53,17 @@ def _chart_spec(key: str, analysis: tuple, kind: str, _frame: Any, percent: bool
     from evalstats_core.charts import compile_spec
 
     frame = _frame() if callable(_frame) else _frame  # a callable: the frame is built on a cache miss only
+    # the forests and the cluster bars from a template compiled once per shape (charts._template): a new
+    # confidence level or adjustment fills in numbers and titles instead of compiling Altair again
     if kind == "models":
-        chart = charts.models_chart(frame, percent=percent, confidence=confidence, title=title, subtitle=subtitle)
-    elif kind in ("differences", "leader"):
-        chart = charts.differences_chart(frame, percent=percent, confidence=confidence, paired=paired, title=title,
-                                         subtitle=subtitle)
-    elif kind == "matrix":
-        chart = charts.difference_matrix(frame, order=list(order), percent=percent, title=title, subtitle=subtitle)
-    else:
-        chart = charts.cluster_chart(frame, title=title, subtitle=subtitle)
-    return compile_spec(chart)
+        return charts.models_spec(frame, percent=percent, confidence=confidence, title=title, subtitle=subtitle)
+    if kind in ("differences", "leader"):
+        return charts.differences_spec(frame, percent=percent, confidence=confidence, paired=paired, title=title,
+                                       subtitle=subtitle)
+    if kind == "matrix":
+        return compile_spec(charts.difference_matrix(frame, order=list(order), percent=percent, title=title,
+                                                     subtitle=subtitle))
+    return charts.cluster_spec(frame, title=title, subtitle=subtitle)
 
 
 #: Model-name columns are shown whole (they wrap in a wide column instead of being cut off).

@@ -106,6 +106,9 @@ def sql_results(source: Source) -> tuple[Any, Results | None]:
                 f"{len(sums.models)} models ({', '.join(esc(m) for m in sums.models)}), "
                 + (f"{len(sums.clusters):,} clusters in column '{esc(sums.cluster_col)}'."
                    if sums.clusters is not None else "no cluster column."))
+    from .workbench_reading import reading_warnings
+
+    reading_warnings(sums.warnings)  # the in-memory reader's checks, run in SQL: the upload's words
     st.markdown("---")
     settings = analysis_controls(sums.models)
     if settings["wild"]:

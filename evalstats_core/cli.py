@@ -265,6 +265,7 @@ def _named_files(given: list[str]) -> tuple[list[str], dict[str, str]]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (``analyze`` subcommand)."""
+    from .vocabulary import INTERVAL_METHODS  # light: no numpy
     parser = _Parser(prog=PROG, description=_DESCRIPTION, epilog=_EXAMPLES,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -304,7 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cluster-se", choices=("cr2", "cr1"), default="cr2",
                    help="standard errors: cr2 (default: CR2 with Satterthwaite degrees of freedom and a t reference; "
                         "the t-tests without clusters) or cr1 (the paper's CR1 / CLT with a normal reference)")
-    p.add_argument("--interval", choices=("auto", "normal", "wilson", "clopper-pearson", "bayes"), default="auto",
+    p.add_argument("--interval", choices=tuple(INTERVAL_METHODS), default="auto",
                    help="each model's interval: auto (default: for 0/1 scores with fewer than 100 expected "
                         "failures, Wilson, or Korn-Graubard with clusters, and Tango's score interval for pairs with "
                         "fewer than 100 discordant answers; else normal), normal (t, or z with --cluster-se cr1, "

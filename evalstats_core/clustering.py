@@ -95,7 +95,7 @@ class Summary:
     method : str
         ``"cr2"`` (default) or ``"cr1"``.
     interval : str
-        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"`` (0/1 scores, see
+        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"``, ``"two-clusters"`` (0/1 scores, see
         :func:`~evalstats_core.proportions.binary_mean_interval`) or ``"none"`` (SE 0: no interval).
     """
 
@@ -167,7 +167,8 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         ``"auto"`` with ``method="cr2"`` and 0/1 scores: Wilson's interval (independent questions) or
         Korn & Graubard's effective-n Clopper-Pearson interval (clusters) when the expected number of
         failures is below 100 (see :func:`~evalstats_core.proportions.binary_mean_interval`), so the
-        interval stays inside [0, 1] and holds its level near 0% and 100%; t otherwise.
+        interval stays inside [0, 1] and holds its level near 0% and 100%; t otherwise, except with two
+        clusters, where it is at least the two cluster means' interval (``interval="two-clusters"``).
         ``"normal"``: always ``mean -/+ t(df) se`` (the raw interval; it can leave [0, 1]). With
         ``method="cr1"`` (the paper's numbers) the interval is always the normal one.
 

@@ -62,6 +62,8 @@ COVERAGE_CLAIMS: dict[str, tuple[float, float]] = {
     "t_two_unequal_mid": (0.89, 0.92),
     # the default 0/1 interval, 3 / 5 / 8 clusters, ICC 0.05-0.2, accuracy 95%
     "default_few_95": (0.95, 0.99),
+    # the default 0/1 interval (the two cluster means' one), 2 clusters of 90% and 10%, ICC 0.05-0.2, accuracy 30-70%
+    "default_two_unequal_mid": (0.94, 0.96),
 }
 
 
@@ -196,15 +198,18 @@ def draw_cluster_counts(sizes: np.ndarray, mean: float, icc: float, reps: int,
     return gen.binomial(sizes.astype(np.int64), rates).astype(np.float64)
 
 
-def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0.95) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0.95, *,
+                               profile: bool = True) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Intervals for one clustered model from per-cluster counts ``x`` (shape ``(reps, G)``), vectorised.
 
-    Returns ``{"t", "Korn-Graubard", "logit CR2", "beta-binomial", "union of KG and logit", "default"}``,
-    each ``(low, high)`` arrays: the CR2 t interval (Bell-McCaffrey df of the mean,
+    Returns ``{"t", "Korn-Graubard", "logit CR2", "two clusters", "beta-binomial", "union of KG and logit",
+    "default"}``, each ``(low, high)`` arrays: the CR2 t interval (Bell-McCaffrey df of the mean,
     :func:`~evalstats_core._clusters.cr2_se_df`); Korn & Graubard's, the logit and the beta-binomial
-    profile interval where the rule picks a proportion interval (t elsewhere); the union of the first
-    two (the default before issue 20's audit); and the default, the union of all three
-    (:func:`~evalstats_core.proportions.binary_mean_interval`). The same
+    profile interval where the rule picks a proportion interval (t elsewhere); the two cluster means'
+    interval (:func:`~evalstats_core.two_clusters.two_cluster_ci`; t unless ``G = 2``); the union of KG and
+    logit (the default before issue 20's audit); and the default, the union of all
+    (:func:`~evalstats_core.proportions.binary_mean_interval`). ``profile=False`` skips the profile
+    likelihood (the slowest part) and leaves out the two keys that need it. The same
     arithmetic as :func:`~evalstats_core.clustering.summarize` (``tests/test_edges.py`` checks equality
     to 1e-9), thousands of times faster for coverage tables.
     """
@@ -212,6 +217,7 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
 
     from .betabinomial import betabinomial_profile_ci
     from .proportions import FAILURES_FOR_T
+    from .two_clusters import two_cluster_ci
 
     n = sizes.sum()
     p = x.sum(1) / n
@@ -234,16 +240,21 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
         half = t * se / pq
         ok = (se > 0) & (pq > 0)
         lg = (np.where(ok, expit(logit(p) - half), kg[0]), np.where(ok, expit(logit(p) + half), kg[1]))
+    two = sizes.size == 2  # two clusters: at least the two cluster means' interval, t never
     use = ~((se > 0) & (np.minimum(n_eff, n) * np.minimum(p, 1 - p) >= FAILURES_FOR_T))
     tt = (p - t * se, p + t * se)
+    tc = two_cluster_ci(p, se, sizes, confidence=conf) if two else (np.full_like(p, np.nan),) * 2  # fmin skips nan
+    kl = (np.where(use, np.fmin(kg[0], lg[0]), tt[0]), np.where(use, np.fmax(kg[1], lg[1]), tt[1]))
+    out = {"t": tt, "Korn-Graubard": (np.where(use, kg[0], tt[0]), np.where(use, kg[1], tt[1])),
+           "logit CR2": (np.where(use, lg[0], tt[0]), np.where(use, lg[1], tt[1])),
+           "two clusters": (np.asarray(tc[0]), np.asarray(tc[1])) if two else tt, "union of KG and logit": kl}
+    if not profile:
+        return out
     bb = (tt[0].copy(), tt[1].copy())
     if use.any():  # the profile likelihood only where the rule reads it (it costs the most)
         bb[0][use], bb[1][use] = betabinomial_profile_ci(x[use], sizes, confidence=conf)
-    return {"t": tt,
-            "Korn-Graubard": (np.where(use, kg[0], tt[0]), np.where(use, kg[1], tt[1])),
-            "logit CR2": (np.where(use, lg[0], tt[0]), np.where(use, lg[1], tt[1])),
-            "beta-binomial": bb,
-            "union of KG and logit": (np.where(use, np.fmin(kg[0], lg[0]), tt[0]),
-                                      np.where(use, np.fmax(kg[1], lg[1]), tt[1])),
-            "default": (np.where(use, np.fmin(np.fmin(kg[0], lg[0]), bb[0]), tt[0]),
-                        np.where(use, np.fmax(np.fmax(kg[1], lg[1]), bb[1]), tt[1]))}
+    out["beta-binomial"] = bb
+    rest = out["two clusters"]  # where the rule reads no proportion interval: t, or two clusters' interval
+    out["default"] = (np.where(use, np.fmin(np.fmin(kl[0], bb[0]), tc[0]), rest[0]),
+                      np.where(use, np.fmax(np.fmax(kl[1], bb[1]), tc[1]), rest[1]))
+    return out

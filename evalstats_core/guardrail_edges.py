@@ -145,7 +145,11 @@ def few_clusters(table: QuestionTable, analysis: Analysis) -> Guardrail:
             f"design effect or an effective n from so few clusters is rough).{info} In our simulations (3, 5 "
             f"or 8 clusters, ICC up to 0.2) the CR2 t interval covered {_claim('t_few_mid')} for accuracies "
             f"between 30% and 70%, but only {_claim('t_two_unequal_mid')} with two clusters holding 90% and "
-            f"10% of the questions; at 95% accuracy the default 0/1 interval covered {_claim('default_few_95')}. "
+            "10% of the questions (CR2's variance assumes independent questions; when two clusters differ, their "
+            "means vary alike and it is about a quarter of the truth), so with two clusters the default 0/1 interval "
+            "rests on the two cluster means and their one degree of freedom, and covered "
+            f"{_claim('default_two_unequal_mid')} there; at 95% accuracy, with 3-8 clusters, it covered "
+            f"{_claim('default_few_95')}. "
             f"{wild}"))
     if c >= MIN_CLUSTERS:
         return _ok("few_clusters", f"{c} clusters: enough for the clustered SE.")

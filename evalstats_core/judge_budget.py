@@ -10,11 +10,12 @@ stated sensitivity and specificity and a guessed pass rate.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from ._clusters import t_crit
 from ._validate import check_confidence, check_positive_int, check_probability
 from .errors import EvalStatsError
 
@@ -34,8 +35,9 @@ class LabelBudget:
     with_judge : int or None
         Labels needed with the judge's scores on every question (PPI++); ``None`` when even labelling
         every question does not reach the target.
-    without_judge : int
-        Labels needed from the humans alone (may exceed ``n_total``: the eval is then too small).
+    without_judge : int or None
+        Labels needed from the humans alone (may exceed ``n_total``: the eval is then too small); ``None``
+        when no number of labels reaches the target (clusters: the between-cluster variance alone is wider).
     var_human, var_judge, cov : float
         The variances of the human labels and the judge's scores and their covariance the plan uses.
     source : str
@@ -46,6 +48,16 @@ class LabelBudget:
         For 0/1 verdicts and labels: the probabilities of (judge pass, human pass), (judge pass, human
         fail), (judge fail, human pass), (judge fail, human fail) the plan draws from; None for graded
         scores.
+    human_mean : float
+        The pass rate of the humans-only plan for 0/1 labels (``nan`` for graded labels: the t interval).
+    between_judge, between_human : float
+        With clusters: the variance of the corrected estimate and of the humans' mean that more labels do
+        not shrink (the cluster effects); 0 without clusters.
+    df, df_human : float
+        With clusters: the t degrees of freedom of today's corrected and humans-only intervals.
+    cluster_shares : tuple of float or None
+        The clusters' shares of the questions (labels are planned as a random subset, so in proportion);
+        None when the plan assumes independent questions (:attr:`assumption` says which).
     """
 
     half_width: float
@@ -58,17 +70,70 @@ class LabelBudget:
     source: str
     confidence: float = 0.95
     cells: tuple[float, float, float, float] | None = None
+    human_mean: float = math.nan
+    between_judge: float = 0.0
+    between_human: float = 0.0
+    df: float = math.inf
+    df_human: float = math.inf
+    cluster_shares: tuple[float, ...] | None = None
+
+    @property
+    def clustered(self) -> bool:
+        """True when the plan allows for the data's clusters."""
+        return self.cluster_shares is not None
+
+    @property
+    def assumption(self) -> str:
+        """What the plan assumes about the questions' dependence, as a sentence."""
+        if self.clustered:
+            return (f"Planned for the data's {len(self.cluster_shares)} clusters: the variance they add, which more "
+                    "labels do not shrink, is held at today's, and t uses today's degrees of freedom.")
+        if self.source == "stated":
+            return ("Planned for independent questions (stated quality: no design effect); with clustered questions "
+                    "the interval is wider than planned: plan from labelled data with clusters instead.")
+        return "Planned for independent questions (no clusters given)."
 
     def half_width_at(self, n_labels: Any) -> Any:
         """The expected half-width of the corrected interval with ``n_labels`` human labels (array in, array
-        out): :func:`expected_half_width` for 0/1 scores, :func:`ppi_half_width` for graded ones."""
+        out): :func:`expected_half_width` for 0/1 scores, :func:`ppi_half_width` for graded ones; with
+        clusters, the between-cluster variance added and the t quantile at ``df`` (:func:`labels_needed`)."""
         if self.cells is not None:
             out = np.array([expected_half_width(int(k), self.cells, n_total=self.n_total, confidence=self.confidence)
                             for k in np.atleast_1d(n_labels)])
+            if self.clustered:  # the unclustered arms rescaled to t(df), plus the between-cluster part
+                t, z = (t_crit(self.confidence, d) for d in (self.df, math.inf))
+                out = np.sqrt((t / z * out) ** 2 + t * t * self.between_judge)
             return float(out[0]) if np.ndim(n_labels) == 0 else out
         return ppi_half_width(
             n_labels, var_human=self.var_human, var_judge=self.var_judge, cov=self.cov, n_total=self.n_total,
-            confidence=self.confidence,
+            confidence=self.confidence, between=self.between_judge, df=self.df if self.clustered else None,
+        )
+
+    def human_half_width_at(self, n_labels: int) -> float:
+        """The half-width of the humans-only interval with ``n_labels`` labels, by the rule ``summarize`` uses
+        for it: for 0/1 labels at pass rate ``human_mean``, Wilson's (or Clopper-Pearson's) interval on
+        ``round(n p)`` passes when few failures are expected, Korn & Graubard's effective-n interval with
+        clusters (:func:`~evalstats_core.proportions.binary_mean_interval`), else ``t se``; ``se^2 =
+        var_human / n + between_human``, t on ``n - 1`` degrees of freedom (``df_human`` with clusters)."""
+        from .proportions import binary_mean_interval
+
+        n = int(n_labels)
+        se = math.sqrt(max(self.var_human / n + self.between_human, 0.0))
+        df = self.df_human if self.clustered else n - 1.0
+        if math.isfinite(self.human_mean):
+            sizes = None if not self.clustered else _allocate(n, self.cluster_shares)
+            got = binary_mean_interval(self.human_mean, se, n, df, sizes, confidence=self.confidence)
+            if got is not None:
+                return (got[1] - got[0]) / 2.0
+        return t_crit(self.confidence, df) * se
+
+    def for_target(self, half_width: float) -> LabelBudget:
+        """The same plan (judge, pass rate, clusters) for another target half-width."""
+        return budget_from_moments(
+            half_width, n_total=self.n_total, var_human=self.var_human, var_judge=self.var_judge, cov=self.cov,
+            source=self.source, confidence=self.confidence, cells=self.cells, human_mean=self.human_mean,
+            between_judge=self.between_judge, between_human=self.between_human, df=self.df,
+            df_human=self.df_human, cluster_shares=self.cluster_shares,
         )
 
     @property
@@ -79,9 +144,13 @@ class LabelBudget:
 
 
 def ppi_half_width(
-    n_labels: Any, *, var_human: float, var_judge: float, cov: float, n_total: int, confidence: float = 0.95
+    n_labels: Any, *, var_human: float, var_judge: float, cov: float, n_total: int, confidence: float = 0.95,
+    between: float = 0.0, df: float | None = None,
 ) -> Any:
     """Half-width ``t(n-1) sqrt(V)`` of the PPI++ interval with ``n`` labels out of ``n_total`` questions.
+
+    With clusters, ``between`` (the variance that more labels do not shrink) is added to ``V`` and the t
+    quantile is taken at ``df`` instead of ``n - 1``.
 
     Notes
     -----
@@ -101,13 +170,14 @@ def ppi_half_width(
         lam = np.clip(np.nan_to_num(lam), 0.0, 1.0)
         var = (var_human - 2 * lam * cov + lam * lam * var_judge) / n + np.where(unl > 0, lam * lam * var_judge / np.where(unl > 0, unl, 1.0), 0.0)
     level = check_confidence(confidence)
-    out = stdtrit(np.maximum(n - 1.0, 1.0), 0.5 + level / 2.0) * np.sqrt(np.maximum(var, 0.0))
+    dfs = np.maximum(n - 1.0, 1.0) if df is None else np.full(n.shape, float(df))
+    out = stdtrit(dfs, 0.5 + level / 2.0) * np.sqrt(np.maximum(var + between, 0.0))
     return float(out) if out.ndim == 0 else out
 
 
 def labels_needed(
     half_width: float, *, n_total: int, judge: Any = None, human: Any = None, sensitivity: float | None = None,
-    specificity: float | None = None, pass_rate: float = 0.5, confidence: float = 0.95,
+    specificity: float | None = None, pass_rate: float = 0.5, confidence: float = 0.95, clusters: Any = None,
 ) -> LabelBudget:
     """Human labels needed for a 95% interval of half-width ``half_width``, with the judge and without it.
 
@@ -125,6 +195,9 @@ def labels_needed(
     pass_rate : float, default 0.5
         The guessed true pass rate with stated quality (0.5 is the worst case for the humans alone).
     confidence : float, default 0.95
+    clusters : array_like, shape (n_total,), optional
+        A cluster label per question of the pilot (with ``judge`` and ``human`` only): the plan then allows
+        for the clusters as the intervals do (Notes).
 
     Returns
     -------
@@ -141,8 +214,20 @@ def labels_needed(
     The plain formula :func:`ppi_half_width` understates it when few labels hold few judge errors: the
     interval then allows for errors the labels may have missed. For graded scores the plan is
     :func:`ppi_half_width` (``t(n-1) sqrt(V)``; the interval is the plain t one). The humans alone need
-    the smallest ``n`` with ``t(n-1) sd_y / sqrt(n) <= half_width``. Clusters are not planned for: with
-    clustered questions the interval is wider than planned.
+    the smallest ``n`` whose humans-only interval, by the rule ``summarize`` applies to it (Wilson or
+    Clopper-Pearson for 0/1 labels with few expected failures, t otherwise;
+    :meth:`LabelBudget.human_half_width_at`), is at most the target at the planned pass rate.
+
+    Clusters (from a pilot, ``clusters=``): a random subset of labels falls into the clusters in
+    proportion to their sizes, so the clusters' effects on the mean do not average out as labels are
+    added. The plan adds to each interval's variance the part today's clusters contribute, ``B =
+    se_CR2^2 - se_indep^2`` at the pilot's labels (the corrected estimate's from
+    :func:`~evalstats_core.judge.ppi_fit` with and without the clusters; the humans' mean's from
+    ``summarize``), held fixed as labels are added, and takes the t quantile at today's Bell-McCaffrey
+    df. This is the design effect ``1 + (m - 1) rho`` written additively (``m`` labels per cluster):
+    ``V(n) = V_indep(n) + B`` with ``B = rho sigma^2 sum_g pi_g^2``. When ``t^2 B`` alone exceeds the
+    target's square no number of labels reaches it (``None``). With stated quality the plan assumes
+    independent questions (:attr:`LabelBudget.assumption`).
 
     Examples
     --------
@@ -155,31 +240,39 @@ def labels_needed(
     hw = float(half_width)
     if not math.isfinite(hw) or hw <= 0:
         raise EvalStatsError(f"half_width ({half_width!r}) must be a positive number, e.g. 0.03 for 3 points")
-    var_y, var_f, cov, source, cells = _moments(judge, human, sensitivity, specificity, pass_rate)
+    var_y, var_f, cov, source, cells, p = _moments(judge, human, sensitivity, specificity, pass_rate)
+    if clusters is not None and source != "data":
+        raise EvalStatsError("clusters= needs a pilot with labels (judge= and human=): stated quality plans for "
+                             "independent questions")
+    design = {} if clusters is None else _cluster_design(judge, human, clusters, level)
     return budget_from_moments(hw, n_total=n_total, var_human=var_y, var_judge=var_f, cov=cov, source=source,
-                               confidence=level, cells=cells)
+                               confidence=level, cells=cells, human_mean=p, **design)
 
 
 def budget_from_moments(half_width: float, *, n_total: int, var_human: float, var_judge: float, cov: float,
                         source: str = "data", confidence: float = 0.95,
-                        cells: tuple[float, float, float, float] | None = None) -> LabelBudget:
+                        cells: tuple[float, float, float, float] | None = None, human_mean: float = math.nan,
+                        between_judge: float = 0.0, between_human: float = 0.0, df: float = math.inf,
+                        df_human: float = math.inf, cluster_shares: tuple[float, ...] | None = None) -> LabelBudget:
     """:func:`labels_needed` from the variances and covariance (and, for 0/1 scores, the 2 x 2 cell
-    probabilities) directly, e.g. for another target with the same judge."""
-    hw, level, var_y, var_f = float(half_width), check_confidence(confidence), var_human, var_judge
+    probabilities, the humans' pass rate and the clusters' part; see :class:`LabelBudget`) directly, e.g.
+    for another target with the same judge (:meth:`LabelBudget.for_target`)."""
+    hw, level = float(half_width), check_confidence(confidence)
     if not math.isfinite(hw) or hw <= 0:
         raise EvalStatsError(f"half_width ({half_width!r}) must be a positive number, e.g. 0.03 for 3 points")
+    plan = LabelBudget(
+        half_width=hw, n_total=n_total, with_judge=None, without_judge=None, var_human=var_human,
+        var_judge=var_judge, cov=cov, source=source, confidence=level, cells=cells, human_mean=float(human_mean),
+        between_judge=float(between_judge), between_human=float(between_human), df=float(df),
+        df_human=float(df_human), cluster_shares=cluster_shares,
+    )
     if cells is None:
         grid = np.arange(2, n_total + 1)
-        hws = ppi_half_width(grid, var_human=var_y, var_judge=var_f, cov=cov, n_total=n_total, confidence=level)
-        ok = np.flatnonzero(hws <= hw)
+        ok = np.flatnonzero(plan.half_width_at(grid) <= hw)
         with_judge = int(grid[ok[0]]) if ok.size else None
     else:
-        with_judge = _search(lambda k: expected_half_width(k, cells, n_total=n_total, confidence=level) <= hw,
-                             2, n_total - 2)
-    return LabelBudget(
-        half_width=hw, n_total=n_total, with_judge=with_judge, without_judge=_human_only_n(var_y, hw, level),
-        var_human=var_y, var_judge=var_f, cov=cov, source=source, confidence=level, cells=cells,
-    )
+        with_judge = _search(lambda k: plan.half_width_at(k) <= hw, 2, n_total - 2)
+    return replace(plan, with_judge=with_judge, without_judge=_human_only_n(plan, hw))
 
 
 def _search(reaches: Any, low: int, high: int) -> int | None:
@@ -256,18 +349,51 @@ def ppi_counts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: 
     return est - np.sqrt(np.maximum(t * t * var + d_lo, 0.0)), est + np.sqrt(np.maximum(t * t * var + d_hi, 0.0))
 
 
-def _human_only_n(var_y: float, hw: float, level: float) -> int:
-    from ._clusters import t_crit
-
-    if var_y <= 0:
+def _human_only_n(plan: LabelBudget, hw: float) -> int | None:
+    """The smallest ``n`` whose humans-only half-width (:meth:`LabelBudget.human_half_width_at`) is at most
+    ``hw``, by bisection up to four times the normal-theory count (None when the between-cluster part alone is wider)."""
+    if plan.var_human <= 0 and not math.isfinite(plan.human_mean):
         return 2
-    n = max(2, math.ceil(var_y * (t_crit(level, math.inf) / hw) ** 2))
-    while t_crit(level, n - 1.0) * math.sqrt(var_y / n) > hw:
-        n += 1
-    return n
+    t = t_crit(plan.confidence, plan.df_human if plan.clustered else math.inf)
+    room = (hw / t) ** 2 - plan.between_human
+    if room <= 0:
+        return None
+    normal = plan.var_human / room
+    high = max(4 * math.ceil(normal), 100, plan.n_total, math.ceil(4 / hw))  # 4 / hw: a zero count's exact limit
+    return _search(lambda k: plan.human_half_width_at(k) <= hw, 2, high)
 
 
-def _moments(judge: Any, human: Any, sens: float | None, spec: float | None, p: float) -> tuple[float, float, float, str, Any]:
+def _allocate(n: int, shares: Any) -> np.ndarray:
+    """``n`` labels spread over clusters in proportion to ``shares`` (largest remainders)."""
+    w = np.asarray(shares, dtype=float) * n
+    out = np.floor(w).astype(int)
+    out[np.argsort(out - w)[: n - int(out.sum())]] += 1
+    return out[out > 0]
+
+
+def _cluster_design(judge: Any, human: Any, clusters: Any, level: float) -> dict:
+    """The clusters' part of the plan from a pilot (:func:`labels_needed`, Notes): ``between_judge``,
+    ``between_human``, ``df``, ``df_human`` and ``cluster_shares``."""
+    import warnings
+
+    from .clustering import summarize
+    from .errors import EvalStatsWarning
+    from .judge import _as_pair, _codes, ppi_fit
+
+    f, h = _as_pair(judge, human, ("judge", "human"))
+    lab = ~np.isnan(h)
+    codes, k = _codes(clusters, f.size)
+    _, se_c, df_c, _ = ppi_fit(f, h, lab, codes)
+    _, se_i, _, _ = ppi_fit(f, h, lab, np.arange(f.size))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        s = summarize(h[lab], np.asarray(clusters, dtype=object)[lab], confidence=level, interval="normal")
+    shares = np.bincount(codes, minlength=k) / f.size
+    return dict(between_judge=max(se_c**2 - se_i**2, 0.0), between_human=max(s.se**2 - s.se_naive**2, 0.0),
+                df=df_c, df_human=s.df, cluster_shares=tuple(float(x) for x in shares))
+
+
+def _moments(judge: Any, human: Any, sens: float | None, spec: float | None, p: float) -> tuple[Any, ...]:
     if judge is not None and human is not None:
         from .judge import _as_pair
 
@@ -277,7 +403,8 @@ def _moments(judge: Any, human: Any, sens: float | None, spec: float | None, p: 
             raise EvalStatsError(f"{int(lab.sum())} human labels: a budget from data needs at least 3")
         y, fl = h[lab], f[lab]
         cov = float(np.cov(y, fl, ddof=1)[0, 1])
-        return float(np.var(y, ddof=1)), float(np.var(f, ddof=1)), cov, "data", _cells(f, y, fl)
+        p = float(y.mean()) if np.all((y == 0) | (y == 1)) else math.nan
+        return float(np.var(y, ddof=1)), float(np.var(f, ddof=1)), cov, "data", _cells(f, y, fl), p
     if sens is None or spec is None:
         raise EvalStatsError(
             "labels_needed needs the judge's quality: pass judge= and human= (a pilot with some labels), or "
@@ -288,7 +415,7 @@ def _moments(judge: Any, human: Any, sens: float | None, spec: float | None, p: 
     p = check_probability(p, "pass_rate")
     q = sens * p + (1 - spec) * (1 - p)
     cells = (sens * p, (1 - spec) * (1 - p), (1 - sens) * p, spec * (1 - p))
-    return p * (1 - p), q * (1 - q), p * (sens - q), "stated", cells
+    return p * (1 - p), q * (1 - q), p * (sens - q), "stated", cells, p
 
 
 def _cells(f: np.ndarray, y: np.ndarray, f_lab: np.ndarray) -> tuple[float, float, float, float] | None:

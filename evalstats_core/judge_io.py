@@ -194,7 +194,7 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
             models.append((m.model, est, judge_agreement(table.scores[rows, j], human[rows, j],
                                                         confidence=analysis.confidence)))
             budgets[m.model] = labels_needed(max(est.half_width, 1e-9), n_total=max(est.n_total, 3),
-                                             judge=table.scores[rows, j], human=human[rows, j],
+                                             judge=table.scores[rows, j], human=human[rows, j], clusters=cl,
                                              confidence=analysis.confidence) if est.n_labeled >= 3 else None
         for c in analysis.comparisons:
             a, b = index[c.model], index[c.baseline]

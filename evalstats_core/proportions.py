@@ -33,6 +33,7 @@ from ._quantiles import norm_cdf, t_ppf
 from ._results import Interval
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
+from .two_clusters import two_cluster_ci
 
 __all__ = [
     "FAILURES_FOR_T",
@@ -295,7 +296,9 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     number of questions ``n / deff`` is below it, or when the SE is 0 (then the effective n is
     :func:`kish_n` of the sizes), widened to contain the logit-scale CR2 interval (:func:`logit_ci`)
     and, given the per-cluster ``successes``, the beta-binomial profile-likelihood interval
-    (:func:`~evalstats_core.betabinomial.betabinomial_profile_ci`).
+    (:func:`~evalstats_core.betabinomial.betabinomial_profile_ci`). With two clusters
+    (``kind = "two-clusters"``) the two cluster means' interval (:func:`~evalstats_core.two_clusters.two_cluster_ci`) instead of t,
+    and the union widened to contain it.
 
     Notes
     -----
@@ -314,9 +317,13 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     old union covered 78-92% on BBH-like and MMLU at 99%. The width: median 1.002x the old union's
     over 260 designs, 90th percentile 1.16x, up to 1.9x at 99% with ICC 0.2-0.3 (where the data
     cannot exclude a lower mean) and 2.1-2.5x on 5-10 clusters at 99% where the old one already
-    covered 99.7%. Below 93% remain only two clusters holding 90% and 10% of the questions at 50-80%
-    accuracy (91.2-92.9%; t 88.5-91.3%): about one cluster's worth of information (Kish's 1.2), as
-    the few-clusters guardrail says (``bench/results/edge_designs2_10000.txt``). Franco, Little,
+    covered 99.7%. Two clusters holding 90% and 10% of the questions fell to 91.2-92.9% at 50-80%
+    accuracy (t 88.5-91.3%): CR2's one df is right there, but its variance, and with it Korn &
+    Graubard's effective n, is 0.22x the truth when the two means vary alike, and the profile's ICC
+    rests on two clusters (it covered 77-90%). With the two cluster means' interval the default covers
+    93.9-96.8% there at 50-80% (98.7-100% above), equal two clusters are unchanged (the interval is
+    then CR2's t), and with 990 + 10 questions at 50-80% it goes from 78-90% to 93.0-97.2%, except
+    89.4% at 80% with ICC 0.3 (``bench/results/edge_two_clusters_10000.txt``). Franco, Little,
     Louis & Slud 2019 find every effective-n interval under-covers with an estimated design effect.
 
     References
@@ -337,8 +344,9 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
         return low, high, kind
     naive = mean * (1.0 - mean) / n
     n_eff = n * naive / (se * se) if se > 0.0 else kish_n(sizes)
+    two = len(sizes) == 2  # two clusters: at least the two cluster means' interval (Notes)
     if se > 0.0 and not use_proportion_interval(mean, min(n_eff, float(n))):
-        return None
+        return (*two_cluster_ci(mean, se, sizes, confidence=confidence), "two-clusters") if two else None
     low, high = effective_proportion_ci(mean, se, n, df, floor_n=kish_n(sizes), confidence=confidence)
     if se > 0.0 and 0.0 < mean < 1.0:  # the union with the logit-scale CR2 interval (module Notes)
         lg_low, lg_high = logit_ci(mean, se, df, confidence=confidence)
@@ -348,6 +356,9 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
 
         bb_low, bb_high = betabinomial_profile_ci(successes, sizes, confidence=confidence)
         low, high = min(low, bb_low), max(high, bb_high)
+    if two:
+        two_low, two_high = two_cluster_ci(mean, se, sizes, confidence=confidence)
+        return min(low, two_low), max(high, two_high), "two-clusters"
     return low, high, "korn-graubard"
 
 

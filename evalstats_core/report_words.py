@@ -153,6 +153,10 @@ def methods_paragraph(analysis: Analysis) -> str:
                      + (" (chosen automatically when fewer than 100 failures, effective ones with clusters, are "
                         "expected: Wilson 1927, Clopper & Pearson 1934, Korn & Graubard 1998, Survey Methodology "
                         "24(2); with clusters at least as wide as the logit-scale CR2 interval)" if analysis.interval == "auto" else "") + ".")
+    if any(m.interval.startswith("two cluster means") for m in analysis.models):
+        parts.append("With two clusters the 0/1 interval rests on the two cluster means and their one degree of "
+                     "freedom, and is never narrower than the t interval: CR2's variance assumes independent "
+                     "questions, and when two clusters of unequal size differ it is far too small.")
     tango = sorted({c.interval for c in analysis.comparisons if c.interval.startswith("Tango")})
     if tango:
         parts.append("Paired differences of 0/1 scores with fewer than 100 discordant answers use Tango's score "

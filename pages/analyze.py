@@ -27,6 +27,36 @@ def plan_part(source, prepared, roles_key, results) -> None:
     state.sync()
 
 
+@st.fragment
+def results_part(source, read) -> None:
+    """The analysis controls and every result they change: moving one (a confidence level, an adjustment, an
+    interval) reruns this part only, so the browser redraws the results, not the reading controls above them
+    nor the notes and quizzes below (in the app; AppTest reruns the whole script)."""
+    wb.mark("results start")
+    prepared, roles_key = read.prepared, read.options
+    st.markdown("---")
+    settings = wb.analysis_controls(prepared.table.models)
+    wb.mark("columns and controls")
+    base = wb.run(source, read, settings)
+    wb.mark("analysis")
+    results = workbench_judge.corrected(prepared, base, source.key, roles_key)  # human labels: PPI++
+    results = wb.corrected_key(base, results)
+    if results is not None:
+        st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
+        sections.models_section(content, sections.design_of(prepared), results, settings["method"])
+        workbench_judge.judge_section(prepared, results, source.key, roles_key)
+        sections.compare_section(content, results)
+        wb.mark("models and comparisons drawn")
+        why_part(source, prepared, roles_key, results)
+        sections.rank_section(content, results)
+        sections.guardrails_section(content, results)
+        plan_part(source, prepared, roles_key, results)
+        wb.mark("why, ranking, guardrails, plan")
+        sections.export_section(content, prepared, results, settings["method"])
+    state.sync()  # a rerun of this part skips the end of the page, where the URL is written
+    wb.mark("results end")
+
+
 wb.mark("script start")
 st.markdown(content["intro"])
 mode = wb.mode_control(content)
@@ -40,27 +70,7 @@ else:
     if source.path:  # a folder or big table on the server: DuckDB's sums, the sections they give
         server.sql_sections(content, source)
     elif read is not None and read.prepared is not None:
-        prepared, roles_key = read.prepared, read.options
-        st.markdown("---")
-        settings = wb.analysis_controls(prepared.table.models)
-        wb.mark("columns and controls")
-        base = wb.run(source, read, settings)
-        wb.mark("analysis")
-        results = workbench_judge.corrected(prepared, base, source.key, roles_key)  # human labels: PPI++
-        results = wb.corrected_key(base, results)
-        if results is not None:
-            st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
-        if results is not None:
-            sections.models_section(content, sections.design_of(prepared), results, settings["method"])
-            workbench_judge.judge_section(prepared, results, source.key, roles_key)
-            sections.compare_section(content, results)
-            wb.mark("models and comparisons drawn")
-            why_part(source, prepared, roles_key, results)
-            sections.rank_section(content, results)
-            sections.guardrails_section(content, results)
-            plan_part(source, prepared, roles_key, results)
-            wb.mark("why, ranking, guardrails, plan")
-            sections.export_section(content, prepared, results, settings["method"])
+        results_part(source, read)
 
 shell.notice(content["notice"], title="The rules this page follows")
 state.sync()

@@ -3,9 +3,13 @@
 # clubSandwich for the CR2 oracle, LaTeX and poppler for the LaTeX-table test, a Java runtime for Spark's
 # local mode) and run every test.
 # Debian packages are installed only when missing, with one apt-get update. Extra arguments go to
-# pytest (bash scripts/test.sh -m "not browser" runs the fast tests alone).
+# pytest (bash scripts/test.sh -m "not browser" runs the fast tests alone). EVALSTATS_SKIP_INSTALL=1 skips
+# the installs (for a second run right after a first one, as .ci/run does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${EVALSTATS_SKIP_INSTALL:-}" = 1 ] && [ -x .venv/bin/python ]; then
+  exec .venv/bin/python -m pytest "$@"
+fi
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 { command -v Rscript >/dev/null 2>&1 && Rscript -e 'library(clubSandwich)' >/dev/null 2>&1; } || missing+=(r-cran-clubsandwich)

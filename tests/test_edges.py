@@ -154,7 +154,8 @@ def test_clustered_model_at_95_percent_with_12_swe_like_clusters():
 def test_vectorised_clustered_intervals_equal_summarize():
     """The coverage tables' vectorised intervals are summarize's default (and t) intervals, draw by draw."""
     gen = np.random.default_rng(37)
-    for sizes, mean, icc in ((SWE, 0.95, 0.2), ((37,) * 27, 0.99, 0.1), ((200,) * 5, 0.8, 0.3), ((40,) * 3, 0.998, 0.3)):
+    for sizes, mean, icc in ((SWE, 0.95, 0.2), ((37,) * 27, 0.99, 0.1), ((200,) * 5, 0.8, 0.3), ((40,) * 3, 0.998, 0.3),
+                             ((90, 10), 0.5, 0.1), ((60, 40), 0.97, 0.2)):
         sz = np.asarray(sizes, dtype=np.float64)
         x = draw_cluster_counts(sz, mean, icc, 25, gen)
         got = clustered_binary_intervals(x, sz)
@@ -167,6 +168,43 @@ def test_vectorised_clustered_intervals_equal_summarize():
                     assert kind == "t" and got[kind][0][r] == got[kind][1][r]
                     continue
                 assert (s.ci_low, s.ci_high) == pytest.approx((got[kind][0][r], got[kind][1][r]), abs=1e-9)
+
+
+def test_two_unequal_clusters_keep_their_level():
+    """Two clusters holding 90% and 10% of the questions at 50% accuracy: the old default (Korn-Graubard,
+    logit CR2 and beta-binomial, or t) covered 90-92%, because CR2's variance (and the effective n from it)
+    is 0.22x the truth when the two means vary alike; the two cluster means' interval restores 93%+."""
+    gen = np.random.default_rng(2090)
+    sz = np.array([900.0, 100.0])
+    for icc in (0.05, 0.1):
+        low, high = clustered_binary_intervals(draw_cluster_counts(sz, 0.5, icc, 4000, gen), sz)["default"]
+        assert np.mean((low <= 0.5) & (0.5 <= high)) >= 0.935, icc
+
+
+def test_two_cluster_interval_is_exact_for_two_normal_means():
+    """two_cluster_ci covers 95% when the two cluster means are normal with equal variance (whatever the
+    shares), and is CR2's t interval on 1 df with equal shares."""
+    from evalstats_core.two_clusters import two_cluster_ci
+
+    gen = np.random.default_rng(2091)
+    for f1 in (0.5, 0.9, 0.99):
+        m = 0.5 + 0.01 * gen.standard_normal((200_000, 2))
+        mean = f1 * m[:, 0] + (1 - f1) * m[:, 1]
+        se = math.sqrt(f1 * (1 - f1)) * np.abs(m[:, 0] - m[:, 1])  # CR2's SE of two clusters
+        low, high = two_cluster_ci(mean, se, [f1, 1 - f1])
+        assert np.mean((low <= 0.5) & (0.5 <= high)) == pytest.approx(0.95, abs=0.002), f1
+    low, high = two_cluster_ci(0.5, 0.01, [3, 3])
+    assert (low, high) == pytest.approx((0.5 - 12.7062047 * 0.01, 0.5 + 12.7062047 * 0.01))
+
+
+def test_two_cluster_file_gets_the_two_cluster_interval():
+    """summarize on 0/1 scores in two clusters (90/10) labels the interval and contains CR2's t."""
+    scores = np.r_[np.ones(500), np.zeros(400), np.ones(60), np.zeros(40)]  # cluster means 0.56 and 0.60
+    labels = np.r_[np.zeros(900), np.ones(100)]
+    auto = quiet(summarize, scores, labels)
+    t = quiet(summarize, scores, labels, interval="normal")
+    assert auto.interval == "two-clusters"
+    assert auto.ci_low < t.ci_low and auto.ci_high > t.ci_high and 0.0 <= auto.ci_low
 
 
 def test_clustered_model_mid_range_keeps_its_level():
@@ -536,6 +574,7 @@ CLAIM_DESIGNS = {  # the designs behind each range the guardrails quote (edge_co
     "t_two_unequal_mid": ("t", ((900, 100),), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
     "default_few_95": ("default", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
                        (0.95,)),
+    "default_two_unequal_mid": ("default", ((900, 100),), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
 }
 
 
@@ -553,7 +592,8 @@ def test_guardrail_coverage_claims_hold_by_simulation(key):
         sz = np.asarray(sizes, dtype=np.float64)
         for icc in iccs:
             for mean in means:
-                low, high = clustered_binary_intervals(draw_cluster_counts(sz, mean, icc, 6000, gen), sz)[kind]
+                x = draw_cluster_counts(sz, mean, icc, 6000, gen)
+                low, high = clustered_binary_intervals(x, sz, profile=kind != "t")[kind]  # t needs no likelihood
                 got.append(float(np.mean((low <= mean) & (mean <= high))))
     assert lo - 0.01 <= min(got) and max(got) <= hi + 0.01, (key, min(got), max(got))
     assert min(got) <= lo + 0.02 and max(got) >= hi - 0.02, (key, min(got), max(got))
@@ -583,7 +623,10 @@ def test_guardrails_quote_the_simulated_claims():
     assert "can fall below" not in few.detail  # the old caveat, no longer true
     few = checks((200,) * 5, 0.7)["few_clusters"]
     assert few.status == "warn" and "covered 92-96%" in few.detail and "only 89-92% with two clusters" in few.detail
-    assert "covered 95-99%" in few.detail
+    assert "covered 95-99%" in few.detail and "and covered 94-96% there" in few.detail
+    two = checks((900, 100), 0.6)  # two clusters holding 90% and 10%: Kish's 1.2 clusters
+    assert two["few_clusters"].status == "warn" and "about one cluster's worth of information" in two["few_clusters"].detail
+    assert "The largest cluster holds 90% of the questions" in two["few_clusters"].detail
     assert round(exact_binary_coverage(0.99, 300, interval="normal"), 2) == 0.80
 
 

@@ -204,3 +204,27 @@ def test_the_analysis_carries_the_section_into_every_export():
         assert "orrected by human labels" not in report.render(a, fmt)
     cli = json.loads(_cli(str(JUDGED), "-f", "json").stdout)
     assert [m["judge"] for m in cli["models"]] == [m["judge"] for m in doc["models"]]
+
+
+def test_the_budget_plans_for_the_files_clusters(tmp_path):
+    """A clustered file: each model's label budget allows for the clusters (the same plan labels_needed makes from
+    the model's scores, labels and clusters), and says so."""
+    import pandas as pd
+
+    from evalstats_core import labels_needed
+    from evalstats_core.analysis import analyze
+    from evalstats_core.judge_io import section_for
+
+    frame = pd.read_csv(JUDGED)
+    frame["topic"] = "t" + (frame["question"].str[1:].astype(int) % 12).astype(str)
+    path = tmp_path / "clustered.csv"
+    frame.to_csv(path, index=False)
+    ds = load(path, cluster_col="topic")
+    section = section_for(ds, analyze(ds), human_col="human")
+    model, est, _ = section.models[0]
+    b = section.budgets[model]
+    assert b.clustered and "12 clusters" in b.assumption
+    rows = frame[frame["model"] == model].sort_values("question")
+    want = labels_needed(max(est.half_width, 1e-9), n_total=est.n_total, judge=rows["score"].to_numpy(float),
+                         human=rows["human"].to_numpy(float), clusters=rows["topic"].to_numpy(), confidence=0.95)
+    assert (b.with_judge, b.without_judge) == (want.with_judge, want.without_judge)

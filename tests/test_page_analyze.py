@@ -161,6 +161,25 @@ def test_interval_method_wilson_on_small_binary_file():
     assert table(at, "Model")["95% CI"][0] != clt
 
 
+def test_interval_menu_offers_what_can_be_asked_for():
+    """The workbench's interval menu is the CLI's ``--interval`` choices, and each runs on a 0/1 file: the
+    labels ``auto`` may pick (Korn-Graubard, two cluster means, Tango) are outcomes, not choices."""
+    from evalstats_core.cli import build_parser
+
+    choices = next(a for a in build_parser()._subparsers._group_actions[0].choices["analyze"]._actions
+                   if a.dest == "interval").choices
+    rows = "question,A,B\n" + "".join(f"q{i},{int(i % 3 != 0)},{int(i % 4 != 0)}\n" for i in range(40))
+    at = run_page(PAGE)
+    inject(at, "small.csv", rows.encode())
+    menu = at.selectbox(key="analyze_method").options
+    assert len(menu) == len(choices) == len(report.INTERVAL_METHODS)
+    for method in report.INTERVAL_METHODS:
+        at.selectbox(key="analyze_method").set_value(method).run()
+        no_exceptions(at)
+        assert not at.error
+        assert table(at, "Model")["95% CI"][0]
+
+
 def test_plan_controls_and_reported_mode():
     """The plan's pair, effect, alpha and power move the numbers; the reported mode gives intervals."""
     at = run_page(PAGE)

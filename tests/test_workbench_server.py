@@ -132,3 +132,22 @@ def test_a_folder_with_a_bad_file_names_it(data_dir):
     no_exceptions(at)
     assert any("cannot be analysed" in e and "part9.parquet" in e for e in _errors(at)), _errors(at)
     assert LAST_KEY not in at.session_state
+
+
+def test_a_folder_s_reading_warnings_show_in_the_upload_s_words(data_dir):
+    """DuckDB runs the reader's checks of the question ids (FileSums.warnings): the page shows them as the upload
+    path shows Dataset.warnings, one warning box each, the same words."""
+    n = 400
+    ids = np.array([f"task{i // 2}.{i % 2}" for i in range(n)])  # 'task0.0', 'task0.1': runs of 'task0'?
+    table = pa.table({"question": np.repeat(ids, 3), "model": np.tile(["A", "B", "C"], n),
+                      "score": (np.random.default_rng(0).random(3 * n) < 0.6).astype(np.int8)})
+    (data_dir / "ids").mkdir()
+    pq.write_table(table, data_dir / "ids" / "part0.parquet")
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    upload = prepare(buf.getvalue(), "ids.parquet").dataset.warnings
+    assert len(upload) == 1 and "look like runs" in upload[0]
+    at = _open("ids")
+    assert not at.error, _errors(at)
+    assert [re.sub(r"\\(.)", r"\1", w.value) for w in at.warning] == list(upload)
+    assert at.warning[0].proto.icon == ":material/warning:"

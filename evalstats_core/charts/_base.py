@@ -122,19 +122,19 @@ def forest(frame: pd.DataFrame, *, label: str = "label", estimate: str = "estima
         y=alt.Y(f"{label}:N", sort=None, title=None),
     )
     enc_color = (alt.Color(f"{color}:N", scale=alt.Scale(range=list(PALETTE)), legend=alt.Legend(title=None))
-                 if color else alt.value(PALETTE[0]))
+                 if color else alt.ColorValue(PALETTE[0]))
     step = {"tickMinStep": 0.001} if percent else {}  # no two ticks printing the same "61.2%"
     bars = base.mark_rule(strokeWidth=3).encode(
         x=alt.X(f"{low}:Q", title=x_title, axis=alt.Axis(format=fmt, **step), scale=alt.Scale(zero=False)),
-        x2=f"{high}:Q", color=enc_color, tooltip=tooltip,
+        x2=alt.X2(high), color=enc_color, tooltip=tooltip,
     )
     points = base.mark_point(filled=True, size=90).encode(
-        x=f"{estimate}:Q", color=enc_color, tooltip=tooltip,
+        x=alt.X(f"{estimate}:Q"), color=enc_color, tooltip=tooltip,
     )
     layers = [bars, points]
     if zero_line:
         layers.insert(0, alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(
-            strokeDash=[4, 4], color="#888888").encode(x="zero:Q"))
+            strokeDash=[4, 4], color="#888888").encode(x=alt.X("zero:Q")))
     n_rows = max(int(frame[label].nunique()), 1)
     chart = alt.layer(*layers).properties(height=max(80, height_per_row * n_rows))
     if title:

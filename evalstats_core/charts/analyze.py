@@ -23,8 +23,10 @@ import altair as alt
 import pandas as pd
 
 from ._base import PALETTE, forest, legend
+from ._template import filled
 
-__all__ = ["models_chart", "differences_chart", "difference_matrix", "cluster_chart", "SIGNIFICANT",
+__all__ = ["models_chart", "differences_chart", "difference_matrix", "cluster_chart", "models_spec",
+           "differences_spec", "cluster_spec", "SIGNIFICANT",
            "NOT_SIGNIFICANT", "TIED", "BELOW"]
 
 SIGNIFICANT = "significant (adjusted)"
@@ -107,6 +109,18 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
     confidence : float
         For the axis title.
     """
+    data, ends = _models_data(frame, percent)
+    return _models_layout(data, ends, percent=percent, x_title=_models_axis(confidence), title=title,
+                          subtitle=subtitle)
+
+
+def _models_axis(confidence: float) -> str:
+    return f"Mean score with {confidence:.0%} interval"
+
+
+def _models_data(frame: pd.DataFrame, percent: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rows :func:`models_chart` draws (best first, intervals clipped to [0, 1] for proportions) and the
+    clipped ends it marks with a triangle (no rows: nothing clipped)."""
     _check(frame, ("model", "estimate", "ci_low", "ci_high"))
     data = frame.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)
     if "tied" in data.columns:
@@ -115,19 +129,27 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
     # with a triangle there (the table keeps the computed ends; report.clipped_note says why)
     data = data.assign(shown_low=data["ci_low"].clip(lower=0.0) if percent else data["ci_low"],
                        shown_high=data["ci_high"].clip(upper=1.0) if percent else data["ci_high"])
-    chart = forest(data, label="model", percent=percent, low="shown_low", high="shown_high",
-                   x_title=f"Mean score with {confidence:.0%} interval", height_per_row=36)
-    chart = _wide_labels(chart, "model")  # forest's chart is this function's own: changed in place
-    chart = _axis(chart, ".0%" if percent else ".3g", f"Mean score with {confidence:.0%} interval")
     cut = data[(data["ci_low"] < data["shown_low"]) | (data["ci_high"] > data["shown_high"])]
-    if len(cut):
-        ends = pd.DataFrame([{"model": r.model, "at": (0.0 if r.ci_low < 0 else 1.0),
-                              "shape": "triangle-left" if r.ci_low < 0 else "triangle-right"}
-                             for r in cut.itertuples()]
-                            + [{"model": r.model, "at": 1.0, "shape": "triangle-right"}
-                               for r in cut.itertuples() if r.ci_low < 0 and r.ci_high > 1])
+    ends = pd.DataFrame([{"model": r.model, "at": (0.0 if r.ci_low < 0 else 1.0),
+                          "shape": "triangle-left" if r.ci_low < 0 else "triangle-right"}
+                         for r in cut.itertuples()]
+                        + [{"model": r.model, "at": 1.0, "shape": "triangle-right"}
+                           for r in cut.itertuples() if r.ci_low < 0 and r.ci_high > 1],
+                        columns=["model", "at", "shape"])
+    return data, ends
+
+
+def _models_layout(data: pd.DataFrame, ends: pd.DataFrame, *, percent: bool, x_title: str, title: str | None,
+                   subtitle: str | None) -> alt.LayerChart:
+    """:func:`models_chart` drawn from :func:`_models_data`; reads of the frames only their columns, the
+    number of rows and whether any end is clipped (:func:`models_spec`'s template key)."""
+    chart = forest(data, label="model", percent=percent, low="shown_low", high="shown_high",
+                   x_title=x_title, height_per_row=36)
+    chart = _wide_labels(chart, "model")  # forest's chart is this function's own: changed in place
+    chart = _axis(chart, ".0%" if percent else ".3g", x_title)
+    if len(ends):
         marks = alt.Chart(ends).mark_point(filled=True, size=110, color=PALETTE[3], opacity=1).encode(
-            x="at:Q", y=alt.Y("model:N", sort=None, title=None), shape=alt.Shape("shape:N", scale=None),
+            x=alt.X("at:Q"), y=alt.Y("model:N", sort=None, title=None), shape=alt.Shape("shape:N", scale=None),
             tooltip=[alt.Tooltip("model:N"), alt.Tooltip("at:Q", title="interval clipped at", format=".0%")])
         chart = chart.copy()
         chart.layer = [*chart.layer, marks]
@@ -141,7 +163,7 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
         # mid grey: readable on the light and the dark theme
         text = alt.Chart(data).mark_text(align="left", dx=8, fontSize=13, fontWeight="bold",
                                          color="#888888").encode(
-            x="ci_high:Q", y=alt.Y("model:N", sort=None, title=None), text="group:N")
+            x=alt.X("ci_high:Q"), y=alt.Y("model:N", sort=None, title=None), text=alt.Text("group:N"))
         chart = chart.copy()
         chart.layer = [*chart.layer, text]  # keep the forest's own (possibly hoisted) data
     extra = 30 if "tied" in data.columns else 0
@@ -163,12 +185,29 @@ def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: 
     confidence : float
         For the axis title.
     """
+    data = _differences_data(frame, percent)
+    return _differences_layout(data, percent=percent, x_title=_differences_axis(percent, confidence, paired),
+                               title=title, subtitle=subtitle)
+
+
+def _differences_axis(percent: bool, confidence: float, paired: bool) -> str:
+    unit = ", points" if percent else ""
+    return f"Difference{unit}, with {confidence:.0%} interval ({'paired' if paired else 'unpaired'})"
+
+
+def _differences_data(frame: pd.DataFrame, percent: bool) -> pd.DataFrame:
+    """The rows :func:`differences_chart` draws: a verdict per row, differences of proportions in points."""
     _check(frame, ("label", "estimate", "ci_low", "ci_high", "significant"))
     data = frame.assign(verdict=[SIGNIFICANT if s else NOT_SIGNIFICANT for s in frame["significant"]])
     if percent:  # differences of 0-1 scores are drawn in percentage points, as every table prints them
         data = data.assign(**{c: 100.0 * data[c] for c in ("estimate", "ci_low", "ci_high")})
-    unit = ", points" if percent else ""
-    x_title = f"Difference{unit}, with {confidence:.0%} interval ({'paired' if paired else 'unpaired'})"
+    return data
+
+
+def _differences_layout(data: pd.DataFrame, *, percent: bool, x_title: str, title: str | None,
+                        subtitle: str | None) -> alt.LayerChart:
+    """:func:`differences_chart` drawn from :func:`_differences_data`; reads of the frame only its columns and
+    its number of rows (:func:`differences_spec`'s template key)."""
     chart = forest(data, label="label", percent=False, zero_line=True, x_title=x_title, height_per_row=36)
     chart = _axis(chart, ".1~f" if percent else ".3~g", x_title, signed=True)
     color = alt.Color("verdict:N", scale=alt.Scale(domain=[SIGNIFICANT, NOT_SIGNIFICANT],
@@ -225,9 +264,9 @@ def difference_matrix(frame: pd.DataFrame, *, order: list[str], percent: bool = 
         tooltip=[alt.Tooltip("row:N"), alt.Tooltip("column:N"), alt.Tooltip("estimate:Q", format=fmt),
                  alt.Tooltip("significant:N")])
     bold = alt.Chart(data[data["significant"]]).mark_text(fontSize=max(8, size // 4), fontWeight="bold").encode(
-        x=x, y=y, text="text:N", color=alt.value("#222222"))
+        x=x, y=y, text=alt.Text("text:N"), color=alt.ColorValue("#222222"))
     plain = alt.Chart(data[~data["significant"]]).mark_text(fontSize=max(8, size // 4)).encode(
-        x=x, y=y, text="text:N", color=alt.value("#444444"))
+        x=x, y=y, text=alt.Text("text:N"), color=alt.ColorValue("#444444"))
     chart = alt.layer(rect, bold, plain).properties(width=size * len(order), height=size * len(order))
     return _titled(chart, title, subtitle)
 
@@ -237,8 +276,17 @@ def cluster_chart(frame: pd.DataFrame, *, title: str | None = None, subtitle: st
 
     ``frame`` is :func:`~evalstats_core.breakdown.cluster_breakdown`'s: ``cluster, n, share``.
     """
+    return _cluster_layout(_cluster_data(frame), title=title, subtitle=subtitle)
+
+
+def _cluster_data(frame: pd.DataFrame) -> pd.DataFrame:
     _check(frame, ("cluster", "n", "share"))
-    data = frame.assign(direction=["with the result" if s >= 0 else "against it" for s in frame["share"].fillna(0)])
+    return frame.assign(direction=["with the result" if s >= 0 else "against it" for s in frame["share"].fillna(0)])
+
+
+def _cluster_layout(data: pd.DataFrame, *, title: str | None, subtitle: str | None) -> alt.Chart:
+    """:func:`cluster_chart` drawn from :func:`_cluster_data`; reads of the frame its columns and the clusters
+    in order (:func:`cluster_spec`'s template key)."""
     chart = alt.Chart(data).mark_bar().encode(
         y=alt.Y("cluster:N", sort=list(data["cluster"]), title=None, axis=alt.Axis(labelLimit=220)),
         x=alt.X("share:Q", title="share of the overall paired difference", axis=alt.Axis(format=".0%")),
@@ -248,3 +296,33 @@ def cluster_chart(frame: pd.DataFrame, *, title: str | None = None, subtitle: st
         tooltip=[alt.Tooltip("cluster:N"), alt.Tooltip("n:Q"), alt.Tooltip("share:Q", format=".1%")],
     ).properties(height=_height(len(data)) + 30)
     return _titled(chart, title, subtitle)
+
+
+# ------------------------------------------------------------------------- compiled, for the workbench
+def models_spec(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95, title: str | None = None,
+                subtitle: str | None = None) -> dict:
+    """``compile_spec(models_chart(...))`` from a template compiled once per shape (:mod:`._template`): a new
+    confidence level or adjustment costs filling in numbers and titles, not compiling Altair again."""
+    data, ends = _models_data(frame, percent)
+    key = ("models", percent, tuple(data.columns), len(data), len(ends) > 0)
+    return filled(key, lambda s: _models_layout(data, ends, percent=percent, **s),
+                  {"x_title": _models_axis(confidence), "title": title, "subtitle": subtitle},
+                  {"models": data, "ends": ends})
+
+
+def differences_spec(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95, paired: bool = True,
+                     title: str | None = None, subtitle: str | None = None) -> dict:
+    """``compile_spec(differences_chart(...))`` from a template compiled once per shape (see :func:`models_spec`)."""
+    data = _differences_data(frame, percent)
+    key = ("differences", percent, tuple(data.columns), len(data))
+    return filled(key, lambda s: _differences_layout(data, percent=percent, **s),
+                  {"x_title": _differences_axis(percent, confidence, paired), "title": title, "subtitle": subtitle},
+                  {"differences": data})
+
+
+def cluster_spec(frame: pd.DataFrame, *, title: str | None = None, subtitle: str | None = None) -> dict:
+    """``compile_spec(cluster_chart(...))`` from a template compiled once per shape (see :func:`models_spec`)."""
+    data = _cluster_data(frame)
+    key = ("clusters", tuple(data.columns), tuple(data["cluster"]))
+    return filled(key, lambda s: _cluster_layout(data, **s), {"title": title, "subtitle": subtitle},
+                  {"clusters": data})

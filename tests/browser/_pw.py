@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,6 +28,54 @@ def wait_charts(page, count: int = 1) -> None:
         f"() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"] canvas, "
         f"[data-testid=\"stVegaLiteChart\"] svg.marks').length >= {count}"
     )
+
+
+def next_frames(page, frames: int = 2) -> None:
+    """Wait until the browser has painted ``frames`` more frames: what a key press or a scroll changed is
+    laid out and drawn (a condition, where a fixed pause would guess how long that takes)."""
+    page.evaluate("n => new Promise(done => { const tick = k => k ? requestAnimationFrame(() => tick(k - 1)) : done();"
+                  " tick(n); })", frames)
+
+
+# Bring each chart into view, one per painted frame, from the top of the page down to the bottom.
+_VISIT_CHARTS = """async () => {
+  const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  for (const chart of document.querySelectorAll('[data-testid="stVegaLiteChart"]')) {
+    chart.scrollIntoView({block: 'center'});
+    await frame();
+  }
+}"""
+# every element has mounted (Streamlit shows a skeleton while an element's code loads, after the script
+# has finished) and every chart on the page (not in a closed expander) has drawn its SVG or canvas
+_ALL_DRAWN = """() => !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]')
+  && Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"]'))
+  .filter(c => c.getClientRects().length > 0).every(c => c.querySelector('canvas, svg.marks'))"""
+
+
+def wait_mounted(page) -> None:
+    """Wait until every element of the page has mounted (no skeleton left) and every visible chart has drawn."""
+    page.wait_for_function(_ALL_DRAWN)
+
+
+def read_settled(page, script: str, *, interval: float = 0.3, timeout: float = 20.0):
+    """Scroll every chart of the page into view, wait until each visible one has drawn, then evaluate
+    ``script`` until two reads ``interval`` s apart agree (the layout has stopped moving); that read.
+
+    Replaces scrolling the page a fixed number of times with fixed pauses: each chart is visited, and
+    the read is taken once the page has settled, however long that takes (up to ``timeout``).
+    """
+    wait_mounted(page)
+    page.evaluate(_VISIT_CHARTS)
+    wait_mounted(page)
+    last = page.evaluate(script)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(interval * 1000)
+        now = page.evaluate(script)
+        if now == last:
+            return now
+        last = now
+    return last
 
 
 def shot(page, name: str) -> Path:

@@ -89,6 +89,25 @@ EXPORTS = {
 }
 
 
+def test_controls_redraw_the_results_and_leave_the_page_around_them(server, page, upload_file):
+    """A new confidence level and a new adjustment redraw the results (the controls and results are one fragment:
+    only that part reruns), the URL follows each, and the reading controls above and the notes below stay."""
+    _upload(page, server, upload_file)
+    step_slider(page, page.get_by_role("slider", name="Confidence level"), "ArrowLeft", 1)
+    page.get_by_text("Each model's mean with its 90% interval").first.wait_for()
+    assert "analyze_confidence=0.9" in page.url
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="p-value adjustment").click()
+    page.get_by_role("option", name="Benjamini–Hochberg (false discovery rate)", exact=True).click()
+    page.wait_for_function("() => location.href.includes('analyze_adjust=bh')")
+    wait_ready(page)
+    page.get_by_text("Benjamini–Hochberg adjustment, α = 0.1").first.wait_for()  # the ranking, at 90%
+    wait_charts(page, 2)
+    assert "analyze_confidence=0.9" in page.url
+    page.get_by_text("alpha, beta, gamma").first.wait_for()  # what was inferred from the file, above
+    page.get_by_text("The rules this page follows").first.wait_for()  # the notes below
+    shot(page, "analyze_controls_fragment")
+
+
 def test_every_export_downloads(server, page, upload_file):
     """Each export button downloads a file with the expected name and content; each chart as PNG and SVG."""
     _upload(page, server, upload_file)

@@ -10,7 +10,7 @@ reads what the reader sees at the container's width.
 from __future__ import annotations
 
 import pytest
-from _pw import shot, wait_charts, wait_ready
+from _pw import read_settled, shot, wait_charts, wait_ready
 
 _READ = r"""() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"]')).map((chart, i) => {
   const svg = chart.querySelector('svg');
@@ -49,12 +49,8 @@ def read_charts(browser, server, slug: str, width: int, query: str = "") -> list
         page.goto(f"{server}/{slug}{query}")
         wait_ready(page)
         wait_charts(page, 1)
-        for _ in range(45):  # charts further down draw once they come into view
-            page.mouse.wheel(0, 900)
-            page.wait_for_timeout(100)
-        page.wait_for_timeout(1500)
+        charts = read_settled(page, _READ)  # every chart brought into view and drawn, the layout settled
         assert page.locator('[data-testid="stException"]').count() == 0, f"{slug}: the page shows an error"
-        charts = page.evaluate(_READ)
         bad = [c for c in charts if c["ellipsis"] or c["cut"] or any(len(a) != len(set(a)) for a in c["axes"])]
         if bad:
             shot(page, f"chart_text_{slug}_{width}")

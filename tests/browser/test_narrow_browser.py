@@ -9,7 +9,7 @@ side-by-side panels that are wider than the phone may scroll sideways instead (t
 from __future__ import annotations
 
 import pytest
-from _pw import shot, wait_charts, wait_ready
+from _pw import read_settled, shot, wait_charts, wait_ready
 
 # (left overflow, right overflow) in px of each chart's texts and legends relative to its SVG (3 px of slack for
 # the glyphs' side bearings of rotated titles), and whether
@@ -45,12 +45,8 @@ def test_no_chart_text_is_cut_at_390_px(server, browser, slug):
         page.goto(f"{server}/{slug}")
         wait_ready(page)
         wait_charts(page, 1)
-        for _ in range(40):  # charts further down draw once they come into view
-            page.mouse.wheel(0, 900)
-            page.wait_for_timeout(120)
-        page.wait_for_timeout(1500)
+        charts = read_settled(page, _OVERFLOW)  # every chart brought into view and drawn, the layout settled
         assert page.locator('[data-testid="stException"]').count() == 0, f"{slug}: the page shows an error"
-        charts = page.evaluate(_OVERFLOW)
         assert charts, slug
         cut = [c for c in charts if c["cut"]]
         # a chart wider than the phone must scroll rather than be cut off at the edge

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from _pw import SHOTS, shot, wait_charts, wait_ready
+from _pw import SHOTS, next_frames, shot, wait_charts, wait_mounted, wait_ready
 
 # the main column's headings (not those inside "Go deeper" expanders) and their distance from the top
 _HEADINGS = """() => Array.from(document.querySelectorAll(
@@ -57,7 +57,7 @@ def _press_through(page, key: str = "n", limit: int = 200, shots: str | None = N
     offsets = [page.evaluate(_SCROLL)]
     for _ in range(limit):
         page.keyboard.press(key)
-        page.wait_for_timeout(120)
+        next_frames(page)  # the key's scroll is drawn
         offsets.append(page.evaluate(_SCROLL))
         if shots and len(offsets) <= 4:
             shot(page, f"{shots}_{len(offsets) - 1}")
@@ -87,7 +87,7 @@ def test_presenter_keys_move_section_by_section(server, page):
     for key in ("n", "n", "ArrowRight", "PageDown", "n", "n"):
         tops = dict(page.evaluate(_HEADINGS))
         page.keyboard.press(key)
-        page.wait_for_timeout(150)
+        next_frames(page)
         offsets.append(page.evaluate(_SCROLL))
         moved = offsets[-1] - offsets[-2]
         assert 0 < moved <= 0.86 * view + 1, (moved, view)
@@ -100,10 +100,10 @@ def test_presenter_keys_move_section_by_section(server, page):
     shot(page, "present_one_model_1400")
     back = offsets[-1]
     page.keyboard.press("p")
-    page.wait_for_timeout(150)
+    next_frames(page)
     assert 0 < back - page.evaluate(_SCROLL) <= 0.86 * view + 1
     page.keyboard.press("ArrowLeft")
-    page.wait_for_timeout(150)
+    next_frames(page)
     assert page.evaluate(_SCROLL) < back
     page.get_by_role("button", name="Leave presenter mode").click()
     wait_ready(page)
@@ -188,7 +188,8 @@ def test_presenter_reaches_every_block_of_every_chapter(server, page, slug):
     wait_ready(page)
     wait_charts(page, 1)
     page.get_by_role("button", name="Leave presenter mode").wait_for()
-    page.wait_for_timeout(800)
+    wait_mounted(page)  # every block has its final height before the blocks are listed
+    next_frames(page)
     assert not any(b.is_visible() for b in page.locator('[data-testid="stDownloadButton"]').all())
     page.locator("h1").first.click()
     view = page.evaluate(_VIEW)
