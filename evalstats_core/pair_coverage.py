@@ -102,13 +102,18 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
                    confidence: float = 0.95) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The paired intervals of ``compare(a, b, clusters)`` (default ``interval="auto"``, CR2) and candidates.
 
-    Returns ``{"t": ..., "old": ..., "default": ...}``, each ``(low, high)`` arrays of shape ``(reps,)``:
-    the CR2 t interval; the rule before issue 20's second pass (Tango on counts scaled by ``1/deff`` and
-    the design's df); the default (the same with the df of :func:`~evalstats_core.proportions.variance_clusters`).
+    Returns ``{"t": ..., "old": ..., "previous": ..., "default": ...}``, each ``(low, high)`` arrays of shape
+    ``(reps,)``: the CR2 t interval; the rule before issue 20's second pass (Tango on counts scaled by
+    ``1/deff`` and the design's df); the rule of that pass (the df also
+    :func:`~evalstats_core.proportions.variance_clusters` and Kish's count of the disagreements' clusters);
+    the default (the df of :func:`~evalstats_core.pair_mover.disagreement_df`, and the union with
+    :func:`~evalstats_core.pair_mover.cell_mover_interval`).
     """
     from scipy.special import stdtrit
 
-    from .proportions import FAILURES_FOR_T, pair_effective_scale, paired_proportion_ci
+    from .pair_mover import cell_mover_interval, disagreement_df
+    from .proportions import FAILURES_FOR_T, discordant_cells, pair_effective_scale, pair_t
+    from .proportions import paired_proportion_ci as tango
 
     sizes = np.asarray(sizes, dtype=np.float64)
     n = float(sizes.sum())
@@ -127,17 +132,30 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     tt = (diff - t * se, diff + t * se)
     out = {"t": tt}
     resid = only_a - only_b - sizes * diff[:, None]
-    for name, sums, disc in (("old", None, None), ("default", resid, only_a + only_b)):
-        scale = pair_effective_scale(se, se_naive, df, sizes, sums, disc, confidence=confidence)
+    disc = only_a + only_b
+    nu_previous = disagreement_df(df, sizes, resid, disc, count_clusters=False)
+    for name in ("old", "previous", "default"):
+        if name == "old":
+            scale = pair_effective_scale(se, se_naive, df, sizes, confidence=confidence)
+        elif name == "previous":
+            deff_scale = pair_effective_scale(se, se_naive, np.inf, sizes, confidence=confidence)
+            scale = deff_scale * (pair_t(np.inf, confidence) / pair_t(nu_previous, confidence)) ** 2
+        else:
+            scale = pair_effective_scale(se, se_naive, df, sizes, resid, disc, confidence=confidence)
         bs, cs, ns = b * scale, c * scale, n * scale
         use = bs + cs < FAILURES_FOR_T
-        lo, hi = paired_proportion_ci(bs, cs, ns, confidence=confidence)
+        lo, hi = tango(bs, cs, ns, confidence=confidence)
+        if name == "default":
+            nu = disagreement_df(df, sizes, resid, disc)
+            m_lo, m_hi, _ = cell_mover_interval(*discordant_cells(b, c, sizes, resid, disc), sizes,
+                                                pair_t(nu, confidence))
+            lo, hi = np.minimum(lo, m_lo), np.maximum(hi, m_hi)
         out[name] = (np.where(use, lo, tt[0]), np.where(use, hi, tt[1]))
     return out
 
 
 def pair_design_table(designs: list[PairDesign], reps: int, seed: int = 0,
-                      names: tuple[str, ...] = ("t", "old", "default")) -> list[dict[str, Any]]:
+                      names: tuple[str, ...] = ("t", "old", "previous", "default")) -> list[dict[str, Any]]:
     """Per design: coverage, share of draws whose low end is above the truth (``miss_low``; the gate's
     false pass at the margin) and whose high end is below it, and median width, of each interval."""
     rows = []

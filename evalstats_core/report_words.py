@@ -162,8 +162,10 @@ def methods_paragraph(analysis: Analysis) -> str:
         parts.append("Paired differences of 0/1 scores with fewer than 100 discordant answers use Tango's score "
                      "interval and test on the discordant counts (Tango 1998, Statistics in Medicine 17(8)), "
                      "with clusters on counts shrunk for the design effect and for the few clusters the "
-                     "disagreements may rest on (the smaller of the design's df and the effective number of "
-                     "clusters holding the variance or the disagreements).")
+                     "disagreements may rest on (the smallest of the design's df, the effective number of "
+                     "clusters holding the variance or the disagreements, and the number of clusters with a "
+                     "disagreement less one), and at least as wide as the interval combining the two discordant "
+                     "cells' logit-scale CR2 intervals (MOVER: Newcombe 1998, Zou & Donner 2008).")
     if analysis.comparisons:
         how = ("paired: the standard error of the per-question differences on the questions both models "
                "answered (Eq. 7" + (", clustered as in Eq. 8)" if analysis.clustered else ")")) if analysis.paired \

@@ -42,7 +42,8 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
                                      "beta-binomial likelihood intervals)"),
                    "two-clusters": "two cluster means (1 df; near 0% or 100% at least Korn-Graubard)",
                    "tango": "Tango score (discordant answers)",
-                   "tango-effective": "Tango score (discordant answers, effective n)",
+                   "tango-effective": ("Tango score (discordant answers, effective n; at least the discordant cells' "
+                                       "logit CR2 MOVER interval)"),
                    "none": "no interval (standard error 0)"}
 
 #: Interval methods for one model's mean (the command line's ``--interval`` choices, same rule):

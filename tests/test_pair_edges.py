@@ -121,3 +121,43 @@ def test_methods_paragraph_names_the_shrunk_effective_counts():
     assert pair.interval.startswith("Tango") and (pair.ci_low, pair.ci_high) == pytest.approx((c.ci_low, c.ci_high))
     assert ("with clusters on counts shrunk for the design effect and for the few clusters the disagreements may "
             "rest on") in methods_paragraph(analysis)
+
+
+WORST_ONE_SIDED = PairDesign.at((200,) * 5, 0.95, 0.05, 0.2, 0.3, label="5 equal")  # 95% vs 90%, ICC 0.3
+
+
+def test_one_sided_miss_at_the_margin_of_the_worst_design_is_at_most_its_share():
+    """5 equal clusters, the better model at 95% and the other 5 points below, the disagreements bunched
+    (ICC 0.3 of the disagreement rate): Tango on design-effect-scaled counts put the whole interval below
+    the truth in 7.0% of files (bench/results/pair_edges_2000.txt), a gate at a 5-point margin passing
+    the mirror image that often. The union with the discordant cells' logit-scale MOVER keeps that
+    side's miss within its 2.5% share."""
+    (row,) = pair_design_table([WORST_ONE_SIDED], 2000, seed=54, names=("default",))
+    coverage, miss_low, miss_high, _ = row["default"]
+    assert miss_high <= 0.025 and miss_low <= 0.025 and coverage >= 0.95
+
+
+def test_the_previous_rule_missed_on_that_side_and_the_mover_is_what_moved():
+    """The same files through the previous rule (Tango on counts scaled by 1/deff and the df of the
+    variance's and the disagreements' clusters): its miss on that side is well above 2.5%."""
+    (row,) = pair_design_table([WORST_ONE_SIDED], 2000, seed=54, names=("previous", "default"))
+    assert row["previous"][2] > 0.05
+    assert row["default"][3] > row["previous"][3]  # the price: a wider interval on 5 J-shaped clusters
+
+
+def test_mover_p_matches_its_interval_and_undefined_cells_are_ignored():
+    from evalstats_core.pair_mover import cell_mover_interval, cell_mover_p, disagreement_df
+
+    sizes = [40, 40, 40, 40, 40, 40]
+    a_g, b_g = np.array([6.0, 1, 0, 4, 2, 9]), np.array([1.0, 2, 1, 0, 1, 1])
+    nu = float(disagreement_df(5.0, sizes, discordant=a_g + b_g))
+    p = cell_mover_p(a_g, b_g, sizes, nu)
+    from scipy.stats import t as student
+
+    for level in (0.5, 0.8, 0.9, 0.95, 0.99):
+        low, high, ok = cell_mover_interval(a_g, b_g, sizes, student.ppf(0.5 + level / 2, nu))
+        assert bool(ok) and float(low) < (a_g.sum() - b_g.sum()) / 240 < float(high)
+        assert (p < 1 - level) == (float(low) > 0 or float(high) < 0), level
+    low, high, ok = cell_mover_interval(a_g, np.zeros(6), sizes, 2.0)  # no only-B answer: no logit limit
+    assert not bool(ok) and float(low) == np.inf and float(high) == -np.inf
+    assert float(disagreement_df(20.0, [10] * 5, discordant=[3, 0, 2, 0, 1e-15])) == 1.0

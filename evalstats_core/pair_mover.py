@@ -1,0 +1,179 @@
+"""The paired 0/1 difference from the two discordant cells' logit-scale CR2 intervals (MOVER), with clusters.
+
+=============================  ========================================================================
+:func:`cell_mover_interval`    Newcombe's / Zou & Donner's MOVER interval for ``P(only A) - P(only B)``
+                               from the logit-scale CR2 intervals of the two discordant cells and the
+                               cluster-level correlation of their estimates; vectorised over files
+:func:`cell_mover_p`           the p-value at 0 that matches it: ``p < 1 - confidence`` exactly when
+                               the interval excludes 0
+:func:`disagreement_df`        the df of a clustered paired 0/1 comparison (the smallest of the
+                               design's, the variance's and the disagreements' cluster counts)
+=============================  ========================================================================
+
+Why. When two models' disagreements come in bursts (a few clusters where one model wins many) the
+cluster differences are J-shaped: a file that misses the heavy clusters shows a small difference, few
+disagreements and a small design effect, all at once, so an interval built from the file's own spread
+and centred on its estimate (the CR2 t, or Tango's score interval on design-effect-scaled counts) lies
+wholly on the short side of the truth far more often than ``(1 - confidence) / 2``: on the clustered
+designs of ``bench/bench_pair_edges.py`` the gate's false-pass rate at its margin reached 5-7% where
+2.5% is promised. The estimate of each discordant cell, ``P(only A right)`` and ``P(only B right)``, is
+a small clustered proportion, skewed the same way, and its interval on the logit scale (Korn & Graubard
+1999, Sec. 3.2.3) is long on the side a missed burst would be; the MOVER ("method of variance estimates
+recovery") combines the two cells' distances to their limits, with the correlation of the two cells'
+cluster residuals, into limits for the difference (Newcombe 1998, method 10; Zou & Donner 2008).
+:func:`~evalstats_core.proportions.binary_pair_interval` takes the union of this interval and Tango's.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+__all__ = ["cell_mover_interval", "cell_mover_p", "disagreement_df", "whole_counts"]
+
+
+def whole_counts(x: Any) -> np.ndarray:
+    """Counts that are whole up to rounding (sums of squares of 0/1 differences, halves of sums) made
+    whole, so that a cluster without a disagreement counts as one (and not 1e-14 of one)."""
+    x = np.asarray(x, dtype=np.float64)
+    whole = np.round(x)
+    return np.where(np.abs(x - whole) < 1e-9 * np.maximum(1.0, np.abs(x)), whole, x)
+
+
+def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: Any = None, *,
+                    count_clusters: bool = True) -> Any:
+    """Degrees of freedom of a clustered paired 0/1 comparison: the smallest of ``df`` (the design's
+    Satterthwaite df), :func:`~evalstats_core.proportions.variance_clusters` of ``resid_sums`` (how many
+    clusters the variance rests on), Kish's effective number of clusters of the per-cluster
+    ``discordant`` counts, and the number of clusters with a disagreement less one (a mean over ``k``
+    clusters has ``k - 1`` df; left out with ``count_clusters=False``, the rule before issue 20's gate
+    pass); at least 1, at most ``df``. Arrays ``(reps, G)`` give ``(reps,)``.
+
+    Examples
+    --------
+    >>> float(disagreement_df(20.0, [10] * 5, discordant=[3, 0, 2, 0, 0]))
+    1.0
+    """
+    from .proportions import variance_clusters
+
+    sz = np.asarray(sizes, dtype=np.float64)
+    shape = () if resid_sums is None and discordant is None else np.shape(
+        resid_sums if resid_sums is not None else discordant)[:-1]
+    nu = np.full(shape, float(df))
+    if resid_sums is not None:
+        nu = np.minimum(nu, variance_clusters(resid_sums, sz))
+    if discordant is not None:
+        m = whole_counts(discordant)
+        total, square = m.sum(axis=-1), (m * m).sum(axis=-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            nu = np.minimum(nu, np.where(square > 0.0, total * total / square, 1.0))
+        if count_clusters:
+            nu = np.minimum(nu, np.maximum((m > 0.0).sum(axis=-1) - 1.0, 1.0))
+    return np.clip(nu, 1.0, df)
+
+
+def _cells(only_a_g: Any, only_b_g: Any, sizes: Any) -> tuple[np.ndarray, ...]:
+    """Per file: the two cells' proportions, their logit-scale standard errors, the correlation of their
+    CR2 residuals (weights ``1 / (1 - n_g / n)``), and where the MOVER is defined (both cells non-empty
+    with a spread)."""
+    sz = np.asarray(sizes, dtype=np.float64)
+    n = float(sz.sum())
+    w = 1.0 / (1.0 - sz / n)
+    out = []
+    for cell in (only_a_g, only_b_g):
+        x = np.asarray(cell, dtype=np.float64)
+        p = x.sum(axis=-1) / n
+        r = x - sz * p[..., None]
+        out.append((p, r))
+    (pa, ra), (pb, rb) = out
+    va, vb, cov = (ra * ra) @ w, (rb * rb) @ w, (ra * rb) @ w
+    ok = (pa > 0.0) & (pa < 1.0) & (pb > 0.0) & (pb < 1.0) & (va > 0.0) & (vb > 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        la = np.where(ok, np.sqrt(va) / n / (pa * (1.0 - pa)), 0.0)  # CR2 SE on the logit scale (delta method)
+        lb = np.where(ok, np.sqrt(vb) / n / (pb * (1.0 - pb)), 0.0)
+        corr = np.where(ok, cov / np.sqrt(va * vb), 0.0)
+    return pa, pb, la, lb, corr, ok
+
+
+def _ends(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,
+          crit: Any) -> tuple[np.ndarray, np.ndarray]:
+    def limits(p: np.ndarray, half: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            centre = np.log(p / (1.0 - p))
+            return 1.0 / (1.0 + np.exp(half - centre)), 1.0 / (1.0 + np.exp(-centre - half))
+
+    (a_low, a_high), (b_low, b_high) = limits(pa, crit * la), limits(pb, crit * lb)
+    d = pa - pb
+    down_a, up_b = pa - a_low, b_high - pb  # Zou & Donner 2008, Eq. 3 for theta_1 - theta_2
+    up_a, down_b = a_high - pa, pb - b_low
+    low = d - np.sqrt(np.maximum(down_a**2 + up_b**2 - 2.0 * corr * down_a * up_b, 0.0))
+    high = d + np.sqrt(np.maximum(up_a**2 + down_b**2 - 2.0 * corr * up_a * down_b, 0.0))
+    return low, high
+
+
+def cell_mover_interval(only_a_g: Any, only_b_g: Any, sizes: Any, crit: Any) -> tuple[Any, Any, Any]:
+    """MOVER limits for ``P(only A) - P(only B)`` from clustered per-cluster counts of the two cells.
+
+    Parameters
+    ----------
+    only_a_g, only_b_g : array_like
+        Per cluster (last axis; ``(reps, G)`` for many files), the questions only A / only B got right.
+    sizes : array_like
+        Questions per cluster.
+    crit : float or array_like
+        The critical value, ``t`` on :func:`disagreement_df` degrees of freedom (one per file).
+
+    Returns
+    -------
+    low, high, defined
+        The limits, and where they are defined (both cells non-empty and spread over clusters);
+        elsewhere ``(inf, -inf)`` (an empty interval) is returned so that a union ignores them.
+
+    Notes
+    -----
+    Each cell ``p`` gets the logit-scale interval ``expit(logit p -/+ crit se / (p (1 - p)))`` with
+    ``se`` its CR2 standard error; with ``d = p_A - p_B`` and ``r`` the correlation of the two cells'
+    CR2 residual sums, ``low = d - sqrt((p_A - l_A)^2 + (u_B - p_B)^2 - 2 r (p_A - l_A)(u_B - p_B))``
+    and ``high = d + sqrt((u_A - p_A)^2 + (p_B - l_B)^2 - 2 r (u_A - p_A)(p_B - l_B))``.
+
+    References
+    ----------
+    Newcombe 1998, "Improved confidence intervals for the difference between binomial proportions
+    based on paired data", Statistics in Medicine 17(22), 2635-2650 (method 10).
+    Zou & Donner 2008, "Construction of confidence limits about effect measures: a general approach",
+    Statistics in Medicine 27(10), 1693-1702.
+    Korn & Graubard 1999, "Analysis of Health Surveys", Wiley, Sec. 3.2.3 (the logit interval).
+    """
+    pa, pb, la, lb, corr, ok = _cells(only_a_g, only_b_g, sizes)
+    low, high = _ends(pa, pb, la, lb, corr, np.asarray(crit, dtype=np.float64))
+    return np.where(ok, low, np.inf), np.where(ok, high, -np.inf), ok
+
+
+def cell_mover_p(only_a_g: Any, only_b_g: Any, sizes: Any, df: float) -> float:
+    """Two-sided p at 0 of :func:`cell_mover_interval` (one file): ``2 P(T_df > t*)`` where ``t*`` is the
+    critical value at which an end reaches 0 (bisection), so ``p < 1 - confidence`` exactly when the
+    interval at that confidence excludes 0; 1 when it holds 0 at every level, ``nan`` where undefined."""
+    from ._quantiles import t_sf
+
+    pa, pb, la, lb, corr, ok = (float(v) for v in _cells(only_a_g, only_b_g, sizes))
+    if not ok:
+        return math.nan
+    side = 0 if pa > pb else 1  # the end that moves towards 0 as crit grows
+    if pa == pb:
+        return 1.0
+
+    def end(c: float) -> float:
+        return float(_ends(*(np.float64(v) for v in (pa, pb, la, lb, corr)), np.float64(c))[side])
+
+    lo, hi = 0.0, 1.0
+    while (end(hi) > 0.0) == (side == 0) and hi < 1e6:
+        hi *= 2.0
+    for _ in range(64):
+        mid = 0.5 * (lo + hi)
+        if (end(mid) > 0.0) == (side == 0):
+            lo = mid
+        else:
+            hi = mid
+    return min(1.0, 2.0 * t_sf(0.5 * (lo + hi), df))
