@@ -197,6 +197,26 @@ def ranking_of(all_pairs):
                        alpha=1.0 - all_pairs.confidence)
 
 
+@st.cache_resource(show_spinner=False)
+def warm_up() -> None:
+    """Once per server, in the background: import the solvers the plan's pilot estimate uses
+    (``scipy.integrate`` and ``scipy.optimize``, about 0.6 s cold) and compile one small layered chart
+    (Altair's and pandas' own first-use set-up, about 0.2 s) while a visitor chooses a file, so the first
+    upload does not wait for them (a later import finds them loaded; Python's import lock makes an
+    import that starts meanwhile wait for this one, never run twice)."""
+    import threading
+
+    def load() -> None:
+        import scipy.integrate  # noqa: F401
+        import scipy.optimize  # noqa: F401
+
+        from evalstats_core.charts import warm_up as warm_charts
+
+        warm_charts()
+
+    threading.Thread(target=load, name="evalstats-warm-imports", daemon=True).start()
+
+
 # ---------------------------------------------------------------------------------------- controls
 def mode_control(content) -> str:
     """Per-question results or only reported numbers."""

@@ -11,6 +11,7 @@ from evalstats_app import workbench_server as server
 
 content = shell.page_setup("analyze")
 state = shell.UrlState(wb.DEFAULTS, bounds=wb.BOUNDS, choices=wb.CHOICES)
+wb.warm_up()  # the plan's solvers imported in the background, once per server
 
 
 # The pair to explain and the plan's pair, effect, alpha and power change one section each: fragments, so

@@ -6,6 +6,6 @@ Charts never ask Vega to aggregate intervals (no browser-side bootstrap or CI ag
 ``estimate``, ``ci_low`` and ``ci_high`` columns they are given.
 """
 
-from ._base import PALETTE, compile_spec, forest, to_png, to_svg, with_export_config
+from ._base import PALETTE, compile_spec, forest, to_png, to_svg, warm_up, with_export_config
 
-__all__ = ["PALETTE", "compile_spec", "forest", "to_png", "to_svg", "with_export_config"]
+__all__ = ["PALETTE", "compile_spec", "forest", "to_png", "to_svg", "warm_up", "with_export_config"]

@@ -56,6 +56,14 @@ def compile_spec(chart: Any) -> dict:
     return chart.to_dict(validate=False)  # Altair charts, and charts.resampling.SpecChart (ignores it)
 
 
+def warm_up() -> None:
+    """Compile one small layered chart with a frame: Altair's and pandas' own first-use set-up (about
+    0.2 s), done ahead (the workbench runs it in the background once per server) so that the first chart
+    a visitor asks for does not pay it."""
+    base = alt.Chart(pd.DataFrame({"x": [0.0, 1.0], "y": ["a", "b"]})).encode(y=alt.Y("y:N"))
+    compile_spec(alt.layer(base.mark_rule().encode(x=alt.X("x:Q")), base.mark_point().encode(x=alt.X("x:Q"))))
+
+
 #: Characters per line of an exported title / subtitle (Vega does not wrap titles itself).
 TITLE_WIDTH, SUBTITLE_WIDTH = 70, 95
 
