@@ -213,12 +213,17 @@ def method_line(analysis: Analysis, *, what: str = "models") -> str:
     level = f"{round(100 * analysis.confidence, 2):g}% CI"
     se = se_method_label(analysis.method, analysis.cluster_col if analysis.clustered else None,
                          analysis.n_clusters if analysis.clustered else None)
+    # the intervals drawn: their label when every model has the same kind (Wilson, t, ...), or when every
+    # comparison has the same score interval (Tango's: no t behind it); else the standard error's method
     if what == "models":
         labels = sorted({m.interval for m in analysis.models})
-        if len(labels) == 1:
-            where = (f", clustered on '{analysis.cluster_col}' ({analysis.n_clusters:,} clusters)"
-                     if analysis.clustered else "")
-            se = labels[0] + where
+    else:
+        labels = sorted({c.interval for c in analysis.comparisons})
+        labels = labels if labels and labels[0] in INTERVAL_LABELS.values() else []
+    if len(labels) == 1:
+        where = (f", clustered on '{analysis.cluster_col}' ({analysis.n_clusters:,} clusters)"
+                 if analysis.clustered else "")
+        se = labels[0] + where
     parts = [level, se]
     if what != "models":
         parts.append("paired" if analysis.paired else "unpaired")

@@ -321,3 +321,20 @@ def test_workbench_chart_exports_carry_the_method_line_shown_on_screen():
     diff_texts = re.findall(r"<text[^>]*>(.*?)</text>", exports["analyze_differences"](), re.S)
     assert any("Difference, points" in t for t in diff_texts)
     assert not any(re.fullmatch(r"[−+\-]?\d+(\.\d+)?%", t) for t in diff_texts)  # no '%' on the difference axis
+
+
+def test_a_figure_s_method_line_names_the_interval_it_draws():
+    """The differences figure's subtitle names Tango's score interval when every comparison uses it (0/1
+    answers, fewer than 100 discordant), not the t the standard error would give; t where the pairs use t."""
+    from evalstats_core.data import question_scores
+    from evalstats_core.report import method_line
+
+    rng = np.random.default_rng(1)
+    rows = "question,alpha,beta\n" + "".join(
+        f"q{i:03d},{int(rng.random() < .8)},{int(rng.random() < .67)}\n" for i in range(120))
+    a = analyze(question_scores(load(rows.encode(), name="binary.csv")))
+    assert {c.interval for c in a.comparisons} == {"Tango score (discordant answers)"}
+    assert method_line(a, what="comparisons").split(" · ")[1] == "Tango score (discordant answers)"
+    assert method_line(a, what="models").split(" · ")[1] == "Wilson"
+    cont = analyze(question_scores(load(Path(__file__).parents[1] / "examples" / "atlas_breeze.csv")))
+    assert method_line(cont, what="comparisons").split(" · ")[1] == "t (n - 1 df)"
