@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ._clusters import t_crit
 from ._quantiles import norm_cdf, t_ppf
 from ._results import Interval
 from ._validate import check_confidence, z_for
@@ -180,7 +181,7 @@ def logit_ci(mean: float, se: float, df: float, *, confidence: float = 0.95) -> 
     (0.883, 0.98)
     """
     level = check_confidence(confidence)
-    crit = t_ppf(0.5 + level / 2.0, df) if math.isfinite(df) else z_for(level)
+    crit = t_crit(level, df)
     half = crit * se / (mean * (1.0 - mean))
     centre = math.log(mean / (1.0 - mean))  # logit p
     return 1.0 / (1.0 + math.exp(half - centre)), 1.0 / (1.0 + math.exp(-centre - half))  # expit
@@ -417,11 +418,11 @@ def pair_effective_scale(se: Any, se_naive: Any, df: float, sizes: Any, resid_su
 
 def pair_t(nu: Any, level: float) -> Any:
     """The two-sided ``t`` quantile on ``nu`` df (``z`` where ``nu`` is infinite): one value through
-    :func:`~evalstats_core._quantiles.t_ppf` (the CLI's and the page's path: no scipy import), arrays (the
+    :func:`~evalstats_core._clusters.t_crit` (the CLI's and the page's path: no scipy import), arrays (the
     coverage simulations') through scipy."""
     nu = np.asarray(nu, dtype=np.float64)
     if nu.ndim == 0:
-        return np.float64(t_ppf(0.5 + level / 2.0, float(nu)) if math.isfinite(nu) else z_for(level))
+        return np.float64(t_crit(level, float(nu)))
     from scipy.special import stdtrit
 
     finite = np.isfinite(nu)
