@@ -85,6 +85,30 @@ def shot(page, name: str) -> Path:
     return path
 
 
+def press_slider(page, slider, key: str, done: str, *, arg=None, tries: int = 3, timeout: float = 20_000) -> None:
+    """Press ``key`` once on ``slider`` (a locator of the slider handle) and wait until the JavaScript
+    predicate ``done`` (called with ``arg``) holds, e.g. until the URL carries the new value.
+
+    A key pressed while the page is still being redrawn can land on a handle that is being replaced and
+    be lost: the handle's value (``aria-valuenow``) is then unchanged and the key is pressed again, up to
+    ``tries`` times. A handle that did move but whose rerun never satisfies ``done`` is a failure, not
+    retried: pressing again would step twice.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(tries):
+        before = slider.get_attribute("aria-valuenow")
+        slider.focus()
+        page.keyboard.press(key)
+        try:
+            page.wait_for_function(done, arg=arg, timeout=timeout)
+            return
+        except PlaywrightTimeout:
+            if slider.get_attribute("aria-valuenow") != before:
+                raise
+    raise AssertionError(f"{key} on the slider was lost {tries} times (its value stayed {before})")
+
+
 def step_slider(page, slider, key: str, presses: int) -> None:
     """Press ``key`` on ``slider`` (a locator of the slider handle) ``presses`` times, one step at a time.
 
@@ -92,10 +116,7 @@ def step_slider(page, slider, key: str, presses: int) -> None:
     while a rerun is still running can otherwise be merged into it and lost.
     """
     for _ in range(presses):
-        before = page.evaluate("() => location.href")
-        slider.focus()
-        page.keyboard.press(key)
-        page.wait_for_function("h => location.href !== h", arg=before)
+        press_slider(page, slider, key, "h => location.href !== h", arg=page.evaluate("() => location.href"))
         wait_ready(page)
 
 

@@ -2,7 +2,7 @@
 the calculator and the small-N lab respond to their sliders and write the URL (2b), and a link made before
 the split opens 2b."""
 
-from _pw import SHOTS, metric, shot, wait_charts, wait_ready
+from _pw import SHOTS, metric, press_slider, shot, wait_charts, wait_ready
 
 TALL = {"width": 1400, "height": 9000}  # Streamlit scrolls inside the app; a tall view draws every chart
 
@@ -66,8 +66,8 @@ def test_calculator_slider_changes_intervals(server, page):
     """ArrowRight on the questions slider (50 -> 51) updates k and writes one_model_n=51 into the URL."""
     page.goto(server + "/small_n")
     wait_ready(page)
-    page.get_by_role("slider", name="Questions n").focus()
-    page.keyboard.press("ArrowRight")
+    press_slider(page, page.get_by_role("slider", name="Questions n"), "ArrowRight",
+                 "() => location.search.includes('one_model_n=51')")
     page.get_by_text("46 correct out of 51").wait_for()
     wait_ready(page)
     assert "one_model_n=51" in page.url
@@ -79,9 +79,8 @@ def test_lab_n_slider_changes_coverage(server, page):
     page.goto(server + "/small_n")
     wait_ready(page)
     wait_charts(page, 7)
-    page.get_by_role("slider", name="Questions per eval, N").focus()
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_function("() => location.search.includes('one_model_lab_n=5')")
+    press_slider(page, page.get_by_role("slider", name="Questions per eval, N"), "ArrowLeft",
+                 "() => location.search.includes('one_model_lab_n=5')")
     page.get_by_text("simulated evals of N = 5 ").first.wait_for(state="attached")
     wait_ready(page)
     wait_charts(page, 7)

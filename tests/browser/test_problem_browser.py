@@ -1,7 +1,7 @@
 """Chapter 1 in a real browser: the charts draw, the toggles reveal the error bars and the verdicts, the
 super-population slider moves the numbers and the URL."""
 
-from _pw import SHOTS, metric, shot, wait_charts, wait_ready
+from _pw import SHOTS, metric, press_slider, shot, wait_charts, wait_ready
 
 TALL = {"width": 1400, "height": 4600}  # Streamlit scrolls inside the app; a tall view draws every chart
 
@@ -45,9 +45,8 @@ def test_questions_slider_moves_formula_se(server, page):
     page.goto(server + "/problem")
     wait_ready(page)
     wait_charts(page, 1)
-    page.get_by_role("slider", name="Questions per run").focus()
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => location.search.includes('problem_n=165')")
+    press_slider(page, page.get_by_role("slider", name="Questions per run"), "ArrowRight",
+                 "() => location.search.includes('problem_n=165')")
     wait_ready(page)
     page.get_by_text("With 165 questions").first.wait_for(state="attached")
     assert metric(page, "SE from the formula") == "3.70%"

@@ -2,7 +2,7 @@
 
 import re
 
-from _pw import SHOTS, metric, shot, wait_charts, wait_ready
+from _pw import SHOTS, metric, press_slider, shot, wait_charts, wait_ready
 
 
 def _open(page, server, query: str = "") -> None:
@@ -30,8 +30,7 @@ def test_resampling_k_slider_moves_reduction(server, page):
     """Pressing ArrowRight on the K slider takes K from 4 to 5: 53.3% of the variance removed, K in the URL."""
     _open(page, server)
     slider = page.locator('[data-testid="stSlider"]').filter(has_text="Answers per question (K)").first
-    slider.get_by_role("slider").focus()
-    page.keyboard.press("ArrowRight")
+    press_slider(page, slider.get_by_role("slider"), "ArrowRight", "() => /resampling_k=5\\b/.test(location.search)")
     page.get_by_text("Variance removed at K = 5").wait_for()
     wait_ready(page)
     assert metric(page, "Variance removed at K = 5") == "53.3%"

@@ -7,7 +7,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from _pw import shot, wait_charts, wait_ready
+from _pw import press_slider, shot, wait_charts, wait_ready
 
 LABEL = "Or a file or folder on this server"
 
@@ -45,9 +45,7 @@ def test_a_server_folder_is_analysed_by_duckdb_and_a_bad_name_refused(data_serve
     wait_charts(page, 2)
     page.get_by_text("beta beats alpha by").first.wait_for()
     slider = page.locator('[data-testid="stSlider"]').filter(has_text="Confidence level").get_by_role("slider")
-    slider.focus()
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_function("() => location.href.includes('analyze_confidence=0.9')")
+    press_slider(page, slider, "ArrowLeft", "() => location.href.includes('analyze_confidence=0.9')")
     wait_ready(page)
     page.get_by_text("(90% CI").first.wait_for()
     shot(page, "analyze_server_folder")
