@@ -330,7 +330,8 @@ def clustered_sample_size(
 
     The design effect inflates only the part resampling cannot touch. From pilot data, prefer
     :func:`evalstats_core.pilot.pilot_estimates` with ``clusters=...``, which computes the Appendix C
-    omega2 directly and, for planning (``omega2_plan``), a median-unbiased random-cluster-effect one.
+    omega2 directly and, for planning (``omega2_plan``), a median-unbiased random-cluster-effect one;
+    :func:`evalstats_core.planning.plan_pair` also allows for the pilot's uncertainty about it.
 
     References
     ----------
