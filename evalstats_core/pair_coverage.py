@@ -5,7 +5,7 @@
                                simulated paired evals: cluster-varying disagreement, direction and
                                accuracy (:class:`PairDesign`)
 :func:`pair_intervals`         the paired intervals from those counts: the CR2 t interval, the default
-                               rule (:func:`~evalstats_core.proportions.binary_pair_interval`) and the
+                               rule (:func:`~evalstats_core.pair_proportions.binary_pair_interval`) and the
                                candidates it was chosen among, ``(low, high)`` arrays each
 :func:`pair_design_table`      coverage, tail misses and width of each interval on each design
 =============================  ========================================================================
@@ -105,15 +105,16 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     Returns ``{"t": ..., "old": ..., "previous": ..., "default": ...}``, each ``(low, high)`` arrays of shape
     ``(reps,)``: the CR2 t interval; the rule before issue 20's second pass (Tango on counts scaled by
     ``1/deff`` and the design's df); the rule of that pass (the df also
-    :func:`~evalstats_core.proportions.variance_clusters` and Kish's count of the disagreements' clusters);
+    :func:`~evalstats_core.pair_proportions.variance_clusters` and Kish's count of the disagreements' clusters);
     the default (the df of :func:`~evalstats_core.pair_mover.disagreement_df`, and the union with
     :func:`~evalstats_core.pair_mover.cell_mover_interval`).
     """
     from scipy.special import stdtrit
 
     from .pair_mover import cell_mover_interval, disagreement_df
-    from .proportions import FAILURES_FOR_T, discordant_cells, pair_effective_scale, pair_t
-    from .proportions import paired_proportion_ci as tango
+    from .pair_proportions import discordant_cells, pair_effective_scale, pair_t
+    from .pair_proportions import paired_proportion_ci as tango
+    from .proportions import FAILURES_FOR_T
 
     sizes = np.asarray(sizes, dtype=np.float64)
     n = float(sizes.sum())
