@@ -102,12 +102,14 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
                    confidence: float = 0.95) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The paired intervals of ``compare(a, b, clusters)`` (default ``interval="auto"``, CR2) and candidates.
 
-    Returns ``{"t": ..., "old": ..., "previous": ..., "default": ...}``, each ``(low, high)`` arrays of shape
-    ``(reps,)``: the CR2 t interval; the rule before issue 20's second pass (Tango on counts scaled by
-    ``1/deff`` and the design's df); the rule of that pass (the df also
+    Returns ``{"t": ..., "old": ..., "previous": ..., "threshold": ..., "default": ...}``, each ``(low, high)``
+    arrays of shape ``(reps,)``: the CR2 t interval; the rule before issue 20's second pass (Tango on counts
+    scaled by ``1/deff`` and the design's df); the rule of that pass (the df also
     :func:`~evalstats_core.pair_proportions.variance_clusters` and Kish's count of the disagreements' clusters);
-    the default (the df of :func:`~evalstats_core.pair_mover.disagreement_df`, and the union with
-    :func:`~evalstats_core.pair_mover.cell_mover_interval`).
+    the rule of the third pass (the df of :func:`~evalstats_core.pair_mover.disagreement_df`, the union with
+    :func:`~evalstats_core.pair_mover.cell_mover_interval`, and the CR2 t interval from
+    :data:`~evalstats_core.proportions.FAILURES_FOR_T` effective discordant answers on); the default (the
+    same score interval and union at every count: no switch to t with clusters).
     """
     from scipy.special import stdtrit
 
@@ -135,7 +137,7 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     resid = only_a - only_b - sizes * diff[:, None]
     disc = only_a + only_b
     nu_previous = disagreement_df(df, sizes, resid, disc, count_clusters=False)
-    for name in ("old", "previous", "default"):
+    for name in ("old", "previous", "threshold", "default"):
         if name == "old":
             scale = pair_effective_scale(se, se_naive, df, sizes, confidence=confidence)
         elif name == "previous":
@@ -144,19 +146,24 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
         else:
             scale = pair_effective_scale(se, se_naive, df, sizes, resid, disc, confidence=confidence)
         bs, cs, ns = b * scale, c * scale, n * scale
-        use = bs + cs < FAILURES_FOR_T
-        lo, hi = tango(bs, cs, ns, confidence=confidence)
-        if name == "default":
+        use = (bs + cs < FAILURES_FOR_T) | (name == "default")  # the default: no switch to t with clusters
+        if name == "default":  # the same counts and union as the threshold rule's
+            lo, hi = out["union"]
+        else:
+            lo, hi = tango(bs, cs, ns, confidence=confidence)
+        if name == "threshold":
             nu = disagreement_df(df, sizes, resid, disc)
             m_lo, m_hi, _ = cell_mover_interval(*discordant_cells(b, c, sizes, resid, disc), sizes,
                                                 pair_t(nu, confidence))
             lo, hi = np.minimum(lo, m_lo), np.maximum(hi, m_hi)
+            out["union"] = (lo, hi)
         out[name] = (np.where(use, lo, tt[0]), np.where(use, hi, tt[1]))
+    del out["union"]
     return out
 
 
 def pair_design_table(designs: list[PairDesign], reps: int, seed: int = 0,
-                      names: tuple[str, ...] = ("t", "old", "previous", "default")) -> list[dict[str, Any]]:
+                      names: tuple[str, ...] = ("t", "old", "previous", "threshold", "default")) -> list[dict[str, Any]]:
     """Per design: coverage, share of draws whose low end is above the truth (``miss_low``; the gate's
     false pass at the margin) and whose high end is below it, and median width, of each interval."""
     rows = []
