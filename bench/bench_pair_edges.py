@@ -17,7 +17,12 @@ gaps and correlations; another seed): 4 equal, 8 unequal, 20 equal, 33 unequal (
 clusters, the better model at 80%, 90% or 97%, gaps 0, 1, 3 or 4 points, the other model right on 10%
 or 40% of the better one's errors, ICC 0.1 or 0.2 of the disagreement rate and 0 or 0.2 of its direction.
 
-Run: ``python bench/bench_pair_edges.py [--reps 2000] [--held-out]`` (about 20 CPU-seconds per 1,000 reps).
+``--unclustered`` prints instead the exact high-side miss (by enumerating the discordant counts) of the
+paired t interval and of Tango's score interval without clusters, at 300-3,000 questions: why the rule
+without clusters switches to t only from 100 discordant answers on, and what that switch still costs.
+
+Run: ``python bench/bench_pair_edges.py [--reps 2000] [--held-out | --unclustered]`` (about 20 CPU-seconds
+per 1,000 reps).
 """
 
 from __future__ import annotations
@@ -59,11 +64,38 @@ def held_out() -> list[PairDesign]:
                 HELD_OUT.items(), (0.80, 0.90, 0.97), (0.0, 0.01, 0.03, 0.04), (0.1, 0.4), (0.1, 0.2), (0.0, 0.2))]
 
 
+def unclustered() -> None:
+    """Exact P(interval wholly below the truth) without clusters: t (n - 1 df), Tango, and the rule."""
+    from scipy.stats import multinomial
+    from scipy.stats import t as student
+
+    from evalstats_core.pair_proportions import paired_proportion_ci
+
+    print("command: python bench/bench_pair_edges.py --unclustered\nexact high-side miss (the interval wholly "
+          "below the truth): questions, P(only A), P(only B), expected discordant: t, Tango, the rule")
+    for n in (300, 1000, 3000):
+        for pb, pc in ((0.06, 0.04), (0.08, 0.03), (0.10, 0.05), (0.07, 0.02), (0.15, 0.10), (0.055, 0.005)):
+            span = [np.arange(max(0, int(n * p - 8 * np.sqrt(n * p))), int(n * p + 8 * np.sqrt(n * p)) + 1)
+                    for p in (pb, pc)]
+            b, c = (v.ravel() for v in np.meshgrid(*span, indexing="ij"))
+            b, c = b[b + c <= n], c[b + c <= n]
+            prob = multinomial.pmf(np.stack([b, c, n - b - c], 1), n, [pb, pc, 1.0 - pb - pc])
+            d = (b - c) / n
+            t_high = d + student.ppf(0.975, n - 1) * np.sqrt(((b + c) - n * d * d) / (n * (n - 1.0)))
+            tango_high = paired_proportion_ci(b.astype(float), c.astype(float), float(n))[1]
+            rule = np.where(b + c >= 100, t_high, tango_high)
+            print(f"  {n:5d} {pb:.3f} {pc:.3f} {n * (pb + pc):5.0f}: " + ", ".join(
+                f"{prob[high < pb - pc].sum():.4f}" for high in (t_high, tango_high, rule)))
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=2000)
     ap.add_argument("--held-out", action="store_true", help="the held-out grid (another seed)")
+    ap.add_argument("--unclustered", action="store_true", help="exact misses without clusters")
     args = ap.parse_args(argv)
+    if args.unclustered:
+        return unclustered()
     reps = args.reps
     names = ("t", "old", "previous", "threshold", "default")
     cpu, wall = time.process_time(), time.perf_counter()
