@@ -196,8 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--interval", choices=tuple(INTERVAL_METHODS), default="auto",
                    help="each model's interval: auto (default: for 0/1 scores with fewer than 100 expected "
                         "failures, Wilson, or Korn-Graubard with clusters, and Tango's score interval for pairs with "
-                        "fewer than 100 discordant answers; else normal), normal (t, or z with --cluster-se cr1, "
-                        "also for the pairs), wilson, clopper-pearson, bayes (these need independent 0/1 answers)")
+                        "fewer than 100 discordant answers or with clusters; else normal), normal (t, or z with "
+                        "--cluster-se cr1, also for the pairs), wilson, clopper-pearson, bayes (these need independent 0/1 answers)")
     p.add_argument("--wild-bootstrap", action="store_true",
                    help="add a wild cluster bootstrap p-value to every paired comparison (a cross-check)")
     p.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B",

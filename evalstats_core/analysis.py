@@ -385,7 +385,7 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     interval : one of :data:`INTERVALS`, default "auto"
         Each model's interval. The comparisons use ``diff -/+ t(df) * se`` with ``"normal"``, else the
         rule of :func:`~evalstats_core.comparison.compare` (Tango's score interval for paired 0/1 scores
-        with fewer than 100 discordant answers).
+        with fewer than 100 discordant answers, or with clusters).
     wild_bootstrap : bool, default False
         Add a wild cluster bootstrap p-value to every paired comparison (a cross-check).
     n_boot, seed : int
