@@ -18,8 +18,9 @@ clusters, the better model at 80%, 90% or 97%, gaps 0, 1, 3 or 4 points, the oth
 or 40% of the better one's errors, ICC 0.1 or 0.2 of the disagreement rate and 0 or 0.2 of its direction.
 
 ``--unclustered`` prints instead the exact high-side miss (by enumerating the discordant counts) of the
-paired t interval and of Tango's score interval without clusters, at 300-3,000 questions: why the rule
-without clusters switches to t only from 100 discordant answers on, and what that switch still costs.
+paired t interval and of Tango's score interval without clusters, at 200-10,000 questions: why the rule
+without clusters is Tango's interval at every count (the old rule switched to t from 100 discordant
+answers on, whose high-side miss reached 3.0%), with both one-sided misses, the coverage and the width.
 
 Run: ``python bench/bench_pair_edges.py [--reps 2000] [--held-out | --unclustered]`` (about 20 CPU-seconds
 per 1,000 reps).
@@ -65,27 +66,79 @@ def held_out() -> list[PairDesign]:
 
 
 def unclustered() -> None:
-    """Exact P(interval wholly below the truth) without clusters: t (n - 1 df), Tango, and the rule."""
+    """Exact misses without clusters (enumerating the discordant counts): t (n - 1 df), Tango, the old rule.
+
+    The first table is gate4's (high-side miss at 300-3,000 questions); the second the whole grid: 200-10,000
+    questions, discordant rates 3-70%, A's share of the discordant answers 50-95%; per design both one-sided
+    misses and the two-sided coverage of t and Tango, and Tango's expected width over t's.
+    """
     from scipy.stats import multinomial
     from scipy.stats import t as student
 
     from evalstats_core.pair_proportions import paired_proportion_ci
 
+    def enumerate_design(n: int, pb: float, pc: float) -> tuple:
+        span = [np.arange(max(0, int(n * p - 8 * np.sqrt(n * p))), int(n * p + 8 * np.sqrt(n * p)) + 1)
+                for p in (pb, pc)]
+        b, c = (v.ravel() for v in np.meshgrid(*span, indexing="ij"))
+        b, c = b[b + c <= n], c[b + c <= n]
+        prob = multinomial.pmf(np.stack([b, c, n - b - c], 1), n, [pb, pc, 1.0 - pb - pc])
+        d = (b - c) / n
+        half = student.ppf(0.975, n - 1) * np.sqrt(np.maximum((b + c) - n * d * d, 0.0) / (n * (n - 1.0)))
+        tango = paired_proportion_ci(b.astype(float), c.astype(float), float(n))
+        return b, c, prob, (d - half, d + half), (tango[0], tango[1])
+
     print("command: python bench/bench_pair_edges.py --unclustered\nexact high-side miss (the interval wholly "
-          "below the truth): questions, P(only A), P(only B), expected discordant: t, Tango, the rule")
+          "below the truth): questions, P(only A), P(only B), expected discordant: t, Tango, the old rule "
+          "(t from 100 discordant answers on)")
     for n in (300, 1000, 3000):
         for pb, pc in ((0.06, 0.04), (0.08, 0.03), (0.10, 0.05), (0.07, 0.02), (0.15, 0.10), (0.055, 0.005)):
-            span = [np.arange(max(0, int(n * p - 8 * np.sqrt(n * p))), int(n * p + 8 * np.sqrt(n * p)) + 1)
-                    for p in (pb, pc)]
-            b, c = (v.ravel() for v in np.meshgrid(*span, indexing="ij"))
-            b, c = b[b + c <= n], c[b + c <= n]
-            prob = multinomial.pmf(np.stack([b, c, n - b - c], 1), n, [pb, pc, 1.0 - pb - pc])
-            d = (b - c) / n
-            t_high = d + student.ppf(0.975, n - 1) * np.sqrt(((b + c) - n * d * d) / (n * (n - 1.0)))
-            tango_high = paired_proportion_ci(b.astype(float), c.astype(float), float(n))[1]
-            rule = np.where(b + c >= 100, t_high, tango_high)
+            b, c, prob, tt, tg = enumerate_design(n, pb, pc)
+            rule = np.where(b + c >= 100, tt[1], tg[1])
             print(f"  {n:5d} {pb:.3f} {pc:.3f} {n * (pb + pc):5.0f}: " + ", ".join(
-                f"{prob[high < pb - pc].sum():.4f}" for high in (t_high, tango_high, rule)))
+                f"{prob[high < pb - pc].sum():.4f}" for high in (tt[1], tg[1], rule)))
+    print("\nthe grid: questions, discordant rate, A's share; high miss, low miss, coverage of t | of Tango; "
+          "Tango's expected width / t's")
+    rows = []
+    for n in (200, 1000, 3000, 10000):
+        for rate in (0.03, 0.06, 0.1, 0.2, 0.4, 0.7):
+            for share in (0.5, 0.55, 0.65, 0.8, 0.95):
+                pb, pc = rate * share, rate * (1.0 - share)
+                b, c, prob, tt, tg = enumerate_design(n, pb, pc)
+                truth = pb - pc
+                out = []
+                for low, high in (tt, tg):
+                    hi_miss, lo_miss = prob[high < truth].sum(), prob[low > truth].sum()
+                    out.append((hi_miss, lo_miss, prob.sum() - hi_miss - lo_miss, prob @ (high - low)))
+                rows.append((n, rate, share, n * rate, *out[0], *out[1]))
+                print(f"  {n:5d} {rate:.2f} {share:.2f}: t {out[0][0]:.4f} {out[0][1]:.4f} {out[0][2]:.4f} | "
+                      f"Tango {out[1][0]:.4f} {out[1][1]:.4f} {out[1][2]:.4f} | width {out[1][3] / out[0][3]:.3f}")
+    summarize(np.array(rows))
+    print("\nthe gate at its margin (the better model ahead by the margin: the high-side miss is the false pass "
+          "of a gate judging the mirror image): questions, discordant rate, gap; t, Tango")
+    rows = []
+    for n in (300, 1000, 3000, 10000):
+        for rate in (0.02, 0.05, 0.1, 0.2, 0.35):
+            for gap in (g for g in (0.01, 0.02, 0.03, 0.05) if g < rate):
+                b, c, prob, tt, tg = enumerate_design(n, (rate + gap) / 2, (rate - gap) / 2)
+                rows.append((n, rate, gap, n * rate, prob[tt[1] < gap].sum(), prob[tg[1] < gap].sum()))
+                print(f"  {n:5d} {rate:.2f} {gap:.2f}: {rows[-1][4]:.4f}, {rows[-1][5]:.4f}")
+    r = np.array(rows)
+    for label, sel in (("all margin designs", np.ones(len(r), bool)), ("from 100 expected discordant answers on",
+                                                                         r[:, 3] >= 100)):
+        print(f"{label} ({int(sel.sum())}): worst false pass t {r[sel, 4].max():.4f} ({int((r[sel, 4] > 0.025).sum())} "
+              f"above 2.5%), Tango {r[sel, 5].max():.4f} ({int((r[sel, 5] > 0.025).sum())} above 2.5%)")
+
+
+def summarize(r: np.ndarray) -> None:
+    """The grid's worst misses and coverage of t and Tango, and Tango's width over t's."""
+    for label, sel in (("all designs", np.ones(len(r), bool)), ("from 100 expected discordant answers on",
+                                                                  r[:, 3] >= 100)):
+        ratio = r[sel, 11] / r[sel, 7]
+        print(f"{label} ({int(sel.sum())}): worst high-side miss t {r[sel, 4].max():.4f}, Tango "
+              f"{r[sel, 8].max():.4f}; worst low-side miss t {r[sel, 5].max():.4f}, Tango {r[sel, 9].max():.4f}; "
+              f"worst coverage t {r[sel, 6].min():.4f}, Tango {r[sel, 10].min():.4f}; Tango's width / t's: "
+              f"median {np.median(ratio):.3f}, max {ratio.max():.3f}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -195,8 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "the t-tests without clusters) or cr1 (the paper's CR1 / CLT with a normal reference)")
     p.add_argument("--interval", choices=tuple(INTERVAL_METHODS), default="auto",
                    help="each model's interval: auto (default: for 0/1 scores with fewer than 100 expected "
-                        "failures, Wilson, or Korn-Graubard with clusters, and Tango's score interval for pairs with "
-                        "fewer than 100 discordant answers or with clusters; else normal), normal (t, or z with "
+                        "failures, Wilson, or Korn-Graubard with clusters, else normal; Tango's score interval for every "
+                        "pair), normal (t, or z with "
                         "--cluster-se cr1, also for the pairs), wilson, clopper-pearson, bayes (these need independent 0/1 answers)")
     p.add_argument("--wild-bootstrap", action="store_true",
                    help="add a wild cluster bootstrap p-value to every paired comparison (a cross-check)")

@@ -156,7 +156,7 @@ class PairResult:
         Wild cluster bootstrap p-value of the paired difference, when requested; None otherwise.
     interval : str
         How the interval and p were found, as a label (as ``ModelResult.interval``): the t / normal
-        label, or Tango's score interval for paired 0/1 scores with few discordant answers.
+        label, or Tango's score interval for paired 0/1 scores (at any count of discordant answers).
     """
 
     model: str
@@ -384,8 +384,7 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         without clusters), or the paper's CR1 / CLT with a normal reference.
     interval : one of :data:`INTERVALS`, default "auto"
         Each model's interval. The comparisons use ``diff -/+ t(df) * se`` with ``"normal"``, else the
-        rule of :func:`~evalstats_core.comparison.compare` (Tango's score interval for paired 0/1 scores
-        with fewer than 100 discordant answers, or with clusters).
+        rule of :func:`~evalstats_core.comparison.compare` (Tango's score interval for paired 0/1 scores).
     wild_bootstrap : bool, default False
         Add a wild cluster bootstrap p-value to every paired comparison (a cross-check).
     n_boot, seed : int

@@ -48,8 +48,8 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
 
 #: Interval methods for one model's mean (the command line's ``--interval`` choices, same rule):
 #: ``auto`` is, for 0/1 scores with fewer than 100 expected failures (on the effective number of
-#: questions with clusters), Wilson / Clopper-Pearson / Korn-Graubard (one model) or Tango (a pair;
-#: with clusters at every count), else the t (or normal) interval; with two clusters at least the two cluster means' interval
+#: questions with clusters), Wilson / Clopper-Pearson / Korn-Graubard (one model), else the t (or normal)
+#: interval, and Tango for every pair of 0/1 scores (at every count); with two clusters at least the two cluster means' interval
 #: (:func:`~evalstats_core.proportions.binary_mean_interval`).
 INTERVAL_METHODS: dict[str, str] = {
     "auto": "auto (score or exact interval for 0/1 scores near 0% or 100%, else t)",

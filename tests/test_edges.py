@@ -248,7 +248,11 @@ def test_identical_models_on_30_questions_do_not_pass_the_gate():
     assert "every shared question has the same score difference" in text and f"{100 * g.ci_low:+.1f}" in text
     (footer,) = [r for r in g.markdown().splitlines() if r.startswith("Paired on")]  # names the interval read
     assert "(Tango score (discordant answers) interval)" in footer and "n - 1 df" not in footer, footer
+    # 0/1 answers get Tango's interval at any count (200 discordant of 400 here; t before gate5), other scores t
     rows = ["question,base,cand"] + [f"q{i},{i % 2},{(i // 2) % 2}" for i in range(400)]
+    assert "(Tango score (discordant answers) interval)" in gate(
+        load(("\n".join(rows) + "\n").encode(), name="t.csv"), baseline="base", candidate="cand", margin=0.02).markdown()
+    rows = ["question,base,cand"] + [f"q{i},{(i % 7) / 7},{(i // 7) % 5 / 5}" for i in range(400)]
     assert "(t (n - 1 df), 399.0 df)" in gate(load(("\n".join(rows) + "\n").encode(), name="t.csv"), baseline="base",
                                     candidate="cand", margin=0.02).markdown()
 

@@ -327,7 +327,7 @@ def test_workbench_chart_exports_carry_the_method_line_shown_on_screen():
 
 def test_a_figure_s_method_line_names_the_interval_it_draws():
     """The differences figure's subtitle names Tango's score interval when every comparison uses it (0/1
-    answers, fewer than 100 discordant), not the t the standard error would give; t where the pairs use t."""
+    answers), not the t the standard error would give; t where the pairs use t (scores that are not 0/1)."""
     from evalstats_core.data import question_scores
     from evalstats_core.report import method_line
 
