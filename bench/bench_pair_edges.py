@@ -22,7 +22,9 @@ paired t interval and of Tango's score interval without clusters, at 200-10,000 
 without clusters is Tango's interval at every count (the old rule switched to t from 100 discordant
 answers on, whose high-side miss reached 3.0%), with both one-sided misses, the coverage and the width.
 
-Run: ``python bench/bench_pair_edges.py [--reps 2000] [--held-out | --unclustered]`` (about 20 CPU-seconds
+``--cost`` times one ``compare`` call on unclustered 0/1 pairs (Tango's bisection) against the t interval.
+
+Run: ``python bench/bench_pair_edges.py [--reps 2000] [--held-out | --unclustered | --cost]`` (about 20 CPU-seconds
 per 1,000 reps).
 """
 
@@ -141,14 +143,40 @@ def summarize(r: np.ndarray) -> None:
               f"median {np.median(ratio):.3f}, max {ratio.max():.3f}")
 
 
+def cost() -> None:
+    """Wall and CPU time of one ``compare`` call on unclustered 0/1 pairs: the default (Tango's bisection)
+    against ``interval="normal"`` (the paired t interval) in the same run, and their ratio."""
+    from evalstats_core.comparison import compare
+
+    rng = np.random.default_rng(0)
+    print(f"command: python bench/bench_pair_edges.py --cost (load average {os.getloadavg()[0]:.1f})\n"
+          "questions: per call default (Tango), interval='normal' (t): wall ms / CPU ms; ratio of wall times")
+    for n in (1_000, 100_000, 1_000_000):
+        a = (rng.random(n) < 0.8).astype(float)
+        b = np.where(rng.random(n) < 0.9, a, 1.0 - a)
+        reps = max(20, 200_000 // n)
+        out = []
+        for interval in ("auto", "normal"):
+            compare(a, b, interval=interval)
+            w0, c0 = time.perf_counter(), time.process_time()
+            for _ in range(reps):
+                compare(a, b, interval=interval)
+            out.append(((time.perf_counter() - w0) / reps * 1e3, (time.process_time() - c0) / reps * 1e3))
+        print(f"  {n:9,d}: {out[0][0]:.3f} / {out[0][1]:.3f}, {out[1][0]:.3f} / {out[1][1]:.3f}; "
+              f"{out[0][0] / out[1][0]:.2f}x")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=2000)
     ap.add_argument("--held-out", action="store_true", help="the held-out grid (another seed)")
     ap.add_argument("--unclustered", action="store_true", help="exact misses without clusters")
+    ap.add_argument("--cost", action="store_true", help="time one compare call: Tango against t")
     args = ap.parse_args(argv)
     if args.unclustered:
         return unclustered()
+    if args.cost:
+        return cost()
     reps = args.reps
     names = ("t", "old", "previous", "threshold", "default")
     cpu, wall = time.process_time(), time.perf_counter()
