@@ -29,7 +29,7 @@ from ._clusters import (
     t_crit,
 )
 from .errors import EvalStatsError
-from .sums import binary_moments, binary_pair_moments, centre
+from .sums import binary_moments, binary_pair_moments, centre_kept
 
 #: fields of Summary in score units (scaled back when huge or tiny scores were rescaled)
 _SUMMARY_UNITS = ("mean", "se", "ci_low", "ci_high", "se_naive")
@@ -38,11 +38,12 @@ __all__ = ["scaled", "summary_from", "summary_from_moments", "comparison_from", 
            "binary_model", "binary_comparison"]
 
 
-def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray,
-             used: Any = None) -> tuple[int, float, np.ndarray, float]:
+def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, used: Any = None,
+             memo: dict | None = None) -> tuple[int, float, np.ndarray, float]:
     """``(n, mean, S_g of the used groups, total centred sum of squares)`` (``used``: the index of
-    :func:`_used`, when known)."""
-    n, overall, dev = centre(count, mean)
+    :func:`_used`, when known; ``memo``: where the centring is kept, shared with :meth:`FileSums.merged
+    <evalstats_core.sums.FileSums.merged>`)."""
+    n, overall, dev = centre_kept(memo, count, mean)
     if used is None:
         used = count > 0
     s = count[used] * dev[used]  # (C,) residual sums S_g = n_g (mean_g - mean)
@@ -76,7 +77,8 @@ def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str
 
 def _moments_of(memo: dict | None, count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple:
     """:func:`_moments`, once per model in ``memo``: a pair over every question reads its models' own sums."""
-    return _kept(memo, (count, mean, m2), lambda: _moments(count, mean, m2, _used(memo, count)[0]), "moments")
+    return _kept(memo, (count, mean, m2), lambda: _moments(count, mean, m2, _used(memo, count)[0], memo),
+                 "moments")
 
 
 def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, float] | None:
@@ -187,25 +189,28 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
         return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2
 
     n, means, resid, sizes, squares, cr2 = _kept(memo, (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment), make)
-    discordant = None
-    if only is not None and clustered and paired:  # 0/1: sum of d^2 per cluster = its disagreements
+
+    def discordant() -> np.ndarray:  # 0/1: sum of d^2 per cluster = its disagreements (when the rule asks)
         totals = resid[0] - resid[1] + sizes * (means[0] - means[1])
-        discordant = m2_d[_used(memo, count)[0]] + totals * totals / sizes
+        return m2_d[_used(memo, count)[0]] + totals * totals / sizes
+
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
-                                   discordant=discordant, memo=memo)
+                                   discordant=discordant if only is not None and clustered and paired else None,
+                                   memo=memo)
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
                             sizes: np.ndarray, squares: tuple[float, float, float, float],
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
                             method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
-                            discordant: np.ndarray | None = None, memo: dict | None = None) -> Any:
+                            discordant: Any = None, memo: dict | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
     unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept; ``discordant``: per
-    cluster, the questions two 0/1 models disagree on; ``memo``: where t quantiles are kept)."""
+    cluster, the questions two 0/1 models disagree on, or a function that makes them, called only when the
+    interval rule reads them (:func:`_surely_t`); ``memo``: where t quantiles are kept)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -260,9 +265,12 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
     if not paired:
         only = None
-    if only is not None and interval == "auto" and cr2:
+    if only is not None and interval == "auto" and cr2 and not (clustered and _surely_t(only, se, clt_se(ssd, n),
+                                                                                         confidence)):
         from .proportions import binary_pair_interval
 
+        if callable(discordant):
+            discordant = discordant() if clustered else None
         chosen = binary_pair_interval(only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
                                       confidence=confidence, resid_sums=sa - sb if clustered else None,
                                       discordant=discordant if clustered else None)
@@ -276,6 +284,23 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         variance_removed=removed, paired=bool(paired), clustered=clustered, confidence=confidence,
         warnings=notes, df=df, method=method, interval=kind,
         only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
+
+
+def _surely_t(only: tuple[int, int], se: float, se_naive: float, confidence: float) -> bool:
+    """True when :func:`~evalstats_core.proportions.binary_pair_interval` of a clustered 0/1 pair is sure to keep
+    ``t`` (return None) whatever its per-cluster counts: it scales the discordant counts by ``1 / deff`` (at most
+    1) times ``(z / t_nu)^2`` with ``nu >= 1`` (:func:`~evalstats_core.pair_mover.disagreement_df`), so by at
+    least ``min(1, (se_naive / se)^2) (z / t_1)^2``; when even that many are :data:`FAILURES_FOR_T
+    <evalstats_core.proportions.FAILURES_FOR_T>` or more (with a margin far above rounding), the rule's own
+    count is too, and its per-cluster sums (Kish's clusters of the disagreements, the variance's clusters,
+    the t quantile at their df) need not be made."""
+    if not (se > 0.0 and se_naive > 0.0):
+        return False  # a zero SE: the rule's worst case (Kish's n), decided by the rule itself
+    from .proportions import FAILURES_FOR_T
+
+    z, t1 = t_crit(confidence, math.inf), math.tan(0.5 * math.pi * confidence)  # t_1's quantile: tan(pi (p - 1/2))
+    least = (only[0] + only[1]) * min(1.0, (se_naive / se) ** 2) * (z / t1) ** 2
+    return least >= FAILURES_FOR_T * (1.0 + 1e-6)
 
 
 def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None, sizes: np.ndarray | None,
@@ -301,28 +326,25 @@ def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], cod
     """:func:`~evalstats_core.comparison.compare` of two 0/1 score arrays from counts, as
     :func:`~evalstats_core.sums.file_sums` makes them: ones per cluster, and when paired the questions both
     got right (one dot, exact); no residuals. ``codes`` and ``sizes`` as from
-    :func:`~evalstats_core._clusters.codes_and_sizes`, or None. With clusters every count per cluster comes
-    from one ``bincount`` of the answer patterns (:func:`~evalstats_core._patterns.pattern_gram`), when it fits."""
-    from ._patterns import pattern_gram
-
-    gram = None if codes is None or xa.size != xb.size else pattern_gram((xa, xb), codes, sizes.size)
-    per = (None, None) if gram is None else (gram[0][0, 0], gram[0][1, 1])
-    n, ma, sa, used, ssa = binary_model(xa, ones[0], codes, sizes, per[0])
-    n_b, mb, sb, _, ssb = binary_model(xb, ones[1], codes, sizes, per[1])
+    :func:`~evalstats_core._clusters.codes_and_sizes`, or None. With clusters each model's ones per cluster
+    come from one weighted ``bincount`` (two columns: cheaper than counting answer patterns), and the
+    questions the two disagree on per cluster only when the interval rule reads them (:func:`_surely_t`)."""
+    n, ma, sa, used, ssa = binary_model(xa, ones[0], codes, sizes)
+    n_b, mb, sb, _, ssb = binary_model(xb, ones[1], codes, sizes)
     ssd = cov = math.nan
     only = None
     if paired:  # the totals need no clusters: cov = both - n_a n_b / n, ss_d = disc - net^2 / n
         one = np.ones(1)
-        both = float(xa @ xb) if gram is None else float(gram[0][0, 1].sum())  # exact integers either way
+        both = float(xa @ xb)  # exact integers
         only_a, only_b, co, m2d = binary_pair_moments(both * one, ones[0] * one, ones[1] * one, n * one)
         ssd, cov, only = float(m2d[0]), float(co[0]), (int(only_a[0]), int(only_b[0]))
-    discordant = None
-    if paired and codes is not None:  # the questions the two disagree on, per non-empty cluster
-        discordant = (np.bincount(codes, weights=np.abs(xa - xb), minlength=sizes.size) if gram is None else
-                      per[0] + per[1] - 2.0 * gram[0][0, 1])[sizes > 0.0]
+
+    def discordant() -> np.ndarray:  # the questions the two disagree on, per non-empty cluster
+        return np.bincount(codes, weights=np.abs(xa - xb), minlength=sizes.size)[sizes > 0.0]
+
     return comparison_from_moments((n, n_b), (ma, mb), (sa, sb), used, (ssa, ssb, ssd, cov), only, paired=paired,
                                    clustered=codes is not None, confidence=confidence, method=method,
-                                   interval=interval, discordant=discordant)
+                                   interval=interval, discordant=discordant if paired and codes is not None else None)
 
 
 def scaled(result: Any, exponent: int) -> Any:

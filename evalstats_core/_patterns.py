@@ -2,8 +2,7 @@
 
 =========================  ======================================================================================
 :func:`pattern_gram`       per group, the Gram matrix of 0/1 columns and the group sizes, from one ``bincount``
-                           of the answer patterns (:func:`~evalstats_core.sums.file_sums`,
-                           :func:`~evalstats_core.comparison.compare`)
+                           of the answer patterns (:func:`~evalstats_core.sums.file_sums`)
 :class:`Patterns`          the same for a whole table: the Gram matrix without groups (one BLAS pass)
 :func:`runs_histograms`    the runs histogram of every model from the runs table's min and max when equal
 =========================  ======================================================================================
@@ -52,12 +51,6 @@ class Patterns:
     def sizes(self) -> np.ndarray:
         """Questions per group (int64): the pattern counts summed (exact), no pass over the codes."""
         return self._sizes.astype(np.int64)
-
-    def ones(self, j: int) -> np.ndarray:
-        return self.gram[j, j].copy()
-
-    def both(self, j: int, i: int) -> np.ndarray:
-        return self.gram[j, i].copy()
 
 
 def pattern_gram(scores: np.ndarray | tuple[np.ndarray, ...], codes: np.ndarray,
