@@ -44,13 +44,25 @@ class Patterns:
     @classmethod
     def of(cls, scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> Patterns | None:
         if codes is None:
-            return cls((scores.T @ scores)[:, :, None], None)
+            return cls(_gram(scores)[:, :, None], None)
         counted = pattern_gram(scores, codes, n_groups)
         return None if counted is None else cls(*counted)
 
     def sizes(self) -> np.ndarray:
         """Questions per group (int64): the pattern counts summed (exact), no pass over the codes."""
         return self._sizes.astype(np.int64)
+
+
+def _gram(scores: np.ndarray) -> np.ndarray:
+    """``scores' scores`` of a table of 0/1 scores: for two columns ``a, b`` (C-contiguous) from two complex dots of
+    the rows read as ``z = a + ib`` (``z.z = sum a^2 - b^2 + 2i ab``, ``z.conj(z) = sum a^2 + b^2``; exact integer
+    sums either way), which this BLAS does about 6x faster than the real product of a tall two-column matrix."""
+    if scores.shape[1] != 2 or not scores.flags.c_contiguous or scores.dtype != np.float64:
+        return scores.T @ scores
+    z = scores.view(np.complex128).ravel()
+    u, v = complex(z @ z), float(np.vdot(z, z).real)
+    aa, bb, ab = (u.real + v) / 2.0, (v - u.real) / 2.0, u.imag / 2.0
+    return np.array([[aa, ab], [ab, bb]])
 
 
 def pattern_gram(scores: np.ndarray | tuple[np.ndarray, ...], codes: np.ndarray,
