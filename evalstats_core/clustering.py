@@ -96,8 +96,9 @@ class Summary:
     method : str
         ``"cr2"`` (default) or ``"cr1"``.
     interval : str
-        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"``, ``"two-clusters"`` (0/1 scores, see
-        :func:`~evalstats_core.proportions.binary_mean_interval`) or ``"none"`` (SE 0: no interval).
+        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"`` (0/1 scores, see
+        :func:`~evalstats_core.proportions.binary_mean_interval`), ``"cluster-means"`` (under two clusters'
+        worth of information, :mod:`~evalstats_core.cluster_means`) or ``"none"`` (SE 0: no interval).
     """
 
     n: int
@@ -168,8 +169,10 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         ``"auto"`` with ``method="cr2"`` and 0/1 scores: Wilson's interval (independent questions) or
         Korn & Graubard's effective-n Clopper-Pearson interval (clusters) when the expected number of
         failures is below 100 (see :func:`~evalstats_core.proportions.binary_mean_interval`), so the
-        interval stays inside [0, 1] and holds its level near 0% and 100%; t otherwise, except with two
-        clusters, where it is at least the two cluster means' interval (``interval="two-clusters"``).
+        interval stays inside [0, 1] and holds its level near 0% and 100%; t otherwise. With clusters holding
+        under two clusters' worth of information (two clusters, or one holding most questions; Kish's
+        effective number of clusters below 2) any scores get at least the cluster means' interval
+        (``interval="cluster-means"``, :mod:`~evalstats_core.cluster_means`).
         ``"normal"``: always ``mean -/+ t(df) se`` (the raw interval; it can leave [0, 1]). With
         ``method="cr1"`` (the paper's numbers) the interval is always the normal one.
 

@@ -155,7 +155,8 @@ def test_vectorised_clustered_intervals_equal_summarize():
     """The coverage tables' vectorised intervals are summarize's default (and t) intervals, draw by draw."""
     gen = np.random.default_rng(37)
     for sizes, mean, icc in ((SWE, 0.95, 0.2), ((37,) * 27, 0.99, 0.1), ((200,) * 5, 0.8, 0.3), ((40,) * 3, 0.998, 0.3),
-                             ((90, 10), 0.5, 0.1), ((60, 40), 0.97, 0.2)):
+                             ((90, 10), 0.5, 0.1), ((60, 40), 0.97, 0.2), ((900, 50, 50), 0.8, 0.1),
+                             ((970, 10, 10, 10), 0.95, 0.2), ((990, 10), 0.8, 0.3)):
         sz = np.asarray(sizes, dtype=np.float64)
         x = draw_cluster_counts(sz, mean, icc, 25, gen)
         got = clustered_binary_intervals(x, sz)
@@ -197,13 +198,13 @@ def test_two_cluster_interval_is_exact_for_two_normal_means():
     assert (low, high) == pytest.approx((0.5 - 12.7062047 * 0.01, 0.5 + 12.7062047 * 0.01))
 
 
-def test_two_cluster_file_gets_the_two_cluster_interval():
+def test_two_cluster_file_gets_the_cluster_means_interval():
     """summarize on 0/1 scores in two clusters (90/10) labels the interval and contains CR2's t."""
     scores = np.r_[np.ones(500), np.zeros(400), np.ones(60), np.zeros(40)]  # cluster means 0.56 and 0.60
     labels = np.r_[np.zeros(900), np.ones(100)]
     auto = quiet(summarize, scores, labels)
     t = quiet(summarize, scores, labels, interval="normal")
-    assert auto.interval == "two-clusters"
+    assert auto.interval == "cluster-means"
     assert auto.ci_low < t.ci_low and auto.ci_high > t.ci_high and 0.0 <= auto.ci_low
 
 
