@@ -565,6 +565,7 @@ def test_zero_se_verdict_prints_the_exact_difference_in_points():
 # ------------------------------------------------------------------------------------------ guardrail claims
 
 U57 = tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57))  # sizes 5-59, as the designs bench
+ONE_BIG = ((900, 100), (990, 10), (900, 50, 50), (970, 10, 10, 10))  # one cluster holds 90-99% of the questions
 CLAIM_DESIGNS = {  # the designs behind each range the guardrails quote (edge_coverage.COVERAGE_CLAIMS)
     "t_many_mid": ("t", (SWE, (37,) * 27, U57), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
     "t_swe_95": ("t", (SWE,), (0.1,), (0.95,)),
@@ -572,10 +573,10 @@ CLAIM_DESIGNS = {  # the designs behind each range the guardrails quote (edge_co
     "default_many_99": ("default", (SWE, (37,) * 27, U57, MMLU_SIZES, BBH_SIZES), (0.05, 0.1, 0.2, 0.3), (0.99,)),
     "t_few_mid": ("t", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
                   (0.3, 0.5, 0.7)),
-    "t_two_unequal_mid": ("t", ((900, 100),), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
+    "t_one_big_mid": ("t", ONE_BIG, (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
     "default_few_95": ("default", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
                        (0.95,)),
-    "default_two_unequal_mid": ("default", ((900, 100),), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
+    "default_one_big_mid": ("default", ONE_BIG, (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
 }
 
 
@@ -623,11 +624,14 @@ def test_guardrails_quote_the_simulated_claims():
     assert "(84-86% at 95% accuracy" in few.detail and "covered 95-98% at 95% accuracy and 94-100% at 99%" in few.detail
     assert "can fall below" not in few.detail  # the old caveat, no longer true
     few = checks((200,) * 5, 0.7)["few_clusters"]
-    assert few.status == "warn" and "covered 92-96%" in few.detail and "only 89-92% with two clusters" in few.detail
-    assert "covered 95-99%" in few.detail and "and covered 94-96% there" in few.detail
+    assert few.status == "warn" and "covered 92-96%" in few.detail and "covered 95-99%" in few.detail
+    assert "cluster means' interval" not in few.detail  # 5 equal clusters: 5 clusters' worth
     two = checks((900, 100), 0.6)  # two clusters holding 90% and 10%: Kish's 1.2 clusters
     assert two["few_clusters"].status == "warn" and "about one cluster's worth of information" in two["few_clusters"].detail
     assert "The largest cluster holds 90% of the questions" in two["few_clusters"].detail
+    assert "its t interval covered 73-93%" in two["few_clusters"].detail
+    assert "at least the cluster means' interval" in two["few_clusters"].detail
+    assert "which covered 95-99% there" in two["few_clusters"].detail
     assert round(exact_binary_coverage(0.99, 300, interval="normal"), 2) == 0.80
 
 
