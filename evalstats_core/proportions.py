@@ -317,14 +317,8 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     likelihood sees what those files cannot rule out, a lower mean with a larger ICC whose clusters
     are mostly perfect, and the union with its profile interval covers at least 93.6% on every one
     of those 160 designs (10,000 draws each), and on MMLU's 57 subjects and BBH-like 27 tasks at least
-    93.7%. Why the cluster means. CR2's variance assumes independent questions; when one cluster holds
-    most of them and the clusters differ, the cluster means vary alike and it is far too small (0.22x
-    the truth at 90% / 10%): CR2 t covered 84-91% with 970 + 10 + 10 + 10 questions at 50-80%, the old
-    default 92.4-93.2% with 900 + 50 + 50, and 89-90% with 990 + 10 at 80% and ICC 0.3 (where the big
-    cluster's accuracy is J-shaped and only the logit scale sees how far the mean may be). With the
-    cluster means' interval every design of ``bench/results/edge_cluster_means_10000.txt`` covers at least
-    93% (widths in that file). Franco, Little, Louis & Slud 2019 find every effective-n interval
-    under-covers with an estimated design effect.
+    93.7%. Why the cluster means, and what they cost: :mod:`~evalstats_core.cluster_means`. Franco,
+    Little, Louis & Slud 2019 find every effective-n interval under-covers with an estimated design effect.
 
     References
     ----------
