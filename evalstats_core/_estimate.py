@@ -163,6 +163,12 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
         if chosen is not None:
             low, high, kind = chosen
+    elif interval == "auto" and method == "cr2" and clustered and se > 0.0:
+        from .cluster_means import cluster_means_ci, few_clusters_worth
+
+        if few_clusters_worth(sizes):  # under two clusters' worth: at least the cluster means' interval
+            c_low, c_high = cluster_means_ci(mu, mu + s / sizes, sizes, confidence=confidence)
+            low, high, kind = min(low, c_low), max(high, c_high), "cluster-means"
     if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval
         low, high, kind = math.nan, math.nan, "none"
     return Summary(n=n, n_clusters=n_clusters, mean=mu, se=se, ci_low=low, ci_high=high, se_naive=se_naive,

@@ -169,8 +169,9 @@ def compare(
         clustered; Welch-Satterthwaite df unpaired). ``"cr1"``: the paper's normal reference with the
         CLT / CR1 standard errors (Miller 2024, Eqs. 5-8).
     interval : {"auto", "normal"}, default "auto"
-        ``"auto"`` with ``method="cr2"``, paired 0/1 scores and fewer than 100 (effective) discordant
-        questions: Tango's score interval and test on the discordant counts, which never has zero
+        ``"auto"`` with ``method="cr2"``, paired 0/1 scores and fewer than 100 discordant questions, or
+        clusters (at any count: effective counts, :func:`~evalstats_core.pair_proportions.binary_pair_interval`):
+        Tango's score interval and test on the discordant counts, which never has zero
         width and stays inside [-1, 1] (two models that agree on 30 questions: about +-11.4 points).
         ``"normal"``: always ``diff -/+ t(df) se``.
 

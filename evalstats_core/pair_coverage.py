@@ -5,7 +5,7 @@
                                simulated paired evals: cluster-varying disagreement, direction and
                                accuracy (:class:`PairDesign`)
 :func:`pair_intervals`         the paired intervals from those counts: the CR2 t interval, the default
-                               rule (:func:`~evalstats_core.proportions.binary_pair_interval`) and the
+                               rule (:func:`~evalstats_core.pair_proportions.binary_pair_interval`) and the
                                candidates it was chosen among, ``(low, high)`` arrays each
 :func:`pair_design_table`      coverage, tail misses and width of each interval on each design
 =============================  ========================================================================
@@ -102,18 +102,21 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
                    confidence: float = 0.95) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The paired intervals of ``compare(a, b, clusters)`` (default ``interval="auto"``, CR2) and candidates.
 
-    Returns ``{"t": ..., "old": ..., "previous": ..., "default": ...}``, each ``(low, high)`` arrays of shape
-    ``(reps,)``: the CR2 t interval; the rule before issue 20's second pass (Tango on counts scaled by
-    ``1/deff`` and the design's df); the rule of that pass (the df also
-    :func:`~evalstats_core.proportions.variance_clusters` and Kish's count of the disagreements' clusters);
-    the default (the df of :func:`~evalstats_core.pair_mover.disagreement_df`, and the union with
-    :func:`~evalstats_core.pair_mover.cell_mover_interval`).
+    Returns ``{"t": ..., "old": ..., "previous": ..., "threshold": ..., "default": ...}``, each ``(low, high)``
+    arrays of shape ``(reps,)``: the CR2 t interval; the rule before issue 20's second pass (Tango on counts
+    scaled by ``1/deff`` and the design's df); the rule of that pass (the df also
+    :func:`~evalstats_core.pair_proportions.variance_clusters` and Kish's count of the disagreements' clusters);
+    the rule of the third pass (the df of :func:`~evalstats_core.pair_mover.disagreement_df`, the union with
+    :func:`~evalstats_core.pair_mover.cell_mover_interval`, and the CR2 t interval from
+    :data:`~evalstats_core.proportions.FAILURES_FOR_T` effective discordant answers on); the default (the
+    same score interval and union at every count: no switch to t with clusters).
     """
     from scipy.special import stdtrit
 
     from .pair_mover import cell_mover_interval, disagreement_df
-    from .proportions import FAILURES_FOR_T, discordant_cells, pair_effective_scale, pair_t
-    from .proportions import paired_proportion_ci as tango
+    from .pair_proportions import discordant_cells, pair_effective_scale, pair_t
+    from .pair_proportions import paired_proportion_ci as tango
+    from .proportions import FAILURES_FOR_T
 
     sizes = np.asarray(sizes, dtype=np.float64)
     n = float(sizes.sum())
@@ -134,7 +137,7 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     resid = only_a - only_b - sizes * diff[:, None]
     disc = only_a + only_b
     nu_previous = disagreement_df(df, sizes, resid, disc, count_clusters=False)
-    for name in ("old", "previous", "default"):
+    for name in ("old", "previous", "threshold", "default"):
         if name == "old":
             scale = pair_effective_scale(se, se_naive, df, sizes, confidence=confidence)
         elif name == "previous":
@@ -143,19 +146,24 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
         else:
             scale = pair_effective_scale(se, se_naive, df, sizes, resid, disc, confidence=confidence)
         bs, cs, ns = b * scale, c * scale, n * scale
-        use = bs + cs < FAILURES_FOR_T
-        lo, hi = tango(bs, cs, ns, confidence=confidence)
-        if name == "default":
+        use = (bs + cs < FAILURES_FOR_T) | (name == "default")  # the default: no switch to t with clusters
+        if name == "default":  # the same counts and union as the threshold rule's
+            lo, hi = out["union"]
+        else:
+            lo, hi = tango(bs, cs, ns, confidence=confidence)
+        if name == "threshold":
             nu = disagreement_df(df, sizes, resid, disc)
             m_lo, m_hi, _ = cell_mover_interval(*discordant_cells(b, c, sizes, resid, disc), sizes,
                                                 pair_t(nu, confidence))
             lo, hi = np.minimum(lo, m_lo), np.maximum(hi, m_hi)
+            out["union"] = (lo, hi)
         out[name] = (np.where(use, lo, tt[0]), np.where(use, hi, tt[1]))
+    del out["union"]
     return out
 
 
 def pair_design_table(designs: list[PairDesign], reps: int, seed: int = 0,
-                      names: tuple[str, ...] = ("t", "old", "previous", "default")) -> list[dict[str, Any]]:
+                      names: tuple[str, ...] = ("t", "old", "previous", "threshold", "default")) -> list[dict[str, Any]]:
     """Per design: coverage, share of draws whose low end is above the truth (``miss_low``; the gate's
     false pass at the margin) and whose high end is below it, and median width, of each interval."""
     rows = []

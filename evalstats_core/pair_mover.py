@@ -21,7 +21,7 @@ a small clustered proportion, skewed the same way, and its interval on the logit
 1999, Sec. 3.2.3) is long on the side a missed burst would be; the MOVER ("method of variance estimates
 recovery") combines the two cells' distances to their limits, with the correlation of the two cells'
 cluster residuals, into limits for the difference (Newcombe 1998, method 10; Zou & Donner 2008).
-:func:`~evalstats_core.proportions.binary_pair_interval` takes the union of this interval and Tango's.
+:func:`~evalstats_core.pair_proportions.binary_pair_interval` takes the union of this interval and Tango's.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def whole_counts(x: Any) -> np.ndarray:
 def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: Any = None, *,
                     count_clusters: bool = True) -> Any:
     """Degrees of freedom of a clustered paired 0/1 comparison: the smallest of ``df`` (the design's
-    Satterthwaite df), :func:`~evalstats_core.proportions.variance_clusters` of ``resid_sums`` (how many
+    Satterthwaite df), :func:`~evalstats_core.pair_proportions.variance_clusters` of ``resid_sums`` (how many
     clusters the variance rests on), Kish's effective number of clusters of the per-cluster
     ``discordant`` counts, and the number of clusters with a disagreement less one (a mean over ``k``
     clusters has ``k - 1`` df; left out with ``count_clusters=False``, the rule before issue 20's gate
@@ -56,7 +56,7 @@ def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: A
     >>> float(disagreement_df(20.0, [10] * 5, discordant=[3, 0, 2, 0, 0]))
     1.0
     """
-    from .proportions import variance_clusters
+    from .pair_proportions import variance_clusters
 
     sz = np.asarray(sizes, dtype=np.float64)
     shape = () if resid_sums is None and discordant is None else np.shape(

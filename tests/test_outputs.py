@@ -182,7 +182,9 @@ def test_slide_preset_is_16_9_with_short_title_method_line_and_points():
     svg = slide_svg(chart)
     texts = [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg, re.S)]
     joined = " ".join(texts)
-    assert "multilingual: differences in points" in texts and "CR2 t, clustered on 'cluster'" in joined
+    # the method line names the interval drawn: clustered 0/1 pairs use Tango's score interval on effective counts
+    assert "multilingual: differences in points" in texts and "Tango score (discordant answers, effective n" in joined
+    assert "(250 clusters)" in joined
     assert "Difference, points" in joined and "%" not in " ".join(t for t in texts if re.fullmatch(r"[−+\-\d.%]+", t))
     ticks = [t for t in texts if re.fullmatch(r"[−+\-]?\d+(\.\d+)?%?", t)]
     assert ticks and all(len(t) <= 4 for t in ticks)  # one label per tick, never two run together

@@ -46,7 +46,7 @@ def quiet(fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
-@pytest.mark.parametrize("design", [PairDesign.at(SWE, 0.95, 0.02, 0.5, 0.3, 0.3),
+@pytest.mark.parametrize("design", [PairDesign.at(SWE, 0.95, 0.02, 0.5, 0.3, 0.3), PairDesign.at(U57, 0.85, 0.05, 0.6, 0.3),
                                     PairDesign.at((37,) * 27, 0.99, 0.02, 0.2, 0.3),
                                     PairDesign.at((200,) * 5, 0.85, 0.0, 0.6, 0.05, 0.3)])
 def test_vectorised_pair_intervals_equal_compare_and_p_agrees_with_the_interval(design):
@@ -161,3 +161,45 @@ def test_mover_p_matches_its_interval_and_undefined_cells_are_ignored():
     low, high, ok = cell_mover_interval(a_g, np.zeros(6), sizes, 2.0)  # no only-B answer: no logit limit
     assert not bool(ok) and float(low) == np.inf and float(high) == -np.inf
     assert float(disagreement_df(20.0, [10] * 5, discordant=[3, 0, 2, 0, 1e-15])) == 1.0
+
+
+# The worst gate false pass of the previous rule (bench/results/pair_edges_gate3_2000.txt: 5.1%): 57 clusters of
+# 5-59 questions, the better model at 85% and the other 5 points below, right on 60% of the better one's errors,
+# the disagreements bunched (ICC 0.3). Most files have >= 100 effective discordant answers, where the previous
+# rule switched to the CR2 t interval.
+CEILING_T = PairDesign.at(U57, 0.85, 0.05, 0.6, 0.3, label="57 unequal")
+
+
+def test_no_switch_to_t_with_clusters_keeps_the_gate_false_pass_within_its_share():
+    """The previous rule's switch to t rested on the file's own design effect, smallest in the files that
+    missed the heavy clusters: its interval lay wholly below the truth in over 3.5% of files (a gate at a
+    5-point margin passing the mirror image that often). The score interval with the MOVER union at every
+    count keeps that side within 2.5% and the coverage >= 95%."""
+    (row,) = pair_design_table([CEILING_T], 2000, seed=55, names=("threshold", "default"))
+    assert row["threshold"][2] > 0.035  # the previous rule, on the same files
+    coverage, miss_low, miss_high, _ = row["default"]
+    assert miss_high <= 0.025 and miss_low <= 0.025 and coverage >= 0.95
+    assert row["default"][3] <= 1.4 * row["threshold"][3]  # the price: a median width at most 1.4x
+
+
+def test_a_file_the_previous_rule_passed_at_the_margin_is_not_passed_by_gate():
+    """A seeded file of that design where the previous rule's CR2 t interval lay wholly within the margin
+    (the gate passed a candidate truly 5 points worse, exit 0): ``gate`` now reports the score interval, which
+    reaches the margin, so the gate does not pass; its interval is compare's and the vectorised default's."""
+    cells = draw_pair_cells(CEILING_T, 400, np.random.default_rng(56))
+    ivs = pair_intervals(*cells, CEILING_T.sizes)
+    t_used = (ivs["threshold"][0] == ivs["t"][0]) & (ivs["threshold"][1] == ivs["t"][1])
+    false_pass = np.flatnonzero(t_used & (ivs["threshold"][1] < CEILING_T.truth) & (ivs["default"][1] >= CEILING_T.truth))
+    assert false_pass.size >= 2
+    picked = tuple(c[false_pass[:2]] for c in cells)
+    for r, (better, worse, labels) in enumerate(files(picked, CEILING_T.sizes)):
+        rows = ["question,cluster,base,cand"] + [f"q{i},c{g},{x:g},{y:g}" for i, (g, x, y)
+                                                 in enumerate(zip(labels, better, worse, strict=True))]
+        g = quiet(gate, load(("\n".join(rows) + "\n").encode(), name="g.csv"), baseline="base", candidate="cand",
+                  margin=CEILING_T.truth)
+        assert g.exit_code != 0
+        assert g.interval.startswith("Tango score (discordant answers, effective n")
+        k = false_pass[r]
+        assert (g.ci_low, g.ci_high) == pytest.approx((-ivs["default"][1][k], -ivs["default"][0][k]), abs=1e-9)
+        c = quiet(compare, worse, better, labels)
+        assert (g.ci_low, g.ci_high, g.p_value) == pytest.approx((c.ci_low, c.ci_high, c.p_value), abs=1e-9)

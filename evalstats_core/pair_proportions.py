@@ -1,0 +1,317 @@
+"""Intervals for a paired difference of 0/1 scores: Tango's score interval from the discordant counts,
+and the rule for the clustered pair (moved here from :mod:`evalstats_core.proportions`, which re-exports
+these names).
+
+================================  ====================================================================
+:func:`paired_proportion_ci`      Tango's score interval for the difference of two paired accuracies,
+                                  from the discordant counts (never zero width, always inside [-1, 1])
+:func:`paired_proportion_p`       its score test at 0 (McNemar's z without continuity correction)
+:func:`binary_pair_interval`      the rule for a paired difference of 0/1 scores, with or without clusters
+:func:`variance_clusters`         how many clusters a CR2 variance rests on (Kish's n of its contributions)
+:func:`pair_effective_scale`      the factor that makes clustered paired counts effective ones
+:func:`discordant_cells`          per cluster, the questions only A and only B got right
+================================  ====================================================================
+
+The one-model helpers it uses (:data:`~evalstats_core.proportions.FAILURES_FOR_T`,
+:func:`~evalstats_core.proportions.kish_n`, :func:`~evalstats_core.proportions.use_proportion_interval`)
+are imported inside the functions, so :mod:`evalstats_core.proportions` can re-export this module's names
+without an import circle.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ._clusters import t_crit
+from ._quantiles import norm_cdf
+from ._results import Interval
+from ._validate import check_confidence, z_for
+from .errors import EvalStatsError
+
+__all__ = [
+    "binary_pair_interval",
+    "discordant_cells",
+    "pair_effective_scale",
+    "pair_t",
+    "paired_proportion_ci",
+    "paired_proportion_p",
+    "variance_clusters",
+]
+
+_BISECT_STEPS = 64  # halvings of [d, +-1]: 2^-64 is below double precision
+
+
+def _tango_z(b: np.ndarray, c: np.ndarray, n: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """Tango's score statistic ``(b - c - n delta) / sqrt(n (2 q + delta (1 - delta)))``.
+
+    ``q`` is the maximum-likelihood ``P(only B right)`` under ``P(only A) - P(only B) = delta``: the
+    root of ``2n q^2 + W q - c delta (1 - delta) = 0``, ``W = -b - c + (2n - b + c) delta``
+    (Tango 1998, Eq. 4, with A's and B's cells named b and c).
+    """
+    w = -b - c + (2.0 * n - b + c) * delta
+    q = (np.sqrt(np.maximum(w * w + 8.0 * n * c * delta * (1.0 - delta), 0.0)) - w) / (4.0 * n)
+    var = n * (2.0 * q + delta * (1.0 - delta))
+    num = b - c - n * delta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(var > 0.0, num / np.sqrt(np.maximum(var, 0.0)), np.sign(num) * np.inf)
+
+
+def paired_proportion_ci(only_a: Any, only_b: Any, n: Any, *, confidence: float = 0.95) -> Interval:
+    """Tango's score interval for ``accuracy(A) - accuracy(B)`` on the same ``n`` questions.
+
+    Parameters
+    ----------
+    only_a, only_b : float or array_like
+        Questions only A got right (``b``) and only B got right (``c``). Real (effective) counts are
+        allowed: with clusters pass ``b n*/n`` and ``c n*/n`` and ``n*`` (the design-effect-adjusted
+        effective number of questions).
+    n : float or array_like
+        Questions (or the effective number), ``n >= b + c``, ``n > 0``.
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    Interval
+        ``(low, high)`` inside [-1, 1] (floats; arrays when arrays were passed). It never has zero
+        width: two models that agree on all 30 questions get about (-0.114, +0.114),
+        ``+-z^2 / (n + z^2)``.
+
+    Notes
+    -----
+    The interval is ``{delta : |Z(delta)| <= z}`` with Tango's statistic (see :func:`_tango_z`),
+    found by bisection on each side of ``(b - c)/n`` (``Z`` decreases in ``delta``). At ``delta = 0``
+    ``Z = (b - c)/sqrt(b + c)``: McNemar's test, so the interval excludes 0 exactly when McNemar's
+    (uncorrected) p is below ``1 - confidence``.
+
+    References
+    ----------
+    Tango 1998, "Equivalence test and confidence interval for the difference in proportions for the
+    paired-sample design", Statistics in Medicine 17(8), 891-908; correction 1999, 18(24), 3511.
+    Newcombe 1998, Statistics in Medicine 17(22), 2635-2650 (comparison of paired intervals).
+
+    Examples
+    --------
+    >>> low, high = paired_proportion_ci(0, 0, 30)
+    >>> round(low, 4), round(high, 4)
+    (-0.1135, 0.1135)
+    """
+    level = check_confidence(confidence)
+    b, c, size = (np.asarray(v, dtype=np.float64) for v in (only_a, only_b, n))
+    b, c, size = np.broadcast_arrays(b, c, size)
+    if not (np.all(np.isfinite(b) & np.isfinite(c) & np.isfinite(size)) and np.all(size > 0)
+            and np.all(b >= 0) and np.all(c >= 0) and np.all(b + c <= size * (1 + 1e-12))):
+        raise EvalStatsError("paired_proportion_ci needs counts 0 <= only_a, only_b with only_a + only_b <= n, n > 0")
+    z = z_for(level)
+    d = (b - c) / size
+    # both ends in one bisection (a leading axis of 2): the low end solves Z(delta) = z left of d, the high
+    # end Z(delta) = -z right of d; each root lies between d and its edge (-1, +1)
+    shape = (2,) + (1,) * d.ndim
+    target, edge = np.reshape([z, -z], shape), np.reshape([-1.0, 1.0], shape)
+    lo, hi = np.minimum(d, edge), np.maximum(d, edge)
+    for _ in range(_BISECT_STEPS):
+        mid = 0.5 * (lo + hi)
+        above = _tango_z(b, c, size, mid) > target  # Z decreasing: above target -> root is right of mid
+        lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
+    at_edge = _tango_z(b, c, size, np.broadcast_to(edge, lo.shape)) * -edge <= z  # edge not rejected
+    low, high = np.where(at_edge, edge, 0.5 * (lo + hi))
+    if low.ndim == 0:
+        return Interval(float(low), float(high))
+    return Interval(low, high)
+
+
+def paired_proportion_p(only_a: float, only_b: float) -> float:
+    """Two-sided p of Tango's score test at 0, i.e. McNemar's z ``(b - c)/sqrt(b + c)``.
+
+    1 when ``b = c > 0``; ``nan`` with no discordant answer (the statistic is 0/0: no test, although the
+    interval of :func:`paired_proportion_ci` is defined).
+
+    Examples
+    --------
+    >>> round(paired_proportion_p(12, 3), 4), paired_proportion_p(2, 2), paired_proportion_p(0, 0)
+    (0.0201, 1.0, nan)
+    """
+    b, c = float(only_a), float(only_b)
+    if b + c <= 0.0:
+        return math.nan
+    if b == c:
+        return 1.0
+    return 2.0 * norm_cdf(-abs(b - c) / math.sqrt(b + c))
+
+
+def variance_clusters(resid_sums: Any, sizes: Any) -> Any:
+    """How many clusters a CR2 variance rests on: Kish's effective number of its cluster contributions.
+
+    With contributions ``w_g = S_g^2 / (1 - n_g/n)`` (``S_g`` the cluster's residual sum; the CR2 variance
+    is ``sum_g w_g / n^2``) this is ``(sum_g w_g)^2 / sum_g w_g^2``: Satterthwaite's degrees of freedom of
+    a sum of one-df terms, from the realised terms. It is ``G`` when every cluster contributes alike and
+    near 1 when one cluster holds the variance (the disagreements of two models concentrated in one
+    subject). ``resid_sums`` may be ``(reps, G)``; 1 where the variance is 0.
+
+    References
+    ----------
+    Satterthwaite 1946, "An approximate distribution of estimates of variance components", Biometrics
+    Bulletin 2(6), 110-114. Kish 1965, "Survey Sampling", Sec. 11.7.
+
+    Examples
+    --------
+    >>> float(variance_clusters([1.0, -1.0, 1.0, -1.0], [5, 5, 5, 5])), float(variance_clusters([4.0, 0, 0, -4.0], [5] * 4))
+    (4.0, 2.0)
+    """
+    s = np.asarray(resid_sums, dtype=np.float64)
+    sz = np.asarray(sizes, dtype=np.float64)
+    w = s * s / (1.0 - sz / sz.sum())
+    total, square = w.sum(axis=-1), (w * w).sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(square > 0.0, total * total / square, 1.0)
+
+
+def pair_effective_scale(se: Any, se_naive: Any, df: float, sizes: Any, resid_sums: Any = None,
+                         discordant: Any = None, *, confidence: float = 0.95) -> Any:
+    """The factor ``n*/n`` that turns clustered paired counts into effective ones (see :func:`binary_pair_interval`).
+
+    ``1 / deff`` (at most 1; :func:`kish_n` over ``n`` when an SE is 0) times ``(z / t_nu)^2`` with ``nu``
+    the design's df, or fewer (:func:`~evalstats_core.pair_mover.disagreement_df`): :func:`variance_clusters`
+    of ``resid_sums``, and Kish's effective number of clusters of the per-cluster ``discordant`` counts (how
+    many clusters the disagreements are spread over) and the number of clusters with a disagreement less
+    one, each when given. Arrays of ``se``, ``se_naive`` (and ``resid_sums``, ``discordant`` of shape
+    ``(reps, G)``) give an array.
+    """
+    from .pair_mover import disagreement_df
+    from .proportions import kish_n
+
+    se, se_naive = np.asarray(se, dtype=np.float64), np.asarray(se_naive, dtype=np.float64)
+    sz = np.asarray(sizes, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.where((se > 0.0) & (se_naive > 0.0), np.minimum(1.0, (se_naive / se) ** 2),  # 1 / deff
+                         kish_n(sz) / float(sz.sum()))
+    nu = np.broadcast_to(disagreement_df(df, sz, resid_sums, discordant), scale.shape)
+    finite = np.isfinite(nu)
+    if finite.any():
+        level = check_confidence(confidence)
+        scale = np.where(finite, scale * (z_for(level) / pair_t(nu, level)) ** 2, scale)
+    return scale if scale.ndim else float(scale)
+
+
+def pair_t(nu: Any, level: float) -> Any:
+    """The two-sided ``t`` quantile on ``nu`` df (``z`` where ``nu`` is infinite): one value through
+    :func:`~evalstats_core._clusters.t_crit` (the CLI's and the page's path: no scipy import), arrays (the
+    coverage simulations') through scipy."""
+    nu = np.asarray(nu, dtype=np.float64)
+    if nu.ndim == 0:
+        return np.float64(t_crit(level, float(nu)))
+    from scipy.special import stdtrit
+
+    finite = np.isfinite(nu)
+    return np.where(finite, stdtrit(np.where(finite, nu, 1.0), 0.5 + level / 2.0), z_for(level))
+
+
+def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_naive: float, df: float,
+                         sizes: np.ndarray | None, *, confidence: float = 0.95, resid_sums: np.ndarray | None = None,
+                         discordant: np.ndarray | None = None) -> tuple[float, float, float, str] | None:
+    """The rule for a paired difference of 0/1 scores: ``(low, high, p, kind)``, or None when t is right.
+
+    Without clusters, Tango's score interval on the discordant counts when fewer than
+    :data:`~evalstats_core.proportions.FAILURES_FOR_T` of them are there (else None: t). With clusters,
+    at every count (Notes: why no switch to t). With clusters the counts and ``n`` are scaled by ``1 / deff``,
+    ``deff = se^2 / se_naive^2`` (CR2 over the paired t SE; at least 1), and by ``(z / t_nu)^2`` for
+    the degrees of freedom (as Korn & Graubard 1998 do for one proportion), where ``nu`` is the
+    design's df or, when fewer, the number of clusters the variance rests on (:func:`variance_clusters`
+    of ``resid_sums``, the clusters' residual sums of ``a - b``) or the disagreements are spread over
+    (Kish's effective number of clusters of ``discordant``, the per-cluster counts of questions the two
+    models disagree on; and at most the number of clusters with a disagreement less one); a zero
+    clustered SE (every cluster has the same mean difference) gives no design effect, so the worst case
+    is used: the effective n of :func:`kish_n`. With clusters (given ``resid_sums`` and ``discordant``)
+    the interval is widened to contain the MOVER interval of the two discordant cells (Notes). ``p`` is
+    the larger of the score test's at 0 on the same counts and the MOVER's
+    (:func:`~evalstats_core.pair_mover.cell_mover_p`), so ``p < 1 - confidence`` exactly when the
+    interval excludes 0.
+
+    Notes
+    -----
+    Why ``nu``. Near the ceiling two models disagree on few questions, often bunched in a few clusters;
+    the cluster differences are then J-shaped and a file that misses the rare heavy cluster shows a
+    small difference with a small SE. On 432 clustered designs (G = 5-60 equal, unequal and SWE-like;
+    accuracies 0.80-0.99, gaps 0-5 points, models right on 20-60% of each other's errors, ICC of the
+    disagreement rate 0.05-0.3; 2,000 files each, ``bench/bench_pair_edges.py``) scaling by the
+    design's df alone covered 79.0-99% (86 designs below 93%, nearly all misses on that one side);
+    with ``nu`` (then without the count of clusters with a disagreement) the worst was 92.8%, but the
+    interval still lay wholly below a positive truth in up to 7.2% of files (above 2.5% in 77 designs),
+    so a gate at its margin passed a candidate truly at the margin up to 7.2% of the time.
+
+    Why the union with the MOVER. The estimate, its SE and the design effect are small together in
+    such files, so no interval centred on the file's own spread is long enough on that side. Each
+    discordant cell (only A right, only B right) is a small clustered proportion skewed the same way,
+    and its logit-scale CR2 interval is long on the side a missed burst would be: the union with
+    :func:`~evalstats_core.pair_mover.cell_mover_interval` (Newcombe's method 10 with those intervals,
+    the cells' cluster correlation, and ``t`` on ``nu``), and ``nu`` at most the number of clusters
+    with a disagreement less one, bring the worst one-sided miss to 5.1% (above 2.5% on the high side
+    in 13 of 432 designs, all with 27-60 clusters and 12 of them at 85-95% accuracy with the width of
+    the previous rule: where at least 100 effective discordant answers make the rule the CR2 t
+    interval, which this union does not touch; on the low side in 2; G <= 12: worst 2.4%), the
+    gate's false pass at a 2- or 5-point margin above 2.5% in 2, 3, 5 and 3 of each 72 designs
+    (ICC 0.05 / 0.3; before: 3, 15, 10, 49), and the worst two-sided coverage 93.4%. The price is
+    width: median 1.32x the previous rule's, 90th percentile 3.4x, and up to 20x where the two
+    models' disagreement rates vary together between clusters with no gap (the cells' logit limits
+    are far apart although their difference is not), where every interval covered 100%.
+
+    Why no switch to t with clusters. Those 13 designs (at 85-95% accuracy on 27-60 clusters, where the
+    models disagree on 8-15% of the questions) had at least :data:`~evalstats_core.proportions.FAILURES_FOR_T`
+    effective discordant answers in most files, so the rule was the CR2 t interval. But the effective
+    count is ``n / deff`` with the file's own design effect, which is smallest exactly in the files that
+    missed the heavy clusters: the switch to t picked the short symmetric interval in the files whose
+    SE was too small (the t interval's high-side miss there: 2.5-5.1%). The score interval's variance
+    follows the difference (Tango 1998), and even without clusters the paired t's high-side miss at
+    100-750 discordant answers is 2.5-3.0% where Tango's is 2.4-2.5% (exact enumeration at 1,000 and 3,000
+    questions: ``bench/bench_pair_edges.py --unclustered``; the rule without clusters keeps its switch). With clusters the rule is therefore the score interval with the MOVER union at every
+    count: on the 432 designs (2,000 files each, seed 20) the gate's false pass at the margin is above
+    2.5% in 1 of 288 designs (2.7%, a design the change does not touch, within 1 Monte Carlo SE of 2.5%;
+    before: 13, worst 5.1%), the worst coverage 96.1% (93.4% before); on a held-out grid of 480 designs
+    the rule was not chosen on (4-45 clusters, 80-97% accuracy, gaps 0-4 points; ``--held-out``, seed 21)
+    above 2.5% in 2 of 240 (2.55%, also untouched; before: 14, worst 4.9%), worst coverage 96.5%
+    (``bench/results/pair_edges_gate4_2000.txt``, ``pair_edges_gate4_heldout_2000.txt``). The price, on the
+    57 designs of each grid where the interval changed: median width 1.02x / 1.04x the previous rule's,
+    90th percentile 1.24x / 1.21x, at most 1.36x / 1.26x.
+
+    References
+    ----------
+    Tango 1998 (see :func:`paired_proportion_ci`); Korn & Graubard 1998 (the ``(z / t)^2`` shrinkage).
+    Newcombe 1998, Statistics in Medicine 17(22), 2635-2650; Zou & Donner 2008, Statistics in
+    Medicine 27(10), 1693-1702 (the MOVER; see :func:`~evalstats_core.pair_mover.cell_mover_interval`).
+    """
+    from .proportions import use_proportion_interval
+
+    b, c, size = float(only_a), float(only_b), float(n)
+    if sizes is not None:
+        scale = pair_effective_scale(se, se_naive, df, sizes, resid_sums, discordant, confidence=confidence)
+        b, c, size = b * scale, c * scale, size * scale
+    if sizes is None and not use_proportion_interval(0.0, size, paired_discordant=b + c):
+        return None  # with clusters no switch to t (Notes)
+    low, high = paired_proportion_ci(b, c, size, confidence=confidence)
+    p = paired_proportion_p(b, c)
+    if sizes is not None and resid_sums is not None and discordant is not None:  # the union with the MOVER (Notes)
+        from .pair_mover import cell_mover_interval, cell_mover_p, disagreement_df
+
+        cells = discordant_cells(float(only_a), float(only_b), sizes, resid_sums, discordant)
+        nu = float(disagreement_df(df, sizes, resid_sums, discordant))
+        m_low, m_high, defined = cell_mover_interval(*cells, sizes, pair_t(nu, check_confidence(confidence)))
+        if defined:
+            low, high = min(low, float(m_low)), max(high, float(m_high))
+            p = max(p, cell_mover_p(*cells, sizes, nu)) if math.isfinite(p) else p
+    kind = "tango" if sizes is None else "tango-effective"
+    return float(low), float(high), p, kind
+
+
+def discordant_cells(only_a: Any, only_b: Any, sizes: Any, resid_sums: Any, discordant: Any) -> tuple[Any, Any]:
+    """Per cluster, the questions only A and only B got right, from the clusters' residual sums of ``a - b``
+    (``D_g - n_g d``) and their disagreement counts ``m_g``: ``((m_g + D_g) / 2, (m_g - D_g) / 2)``. The
+    totals ``only_a``, ``only_b`` (arrays ``(reps,)`` with ``(reps, G)`` sums) give ``d``."""
+    sz = np.asarray(sizes, dtype=np.float64)
+    d = (np.asarray(only_a, dtype=np.float64) - np.asarray(only_b, dtype=np.float64)) / float(sz.sum())
+    net = np.asarray(resid_sums, dtype=np.float64) + sz * np.asarray(d)[..., None]
+    from .pair_mover import whole_counts
+
+    m = np.asarray(discordant, dtype=np.float64)
+    return whole_counts(0.5 * (m + net)), whole_counts(0.5 * (m - net))
