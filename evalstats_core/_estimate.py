@@ -216,7 +216,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
     unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept; ``discordant``: per
     cluster, the questions two 0/1 models disagree on, or a function that makes them, called only when the
-    interval rule reads them (:func:`_surely_t`); ``memo``: where t quantiles are kept)."""
+    interval rule reads them; ``memo``: where t quantiles are kept)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -271,8 +271,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
     if not paired:
         only = None
-    if only is not None and interval == "auto" and cr2 and not (clustered and _surely_t(only, se, clt_se(ssd, n),
-                                                                                         confidence)):
+    if only is not None and interval == "auto" and cr2:
         from .proportions import binary_pair_interval
 
         if callable(discordant):
@@ -290,23 +289,6 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         variance_removed=removed, paired=bool(paired), clustered=clustered, confidence=confidence,
         warnings=notes, df=df, method=method, interval=kind,
         only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
-
-
-def _surely_t(only: tuple[int, int], se: float, se_naive: float, confidence: float) -> bool:
-    """True when :func:`~evalstats_core.proportions.binary_pair_interval` of a clustered 0/1 pair is sure to keep
-    ``t`` (return None) whatever its per-cluster counts: it scales the discordant counts by ``1 / deff`` (at most
-    1) times ``(z / t_nu)^2`` with ``nu >= 1`` (:func:`~evalstats_core.pair_mover.disagreement_df`), so by at
-    least ``min(1, (se_naive / se)^2) (z / t_1)^2``; when even that many are :data:`FAILURES_FOR_T
-    <evalstats_core.proportions.FAILURES_FOR_T>` or more (with a margin far above rounding), the rule's own
-    count is too, and its per-cluster sums (Kish's clusters of the disagreements, the variance's clusters,
-    the t quantile at their df) need not be made."""
-    if not (se > 0.0 and se_naive > 0.0):
-        return False  # a zero SE: the rule's worst case (Kish's n), decided by the rule itself
-    from .proportions import FAILURES_FOR_T
-
-    z, t1 = t_crit(confidence, math.inf), math.tan(0.5 * math.pi * confidence)  # t_1's quantile: tan(pi (p - 1/2))
-    least = (only[0] + only[1]) * min(1.0, (se_naive / se) ** 2) * (z / t1) ** 2
-    return least >= FAILURES_FOR_T * (1.0 + 1e-6)
 
 
 def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None, sizes: np.ndarray | None,
@@ -334,7 +316,7 @@ def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], cod
     got right (one dot, exact); no residuals. ``codes`` and ``sizes`` as from
     :func:`~evalstats_core._clusters.codes_and_sizes`, or None. With clusters each model's ones per cluster
     come from one weighted ``bincount`` (two columns: cheaper than counting answer patterns), and the
-    questions the two disagree on per cluster only when the interval rule reads them (:func:`_surely_t`)."""
+    questions the two disagree on per cluster only when the interval rule reads them."""
     n, ma, sa, used, ssa = binary_model(xa, ones[0], codes, sizes)
     n_b, mb, sb, _, ssb = binary_model(xb, ones[1], codes, sizes)
     ssd = cov = math.nan
