@@ -379,6 +379,8 @@ def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, 
     if pct and low <= plan.delta <= high:
         st.page_link("pages/power.py", label="Open the power calculator with these numbers",
                      icon=":material/calculate:", query_params=power_link(plan))
+        st.caption(f"The calculator takes ω² = {plan.omega2:.4g} as known (Eq. 9 with z): its questions needed are "
+                   "those of this estimate alone, without the allowance above for how uncertain it is.")
     elif pct:
         st.caption(f"The power calculator takes effects from {100 * low:g} to {100 * high:g} points; choose an "
                    "effect in that range to open it with these numbers.")

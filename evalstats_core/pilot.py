@@ -24,6 +24,7 @@ import numpy as np
 
 from .decomposition import _between_variance, _codes, resampling_decomposition
 from .errors import EvalStatsError
+from .plan_spread import omega2_spread
 from .power import mde, power_at, sample_size
 
 __all__ = ["PilotEstimates", "pilot_estimates"]
@@ -54,10 +55,15 @@ class PilotEstimates:
     omega2_unclipped : float
         The same before clipping.
     omega2_plan : float
-        The omega2 the planners use: ``omega2`` without clusters; with clusters the median-unbiased
-        random-intercept estimate (:func:`_random_intercept_variance`), noise removed, clipped at 0.
+        The omega2 ``.sample_size``, ``.mde`` and ``.power_at`` use (they plan as if it were the truth):
+        ``omega2`` without clusters; with clusters the median-unbiased random-intercept estimate
+        (:func:`_random_intercept_variance`), noise removed, clipped at 0.
     correlation : float
         Pearson correlation of the two models' question-level scores (NaN if either is constant).
+    omega2_nodes, omega2_weights : tuple of float
+        A confidence distribution of omega2 given the pilot, noise removed
+        (:func:`~evalstats_core.plan_spread.omega2_spread`): the planners ask for the questions whose power
+        *averaged* over it is the target, which is the power averaged over pilots.
     note : str or None
         Plain-words remarks (clipping, unidentified sigma2, undefined correlation), or None.
     """
@@ -78,6 +84,8 @@ class PilotEstimates:
     correlation: float
     note: str | None
     omega2_plan: float = math.nan
+    omega2_nodes: tuple[float, ...] = ()
+    omega2_weights: tuple[float, ...] = ()
 
     def _kw(self, k_a: Any, k_b: Any) -> dict[str, Any]:
         return {
@@ -173,7 +181,9 @@ def _random_intercept_variance(diffs: np.ndarray, cluster: np.ndarray) -> float:
     of what remains: none in the median for normal differences (a pilot whose between sum of squares
     sits at its median gives back the true omega2, ``tests/test_plan_pilots.py``; median realised power
     78.0-83.2% for an 80% target over six designs, 79.5% over 2,000 pilots at ICC 0.015); down in the
-    mean realised power, 74-79% for an 80% target (a short plan loses more power than a long one gains).
+    mean realised power, 74-79% for an 80% target (a short plan loses more power than a long one gains),
+    which is why :func:`~evalstats_core.planning.plan_pair` averages the power over the confidence
+    distribution this inversion gives (:func:`~evalstats_core.plan_spread.omega2_spread`), not at its median.
     Plugging in ``MSW`` for ``sigma_e^2`` adds noise of its ``n - G`` df, negligible in a pilot of
     hundreds of questions.
     It rests on the random-intercept model (cluster effects independent of the cluster sizes).
@@ -186,18 +196,11 @@ def _random_intercept_variance(diffs: np.ndarray, cluster: np.ndarray) -> float:
     Eldridge, Ashby & Kerry 2006, "Sample size for cluster randomized trials: effect of coefficient of
     variation of cluster size", Int. J. Epidemiology 35(5), 1292-1300 (the design effect of unequal sizes).
     """
-    n = diffs.size
-    counts = np.bincount(cluster)
-    used = counts > 0
-    g = int(used.sum())
-    if g >= n:  # singletons: no within-cluster variance to separate, the model is the plain one
+    parts = _anova_parts(diffs, cluster)
+    if parts is None:  # singletons: no within-cluster variance to separate, the model is the plain one
         return _cr2_variance(diffs, cluster)
-    sums = np.bincount(cluster, weights=diffs)
-    within = diffs - sums[cluster] / counts[cluster]
-    msw = float(within @ within) / (n - g)
-    sizes = counts[used].astype(np.float64)
-    ssb = float(sizes @ (sums[used] / sizes - diffs.mean()) ** 2)
-    share = float(sizes @ sizes) / n
+    msw, ssb, sizes, share = parts
+    n = diffs.size
     if ssb <= 0.0 or (msw > 0.0 and _between_sum_cdf(ssb, sizes, 0.0, msw) <= 0.5):
         return msw  # SSB at or below its median without a cluster effect: sigma_c^2 = 0
 
@@ -212,6 +215,21 @@ def _random_intercept_variance(diffs: np.ndarray, cluster: np.ndarray) -> float:
         hi *= 2.0
     var_cluster = brentq(excess, 0.0, hi, xtol=1e-9 * hi, rtol=1e-5)  # at 0 without MSW: SSB = 0, excess 1/2
     return msw + var_cluster * share
+
+
+def _anova_parts(diffs: np.ndarray, cluster: np.ndarray) -> tuple[float, float, np.ndarray, float] | None:
+    """``MSW``, ``SSB``, the cluster sizes and ``sum n_g^2 / n`` of the one-way layout; None for singletons."""
+    n = diffs.size
+    counts = np.bincount(cluster)
+    used = counts > 0
+    g = int(used.sum())
+    if g >= n:
+        return None
+    sums = np.bincount(cluster, weights=diffs)
+    within = diffs - sums[cluster] / counts[cluster]
+    sizes = counts[used].astype(np.float64)
+    ssb = float(sizes @ (sums[used] / sizes - diffs.mean()) ** 2)
+    return float(within @ within) / (n - g), ssb, sizes, float(sizes @ sizes) / n
 
 
 def _between_sum_cdf(x: float, sizes: np.ndarray, var_cluster: float, var_within: float) -> float:
@@ -247,6 +265,8 @@ def _between_sum_cdf(x: float, sizes: np.ndarray, var_cluster: float, var_within
 
     # the nonzero lambda_j lie in [min D, max D] (interlacing): min D chi2_{G-1} <= SSB <= max D chi2_{G-1}
     g = int(count.sum()) - 1
+    if size.size == 1:  # equal clusters: SSB = (var_within + m var_cluster) chi2_{G-1} exactly
+        return float(chdtr(g, x / float(d[0])))
     if chdtr(g, x / float(d.max())) > 1.0 - 1e-12:
         return 1.0
     if chdtr(g, x / float(d.min())) < 1e-12:
@@ -356,6 +376,7 @@ def pilot_estimates(a: Any, b: Any, /, *, clusters: Any = None) -> PilotEstimate
         vb = _between_variance(mb, cluster)
     raw = _cr2_variance(ma - mb, cluster) - noise_a - noise_b  # Appendix C omega2 minus answer noise
     plan = raw if cluster is None else _random_intercept_variance(ma - mb, cluster) - noise_a - noise_b
+    nodes, weights = omega2_spread(ma - mb, cluster, noise_a + noise_b)
     notes = []
     if raw < 0.0:
         notes.append(
@@ -387,4 +408,6 @@ def pilot_estimates(a: Any, b: Any, /, *, clusters: Any = None) -> PilotEstimate
         correlation=corr,
         note="; ".join(notes) or None,
         omega2_plan=max(plan, 0.0),
+        omega2_nodes=tuple(nodes.tolist()),
+        omega2_weights=tuple(weights.tolist()),
     )

@@ -35,7 +35,7 @@ def pilot_file(sizes: Any, delta: float, sd_cluster: float, sd_question: float, 
     sizes = np.asarray(sizes, dtype=np.int64)
     labels = np.repeat(np.arange(sizes.size), sizes)
     d = delta + gen.normal(0.0, sd_cluster, sizes.size)[labels] + gen.normal(0.0, sd_question, labels.size)
-    base = gen.normal(0.0, 1.0, labels.size)
+    base = 5.0 + gen.normal(0.0, 1.0, labels.size)  # both models on one scale (0 to 10) even in a tiny pilot
     clustered = bool((sizes > 1).any())
     head = "question,cluster,A,B" if clustered else "question,A,B"
     rows = [head] + [(f"q{i},c{g},{b + x:.9g},{b:.9g}" if clustered else f"q{i},{b + x:.9g},{b:.9g}")
@@ -69,12 +69,15 @@ def realised_power(sizes: Any, delta: float, sd_cluster: float, sd_question: flo
 
 
 def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: float, *, pilots: int, reps: int,
-                     seed: int = 0, alpha: float = 0.05, power: float = 0.8, cr2_too: bool = False) -> dict[str, Any]:
+                     seed: int = 0, alpha: float = 0.05, power: float = 0.8, cr2_too: bool = False,
+                     median_too: bool = False) -> dict[str, Any]:
     """Plan from ``pilots`` simulated pilots with :func:`~evalstats_core.planning.plan_pair` and simulate each plan.
 
-    Returns ``{"power": (pilots,) realised powers, "n_needed": (pilots,), "omega2": (pilots,) planned
-    omega2, "omega2_true": float, "n_true": float (the plan from the true omega2), "power_true": float}``,
-    and with ``cr2_too`` ``"power_cr2"``: the realised power of the plans made from the file's own CR2 omega2.
+    Returns ``{"power": (pilots,) realised powers, "n_needed": (pilots,), "omega2": (pilots,) median
+    omega2 (``omega2_ahead``), "omega2_true": float, "n_true": float (the plan from the true omega2),
+    "power_true": float}``; with ``cr2_too`` ``"power_cr2"``: the realised power of the plans made from the
+    file's own CR2 omega2; with ``median_too`` ``"power_median"`` and ``"n_median"``: those of the plans made
+    from the median omega2 alone (the planner before the average over its confidence distribution).
     """
     from .analysis import analyze
     from .data import load, question_scores
@@ -85,7 +88,13 @@ def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: f
     sizes = np.asarray(sizes, dtype=np.int64)
     n = int(sizes.sum())
     omega_true = sd_question**2 + sd_cluster**2 * float(sizes @ sizes) / n
-    out: dict[str, Any] = {"power": [], "n_needed": [], "omega2": [], "power_cr2": [], "omega2_true": omega_true}
+    out: dict[str, Any] = {"power": [], "n_needed": [], "omega2": [], "power_cr2": [], "power_median": [],
+                           "n_median": [], "omega2_true": omega_true}
+
+    def simulate(n_planned: float) -> float:
+        return realised_power(planned_sizes(sizes, n_planned), delta, sd_cluster, sd_question, reps=reps, gen=gen,
+                              alpha=alpha)
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
         for i in range(pilots):
@@ -93,18 +102,19 @@ def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: f
             plan = plan_pair(None, table, analyze(table), "A", "B", delta=delta, alpha=alpha, power=power)
             out["n_needed"].append(plan.n_needed)
             out["omega2"].append(plan.omega2_ahead)
-            out["power"].append(realised_power(planned_sizes(sizes, plan.n_needed), delta, sd_cluster, sd_question,
-                                               reps=reps, gen=gen, alpha=alpha))
+            out["power"].append(simulate(plan.n_needed))
             if cr2_too:  # the plan from the file's own CR2 omega2 (before issue 20's second pass)
-                n_cr2 = sample_size_t(delta, omega2=plan.omega2, alpha=alpha, power=power,
-                                      df_per_question=plan.df_per_question)
-                out["power_cr2"].append(realised_power(planned_sizes(sizes, n_cr2), delta, sd_cluster, sd_question,
-                                                       reps=reps, gen=gen, alpha=alpha))
+                out["power_cr2"].append(simulate(sample_size_t(delta, omega2=plan.omega2, df_per_question=plan.df_per_question,
+                                                               alpha=alpha, power=power)))
+            if median_too:  # the plan from the median omega2 alone (issue 20's second pass)
+                out["n_median"].append(sample_size_t(delta, omega2=plan.omega2_ahead, df_per_question=plan.df_per_question,
+                                                     alpha=alpha, power=power))
+                out["power_median"].append(simulate(out["n_median"][-1]))
     labels = np.repeat(np.arange(sizes.size), sizes) if (sizes > 1).any() else None
     _, rate = _test_df(labels, n)
     out["n_true"] = sample_size_t(delta, omega2=omega_true, alpha=alpha, power=power, df_per_question=rate)
     out["power_true"] = realised_power(planned_sizes(sizes, out["n_true"]), delta, sd_cluster, sd_question,
                                        reps=20 * reps, gen=gen, alpha=alpha)
-    for key in ("power", "n_needed", "omega2", "power_cr2"):
+    for key in ("power", "n_needed", "omega2", "power_cr2", "power_median", "n_median"):
         out[key] = np.asarray(out[key])
     return out

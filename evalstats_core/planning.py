@@ -52,11 +52,11 @@ class PairPlan:
         Answers per question in this file.
     omega2 : float
         Variance of the question-level differences, answer noise removed (Appendix C; the clustered CR2
-        sum when clustered): the MDE uses it, so it matches the SE the analysis reports. The questions
-        (and answers) needed use, with clusters, a median-unbiased random-cluster-effect estimate instead
-        (``omega2_ahead``, :attr:`~evalstats_core.pilot.PilotEstimates.omega2_plan`): plans from such pilots
-        err short about as often as long (median realised power 78-83% for an 80% target), and their
-        average power is below the target (74-79%: a short plan loses more power than a long one gains).
+        sum when clustered): the MDE uses it, so it matches the SE the analysis reports (its power holds if
+        omega2 is as estimated). The questions (and answers) needed average the power over a confidence
+        distribution of omega2 given this file (``omega2_nodes``, ``omega2_weights``;
+        :mod:`evalstats_core.plan_spread`), so plans from files like this one deliver the target power *on
+        average over such files* (the audit's pilot -> plan -> eval -> test rate), not in each one.
     sigma2_model, sigma2_baseline : float
         Mean conditional variances E[sigma^2]; 0 when the file has one answer per question (then
         ``resampled`` is False and the noise is inside ``omega2``).
@@ -72,16 +72,26 @@ class PairPlan:
         Minimum detectable effect of an eval like this one (n questions, this K): Eq. 10 with t
         quantiles on the test's degrees of freedom ``df``.
     n_needed : float
-        Questions needed to detect ``delta`` at this file's K, unrounded: Eq. 9 with t quantiles on the
-        degrees of freedom the planned eval's test will have (:func:`~evalstats_core.power.sample_size_t`).
+        Questions needed to detect ``delta`` at this file's K, unrounded: the ``n`` whose power, averaged
+        over ``omega2_nodes`` with ``omega2_weights``, is ``power``, each power Eq. 9's t approximation on
+        the degrees of freedom the planned eval's test will have
+        (:func:`~evalstats_core.plan_spread.sample_size_mean_power`; with one node,
+        :func:`~evalstats_core.power.sample_size_t`).
     k_needed : float or None
-        Answers per question (both models) that detect ``delta`` with this file's n; None when more
-        answers cannot get there (``omega2`` alone is too large) or the file has one answer per question.
+        Answers per question (both models) that detect ``delta`` with this file's n, with the same average
+        power; None when more answers cannot get there (``omega2`` alone is too large) or the file has one
+        answer per question.
     note : str or None
         Remarks from the estimation (clipping, sigma2 not identifiable).
     df, df_per_question : float
         Degrees of freedom of this file's paired test, and per question as the eval grows (1 without
         clusters; ``(df + 1) / n`` with clusters).
+    omega2_ahead : float
+        The median of that confidence distribution (with clusters median-unbiased,
+        :attr:`~evalstats_core.pilot.PilotEstimates.omega2_plan`); plans from it alone fell short of the
+        target on average (74-79% for 80% from 5-12 clusters: a short plan loses more than a long one gains).
+    omega2_nodes, omega2_weights : tuple of float
+        The confidence distribution of omega2 the questions needed average over (capped like ``omega2``).
     """
 
     model: str
@@ -106,25 +116,35 @@ class PairPlan:
     df: float = math.inf
     df_per_question: float = 1.0
     omega2_ahead: float = math.nan
+    omega2_nodes: tuple[float, ...] = ()
+    omega2_weights: tuple[float, ...] = ()
 
-    def _kw(self, *, ahead: bool = False) -> dict[str, float]:
-        omega2 = self.omega2_ahead if ahead and not math.isnan(self.omega2_ahead) else self.omega2
-        return {"omega2": omega2, "sigma2_a": self.sigma2_model, "sigma2_b": self.sigma2_baseline}
+    def _kw(self) -> dict[str, float]:
+        return {"omega2": self.omega2, "sigma2_a": self.sigma2_model, "sigma2_b": self.sigma2_baseline}
+
+    def _spread(self) -> tuple[np.ndarray, np.ndarray]:
+        """The confidence distribution of omega2 the questions needed average over (one node if none)."""
+        if self.omega2_nodes:
+            return np.asarray(self.omega2_nodes), np.asarray(self.omega2_weights)
+        return np.array([self.omega2 if math.isnan(self.omega2_ahead) else self.omega2_ahead]), np.ones(1)
 
     def k_frame(self, ks: tuple[int, ...] = K_GRID) -> pd.DataFrame:
         """MDE at this n and questions needed for ``delta``, for each K in ``ks`` (same K for both models).
 
         Only meaningful when ``resampled``; without resamples every row equals the K = 1 row.
         """
-        from .power import mde_t, sample_size_t
+        from .plan_spread import sample_size_mean_power
+        from .power import mde_t
 
         kw = {**self._kw(), "alpha": self.alpha, "power": self.power}
-        ahead = {**self._kw(ahead=True), "alpha": self.alpha, "power": self.power}
+        nodes, weights = self._spread()
+        noise = self.sigma2_model + self.sigma2_baseline
         return pd.DataFrame({  # a handful of K values: one scalar call each
             "k": [int(x) for x in ks],
             "mde": [float(mde_t(self.n, k_a=float(x), k_b=float(x), df=self.df, **kw)) for x in ks],
-            "n_needed": [float(sample_size_t(self.delta, k_a=float(x), k_b=float(x),
-                                             df_per_question=self.df_per_question, **ahead)) for x in ks],
+            "n_needed": [sample_size_mean_power(self.delta, nodes, weights, noise=noise / x, alpha=self.alpha,
+                                                power=self.power, df_per_question=self.df_per_question)
+                         for x in ks],
         })
 
 
@@ -149,7 +169,9 @@ def answers_needed(n: float, delta: float, *, omega2: float, sigma2_a: float, si
     With the true variances the plan delivers its power (``tests/test_edges.py``); with variances
     estimated from a small pilot it under-plans more often than it over-plans (the plan is a convex
     function of the estimated variance, whose distribution is right-skewed: the median estimate is
-    below the truth), so read K as a lower bound when the pilot has few clusters.
+    below the truth), so read K as a lower bound when the pilot has few clusters. :func:`plan_pair`
+    instead averages the power over the pilot's uncertainty about omega2
+    (:func:`~evalstats_core.plan_spread.answers_mean_power`).
 
     Examples
     --------
@@ -224,7 +246,8 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
     models answered (Appendix C), the MDE from Eq. 10 and the questions needed from Eq. 9.
     """
     from .pilot import pilot_estimates
-    from .power import mde_t, sample_size_t
+    from .plan_spread import answers_mean_power, sample_size_mean_power
+    from .power import mde_t
 
     alpha = check_probability(alpha, "alpha")
     power = check_probability(power, "power")
@@ -243,7 +266,8 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
         clusters = None
     est = pilot_estimates(a, b, clusters=clusters)
     omega2, notes = est.omega2, [est.note] if est.note else []
-    ahead = est.omega2_plan  # the questions needed: a median-unbiased omega2 (the MDE: this file's own SE)
+    ahead = est.omega2_plan  # the median of the omega2 the questions needed average over (the MDE: this file's SE)
+    nodes = np.asarray(est.omega2_nodes)
     if analysis.unit == "percent" and clusters is None:
         # Bhatia-Davis: a difference of two [0, 1] scores lies in [-1, 1], so its variance is at most
         # (1 - mean)(1 + mean); the ddof=1 estimate can exceed it at small n (e.g. n/(n-1) for +-1 values)
@@ -252,7 +276,7 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
             notes.append(f"the estimated ω² ({omega2:.3g}) is more than differences of scores in [0, 1] can have "
                          f"with this mean; the plan uses the largest possible value, {cap:.3g}")
             omega2 = cap
-        ahead = min(ahead, cap)
+        ahead, nodes = min(ahead, cap), np.minimum(nodes, cap)
     if clusters is not None:
         notes.append(_few_clusters_note(clusters, analysis))
     kw = {"omega2": omega2, "sigma2_a": est.sigma2_a, "sigma2_b": est.sigma2_b}
@@ -260,16 +284,18 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
     df_now, rate = _test_df(clusters, rows.size)
     # Eq. 10 and Eq. 9 with t on the degrees of freedom the test has (and will have at the planned size)
     the_mde = float(mde_t(rows.size, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power, df=df_now))
-    kw_ahead = {**kw, "omega2": ahead}
-    needed = float(sample_size_t(delta, **kw_ahead, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power,
-                                 df_per_question=rate))
-    k_need = answers_needed(rows.size, delta, **kw_ahead, alpha=alpha, power=power, df=df_now) if resampled else None
+    weights = np.asarray(est.omega2_weights)  # questions (and answers) for the target power on average over pilots
+    needed = sample_size_mean_power(delta, nodes, weights, noise=est.sigma2_a / est.k_a + est.sigma2_b / est.k_b,
+                                    alpha=alpha, power=power, df_per_question=rate)
+    k_need = answers_mean_power(rows.size, delta, nodes, weights, noise_sum=est.sigma2_a + est.sigma2_b,
+                                alpha=alpha, power=power, df=df_now) if resampled else None
     return PairPlan(
         model=model, baseline=baseline, n=int(rows.size), n_clusters=est.n_clusters, k_model=est.k_a,
         k_baseline=est.k_b, omega2=omega2, sigma2_model=est.sigma2_a, sigma2_baseline=est.sigma2_b,
         resampled=resampled, correlation=est.correlation, observed_diff=est.mean_difference, delta=float(delta),
         alpha=alpha, power=power, mde=the_mde, n_needed=needed, k_needed=k_need,
         note="; ".join(n for n in notes if n) or None, df=df_now, df_per_question=rate, omega2_ahead=ahead,
+        omega2_nodes=tuple(nodes.tolist()), omega2_weights=tuple(weights.tolist()),
     )
 
 
@@ -293,14 +319,15 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
 
     The clustered variance rests on the Satterthwaite degrees of freedom of the design (Bell &
     McCaffrey 2002); a variance estimated on ``df`` degrees of freedom is within a factor
-    ``df / chi2_{df, 0.975}`` to ``df / chi2_{df, 0.025}`` of the truth with 95% confidence. The plan's
-    omega2 is made median-unbiased (:func:`~evalstats_core.pilot._random_intercept_variance`), so about
-    half of the plans from such pilots fall short of their power, and the spread is wide: by simulation
-    (``bench/bench_plan_pilots.py``; ``tests/test_plan_pilots.py``) from 5-12 clusters the median plan
-    delivers 78-83% for an 80% target, and one plan in ten under 50%. The direction of what remains: none
-    in the median (the estimate inverts the exact distribution of the between-cluster sum of squares of
-    normal differences); down in the mean, which averages short plans that lose much power with long
-    ones that cannot gain much: 74-76% for an 80% target with 5-12 clusters, 79% with 27 (90% target: 81-82%).
+    ``df / chi2_{df, 0.975}`` to ``df / chi2_{df, 0.025}`` of the truth with 95% confidence. The plan
+    allows for it: its power averaged over the confidence distribution of omega2 given the file is the
+    target (:mod:`evalstats_core.plan_spread`), which makes it the power averaged over pilots like this one.
+    By simulation (``bench/bench_plan_pilots.py``, 300 pilots a design; ``tests/test_plan_pilots.py``) from
+    5-12 clusters the mean realised power is 81-82% for an 80% target (the plans from the median-unbiased
+    omega2 alone: 74-77%), the spread stays wide (a third of the plans fall short, one in ten delivers
+    under 60%), and the plans are 1.2-1.3x as long as those from the median omega2. The direction of what
+    remains: up by up to 2 points in the mean, half of it the rounding up to whole clusters (the plan
+    from the true omega2 delivers 79-82%).
     """
     from ._clusters import MIN_CLUSTERS, cluster_sizes, cr2_se_df
 
@@ -313,10 +340,9 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
 
     hi, lo = (1.0 / x**2 for x in se_range(df))  # the variance's truth over its estimate, 95%
     return (f"with only {g} clusters the variance behind this plan rests on about {df:.1f} degrees of freedom: the "
-            f"true value could be {lo:.2f}x to {hi:.2f}x this estimate (95%), and the questions needed with it; the "
-            "estimate is median-unbiased, so about half of the plans from pilots like this one fall short of their "
-            "power, on average they deliver a few points less than it, and one in ten delivers under 50% "
-            "power for an 80% target")
+            f"true value could be {lo:.2f}x to {hi:.2f}x this estimate (95%); the questions needed allow for that, so "
+            "plans from pilots like this one deliver their power on average, but not each one: about a third of them "
+            "fall short of it, and one in ten delivers under 60% power for an 80% target")
 
 
 def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
@@ -326,14 +352,17 @@ def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
     out = {
         "mde": (f"With {plan.n:,} questions{' and K = ' + format(plan.k_model, 'g') if plan.resampled else ''}, "
                 f"a paired comparison of {plan.model} and {plan.baseline} detects a true difference of "
-                f"{unit(plan.mde)} with {plan.power:.0%} power at α = {plan.alpha:g} (Miller 2024, Eq. 10). "
+                f"{unit(plan.mde)} with {plan.power:.0%} power at α = {plan.alpha:g} if ω² is what this file "
+                "estimates (Miller 2024, Eq. 10). "
                 f"The observed difference is {unit(abs(plan.observed_diff))}."),
         "n": (f"To detect {unit(plan.delta)} you need about {q:,} questions like these"
               + (f" ({math.ceil(q / (plan.n / plan.n_clusters)):,} clusters of this size)" if plan.n_clusters else "")
               + f", {'more' if q > plan.n else 'fewer'} than the {plan.n:,} in this file (Eq. 9)."
-              + (" With clusters ω² is a median-unbiased random-cluster-effect estimate: about half of the plans "
-                 "from files like this one fall short of the target power, and on average they deliver a few points "
-                 "less than it (a short plan loses more power than a long one gains)." if plan.n_clusters else "")),
+              + f" That is {plan.power:.0%} power on average over files like this one: the plan allows for how "
+                "uncertain ω² is from this file, so it is longer than a plan for the estimate alone, and a given plan "
+                "delivers more or less than that"
+              + (" (with clusters much more or less: from 5 to 12 clusters about a third of such plans fall short)."
+                 if plan.n_clusters else ".")),
     }
     if plan.resampled:
         out["k"] = (f"With the same {plan.n:,} questions, {unit(plan.delta)} needs K = {math.ceil(plan.k_needed)} "

@@ -10,6 +10,7 @@ averaged per question.
 ``mde``                      the minimum detectable effect at ``n`` questions (Eq. 10)
 ``power_at``                 power of the two-sided test at ``n`` and ``delta`` (vectorised)
 ``power_curve``              power over a grid of ``n``, with the required ``n`` marked
+``sample_size_t``, ``mde_t`` Eq. 9 and 10 with t quantiles on the test's df (:mod:`.power_t`)
 ``clustered_sample_size``    Eq. 9 with omega2 inflated by a design effect (Appendix C)
 ``clustered_mde``            Eq. 10 with the same design effect
 ``omega2_from``              ``Var(x_A) + Var(x_B) - 2 rho sqrt(Var(x_A) Var(x_B))``
@@ -33,12 +34,13 @@ from typing import Any
 
 import numpy as np
 
-from ._quantiles import norm_ppf
+from ._power_inputs import _plan_variance, _positive, _z_sum
 from ._results import scalar_or_array as _out
 from ._validate import check_finite as _finite
 from ._validate import check_probability
 from .clustering import design_effect
 from .errors import EvalStatsError
+from .power_t import mde_t, sample_size_t
 
 __all__ = [
     "PRESETS",
@@ -65,42 +67,6 @@ PRESETS: MappingProxyType[str, MappingProxyType[str, float]] = MappingProxyType(
         "binary": MappingProxyType({"omega2": 1 / 9, "sigma2_a": 1 / 6, "sigma2_b": 1 / 6}),
     }
 )
-
-
-def _plan_variance(omega2: Any, sigma2_a: Any, sigma2_b: Any, k_a: Any, k_b: Any) -> float:
-    """``omega2 + sigma2_a/k_a + sigma2_b/k_b`` after checking each input (Eq. 9's numerator)."""
-    values = {}
-    for name, v in (("omega2", omega2), ("sigma2_a", sigma2_a), ("sigma2_b", sigma2_b)):
-        x = _finite(v, name)
-        if x < 0.0:
-            raise EvalStatsError(f"{name} ({x!r}) must be >= 0: it is a variance")
-        values[name] = x
-    for name, v in (("k_a", k_a), ("k_b", k_b)):
-        x = _finite(v, name)
-        if x < 1.0:
-            raise EvalStatsError(f"{name} ({x!r}) must be >= 1 answer per question")
-        values[name] = x
-    var = values["omega2"] + values["sigma2_a"] / values["k_a"] + values["sigma2_b"] / values["k_b"]
-    if var == 0.0:
-        raise EvalStatsError(
-            "omega2 + sigma2_a/k_a + sigma2_b/k_b is 0: without noise any n detects any effect; "
-            "give a positive omega2 (e.g. 1/9) or conditional variances"
-        )
-    return var
-
-
-def _z_sum(alpha: Any, power: Any) -> float:
-    a = check_probability(alpha, "alpha")
-    p = check_probability(power, "power")
-    return norm_ppf(1.0 - a / 2.0) + norm_ppf(p)  # z_{alpha/2} + z_beta; no scipy (the gate's start-up, issue 25)
-
-
-def _positive(value: Any, name: str, hint: str) -> np.ndarray:
-    arr = np.asarray(value, dtype=np.float64)
-    bad = ~(np.isfinite(arr) & (arr > 0.0))
-    if bad.any():
-        raise EvalStatsError(f"{name} ({float(arr[bad].ravel()[0])!r}) must be a finite number > 0; {hint}")
-    return arr
 
 
 def sample_size(
@@ -166,78 +132,6 @@ def sample_size(
     var = _plan_variance(omega2, sigma2_a, sigma2_b, k_a, k_b)
     z = _z_sum(alpha, power)
     return _out(z * z * var / (d * d))  # Eq. 9
-
-
-def sample_size_t(
-    delta: float,
-    *,
-    omega2: float,
-    sigma2_a: float = 0.0,
-    sigma2_b: float = 0.0,
-    k_a: float = 1,
-    k_b: float = 1,
-    alpha: float = 0.05,
-    power: float = 0.8,
-    df_per_question: float = 1.0,
-) -> float:
-    """Questions needed when the test will use t on the degrees of freedom the planned eval will have.
-
-    Eq. 9 with the normal quantiles replaced by t quantiles on ``df(n) = max(1, df_per_question * n - 1)``,
-    solved for the ``n`` that reproduces itself: ``n = (t_{alpha/2, df(n)} + t_{beta, df(n)})^2 V / delta^2``.
-    ``df_per_question`` is 1 for the paired t-test (``df = n - 1``) and ``(df_pilot + 1) / n_pilot`` for a
-    clustered eval that grows by more clusters like the pilot's (about ``G - 1`` df for ``G`` clusters).
-    With few clusters z under-plans: a plan ending at 8-10 clusters delivered 67.5-74.5% power instead of
-    80%; this one stays within a few points of its target (``tests/test_edges.py``).
-
-    Examples
-    --------
-    >>> math.ceil(sample_size_t(0.03, omega2=1/9)), math.ceil(sample_size(0.03, omega2=1/9))
-    (971, 969)
-    >>> math.ceil(sample_size_t(0.03, omega2=1.0, df_per_question=0.01))  # clusters of 100: 90 of them
-    8918
-    """
-    from scipy.special import stdtrit
-
-    d = float(_positive(delta, "delta", "it is the difference to detect, e.g. 0.03"))
-    var = _plan_variance(omega2, sigma2_a, sigma2_b, k_a, k_b)
-    rate = float(_positive(df_per_question, "df_per_question", "1 for independent questions"))
-    a, p = check_probability(alpha, "alpha"), check_probability(power, "power")
-
-    def needed(n: float) -> float:
-        df = max(1.0, rate * n - 1.0)
-        t = float(stdtrit(df, 1.0 - a / 2.0)) + float(stdtrit(df, p))
-        return t * t * var / (d * d)
-
-    lo = _z_sum(a, p) ** 2 * var / (d * d)  # z needs fewer: n - needed(n) < 0 here
-    hi = needed(lo)
-    for _ in range(200):  # n - needed(n) increases in n: bisect to its root
-        mid = 0.5 * (lo + hi)
-        if mid - needed(mid) < 0.0:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-10 * hi:
-            break
-    return hi
-
-
-def mde_t(n: float, *, omega2: float, sigma2_a: float = 0.0, sigma2_b: float = 0.0, k_a: float = 1,
-          k_b: float = 1, alpha: float = 0.05, power: float = 0.8, df: float | None = None) -> float:
-    """Eq. 10 with t quantiles on ``df`` (default ``n - 1``): the difference ``n`` questions detect.
-
-    Examples
-    --------
-    >>> round(mde_t(969, omega2=1/9), 4), round(mde(969, omega2=1/9), 4)
-    (0.03, 0.03)
-    """
-    from scipy.special import stdtrit
-
-    size = float(_positive(n, "n", "the number of questions"))
-    var = _plan_variance(omega2, sigma2_a, sigma2_b, k_a, k_b)
-    a, p = check_probability(alpha, "alpha"), check_probability(power, "power")
-    dof = max(1.0, size - 1.0) if df is None else float(df)
-    t = float(stdtrit(dof, 1.0 - a / 2.0)) + float(stdtrit(dof, p))
-    return t * math.sqrt(var / size)
 
 
 def mde(
@@ -436,7 +330,8 @@ def clustered_sample_size(
 
     The design effect inflates only the part resampling cannot touch. From pilot data, prefer
     :func:`evalstats_core.pilot.pilot_estimates` with ``clusters=...``, which computes the Appendix C
-    omega2 directly and, for planning (``omega2_plan``), a median-unbiased random-cluster-effect one.
+    omega2 directly and, for planning (``omega2_plan``), a median-unbiased random-cluster-effect one;
+    :func:`evalstats_core.planning.plan_pair` also allows for the pilot's uncertainty about it.
 
     References
     ----------

@@ -20,16 +20,18 @@ SWE = (231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1)
 
 
 @pytest.mark.parametrize(("delta", "sd_cluster", "seed"), [(0.05, 0.13, 60), (0.03, 0.05, 64)], ids=["icc0.1", "icc0.015"])
-def test_plans_from_swe_like_pilots_deliver_their_power_in_the_median(delta, sd_cluster, seed):
+def test_plans_from_swe_like_pilots_deliver_their_power_on_average(delta, sd_cluster, seed):
     """12 SWE-like clusters at ICC 0.1 and 0.015: the CR2 omega2 planned for a median 48-55% power (the
-    issue's 54%); the median-unbiased random-effect omega2 brings the median plan within 5 points of 80%
-    (the Satterthwaite-scaled ANOVA value before it: 85.5% at ICC 0.015), with about half of the pilots
-    short of it, and the plan from the true omega2 within 3 points."""
-    r = plan_from_pilots(SWE, delta, sd_cluster, 0.4, pilots=300, reps=200, seed=seed)
-    assert abs(np.median(r["power"]) - 0.8) <= 0.05
-    assert 0.35 <= np.mean(r["power"] < 0.8) <= 0.65
-    assert np.quantile(r["power"], 0.1) < 0.5  # "one in ten delivers under 50% power"
-    assert 0.7 <= np.mean(r["power"]) < 0.8  # "on average they deliver a few points less than it"
+    issue's 54%); the median-unbiased omega2 alone for a median of about 80% but a mean of 74-77%; the plans
+    that average the power over omega2's confidence distribution deliver 80% on average within 5 points
+    (the audit's check), longer than the median plans, with the spread the note states (a third short,
+    one in ten under 60%); the plan from the true omega2 within 3 points."""
+    r = plan_from_pilots(SWE, delta, sd_cluster, 0.4, pilots=150, reps=200, seed=seed, median_too=True)
+    assert abs(np.mean(r["power"]) - 0.8) <= 0.05
+    assert np.mean(r["power"]) > np.mean(r["power_median"])
+    assert 0.2 <= np.mean(r["power"] < 0.8) <= 0.5  # "about a third of them fall short"
+    assert np.quantile(r["power"], 0.1) < 0.6  # "one in ten delivers under 60% power for an 80% target"
+    assert 1.1 <= np.median(r["n_needed"] / r["n_median"]) <= 1.4
     assert abs(r["power_true"] - 0.8) <= 0.03
 
 
@@ -140,11 +142,12 @@ def test_plan_sentences_state_the_direction_of_the_remaining_bias():
         warnings.simplefilter("ignore", EvalStatsWarning)
         plan = plan_pair(None, table, analyze(table), "A", "B", delta=0.05)
     words = describe(plan)
-    assert "about half of the plans from files like this one fall short of the target power" in words["n"]
-    assert "on average they deliver a few points less than it" in words["n"]
-    assert "about half of the plans from pilots like this one fall short of their power" in plan.note
-    assert "on average they deliver a few points less than it" in plan.note
-    assert "one in ten delivers under 50% power for an 80% target" in plan.note
+    assert "That is 80% power on average over files like this one" in words["n"]
+    assert "from 5 to 12 clusters about a third of such plans fall short" in words["n"]
+    assert "if ω² is what this file estimates" in words["mde"]
+    assert "plans from pilots like this one deliver their power on average, but not each one" in plan.note
+    assert "about a third of them fall short of it" in plan.note
+    assert "one in ten delivers under 60% power for an 80% target" in plan.note
 
 
 @pytest.mark.parametrize("sizes", [(1,) * 60, (30,) * 20])
@@ -165,3 +168,17 @@ def test_plan_omega2_without_or_with_equal_clusters_is_close_to_the_appendix_c_v
     else:
         assert est.omega2_plan == pytest.approx(est.omega2, rel=0.2)
     assert plan.k_frame((1,))["n_needed"][0] == pytest.approx(plan.n_needed)
+
+
+@pytest.mark.parametrize(("sizes", "delta", "sd_cluster", "seed"),
+                         [((1,) * 12, 0.3, 0.0, 70), ((40,) * 5, 0.08, 0.13, 71)], ids=["12-questions", "5-clusters"])
+def test_plans_deliver_their_power_on_average_over_pilots(sizes, delta, sd_cluster, seed):
+    """The audit's check: pilot -> plan_pair -> an eval of the planned size -> the paired test, repeated; the
+    share of significant results is the plan's power on average over pilots. A 12-question pilot (11 df)
+    and 5 equal clusters of 40 (4 df): the plans from the point estimate averaged 77% and 74-75% (a short
+    plan loses more power than a long one gains); the plans that average the power over omega2's
+    confidence distribution are within 2 and 3 points of 80%, and longer than the point-estimate plans."""
+    r = plan_from_pilots(sizes, delta, sd_cluster, 0.4, pilots=400, reps=200, seed=seed, median_too=True)
+    assert abs(np.mean(r["power"]) - 0.8) <= (0.02 if sd_cluster == 0.0 else 0.03)
+    assert np.mean(r["power"]) > np.mean(r["power_median"]) + 0.02
+    assert np.all(r["n_needed"] > r["n_median"])
