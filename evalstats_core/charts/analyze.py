@@ -42,7 +42,8 @@ def _titled(chart, title: str | None, subtitle: str | None, height: int | None =
     if not title:
         return chart if height is None else chart.properties(height=height)
     height = chart.height if height is None else height  # the chart's own: no compiling of its data
-    grow = {"height": height + 45} if isinstance(height, int | float) else {}
+    # a title line, and a subtitle line when there is one (the workbench prints it under the chart instead)
+    grow = {"height": height + (45 if subtitle else 25)} if isinstance(height, int | float) else {}
     return chart.properties(title=alt.TitleParams(title, subtitle=subtitle or "", anchor="start",
                                                   subtitleColor="#777777"), **grow)  # one copy of the chart
 
