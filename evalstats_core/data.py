@@ -15,6 +15,9 @@ Column roles are found by name (case-insensitive synonyms such as ``question_id`
 (Miller 2024, arXiv:2411.00640, Sec. 3.1). Every problem a user can fix raises
 :class:`~evalstats_core.errors.EvalStatsError` naming the file, the line (the header is line 1), the
 column, the value and the fix. The user's file is only ever opened for reading.
+
+This module is the public home of all four; :class:`Dataset` is defined in :mod:`evalstats_core._dataset`,
+:class:`QuestionTable` and :func:`question_scores` in :mod:`evalstats_core._question_table`.
 """
 
 from __future__ import annotations
@@ -22,189 +25,19 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-import numpy as np
-
+from ._dataset import Dataset
 from ._extra import extra_columns, file_columns
+from ._question_table import QuestionTable, question_scores
 from ._records import Records, concat
 from ._validator import validate as _fields
 from .errors import EvalStatsError
 from .limits import Limits
 
-if TYPE_CHECKING:  # pandas is imported when Dataset.frame is first asked for: a small CSV is analysed without it
-    import pandas as pd
-
 __all__ = ["Dataset", "QuestionTable", "load", "load_many", "validate", "question_scores", "Prepared", "prepare",
            "file_columns", "extra_columns"]
-
-
-@dataclass(frozen=True, slots=True)
-class Dataset:
-    """A validated results file in tidy form.
-
-    Attributes
-    ----------
-    frame : pandas.DataFrame
-        One row per answer: ``question`` and ``model`` (categorical, labels as text), ``score`` (float64,
-        finite), ``resample`` (int64: the run or epoch, when the reading has them) and ``cluster``
-        (categorical) when a cluster column is used. Built from ``tidy`` when first asked for (and kept), so
-        that an analysis that never needs it never imports pandas.
-    tidy : dict
-        The same columns as codes and labels: ``question``, ``model`` (and ``cluster``) as ``(codes of each
-        row, labels)``, ``score`` (and ``resample``) as arrays; :func:`question_scores` reads these.
-    name : str
-        The file name used in messages and reports.
-    format : str
-        ``"long"`` or ``"wide"``: the layout that was read.
-    file_type : str
-        ``"csv"`` or ``"parquet"``.
-    question_col, model_col, score_col, cluster_col : str or None
-        The columns of the file that played each role (``model_col``/``score_col`` are None in wide form).
-    model_cols : tuple of str
-        Wide form: the columns read as models (empty in long form).
-    models : tuple of str
-        Model names in order of first appearance.
-    score_kind : str
-        ``"binary"`` when every score is 0 or 1, else ``"continuous"``.
-    n_rows, n_questions : int
-        Answers read; distinct questions.
-    k_min, k_max, k_typical : int
-        Answers per (model, question) that was answered: smallest, largest and most common. K > 1 means
-        resamples, which :func:`question_scores` averages.
-    n_clusters : int or None
-        Distinct clusters (None without a cluster column).
-    cluster_size_min, cluster_size_max : int or None
-        Questions per cluster, smallest and largest.
-    cluster_size_mean : float or None
-        Mean questions per cluster.
-    reading : tuple of str
-        Command-line options that repeat the reading choices (written by :mod:`evalstats_core.flags`).
-    extra : dict or None
-        The file's other columns from the same parse (at most 20): ``{"__question__": question id of each
-        row of ``frame``, column: its text on each row}`` (kept for older callers; see ``unused``).
-    options : tuple of (str, object)
-        The reading choices that differ from the defaults, as :func:`load` keywords and their values.
-    unused : dict of str -> numpy.ndarray
-        The columns no role used, by name (at most 20; an Inspect log's ``metadata.<key>``), one text value
-        per row of ``frame``; :meth:`column` gets one by name.
-    sources : tuple of str
-        The names of the files read (several for :func:`load_many`).
-    notes : tuple of str
-        What was inferred (layout, columns, coding of true/false, partial coverage), in plain words.
-    warnings : tuple of str
-        What the reader should check (repeated rows with different scores, mixed scales allowed).
-    """
-
-    tidy: dict
-    name: str
-    format: str
-    file_type: str
-    question_col: str
-    model_col: str | None
-    score_col: str | None
-    cluster_col: str | None
-    model_cols: tuple[str, ...]
-    models: tuple[str, ...]
-    score_kind: str
-    n_rows: int
-    n_questions: int
-    k_min: int
-    k_max: int
-    k_typical: int
-    n_clusters: int | None
-    cluster_size_min: int | None
-    cluster_size_max: int | None
-    cluster_size_mean: float | None
-    notes: tuple[str, ...]
-    warnings: tuple[str, ...] = ()
-    reading: tuple[str, ...] = ()
-    extra: dict | None = None
-    options: tuple[tuple[str, Any], ...] = ()
-    unused: dict | None = None
-    sources: tuple[str, ...] = ()
-    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)  # the frame, once built
-
-    @property
-    def frame(self) -> pd.DataFrame:
-        """The tidy frame (see the class docstring), built on first use from :attr:`tidy` and kept."""
-        if "frame" not in self._cache:
-            from ._columns import tidy_frame
-
-            self._cache["frame"] = tidy_frame(self.tidy)
-        return self._cache["frame"]
-
-    def column(self, name: str) -> np.ndarray:
-        """An unused column of the file by name, one text value per row of :attr:`frame` (e.g. a ``human``
-        label column for a judge), or an :class:`EvalStatsError` naming the columns there are.
-
-        Examples
-        --------
-        >>> ds = load(b"question,model,score,human\\nq1,A,1,1\\nq2,A,0,1\\n", name="j.csv")
-        >>> ds.column("human").tolist()
-        ['1', '1']
-        """
-        unused = self.unused or {}
-        if name not in unused:
-            raise EvalStatsError(f"{self.name} has no unused column {name!r}; its unused columns are: "
-                                 f"{', '.join(map(repr, unused)) or 'none'}")
-        return unused[name]
-
-
-@dataclass(frozen=True, slots=True)
-class QuestionTable:
-    """Question-level scores: one number per (question, model), the input of every statistic.
-
-    Attributes
-    ----------
-    name : str
-        The file name (for reports).
-    models : tuple of str
-        Column order of the matrices.
-    questions : numpy.ndarray, shape (n_questions,)
-        Question labels (text: fixed-width ``str_`` when all are short, else object), in order of first appearance.
-    scores : numpy.ndarray, shape (n_questions, n_models)
-        Mean of each (question, model) cell's answers; NaN where the model did not answer.
-    k : numpy.ndarray of int64, shape (n_questions, n_models)
-        Answers averaged in each cell (0 where not answered).
-    answered : numpy.ndarray of bool, shape (n_questions, n_models)
-        True where the model answered the question.
-    cluster_codes : numpy.ndarray of int64, shape (n_questions,), or None
-        Cluster of each question as an integer code ``0 .. n_clusters - 1``.
-    clusters : numpy.ndarray, shape (n_clusters,), or None
-        Cluster labels, indexed by code.
-    n_clusters : int or None
-        Number of clusters.
-    cluster_col : str or None
-        The file's cluster column.
-    score_kind : str
-        ``"binary"`` or ``"continuous"`` for the raw answers (averaged resamples may be fractional).
-    format, question_col, model_col, score_col : str or None
-        How the file was read (``Dataset``'s roles), so an analysis of the table reports them.
-    notes : tuple of str
-        The loader's notes on the file (``Dataset.notes``).
-    reading : tuple of str
-        Command-line options that repeat how the file was read (``Dataset.reading``).
-    """
-
-    name: str
-    models: tuple[str, ...]
-    questions: np.ndarray
-    scores: np.ndarray
-    k: np.ndarray
-    answered: np.ndarray
-    cluster_codes: np.ndarray | None
-    clusters: np.ndarray | None
-    n_clusters: int | None
-    cluster_col: str | None
-    score_kind: str
-    format: str | None = None
-    question_col: str | None = None
-    model_col: str | None = None
-    score_col: str | None = None
-    notes: tuple[str, ...] = ()
-    reading: tuple[str, ...] = ()
 
 
 # ------------------------------------------------------------------------------------------------- load
@@ -430,76 +263,6 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
     names = [p.name for p in parts]
     label = names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more file{'s' if len(names) > 2 else ''}"
     return validate(concat(parts, label) if len(parts) > 1 else parts[0], {**o, "model_name": None})
-
-
-def question_scores(dataset: Dataset) -> QuestionTable:
-    """Average each (question, model) cell's answers into one score; compute cluster codes once.
-
-    Parameters
-    ----------
-    dataset : Dataset
-        From :func:`load`.
-
-    Returns
-    -------
-    QuestionTable
-        ``scores`` has shape (n_questions, n_models), NaN where a model did not answer.
-
-    Notes
-    -----
-    With K answers to question i, the question's score is their mean, s_i = (1/K) sum_k s_ik; the
-    standard error is then computed across the n question-level means, never across the n*K answers,
-    which are correlated within a question (Miller 2024, arXiv:2411.00640, Sec. 3.1). Vectorised: the
-    answers are added into the flat cell index ``question * n_models + model`` a chunk of rows at a time
-    (in row order, as ``np.bincount`` adds them), so no temporary the size of the file is made (issue 25).
-    """
-    from ._cells import cell_sums, scatter
-
-    if not isinstance(dataset, Dataset):
-        raise EvalStatsError(f"question_scores needs a Dataset from load(), not a {type(dataset).__name__}")
-    tidy = dataset.tidy  # codes and labels: the frame (pandas) is never built here
-    q, q_labels = tidy["question"]
-    questions = _labels(q_labels)
-    n_q, n_m = questions.size, len(dataset.models)
-    k, scores = cell_sums(q, tidy["model"][0], np.asarray(tidy["score"], dtype=np.float64), n_q, n_m)
-    answered = k > 0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scores /= k  # s_i = mean of the K answers (in place)
-    scores[~answered] = np.nan
-    codes = clusters = n_clusters = None
-    if "cluster" in tidy:
-        c_codes, c_labels = tidy["cluster"]
-        codes = scatter(np.empty(n_q, dtype=np.int64), q, c_codes)
-        clusters = np.asarray(c_labels, dtype=object)
-        n_clusters = int(clusters.size)
-    del q
-    for arr in (questions, scores, k, answered, codes, clusters):
-        if arr is not None:
-            arr.flags.writeable = False
-    return QuestionTable(
-        name=dataset.name, models=dataset.models, questions=questions, scores=scores, k=k,
-        answered=answered, cluster_codes=codes, clusters=clusters, n_clusters=n_clusters,
-        cluster_col=dataset.cluster_col, score_kind=dataset.score_kind, format=dataset.format,
-        question_col=dataset.question_col, model_col=dataset.model_col, score_col=dataset.score_col,
-        notes=tuple(dataset.notes), reading=tuple(dataset.reading),
-    )
-
-
-def _labels(index: Any, chunk: int = 1 << 16) -> np.ndarray:
-    """Question labels (a pandas Index, or the small-CSV reader's object array) as a numpy text array:
-    fixed-width unicode when every label is short (no Python object per label, issue 25), else object; filled
-    a chunk at a time so no n-sized object array exists even briefly."""
-    if isinstance(index, np.ndarray):
-        width = max(map(len, index), default=1)
-    else:
-        width = int(index.str.len().max()) if len(index) else 1
-    out = np.empty(len(index), dtype=f"U{max(width, 1)}" if width <= _SHORT_LABEL else object)
-    for start in range(0, len(index), chunk):
-        out[start:start + chunk] = np.asarray(index[start:start + chunk], dtype=object)
-    return out
-
-
-_SHORT_LABEL = 16  # characters: 4 bytes each in a "U" array, less than a str object (~50 B) and its pointer
 
 
 # ---------------------------------------------------------------------------------------------- prepare
