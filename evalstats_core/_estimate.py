@@ -308,6 +308,33 @@ def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None, sizes: np.n
     return n, mu, s, count[count > 0.0], ss
 
 
+_PACK = 2.0**17  # a cluster's counts below this pack three to a float64 exactly (2^17 * 2^34 < 2^53)
+
+
+def pair_counts(xa: np.ndarray, xb: np.ndarray, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per code bin of ``sizes``: the ones of the 0/1 scores ``xa``, of ``xb``, and the questions both got
+    right. One weighted ``bincount`` of ``xa + K xb + K^2 xa xb`` (``K = 2^17``), unpacked exactly, when
+    every cluster has fewer than ``K`` questions (each sum is then an integer below ``2^53``); else three.
+
+    Examples
+    --------
+    >>> [c.tolist() for c in pair_counts(np.array([1., 0, 1, 1]), np.array([1., 1, 0, 1]), np.array([0, 0, 1, 1]),
+    ...                                  np.array([2., 2.]))]
+    [[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]]
+    """
+    if sizes.size and float(sizes.max()) >= _PACK:
+        return tuple(np.bincount(codes, weights=w, minlength=sizes.size) for w in (xa, xb, xa * xb))
+    packed = xb * (_PACK * _PACK)
+    packed += 1.0
+    packed *= xa  # xa (1 + K^2 xb)
+    packed += _PACK * xb
+    total = np.bincount(codes, weights=packed, minlength=sizes.size)
+    both = np.floor(total / (_PACK * _PACK))
+    rest = total - both * (_PACK * _PACK)
+    ones_b = np.floor(rest / _PACK)
+    return rest - ones_b * _PACK, ones_b, both
+
+
 def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], codes: np.ndarray | None,
                       sizes: np.ndarray | None, *, paired: bool, confidence: float, method: str,
                       interval: str) -> Any:
@@ -316,19 +343,25 @@ def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], cod
     got right (one dot, exact); no residuals. ``codes`` and ``sizes`` as from
     :func:`~evalstats_core._clusters.codes_and_sizes`, or None. With clusters each model's ones per cluster
     come from one weighted ``bincount`` (two columns: cheaper than counting answer patterns), and the
-    questions the two disagree on per cluster only when the interval rule reads them."""
-    n, ma, sa, used, ssa = binary_model(xa, ones[0], codes, sizes)
-    n_b, mb, sb, _, ssb = binary_model(xb, ones[1], codes, sizes)
+    questions both got right per cluster (:func:`pair_counts`: one packed ``bincount``) when paired, from which the
+    questions the two disagree on per cluster follow (``ones_a + ones_b - 2 both``; the interval rule reads
+    them)."""
+    per = [None, None]
+    both_g = None
+    if paired and codes is not None:
+        *per, both_g = pair_counts(xa, xb, codes, sizes)
+    n, ma, sa, used, ssa = binary_model(xa, ones[0], codes, sizes, per[0])
+    n_b, mb, sb, _, ssb = binary_model(xb, ones[1], codes, sizes, per[1])
     ssd = cov = math.nan
     only = None
     if paired:  # the totals need no clusters: cov = both - n_a n_b / n, ss_d = disc - net^2 / n
         one = np.ones(1)
-        both = float(xa @ xb)  # exact integers
+        both = float(xa @ xb) if both_g is None else float(both_g.sum())  # exact integers
         only_a, only_b, co, m2d = binary_pair_moments(both * one, ones[0] * one, ones[1] * one, n * one)
         ssd, cov, only = float(m2d[0]), float(co[0]), (int(only_a[0]), int(only_b[0]))
 
     def discordant() -> np.ndarray:  # the questions the two disagree on, per non-empty cluster
-        return np.bincount(codes, weights=np.abs(xa - xb), minlength=sizes.size)[sizes > 0.0]
+        return (per[0] + per[1] - 2.0 * both_g)[sizes > 0.0]
 
     return comparison_from_moments((n, n_b), (ma, mb), (sa, sb), used, (ssa, ssb, ssd, cov), only, paired=paired,
                                    clustered=codes is not None, confidence=confidence, method=method,
