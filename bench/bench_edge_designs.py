@@ -6,8 +6,8 @@ beta-binomial interval joined it) and the default (the union of all three,
 Designs: G = 3, 5, 8 (one cluster of 400 of 665), 10, 12 (SWE-bench-like sizes), 27, 57 (sizes 5-59),
 60 clusters; and, added for issue 20's held-out audit, MMLU's 57 subject sizes (14,042 questions),
 BBH-like 27 tasks (24 of 250, 187, 146, 178), one cluster holding 90% (900 + 10 x 10), 2 equal and 2
-unequal (900 + 100) clusters; and, for the two-cluster interval, 2 clusters of 990 + 10 ("2x") and 3 of
-900 + 50 + 50 ("3u"). ICC 0.05, 0.1, 0.2, 0.3; accuracy 0.5, 0.8, 0.9, 0.95, 0.99. Cluster
+unequal (900 + 100) clusters; and, for the cluster means' interval, 2 clusters of 990 + 10 ("2x"), 3 of
+900 + 50 + 50 ("3u") and 700 + 200 + 100 ("3v"), 4 of 970 + 10 + 10 + 10 ("4x"). ICC 0.05, 0.1, 0.2, 0.3; accuracy 0.5, 0.8, 0.9, 0.95, 0.99. Cluster
 accuracies are Beta with that mean and ICC (the model of
 :func:`evalstats_core.edge_coverage.clustered_binary_coverage`). The intervals are computed vectorised
 from the per-cluster counts (:func:`evalstats_core.edge_coverage.clustered_binary_intervals`;
@@ -39,9 +39,10 @@ SWE, MMLU, BBH = SWE_SIZES, MMLU_SIZES, BBH_SIZES
 SIZES = {"3": (300,) * 3, "5": (200,) * 5, "8": (400, 100, 50, 50, 30, 20, 10, 5), "10": (50,) * 10, "12": SWE,
          "27": (37,) * 27, "57": tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57)),
          "60": (20,) * 60, "mmlu": MMLU, "bbh": BBH, "one90": (900,) + (10,) * 10, "2": (500, 500),
-         "2u": (900, 100), "2x": (990, 10), "3u": (900, 50, 50)}
-METHODS = ("t", "Korn-Graubard", "logit CR2", "beta-binomial", "two clusters", "union of KG and logit", "default")
-SHORT = ("t", "KG", "logit", "betabin", "two-cl", "KG|logit", "default")
+         "2u": (900, 100), "2x": (990, 10), "3u": (900, 50, 50), "3v": (700, 200, 100),
+         "4x": (970, 10, 10, 10)}
+METHODS = ("t", "Korn-Graubard", "logit CR2", "beta-binomial", "cluster means", "union of KG and logit", "default")
+SHORT = ("t", "KG", "logit", "betabin", "cl-means", "KG|logit", "default")
 
 
 def summary(rows: list[list[str]]) -> None:

@@ -333,15 +333,16 @@ def _first_sentence(text: str) -> str:
 
 
 def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None, title: str | None = None,
-          width: str = "stretch") -> None:
+          width: str = "stretch", subtitle: str | None = None, export: Callable[[], Any] | None = None) -> None:
     """Show an Altair chart, its one-sentence summary, and PNG (16:9 slide, 1920 x 1080) / SVG downloads.
 
     ``width="content"`` keeps the chart's own width (a square scatter whose axes must share one scale).
 
     The downloads carry ``title`` (default: the chart's own title, else the summary's first sentence)
-    and a subtitle naming the page's settings (:func:`settings_line`). The PNG and SVG are rendered by
-    vl-convert only when a download button is clicked (Streamlit calls the ``data`` callable on click),
-    so moving a slider never pays for the conversion.
+    and ``subtitle`` (default: the chart's own, else a line naming the page's settings, :func:`settings_line`).
+    They draw ``export()`` when given (a chart that names its settings inside it, built on click), else the
+    chart shown. The PNG and SVG are rendered by vl-convert only when a download button is clicked
+    (Streamlit calls the ``data`` callable on click), so moving a slider never pays for the conversion.
     """
     from evalstats_core.charts import compile_spec, to_svg
     from evalstats_core.charts.slide import slide_png
@@ -357,17 +358,20 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     heading = title or own or _first_sentence(summary)
     own_sub = spec.get("title", {}).get("subtitle") if isinstance(spec.get("title"), dict) else None
     # the method line the chart carries on screen is the export's subtitle (else the page's settings)
-    subtitle = (" ".join(own_sub) if isinstance(own_sub, list) else own_sub) or settings_line()
+    subtitle = subtitle or (" ".join(own_sub) if isinstance(own_sub, list) else own_sub) or settings_line()
+
+    def drawn() -> Any:
+        return spec if export is None else export()
 
     def svg() -> str:
-        return to_svg(spec, title=heading, subtitle=subtitle)
+        return to_svg(drawn(), title=heading, subtitle=subtitle)
 
     exports = st.session_state.get(_EXPORTS)
     if isinstance(exports, dict):
         exports[name] = svg  # this run's SVG exports by chart name (the tests render one)
     a, b, _ = st.columns([1, 1, 4])
     # the PNG is sized for a 16:9 slide (1920 x 1080, outputs' preset charts.slide), not the on-screen banner
-    a.download_button("PNG", data=lambda: slide_png(spec, title=heading, subtitle=subtitle), file_name=f"{name}.png",
+    a.download_button("PNG", data=lambda: slide_png(drawn(), title=heading, subtitle=subtitle), file_name=f"{name}.png",
                       mime="image/png", key=f"{name}_png", icon=":material/download:", on_click="ignore")
     b.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml", key=f"{name}_svg",
                       icon=":material/download:", on_click="ignore")

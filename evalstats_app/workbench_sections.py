@@ -21,6 +21,8 @@ from evalstats_app.workbench import (
     esc,
     fix_choice,
 )
+from evalstats_app.workbench_charts import chart as _chart
+from evalstats_app.workbench_charts import is_percent as _percent
 from evalstats_core import report
 from evalstats_core.data import Prepared
 from evalstats_core.errors import EvalStatsError
@@ -40,39 +42,9 @@ def _plan(key: str, roles: tuple, design: tuple, pair: tuple, delta: float, alph
         return str(exc)
 
 
-@by_scope(st.cache_data, max_entries=32, show_spinner=False)
-def _chart_spec(key: str, analysis: tuple, kind: str, _frame: Any, percent: bool, confidence: float,
-                title: str = "", subtitle: str = "", paired: bool = True, order: tuple = ()) -> dict:
-    """A compiled chart of the workbench (compiling Altair costs a tenth of a second): ``kind`` is
-    ``models``, ``differences`` (``leader``: every model against the leader), ``matrix`` or ``clusters``; every one carries a title and the method line.
-
-    Cached on the analysis it draws (the files' ``key`` and ``analysis``, the rest of :attr:`Results.key`,
-    plus the pair for a cluster chart), never on a hash of the chart's frame; ``_frame`` may be a callable
-    that builds it, called on a cache miss only."""
-    from evalstats_core.charts import analyze as charts
-    from evalstats_core.charts import compile_spec
-
-    frame = _frame() if callable(_frame) else _frame  # a callable: the frame is built on a cache miss only
-    # the forests and the cluster bars from a template compiled once per shape (charts._template): a new
-    # confidence level or adjustment fills in numbers and titles instead of compiling Altair again
-    if kind == "models":
-        return charts.models_spec(frame, percent=percent, confidence=confidence, title=title, subtitle=subtitle)
-    if kind in ("differences", "leader"):
-        return charts.differences_spec(frame, percent=percent, confidence=confidence, paired=paired, title=title,
-                                       subtitle=subtitle)
-    if kind == "matrix":
-        return compile_spec(charts.difference_matrix(frame, order=list(order), percent=percent, title=title,
-                                                     subtitle=subtitle))
-    return charts.cluster_spec(frame, title=title, subtitle=subtitle)
-
-
 #: Model-name columns are shown whole (they wrap in a wide column instead of being cut off).
 _NAMES = {name: st.column_config.TextColumn(name, width="medium", help="The whole name shows on hover")
           for name in ("Model", "Baseline")}
-
-
-def _percent(analysis) -> bool:
-    return analysis.unit == "percent"
 
 
 def summary_section(a) -> None:
@@ -132,13 +104,12 @@ def models_section(content, design: tuple[str, bool], res: Results, method: str)
     f = report.Formatter(a)
     low, high = frame.set_index("model").loc[best.model, ["ci_low", "ci_high"]]
     title = f"{_short_name(a)}: mean score by model"
-    spec = _chart_spec(res.key[0], res.key[1:], "models", frame, _percent(a), a.confidence, title, method_line(a))
-    st.session_state["_slide_models"] = spec  # the export's 16:9 figure is this very chart
-    shell.chart(spec,
-                f"Each model's mean with its {a.confidence:.0%} interval, best first; in blue the "
-                f"{len(tied)} model{'s' if len(tied) != 1 else ''} that cannot be told apart from the leader. "
-                f"Highest: {esc(best.model)} at {f.num(best.mean)} ({f.num(low)} to {f.num(high)}).",
-                name="analyze_models")
+    # the export's 16:9 figure is this chart with its level and method line inside (built on click)
+    st.session_state["_slide_models"] = _chart(
+        res, "models", frame, title, method_line(a),
+        f"Each model's mean with its {a.confidence:.0%} interval, best first; in blue the "
+        f"{len(tied)} model{'s' if len(tied) != 1 else ''} that cannot be told apart from the leader. "
+        f"Highest: {esc(best.model)} at {f.num(best.mean)} ({f.num(low)} to {f.num(high)}).", name="analyze_models")
     clipped = report.clipped_note(a, intervals)
     if clipped:
         st.caption(esc(clipped))
@@ -175,25 +146,20 @@ def compare_section(content, res: Results) -> None:
     line = method_line(a, what="comparisons")
     if len(a.models) >= report.MATRIX_FROM and a.baseline is None:
         order = tuple(res.ranking.models)
-        shell.chart(_chart_spec(res.key[0], res.key[1:], "matrix", report.matrix_frame(a), _percent(a), a.confidence,
-                                f"{_short_name(a)}: every pairwise difference", line, a.paired, order),
-                    f"Each cell is the row model minus the column model ({how}), models in rank order; a star "
-                    f"marks the {sig} of {len(diffs)} differences that are significant after adjustment.",
-                    name="analyze_matrix")
+        _chart(res, "matrix", report.matrix_frame(a), f"{_short_name(a)}: every pairwise difference", line,
+               f"Each cell is the row model minus the column model ({how}), models in rank order; a star "
+               f"marks the {sig} of {len(diffs)} differences that are significant after adjustment.",
+               name="analyze_matrix", order=order)
         leader = order[0]
         lead = report.leader_frame(a, leader)
-        shell.chart(_chart_spec(res.key[0], res.key[1:], "leader", lead, _percent(a), a.confidence,
-                                f"{_short_name(a)}: every model against the leader", line, a.paired),
-                    f"Each model minus {esc(leader)} with its {a.confidence:.0%} {how} interval: "
-                    f"{int(lead['significant'].sum())} of {len(lead)} are significantly below it.",
-                    name="analyze_leader")
+        _chart(res, "leader", lead, f"{_short_name(a)}: every model against the leader", line,
+               f"Each model minus {esc(leader)} with its {a.confidence:.0%} {how} interval: "
+               f"{int(lead['significant'].sum())} of {len(lead)} are significantly below it.", name="analyze_leader")
     else:
-        spec = _chart_spec(res.key[0], res.key[1:], "differences", diffs, _percent(a), a.confidence,
-                           f"{_short_name(a)}: differences" + (" in points" if _percent(a) else ""), line, a.paired)
-        st.session_state["_slide_differences"] = spec
-        shell.chart(spec,
-                    f"Each difference with its {a.confidence:.0%} {how} interval against zero: {sig} of "
-                    f"{len(diffs)} comparisons are significant after adjustment.", name="analyze_differences")
+        st.session_state["_slide_differences"] = _chart(
+            res, "differences", diffs, f"{_short_name(a)}: differences" + (" in points" if _percent(a) else ""), line,
+            f"Each difference with its {a.confidence:.0%} {how} interval against zero: {sig} of "
+            f"{len(diffs)} comparisons are significant after adjustment.", name="analyze_differences")
     st.markdown("**Verdicts**")
     for significant, sentence in zip(diffs["significant"], verdicts(a), strict=False):
         # the icon follows the adjusted test, like the forest plot's colour (the sentence names both)
@@ -216,6 +182,26 @@ def _why(key: str, roles: tuple, use_clusters: bool, pair: tuple, _prepared: Pre
     table = _prepared.table
     clusters = cluster_breakdown(table, *pair) if use_clusters and table.cluster_codes is not None else None
     return clusters, disagreements(table, *pair, text=_prepared.text_columns or None, limit=SHOWN)
+
+
+@by_scope(st.cache_resource, max_entries=4, show_spinner=False)
+def _why_table(key: str, roles: tuple, use_clusters: bool, pair: tuple, percent: bool, decimals: int,
+               models: tuple, _clusters: pd.DataFrame) -> tuple[pd.DataFrame, Any]:
+    """The first :data:`SHOWN` clusters of :func:`_why`'s breakdown as the page prints them (levels in
+    percent, the difference in points, with ``decimals``), and the cluster with the largest share: the same
+    for every confidence level, adjustment and interval, so formatted once (``cache_resource``: kept as is)."""
+    from evalstats_core.vocabulary import Formatter
+
+    f = Formatter(percent=percent, decimals=decimals)
+    shown = _clusters.head(SHOWN).copy()  # the download has every cluster
+    for col in [*models, "diff"]:
+        if col in shown.columns:  # levels in percent, the difference in points
+            shown[col] = [f.num(x, signed=col == "diff", unit=col != "diff") for x in shown[col]]
+    shown["share"] = ["n/a" if not math.isfinite(x) else f"{x:.0%}" for x in shown["share"]]
+    shown = shown.rename(columns={"cluster": "Cluster", "n": "Questions",
+                                  "diff": f"{pair[0]} − {pair[1]}" + (", points" if percent else ""),
+                                  "share": "Share of the difference"})
+    return shown, _clusters.iloc[int(_clusters["share"].abs().fillna(0).to_numpy().argmax())]
 
 
 def _all_disagreements(prepared: Prepared, pair: tuple) -> str:
@@ -241,26 +227,20 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
     f = report.Formatter(a)
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{pair[0]}_vs_{pair[1]}")[:60]
     if clusters is not None and a.clustered:
-        shown = clusters.head(SHOWN).copy()  # the download has every cluster
-        for col in [m.model for m in a.models] + ["diff"]:
-            if col in shown.columns:  # levels in percent, the difference in points
-                shown[col] = [f.num(x, signed=col == "diff", unit=col != "diff") for x in shown[col]]
-        shown["share"] = ["n/a" if not math.isfinite(x) else f"{x:.0%}" for x in shown["share"]]
-        st.dataframe(shown.rename(columns={"cluster": "Cluster", "n": "Questions", "diff": f"{pair[0]} − {pair[1]}" + (", points" if _percent(a) else ""),
-                                           "share": "Share of the difference"}),
-                     hide_index=True, width="stretch")
+        shown, top = _why_table(source.key, roles_key, bool(res.opts[3]), pair, _percent(a), f.decimals,
+                                tuple(m.model for m in a.models), clusters)
+        st.dataframe(shown, hide_index=True, width="stretch")
         if len(clusters) > len(shown):
             st.caption(f"The {len(shown):,} largest of {len(clusters):,} clusters; the CSV below has them all.")
-        top = clusters.iloc[int(clusters["share"].abs().fillna(0).to_numpy().argmax())]
         from evalstats_core.breakdown import top_clusters
 
-        shell.chart(_chart_spec(res.key[0], (*res.key[1:], pair), "clusters", lambda: top_clusters(clusters), _percent(a),
-                                a.confidence,
-                                f"Where {pair[0]} − {pair[1]} comes from", method_line(a, what="comparisons")),
-                    f"Each cluster's share of the paired difference {esc(pair[0])} − {esc(pair[1])}; the largest, "
-                    f"{esc(top['cluster'])} ({int(top['n'])} questions), carries "
-                    + ("n/a" if not math.isfinite(top["share"]) else f"{top['share']:.0%}") + " of it.",
-                    name="analyze_clusters")
+        # the clusters' shares follow from the file and the pair only: one chart for every setting
+        _chart(res, "clusters", lambda: top_clusters(clusters), f"Where {pair[0]} − {pair[1]} comes from",
+               method_line(a, what="comparisons"),
+               f"Each cluster's share of the paired difference {esc(pair[0])} − {esc(pair[1])}; the largest, "
+               f"{esc(top['cluster'])} ({int(top['n'])} questions), carries "
+               + ("n/a" if not math.isfinite(top["share"]) else f"{top['share']:.0%}") + " of it.",
+               name="analyze_clusters", cache=(roles_key, bool(res.opts[3]), pair))
         shell.download_table("Clusters (CSV)", lambda: _csv(clusters), file_name=f"{stem}_clusters.csv",
                              mime="text/csv", key="analyze_dl_clusters")
     n_shared = next(c.n for c in a.comparisons if (c.model, c.baseline) == pair)
@@ -454,15 +434,16 @@ def _presenter_exports(a, stem: str) -> None:
     with cols[0]:
         shell.download_table("Report (HTML, one page)", lambda: html_report(a), file_name=f"{stem}_report.html",
                              mime="text/html", key="analyze_dl_html")
+    # each figure as :func:`_chart` returned it: built on click, with its level and method line inside
     figures = [(k, st.session_state.get(f"_slide_{k}")) for k in ("models", "differences")]
     slot = 1
     for kind, spec in figures:
-        if not isinstance(spec, dict) or slot > 3:
+        if not callable(spec) or slot > 3:
             continue
         with cols[slot]:
-            shell.download_table(f"{kind.capitalize()} figure, 16:9 (PNG)", _safe(lambda s=spec: slide_png(s)),
+            shell.download_table(f"{kind.capitalize()} figure, 16:9 (PNG)", _safe(lambda s=spec: slide_png(s())),
                                  file_name=f"{stem}_{kind}_slide.png", mime="image/png", key=f"analyze_slide_{kind}_png")
-            shell.download_table(f"{kind.capitalize()} figure, 16:9 (SVG)", _safe(lambda s=spec: slide_svg(s)),
+            shell.download_table(f"{kind.capitalize()} figure, 16:9 (SVG)", _safe(lambda s=spec: slide_svg(s())),
                                  file_name=f"{stem}_{kind}_slide.svg", mime="image/svg+xml",
                                  key=f"analyze_slide_{kind}_svg")
         slot += 1

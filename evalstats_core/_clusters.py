@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from typing import Any
@@ -321,10 +322,18 @@ def cr2_se_df(resid_sums: np.ndarray, sizes: np.ndarray, n: int,
 
 
 def t_crit(confidence: float, df: float) -> float:
-    """Two-sided critical value of t(df) (the normal one when ``df`` is infinite)."""
+    """Two-sided critical value of t(df) (the normal one when ``df`` is infinite).
+
+    Kept per ``(confidence, df)`` for the life of the process (a t quantile costs about 0.1 ms in Python, and the
+    same few levels and df come back: every model of a file with ``n - 1`` df, every rerun of the workbench)."""
+    return _t_crit(float(confidence), float(df))
+
+
+@functools.lru_cache(maxsize=4096)
+def _t_crit(confidence: float, df: float) -> float:
     from ._quantiles import t_ppf  # no scipy on the command line's path; t_ppf(q, inf) is the normal
 
-    return t_ppf(0.5 + float(confidence) / 2.0, float(df))
+    return t_ppf(0.5 + confidence / 2.0, df)
 
 
 def t_p_value(t: float, df: float) -> float:

@@ -29,7 +29,7 @@ from ._clusters import (
     t_crit,
 )
 from .errors import EvalStatsError
-from .sums import binary_moments, binary_pair_moments, centre
+from .sums import binary_moments, binary_pair_moments, centre_kept
 
 #: fields of Summary in score units (scaled back when huge or tiny scores were rescaled)
 _SUMMARY_UNITS = ("mean", "se", "ci_low", "ci_high", "se_naive")
@@ -38,11 +38,12 @@ __all__ = ["scaled", "summary_from", "summary_from_moments", "comparison_from", 
            "binary_model", "binary_comparison"]
 
 
-def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray,
-             used: Any = None) -> tuple[int, float, np.ndarray, float]:
+def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, used: Any = None,
+             memo: dict | None = None) -> tuple[int, float, np.ndarray, float]:
     """``(n, mean, S_g of the used groups, total centred sum of squares)`` (``used``: the index of
-    :func:`_used`, when known)."""
-    n, overall, dev = centre(count, mean)
+    :func:`_used`, when known; ``memo``: where the centring is kept, shared with :meth:`FileSums.merged
+    <evalstats_core.sums.FileSums.merged>`)."""
+    n, overall, dev = centre_kept(memo, count, mean)
     if used is None:
         used = count > 0
     s = count[used] * dev[used]  # (C,) residual sums S_g = n_g (mean_g - mean)
@@ -76,7 +77,8 @@ def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str
 
 def _moments_of(memo: dict | None, count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple:
     """:func:`_moments`, once per model in ``memo``: a pair over every question reads its models' own sums."""
-    return _kept(memo, (count, mean, m2), lambda: _moments(count, mean, m2, _used(memo, count)[0]), "moments")
+    return _kept(memo, (count, mean, m2), lambda: _moments(count, mean, m2, _used(memo, count)[0], memo),
+                 "moments")
 
 
 def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, float] | None:
@@ -161,6 +163,12 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
         if chosen is not None:
             low, high, kind = chosen
+    elif interval == "auto" and method == "cr2" and clustered and se > 0.0:
+        from .cluster_means import cluster_means_ci, few_clusters_worth
+
+        if few_clusters_worth(sizes):  # under two clusters' worth: at least the cluster means' interval
+            c_low, c_high = cluster_means_ci(mu, mu + s / sizes, sizes, confidence=confidence)
+            low, high, kind = min(low, c_low), max(high, c_high), "cluster-means"
     if interval == "auto" and method == "cr2" and se == 0.0 and kind == "normal":  # zero SE: no interval
         low, high, kind = math.nan, math.nan, "none"
     return Summary(n=n, n_clusters=n_clusters, mean=mu, se=se, ci_low=low, ci_high=high, se_naive=se_naive,
@@ -187,25 +195,28 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
         return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2
 
     n, means, resid, sizes, squares, cr2 = _kept(memo, (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment), make)
-    discordant = None
-    if only is not None and clustered and paired:  # 0/1: sum of d^2 per cluster = its disagreements
+
+    def discordant() -> np.ndarray:  # 0/1: sum of d^2 per cluster = its disagreements (when the rule asks)
         totals = resid[0] - resid[1] + sizes * (means[0] - means[1])
-        discordant = m2_d[_used(memo, count)[0]] + totals * totals / sizes
+        return m2_d[_used(memo, count)[0]] + totals * totals / sizes
+
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
-                                   discordant=discordant, memo=memo)
+                                   discordant=discordant if only is not None and clustered and paired else None,
+                                   memo=memo)
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
                             sizes: np.ndarray, squares: tuple[float, float, float, float],
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
                             method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
-                            discordant: np.ndarray | None = None, memo: dict | None = None) -> Any:
+                            discordant: Any = None, memo: dict | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
     unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept; ``discordant``: per
-    cluster, the questions two 0/1 models disagree on; ``memo``: where t quantiles are kept)."""
+    cluster, the questions two 0/1 models disagree on, or a function that makes them, called only when the
+    interval rule reads them; ``memo``: where t quantiles are kept)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -263,6 +274,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     if only is not None and interval == "auto" and cr2:
         from .proportions import binary_pair_interval
 
+        if callable(discordant):
+            discordant = discordant() if clustered else None
         chosen = binary_pair_interval(only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
                                       confidence=confidence, resid_sums=sa - sb if clustered else None,
                                       discordant=discordant if clustered else None)
@@ -295,34 +308,64 @@ def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None, sizes: np.n
     return n, mu, s, count[count > 0.0], ss
 
 
+_PACK = 2.0**17  # a cluster's counts below this pack three to a float64 exactly (2^17 * 2^34 < 2^53)
+
+
+def pair_counts(xa: np.ndarray, xb: np.ndarray, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per code bin of ``sizes``: the ones of the 0/1 scores ``xa``, of ``xb``, and the questions both got
+    right. One weighted ``bincount`` of ``xa + K xb + K^2 xa xb`` (``K = 2^17``), unpacked exactly, when
+    every cluster has fewer than ``K`` questions (each sum is then an integer below ``2^53``); else three.
+
+    Examples
+    --------
+    >>> [c.tolist() for c in pair_counts(np.array([1., 0, 1, 1]), np.array([1., 1, 0, 1]), np.array([0, 0, 1, 1]),
+    ...                                  np.array([2., 2.]))]
+    [[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]]
+    """
+    if sizes.size and float(sizes.max()) >= _PACK:
+        return tuple(np.bincount(codes, weights=w, minlength=sizes.size) for w in (xa, xb, xa * xb))
+    packed = xb * (_PACK * _PACK)
+    packed += 1.0
+    packed *= xa  # xa (1 + K^2 xb)
+    packed += _PACK * xb
+    total = np.bincount(codes, weights=packed, minlength=sizes.size)
+    both = np.floor(total / (_PACK * _PACK))
+    rest = total - both * (_PACK * _PACK)
+    ones_b = np.floor(rest / _PACK)
+    return rest - ones_b * _PACK, ones_b, both
+
+
 def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], codes: np.ndarray | None,
                       sizes: np.ndarray | None, *, paired: bool, confidence: float, method: str,
                       interval: str) -> Any:
     """:func:`~evalstats_core.comparison.compare` of two 0/1 score arrays from counts, as
     :func:`~evalstats_core.sums.file_sums` makes them: ones per cluster, and when paired the questions both
     got right (one dot, exact); no residuals. ``codes`` and ``sizes`` as from
-    :func:`~evalstats_core._clusters.codes_and_sizes`, or None. With clusters every count per cluster comes
-    from one ``bincount`` of the answer patterns (:func:`~evalstats_core._patterns.pattern_gram`), when it fits."""
-    from ._patterns import pattern_gram
-
-    gram = None if codes is None or xa.size != xb.size else pattern_gram((xa, xb), codes, sizes.size)
-    per = (None, None) if gram is None else (gram[0][0, 0], gram[0][1, 1])
+    :func:`~evalstats_core._clusters.codes_and_sizes`, or None. With clusters each model's ones per cluster
+    come from one weighted ``bincount`` (two columns: cheaper than counting answer patterns), and the
+    questions both got right per cluster (:func:`pair_counts`: one packed ``bincount``) when paired, from which the
+    questions the two disagree on per cluster follow (``ones_a + ones_b - 2 both``; the interval rule reads
+    them)."""
+    per = [None, None]
+    both_g = None
+    if paired and codes is not None:
+        *per, both_g = pair_counts(xa, xb, codes, sizes)
     n, ma, sa, used, ssa = binary_model(xa, ones[0], codes, sizes, per[0])
     n_b, mb, sb, _, ssb = binary_model(xb, ones[1], codes, sizes, per[1])
     ssd = cov = math.nan
     only = None
     if paired:  # the totals need no clusters: cov = both - n_a n_b / n, ss_d = disc - net^2 / n
         one = np.ones(1)
-        both = float(xa @ xb) if gram is None else float(gram[0][0, 1].sum())  # exact integers either way
+        both = float(xa @ xb) if both_g is None else float(both_g.sum())  # exact integers
         only_a, only_b, co, m2d = binary_pair_moments(both * one, ones[0] * one, ones[1] * one, n * one)
         ssd, cov, only = float(m2d[0]), float(co[0]), (int(only_a[0]), int(only_b[0]))
-    discordant = None
-    if paired and codes is not None:  # the questions the two disagree on, per non-empty cluster
-        discordant = (np.bincount(codes, weights=np.abs(xa - xb), minlength=sizes.size) if gram is None else
-                      per[0] + per[1] - 2.0 * gram[0][0, 1])[sizes > 0.0]
+
+    def discordant() -> np.ndarray:  # the questions the two disagree on, per non-empty cluster
+        return (per[0] + per[1] - 2.0 * both_g)[sizes > 0.0]
+
     return comparison_from_moments((n, n_b), (ma, mb), (sa, sb), used, (ssa, ssb, ssd, cov), only, paired=paired,
                                    clustered=codes is not None, confidence=confidence, method=method,
-                                   interval=interval, discordant=discordant)
+                                   interval=interval, discordant=discordant if paired and codes is not None else None)
 
 
 def scaled(result: Any, exponent: int) -> Any:

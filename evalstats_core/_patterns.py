@@ -2,8 +2,7 @@
 
 =========================  ======================================================================================
 :func:`pattern_gram`       per group, the Gram matrix of 0/1 columns and the group sizes, from one ``bincount``
-                           of the answer patterns (:func:`~evalstats_core.sums.file_sums`,
-                           :func:`~evalstats_core.comparison.compare`)
+                           of the answer patterns (:func:`~evalstats_core.sums.file_sums`)
 :class:`Patterns`          the same for a whole table: the Gram matrix without groups (one BLAS pass)
 :func:`runs_histograms`    the runs histogram of every model from the runs table's min and max when equal
 =========================  ======================================================================================
@@ -45,7 +44,7 @@ class Patterns:
     @classmethod
     def of(cls, scores: np.ndarray, codes: np.ndarray | None, n_groups: int) -> Patterns | None:
         if codes is None:
-            return cls((scores.T @ scores)[:, :, None], None)
+            return cls(_gram(scores)[:, :, None], None)
         counted = pattern_gram(scores, codes, n_groups)
         return None if counted is None else cls(*counted)
 
@@ -53,11 +52,17 @@ class Patterns:
         """Questions per group (int64): the pattern counts summed (exact), no pass over the codes."""
         return self._sizes.astype(np.int64)
 
-    def ones(self, j: int) -> np.ndarray:
-        return self.gram[j, j].copy()
 
-    def both(self, j: int, i: int) -> np.ndarray:
-        return self.gram[j, i].copy()
+def _gram(scores: np.ndarray) -> np.ndarray:
+    """``scores' scores`` of a table of 0/1 scores: for two columns ``a, b`` (C-contiguous) from two complex dots of
+    the rows read as ``z = a + ib`` (``z.z = sum a^2 - b^2 + 2i ab``, ``z.conj(z) = sum a^2 + b^2``; exact integer
+    sums either way), which this BLAS does about 6x faster than the real product of a tall two-column matrix."""
+    if scores.shape[1] != 2 or not scores.flags.c_contiguous or scores.dtype != np.float64:
+        return scores.T @ scores
+    z = scores.view(np.complex128).ravel()
+    u, v = complex(z @ z), float(np.vdot(z, z).real)
+    aa, bb, ab = (u.real + v) / 2.0, (v - u.real) / 2.0, u.imag / 2.0
+    return np.array([[aa, ab], [ab, bb]])
 
 
 def pattern_gram(scores: np.ndarray | tuple[np.ndarray, ...], codes: np.ndarray,

@@ -58,8 +58,8 @@ _ADJUST = ("holm", "bh", "none")
 #: One-model interval methods (the CLI's ``--interval`` and the workbench's choice). ``auto``: for 0/1
 #: scores, chosen by the expected number of failures (effective, with clusters), not by n: Wilson
 #: (independent questions) or Korn & Graubard's effective-n Clopper-Pearson (clusters) below 100 expected
-#: failures, else ``normal``; with two clusters at least the two cluster means' interval
-#: (:func:`~evalstats_core.proportions.binary_mean_interval`).
+#: failures, else ``normal``; with under two clusters' worth of information at least the cluster means'
+#: interval, for any scores (:func:`~evalstats_core.proportions.binary_mean_interval`, :mod:`~evalstats_core.cluster_means`).
 #: ``normal`` is ``mean -/+ t(df) * se`` (z for ``method="cr1"``); the proportion methods apply to 0/1 scores with one answer per independent question (else ``normal`` is used and
 #: the label says why).
 INTERVALS = ("auto", "normal", "wilson", "clopper-pearson", "bayes")

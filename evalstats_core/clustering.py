@@ -39,7 +39,8 @@ from ._clusters import (
 )
 from ._estimate import binary_model, scaled, summary_from_moments
 from ._results import Interval
-from ._validate import check_confidence, check_positive_int
+from ._validate import check_confidence
+from .cluster_bootstrap import BootstrapCI, _cluster_totals, cluster_bootstrap_ci  # re-exported (moved)
 from .errors import EvalStatsError
 
 __all__ = [
@@ -95,8 +96,9 @@ class Summary:
     method : str
         ``"cr2"`` (default) or ``"cr1"``.
     interval : str
-        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"``, ``"two-clusters"`` (0/1 scores, see
-        :func:`~evalstats_core.proportions.binary_mean_interval`) or ``"none"`` (SE 0: no interval).
+        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"`` (0/1 scores, see
+        :func:`~evalstats_core.proportions.binary_mean_interval`), ``"cluster-means"`` (under two clusters'
+        worth of information, :mod:`~evalstats_core.cluster_means`) or ``"none"`` (SE 0: no interval).
     """
 
     n: int
@@ -167,8 +169,10 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         ``"auto"`` with ``method="cr2"`` and 0/1 scores: Wilson's interval (independent questions) or
         Korn & Graubard's effective-n Clopper-Pearson interval (clusters) when the expected number of
         failures is below 100 (see :func:`~evalstats_core.proportions.binary_mean_interval`), so the
-        interval stays inside [0, 1] and holds its level near 0% and 100%; t otherwise, except with two
-        clusters, where it is at least the two cluster means' interval (``interval="two-clusters"``).
+        interval stays inside [0, 1] and holds its level near 0% and 100%; t otherwise. With clusters holding
+        under two clusters' worth of information (two clusters, or one holding most questions; Kish's
+        effective number of clusters below 2) any scores get at least the cluster means' interval
+        (``interval="cluster-means"``, :mod:`~evalstats_core.cluster_means`).
         ``"normal"``: always ``mean -/+ t(df) se`` (the raw interval; it can leave [0, 1]). With
         ``method="cr1"`` (the paper's numbers) the interval is always the normal one.
 
@@ -327,17 +331,6 @@ def icc(scores: Any, clusters: Any) -> float:
     return (msb - msw) / denom if denom > 0.0 else math.nan  # one-way ANOVA ICC
 
 
-def _cluster_totals(codes: np.ndarray, resid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sizes ``n_c`` (float64) and residual sums ``S_c`` of the non-empty clusters, each shape (C,).
-
-    ``codes`` may leave bins empty (small integer labels are used as they are), so empty bins are
-    dropped: C is the number of clusters that hold a question.
-    """
-    sizes = np.bincount(codes)  # (K,) some bins may be empty
-    sums = np.bincount(codes, weights=resid, minlength=sizes.size)  # (K,) residual sums
-    used = sizes > 0
-    return sizes[used].astype(np.float64), sums[used]
-
 
 def design_effect(cluster_size: float, icc: float) -> float:
     """Planning design effect ``1 + (m - 1) * rho`` of clusters of ``m`` questions with ICC ``rho``.
@@ -390,117 +383,3 @@ def effective_n(n: float, deff: float) -> float:
     if not (math.isfinite(deff) and deff > 0):
         raise EvalStatsError(f"deff ({deff!r}) must be a positive finite design effect")
     return n / deff
-
-
-@dataclass(frozen=True, slots=True)
-class BootstrapCI:
-    """Percentile interval of the mean from a cluster (block) bootstrap.
-
-    Attributes
-    ----------
-    mean : float
-        The observed mean score.
-    ci_low, ci_high : float
-        The ``(1 - confidence)/2`` and ``(1 + confidence)/2`` quantiles of the resampled means.
-    se : float
-        Standard deviation (ddof=1) of the resampled means: a bootstrap standard error.
-    n, n_clusters, n_boot : int
-        Questions, clusters, and resamples drawn.
-    confidence : float
-        Confidence level of the interval.
-    """
-
-    mean: float
-    ci_low: float
-    ci_high: float
-    se: float
-    n: int
-    n_clusters: int
-    n_boot: int
-    confidence: float = 0.95
-
-    @property
-    def ci(self) -> Interval:
-        """The interval as ``Interval(low, high)``."""
-        return Interval(self.ci_low, self.ci_high)
-
-
-# resamples are drawn in chunks of about this many (resample, cluster) cells: ~4 MB of int64 at a time
-_BOOT_CHUNK_CELLS = 1 << 19
-
-
-def cluster_bootstrap_ci(
-    scores: Any, clusters: Any, *, n_boot: int = 2000, confidence: float = 0.95, rng: Any = None
-) -> BootstrapCI:
-    """Percentile confidence interval of the mean score, resampling whole clusters with replacement.
-
-    Parameters
-    ----------
-    scores : array_like, shape (n,)
-        One score per question, finite.
-    clusters : array_like, shape (n,)
-        A cluster label per question (any hashable values); at least 2 clusters.
-    n_boot : int, default 2000
-        Number of resamples (at least 2; 2000 or more for a 95% interval).
-    confidence : float, default 0.95
-        Confidence level.
-    rng : None, int, or numpy.random.Generator
-        Seed or generator (``np.random.default_rng(rng)``): the same seed gives the same interval.
-
-    Returns
-    -------
-    BootstrapCI
-        ``mean, ci_low, ci_high, se, n, n_clusters, n_boot, confidence``.
-
-    Notes
-    -----
-    One resample draws ``C`` clusters uniformly with replacement and takes the mean of every question
-    in them: with ``w_c`` the number of times cluster ``c`` was drawn, ``S_c`` its score sum and
-    ``n_c`` its size, the resampled mean is ``sum_c w_c S_c / sum_c w_c n_c``. We draw the counts
-    matrix ``W`` (resamples x clusters) in chunks and multiply it by ``[S, n]`` -- no loop over
-    clusters or questions. The interval is the percentile interval (Efron & Tibshirani 1993, Sec.
-    13.3); it matches the CR1 interval of :func:`summarize` for many clusters and, unlike it, needs no
-    normal approximation -- a second opinion when clusters are few or the metric is a ratio.
-
-    References
-    ----------
-    Cameron, Gelbach & Miller 2008, Rev. Econ. Stat. 90(3), Sec. IIIA (pairs cluster bootstrap);
-    Field & Welsh 2007, JRSS-B 69(3) (cluster bootstrap).
-
-    Examples
-    --------
-    >>> r = cluster_bootstrap_ci([1, 1, 0, 0, 1, 0, 1, 1], [0, 0, 1, 1, 2, 2, 3, 3], rng=0)
-    >>> r.ci_low <= r.mean <= r.ci_high
-    True
-    """
-    level = check_confidence(confidence)
-    n_boot = check_positive_int(n_boot, "n_boot", minimum=2)
-    resid, mean = scores_1d(scores, "scores")  # (n,)
-    n = resid.size
-    codes, n_clusters = cluster_codes(clusters, n)
-    check_n_clusters(n_clusters)
-    gen = np.random.default_rng(rng)
-    sizes, sums = _cluster_totals(codes, resid)  # (C,) each
-    table = np.stack([sums, sizes], axis=1)  # (C, 2): [S_c, n_c]
-    c = n_clusters
-    rows = max(1, _BOOT_CHUNK_CELLS // c)
-    means = np.empty(n_boot)  # (n_boot,)
-    for start in range(0, n_boot, rows):  # loop over chunks of resamples, not clusters
-        r = min(rows, n_boot - start)
-        draws = gen.integers(0, c, size=(r, c))  # (r, C) cluster indices drawn
-        draws += np.arange(0, r * c, c)[:, None]  # offset each row into its own block of C bins
-        weights = np.bincount(draws.ravel(), minlength=r * c).reshape(r, c)  # (r, C) counts w_c
-        totals = weights @ table  # (r, 2): resampled residual sum and question count
-        means[start : start + r] = totals[:, 0] / totals[:, 1]
-    means += mean
-    low, high = np.quantile(means, [(1.0 - level) / 2.0, (1.0 + level) / 2.0])  # percentile interval
-    return BootstrapCI(
-        mean=mean,
-        ci_low=float(low),
-        ci_high=float(high),
-        se=float(np.std(means, ddof=1)),
-        n=n,
-        n_clusters=n_clusters,
-        n_boot=n_boot,
-        confidence=level,
-    )

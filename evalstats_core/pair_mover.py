@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from ._ksection import ksection
+
 __all__ = ["cell_mover_interval", "cell_mover_p", "disagreement_df", "whole_counts"]
 
 
@@ -164,16 +166,11 @@ def cell_mover_p(only_a_g: Any, only_b_g: Any, sizes: Any, df: float) -> float:
     if pa == pb:
         return 1.0
 
-    def end(c: float) -> float:
-        return float(_ends(*(np.float64(v) for v in (pa, pb, la, lb, corr)), np.float64(c))[side])
+    def left_of_root(c: np.ndarray) -> np.ndarray:  # the end has not reached 0 at this critical value
+        return (_ends(*(np.float64(v) for v in (pa, pb, la, lb, corr)), c)[side] > 0.0) == (side == 0)
 
-    lo, hi = 0.0, 1.0
-    while (end(hi) > 0.0) == (side == 0) and hi < 1e6:
-        hi *= 2.0
-    for _ in range(64):
-        mid = 0.5 * (lo + hi)
-        if (end(mid) > 0.0) == (side == 0):
-            lo = mid
-        else:
-            hi = mid
-    return min(1.0, 2.0 * t_sf(0.5 * (lo + hi), df))
+    doublings = 2.0 ** np.arange(21)  # the first power of two (up to 2^20) at which the end has reached 0
+    reached = ~left_of_root(doublings)
+    hi = float(doublings[np.argmax(reached)] if reached.any() else doublings[-1])
+    lo, hi = ksection(left_of_root, np.array([0.0]), np.array([hi]))
+    return min(1.0, 2.0 * t_sf(0.5 * float(lo[0] + hi[0]), df))

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ._clusters import t_crit
+from ._ksection import ksection
 from ._quantiles import norm_cdf
 from ._results import Interval
 from ._validate import check_confidence, z_for
@@ -108,7 +109,7 @@ def paired_proportion_ci(only_a: Any, only_b: Any, n: Any, *, confidence: float 
     Notes
     -----
     The interval is ``{delta : |Z(delta)| <= z}`` with Tango's statistic (see :func:`_tango_z`),
-    found by bisection on each side of ``(b - c)/n`` (``Z`` decreases in ``delta``). At ``delta = 0``
+    found by bisection (k-section: :func:`~evalstats_core._ksection.ksection`) on each side of ``(b - c)/n`` (``Z`` decreases in ``delta``). At ``delta = 0``
     ``Z = (b - c)/sqrt(b + c)``: McNemar's test, so the interval excludes 0 exactly when McNemar's
     (uncorrected) p is below ``1 - confidence``.
 
@@ -138,11 +139,8 @@ def paired_proportion_ci(only_a: Any, only_b: Any, n: Any, *, confidence: float 
     # end Z(delta) = -z right of d; each root lies between d and its edge (-1, +1)
     shape = (2,) + (1,) * d.ndim
     target, edge = np.reshape([z, -z], shape), np.reshape([-1.0, 1.0], shape)
-    lo, hi = np.minimum(d, edge), np.maximum(d, edge)
-    for _ in range(_BISECT_STEPS):
-        mid = 0.5 * (lo + hi)
-        above = _tango_z(b, c, size, mid) > target  # Z decreasing: above target -> root is right of mid
-        lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
+    lo, hi = ksection(lambda x: _tango_z(b, c, size, x) > target,  # Z decreasing: above target left of the root
+                      *np.broadcast_arrays(np.minimum(d, edge), np.maximum(d, edge)), bits=_BISECT_STEPS)
     at_edge = _tango_z(b, c, size, np.broadcast_to(edge, lo.shape)) * -edge <= z  # edge not rejected
     low, high = np.where(at_edge, edge, 0.5 * (lo + hi))
     if low.ndim == 0:

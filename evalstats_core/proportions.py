@@ -204,9 +204,12 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     number of questions ``n / deff`` is below it, or when the SE is 0 (then the effective n is
     :func:`kish_n` of the sizes), widened to contain the logit-scale CR2 interval (:func:`logit_ci`)
     and, given the per-cluster ``successes``, the beta-binomial profile-likelihood interval
-    (:func:`~evalstats_core.betabinomial.betabinomial_profile_ci`). With two clusters
-    (``kind = "two-clusters"``) the two cluster means' interval (:func:`~evalstats_core.two_clusters.two_cluster_ci`) instead of t,
-    and the union widened to contain it.
+    (:func:`~evalstats_core.betabinomial.betabinomial_profile_ci`). With fewer than two clusters' worth
+    of information (:func:`~evalstats_core.cluster_means.few_clusters_worth`: two clusters, or one holding
+    most questions; ``kind = "cluster-means"``) at least the cluster means' interval on the raw and, given
+    ``successes``, the empirical-logit scale (:func:`~evalstats_core.cluster_means.cluster_means_ci`,
+    :func:`~evalstats_core.cluster_means.logit_cluster_means_ci`; the two cluster means' closed form
+    :func:`~evalstats_core.two_clusters.two_cluster_ci` without them), and CR2's t clipped to [0, 1].
 
     Notes
     -----
@@ -220,19 +223,9 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     J-shaped (most near 100%, a few weak) and most files contain no weak cluster. The beta-binomial
     likelihood sees what those files cannot rule out, a lower mean with a larger ICC whose clusters
     are mostly perfect, and the union with its profile interval covers at least 93.6% on every one
-    of those 160 designs (10,000 draws each), and on the designs added for issue 20's audit (MMLU's
-    57 subjects, BBH-like 27 tasks, one cluster holding 90%, 2 equal clusters) at least 93.7%; the
-    old union covered 78-92% on BBH-like and MMLU at 99%. The width: median 1.002x the old union's
-    over 260 designs, 90th percentile 1.16x, up to 1.9x at 99% with ICC 0.2-0.3 (where the data
-    cannot exclude a lower mean) and 2.1-2.5x on 5-10 clusters at 99% where the old one already
-    covered 99.7%. Two clusters holding 90% and 10% of the questions fell to 91.2-92.9% at 50-80%
-    accuracy (t 88.5-91.3%): CR2's one df is right there, but its variance, and with it Korn &
-    Graubard's effective n, is 0.22x the truth when the two means vary alike, and the profile's ICC
-    rests on two clusters (it covered 77-90%). With the two cluster means' interval the default covers
-    93.9-96.8% there at 50-80% (98.7-100% above), equal two clusters are unchanged (the interval is
-    then CR2's t), and with 990 + 10 questions at 50-80% it goes from 78-90% to 93.0-97.2%, except
-    89.4% at 80% with ICC 0.3 (``bench/results/edge_two_clusters_10000.txt``). Franco, Little,
-    Louis & Slud 2019 find every effective-n interval under-covers with an estimated design effect.
+    of those 160 designs (10,000 draws each), and on MMLU's 57 subjects and BBH-like 27 tasks at least
+    93.7%. Why the cluster means, and what they cost: :mod:`~evalstats_core.cluster_means`. Franco,
+    Little, Louis & Slud 2019 find every effective-n interval under-covers with an estimated design effect.
 
     References
     ----------
@@ -240,6 +233,7 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     Franco, Little, Louis & Slud 2019, "Comparative study of confidence intervals for proportions in
     complex sample surveys", J. Survey Statistics and Methodology 7(3), 334-364.
     Williams 1975 (the beta-binomial model; see :func:`~evalstats_core.betabinomial.betabinomial_profile_ci`).
+    Kish 1965 and Cox 1970 (see :mod:`evalstats_core.cluster_means`).
     """
     if sizes is None:
         if not use_proportion_interval(mean, float(n)):
@@ -250,21 +244,36 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
         kind = "wilson" if min(k, n - k) >= FAILURES_FOR_WILSON else "clopper-pearson"
         low, high = proportion_ci(k, n, method=kind.replace("-", "_"), confidence=confidence)
         return low, high, kind
+    from .cluster_means import few_clusters_worth
+
     naive = mean * (1.0 - mean) / n
     n_eff = n * naive / (se * se) if se > 0.0 else kish_n(sizes)
-    two = len(sizes) == 2  # two clusters: at least the two cluster means' interval (Notes)
+    few = few_clusters_worth(sizes) and (successes is not None or len(sizes) == 2)  # cluster means (Notes)
+    half = t_crit(check_confidence(confidence), df) * se
+    t_low, t_high = max(0.0, mean - half), min(1.0, mean + half)  # CR2's t, clipped: the floor with few
     if se > 0.0 and not use_proportion_interval(mean, min(n_eff, float(n))):
-        return (*two_cluster_ci(mean, se, sizes, confidence=confidence), "two-clusters") if two else None
-    low, high = effective_proportion_ci(mean, se, n, df, floor_n=kish_n(sizes), confidence=confidence)
-    if se > 0.0 and 0.0 < mean < 1.0:  # the union with the logit-scale CR2 interval (module Notes)
-        lg_low, lg_high = logit_ci(mean, se, df, confidence=confidence)
-        low, high = min(low, lg_low), max(high, lg_high)
-    if successes is not None:  # the union with the beta-binomial profile interval (Notes)
-        from .betabinomial import betabinomial_profile_ci
+        if not few:
+            return None
+        low, high = t_low, t_high
+    else:
+        low, high = effective_proportion_ci(mean, se, n, df, floor_n=kish_n(sizes), confidence=confidence)
+        if se > 0.0 and 0.0 < mean < 1.0:  # the union with the logit-scale CR2 interval (module Notes)
+            lg_low, lg_high = logit_ci(mean, se, df, confidence=confidence)
+            low, high = min(low, lg_low), max(high, lg_high)
+        if successes is not None:  # the union with the beta-binomial profile interval (Notes)
+            from .betabinomial import betabinomial_profile_ci
 
-        bb_low, bb_high = betabinomial_profile_ci(successes, sizes, confidence=confidence)
-        low, high = min(low, bb_low), max(high, bb_high)
-    if two:
-        two_low, two_high = two_cluster_ci(mean, se, sizes, confidence=confidence)
-        return min(low, two_low), max(high, two_high), "two-clusters"
-    return low, high, "korn-graubard"
+            bb_low, bb_high = betabinomial_profile_ci(successes, sizes, confidence=confidence)
+            low, high = min(low, bb_low), max(high, bb_high)
+    if not few:
+        return low, high, "korn-graubard"
+    if successes is not None:
+        from .cluster_means import cluster_means_ci, logit_cluster_means_ci
+
+        sz = np.asarray(sizes, dtype=np.float64)
+        raw = cluster_means_ci(mean, np.asarray(successes) / sz, sz, confidence=confidence, bounds=(0.0, 1.0))
+        lgt = logit_cluster_means_ci(successes, sz, confidence=confidence)
+        return min(low, t_low, raw[0], lgt[0]), max(high, t_high, raw[1], lgt[1]), "cluster-means"
+    two_low, two_high = two_cluster_ci(mean, se, sizes, confidence=confidence)  # two clusters, no counts
+    return min(low, t_low, two_low), max(high, t_high, two_high), "cluster-means"
+

@@ -146,17 +146,20 @@ def methods_paragraph(analysis: Analysis) -> str:
     else:
         parts.append(f"{z} confidence intervals are normal: estimate plus or minus z times the standard error "
                      "(Eq. 3).")
-    labels = sorted({m.interval for m in analysis.models if not m.interval.startswith(("t ", "CR", "CLT"))})
+    labels = sorted({m.interval for m in analysis.models if not m.interval.startswith(("t ", "CR", "CLT", "cluster means"))})
     if labels:
         parts.append("For 0/1 answers each model's interval is "
                      + (f"the {labels[0]} interval" if len(labels) == 1 else "by " + ", ".join(labels))
                      + (" (chosen automatically when fewer than 100 failures, effective ones with clusters, are "
                         "expected: Wilson 1927, Clopper & Pearson 1934, Korn & Graubard 1998, Survey Methodology "
                         "24(2); with clusters at least as wide as the logit-scale CR2 interval)" if analysis.interval == "auto" else "") + ".")
-    if any(m.interval.startswith("two cluster means") for m in analysis.models):
-        parts.append("With two clusters the 0/1 interval rests on the two cluster means and their one degree of "
-                     "freedom, and is never narrower than the t interval: CR2's variance assumes independent "
-                     "questions, and when two clusters of unequal size differ it is far too small.")
+    if any(m.interval.startswith("cluster means") for m in analysis.models):
+        parts.append("Where the clusters hold under two clusters' worth of information (two clusters, or one "
+                     "holding most questions: Kish's effective number of clusters below 2) the interval is at "
+                     "least the cluster means' interval, exact for normal cluster means of equal variance (for 0/1 "
+                     "scores on the raw and the empirical-logit scale), and never narrower than the t interval: "
+                     "CR2's variance assumes independent questions, and when one large cluster differs from the "
+                     "rest it is far too small.")
     tango = sorted({c.interval for c in analysis.comparisons if c.interval.startswith("Tango")})
     if tango:
         parts.append("Paired differences of 0/1 scores use Tango's score interval and test on the discordant "

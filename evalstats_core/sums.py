@@ -27,10 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._sums_groups import _Column, _Groups, _nan_empty, _ratio, binary_moments, binary_pair_moments
+
 if TYPE_CHECKING:
     from .data import QuestionTable
 
-__all__ = ["FileSums", "ModelSums", "PairSums", "file_sums"]
+__all__ = ["FileSums", "ModelSums", "PairSums", "binary_moments", "binary_pair_moments", "centre", "file_sums"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -173,11 +175,12 @@ class FileSums:
     @property
     def unit01(self) -> bool:
         """Every answered question score lies in [0, 1] (reports then print percent and points)."""
-        lo = [m.minimum for m in self.model_sums if m.count.any()]
-        hi = [m.maximum for m in self.model_sums if m.count.any()]
-        if self.exponent:
-            return False  # rescaled scores are far outside [0, 1]
-        return bool(lo) and min(lo) >= 0.0 and max(hi) <= 1.0
+        if "unit01" not in self.memo:
+            answered = [m for m in self.model_sums if m.count.any()]
+            lo, hi = [m.minimum for m in answered], [m.maximum for m in answered]
+            # rescaled scores (an exponent) are far outside [0, 1]
+            self.memo["unit01"] = not self.exponent and bool(lo) and min(lo) >= 0.0 and max(hi) <= 1.0
+        return self.memo["unit01"]
 
     def pair(self, j: int, b: int) -> PairSums:
         """``models[j] - models[b]`` (either order): the stored pair, flipped when ``j < b``."""
@@ -220,10 +223,7 @@ class FileSums:
         # shares its models' count, mean and m2 arrays, so their centring and squares are made once per model
 
         def centred(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
-            key = (id(count), id(mean))
-            if key not in kept:
-                kept[key] = centre(count, mean)
-            return kept[key]
+            return centre_kept(self.memo, count, mean)  # shared with the clustered estimators' moments
 
         def squares(m2: np.ndarray, count: np.ndarray, dev: np.ndarray) -> np.ndarray:
             key = (id(m2), id(count), id(dev))  # dev: held in kept
@@ -269,104 +269,21 @@ def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]
     return n, overall, np.where(used, m - overall, 0.0)
 
 
+def centre_kept(memo: dict | None, count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
+    """:func:`centre`, once per ``(count, mean)`` pair of arrays in ``memo`` (a :attr:`FileSums.memo`; the entry
+    holds the arrays, so an identity is never reused while kept)."""
+    if memo is None:
+        return centre(count, mean)
+    key = ("centre", id(count), id(mean))
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = (count, mean, centre(count, mean))
+    return hit[2]
+
+
 def _within_plus(within: np.ndarray, count: np.ndarray, dev_a: np.ndarray, dev_b: np.ndarray) -> np.ndarray:
     """One group's centred (co-)moment: the within-group sums plus ``sum_g n_g dev_a,g dev_b,g``."""
     return np.array([float(within.sum()) + float(count @ (dev_a * dev_b))])
-
-
-class _Groups:
-    """Per-group sums over question rows: ``np.bincount`` over the cluster codes, or plain sums and dots
-    when the file is one group."""
-
-    def __init__(self, codes: np.ndarray | None, n_groups: int) -> None:
-        self.codes, self.g = codes, n_groups
-
-    def sum(self, w: np.ndarray) -> np.ndarray:
-        if self.codes is None:
-            return np.array([float(np.sum(w))])
-        return np.bincount(self.codes, weights=w, minlength=self.g)
-
-    def dot(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        if self.codes is None:
-            return np.array([float(u @ v)])
-        return np.bincount(self.codes, weights=u * v, minlength=self.g)
-
-    def count(self, mask: np.ndarray) -> np.ndarray:
-        if self.codes is None:
-            return np.array([np.count_nonzero(mask)], dtype=np.int64)
-        return np.bincount(self.codes[mask], minlength=self.g).astype(np.int64)
-
-    def take(self, v: np.ndarray) -> np.ndarray | float:
-        return float(v[0]) if self.codes is None else v[self.codes]
-
-
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """``num / den`` with 0 where ``den`` is 0."""
-    positive = den > 0
-    if positive.all():  # no empty group (the usual file): a plain division, the same quotients
-        return num / den
-    return np.divide(num, den, out=np.zeros(num.shape), where=positive)
-
-
-class _Column:
-    """One model's question scores with the per-group sums file_sums needs (residuals made on demand)."""
-
-    def __init__(self, groups: _Groups, x: np.ndarray, mask: np.ndarray, full: bool, sizes: np.ndarray,
-                 maybe_fractional: bool, ones: np.ndarray | None = None) -> None:
-        self.groups, self.x, self.mask, self.full = groups, x, mask, full
-        self.count = sizes if full else groups.count(mask)
-        first = 0 if full else int(np.argmax(mask))  # the first answered question
-        if maybe_fractional:
-            frac = (x != 0.0) & (x != 1.0)
-            if not full:
-                frac &= mask
-            self.frac: np.ndarray | None = frac
-            self.not01 = np.rint(groups.sum(frac)).astype(np.int64) if frac.any() else np.zeros(groups.g, np.int64)
-        else:
-            self.frac, self.not01 = None, np.zeros(groups.g, np.int64)
-        self.binary = not self.not01.any()
-        self._resid: np.ndarray | None = None
-        if self.binary:  # 0/1: integer sums, exact
-            self.ones = np.rint(groups.sum(x if full else np.where(mask, x, 0.0))) if ones is None else ones
-            self.mean, self.m2 = binary_moments(self.ones, self.count)
-        else:  # shifted by the first answer, then centred on the group means: two passes, no cancellation
-            x0 = float(x[first])
-            y = x - x0 if full else np.where(mask, x - x0, 0.0)
-            ybar = _ratio(groups.sum(y), self.count)
-            y -= groups.take(ybar)
-            if not full:
-                y[~mask] = 0.0
-            self._resid = y
-            self.mean = _nan_empty(x0 + ybar, self.count)
-            self.m2 = groups.dot(y, y)
-
-    def resid(self) -> np.ndarray:
-        """Scores minus their group's mean (0 where not answered)."""
-        if self._resid is None:
-            r = self.x - self.groups.take(np.nan_to_num(self.mean))
-            if not self.full:
-                r = np.where(self.mask, r, 0.0)
-            self._resid = r
-        return self._resid
-
-
-def _nan_empty(v: np.ndarray, count: np.ndarray) -> np.ndarray:
-    return np.where(count > 0, v, np.nan)
-
-
-def binary_moments(ones: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-group mean (``nan`` where empty) and centred sum of squares ``ones (count - ones) / count`` of 0/1
-    scores from the exact counts of ones and of questions."""
-    return _nan_empty(_ratio(ones, count), count), _ratio(ones * (count - ones), count)
-
-
-def binary_pair_moments(both: np.ndarray, ones_a: np.ndarray, ones_b: np.ndarray,
-                        count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per group ``(only a right, only b right, co-moment, centred sum of squares of a - b)`` of two 0/1
-    columns from the exact counts: questions both got right, each one's ones, and the questions."""
-    only_a, only_b = ones_a - both, ones_b - both
-    disc, net = only_a + only_b, only_a - only_b
-    return only_a, only_b, _ratio(both * count - ones_a * ones_b, count), _ratio(disc * count - net * net, count)
 
 
 def file_sums(table: QuestionTable) -> FileSums:
@@ -410,20 +327,20 @@ def file_sums(table: QuestionTable) -> FileSums:
     patterns = Patterns.of(scores, codes, n_groups) if all(known01) and full.all() else None
     sizes = (np.array([n_q], dtype=np.int64) if codes is None else patterns.sizes() if patterns is not None
              else np.bincount(codes, minlength=n_groups).astype(np.int64))
-    cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j],
-                    None if patterns is None else patterns.ones(j)) for j in range(n_m)]
-    models = []
-    for j, c in enumerate(cols):
-        values = np.flatnonzero(k_hist[j])
-        values = values[values > 0]
-        lo, hi = lims[j]
-        if known01[j] and c.count.any():
-            lo, hi = float((c.ones < c.count).sum() == 0), float(c.ones.any())
-        models.append(ModelSums(table.models[j], c.count, c.mean, c.m2, c.not01, values.astype(np.int64),
-                                k_hist[j][values].astype(np.int64), lo, hi))
-    pairs = [_pair_sums(groups, cols[j], cols[i], table.models[j], table.models[i],
-                        None if patterns is None else patterns.both(j, i))
-             for j in range(n_m) for i in range(j)]
+    if patterns is not None:
+        models, pairs = _binary_table_sums(table.models, patterns, sizes, k_hist)
+    else:
+        cols = [_Column(groups, scores[:, j], answered[:, j], bool(full[j]), sizes, not known01[j])
+                for j in range(n_m)]
+        models = []
+        for j, c in enumerate(cols):
+            values, counts = _runs(k_hist[j])
+            lo, hi = lims[j]
+            if known01[j] and c.count.any():
+                lo, hi = float((c.ones < c.count).sum() == 0), float(c.ones.any())
+            models.append(ModelSums(table.models[j], c.count, c.mean, c.m2, c.not01, values, counts, lo, hi))
+        pairs = [_pair_sums(groups, cols[j], cols[i], table.models[j], table.models[i])
+                 for j in range(n_m) for i in range(j)]
     return FileSums(
         name=table.name, models=tuple(table.models),
         clusters=None if codes is None else _labels(table.clusters),
@@ -431,6 +348,55 @@ def file_sums(table: QuestionTable) -> FileSums:
         score_kind=table.score_kind, n_questions=int(n_q), exponent=int(exponent), model_sums=tuple(models),
         pair_sums=tuple(pairs), format=table.format, question_col=table.question_col, model_col=table.model_col,
         score_col=table.score_col, notes=tuple(table.notes), reading=tuple(table.reading))
+
+
+def _runs(hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(k_values, k_counts)`` of a runs histogram (``np.bincount`` of the runs table's column), k = 0 dropped."""
+    values = np.flatnonzero(hist)
+    values = values[values > 0]
+    return values.astype(np.int64), hist[values].astype(np.int64)
+
+
+def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
+                       k_hist: list[np.ndarray]) -> tuple[list[ModelSums], list[PairSums]]:
+    """Every model's and pair's sums of a table of 0/1 answers that every model answered, from the per-group
+    Gram matrix of :class:`~evalstats_core._patterns.Patterns`: the same element-wise arithmetic as
+    :class:`~evalstats_core._sums_groups._Column` and :func:`_pair_sums`, done once over the stacked models
+    ``(m, G)`` and pairs ``(P, G)`` instead of once per model and pair (the rows are views; a pair holds its
+    models' own ``mean`` and ``m2`` arrays, as there)."""
+    gram = patterns.gram  # (m, m, G)
+    n_m, g = gram.shape[0], gram.shape[2]
+    diag = np.arange(n_m)
+    ones = gram[diag, diag]  # (m, G) each model's ones per group
+    mean, m2 = binary_moments(ones, count)
+    mean, m2 = list(mean), list(m2)  # one view per row, held by the model and its pairs alike
+    zero = np.zeros(g, np.int64)
+    used = bool(count.any())
+    lows = (~(ones < count).any(axis=1)).tolist()  # no group with a wrong answer: the smallest score is 1
+    highs = ones.any(axis=1).tolist()
+    runs = {}
+    models = []
+    for j in range(n_m):
+        key = k_hist[j].tobytes()  # every model answered alike (the usual file): one histogram
+        if key not in runs:
+            runs[key] = _runs(k_hist[j])
+        lo, hi = (float(lows[j]), float(highs[j])) if used else (math.nan, math.nan)
+        models.append(ModelSums(names[j], count, mean[j], m2[j], zero, *runs[key], lo, hi))
+    jj = np.array([j for j in range(n_m) for i in range(j)], dtype=np.intp)
+    ii = np.array([i for j in range(n_m) for i in range(j)], dtype=np.intp)
+    only_a, only_b, co, m2d = binary_pair_moments(gram[jj, ii], ones[jj], ones[ii], count)
+    a_any, b_any = only_a.any(axis=1).tolist(), only_b.any(axis=1).tolist()
+    agree = ((only_a + only_b) < count).any(axis=1).tolist()  # some question where d = 0
+    only_a, only_b = only_a.astype(np.int64), only_b.astype(np.int64)
+    pairs = []
+    for p, (j, i) in enumerate(zip(jj.tolist(), ii.tolist(), strict=True)):
+        lo, hi = -1.0, 1.0  # d = a - b takes -1 and 1 when both models have questions only they got right
+        if not (a_any[p] and b_any[p]):
+            lo = -1.0 if b_any[p] else (0.0 if agree[p] else 1.0)
+            hi = 1.0 if a_any[p] else (0.0 if agree[p] else -1.0)
+        pairs.append(PairSums(names[j], names[i], count, mean[j], mean[i], m2[j], m2[i], m2d[p], co[p],
+                              only_a[p], only_b[p], zero, lo, hi, 0))
+    return models, pairs
 
 
 def _labels(clusters: np.ndarray) -> tuple[str, ...]:
@@ -441,15 +407,13 @@ def _labels(clusters: np.ndarray) -> tuple[str, ...]:
     return tuple(map(str, arr.tolist())) if arr.dtype.kind == "O" else tuple(str(c) for c in arr)
 
 
-def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str,
-               both: np.ndarray | None = None) -> PairSums:
-    """``a - b`` on the questions both answered (see :func:`file_sums`; ``both``: the questions both got right
-    per group, when counted already)."""
+def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str) -> PairSums:
+    """``a - b`` on the questions both answered (see :func:`file_sums`)."""
     g = groups.g
     if a.full and b.full:
         count, zero = a.count, np.zeros(g, np.int64)
         if a.binary and b.binary:  # 0/1: the co-moment and discordant counts from one dot
-            both = np.rint(groups.dot(a.x, b.x)) if both is None else both
+            both = np.rint(groups.dot(a.x, b.x))
             only_a, only_b, co, m2d = binary_pair_moments(both, a.ones, b.ones, count)
             lo, hi = -1.0, 1.0  # d = a - b takes -1 and 1 when both models have questions only they got right
             if not (only_a.any() and only_b.any()):

@@ -63,6 +63,10 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 REQUIRED = os.environ.get("EVALSTATS_REQUIRE_BROWSER") == "1"
+#: how long a browser test waits for a condition (a rerun's text, a URL, a chart) before it fails: generous, as
+#: every wait is on a condition and returns as soon as it holds; a 2-core machine running two servers and two
+#: Chromiums (CI's -n 2) can take longer than 30 s for a page's first run
+PAGE_TIMEOUT_MS = 60_000
 
 
 def _missing_reason() -> str | None:
@@ -195,6 +199,6 @@ def browser():
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     pg = context.new_page()
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(PAGE_TIMEOUT_MS)
     yield pg
     context.close()

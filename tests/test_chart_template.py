@@ -131,3 +131,49 @@ def test_filled_specs_name_their_datasets_and_share_nothing():
     assert "95%" in str(a) and "90%" not in str(a) and "90%" in str(b) and "95%" not in str(b)
     b["layer"][0]["mark"]["type"] = "changed"  # a caller changing its copy leaves the template alone
     assert charts.models_spec(models(0), title="t", subtitle="s")["layer"][0]["mark"]["type"] != "changed"
+
+
+def test_a_chart_without_its_level_names_no_level_and_stays_the_same_chart():
+    """``confidence=None`` (the workbench's screen: the level is printed beside the chart) leaves the level out
+    of the axis title; the template still gives the compiled chart, and two levels give one spec text."""
+    import json
+
+    for frame in (models(0), models(1)):
+        got = charts.models_spec(frame, confidence=None, title="t")
+        assert canonical(got) == canonical(compile_spec(charts.models_chart(frame, confidence=None, title="t")))
+        assert "%" not in json.dumps(got["layer"][0]["encoding"]["x"]["title"])
+    for frame in (differences(0), differences(1)):
+        got = charts.differences_spec(frame, confidence=None, title="t")
+        assert canonical(got) == canonical(compile_spec(charts.differences_chart(frame, confidence=None, title="t")))
+    texts = {json.dumps({k: v for k, v in charts.models_spec(models(s), confidence=None, title="t").items()
+                         if k != "datasets"}) for s in range(3)}
+    assert len(texts) == 1  # new numbers: new data, the same spec
+
+
+def _altair_records(frame: pd.DataFrame) -> list[dict]:
+    from altair.utils.data import to_values
+
+    return to_values(frame)["values"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_records_are_altairs_own_values(seed):
+    """The fast conversion of a frame's rows equals Altair's sanitising on every plain kind of column, missing
+    values and infinities included, and hands other kinds (dates, categories) to Altair."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 6))
+    floats = rng.normal(size=n)
+    if n:
+        floats[rng.integers(0, n)] = [np.nan, np.inf, -np.inf, -0.0][seed % 4]
+    text = [None if rng.random() < 0.2 else f"m{i} − x" for i in range(n)]
+    frame = pd.DataFrame({"f": floats, "i": rng.integers(-5, 5, n), "u": rng.integers(0, 5, n).astype(np.uint8),
+                          "b": rng.random(n) < 0.5, "s": text, "f32": floats.astype(np.float32),
+                          "pa": pd.array(text, dtype="string[pyarrow]"),
+                          "st": pd.array(text, dtype="string[python]")})
+    got, want = _template.records(frame), _altair_records(frame)
+    assert got == want
+    assert [[type(v) for v in r.values()] for r in got] == [[type(v) for v in r.values()] for r in want]
+    odd = frame.assign(day=pd.Timestamp("2026-01-01"), cat=pd.Categorical(["a"] * n),
+                       mixed=pd.Series([1.5] * n, dtype=object))
+    assert _template.records(odd) == _altair_records(odd)
+    assert _template._plain_columns(odd) is None

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+import evalstats_core.cluster_bootstrap as cluster_bootstrap
 import evalstats_core.clustering as clustering
 from evalstats_core.clustering import summarize
 from evalstats_core.errors import EvalStatsError, EvalStatsWarning
@@ -478,7 +479,7 @@ def test_cluster_bootstrap_chunks_equal_one_block(monkeypatch):
     chunk holds whole rows in the same order."""
     scores, codes = clustered_data(2, n_clusters=50)
     whole = cluster_bootstrap_ci(scores, codes, n_boot=300, rng=3)
-    monkeypatch.setattr(clustering, "_BOOT_CHUNK_CELLS", 50 * 7)  # 7 resamples per chunk
+    monkeypatch.setattr(cluster_bootstrap, "_BOOT_CHUNK_CELLS", 50 * 7)  # 7 resamples per chunk
     chunked = cluster_bootstrap_ci(scores, codes, n_boot=300, rng=3)
     assert chunked.n_boot == whole.n_boot == 300
     # the same stream of draws, consumed in the same row-major order, gives identical resamples

@@ -155,7 +155,8 @@ def test_vectorised_clustered_intervals_equal_summarize():
     """The coverage tables' vectorised intervals are summarize's default (and t) intervals, draw by draw."""
     gen = np.random.default_rng(37)
     for sizes, mean, icc in ((SWE, 0.95, 0.2), ((37,) * 27, 0.99, 0.1), ((200,) * 5, 0.8, 0.3), ((40,) * 3, 0.998, 0.3),
-                             ((90, 10), 0.5, 0.1), ((60, 40), 0.97, 0.2)):
+                             ((90, 10), 0.5, 0.1), ((60, 40), 0.97, 0.2), ((900, 50, 50), 0.8, 0.1),
+                             ((970, 10, 10, 10), 0.95, 0.2), ((990, 10), 0.8, 0.3)):
         sz = np.asarray(sizes, dtype=np.float64)
         x = draw_cluster_counts(sz, mean, icc, 25, gen)
         got = clustered_binary_intervals(x, sz)
@@ -197,13 +198,13 @@ def test_two_cluster_interval_is_exact_for_two_normal_means():
     assert (low, high) == pytest.approx((0.5 - 12.7062047 * 0.01, 0.5 + 12.7062047 * 0.01))
 
 
-def test_two_cluster_file_gets_the_two_cluster_interval():
+def test_two_cluster_file_gets_the_cluster_means_interval():
     """summarize on 0/1 scores in two clusters (90/10) labels the interval and contains CR2's t."""
     scores = np.r_[np.ones(500), np.zeros(400), np.ones(60), np.zeros(40)]  # cluster means 0.56 and 0.60
     labels = np.r_[np.zeros(900), np.ones(100)]
     auto = quiet(summarize, scores, labels)
     t = quiet(summarize, scores, labels, interval="normal")
-    assert auto.interval == "two-clusters"
+    assert auto.interval == "cluster-means"
     assert auto.ci_low < t.ci_low and auto.ci_high > t.ci_high and 0.0 <= auto.ci_low
 
 
@@ -571,6 +572,7 @@ def test_zero_se_verdict_prints_the_exact_difference_in_points():
 # ------------------------------------------------------------------------------------------ guardrail claims
 
 U57 = tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57))  # sizes 5-59, as the designs bench
+ONE_BIG = ((900, 100), (990, 10), (900, 50, 50), (970, 10, 10, 10))  # one cluster holds 90-99% of the questions
 CLAIM_DESIGNS = {  # the designs behind each range the guardrails quote (edge_coverage.COVERAGE_CLAIMS)
     "t_many_mid": ("t", (SWE, (37,) * 27, U57), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
     "t_swe_95": ("t", (SWE,), (0.1,), (0.95,)),
@@ -578,10 +580,10 @@ CLAIM_DESIGNS = {  # the designs behind each range the guardrails quote (edge_co
     "default_many_99": ("default", (SWE, (37,) * 27, U57, MMLU_SIZES, BBH_SIZES), (0.05, 0.1, 0.2, 0.3), (0.99,)),
     "t_few_mid": ("t", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
                   (0.3, 0.5, 0.7)),
-    "t_two_unequal_mid": ("t", ((900, 100),), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
+    "t_one_big_mid": ("t", ONE_BIG, (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
     "default_few_95": ("default", ((300,) * 3, (200,) * 5, (400, 100, 50, 50, 30, 20, 10, 5)), (0.05, 0.1, 0.2),
                        (0.95,)),
-    "default_two_unequal_mid": ("default", ((900, 100),), (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
+    "default_one_big_mid": ("default", ONE_BIG, (0.05, 0.1, 0.2), (0.3, 0.5, 0.7)),
 }
 
 
@@ -629,11 +631,14 @@ def test_guardrails_quote_the_simulated_claims():
     assert "(84-86% at 95% accuracy" in few.detail and "covered 95-98% at 95% accuracy and 94-100% at 99%" in few.detail
     assert "can fall below" not in few.detail  # the old caveat, no longer true
     few = checks((200,) * 5, 0.7)["few_clusters"]
-    assert few.status == "warn" and "covered 92-96%" in few.detail and "only 89-92% with two clusters" in few.detail
-    assert "covered 95-99%" in few.detail and "and covered 94-96% there" in few.detail
+    assert few.status == "warn" and "covered 92-96%" in few.detail and "covered 95-99%" in few.detail
+    assert "cluster means' interval" not in few.detail  # 5 equal clusters: 5 clusters' worth
     two = checks((900, 100), 0.6)  # two clusters holding 90% and 10%: Kish's 1.2 clusters
     assert two["few_clusters"].status == "warn" and "about one cluster's worth of information" in two["few_clusters"].detail
     assert "The largest cluster holds 90% of the questions" in two["few_clusters"].detail
+    assert "its t interval covered 73-93%" in two["few_clusters"].detail
+    assert "at least the cluster means' interval" in two["few_clusters"].detail
+    assert "which covered 95-99% there" in two["few_clusters"].detail
     assert round(exact_binary_coverage(0.99, 300, interval="normal"), 2) == 0.80
 
 

@@ -42,7 +42,8 @@ def _titled(chart, title: str | None, subtitle: str | None, height: int | None =
     if not title:
         return chart if height is None else chart.properties(height=height)
     height = chart.height if height is None else height  # the chart's own: no compiling of its data
-    grow = {"height": height + 45} if isinstance(height, int | float) else {}
+    # a title line, and a subtitle line when there is one (the workbench prints it under the chart instead)
+    grow = {"height": height + (45 if subtitle else 25)} if isinstance(height, int | float) else {}
     return chart.properties(title=alt.TitleParams(title, subtitle=subtitle or "", anchor="start",
                                                   subtitleColor="#777777"), **grow)  # one copy of the chart
 
@@ -94,7 +95,7 @@ def _check(frame: pd.DataFrame, needed: tuple[str, ...]) -> None:
         raise ValueError(f"the frame needs the columns {', '.join(needed)}; missing: {', '.join(missing)}")
 
 
-def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95,
+def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float | None = 0.95,
                  title: str | None = None, subtitle: str | None = None) -> alt.LayerChart:
     """Forest plot of the models: a point at the mean, a bar over the interval, best model on top.
 
@@ -106,16 +107,17 @@ def models_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float
         letter display), drawn as text to the right of each interval.
     percent : bool
         Whether scores are proportions (axis in %); False for other scales (e.g. a 1-10 rating).
-    confidence : float
-        For the axis title.
+    confidence : float or None
+        For the axis title; None leaves the level out of the chart (the page shows it beside the chart, so a
+        new level changes the chart's data only, never its spec).
     """
     data, ends = _models_data(frame, percent)
     return _models_layout(data, ends, percent=percent, x_title=_models_axis(confidence), title=title,
                           subtitle=subtitle)
 
 
-def _models_axis(confidence: float) -> str:
-    return f"Mean score with {confidence:.0%} interval"
+def _models_axis(confidence: float | None) -> str:
+    return "Mean score with its interval" if confidence is None else f"Mean score with {confidence:.0%} interval"
 
 
 def _models_data(frame: pd.DataFrame, percent: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -170,7 +172,7 @@ def _models_layout(data: pd.DataFrame, ends: pd.DataFrame, *, percent: bool, x_t
     return _titled(chart, title, subtitle, height=_height(len(data)) + extra)
 
 
-def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95,
+def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float | None = 0.95,
                       paired: bool = True, title: str | None = None,
                       subtitle: str | None = None) -> alt.LayerChart:
     """Forest plot of the differences ``model - baseline`` with a dashed line at zero.
@@ -182,17 +184,18 @@ def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: 
         ``ci_high`` and ``significant`` (bool, from the adjusted p-value).
     percent : bool
         Whether differences are of proportions (axis in %).
-    confidence : float
-        For the axis title.
+    confidence : float or None
+        For the axis title; None leaves the level out of the chart (see :func:`models_chart`).
     """
     data = _differences_data(frame, percent)
     return _differences_layout(data, percent=percent, x_title=_differences_axis(percent, confidence, paired),
                                title=title, subtitle=subtitle)
 
 
-def _differences_axis(percent: bool, confidence: float, paired: bool) -> str:
+def _differences_axis(percent: bool, confidence: float | None, paired: bool) -> str:
     unit = ", points" if percent else ""
-    return f"Difference{unit}, with {confidence:.0%} interval ({'paired' if paired else 'unpaired'})"
+    level = "its" if confidence is None else f"{confidence:.0%}"
+    return f"Difference{unit}, with {level} interval ({'paired' if paired else 'unpaired'})"
 
 
 def _differences_data(frame: pd.DataFrame, percent: bool) -> pd.DataFrame:
@@ -299,7 +302,7 @@ def _cluster_layout(data: pd.DataFrame, *, title: str | None, subtitle: str | No
 
 
 # ------------------------------------------------------------------------- compiled, for the workbench
-def models_spec(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95, title: str | None = None,
+def models_spec(frame: pd.DataFrame, *, percent: bool = True, confidence: float | None = 0.95, title: str | None = None,
                 subtitle: str | None = None) -> dict:
     """``compile_spec(models_chart(...))`` from a template compiled once per shape (:mod:`._template`): a new
     confidence level or adjustment costs filling in numbers and titles, not compiling Altair again."""
@@ -310,7 +313,7 @@ def models_spec(frame: pd.DataFrame, *, percent: bool = True, confidence: float 
                   {"models": data, "ends": ends})
 
 
-def differences_spec(frame: pd.DataFrame, *, percent: bool = True, confidence: float = 0.95, paired: bool = True,
+def differences_spec(frame: pd.DataFrame, *, percent: bool = True, confidence: float | None = 0.95, paired: bool = True,
                      title: str | None = None, subtitle: str | None = None) -> dict:
     """``compile_spec(differences_chart(...))`` from a template compiled once per shape (see :func:`models_spec`)."""
     data = _differences_data(frame, percent)

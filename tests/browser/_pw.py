@@ -5,17 +5,25 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from conftest import PAGE_TIMEOUT_MS  # noqa: F401  (re-exported for the tests that open their own contexts)
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "tests" / "screenshots"
 
 
 def wait_ready(page) -> None:
-    """Wait until Streamlit has finished running the script (no running indicator, app rendered)."""
+    """Wait until Streamlit has finished running the script (no running indicator, app rendered).
+
+    The app's script state must be ``notRunning``: not merely "not ``running``", which also holds for
+    ``initial`` (a page whose first run has not started: its widgets are not there yet) and for
+    ``rerunRequested`` (a widget change sent, its rerun not yet begun: the page is about to be redrawn).
+    """
     page.wait_for_selector('[data-testid="stApp"]')
     page.wait_for_function(
         """() => {
             const app = document.querySelector('[data-testid="stApp"]');
-            return app && app.getAttribute('data-test-script-state') !== 'running'
+            return app && app.getAttribute('data-test-script-state') === 'notRunning'
+                   && app.getAttribute('data-test-connection-state') === 'CONNECTED'
                    && !document.querySelector('[data-testid="stStatusWidget"] [data-testid="stStatusWidgetRunningIcon"]');
         }"""
     )
@@ -85,27 +93,31 @@ def shot(page, name: str) -> Path:
     return path
 
 
-def press_slider(page, slider, key: str, done: str, *, arg=None, tries: int = 3, timeout: float = 20_000) -> None:
+def press_slider(page, slider, key: str, done: str, *, arg=None, tries: int = 3, probe: float = 5_000,
+                 timeout: float = PAGE_TIMEOUT_MS) -> None:
     """Press ``key`` once on ``slider`` (a locator of the slider handle) and wait until the JavaScript
     predicate ``done`` (called with ``arg``) holds, e.g. until the URL carries the new value.
 
     A key pressed while the page is still being redrawn can land on a handle that is being replaced and
-    be lost: the handle's value (``aria-valuenow``) is then unchanged and the key is pressed again, up to
-    ``tries`` times. A handle that did move but whose rerun never satisfies ``done`` is a failure, not
-    retried: pressing again would step twice.
+    be lost: the handle's value (its ``<input type=range>``'s value; Streamlit's slider sets no
+    ``aria-valuenow``) is then unchanged and the key is pressed again, up to
+    ``tries`` times. ``done`` is first waited for ``probe`` ms; if it does not hold by then and the handle
+    did move, the rerun is slow, not lost, and is waited for up to ``timeout`` ms more: a handle that moved
+    is never pressed again (that would step twice), and a rerun that never satisfies ``done`` is a failure.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     for _ in range(tries):
-        before = slider.get_attribute("aria-valuenow")
+        before = slider.input_value()
         slider.focus()
         page.keyboard.press(key)
         try:
-            page.wait_for_function(done, arg=arg, timeout=timeout)
+            page.wait_for_function(done, arg=arg, timeout=probe)
             return
         except PlaywrightTimeout:
-            if slider.get_attribute("aria-valuenow") != before:
-                raise
+            if slider.input_value() != before:
+                page.wait_for_function(done, arg=arg, timeout=timeout)
+                return
     raise AssertionError(f"{key} on the slider was lost {tries} times (its value stayed {before})")
 
 
@@ -118,6 +130,57 @@ def step_slider(page, slider, key: str, presses: int) -> None:
     for _ in range(presses):
         press_slider(page, slider, key, "h => location.href !== h", arg=page.evaluate("() => location.href"))
         wait_ready(page)
+
+
+def slide_to(page, slider, target: float, *, step: float, limit: int = 60) -> None:
+    """Move ``slider`` (a locator of the slider handle) to ``target`` with the keyboard, one press at a time
+    (each waits for its rerun, as :func:`step_slider`): PageUp/PageDown while the gap is more than a page
+    (a tenth of the range, as the slider's own keyboard handling), then the arrow keys, checking the handle's
+    value after each press. Fewer reruns than ``round(gap / step)`` arrow presses.
+    """
+    low, high = (float(slider.get_attribute(a)) for a in ("min", "max"))
+    page_size = max(step, round((high - low) / 10 / step) * step)
+    for _ in range(limit):
+        gap = target - float(slider.input_value())
+        if abs(gap) < step / 2:
+            return
+        if abs(gap) > page_size + step * 1.5:  # a page step cannot overshoot (whichever way it rounds)
+            key = "PageUp" if gap > 0 else "PageDown"
+        else:
+            key = "ArrowRight" if gap > 0 else "ArrowLeft"
+        press_slider(page, slider, key, "h => location.href !== h", arg=page.evaluate("() => location.href"))
+        wait_ready(page)
+    raise AssertionError(f"the slider did not reach {target} in {limit} presses")
+
+
+def chart_pixels(chart, *, timeout: float = 10.0) -> bytes:
+    """The chart's pixels (a locator of one ``stVegaLiteChart``) once two screenshots in a row agree (Vega
+    has finished drawing)."""
+    last = chart.screenshot()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        chart.page.wait_for_timeout(300)
+        now = chart.screenshot()
+        if now == last:
+            return now
+        last = now
+    return last
+
+
+def redrawn(chart, before: bytes, name: str, *, timeout: float = 15.0) -> bytes:
+    """Wait until ``chart`` draws other pixels than ``before`` (up to ``timeout`` s), then until it has
+    settled; save both to tests/screenshots/redraw_{name}_before/after.png and return the settled pixels.
+    The caller asserts they differ."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / f"redraw_{name}_before.png").write_bytes(before)
+    deadline = time.monotonic() + timeout
+    after = chart.screenshot()
+    while after == before and time.monotonic() < deadline:  # a wait for the redraw, not a fixed pause
+        chart.page.wait_for_timeout(300)
+        after = chart.screenshot()
+    after = chart_pixels(chart)
+    (SHOTS / f"redraw_{name}_after.png").write_bytes(after)
+    return after
 
 
 def metric(page, label: str, *, exact: bool = False) -> str:

@@ -194,13 +194,12 @@ def test_hostile_model_names_show_as_text_and_csv_neutralises_formulas(server, p
     page.goto(server + "/analyze")
     wait_ready(page)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
-    page.get_by_text("What was inferred").first.wait_for()
+    # this file, not the example (whose page also says "What was inferred"): then the page below is this file's
+    page.get_by_text("What was inferred from hostile.csv").first.wait_for()
     wait_ready(page)
     wait_charts(page, 2)
     main = page.locator('[data-testid="stMain"]')
     assert main.locator('[data-testid="stMarkdownContainer"] b').count() == 0  # no tag was rendered
-    page.get_by_text("What was inferred from hostile.csv").first.wait_for()  # this file, not the example
-    wait_ready(page)
     assert EVIL in main.inner_text()  # the name is shown literally
     with page.expect_download() as info:
         page.get_by_role("button", name="Models (CSV)").click()

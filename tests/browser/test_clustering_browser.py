@@ -1,7 +1,7 @@
 """Chapter 3 in a real browser: the four charts draw, the sliders move the numbers, the warning appears
 live below 30 clusters."""
 
-from _pw import SHOTS, metric, shot, step_slider, wait_charts, wait_ready
+from _pw import SHOTS, chart_pixels, metric, redrawn, shot, step_slider, wait_charts, wait_ready
 
 
 def _slider(page, label: str):
@@ -22,16 +22,21 @@ def test_clustering_page_draws_every_chart(server, page):
 
 
 def test_icc_slider_raises_the_design_effect(server, page):
-    """ArrowRight on the ICC slider (0.30 -> 0.50) raises the formula's design effect from 3.70 to 5.50."""
+    """ArrowRight on the ICC slider (0.30 -> 0.50) raises the formula's design effect from 3.70 to 5.50, and
+    redraws the cluster strip (its pixels change)."""
     page.goto(server + "/clustering")
     wait_ready(page)
     wait_charts(page, 3)
     before = metric(page, "Clustered SE", exact=True)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(0)
+    pixels = chart_pixels(chart)
     step_slider(page, _slider(page, "Intra-cluster correlation ρ"), "ArrowRight", 4)
     page.get_by_text("formula 1 + (m−1)ρ: 5.50").wait_for()
     wait_ready(page)
     assert "clustering_icc=0.5" in page.url
     assert metric(page, "Clustered SE", exact=True) != before
+    wait_charts(page, 3)
+    assert redrawn(chart, pixels, "clustering") != pixels, "the chart did not change after moving ρ"
     shot(page, "clustering_icc_050")
 
 

@@ -4,7 +4,7 @@ links land on their sections, optional sections start closed, and quiz progress 
 from __future__ import annotations
 
 import pytest
-from _pw import shot, wait_ready
+from _pw import PAGE_TIMEOUT_MS, shot, wait_ready
 
 from evalstats_app.content import load_content
 
@@ -15,7 +15,7 @@ WIDTHS = {"desktop": 1440, "phone": 390}
 def sized(browser, request):
     context = browser.new_context(viewport={"width": WIDTHS[request.param], "height": 1000})
     pg = context.new_page()
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(PAGE_TIMEOUT_MS)
     yield request.param, pg
     context.close()
 

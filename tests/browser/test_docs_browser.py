@@ -13,7 +13,7 @@ import io
 from pathlib import Path
 from urllib.parse import urlparse
 
-from _pw import ROOT, wait_charts, wait_ready
+from _pw import PAGE_TIMEOUT_MS, ROOT, wait_charts, wait_ready
 from PIL import Image, ImageChops
 
 SCREENSHOT = ROOT / "docs" / "screenshot.png"
@@ -45,7 +45,7 @@ def _changed_pixels(a: Image.Image, b: Image.Image) -> int:
 def test_readme_screenshot_is_current(server, browser, tmp_path):
     context = browser.new_context(viewport={"width": 1280, "height": 860}, device_scale_factor=1)
     page = context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     try:
         page.goto(server + "/analyze?analyze_example=multilingual")
         wait_ready(page)
@@ -86,7 +86,7 @@ def test_no_request_leaves_the_machine(server, page, browser):
     dark = browser.new_context(viewport={"width": 390, "height": 900}, color_scheme="dark")
     try:
         other = dark.new_page()
-        other.set_default_timeout(30_000)
+        other.set_default_timeout(PAGE_TIMEOUT_MS)
         other.on("request", lambda r: requests.append(r.url))
         for path, charts in (("/", 0), ("/paired?present=1", 1)):
             other.goto(server + path)

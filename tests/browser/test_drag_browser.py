@@ -2,7 +2,7 @@
 the input moves, and the page sends nothing to the Streamlit server (no script rerun)."""
 
 import pytest
-from _pw import SHOTS, count_sent_frames, drag_vega_range, wait_charts, wait_ready
+from _pw import SHOTS, chart_pixels, count_sent_frames, drag_vega_range, wait_charts, wait_ready
 
 TALL = {"width": 1400, "height": 9000}
 SHOTS.mkdir(parents=True, exist_ok=True)  # this file may run alone, before any other test made it
@@ -20,17 +20,6 @@ CASES = {
 OPEN = {"paired": "?optional=1"}
 
 
-def _settled(chart) -> bytes:
-    last = chart.screenshot()
-    for _ in range(20):
-        chart.page.wait_for_timeout(250)
-        now = chart.screenshot()
-        if now == last:
-            return now
-        last = now
-    return last
-
-
 @pytest.mark.parametrize("slug", list(CASES))
 def test_drag_redraws_without_a_rerun(server, page, slug):
     """Each drag chart of the page redraws when its range input moves, and no frame goes to the server.
@@ -46,13 +35,13 @@ def test_drag_redraws_without_a_rerun(server, page, slug):
         wait_charts(page, n_charts)
         chart = page.locator('[data-testid="stVegaLiteChart"]').nth(index)
         chart.scroll_into_view_if_needed()
-        before = _settled(chart)
+        before = chart_pixels(chart)
         (SHOTS / f"drag_{slug}_{name}_before.png").write_bytes(before)
         page.wait_for_timeout(500)
         sent = frames["n"]
         drag_vega_range(chart, value)
         page.wait_for_timeout(600)
-        after = _settled(chart)
+        after = chart_pixels(chart)
         (SHOTS / f"drag_{slug}_{name}_after.png").write_bytes(after)
         assert after != before, f"{slug}/{name}: the chart did not redraw"
         assert frames["n"] == sent, f"{slug}/{name}: dragging sent {frames['n'] - sent} frame(s) to the server"
@@ -68,7 +57,7 @@ def test_coverage_lab_plays(server, page):
     wait_charts(page, 7)
     chart = page.locator('[data-testid="stVegaLiteChart"]').nth(4)
     chart.scroll_into_view_if_needed()
-    before = _settled(chart)
+    before = chart_pixels(chart)
     page.get_by_text("Play: intervals arrive one at a time").click()
     frames = []
     for _ in range(4):
@@ -78,6 +67,6 @@ def test_coverage_lab_plays(server, page):
     (SHOTS / "drag_small_n_arrivals_playing.png").write_bytes(frames[-1])
     page.get_by_text("Play: intervals arrive one at a time").click()
     page.wait_for_timeout(1200)
-    paused = _settled(chart)
+    paused = chart_pixels(chart)
     page.wait_for_timeout(1200)
     assert chart.screenshot() == paused, "the chart still moves after pausing"

@@ -4,7 +4,6 @@ right-to-left override each end in one clear message, the page stays usable, and
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -14,14 +13,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hostile_files import _wide  # noqa: E402
 
 
-def _upload(page, server, path: Path) -> float:
+def _upload(page, server, path: Path) -> None:
+    """Upload ``path``; its error must show within 60 s (a bound on the time, not a speed check: the
+    time itself is measured by bench/bench_hostile.py, as speed is never asserted in a test)."""
     page.goto(server + "/analyze")
     wait_ready(page)
-    start = time.perf_counter()
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
     page.locator('[data-testid="stAlertContentError"]').first.wait_for(timeout=60_000)
     wait_ready(page)
-    return time.perf_counter() - start
 
 
 @pytest.mark.parametrize("name, make, words", [
@@ -30,16 +29,16 @@ def _upload(page, server, path: Path) -> float:
      ("U+202E",)),
 ])
 def test_hostile_upload_is_one_message(server, page, tmp_path, name, make, words):
-    """The upload ends in one error naming the problem (and for the 1.7 MB bomb, quickly), never a traceback."""
+    """The upload ends in one error naming the problem (for the 1.7 MB bomb too, within the upload's 60 s
+    bound), never a traceback."""
     path = tmp_path / name
     make(path)
-    took = _upload(page, server, path)
+    _upload(page, server, path)
     alerts = page.locator('[data-testid="stAlertContentError"]')
     text = alerts.first.inner_text()
     for w in words:
         assert w in text, text
     assert page.locator('[data-testid="stException"]').count() == 0
-    assert took < 30  # a loose bound on a busy 2-core machine; bench/bench_hostile.py measures it
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"hostile_{path.stem}.png"))
     page.get_by_role("button", name=f"Remove {name}").click()  # the page recovers: back to the example

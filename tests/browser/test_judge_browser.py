@@ -1,6 +1,6 @@
 """Chapter 9 and the workbench's judge section in a real browser, at desktop width and on a 390-px phone."""
 
-from _pw import SHOTS, shot, step_slider, wait_charts, wait_ready
+from _pw import PAGE_TIMEOUT_MS, SHOTS, shot, step_slider, wait_charts, wait_ready
 
 from evalstats_core.lessons import judge as lesson
 
@@ -33,7 +33,7 @@ def test_judge_chapter_desktop(server, page):
 def test_judge_chapter_phone(server, browser):
     context = browser.new_context(viewport={"width": 390, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     try:
         page.goto(server + "/judge")
         wait_ready(page)
@@ -52,30 +52,23 @@ def test_judge_chapter_phone(server, browser):
 
 
 def test_workbench_judge_section(server, page):
+    """The workbench's judge section on the judged example (one page load for both checks): the judge's
+    verdict and its intervals chart draw, and the three-interval chart gets one readable row per interval
+    (9 rows for 3 models)."""
     page.set_viewport_size(TALL)
     page.goto(server + "/analyze?analyze_example=judged")
     wait_ready(page)
     page.get_by_text("The judge against the human labels").wait_for()
     page.get_by_text("The judge over-states Breeze by 18.9 points", exact=False).first.wait_for()
     wait_charts(page, 3)
-    section = page.locator('[data-testid="stVegaLiteChart"]').nth(1)
-    section.scroll_into_view_if_needed()
-    page.wait_for_timeout(800)
-    section.screenshot(path=str(SHOTS / "judge_workbench_intervals.png"))
-    assert page.locator('[data-testid="stException"]').count() == 0
-
-
-def test_workbench_judge_chart_height(server, page):
-    """The three-interval chart gets one readable row per interval (9 rows for 3 models)."""
-    page.set_viewport_size(TALL)
-    page.goto(server + "/analyze?analyze_example=judged")
-    wait_ready(page)
-    page.get_by_text("The judge against the human labels").wait_for()
-    wait_charts(page, 3)
-    page.wait_for_timeout(1500)
     # the judge chart is the one whose row labels name the kinds; wait for it to draw at its full height
     page.wait_for_function("""() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"] svg'))
         .some(s => s.textContent.includes('Atlas · corrected') && s.getBoundingClientRect().height >= 445)""")
     labels = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"] svg'))
         .filter(s => s.textContent.includes('Atlas · corrected'))[0].querySelectorAll('text').length""")
     assert labels >= 9 + 6  # nine row labels and the x ticks: no row label dropped for overlap
+    section = page.locator('[data-testid="stVegaLiteChart"]').nth(1)
+    section.scroll_into_view_if_needed()
+    page.wait_for_timeout(800)
+    section.screenshot(path=str(SHOTS / "judge_workbench_intervals.png"))
+    assert page.locator('[data-testid="stException"]').count() == 0

@@ -9,7 +9,8 @@ side-by-side panels that are wider than the phone may scroll sideways instead (t
 from __future__ import annotations
 
 import pytest
-from _pw import read_settled, shot, wait_charts, wait_ready
+from _pw import PAGE_TIMEOUT_MS, read_settled, shot, wait_charts, wait_ready
+from test_chart_text_browser import _READ, CHAPTERS, problems
 
 # (left overflow, right overflow) in px of each chart's texts and legends relative to its SVG (3 px of slack for
 # the glyphs' side bearings of rotated titles), and whether
@@ -35,19 +36,32 @@ PAGES = ["problem", "one_model", "small_n", "clustering", "paired", "resampling"
          "analyze"]
 
 
+# both reads in one: the chapters' drawn text at 390 px (test_chart_text_browser.py's checks) is read on the
+# page opened here, rather than on a second page load of its own
+_BOTH = f"() => ({{overflow: ({_OVERFLOW})(), text: ({_READ})()}})"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("slug", PAGES)
 def test_no_chart_text_is_cut_at_390_px(server, browser, slug):
+    """No chart text past its chart's edge at 390 px; for the chapters also test_chart_text_browser.py's
+    checks (no repeated tick label, no ellipsis) on the same page."""
     context = browser.new_context(viewport={"width": 390, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     try:
         page.goto(f"{server}/{slug}")
         wait_ready(page)
         wait_charts(page, 1)
-        charts = read_settled(page, _OVERFLOW)  # every chart brought into view and drawn, the layout settled
+        both = read_settled(page, _BOTH)  # every chart brought into view and drawn, the layout settled
+        charts = both["overflow"]
         assert page.locator('[data-testid="stException"]').count() == 0, f"{slug}: the page shows an error"
         assert charts, slug
+        if slug in CHAPTERS:
+            assert both["text"], slug
+            if problems(both["text"]):
+                shot(page, f"chart_text_{slug}_390")
+            assert not problems(both["text"]), f"{slug} at 390 px: {problems(both['text'])}"
         cut = [c for c in charts if c["cut"]]
         # a chart wider than the phone must scroll rather than be cut off at the edge
         clipped = [c for c in charts if c["width"] > c["frame"] + 1 and not c["scrolls"]]

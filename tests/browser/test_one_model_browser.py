@@ -2,7 +2,7 @@
 the calculator and the small-N lab respond to their sliders and write the URL (2b), and a link made before
 the split opens 2b."""
 
-from _pw import SHOTS, metric, press_slider, shot, wait_charts, wait_ready
+from _pw import SHOTS, chart_pixels, metric, press_slider, redrawn, shot, step_slider, wait_charts, wait_ready
 
 TALL = {"width": 1400, "height": 9000}  # Streamlit scrolls inside the app; a tall view draws every chart
 
@@ -63,14 +63,23 @@ def test_an_old_link_to_the_calculator_opens_part_two(server, page):
 
 
 def test_calculator_slider_changes_intervals(server, page):
-    """ArrowRight on the questions slider (50 -> 51) updates k and writes one_model_n=51 into the URL."""
+    """ArrowRight on the questions slider (50 -> 51) updates k and writes one_model_n=51 into the URL; four
+    more (55) redraw the sampling chart (its pixels change)."""
+    page.set_viewport_size(TALL)
     page.goto(server + "/small_n")
     wait_ready(page)
-    press_slider(page, page.get_by_role("slider", name="Questions n"), "ArrowRight",
-                 "() => location.search.includes('one_model_n=51')")
+    wait_charts(page, 7)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(1)
+    pixels = chart_pixels(chart)
+    slider = page.get_by_role("slider", name="Questions n")
+    press_slider(page, slider, "ArrowRight", "() => location.search.includes('one_model_n=51')")
     page.get_by_text("46 correct out of 51").wait_for()
     wait_ready(page)
     assert "one_model_n=51" in page.url
+    step_slider(page, slider, "ArrowRight", 4)
+    page.wait_for_function("() => location.search.includes('one_model_n=55')")
+    wait_charts(page, 7)
+    assert redrawn(chart, pixels, "small_n") != pixels, "the chart did not change after moving n"
 
 
 def test_lab_n_slider_changes_coverage(server, page):

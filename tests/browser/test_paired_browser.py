@@ -2,7 +2,7 @@
 McNemar's test are collapsed optional sections (a link with ``optional=1`` opens them), the correlation
 slider moves the simulation, editing a McNemar cell changes the statistic, the rectangles toggle."""
 
-from _pw import SHOTS, metric, shot, step_slider, wait_charts, wait_ready
+from _pw import SHOTS, chart_pixels, metric, redrawn, shot, step_slider, wait_charts, wait_ready
 
 
 def test_paired_page_draws_every_chart_with_the_worked_numbers(server, page):
@@ -25,16 +25,22 @@ def test_paired_page_draws_every_chart_with_the_worked_numbers(server, page):
 
 
 def test_correlation_slider_moves_the_simulation(server, page):
-    """Two ArrowRight presses take the correlation from 0.50 to 0.60 and redraw the simulated eval."""
+    """Two ArrowRight presses take the correlation from 0.50 to 0.60 and redraw the simulated eval (the
+    numbers and the chart's pixels)."""
+    page.set_viewport_size({"width": 1400, "height": 9000})  # Streamlit scrolls inside; a tall view draws all
     page.goto(server + "/paired?optional=1")
     wait_ready(page)
     wait_charts(page, 6)
     before = metric(page, "Simulated eval: unpaired → paired SE", exact=True)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(4)
+    pixels = chart_pixels(chart)
     step_slider(page, page.get_by_role("slider", name="Correlation between the models' answers"), "ArrowRight", 2)
     page.wait_for_url("**paired_rho=0.6*")
     page.get_by_text("at ρ = 0.60 the formula gives").wait_for()
     wait_ready(page)
     assert metric(page, "Simulated eval: unpaired → paired SE", exact=True) != before
+    wait_charts(page, 6)
+    assert redrawn(chart, pixels, "paired") != pixels, "the chart did not change after moving the correlation"
     shot(page, "paired_rho_060")
 
 

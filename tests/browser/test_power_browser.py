@@ -2,7 +2,7 @@
 
 import re
 
-from _pw import SHOTS, metric, shot, step_slider, wait_charts, wait_ready
+from _pw import SHOTS, chart_pixels, metric, redrawn, shot, step_slider, wait_charts, wait_ready
 
 
 def test_power_page_draws_both_charts(server, page):
@@ -18,12 +18,17 @@ def test_power_page_draws_both_charts(server, page):
 
 
 def test_power_slider_moves_required_n(server, page):
-    """Pressing ArrowRight on the power slider raises the target power and the questions needed."""
+    """Pressing ArrowRight on the power slider raises the target power and the questions needed, and redraws
+    the power curve (its pixels change)."""
+    page.set_viewport_size({"width": 1400, "height": 5200})  # Streamlit scrolls inside; a tall view shows all
     page.goto(server + "/power")
     wait_ready(page)
     wait_charts(page, 2)
     before = metric(page, "Questions needed")
-    step_slider(page, page.get_by_role("slider").first, "ArrowRight", 5)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').nth(1)
+    pixels = chart_pixels(chart)
+    power = page.locator('[data-testid="stSlider"]').filter(has=page.get_by_text("Power", exact=True))
+    step_slider(page, power.get_by_role("slider"), "ArrowRight", 5)
     # five steps of 0.01 mirrored into the URL; a step pressed while a rerun runs may be merged, so any
     # raised value counts
     page.wait_for_url(re.compile(r"power_power=0\.(8[1-9]|9[0-9])"))
@@ -33,6 +38,8 @@ def test_power_slider_moves_required_n(server, page):
         "&& /^[0-9,]+$/.test(e.innerText))")
     after = metric(page, "Questions needed")
     assert int(after.replace(",", "")) > int(before.replace(",", ""))
+    wait_charts(page, 2)
+    assert redrawn(chart, pixels, "power") != pixels, "the chart did not change after moving the power"
     shot(page, "power_after_slider")
 
 

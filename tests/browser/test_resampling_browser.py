@@ -2,7 +2,7 @@
 
 import re
 
-from _pw import SHOTS, metric, press_slider, shot, wait_charts, wait_ready
+from _pw import SHOTS, chart_pixels, metric, press_slider, redrawn, shot, wait_charts, wait_ready
 
 
 def _open(page, server, query: str = "") -> None:
@@ -27,15 +27,20 @@ def test_resampling_page_draws_every_chart(server, page):
 
 
 def test_resampling_k_slider_moves_reduction(server, page):
-    """Pressing ArrowRight on the K slider takes K from 4 to 5: 53.3% of the variance removed, K in the URL."""
+    """Pressing ArrowRight on the K slider takes K from 4 to 5: 53.3% of the variance removed, K in the URL,
+    and the K curve redrawn (its pixels change)."""
     _open(page, server)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').first
+    pixels = chart_pixels(chart)
     slider = page.locator('[data-testid="stSlider"]').filter(has_text="Answers per question (K)").first
     press_slider(page, slider.get_by_role("slider"), "ArrowRight", "() => /resampling_k=5\\b/.test(location.search)")
     page.get_by_text("Variance removed at K = 5").wait_for()
     wait_ready(page)
     assert metric(page, "Variance removed at K = 5") == "53.3%"
     assert re.search(r"resampling_k=5\b", page.url)
-    page.locator('[data-testid="stVegaLiteChart"]').first.screenshot(path=str(SHOTS / "resampling_k5_chart.png"))
+    wait_charts(page, 5)
+    assert redrawn(chart, pixels, "resampling") != pixels, "the chart did not change after moving K"
+    chart.screenshot(path=str(SHOTS / "resampling_k5_chart.png"))
 
 
 def test_resampling_rerun_button_draws_new_seed(server, page):

@@ -1,6 +1,6 @@
 """The shell in a real browser: direct links work on a fresh server, the sidebar is ours."""
 
-from _pw import shot, wait_ready
+from _pw import PAGE_TIMEOUT_MS, shot, wait_ready
 
 
 def test_home_sidebar_lists_sections(server, page):
@@ -21,7 +21,7 @@ def test_chapter_url_opened_first_on_a_fresh_server(browser):
     with streamlit_server() as base:
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         page = context.new_page()
-        page.set_default_timeout(30_000)
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
         page.goto(base + "/clustering")
         wait_ready(page)
         page.get_by_role("heading", name="3 · Clustering").wait_for()

@@ -10,11 +10,11 @@ def _upload(page, path, previous=None) -> None:
     """Upload ``path`` in place of ``previous`` (the uploader takes several files: remove the old one first)."""
     if previous is not None:
         page.get_by_role("button", name=f"Remove {previous.name}").click()
+        # the rerun without the bad file has cleared its error: the next error waited for is the next file's
+        page.locator('[data-testid="stAlertContentError"]').first.wait_for(state="detached")
         wait_ready(page)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
     page.get_by_text(path.name).first.wait_for()
-    page.wait_for_timeout(500)
-    wait_ready(page)
 
 
 def test_error_error_fix_keeps_every_setting(server, page, tmp_path):

@@ -2,7 +2,7 @@
 
 import re
 
-from _pw import SHOTS, metric, shot, step_slider, wait_charts, wait_ready
+from _pw import SHOTS, chart_pixels, metric, redrawn, shot, step_slider, wait_charts, wait_ready
 
 
 def _open(page, server, query: str = "") -> None:
@@ -25,16 +25,23 @@ def test_temperature_page_draws_charts_and_worked_examples(server, page):
 
 
 def test_temperature_slider_lowers_t(server, page):
-    """ArrowLeft on the temperature slider lowers T from 0.50 to 0.45; the score and the URL follow."""
+    """ArrowLeft on the temperature slider lowers T from 0.50 to 0.45; the score and the URL follow; five
+    more (0.40) redraw the histogram (its pixels change)."""
     _open(page, server)
-    step_slider(page, page.locator('[data-testid="stSlider"]').filter(has_text="Temperature T").get_by_role("slider"),
-                "ArrowLeft", 5)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').first
+    pixels = chart_pixels(chart)
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text="Temperature T").get_by_role("slider")
+    step_slider(page, slider, "ArrowLeft", 5)
     page.get_by_text("Eval score at T = 0.45").wait_for()
     page.wait_for_function("() => /temperature_t=0\\.45/.test(window.location.href)")
     wait_ready(page)
     assert metric(page, "Eval score at T = 0.45") != "72.0%"
     assert re.search(r"temperature_t=0\.45", page.url)
     page.get_by_text(re.compile(r"U\[1/3, 1\] at T = 0\.45: \d+% of the questions")).wait_for()
+    step_slider(page, slider, "ArrowLeft", 5)
+    page.wait_for_function("() => /temperature_t=0\\.4\\b|temperature_t=0\\.40/.test(location.search)")
+    wait_charts(page, 3)
+    assert redrawn(chart, pixels, "temperature") != pixels, "the chart did not change after moving T"
 
 
 def test_temperature_url_opens_greedy_uniform(server, page):

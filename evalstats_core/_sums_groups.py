@@ -1,0 +1,111 @@
+"""Per-group sums over question rows, the kernels of :func:`~evalstats_core.sums.file_sums` (private).
+
+=========================  ==========================================================================
+``_Groups``                per-group sums, dots and counts: ``np.bincount`` over the cluster codes, or plain
+                           sums and dots when the file is one group
+``_Column``                one model's question scores with the per-group sums ``file_sums`` needs
+:func:`binary_moments`     per-group mean and centred sum of squares of 0/1 scores from exact counts
+:func:`binary_pair_moments`  a 0/1 pair's discordant counts, co-moment and sum of squares of the difference
+=========================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["binary_moments", "binary_pair_moments"]
+
+
+class _Groups:
+    """Per-group sums over question rows: ``np.bincount`` over the cluster codes, or plain sums and dots
+    when the file is one group."""
+
+    def __init__(self, codes: np.ndarray | None, n_groups: int) -> None:
+        self.codes, self.g = codes, n_groups
+
+    def sum(self, w: np.ndarray) -> np.ndarray:
+        if self.codes is None:
+            return np.array([float(np.sum(w))])
+        return np.bincount(self.codes, weights=w, minlength=self.g)
+
+    def dot(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        if self.codes is None:
+            return np.array([float(u @ v)])
+        return np.bincount(self.codes, weights=u * v, minlength=self.g)
+
+    def count(self, mask: np.ndarray) -> np.ndarray:
+        if self.codes is None:
+            return np.array([np.count_nonzero(mask)], dtype=np.int64)
+        return np.bincount(self.codes[mask], minlength=self.g).astype(np.int64)
+
+    def take(self, v: np.ndarray) -> np.ndarray | float:
+        return float(v[0]) if self.codes is None else v[self.codes]
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` with 0 where ``den`` is 0."""
+    positive = den > 0
+    if positive.all():  # no empty group (the usual file): a plain division, the same quotients
+        return num / den
+    return np.divide(num, den, out=np.zeros(num.shape), where=positive)
+
+
+class _Column:
+    """One model's question scores with the per-group sums file_sums needs (residuals made on demand)."""
+
+    def __init__(self, groups: _Groups, x: np.ndarray, mask: np.ndarray, full: bool, sizes: np.ndarray,
+                 maybe_fractional: bool) -> None:
+        self.groups, self.x, self.mask, self.full = groups, x, mask, full
+        self.count = sizes if full else groups.count(mask)
+        first = 0 if full else int(np.argmax(mask))  # the first answered question
+        if maybe_fractional:
+            frac = (x != 0.0) & (x != 1.0)
+            if not full:
+                frac &= mask
+            self.frac: np.ndarray | None = frac
+            self.not01 = np.rint(groups.sum(frac)).astype(np.int64) if frac.any() else np.zeros(groups.g, np.int64)
+        else:
+            self.frac, self.not01 = None, np.zeros(groups.g, np.int64)
+        self.binary = not self.not01.any()
+        self._resid: np.ndarray | None = None
+        if self.binary:  # 0/1: integer sums, exact
+            self.ones = np.rint(groups.sum(x if full else np.where(mask, x, 0.0)))
+            self.mean, self.m2 = binary_moments(self.ones, self.count)
+        else:  # shifted by the first answer, then centred on the group means: two passes, no cancellation
+            x0 = float(x[first])
+            y = x - x0 if full else np.where(mask, x - x0, 0.0)
+            ybar = _ratio(groups.sum(y), self.count)
+            y -= groups.take(ybar)
+            if not full:
+                y[~mask] = 0.0
+            self._resid = y
+            self.mean = _nan_empty(x0 + ybar, self.count)
+            self.m2 = groups.dot(y, y)
+
+    def resid(self) -> np.ndarray:
+        """Scores minus their group's mean (0 where not answered)."""
+        if self._resid is None:
+            r = self.x - self.groups.take(np.nan_to_num(self.mean))
+            if not self.full:
+                r = np.where(self.mask, r, 0.0)
+            self._resid = r
+        return self._resid
+
+
+def _nan_empty(v: np.ndarray, count: np.ndarray) -> np.ndarray:
+    return np.where(count > 0, v, np.nan)
+
+
+def binary_moments(ones: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-group mean (``nan`` where empty) and centred sum of squares ``ones (count - ones) / count`` of 0/1
+    scores from the exact counts of ones and of questions."""
+    return _nan_empty(_ratio(ones, count), count), _ratio(ones * (count - ones), count)
+
+
+def binary_pair_moments(both: np.ndarray, ones_a: np.ndarray, ones_b: np.ndarray,
+                        count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per group ``(only a right, only b right, co-moment, centred sum of squares of a - b)`` of two 0/1
+    columns from the exact counts: questions both got right, each one's ones, and the questions."""
+    only_a, only_b = ones_a - both, ones_b - both
+    disc, net = only_a + only_b, only_a - only_b
+    return only_a, only_b, _ratio(both * count - ones_a * ones_b, count), _ratio(disc * count - net * net, count)
