@@ -61,16 +61,3 @@ def test_tango_at_any_count_and_t_when_asked_for():
     assert (normal.ci_low, normal.ci_high) == pytest.approx((-100 / 3000 - t, -100 / 3000 + t), rel=1e-12)
     # with 700 discordant answers the two agree to within 1% of the width (the cost of one rule is small)
     assert auto.ci_high - auto.ci_low == pytest.approx(normal.ci_high - normal.ci_low, rel=0.01)
-
-
-def test_one_file_tango_is_the_vectorised_bisection_bit_for_bit():
-    """The plain-float path of one ``compare`` call gives the same bits as the NumPy path of the simulations."""
-    rng = np.random.default_rng(20)
-    for _ in range(2000):
-        n = float(rng.choice([1.0, 7.0, 30.0, 1000.0, 123.4, 1e5]))
-        k = float(rng.integers(0, int(n) + 1)) if rng.random() < 0.5 else rng.uniform(0.0, n)
-        b = float(rng.integers(0, int(k) + 1)) if rng.random() < 0.5 else rng.uniform(0.0, k)
-        conf = float(rng.choice([0.8, 0.95, 0.999]))
-        one = paired_proportion_ci(b, k - b, n, confidence=conf)
-        many = paired_proportion_ci(np.array([b, 0.0]), np.array([k - b, 0.0]), np.array([n, 1.0]), confidence=conf)
-        assert (one[0], one[1]) == (many[0][0], many[1][0]), (b, k - b, n, conf)
