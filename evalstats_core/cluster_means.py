@@ -61,9 +61,11 @@ def few_clusters_worth(sizes: Any) -> bool:
     >>> few_clusters_worth([300, 300, 300]), few_clusters_worth([400, 100, 50, 50, 30, 20, 10, 5])
     (False, False)
     """
+    from .proportions import kish_n
+
     s = np.asarray(sizes, dtype=np.float64)
     s = s[s > 0]
-    return s.size == 2 or (s.size > 2 and float(s.sum() ** 2 / (s @ s)) < CLUSTERS_WORTH)
+    return s.size == 2 or (s.size > 2 and kish_n(s) < CLUSTERS_WORTH)
 
 
 @lru_cache(maxsize=256)

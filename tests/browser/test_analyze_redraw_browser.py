@@ -10,7 +10,7 @@ to tests/screenshots/.
 
 import time
 
-from _pw import SHOTS, press_slider, wait_charts, wait_ready
+from _pw import SHOTS, chart_pixels, press_slider, wait_charts, wait_ready
 
 TALL = {"width": 1400, "height": 7000}  # Streamlit scrolls inside the app; a tall view draws every chart
 CHARTS = '[data-testid="stVegaLiteChart"]'
@@ -23,19 +23,6 @@ SAME = """() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteCh
     (c, i) => { const d = c.querySelector('canvas, svg.marks'); return !!d && d.dataset.evalstatsDrawn === String(i); })"""
 
 
-def _settled(chart, *, timeout: float = 10.0) -> bytes:
-    """The chart's pixels once two screenshots in a row agree (Vega has finished drawing)."""
-    last = chart.screenshot()
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        chart.page.wait_for_timeout(300)
-        now = chart.screenshot()
-        if now == last:
-            return now
-        last = now
-    return last
-
-
 def test_a_new_confidence_level_redraws_the_charts_in_place(server, page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.set_default_timeout(90_000)  # a shared machine: the first open of the workbench can be slow
@@ -45,7 +32,7 @@ def test_a_new_confidence_level_redraws_the_charts_in_place(server, page):
     wait_charts(page, 2)
     charts = page.locator(CHARTS)
     assert charts.count() == 2  # the example: the models and their difference
-    before = [_settled(charts.nth(i)) for i in range(2)]
+    before = [chart_pixels(charts.nth(i)) for i in range(2)]
     for i, png in enumerate(before):
         (SHOTS / f"analyze_redraw_{i}_95.png").write_bytes(png)
     assert page.evaluate(MARK) == [True, True]
@@ -62,7 +49,7 @@ def test_a_new_confidence_level_redraws_the_charts_in_place(server, page):
         while now == before[i] and time.monotonic() < deadline:  # explicit wait for the redraw
             page.wait_for_timeout(300)
             now = chart.screenshot()
-        after.append(_settled(chart))
+        after.append(chart_pixels(chart))
         (SHOTS / f"analyze_redraw_{i}_90.png").write_bytes(after[i])
     assert page.evaluate(SAME) == [True, True], "a chart was embedded anew instead of fed the new rows"
     assert after[0] != before[0] and after[1] != before[1], "the intervals were not redrawn at 90%"
