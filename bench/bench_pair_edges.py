@@ -22,9 +22,22 @@ paired t interval and of Tango's score interval without clusters, at 200-10,000 
 without clusters is Tango's interval at every count (the old rule switched to t from 100 discordant
 answers on, whose high-side miss reached 3.0%), with both one-sided misses, the coverage and the width.
 
+``--wide`` enumerates exactly (no simulation) two grids of unclustered designs by accuracy and correlation:
+3,510 designs (10-3,000 questions, the better model at 50-99.9%, the other 0-20 points below, the worse
+model right on 0-100% of the better one's errors as a share of what independent answers would give) and a
+held-out 1,470 (15-2,000 questions, 60-99.7%, gaps 0-15 points, 5-130% of independence), and prints per
+band of expected discordant answers both one-sided misses of Tango's interval and of the rule (the
+numerator corrected by ``min(1, discordant / 10)`` answers, :func:`~evalstats_core.pair_proportions.continuity_correction`),
+and the rule's expected width over Tango's.
+
+``--recheck`` re-runs the three clustered designs whose gate false pass was above 2.5% in the 2,000-file
+grids (57 unequal clusters at 99%/97%, ICC 0.3/0.3; 20 and 45 equal at 97%/93%, ICC 0.2/0.2; with both
+correlations of each) on ``--reps`` more files each (new seeds), with the Clopper-Pearson 95% interval of
+each simulated rate: Monte Carlo noise or a real excess.
+
 ``--cost`` times one ``compare`` call on unclustered 0/1 pairs (Tango's bisection) against the t interval.
 
-Run: ``python bench/bench_pair_edges.py [--reps 2000] [--held-out | --unclustered | --cost]`` (about 20 CPU-seconds
+Run: ``python bench/bench_pair_edges.py [--reps 2000] [--held-out | --unclustered | --wide | --recheck | --cost]`` (about 20 CPU-seconds
 per 1,000 reps).
 """
 
@@ -132,6 +145,98 @@ def unclustered() -> None:
               f"above 2.5%), Tango {r[sel, 5].max():.4f} ({int((r[sel, 5] > 0.025).sum())} above 2.5%)")
 
 
+def wide_grid(held: bool) -> list[tuple[int, float, float, float, float, float]]:
+    """``(n, better accuracy, gap, correlation share, P(only better right), P(only worse right))`` of --wide's
+    grid (``held``: the held-out one). The worse model is right on ``share * acc_worse * (1 - acc_better)`` of
+    the questions the better gets wrong (share 1: independent answers; above 1: negatively correlated)."""
+    if held:
+        axes = ((15, 40, 75, 150, 400, 750, 2000), (0.6, 0.85, 0.93, 0.97, 0.985, 0.997),
+                (0.0, 0.003, 0.015, 0.025, 0.04, 0.07, 0.15), (0.05, 0.2, 0.45, 0.8, 1.3))
+    else:
+        axes = ((10, 20, 30, 50, 100, 200, 300, 500, 1000, 3000), (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999),
+                (0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2), (0.0, 0.1, 0.3, 0.6, 1.0))
+    out = []
+    for n, top, gap, share in itertools.product(*axes):
+        if top - gap < 0.3:
+            continue
+        only_worse = min(share * (top - gap) * (1.0 - top), 1.0 - top)
+        if only_worse + gap > 0.0:
+            out.append((n, top, gap, share, only_worse + gap, only_worse))
+    return out
+
+
+def wide() -> None:
+    """Exact one-sided misses of Tango's interval and of the rule (corrected) on --wide's two grids."""
+    from scipy.special import gammaln
+
+    from evalstats_core.pair_proportions import continuity_correction, paired_proportion_ci
+
+    cpu, wall = time.process_time(), time.perf_counter()
+    print("command: python bench/bench_pair_edges.py --wide\nexact (every pair of discordant counts) misses of the "
+          "interval of better - worse: 'above' = wholly above the truth, 'gate' = wholly below it where the gap is "
+          "> 0 (the false pass of a gate at a margin equal to the gap); designs above 2.5% in brackets")
+    for held in (False, True):
+        grid, rows = wide_grid(held), []
+        for n in sorted({g[0] for g in grid}):
+            cap = min(n, 1400 if n > 1000 else n)
+            b, c = (v.ravel() for v in np.meshgrid(np.arange(cap + 1.0), np.arange(cap + 1.0), indexing="ij"))
+            b, c = b[b + c <= n], c[b + c <= n]
+            ivs = (paired_proportion_ci(b, c, float(n)),
+                   paired_proportion_ci(b, c, float(n), correction=continuity_correction(b, c)))
+            base = gammaln(n + 1.0) - gammaln(b + 1.0) - gammaln(c + 1.0) - gammaln(n - b - c + 1.0)
+            for nn, _, gap, _, pb, pc in grid:
+                if nn != n:
+                    continue
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    logp = base + np.where(b > 0, b * np.log(max(pb, 1e-300)), 0.0) + np.where(
+                        c > 0, c * np.log(max(pc, 1e-300)), 0.0) + (n - b - c) * np.log1p(-(pb + pc))
+                prob = np.exp(np.where((pc == 0) & (c > 0), -np.inf, logp))
+                row = [n * (pb + pc), gap, prob.sum()]
+                for low, high in ivs:
+                    row += [prob[low > pb - pc + 1e-12].sum(), prob[high < pb - pc - 1e-12].sum(), prob @ (high - low)]
+                rows.append(row)
+        r = np.array(rows)
+        print(f"\n{'held-out grid' if held else 'grid'}: {len(r)} designs (probability enumerated >= {r[:, 2].min():.9f})")
+        for lo, hi in ((0, 2), (2, 5), (5, 10), (10, 20), (20, 50), (50, 100), (100, 300), (300, np.inf), (0, np.inf)):
+            sel = (r[:, 0] >= lo) & (r[:, 0] < hi)
+            gate_sel = sel & (r[:, 1] > 0)
+            ratio = r[sel, 8] / r[sel, 5]
+            print(f"  expected discordant {lo}-{hi} ({int(sel.sum())}): " + "; ".join(
+                f"{name} above {r[sel, k].max():.4f} [{int((r[sel, k] > 0.025).sum())}], gate {r[gate_sel, k + 1].max():.4f} "
+                f"[{int((r[gate_sel, k + 1] > 0.025).sum())}]" for name, k in (("Tango", 3), ("rule", 6)))
+                + f"; width rule / Tango median {np.median(ratio):.3f}, max {ratio.max():.3f}")
+    print(f"{time.process_time() - cpu:.0f} s CPU, {time.perf_counter() - wall:.0f} s wall, load average "
+          f"{os.getloadavg()[0]:.1f}")
+
+
+def recheck(reps: int, chunk: int = 20_000) -> None:
+    """The flagged clustered gate designs on ``reps`` new files each (seed 2026, chunks of ``chunk`` files):
+    coverage and both one-sided misses of the default, with the Clopper-Pearson interval of the high-side
+    miss (the gate's false pass at the margin)."""
+    from scipy.stats import beta
+
+    flagged = [d for d in designs() if d.label == "57 unequal" and d.accuracies[0] == 0.99
+               and abs(d.truth - 0.02) < 1e-12 and d.icc_disagree == 0.3 and d.icc_share == 0.3]
+    flagged += [d for d in held_out() if d.label in ("20 equal", "45 equal") and abs(d.accuracies[0] - 0.97) < 1e-12
+                and abs(d.truth - 0.04) < 1e-12 and d.icc_disagree == 0.2 and d.icc_share == 0.2]
+    cpu, wall = time.process_time(), time.perf_counter()
+    print(f"command: python bench/bench_pair_edges.py --recheck --reps {reps}\nclusters, accuracies, disagreement "
+          "rate, truth: coverage, miss low, miss high (the gate's false pass) [Clopper-Pearson 95% interval], files")
+    for i, des in enumerate(flagged):
+        hits = np.zeros(3)
+        for j in range(0, reps, chunk):
+            row = pair_design_table([des], min(chunk, reps - j), seed=2026 + 1000 * i + j // chunk, names=("default",))[0]
+            hits += np.array(row["default"][:3]) * min(chunk, reps - j)
+        k = int(round(hits[2]))
+        lo = beta.ppf(0.025, k, reps - k + 1) if k else 0.0
+        hi = beta.ppf(0.975, k + 1, reps - k)
+        acc = des.accuracies
+        print(f"  {des.label:10s} {acc[0]:.2f}/{acc[1]:.2f} {des.disagree:.3f} {des.truth:+.3f}: {hits[0] / reps:.4f}, "
+              f"{hits[1] / reps:.4f}, {k / reps:.4f} [{lo:.4f}, {hi:.4f}], {reps}")
+    print(f"{time.process_time() - cpu:.0f} s CPU, {time.perf_counter() - wall:.0f} s wall, load average "
+          f"{os.getloadavg()[0]:.1f}")
+
+
 def summarize(r: np.ndarray) -> None:
     """The grid's worst misses and coverage of t and Tango, and Tango's width over t's."""
     for label, sel in (("all designs", np.ones(len(r), bool)), ("from 100 expected discordant answers on",
@@ -172,11 +277,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--held-out", action="store_true", help="the held-out grid (another seed)")
     ap.add_argument("--unclustered", action="store_true", help="exact misses without clusters")
     ap.add_argument("--cost", action="store_true", help="time one compare call: Tango against t")
+    ap.add_argument("--wide", action="store_true", help="exact misses of Tango and the rule on two wide grids")
+    ap.add_argument("--recheck", action="store_true", help="re-run the flagged clustered gate designs on --reps files")
     args = ap.parse_args(argv)
     if args.unclustered:
         return unclustered()
     if args.cost:
         return cost()
+    if args.wide:
+        return wide()
+    if args.recheck:
+        return recheck(args.reps)
     reps = args.reps
     names = ("t", "old", "previous", "threshold", "default")
     cpu, wall = time.process_time(), time.perf_counter()

@@ -163,7 +163,8 @@ def methods_paragraph(analysis: Analysis) -> str:
     tango = sorted({c.interval for c in analysis.comparisons if c.interval.startswith("Tango")})
     if tango:
         parts.append("Paired differences of 0/1 scores use Tango's score interval and test on the discordant "
-                     "counts (Tango 1998, Statistics in Medicine 17(8)), with clusters on counts shrunk for the design effect and for the few clusters the "
+                     "counts (Tango 1998, Statistics in Medicine 17(8)), without clusters with a continuity "
+                     "correction of min(1, discordant/10) answers (Edwards 1948), with clusters on counts shrunk for the design effect and for the few clusters the "
                      "disagreements may rest on (the smallest of the design's df, the effective number of "
                      "clusters holding the variance or the disagreements, and the number of clusters with a "
                      "disagreement less one), and at least as wide as the interval combining the two discordant "

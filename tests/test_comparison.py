@@ -215,11 +215,12 @@ def test_constant_difference_gives_the_exact_sign_flip_p_never_zero():
         assert c.se == 0.0 and c.z == math.inf
         assert c.p_value == 2 / 2**6  # only the all-plus and all-minus sign vectors reach |0.25|
     # 5/5 vs 0/5 with the t interval: the exact McNemar p (scipy.stats.binomtest(5, 5).pvalue = 0.0625);
-    # the default for 0/1 scores is Tango's score test instead, McNemar's z = 5 / sqrt(5)
+    # the default for 0/1 scores is Tango's score test instead, McNemar's z with the continuity correction of
+    # half an answer that 5 discordant answers get (one from 10 on): (5 - 0.5) / sqrt(5)
     c = compare([1] * 5, [0] * 5, interval="normal")
     assert c.p_value == pytest.approx(stats.binomtest(5, 5).pvalue, rel=1e-12) == 0.0625
     c = compare([1] * 5, [0] * 5)
-    assert c.interval == "tango" and c.p_value == pytest.approx(2 * stats.norm.sf(5**0.5), rel=1e-12)
+    assert c.interval == "tango" and c.p_value == pytest.approx(2 * stats.norm.sf(4.5 / 5**0.5), rel=1e-12)
     # clustered: sign flips of the 3 clusters, 2 / 2^3
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
