@@ -20,7 +20,9 @@ or 40% of the better one's errors, ICC 0.1 or 0.2 of the disagreement rate and 0
 ``--unclustered`` prints instead the exact high-side miss (by enumerating the discordant counts) of the
 paired t interval and of Tango's score interval without clusters, at 200-10,000 questions: why the rule
 without clusters is Tango's interval at every count (the old rule switched to t from 100 discordant
-answers on, whose high-side miss reached 3.0%), with both one-sided misses, the coverage and the width.
+answers on, whose high-side miss reached 3.0%), with both one-sided misses, the coverage and the width. These
+tables are gate5's: Tango's interval without the continuity correction the rule now adds (``--wide`` compares
+the two).
 
 ``--wide`` enumerates exactly (no simulation) two grids of unclustered designs by accuracy and correlation:
 3,510 designs (10-3,000 questions, the better model at 50-99.9%, the other 0-20 points below, the worse
