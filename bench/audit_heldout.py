@@ -53,8 +53,6 @@ sys.path.insert(0, str(ROOT))
 
 import evalstats_core as es  # noqa: E402
 
-warnings.simplefilter("ignore")  # few-clusters warnings are expected on these designs
-
 # cluster sizes (new designs: none of them is in the project's benches)
 MMLU_PRO = (1351, 1299, 1132, 1101, 969, 924, 844, 818, 798, 789, 717, 499, 410, 381)  # 14 subjects, 12,032
 SWE = (231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1)  # SWE-bench-Verified-like repos, 500 questions
@@ -438,6 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20261127)
     ap.add_argument("--out", default=None, help="also write the lines to this file")
     args = ap.parse_args(argv)
+    warnings.simplefilter("ignore")  # few-clusters warnings are expected on these designs
     rng = np.random.default_rng(args.seed)
     t0, w0 = time.process_time(), time.time()
     sections = {"heldout": heldout_files, "coverage": coverage, "gate": gate, "plan": plans}
