@@ -64,6 +64,7 @@ UNEQUAL30 = tuple(int(x) for x in np.geomspace(5, 60, 30).round())  # 30 cluster
 CONVO = tuple(int(x) for x in np.linspace(3, 21, 40).round())  # 40 conversation-like clusters, 3-21 turns
 
 LINES: list[str] = []
+OUTCOMES: list[bool] = []  # PASS (True) / FAIL per line
 MATCH: list[str] = []  # --match: run only the designs whose name contains one of these
 REPS: list[int] = [0]  # --reps: replications of every simulated design (0: the mode's)
 
@@ -86,6 +87,7 @@ def emit(section: str, design: str, reps: str, est: float | None, se: float, tar
     line = (f"[{section:5s}] {design:74s} {reps:>7s} {number}  target {want:9s} {'PASS' if ok else 'FAIL'}"
             f"{'  ' + extra if extra else ''}")
     LINES.append(line)
+    OUTCOMES.append(bool(ok))
     print(line, flush=True)
 
 
@@ -433,7 +435,7 @@ def plans(rng, quick: bool) -> None:
         clustered = max(sizes) > 1
         lab = labels_of(sizes) if clustered else None
         delta = pa - pb
-        power, counts = [], []
+        power, counts, t_power = [], [], []
         t0 = time.process_time()
         for _ in range(pilots):
             a, b = latent(rng, 1, sizes, pa, pb, su2, ru, se2, re)
@@ -447,10 +449,14 @@ def plans(rng, quick: bool) -> None:
             a2, b2 = draw(rng, reps, new, pa, pb, su2, ru, se2, re)
             tests = [es.compare(a2[r], b2[r], nl) for r in range(reps)]
             power.append(np.mean([t.p_value < 0.05 and t.diff > 0 for t in tests]))
+            # diagnosis: the t-test the planner's arithmetic assumes (CR2 / paired t), on the same evals
+            tt = [es.compare(a2[r], b2[r], nl, interval="normal") for r in range(reps)]
+            t_power.append(np.mean([t.p_value < 0.05 and t.diff > 0 for t in tt]))
         pw = np.asarray(power)
         # MC SE of the mean over pilots: between-pilot spread (includes the within-pilot binomial noise)
         se = float(pw.std(ddof=1) / math.sqrt(pilots))
-        extra = (f"median planned n {int(np.median(counts))}, share of pilots under 60%: {np.mean(pw < 0.6):.0%},"
+        extra = (f"median planned n {int(np.median(counts))}, share of pilots under 60%: {np.mean(pw < 0.6):.0%}, "
+                 f"with the t-test (interval='normal') {100 * np.mean(t_power):.1f}%,"
                  f" CPU {time.process_time() - t0:.0f} s")
         emit("plan", name, f"{pilots}x{reps}", float(pw.mean()), se, 0.80, abs(pw.mean() - 0.80) <= 0.05, extra)
 
@@ -469,16 +475,16 @@ def main(argv: list[str] | None = None) -> int:
     warnings.simplefilter("ignore")  # few-clusters warnings are expected on these designs
     rng = np.random.default_rng(args.seed)
     t0, w0 = time.process_time(), time.time()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=ROOT).stdout.strip()  # the code that runs (read before, not after)
     sections = {"heldout": heldout_files, "coverage": coverage, "gate": gate, "plan": plans}
     for key in args.only.split(","):
         sections[key.strip()](rng, args.quick)
     shown = " ".join(sys.argv[1:] if argv is None else argv)
-    head = [f"# python bench/audit_heldout.py {shown} (seed {args.seed}), commit "
-            + subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                             cwd=ROOT).stdout.strip(),
+    head = [f"# python bench/audit_heldout.py {shown} (seed {args.seed}), commit {commit}",
             f"# CPU {time.process_time() - t0:.0f} s, wall {time.time() - w0:.0f} s, load {os.getloadavg()[0]:.1f}"]
-    fails = [x for x in LINES if x.rstrip().endswith("FAIL") or "  FAIL  " in x]
-    tail = [f"# {len(LINES) - len(fails)} PASS, {len(fails)} FAIL"]
+    fails = OUTCOMES.count(False)
+    tail = [f"# {len(OUTCOMES) - fails} PASS, {fails} FAIL"]
     print("\n".join(head + tail))
     if args.out:
         Path(args.out).write_text("\n".join(head + LINES + tail) + "\n")
