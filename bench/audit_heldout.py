@@ -477,6 +477,9 @@ def main(argv: list[str] | None = None) -> int:
     t0, w0 = time.process_time(), time.time()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=ROOT).stdout.strip()  # the code that runs (read before, not after)
+    if subprocess.run(["git", "status", "--porcelain", "--", "bench", "evalstats_core"], capture_output=True,
+                      text=True, cwd=ROOT).stdout.strip():
+        commit += " + uncommitted changes"
     sections = {"heldout": heldout_files, "coverage": coverage, "gate": gate, "plan": plans}
     for key in args.only.split(","):
         sections[key.strip()](rng, args.quick)
