@@ -337,12 +337,15 @@ def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None, sizes: np.n
 
 
 _PACK = 2.0**17  # a cluster's counts below this pack three to a float64 exactly (2^17 * 2^34 < 2^53)
+_CHUNK = 1 << 16  # rows packed at a time (two 512 kB buffers)
 
 
 def pair_counts(xa: np.ndarray, xb: np.ndarray, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per code bin of ``sizes``: the ones of the 0/1 scores ``xa``, of ``xb``, and the questions both got
     right. One weighted ``bincount`` of ``xa + K xb + K^2 xa xb`` (``K = 2^17``), unpacked exactly, when
-    every cluster has fewer than ``K`` questions (each sum is then an integer below ``2^53``); else three.
+    every cluster has fewer than ``K`` questions (each sum is then an integer below ``2^53``, in any order of
+    addition); else three. The packed weights are made and counted in chunks of rows (about half the time of
+    whole-column temporaries at 1e7 rows).
 
     Examples
     --------
@@ -352,11 +355,18 @@ def pair_counts(xa: np.ndarray, xb: np.ndarray, codes: np.ndarray, sizes: np.nda
     """
     if sizes.size and float(sizes.max()) >= _PACK:
         return tuple(np.bincount(codes, weights=w, minlength=sizes.size) for w in (xa, xb, xa * xb))
-    packed = xb * (_PACK * _PACK)
-    packed += 1.0
-    packed *= xa  # xa (1 + K^2 xb)
-    packed += _PACK * xb
-    total = np.bincount(codes, weights=packed, minlength=sizes.size)
+    total = np.zeros(sizes.size)
+    step = max(1, min(_CHUNK, xa.size))
+    packed, part = np.empty(step), np.empty(step)
+    for start in range(0, xa.size, step):  # in chunks that stay in cache: no n-sized temporaries
+        end = min(start + step, xa.size)
+        p, t, a, b = packed[: end - start], part[: end - start], xa[start:end], xb[start:end]
+        np.multiply(b, _PACK * _PACK, out=p)
+        p += 1.0
+        p *= a  # xa (1 + K^2 xb)
+        np.multiply(b, _PACK, out=t)
+        p += t
+        total += np.bincount(codes[start:end], weights=p, minlength=sizes.size)  # integers below 2^53: exact
     both = np.floor(total / (_PACK * _PACK))
     rest = total - both * (_PACK * _PACK)
     ones_b = np.floor(rest / _PACK)
