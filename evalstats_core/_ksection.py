@@ -20,13 +20,11 @@ _POINTS = 64
 
 
 def ksection(left_of_root: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: np.ndarray, *,
-             bits: int = 64, points: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+             bits: int = 64) -> tuple[np.ndarray, np.ndarray]:
     """Shrink the brackets ``[lo, hi]`` (arrays of one shape) of the roots of a monotone condition.
 
     ``left_of_root(x)`` is True left of each root and False right of it; ``x`` has a leading axis of
-    trial points before the brackets' shape. ``points``: the parts each bracket is cut into per call (by
-    default 64 for up to 16 brackets, else 2); a fixed number gives every bracket the same trial points
-    however many are solved together, so a batch of brackets ends exactly where each alone would. Returns the brackets after they have shrunk by ``2**-bits``
+    trial points before the brackets' shape. Returns the brackets after they have shrunk by ``2**-bits``
     (at least), the root between them.
 
     Examples
@@ -36,8 +34,7 @@ def ksection(left_of_root: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, h
     True
     """
     lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
-    if points is None:
-        points = _POINTS if lo.size <= _SMALL else 2
+    points = _POINTS if lo.size <= _SMALL else 2
     steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
     for _ in range(math.ceil(bits / math.log2(points))):
         width = hi - lo

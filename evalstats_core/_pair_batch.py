@@ -4,7 +4,7 @@
 k-section (about 11 calls of numpy on 126 trial points) and, with clusters, the MOVER's p-value in another.
 A call of numpy on a few hundred values costs about what it costs on a few, so the ends of every pair of an
 analysis (the pairs that share the cluster sizes) are solved together here, each bracket with the same 64
-trial points per step as alone (:func:`~evalstats_core._ksection.ksection` with ``points=64``): every
+trial points per step as alone (the steps of :func:`~evalstats_core._ksection.ksection` with 64 points however many brackets): every
 result is the scalar function's, to the last bit (``tests/test_pair_batch.py`` checks it on random counts).
 The scalar functions stay the reference; the statistics are theirs (:mod:`evalstats_core.pair_proportions`,
 :mod:`evalstats_core.pair_mover`).
@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from ._ksection import _POINTS, ksection
+from ._ksection import _POINTS
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
 from .pair_mover import _cells, _ends, disagreement_df
-from .pair_proportions import _BISECT_STEPS, _tango_z, discordant_cells, paired_proportion_p, pair_t
+from .pair_proportions import _BISECT_STEPS, _tango_z, discordant_cells, pair_t, paired_proportion_p
 
 __all__ = ["binary_pair_intervals", "cell_mover_ps", "tango_intervals"]
 
@@ -104,7 +104,10 @@ def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndar
 
 
 _AHEAD = 8  # brackets (both ends of up to 4 pairs) for which the first k-section steps are taken ahead in floats
-_NEAR = 1e-12  # a trial point this close to the float root is left to the k-section (float noise is ~1e-15)
+#: a trial point this close to the float root is left to the k-section, times ``1 + 1 / (1 - |root|)``: the float
+#: statistic's sign is noisy over ~1e-15 near a root inside (-1, 1), and over ~0.2 (1 - |root|) near the edges
+#: (a root at -1 + 6e-11 moved by 1.3e-11; tests/test_pair_batch.py fails with 1e-14 here)
+_NEAR = 1e-12
 
 
 def _z_float(b: float, c: float, n: float, x: float) -> float:
@@ -166,7 +169,7 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
                  total: int) -> tuple[int, np.ndarray, np.ndarray]:
     """The k-section's first steps without evaluating the statistic at 63 points: with each bracket's root ``r``
     found in floats, a step's count of trial points left of the root is the count of those below ``r`` as long
-    as none lies within :data:`_NEAR` of it (the same floats as the k-section's: ``lo + width * (k / 64)``, and
+    as none lies near it (:data:`_NEAR`) (the same floats as the k-section's: ``lo + width * (k / 64)``, and
     ``lo + width * (below / 64)`` for the new bracket). Returns the steps taken (the same for every bracket: the
     fewest any allows) and the brackets after them."""
     points = _POINTS
@@ -178,6 +181,7 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
         r = _float_root(lambda x, a=args, t=aim: _z_float(*a, x) - t, float(lo[i]), float(hi[i]),
                         _wald(*args, -aim))
         path = [(float(lo[i]), float(hi[i]))]
+        near = math.inf if r is None else _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300))  # noisier near +-1
         while r is not None and len(path) <= total:
             low, high = path[-1]
             width = high - low
@@ -188,7 +192,7 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
                 below += 1
             left = low + width * (below / points) if below else -math.inf  # nearest trial points each side
             right = low + width * ((below + 1) / points) if below < points - 1 else math.inf
-            if r - left <= _NEAR or right - r <= _NEAR:
+            if min(r - left, right - r) <= near:
                 break
             path.append((low + width * (below / points), low + width * ((below + 1) / points)))
         paths.append(path)
@@ -197,6 +201,63 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
         return 0, lo, hi
     ends = np.array([p[done] for p in paths]).T.reshape((2,) + lo.shape)
     return done, ends[0], ends[1]
+
+
+def _mover_ksection(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,
+                    low_side: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``ksection(left_of_root, lo, hi, points=64)`` of :func:`cell_mover_ps`, bit for bit, faster: the
+    operations of :func:`~evalstats_core.pair_mover._ends` for the end that moves (the low one where
+    ``low_side``), in the same order, with what does not depend on the critical value computed once and
+    spread to the trial points' shape (as :func:`_tango_ksection`)."""
+    points = _POINTS
+    full = (points - 1,) + lo.shape
+    steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        centre_a, centre_b = np.log(pa / (1.0 - pa)), np.log(pb / (1.0 - pb))
+
+        def spread(v: np.ndarray) -> np.ndarray:
+            return np.ascontiguousarray(np.broadcast_to(v, full))
+
+        sides = [s for s in (True, False) if (low_side == s).any()]
+        kept = {name: spread(v) for name, v in (("pa", pa), ("pb", pb), ("la", la), ("lb", lb), ("ca", centre_a),
+                                                 ("cb", centre_b), ("-ca", -centre_a), ("-cb", -centre_b),
+                                                 ("2r", 2.0 * corr), ("d", pa - pb))}
+        x, y, t, u = (np.empty(full) for _ in range(4))
+        for _ in range(math.ceil(_BISECT_STEPS / math.log2(points))):
+            width = hi - lo
+            crit = lo + width * steps
+            left = None
+            for low in sides:
+                # low end: (pa - 1/(1 + e^(crit la - ca))), (1/(1 + e^(-cb - crit lb)) - pb), d - sqrt(...) > 0;
+                # high end: (1/(1 + e^(-ca - crit la)) - pa), (pb - 1/(1 + e^(crit lb - cb))), d + sqrt(...) <= 0
+                np.multiply(crit, kept["la"], out=x)
+                np.subtract(x, kept["ca"], out=x) if low else np.subtract(kept["-ca"], x, out=x)
+                np.exp(x, out=x)
+                np.add(1.0, x, out=x)
+                np.divide(1.0, x, out=x)
+                np.subtract(kept["pa"], x, out=x) if low else np.subtract(x, kept["pa"], out=x)
+                np.multiply(crit, kept["lb"], out=y)
+                np.subtract(kept["-cb"], y, out=y) if low else np.subtract(y, kept["cb"], out=y)
+                np.exp(y, out=y)
+                np.add(1.0, y, out=y)
+                np.divide(1.0, y, out=y)
+                np.subtract(y, kept["pb"], out=y) if low else np.subtract(kept["pb"], y, out=y)
+                np.multiply(x, x, out=t)
+                np.multiply(y, y, out=u)
+                np.add(t, u, out=t)
+                np.multiply(kept["2r"], x, out=u)
+                np.multiply(u, y, out=u)
+                np.subtract(t, u, out=t)
+                np.maximum(t, 0.0, out=t)
+                np.sqrt(t, out=t)
+                if low:
+                    this = np.subtract(kept["d"], t, out=t) > 0.0
+                else:
+                    this = ~(np.add(kept["d"], t, out=t) > 0.0)
+                left = this if left is None else np.where(low_side, left, this)
+            below = np.add.reduce(left, axis=0, dtype=np.intp)
+            lo, hi = lo + width * (below / points), lo + width * ((below + 1) / points)
+    return lo, hi
 
 
 def cell_mover_ps(cells: list[tuple[np.ndarray, ...]], dfs: np.ndarray) -> np.ndarray:
@@ -222,7 +283,7 @@ def cell_mover_ps(cells: list[tuple[np.ndarray, ...]], dfs: np.ndarray) -> np.nd
     doublings = 2.0 ** np.arange(21)  # the first power of two (up to 2^20) at which the end has reached 0
     reached = ~left_of_root(doublings[:, None])
     hi = np.where(reached.any(axis=0), doublings[np.argmax(reached, axis=0)], doublings[-1])
-    lo, hi = ksection(left_of_root, np.zeros(pa.shape), hi, points=_POINTS)
+    lo, hi = _mover_ksection(pa, pb, la, lb, corr, low_side, np.zeros(pa.shape), hi)
     mid = 0.5 * (lo + hi)
     out[solve] = [min(1.0, 2.0 * t_sf(float(t), float(v))) for t, v in zip(mid, df, strict=True)]
     return out
@@ -249,7 +310,13 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
         with np.errstate(divide="ignore", invalid="ignore"):
             scale = np.where((se > 0.0) & (se_naive > 0.0), np.minimum(1.0, (se_naive / se) ** 2),  # 1 / deff
                              kish_n(sz) / float(sz.sum()))
-        nus = [float(disagreement_df(float(df[p]), sz, resid_sums[p], discordant[p])) for p in range(n_pairs)]
+        resid = None if resid_sums is None else np.stack([np.asarray(r, dtype=np.float64) for r in resid_sums])
+        disc = None if discordant is None else np.stack([np.asarray(m, dtype=np.float64) for m in discordant])
+        # disagreement_df(df, ...) of each pair: the clusters' counts of every pair at once (row sums as one
+        # row's), then each pair's own df, clip(min(df, nu), 1, df), as disagreement_df takes them
+        fewest = disagreement_df(math.inf, sz, resid, disc)
+        nus = [float(np.clip(np.minimum(float(df[p]), fewest[p] if fewest.ndim else fewest), 1.0, float(df[p])))
+               for p in range(n_pairs)]
         crit = [pair_t(nu, level) for nu in nus]
         if all(math.isfinite(nu) for nu in nus):
             scale = scale * (z_for(level) / np.array(crit)) ** 2
@@ -257,9 +324,9 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
             scale = np.array([s * (z_for(level) / t) ** 2 if math.isfinite(nu) else s
                               for s, t, nu in zip(scale, crit, nus, strict=True)])
         b, c, size = b * scale, c * scale, size * scale
-        if resid_sums is not None and discordant is not None:
-            mover = [_cells(*discordant_cells(float(only_a[p]), float(only_b[p]), sz, resid_sums[p], discordant[p]),
-                            sz) for p in range(n_pairs)]
+        if resid is not None and disc is not None:
+            only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
+            mover = [_cells(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]
     low, high = tango_intervals(b, c, size, confidence=level)
     out = []
     ps = [paired_proportion_p(float(x), float(y)) for x, y in zip(b, c, strict=True)]
