@@ -53,7 +53,7 @@ def tango_intervals(only_a: Any, only_b: Any, n: Any, *, confidence: float = 0.9
 
 def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray,
                     hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``ksection(lambda x: _tango_z(b, c, n, x) > target, lo, hi, bits=64, points=64)``, bit for bit, faster:
+    """``ksection(lambda x: _tango_z(b, c, n, x) > target, lo, hi)`` with 64 trial points per step, bit for bit, faster:
     the same trial points and the same operations of :func:`~evalstats_core.pair_proportions._tango_z` in the
     same order, with what does not depend on the trial point computed once and every operand spread to the
     trial points' shape first (numpy's broadcasting costs more than the arithmetic on a few hundred values)."""
@@ -205,7 +205,7 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
 
 def _mover_ksection(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,
                     low_side: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``ksection(left_of_root, lo, hi, points=64)`` of :func:`cell_mover_ps`, bit for bit, faster: the
+    """``ksection(left_of_root, lo, hi)`` of :func:`cell_mover_ps` with 64 trial points per step, bit for bit, faster: the
     operations of :func:`~evalstats_core.pair_mover._ends` for the end that moves (the low one where
     ``low_side``), in the same order, with what does not depend on the critical value computed once and
     spread to the trial points' shape (as :func:`_tango_ksection`)."""
