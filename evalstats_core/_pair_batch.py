@@ -38,15 +38,20 @@ def tango_intervals(only_a: Any, only_b: Any, n: Any, *, confidence: float = 0.9
     """:func:`~evalstats_core.pair_proportions.paired_proportion_ci` of arrays ``(P,)`` of counts, bit for bit:
     both ends of every pair in one k-section of 64 trial points per bracket and step, as one pair alone."""
     b, c, size = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (only_a, only_b, n)))
-    if not (np.all(np.isfinite(b) & np.isfinite(c) & np.isfinite(size)) and np.all(size > 0)
-            and np.all(b >= 0) and np.all(c >= 0) and np.all(b + c <= size * (1 + 1e-12))):
+    if not ((np.isfinite(b) & np.isfinite(c) & np.isfinite(size) & (size > 0) & (b >= 0) & (c >= 0)).all()
+            and (b + c <= size * (1 + 1e-12)).all()):
         raise EvalStatsError("paired_proportion_ci needs counts 0 <= only_a, only_b with only_a + only_b <= n, n > 0")
     z = z_for(check_confidence(confidence))
     d = (b - c) / size
     shape = (2,) + (1,) * d.ndim
     target, edge = np.reshape([z, -z], shape), np.reshape([-1.0, 1.0], shape)
     lo, hi = _tango_ksection(b, c, size, target, *np.broadcast_arrays(np.minimum(d, edge), np.maximum(d, edge)))
-    at_edge = _tango_z(b, c, size, np.broadcast_to(edge, lo.shape)) * -edge <= z
+    if d.size <= _AHEAD // 2:  # the edges' statistic in floats (the same doubles) for a few pairs
+        at_edge = np.array([[_z_float(float(x), float(y), float(m), e) * -e <= z
+                             for x, y, m in zip(b.flat, c.flat, size.flat, strict=True)]
+                            for e in (-1.0, 1.0)]).reshape(lo.shape)
+    else:
+        at_edge = _tango_z(b, c, size, np.broadcast_to(edge, lo.shape)) * -edge <= z
     low, high = np.where(at_edge, edge, 0.5 * (lo + hi))
     return low, high
 
@@ -108,10 +113,13 @@ _AHEAD = 8  # brackets (both ends of up to 4 pairs) for which the first k-sectio
 #: statistic's sign is noisy over ~1e-15 near a root inside (-1, 1), and over ~0.2 (1 - |root|) near the edges
 #: (a root at -1 + 6e-11 moved by 1.3e-11; tests/test_pair_batch.py fails with 1e-14 here)
 _NEAR = 1e-12
+_EXACT = 24  # at most this many trial points near the root are decided in floats; more: the k-section's step
 
 
 def _z_float(b: float, c: float, n: float, x: float) -> float:
-    """Tango's statistic at one ``delta`` in plain floats (:func:`~evalstats_core.pair_proportions._tango_z`)."""
+    """Tango's statistic at one ``delta`` in plain floats: the operations of
+    :func:`~evalstats_core.pair_proportions._tango_z` in its order, so the same double (IEEE arithmetic and a
+    correctly rounded square root either way; ``tests/test_pair_batch.py`` checks it)."""
     w = -b - c + (2.0 * n - b + c) * x
     q = (math.sqrt(max(w * w + 8.0 * n * c * x * (1.0 - x), 0.0)) - w) / (4.0 * n)
     var = n * (2.0 * q + x * (1.0 - x))
@@ -125,11 +133,15 @@ def _wald(b: float, c: float, n: float, z: float) -> float:
     return d + z * math.sqrt(max((b + c) / n - d * d, 1.0 / n) / n)
 
 
-def _float_root(f: Any, lo: float, hi: float, guess: float) -> float | None:
+def _float_root(f: Any, lo: float, hi: float, guess: float, at_d: float | None = None) -> float | None:
     """The root of the decreasing ``f`` in ``[lo, hi]`` to about 1e-15 (Illinois regula falsi, the bracket first
     cut at ``guess``), or None when ``f`` does not change sign there from positive to negative (halving where
-    ``f`` is infinite)."""
+    ``f`` is infinite; ``at_d``: the value at an end where ``f`` is 0/0, the estimate d)."""
     f_lo, f_hi = f(lo), f(hi)
+    if math.isnan(f_lo) and at_d is not None:  # 0/0 at d (no discordant answer): Z(d) = 0 there
+        f_lo = at_d
+    if math.isnan(f_hi) and at_d is not None:
+        f_hi = at_d
     if not f_lo > 0.0 > f_hi:  # nan too
         return None
     if lo < guess < hi:
@@ -179,7 +191,7 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
     for i in np.ndindex(lo.shape):
         args, aim = (float(bb[i]), float(cc[i]), float(nn[i])), float(goal[i])
         r = _float_root(lambda x, a=args, t=aim: _z_float(*a, x) - t, float(lo[i]), float(hi[i]),
-                        _wald(*args, -aim))
+                        _wald(*args, -aim), -aim)
         path = [(float(lo[i]), float(hi[i]))]
         near = math.inf if r is None else _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300))  # noisier near +-1
         while r is not None and len(path) <= total:
@@ -190,10 +202,15 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
                 below -= 1
             while below < points - 1 and low + width * ((below + 1) / points) < r:
                 below += 1
-            left = low + width * (below / points) if below else -math.inf  # nearest trial points each side
-            right = low + width * ((below + 1) / points) if below < points - 1 else math.inf
-            if min(r - left, right - r) <= near:
+            first = last = below + 1  # the trial points near r: k in [first, last), of k = 1 .. 63
+            while first > 1 and r - (low + width * ((first - 1) / points)) <= near:
+                first -= 1
+            while last < points and (low + width * (last / points)) - r <= near:
+                last += 1
+            if last - first > _EXACT:
                 break
+            # below r and away from it: left of the root; near it: the statistic itself, in the k-section's floats
+            below = first - 1 + sum(_z_float(*args, low + width * (k / points)) > aim for k in range(first, last))
             path.append((low + width * (below / points), low + width * ((below + 1) / points)))
         paths.append(path)
     done = min(len(p) for p in paths) - 1
