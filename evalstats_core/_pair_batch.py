@@ -20,6 +20,7 @@ The scalar functions stay the reference; the statistics are theirs (:mod:`evalst
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -113,6 +114,7 @@ _AHEAD = 8  # brackets (both ends of up to 4 pairs) for which the first k-sectio
 #: statistic's sign is noisy over ~1e-15 near a root inside (-1, 1), and over ~0.2 (1 - |root|) near the edges
 #: (a root at -1 + 6e-11 moved by 1.3e-11; tests/test_pair_batch.py fails with 1e-14 here)
 _NEAR = 1e-12
+_STEPS = math.ceil(_BISECT_STEPS / math.log2(_POINTS))  # k-section steps of 64 points for 64 bits: 11
 _EXACT = 24  # at most this many trial points near the root are decided in floats; more: the k-section's step
 
 
@@ -133,7 +135,7 @@ def _wald(b: float, c: float, n: float, z: float) -> float:
     return d + z * math.sqrt(max((b + c) / n - d * d, 1.0 / n) / n)
 
 
-def _float_root(f: Any, lo: float, hi: float, guess: float, at_d: float | None = None) -> float | None:
+def _float_root(f: Any, lo: float, hi: float, guess: float | None, at_d: float | None = None) -> float | None:
     """The root of the decreasing ``f`` in ``[lo, hi]`` to about 1e-15 (Illinois regula falsi, the bracket first
     cut at ``guess``), or None when ``f`` does not change sign there from positive to negative (halving where
     ``f`` is infinite; ``at_d``: the value at an end where ``f`` is 0/0, the estimate d)."""
@@ -144,7 +146,7 @@ def _float_root(f: Any, lo: float, hi: float, guess: float, at_d: float | None =
         f_hi = at_d
     if not f_lo > 0.0 > f_hi:  # nan too
         return None
-    if lo < guess < hi:
+    if guess is not None and lo < guess < hi:
         f_guess = f(guess)
         if math.isnan(f_guess):
             return None
@@ -179,40 +181,59 @@ def _float_root(f: Any, lo: float, hi: float, guess: float, at_d: float | None =
 
 def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray, hi: np.ndarray,
                  total: int) -> tuple[int, np.ndarray, np.ndarray]:
-    """The k-section's first steps without evaluating the statistic at 63 points: with each bracket's root ``r``
-    found in floats, a step's count of trial points left of the root is the count of those below ``r`` as long
-    as none lies near it (:data:`_NEAR`) (the same floats as the k-section's: ``lo + width * (k / 64)``, and
-    ``lo + width * (below / 64)`` for the new bracket). Returns the steps taken (the same for every bracket: the
-    fewest any allows) and the brackets after them."""
-    points = _POINTS
+    """Tango's first k-section steps (:func:`_ahead_path` for each bracket, the statistic in floats deciding the
+    trial points near the root): the steps taken (the same for every bracket, the fewest any allows) and the
+    brackets after them."""
     goal = np.broadcast_to(target, lo.shape)
     bb, cc, nn = (np.broadcast_to(v, lo.shape) for v in (b, c, n))
     paths = []
     for i in np.ndindex(lo.shape):
         args, aim = (float(bb[i]), float(cc[i]), float(nn[i])), float(goal[i])
-        r = _float_root(lambda x, a=args, t=aim: _z_float(*a, x) - t, float(lo[i]), float(hi[i]),
-                        _wald(*args, -aim), -aim)
-        path = [(float(lo[i]), float(hi[i]))]
-        near = math.inf if r is None else _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300))  # noisier near +-1
-        while r is not None and len(path) <= total:
-            low, high = path[-1]
-            width = high - low
-            below = min(max(int((r - low) / width * points), 0), points - 1)  # about the count; made exact:
-            while below > 0 and low + width * (below / points) >= r:
-                below -= 1
-            while below < points - 1 and low + width * ((below + 1) / points) < r:
-                below += 1
-            first = last = below + 1  # the trial points near r: k in [first, last), of k = 1 .. 63
-            while first > 1 and r - (low + width * ((first - 1) / points)) <= near:
-                first -= 1
-            while last < points and (low + width * (last / points)) - r <= near:
-                last += 1
-            if last - first > _EXACT:
-                break
-            # below r and away from it: left of the root; near it: the statistic itself, in the k-section's floats
-            below = first - 1 + sum(_z_float(*args, low + width * (k / points)) > aim for k in range(first, last))
-            path.append((low + width * (below / points), low + width * ((below + 1) / points)))
-        paths.append(path)
+        paths.append(_ahead_path(lambda x, a=args, t=aim: _z_float(*a, x) - t, float(lo[i]), float(hi[i]), total,
+                                 guess=_wald(*args, -aim), at_d=-aim,  # noisier near +-1:
+                                 near=lambda r: _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300)),
+                                 exact=lambda x, a=args, t=aim: _z_float(*a, x) > t))
+    return _after(paths, lo, hi)
+
+
+def _ahead_path(f: Any, lo: float, hi: float, total: int, *, guess: float | None, at_d: float | None, near: Any,
+                exact: Any = None) -> list[tuple[float, float]]:
+    """The brackets of one k-section's first steps (64 trial points a step, ``lo + width * (k / 64)``, the new
+    bracket ``lo + width * (below / 64)``: the same floats as the k-section's) without evaluating its condition
+    at every trial point: with the root ``r`` of the decreasing ``f`` found in floats, a step's count of trial
+    points left of the root is the count of those below ``r``, as long as none lies within ``near(r)`` of it
+    (where the condition's float noise could put it on the other side); up to :data:`_EXACT` such points are
+    decided by ``exact(x)`` when given (the condition itself, in the same doubles), else the path stops."""
+    points = _POINTS
+    r = _float_root(f, lo, hi, guess, at_d)
+    path = [(lo, hi)]
+    if r is None:
+        return path
+    window, most = near(r), _EXACT if exact is not None else 0
+    while len(path) <= total:
+        low, high = path[-1]
+        width = high - low
+        below = min(max(int((r - low) / width * points), 0), points - 1)  # about the count; made exact:
+        while below > 0 and low + width * (below / points) >= r:
+            below -= 1
+        while below < points - 1 and low + width * ((below + 1) / points) < r:
+            below += 1
+        first = last = below + 1  # the trial points near r: k in [first, last), of k = 1 .. 63
+        while first > 1 and r - (low + width * ((first - 1) / points)) <= window:
+            first -= 1
+        while last < points and (low + width * (last / points)) - r <= window:
+            last += 1
+        if last - first > most:
+            break
+        # below r and away from it: left of the root; near it: the condition itself, in the k-section's floats
+        below = first - 1 + sum(bool(exact(low + width * (k / points))) for k in range(first, last))
+        path.append((low + width * (below / points), low + width * ((below + 1) / points)))
+    return path
+
+
+def _after(paths: list[list[tuple[float, float]]], lo: np.ndarray,
+           hi: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """``(steps, lo, hi)``: the most steps every path took, and the brackets ``lo``, ``hi`` after them."""
     done = min(len(p) for p in paths) - 1
     if done <= 0:
         return 0, lo, hi
@@ -220,12 +241,35 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
     return done, ends[0], ends[1]
 
 
+def _mover_end_float(pa: float, pb: float, la: float, lb: float, corr: float, low: bool, crit: float) -> float:
+    """The end of :func:`~evalstats_core.pair_mover._ends` that moves towards 0 (the low one, or minus the high
+    one: decreasing in ``crit`` either way), in plain floats (for the float root; not the same doubles)."""
+    def expit_neg(v: float) -> float:  # 1 / (1 + e^v)
+        return 1.0 / (1.0 + math.exp(min(v, 700.0)))
+
+    ca, cb = math.log(pa / (1.0 - pa)), math.log(pb / (1.0 - pb))
+    if low:
+        x, y = pa - expit_neg(crit * la - ca), expit_neg(-cb - crit * lb) - pb
+    else:
+        x, y = expit_neg(-ca - crit * la) - pa, pb - expit_neg(crit * lb - cb)
+    spread = math.sqrt(max(x * x + y * y - 2.0 * corr * x * y, 0.0))
+    return pa - pb - spread if low else -(pa - pb + spread)
+
+
+def _mover_near(f: Any, r: float) -> float:
+    """How close to the float root ``r`` of the MOVER's end ``f`` a trial point is left to the k-section: the
+    end's float noise (~1e-16) over its slope at ``r``, with a margin of 1,000, and 1e-12 of ``r``."""
+    h = 1e-7 * max(1.0, r)
+    slope = abs(f(r + h) - f(max(r - h, 0.0))) / (r + h - max(r - h, 0.0))
+    return 1e-12 * max(1.0, r) + (1e-13 / slope if slope > 0.0 else math.inf)
+
+
 def _mover_ksection(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,
-                    low_side: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                    low_side: np.ndarray, lo: np.ndarray, hi: np.ndarray, done: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """``ksection(left_of_root, lo, hi)`` of :func:`cell_mover_ps` with 64 trial points per step, bit for bit, faster: the
     operations of :func:`~evalstats_core.pair_mover._ends` for the end that moves (the low one where
     ``low_side``), in the same order, with what does not depend on the critical value computed once and
-    spread to the trial points' shape (as :func:`_tango_ksection`)."""
+    spread to the trial points' shape (as :func:`_tango_ksection`), after ``done`` steps taken ahead."""
     points = _POINTS
     full = (points - 1,) + lo.shape
     steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
@@ -240,7 +284,7 @@ def _mover_ksection(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarr
                                                  ("cb", centre_b), ("-ca", -centre_a), ("-cb", -centre_b),
                                                  ("2r", 2.0 * corr), ("d", pa - pb))}
         x, y, t, u = (np.empty(full) for _ in range(4))
-        for _ in range(math.ceil(_BISECT_STEPS / math.log2(points))):
+        for _ in range(_STEPS - done):  # the first ``done`` steps taken ahead (cell_mover_ps)
             width = hi - lo
             crit = lo + width * steps
             left = None
@@ -300,7 +344,16 @@ def cell_mover_ps(cells: list[tuple[np.ndarray, ...]], dfs: np.ndarray) -> np.nd
     doublings = 2.0 ** np.arange(21)  # the first power of two (up to 2^20) at which the end has reached 0
     reached = ~left_of_root(doublings[:, None])
     hi = np.where(reached.any(axis=0), doublings[np.argmax(reached, axis=0)], doublings[-1])
-    lo, hi = _mover_ksection(pa, pb, la, lb, corr, low_side, np.zeros(pa.shape), hi)
+    lo, done = np.zeros(pa.shape), 0
+    if pa.size <= _AHEAD:
+        paths = []
+        for i in range(pa.size):
+            args = (float(pa[i]), float(pb[i]), float(la[i]), float(lb[i]), float(corr[i]), bool(low_side[i]))
+            f = functools.partial(_mover_end_float, *args)
+            paths.append(_ahead_path(f, 0.0, float(hi[i]), _STEPS, guess=None, at_d=None,
+                                     near=functools.partial(_mover_near, f)))
+        done, lo, hi = _after(paths, lo, hi)
+    lo, hi = _mover_ksection(pa, pb, la, lb, corr, low_side, lo, hi, done)
     mid = 0.5 * (lo + hi)
     out[solve] = [min(1.0, 2.0 * t_sf(float(t), float(v))) for t, v in zip(mid, df, strict=True)]
     return out
