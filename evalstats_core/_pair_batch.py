@@ -367,9 +367,15 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
     ``(P,)``; ``resid_sums`` and ``discordant`` sequences of ``P`` arrays ``(G,)`` (with clusters). Each
     pair's df and t quantile are found once (the scalar rule finds them twice), Tango's ends of every pair
     in one k-section, and the MOVER's p of every pair in another."""
+    from .pair_proportions import binary_pair_interval
     from .proportions import kish_n
 
     level = check_confidence(confidence)
+    if sizes is None:  # the scalar rule per pair: its continuity correction (gate6) is not threaded through
+        return [binary_pair_interval(float(x), float(y), m, float(s), float(sn), float(d), None,  # the k-section here yet
+                                     confidence=level)
+                for x, y, m, s, sn, d in zip(*(np.asarray(v, dtype=np.float64).ravel() for v in
+                                              (only_a, only_b, n, se, se_naive, df)), strict=True)]
     only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
     b, c, size = only_a, only_b, np.asarray(n, dtype=np.float64)
     n_pairs = b.size
