@@ -42,15 +42,24 @@ Schweder, T. & Hjort, N. L. (2016). Confidence, Likelihood, Probability. Cambrid
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from .errors import EvalStatsError
 
-__all__ = ["answers_mean_power", "mean_power", "omega2_spread", "sample_size_mean_power"]
+__all__ = ["answers_mean_power", "binary_pair_df", "mean_power", "omega2_spread", "planned_sizes",
+           "sample_size_mean_power"]
 
 #: Nodes of the confidence distribution: midpoints of equal shares without clusters, and with clusters
 #: this many levels of the cluster variance above the point mass at 0 (each an Imhof inversion).
 NODES = 12
+
+#: Draws of the df the default test of a clustered 0/1 pair will use (:func:`binary_pair_df`; fewer when the
+#: planned eval has many clusters, so that a call stays near 200,000 numbers a node).
+TEST_DF_DRAWS = 128
 
 
 def omega2_spread(diffs: np.ndarray, cluster: np.ndarray | None, noise: float = 0.0,
@@ -125,26 +134,88 @@ def _cluster_levels(ssb: float, sizes: np.ndarray, msw: float, nodes: int) -> tu
     return s, np.r_[at_zero, np.diff(edges)]
 
 
+def planned_sizes(pilot_sizes: Any, n_needed: float) -> np.ndarray:
+    """``ceil(n_needed / mean size)`` clusters (at least 2) whose sizes spread over the pilot's, largest first."""
+    pool = np.sort(np.asarray(pilot_sizes, dtype=np.float64))[::-1]
+    count = max(2, math.ceil(n_needed / pool.mean()))
+    return pool[((np.arange(count) + 0.5) * pool.size / count).astype(np.int64)]
+
+
+def binary_pair_df(pilot_sizes: Any, n: float, var_within: float, var_cluster: Any, df: float,
+                   discordant_share: float, *, draws: int = TEST_DF_DRAWS, seed: int = 0) -> np.ndarray:
+    """Draws of the df the default test of a clustered 0/1 pair will use on an eval of ``n`` questions.
+
+    Parameters
+    ----------
+    pilot_sizes : array_like
+        The pilot's cluster sizes; the eval has more clusters of that mix (:func:`planned_sizes`).
+    n : float
+        Questions in the planned eval.
+    var_within, var_cluster : float, array_like of shape (nodes,)
+        The random-intercept variances of the question-level differences (``MSW`` and the cluster
+        variance at each node of :func:`omega2_spread`).
+    df : float
+        The design's df at ``n`` (the CR2 Satterthwaite df the plans scale, ``rate n - 1``).
+    discordant_share : float
+        The pilot's share of questions the two models disagree on.
+
+    Returns
+    -------
+    ndarray, shape (nodes, draws)
+
+    Notes
+    -----
+    The default test of a clustered paired 0/1 difference (:func:`~evalstats_core.pair_proportions.binary_pair_interval`,
+    Tango's score interval on effective counts with the discordant cells' MOVER) puts its critical value at
+    ``t`` on :func:`~evalstats_core.pair_mover.disagreement_df`: at most the design's df, and at most the
+    number of clusters the *realised* CR2 variance rests on, Kish's ``(sum w_g)^2 / sum w_g^2`` of
+    ``w_g = S_g^2 / (1 - f_g)``. With ``S_g ~ N(0, v_g)``, ``v_g = n_g var_within + n_g^2 var_cluster``, that is
+    about a third of the design's df with many clusters (``E[chi2_1^2] = 3``) and less when a few large
+    clusters hold the variance: 5 (median) where the design has 22 df in 71 clusters of a SWE-bench-like mix.
+    Here ``S_g`` is drawn (seeded normals, the same for every ``n``) and the rule applied to each draw, with the
+    discordant counts at their expectation ``n_g discordant_share``. A plan that assumed ``t`` on the design's
+    df delivered 58% instead of 80% with the true omega2 in that design (``bench/bench_plan_pilots.py
+    --binary``).
+    """
+    from .pair_mover import disagreement_df
+
+    sizes = planned_sizes(pilot_sizes, n)
+    var_c = np.atleast_1d(np.asarray(var_cluster, dtype=np.float64))
+    rows = max(16, min(draws, 200_000 // sizes.size))
+    z = np.random.default_rng(seed).standard_normal((rows, sizes.size))
+    sd = np.sqrt(sizes * var_within + sizes * sizes * var_c[:, None])  # (nodes, G)
+    resid = sd[:, None, :] * z  # (nodes, draws, G): the clusters' residual sums
+    return np.asarray(disagreement_df(max(1.0, df), sizes, resid, sizes * discordant_share), dtype=np.float64)
+
+
 def mean_power(n: float, delta: float, omegas: np.ndarray, weights: np.ndarray, *, noise: float = 0.0,
-               alpha: float = 0.05, df: float) -> float:
+               alpha: float = 0.05, df: float, test_df: np.ndarray | None = None) -> float:
     """``sum_i w_i Power(n, omega_i + noise)``, each the t approximation the plans invert (``sample_size_t``).
 
-    ``Power(n, V) = F_df(delta sqrt(n / V) - t_{alpha/2, df})``; a node with ``V = 0`` has power 1.
+    ``Power(n, V) = F_df(delta sqrt(n / V) - t_{alpha/2, df})``; a node with ``V = 0`` has power 1. With
+    ``test_df`` (shape ``(nodes, draws)``, :func:`binary_pair_df`) the critical value is ``t_{alpha/2, nu}`` on
+    each draw ``nu`` of the df the test will use, and each node's power is the mean over its draws.
     """
     from scipy.special import stdtr, stdtrit
 
     v = np.asarray(omegas, dtype=np.float64) + noise
     with np.errstate(divide="ignore"):
         shift = delta * np.sqrt(n / v)
-    return float(np.asarray(weights) @ stdtr(df, shift - stdtrit(df, 1.0 - alpha / 2.0)))
+    if test_df is None:
+        return float(np.asarray(weights) @ stdtr(df, shift - stdtrit(df, 1.0 - alpha / 2.0)))
+    crit = stdtrit(np.asarray(test_df, dtype=np.float64), 1.0 - alpha / 2.0)
+    return float(np.asarray(weights) @ stdtr(df, shift[:, None] - crit).mean(axis=1))
 
 
 def sample_size_mean_power(delta: float, omegas: np.ndarray, weights: np.ndarray, *, noise: float = 0.0,
-                           alpha: float = 0.05, power: float = 0.8, df_per_question: float = 1.0) -> float:
+                           alpha: float = 0.05, power: float = 0.8, df_per_question: float = 1.0,
+                           test_df: Callable[[float], np.ndarray] | None = None) -> float:
     """Questions whose power averaged over ``omegas`` is ``power``, the test on ``max(1, rate n - 1)`` df.
 
     With one node it is :func:`~evalstats_core.power_t.sample_size_t` at that omega2. The average power
-    rises with ``n``; the root lies between the plans for the smallest and the largest node.
+    rises with ``n``; the root lies between the plans for the smallest and the largest node. ``test_df(n)``,
+    when given, returns the draws of the df the test will use at ``n`` questions (:func:`binary_pair_df`;
+    shape ``(nodes, draws)``): fewer than the design's, so the plan is longer.
     """
     from scipy.optimize import brentq
 
@@ -152,18 +223,22 @@ def sample_size_mean_power(delta: float, omegas: np.ndarray, weights: np.ndarray
 
     om = np.asarray(omegas, dtype=np.float64)
     kw = {"alpha": alpha, "power": power, "df_per_question": df_per_question}
-    if om.size == 1:
+    if om.size == 1 and test_df is None:
         return sample_size_t(delta, omega2=float(om[0]) + noise, **kw)
     hi = sample_size_t(delta, omega2=float(om.max()) + noise, **kw)
 
     def short(n: float) -> float:
-        return mean_power(n, delta, om, weights, noise=noise, alpha=alpha,
-                          df=max(1.0, df_per_question * n - 1.0)) - power
+        return mean_power(n, delta, om, weights, noise=noise, alpha=alpha, df=max(1.0, df_per_question * n - 1.0),
+                          test_df=None if test_df is None else test_df(n)) - power
 
     least = float(om.min()) + noise
     lo = sample_size_t(delta, omega2=least, **kw) if least > 0.0 else 1e-9 * hi
     if short(lo) >= 0.0:
         return lo
+    for _ in range(60):  # fewer df than the design's: the root can lie beyond the largest node's plan
+        if short(hi) >= 0.0:
+            break
+        lo, hi = hi, 2.0 * hi
     return brentq(short, lo, hi, xtol=1e-12 * hi, rtol=1e-12)
 
 
