@@ -58,8 +58,8 @@ __all__ = ["answers_mean_power", "binary_pair_df", "mean_power", "omega2_spread"
 NODES = 12
 
 #: Draws of the df the default test of a clustered 0/1 pair will use (:func:`binary_pair_df`; fewer when the
-#: planned eval has many clusters, so that a call stays near 200,000 numbers a node).
-TEST_DF_DRAWS = 128
+#: planned eval has many clusters, so that a call stays near 200,000 numbers).
+TEST_DF_DRAWS = 64
 
 
 def omega2_spread(diffs: np.ndarray, cluster: np.ndarray | None, noise: float = 0.0,
@@ -142,7 +142,8 @@ def planned_sizes(pilot_sizes: Any, n_needed: float) -> np.ndarray:
 
 
 def binary_pair_df(pilot_sizes: Any, n: float, var_within: float, var_cluster: Any, df: float,
-                   discordant_share: float, *, draws: int = TEST_DF_DRAWS, seed: int = 0) -> np.ndarray:
+                   discordant_share: float, *, draws: int = TEST_DF_DRAWS,
+                   seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Draws of the df the default test of a clustered 0/1 pair will use on an eval of ``n`` questions.
 
     Parameters
@@ -161,7 +162,15 @@ def binary_pair_df(pilot_sizes: Any, n: float, var_within: float, var_cluster: A
 
     Returns
     -------
-    ndarray, shape (nodes, draws)
+    drawn : ndarray, shape (nodes, draws)
+        Draws of the df the test's critical value is on.
+    spread : ndarray, shape (nodes,)
+        The df of the t statistic itself: Satterthwaite's ``(sum lambda_g)^2 / sum lambda_g^2`` of the CR2
+        contributions' expectations ``lambda_g = v_g / (1 - f_g)`` (at most ``df``). With the cluster variance
+        in the largest clusters it is below the design's df (which weighs clusters by their sizes alone), and
+        the statistic's tails are that much heavier: on the design's df the plan over-promised the CR2
+        t-test's power by about 3 points in a SWE-like mix. (Drawing the CR2 variance with each draw of the
+        df instead, a small df coming with a large variance, over-promised more: 4-10 points.)
 
     Notes
     -----
@@ -174,27 +183,28 @@ def binary_pair_df(pilot_sizes: Any, n: float, var_within: float, var_cluster: A
     clusters hold the variance: 5 (median) where the design has 22 df in 71 clusters of a SWE-bench-like mix.
     Here ``S_g`` is drawn (seeded normals, the same for every ``n``) and the rule applied to each draw, with the
     discordant counts at their expectation ``n_g discordant_share``. A plan that assumed ``t`` on the design's
-    df delivered 58% instead of 80% with the true omega2 in that design (``bench/bench_plan_pilots.py
-    --binary``).
+    df delivered 58% instead of 80% with the true omega2 in that design (``tests/test_plan_binary.py``).
     """
     from .pair_mover import disagreement_df
 
     sizes = planned_sizes(pilot_sizes, n)
     var_c = np.atleast_1d(np.asarray(var_cluster, dtype=np.float64))
-    rows = max(16, min(draws, 200_000 // sizes.size))
+    rows = max(8, min(draws, 200_000 // (sizes.size * max(1, np.size(var_cluster)))))
     z = np.random.default_rng(seed).standard_normal((rows, sizes.size))
-    sd = np.sqrt(sizes * var_within + sizes * sizes * var_c[:, None])  # (nodes, G)
-    resid = sd[:, None, :] * z  # (nodes, draws, G): the clusters' residual sums
-    return np.asarray(disagreement_df(max(1.0, df), sizes, resid, sizes * discordant_share), dtype=np.float64)
+    var = sizes * var_within + sizes * sizes * var_c[:, None]  # (nodes, G): the clusters' sums' variances
+    resid = np.sqrt(var)[:, None, :] * z  # (nodes, draws, G): the clusters' residual sums
+    drawn = np.asarray(disagreement_df(max(1.0, df), sizes, resid, sizes * discordant_share), dtype=np.float64)
+    lam = var / (1.0 - sizes / sizes.sum())  # the CR2 contributions' expectations
+    return drawn, np.clip(lam.sum(axis=1) ** 2 / (lam * lam).sum(axis=1), 1.0, max(1.0, df))
 
 
 def mean_power(n: float, delta: float, omegas: np.ndarray, weights: np.ndarray, *, noise: float = 0.0,
-               alpha: float = 0.05, df: float, test_df: np.ndarray | None = None) -> float:
+               alpha: float = 0.05, df: float, test_df: tuple[np.ndarray, np.ndarray] | None = None) -> float:
     """``sum_i w_i Power(n, omega_i + noise)``, each the t approximation the plans invert (``sample_size_t``).
 
     ``Power(n, V) = F_df(delta sqrt(n / V) - t_{alpha/2, df})``; a node with ``V = 0`` has power 1. With
-    ``test_df`` (shape ``(nodes, draws)``, :func:`binary_pair_df`) the critical value is ``t_{alpha/2, nu}`` on
-    each draw ``nu`` of the df the test will use, and each node's power is the mean over its draws.
+    ``test_df`` (:func:`binary_pair_df`: draws ``(nodes, draws)`` of the test's df and the statistic's df
+    ``(nodes,)``) each node's power is the mean over its draws of ``F_spread(delta sqrt(n / V) - t_{alpha/2, nu})``.
     """
     from scipy.special import stdtr, stdtrit
 
@@ -203,19 +213,20 @@ def mean_power(n: float, delta: float, omegas: np.ndarray, weights: np.ndarray, 
         shift = delta * np.sqrt(n / v)
     if test_df is None:
         return float(np.asarray(weights) @ stdtr(df, shift - stdtrit(df, 1.0 - alpha / 2.0)))
-    crit = stdtrit(np.asarray(test_df, dtype=np.float64), 1.0 - alpha / 2.0)
-    return float(np.asarray(weights) @ stdtr(df, shift[:, None] - crit).mean(axis=1))
+    drawn, spread = test_df
+    crit = stdtrit(np.asarray(drawn, dtype=np.float64), 1.0 - alpha / 2.0)
+    return float(np.asarray(weights) @ stdtr(np.asarray(spread)[:, None], shift[:, None] - crit).mean(axis=1))
 
 
 def sample_size_mean_power(delta: float, omegas: np.ndarray, weights: np.ndarray, *, noise: float = 0.0,
                            alpha: float = 0.05, power: float = 0.8, df_per_question: float = 1.0,
-                           test_df: Callable[[float], np.ndarray] | None = None) -> float:
+                           test_df: Callable[[float], tuple[np.ndarray, np.ndarray]] | None = None) -> float:
     """Questions whose power averaged over ``omegas`` is ``power``, the test on ``max(1, rate n - 1)`` df.
 
     With one node it is :func:`~evalstats_core.power_t.sample_size_t` at that omega2. The average power
     rises with ``n``; the root lies between the plans for the smallest and the largest node. ``test_df(n)``,
-    when given, returns the draws of the df the test will use at ``n`` questions (:func:`binary_pair_df`;
-    shape ``(nodes, draws)``): fewer than the design's, so the plan is longer.
+    when given, returns the df the test will use at ``n`` questions (:func:`binary_pair_df`): fewer than the
+    design's, so the plan is longer.
     """
     from scipy.optimize import brentq
 
