@@ -28,6 +28,15 @@ median omega2 alone 74-80%), with plans 1.02x (100 independent questions), 1.04x
 1.2-1.3x (5-12 clusters) as long. What remains is up, by at most 2 points, about half of it the rounding
 up to whole clusters (the plan from the true omega2 delivers 79-82%).
 
+Clustered 0/1 pairs are tested by default with Tango's score interval on effective counts and the discordant
+cells' MOVER, on fewer df than the design's (:func:`binary_pair_df`): planned for CR2 t on the design's df, a
+plan from the true omega2 delivered 58-62% with that test for an 80% target in a SWE-bench-like mix and 60%
+in 7 unequal clusters, and plans from pilots 65-69% (SWE-like) and 71-77% (6 unequal clusters) on average;
+planned for the test's df they deliver 75.5% and 77.8% from the true omega2 (``tests/test_plan_binary.py``)
+and, from pilots, RESULTS (``bench/bench_plan_pilots.py --binary``; ``bench/results/plan_pilots_binary.txt``).
+What remains is down: the test's df and its variance move together (a small df comes with a large
+variance) and the MOVER union widens the interval by about a point of power, neither of which the plan models.
+
 References
 ----------
 Browne, R. H. (1995). On the use of a pilot sample for sample size determination. Statistics in Medicine

@@ -76,7 +76,10 @@ class PairPlan:
         over ``omega2_nodes`` with ``omega2_weights``, is ``power``, each power Eq. 9's t approximation on
         the degrees of freedom the planned eval's test will have
         (:func:`~evalstats_core.plan_spread.sample_size_mean_power`; with one node,
-        :func:`~evalstats_core.power.sample_size_t`).
+        :func:`~evalstats_core.power.sample_size_t`). For clustered 0/1 scores under the default
+        ``interval="auto"`` the test is Tango's score interval on effective counts with the MOVER union, whose
+        df is the number of clusters the realised variance rests on: the power is on draws of that df
+        (:func:`~evalstats_core.plan_spread.binary_pair_df`), and ``df_per_question`` stays the design's.
     k_needed : float or None
         Answers per question (both models) that detect ``delta`` with this file's n, with the same average
         power; None when more answers cannot get there (``omega2`` alone is too large) or the file has one
@@ -351,7 +354,8 @@ def _binary_pair_note() -> str:
     """What the plan of a clustered 0/1 pair allows for: the default test's df."""
     return ("the plan is for the test the analysis runs on clustered 0/1 scores (Tango's score interval on effective "
             "counts, at least the discordant cells' MOVER interval), whose degrees of freedom are the clusters its "
-            "variance rests on, about a third of the design's or fewer: it needs more questions than a CR2 t-test would")
+            "variance rests on, about a third of the design's or fewer: it needs more questions than a CR2 t-test would; "
+            "from 5 to 12 unequal clusters one to three such plans in ten deliver under 60% power for an 80% target")
 
 
 def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:

@@ -101,6 +101,16 @@ def test_the_binary_plan_says_which_test_it_is_for_and_its_k_table_is_the_plan()
         t_plan = plan_pair(data, table, analyze(table, interval="normal"), "A", "B", delta=0.08)
     assert "the plan is for the test the analysis runs on clustered 0/1 scores" in plan.note
     assert "the plan is for the test" not in t_plan.note
+    assert "one to three such plans in ten deliver under 60% power for an 80% target" in plan.note
     assert plan.n_needed > 1.1 * t_plan.n_needed  # fewer df: a longer plan than CR2 t's
     assert (plan.k_frame()["n_needed"] == plan.n_needed).all()
     assert "That is 80% power on average over files like this one" in describe(plan)["n"]
+
+
+def test_the_bench_tests_each_planned_eval_with_the_default_compare_and_with_t():
+    """plan_binary_pilots (bench/bench_plan_pilots.py --binary): on the same simulated evals the default test,
+    wider than CR2 t on the design's df, rejects no more often; one plan per pilot, longer than the pilot."""
+    r = plan_binary_pilots((80, 40, 20, 10), 0.75, 0.65, 0.2, 0.5, 0.75, pilots=2, reps=15, seed=3, t_too=True)
+    assert r["power"].shape == r["power_t"].shape == r["n_needed"].shape == (2,)
+    assert (r["n_needed"] > 150).all()
+    assert r["power"].mean() <= r["power_t"].mean()
