@@ -95,10 +95,6 @@ def warnings_for(sums: FileSums, rows: list[ModelResult], pairs: tuple[PairResul
                 "than 100 failures are expected" if sums.score_kind == "binary" and not clustered else
                 "t assumes a roughly normal mean, which scores bunched at one end of the scale do not give with "
                 "so few")
-        other = [r.model for r in rows if r.interval.startswith(("quasi-binomial", "Korn"))]  # not t near an end
-        if other and tail.startswith("t assumes"):
-            tail += (f", so {', '.join(other[:3])}{', ...' if len(other) > 3 else ''} "
-                     f"{'has' if len(other) == 1 else 'have'} a Korn-Graubard or quasi-binomial interval instead")
         if method == "cr1":
             out.append(f"{'every model has' if len(small) == len(rows) else 'some models have'} fewer than "
                        f"{SMALL_N} {what} (smallest: {u_min}): normal (CLT) intervals can be too narrow with fewer "
