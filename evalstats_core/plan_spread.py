@@ -72,6 +72,10 @@ NODES = 12
 #: planned eval has many clusters, so that a call stays near 200,000 numbers).
 TEST_DF_DRAWS = 64
 
+#: Clusters :func:`binary_pair_df` draws at most (a larger plan: drawn on this many of the same mix, the df
+#: scaled up by the ratio, as the design's df grow with the clusters).
+MAX_CLUSTERS = 2000
+
 
 def omega2_spread(diffs: np.ndarray, cluster: np.ndarray | None, noise: float = 0.0,
                   *, nodes: int = NODES) -> tuple[np.ndarray, np.ndarray]:
@@ -200,7 +204,10 @@ def binary_pair_df(pilot_sizes: Any, n: float, var_within: float, var_cluster: A
     """
     from .pair_mover import disagreement_df
 
-    sizes = planned_sizes(pilot_sizes, n)
+    count = n / float(np.mean(pilot_sizes))
+    grow = max(1.0, count / MAX_CLUSTERS)  # the df grow with the clusters: drawn on fewer of the same mix, scaled up
+    sizes = planned_sizes(pilot_sizes, n / grow)
+    df = (df + 1.0) / grow - 1.0
     var_c = np.atleast_1d(np.asarray(var_cluster, dtype=np.float64))
     rows = max(8, min(draws, 200_000 // (sizes.size * max(1, np.size(var_cluster)))))
     z = np.random.default_rng(seed).standard_normal((rows, sizes.size))
@@ -208,7 +215,10 @@ def binary_pair_df(pilot_sizes: Any, n: float, var_within: float, var_cluster: A
     resid = np.sqrt(var)[:, None, :] * z  # (nodes, draws, G): the clusters' residual sums
     drawn = np.asarray(disagreement_df(max(1.0, df), sizes, resid, sizes * discordant_share), dtype=np.float64)
     lam = var / (1.0 - sizes / sizes.sum())  # the CR2 contributions' expectations
-    return drawn, np.clip(lam.sum(axis=1) ** 2 / (lam * lam).sum(axis=1), 1.0, max(1.0, df))
+    square = (lam * lam).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):  # no variance at all (a node at 0): the design's df
+        spread = np.clip(np.where(square > 0.0, lam.sum(axis=1) ** 2 / square, df), 1.0, max(1.0, df))
+    return drawn * grow, spread * grow
 
 
 def mean_power(n: float, delta: float, omegas: np.ndarray, weights: np.ndarray, *, noise: float = 0.0,
@@ -260,9 +270,11 @@ def sample_size_mean_power(delta: float, omegas: np.ndarray, weights: np.ndarray
     if short(lo) >= 0.0:
         return lo
     for _ in range(60):  # fewer df than the design's: the root can lie beyond the largest node's plan
-        if short(hi) >= 0.0:
+        if not short(hi) < 0.0:
             break
         lo, hi = hi, 2.0 * hi
+    if not short(hi) >= 0.0:  # not reached by 2^60 times the largest node's plan
+        return hi
     return brentq(short, lo, hi, xtol=1e-12 * hi, rtol=1e-12)
 
 
