@@ -3,19 +3,21 @@
 The candidates of ``bench/bench_judge_exact.py`` are formulas; this asks the question for a whole class of
 intervals: ``[est - L_t, est + U_t]`` around ``ppi_mean``'s estimate, with ``L_t``, ``U_t`` any numbers chosen
 per labelled 2 x 2 table ``t`` (``k1`` of ``m1``, ``k0`` of ``m0``; 12,341 tables at 40 labels). Given ``t``
-the estimate ``lam P / N + mean_L(Y - lam f)`` is normal in the unlabelled judge passes ``P`` (``lam`` taken at
+the estimate ``lam P / N + mean_L(Y - lam f)`` is taken as normal in the unlabelled judge passes ``P`` (``lam`` taken at
 ``P = N q``), so a design's coverage is a smooth sum over tables,
 ``sum_t P(t) [Phi((L_t - d_t) / s_t) - Phi((-U_t - d_t) / s_t)]`` (``d_t`` the estimate's mean minus the truth
 given ``t``, ``s_t`` its SD), and the arms can be fitted by L-BFGS to a dense grid of judges (sensitivity
-0.60-0.99 x specificity 0.50-0.99 at one true pass rate), pushing every design into ``[--low, --high]``.
-The fit is then checked on the grid's midpoints (judges it never saw). Starting point: the shipped arms.
+0.60-0.99 x specificity 0.50-0.99 at the true pass rates ``--rates``), pushing every design into ``[--low, --high]``.
+The fit is then checked on the grid's midpoints (judges and pass rates it never saw; ``--check-rates``).
+Starting point: the shipped arms. The normal step is checked by recomputing a fit's coverage exactly
+on nine judges at each check rate (``bench_judge_exact_lib.exact_coverage``; the estimate at every ``P``).
 
 This is a search, not a proof: a fit that lands inside the band shows that table-wise arms can do it (a
 target for a formula); one that cannot get the top below 97% with the floor at 93% is evidence, not a
 certificate, that no interval of this class can. Nothing here is shipped.
 
-Run: ``nice -n 5 python bench/bench_judge_arms.py [--labels 40] [--rate 0.7]``.
-Results: ``bench/results/judge_exact.txt`` (appended by hand with the command line).
+Run: ``nice -n 5 python bench/bench_judge_arms.py --rates 0.3 0.4 0.5 0.6 0.7 --check-rates 0.35 0.45 0.55 0.65
+--steps 11 11 --iters 200`` (a minute of CPU). Results: ``bench/results/judge_exact.txt``.
 """
 
 from __future__ import annotations
@@ -30,8 +32,30 @@ from scipy.optimize import minimize
 from scipy.special import gammaln, ndtr
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_judge_exact_lib import exact_coverage, plain  # noqa: E402
 
 from evalstats_core.judge_budget import ppi_counts  # noqa: E402
+
+CHECK = ((0.99, 0.99), (0.99, 0.80), (0.93, 0.99), (0.97, 0.97), (0.95, 0.95), (0.8, 0.5), (0.6, 0.99), (0.9, 0.93),
+         (0.6, 0.5))
+
+
+def exact_check(tab, arms, labels, n_total, rates):
+    """Exact coverage of ``[est - L_t, est + U_t]`` (the estimate at every ``P``) on :data:`CHECK` at ``rates``."""
+    key = {tuple(map(int, r)): i for i, r in enumerate(tab)}
+    k = arms.size // 2
+
+    def fitted(k1, m1, k0, m0, big_p, nt, level):
+        idx = np.array([key.get((int(a), int(b - a), int(c), int(d - c)), -1)
+                        for a, b, c, d in zip(k1[:, 0], m1[:, 0], k0[:, 0], m0[:, 0], strict=True)])
+        lo = np.where(idx >= 0, arms[:k][idx], 0.5)[:, None]
+        up = np.where(idx >= 0, arms[k:][idx], 0.5)[:, None]
+        est = sum(plain(k1, m1, k0, m0, big_p, nt, level)) / 2
+        return est - lo, est + up
+
+    return np.array([exact_coverage(fitted, s, c, r, labels, n_total) for r in rates for s, c in CHECK])
 
 
 def all_tables(n: int) -> np.ndarray:
@@ -140,6 +164,8 @@ def main() -> None:
               + "; lowest: " + ", ".join(show(i, train) + f"{c[i]:.3f}" for i in np.argsort(c)[:3])
               + "; midpoints highest: " + ", ".join(show(i, mids) + f"{m[i]:.3f}" for i in np.argsort(m)[::-1][:2])
               + ", lowest: " + ", ".join(show(i, mids) + f"{m[i]:.3f}" for i in np.argsort(m)[:2]))
+    ex = exact_check(tab, fitted, args.labels, args.n_total, args.check_rates or args.rates)
+    print(f"fitted arms, exact coverage of {ex.size} judges at the check rates: {ex.min():.3f}-{ex.max():.3f}")
     print(f"{args.labels} labels of {args.n_total}, true pass rates {args.rates} (midpoints at "
           f"{args.check_rates or args.rates}), {keep.sum()} tables; "
           f"target band {args.low}-{args.high}; {time.process_time() - start:.0f} s CPU")

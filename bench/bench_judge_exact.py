@@ -19,7 +19,8 @@ pass rate 0.7 (49); ``small`` = {0.8, 0.9, 0.95, 0.99}^2 at 0.7 (16). Labels: 30
 
 Run: ``nice -n 5 python bench/bench_judge_exact.py --methods shipped plain price_bonett mover_wilson --grid fine``;
 ``--methods profile --grid coarse --labels 30 40``; ``--methods bayes_jeffreys --grid p70 --labels 40``.
-Results: ``bench/results/judge_exact.txt``.
+``--cells``: the four judges of the docstring of ``ppi_interval`` under every method. Results:
+``bench/results/judge_exact.txt``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import argparse
 import itertools
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -54,13 +56,33 @@ def grid(name: str) -> list[tuple[float, float, float]]:
     return list(itertools.product(SMALL, SMALL, (0.7,)))
 
 
+CELLS = ((0.99, 0.80), (0.99, 0.99), (0.93, 0.99), (0.8, 0.5))
+
+
+def cells() -> None:
+    """The lenient (0.99 / 0.80), near-perfect (0.99 / 0.99) and two other judges at 40 labels, pass rate 0.7."""
+    print("40 labels of 2,000, pass rate 0.7: coverage (share missed below, above) for judges "
+          + ", ".join(f"{s}/{c}" for s, c in CELLS))
+    variants = dict(METHODS) | {f"price_bonett {a}": partial(METHODS["price_bonett"], add=a) for a in (0.1, 0.25, 0.5, 0.75)}
+    for name, method in variants.items():
+        start = time.process_time()
+        out = [exact_coverage(method, s, c, 0.7, 40, 2000, both=True) for s, c in CELLS]
+        print(f"{name:20}" + " ".join(f"{x[0]:.4f} ({x[1]:.3f}, {x[2]:.3f})" for x in out)
+              + f"   ({time.process_time() - start:.0f} s CPU)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--methods", nargs="+", default=["shipped", "plain", "price_bonett", "mover_wilson"])
     parser.add_argument("--grid", choices=("fine", "coarse", "p70", "small"), default="fine")
     parser.add_argument("--labels", nargs="+", type=int, default=list(LABELS))
     parser.add_argument("--show", type=int, default=3, help="designs shown at each end")
+    parser.add_argument("--cells", action="store_true", help="only the four named judges, every method (and "
+                        "Price & Bonett's pseudo-counts varied), coverage (lower miss, upper miss)")
     args = parser.parse_args()
+    if args.cells:
+        cells()
+        return
     designs = grid(args.grid)
     print(f"{'method':15} {'labels':>6} {'of':>5} {'designs':>7}  {'min':>6} {'max':>6} {'<93%':>5} {'>97%':>5}  "
           "lowest / highest (sens, spec, pass rate: coverage)")

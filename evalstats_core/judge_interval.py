@@ -111,14 +111,15 @@ def ppi_interval(f: np.ndarray, h: np.ndarray, lab: np.ndarray, est: float, se: 
     on both sides for the errors its labels may have missed. Over 330 judges (sensitivity 0.6-0.99 x
     specificity 0.5-0.99 x pass rates 0.3, 0.5, 0.7) this interval covers 94.8%-99.6% at 40 labels (68
     above 97%) and 94.3%-99.6% at 30 of 1,500 (95 above); the plain t interval 80.4%-95.6% (154 below 93%);
-    Price & Bonett 94.6%-100% (143 above). The over-coverage is not forced, though: arms chosen freely
-    per labelled table around the same estimate (``bench/bench_judge_arms.py``, fitted by L-BFGS to 783
-    judges at pass rate 0.7) cover 93.5%-96.4% there and 93.5%-95.8% on 728 judges between them that the
-    fit never saw; they differ from this interval's mainly on tables without a disagreement, where the
-    arm for the larger verdict group's unseen errors shrinks by 1-2 points (e.g. from 6.3 to 4.1 points
-    below the estimate with 28 confirmed passes and 12 confirmed fails). Fitted to three pass rates, the
-    same arms leave 91.3%-97.4% at pass rates between them, so no formula has been found yet: finding
-    one that behaves like these arms is what remains.
+    Price & Bonett 94.6%-100% (143 above); the profile likelihood 91.8%-99.5% over 49 judges at pass rate
+    0.7. The over-coverage is not forced, though: arms chosen freely per labelled table around the same
+    estimate (``bench/bench_judge_arms.py``: L-BFGS on the coverage with the estimate taken as normal given the table, fitted to
+    605 judges at pass rates 0.3-0.7) cover 93.5%-96.4% there and 92.4%-95.8% on 400 judges between them
+    that the fit never saw (3 below 93%); recomputed exactly, 93.9%-96.7% on 27 of those. Fitted to a
+    coarser grid (three pass rates) the same search leaves 91.3%-97.4% between its points, and different
+    fits move different tables (mostly a few common ones with at most one disagreement, e.g. one fit
+    shrinks the lower arm after one false fail and no false pass from 6.8 to 2.3 points): a lookup
+    table, not a formula. Finding a formula that behaves like these arms is what remains.
 
     References
     ----------
@@ -126,7 +127,8 @@ def ppi_interval(f: np.ndarray, h: np.ndarray, lab: np.ndarray, est: float, se: 
     Statistics in Medicine 27(10). Newcombe 2011, "Propagating imprecision: combining confidence
     intervals from independent sources", Communications in Statistics - Theory and Methods 40(17).
     Brown, Cai & DasGupta 2001, "Interval estimation for a binomial proportion", Statistical Science
-    16(2) (the Jeffreys interval).
+    16(2) (the Jeffreys interval). Price & Bonett 2004, "An improved confidence interval for a linear
+    function of binomial proportions", Computational Statistics & Data Analysis 45(3).
     """
     t = t_crit(level, df) if se > 0 else 0.0
     lo2 = hi2 = (t * se) ** 2
