@@ -8,7 +8,7 @@ and wholly below it (high < -gap).
 
 Candidates: ``t`` (the paired t interval, today's rule), ``qb`` (Tango's score interval on quasi-binomial
 effective discordance counts, :func:`effective_counts`), ``union`` (the hull of both), ``unionkg`` (the hull of
-t and ``qb`` on counts times ``(z / t_{n-1})^2``: the rule chosen, evalstats_core.bounded_pairs). Files whose
+t and ``qb`` on counts times ``(z / t_{n-1})^2``: the rule chosen; wired in on branch skew6-rule, evalstats_core/bounded_pairs.py). Files whose
 differences are all equal (SE 0) get no interval under every candidate (never a false pass).
 
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --audit          # the audit's two gate rates
@@ -41,6 +41,8 @@ def latent(rng, reps: int, n: int, p_a: float, p_b: float, se2: float, re: float
             out.append((eta + rng.standard_normal(eta.shape) > 0).astype(np.float64))
         elif kind == "runs3":
             out.append((eta[..., None] + rng.standard_normal(eta.shape + (3,)) > 0).mean(axis=2))
+        elif kind == "continuous":  # a continuous score in (0, 1), e.g. a similarity: no trials behind it
+            out.append(ndtr(eta))
         else:  # partial credit: share of 8 unit tests passed
             out.append(rng.binomial(8, ndtr(eta)) / 8.0)
     return out[0], out[1]
@@ -118,6 +120,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--audit", action="store_true")
     ap.add_argument("--grid", action="store_true")
+    ap.add_argument("--continuous", action="store_true", help="continuous scores Phi(eta), latent variance 0.5")
     ap.add_argument("--gate", action="store_true", help="the audit's two designs through es.gate itself")
     ap.add_argument("--reps", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=6)
@@ -139,6 +142,13 @@ def main(argv=None):
             rate = passed / args.reps
             print(f"es.gate {name:52s} false pass {100 * rate:5.2f}% +- {100 * math.sqrt(rate * (1 - rate) / args.reps):.2f}"
                   f" ({args.reps} files)", flush=True)
+    if args.continuous:
+        for pb in (0.5, 0.7, 0.9, 0.97):
+            for n in (10, 30, 100):
+                for re in (0.5, 0.95):
+                    gap = 0.05 if pb < 0.95 else 0.02
+                    show(f"continuous re {re} pb {pb} gap {gap} n {n}", run(rng, args.reps, n, pb, gap, 0.5, re,
+                                                                            "continuous"), args.reps)
     if args.grid:
         for kind in ("partial", "runs3"):
             for re in (0.5, 0.9):
