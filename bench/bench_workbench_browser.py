@@ -233,7 +233,12 @@ CONTROLS = (
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 1_000_000, 10_000_000])
+    parser.add_argument("--profile", metavar="DIR", help="write a cProfile of each run of the results to DIR "
+                        "(results_000.prof, ... in order: the example's opens, then each upload and its controls)")
     args = parser.parse_args()
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
+        os.environ["EVALSTATS_WB_PROFILE"] = str(Path(args.profile).resolve())
     from bench_workbench_reruns import parquet
     from conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server
     from playwright.sync_api import sync_playwright

@@ -63,8 +63,14 @@ CHOICES = {"analyze_mode": tuple(MODES), "analyze_example": tuple(examples.EXAMP
 TRACE = "EVALSTATS_WB_TRACE"
 
 
+#: a folder the page writes a cProfile of each results run to (``bench_workbench_browser.py --profile``)
+PROFILE = "EVALSTATS_WB_PROFILE"
+_profiler: list = []
+
+
 def mark(phase: str) -> None:
-    """Note the time ``phase`` ended, when :data:`TRACE` names a file (off otherwise: one dict look-up)."""
+    """Note the time ``phase`` ended, when :data:`TRACE` names a file (off otherwise: one dict look-up); with
+    :data:`PROFILE` set, profile each run of the results from "results start" to "results end"."""
     import os
 
     path = os.environ.get(TRACE)
@@ -73,6 +79,23 @@ def mark(phase: str) -> None:
 
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(f"{time.time():.4f} {phase}\n")
+        folder = os.environ.get(PROFILE)
+        if folder:
+            _profile(folder, phase)
+
+
+def _profile(folder: str, phase: str) -> None:
+    """Start a profile at "results start", write it to ``folder`` at "results end" (numbered in order)."""
+    import cProfile
+    import os
+
+    if phase == "results start":
+        _profiler[:] = [cProfile.Profile()]
+        _profiler[0].enable()
+    elif phase == "results end" and _profiler:
+        prof = _profiler.pop()
+        prof.disable()
+        prof.dump_stats(os.path.join(folder, f"results_{len(os.listdir(folder)):03d}.prof"))
 
 
 def esc(text: Any) -> str:
@@ -206,6 +229,8 @@ def warm_up() -> None:
     import that starts meanwhile wait for this one, never run twice)."""
     import threading
 
+    one_blas_thread()
+
     def load() -> None:
         import scipy.integrate  # noqa: F401
         import scipy.optimize  # noqa: F401
@@ -213,8 +238,43 @@ def warm_up() -> None:
         from evalstats_core.charts import warm_up as warm_charts
 
         warm_charts()
+        one_blas_thread()  # scipy's own OpenBLAS too, loaded by the imports above
+        freeze_heap()
 
     threading.Thread(target=load, name="evalstats-warm-imports", daemon=True).start()
+
+
+def freeze_heap() -> None:
+    """Move every object alive now (the modules imported, the bundled example read) out of reach of
+    Python's garbage collector for good (:func:`gc.freeze`), after collecting what is garbage already.
+
+    Streamlit runs a full collection after every script run (``runner.postScriptGC``), holding the
+    interpreter lock while it walks every object the process has; the messages that finish a rerun wait
+    behind it. With the app's imports that walk was about 0.1 s of CPU per rerun (0.2-0.4 s wall under
+    load), longer than the rerun itself after a new confidence level. Frozen objects are never walked
+    again, so the collection after a rerun walks what was made since (a session's files, its caches) and
+    still frees what they leave behind."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
+def one_blas_thread() -> None:
+    """BLAS on one thread in this server process (threadpoolctl; the limit stays for the process, for every
+    BLAS library loaded when it is called: numpy's, and scipy's own once scipy is imported).
+
+    The analysis's per-cluster sums meet BLAS in dot products (``x @ w`` over 1e5 clusters), and OpenBLAS
+    splits one of more than 10,000 terms over every core: each call then wakes a worker thread, which on a
+    server whose cores are busy (the browser drawing, another session) waits for a time slice. Measured on
+    the 1e7-row bench file under load, a new confidence level's ``analyze_sums`` took 0.6 s wall (0.21 s
+    CPU) with two BLAS threads, 0.08 s (0.03 s CPU) with one. A page's sums are never big enough for a
+    second thread to pay."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # not installed: BLAS keeps its own threads (slower under load, same numbers)
+        return
+    threadpool_limits(limits=1, user_api="blas")
 
 
 # ---------------------------------------------------------------------------------------- controls
