@@ -156,15 +156,28 @@ def by_scope(cache, **kw):
     """``cache`` (``st.cache_data`` or ``st.cache_resource``) twice over one function, chosen by its first
     argument, the files' key: one cache per server for the bundled examples (the key starts with
     :data:`EXAMPLE_PREFIX`: every visitor opens the same example, prepared and analysed once), and one per
-    session for everything a visitor uploads (never shared with another session)."""
+    session for everything a visitor uploads (never shared with another session).
+
+    Cheap keys, as some twenty cached calls run on every rerun: the reading options in an argument are hashed
+    by their ``repr`` (every field; frozen), not by Streamlit's hashing of the dataclass (through
+    ``__reduce__``, 0.5-1.3 ms an argument); and every argument is passed by name, as Streamlit finds a
+    positional argument's name through ``inspect.signature`` once per argument and call."""
+    import inspect
+
+    from evalstats_core.reading import ReadingOptions
+
+    kw.setdefault("hash_funcs", {ReadingOptions: repr})
+
     def wrap(fn):
         twin = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
         twin.__qualname__, twin.__module__ = f"{fn.__qualname__}_shared", fn.__module__  # its own cache key
         shared, private = cache(**kw)(twin), cache(scope="session", **kw)(fn)
+        signature = inspect.signature(fn)
 
         @functools.wraps(fn)
         def call(key, *args, **kwargs):
-            return (shared if str(key).startswith(EXAMPLE_PREFIX) else private)(key, *args, **kwargs)
+            named = signature.bind(key, *args, **kwargs).arguments
+            return (shared if str(key).startswith(EXAMPLE_PREFIX) else private)(**named)
 
         call.shared, call.private = shared, private  # each has .clear() (the private one inside a script run)
         return call
@@ -261,8 +274,9 @@ def freeze_heap() -> None:
 
 
 def one_blas_thread() -> None:
-    """BLAS on one thread in this server process (threadpoolctl; the limit stays for the process, for every
-    BLAS library loaded when it is called: numpy's, and scipy's own once scipy is imported).
+    """BLAS on one thread in this server process: threadpoolctl for every BLAS library loaded when it is
+    called (numpy's, and scipy's own once scipy is imported; the limit stays for the process), and the
+    environment for one loaded later (unless it says otherwise already).
 
     The analysis's per-cluster sums meet BLAS in dot products (``x @ w`` over 1e5 clusters), and OpenBLAS
     splits one of more than 10,000 terms over every core: each call then wakes a worker thread, which on a
@@ -270,6 +284,10 @@ def one_blas_thread() -> None:
     the 1e7-row bench file under load, a new confidence level's ``analyze_sums`` took 0.6 s wall (0.21 s
     CPU) with two BLAS threads, 0.08 s (0.03 s CPU) with one. A page's sums are never big enough for a
     second thread to pay."""
+    import os
+
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # a BLAS loaded later reads these
+        os.environ.setdefault(name, "1")
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # not installed: BLAS keeps its own threads (slower under load, same numbers)
