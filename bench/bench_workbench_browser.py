@@ -15,6 +15,11 @@ The reference, measured in the same run, is a second visitor opening ``/analyze`
 (warm server): every time is also printed as a ratio to it. The first visitor's open is printed too (a cold
 server: imports, the example read and analysed once per server).
 
+Each step also prints its phases: the page's own marks (``EVALSTATS_WB_TRACE``), the bytes sent over the
+websocket, when the key press or click reached the page (the timed change starts earlier, when this script asks
+Playwright for it: finding the option and waiting for it to stand still are inside it) and when the browser
+had drawn. ``--profile DIR`` writes a cProfile of each run of the results (``results_000.prof``, ...).
+
 Targets (issue 25): upload -> drawn <= 1.5 s at 1e4 rows, <= 10 s and <= 1.5 GB server peak at 1e7 rows; a
 control set to a new value at 1e7 rows <= 0.5 s.
 
