@@ -35,7 +35,7 @@ from .sums import binary_moments, binary_pair_moments, centre_kept
 _SUMMARY_UNITS = ("mean", "se", "ci_low", "ci_high", "se_naive")
 
 __all__ = ["scaled", "summary_from", "summary_from_moments", "comparison_from", "comparison_from_moments",
-           "binary_model", "binary_comparison"]
+           "binary_model", "binary_comparison", "pair_rules"]
 
 
 def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, used: Any = None,
@@ -106,10 +106,12 @@ def _crit(memo: dict | None, confidence: float, df: float) -> float:
 
 
 def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary: bool, clustered: bool,
-                 confidence: float, method: str, interval: str, memo: dict | None = None) -> Any:
+                 confidence: float, method: str, interval: str, memo: dict | None = None,
+                 bounded: bool = False) -> Any:
     """One model's :class:`~evalstats_core.clustering.Summary` from its per-group sums (shape ``(G,)``).
 
     ``clustered=False`` with several groups treats every question as independent (the groups are merged).
+    ``bounded``: every score lies in [0, 1] (as :func:`summary_from_moments`).
     ``confidence`` must be checked already. ``memo`` keeps what does not depend on the confidence level,
     adjustment or interval (the moments, the CR2 weights of each cluster-size vector, the CR2 standard errors
     and degrees of freedom) for the next call.
@@ -122,15 +124,18 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
 
     n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
     return summary_from_moments(n, mu, s, sizes, ss, binary=binary, clustered=clustered, confidence=confidence,
-                                method=method, interval=interval, kept=cr2, memo=memo)
+                                method=method, interval=interval, kept=cr2, memo=memo, bounded=bounded)
 
 
 def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss: float, *, binary: bool,
                          clustered: bool, confidence: float, method: str, interval: str,
-                         kept: tuple[float, float] | None = None, memo: dict | None = None) -> Any:
+                         kept: tuple[float, float] | None = None, memo: dict | None = None,
+                         bounded: bool = False) -> Any:
     """The :class:`~evalstats_core.clustering.Summary` of ``n`` scores with mean ``mu``, residual sums ``s``
     of the non-empty clusters of ``sizes`` (ignored unclustered) and centred sum of squares ``ss``
-    (``kept``: its CR2 standard error and degrees of freedom, when kept; ``memo``: where t quantiles are kept)."""
+    (``kept``: its CR2 standard error and degrees of freedom, when kept; ``memo``: where t quantiles are kept;
+    ``bounded``: every score lies in [0, 1], so clustered scores that are not 0/1 take the quasi-binomial rule
+    of :func:`~evalstats_core.bounded_means.bounded_mean_interval`)."""
     from .clustering import Summary, _deff
 
     if n < 2:
@@ -163,6 +168,12 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
         if chosen is not None:
             low, high, kind = chosen
+    elif interval == "auto" and method == "cr2" and clustered and bounded:  # a zero SE too, as for 0/1 scores
+        from .bounded_means import bounded_mean_interval
+
+        chosen = bounded_mean_interval(mu, se, n, df, sizes, s, ss, confidence=confidence)
+        if chosen is not None:
+            low, high, kind = chosen
     elif interval == "auto" and method == "cr2" and clustered and se > 0.0:
         from .cluster_means import cluster_means_ci, few_clusters_worth
 
@@ -179,10 +190,11 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
 def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m2_a: np.ndarray,
                     m2_b: np.ndarray, m2_d: np.ndarray, comoment: np.ndarray, only: tuple[int, int] | None, *,
                     paired: bool, clustered: bool, confidence: float, method: str, interval: str,
-                    memo: dict | None = None) -> Any:
+                    memo: dict | None = None, pending: list | None = None) -> Any:
     """One pair's :class:`~evalstats_core.comparison.Comparison` from per-group sums on the shared questions
     (shape ``(G,)``); ``only`` is ``(only A right, only B right)`` for 0/1 scores, else None.
-    ``confidence`` must be checked already; ``memo`` as for :func:`summary_from`."""
+    ``confidence`` must be checked already; ``memo`` as for :func:`summary_from`; ``pending`` as for
+    :func:`comparison_from_moments`."""
     def make() -> tuple:
         n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
         _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
@@ -203,20 +215,22 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
                                    discordant=discordant if only is not None and clustered and paired else None,
-                                   memo=memo)
+                                   memo=memo, pending=pending)
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
                             sizes: np.ndarray, squares: tuple[float, float, float, float],
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
                             method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
-                            discordant: Any = None, memo: dict | None = None) -> Any:
+                            discordant: Any = None, memo: dict | None = None, pending: list | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
     unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept; ``discordant``: per
     cluster, the questions two 0/1 models disagree on, or a function that makes them, called only when the
-    interval rule reads them; ``memo``: where t quantiles are kept)."""
+    interval rule reads them; ``memo``: where t quantiles are kept; ``pending``: a list to which the arguments of
+    the 0/1 pair rule are appended instead of solving it, ``ci_low``, ``ci_high`` and ``p_value`` left nan for
+    :func:`pair_rules` to give, many pairs at once)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -271,16 +285,17 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
     if not paired:
         only = None
-    if only is not None and interval == "auto" and cr2:
-        from .proportions import binary_pair_interval
-
+    if only is not None and interval == "auto" and cr2:  # the 0/1 pair rule (binary_pair_interval)
         if callable(discordant):
             discordant = discordant() if clustered else None
-        chosen = binary_pair_interval(only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
-                                      confidence=confidence, resid_sums=sa - sb if clustered else None,
-                                      discordant=discordant if clustered else None)
-        if chosen is not None:
-            low, high, p, kind = chosen
+        rule = (only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
+                sa - sb if clustered else None, discordant if clustered else None)
+        if pending is None:
+            low, high, p, kind = pair_rules([rule], confidence)[0]
+        else:  # solved with the other pairs of the analysis (pair_rules), which fills in low, high and p
+            pending.append(rule)
+            low = high = p = math.nan
+            kind = "tango-effective" if clustered else "tango"
     if interval == "auto" and cr2 and se == 0.0 and kind == "normal":  # zero SE: no interval
         low, high, kind = math.nan, math.nan, "none"
     return Comparison(
@@ -289,6 +304,30 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         variance_removed=removed, paired=bool(paired), clustered=clustered, confidence=confidence,
         warnings=notes, df=df, method=method, interval=kind,
         only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
+
+
+def pair_rules(rules: list[tuple], confidence: float) -> list[tuple[float, float, float, str]]:
+    """``(low, high, p, kind)`` of :func:`~evalstats_core.pair_proportions.binary_pair_interval` for each of
+    ``rules`` (its arguments ``(only_a, only_b, n, se, se_naive, df, sizes, resid_sums, discordant)``, as
+    :func:`comparison_from_moments` collects them): the pairs on the same cluster sizes (or none) solved together
+    by :func:`~evalstats_core._pair_batch.binary_pair_intervals`, bit for bit the scalar rule's."""
+    from ._pair_batch import binary_pair_intervals
+
+    batches: dict[Any, list[int]] = {}
+    for i, r in enumerate(rules):
+        sizes = r[6]
+        key = None if sizes is None else (sizes.size, sizes.tobytes(), r[7] is None, r[8] is None)
+        batches.setdefault(key, []).append(i)
+    out: list[Any] = [None] * len(rules)
+    for index in batches.values():
+        cols = list(zip(*(rules[i] for i in index), strict=True))
+        sizes = cols[6][0]
+        got = binary_pair_intervals(*(np.array(v, dtype=np.float64) for v in cols[:6]), sizes,
+                                    confidence=confidence, resid_sums=None if cols[7][0] is None else cols[7],
+                                    discordant=None if cols[8][0] is None else cols[8])
+        for i, g in zip(index, got, strict=True):
+            out[i] = g
+    return out
 
 
 def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None, sizes: np.ndarray | None,
@@ -309,12 +348,15 @@ def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None, sizes: np.n
 
 
 _PACK = 2.0**17  # a cluster's counts below this pack three to a float64 exactly (2^17 * 2^34 < 2^53)
+_CHUNK = 1 << 16  # rows packed at a time (two 512 kB buffers)
 
 
 def pair_counts(xa: np.ndarray, xb: np.ndarray, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per code bin of ``sizes``: the ones of the 0/1 scores ``xa``, of ``xb``, and the questions both got
     right. One weighted ``bincount`` of ``xa + K xb + K^2 xa xb`` (``K = 2^17``), unpacked exactly, when
-    every cluster has fewer than ``K`` questions (each sum is then an integer below ``2^53``); else three.
+    every cluster has fewer than ``K`` questions (each sum is then an integer below ``2^53``, in any order of
+    addition); else three. The packed weights are made and counted in chunks of rows (about half the time of
+    whole-column temporaries at 1e7 rows).
 
     Examples
     --------
@@ -324,11 +366,18 @@ def pair_counts(xa: np.ndarray, xb: np.ndarray, codes: np.ndarray, sizes: np.nda
     """
     if sizes.size and float(sizes.max()) >= _PACK:
         return tuple(np.bincount(codes, weights=w, minlength=sizes.size) for w in (xa, xb, xa * xb))
-    packed = xb * (_PACK * _PACK)
-    packed += 1.0
-    packed *= xa  # xa (1 + K^2 xb)
-    packed += _PACK * xb
-    total = np.bincount(codes, weights=packed, minlength=sizes.size)
+    total = np.zeros(sizes.size)
+    step = max(1, min(_CHUNK, xa.size))
+    packed, part = np.empty(step), np.empty(step)
+    for start in range(0, xa.size, step):  # in chunks that stay in cache: no n-sized temporaries
+        end = min(start + step, xa.size)
+        p, t, a, b = packed[: end - start], part[: end - start], xa[start:end], xb[start:end]
+        np.multiply(b, _PACK * _PACK, out=p)
+        p += 1.0
+        p *= a  # xa (1 + K^2 xb)
+        np.multiply(b, _PACK, out=t)
+        p += t
+        total += np.bincount(codes[start:end], weights=p, minlength=sizes.size)  # integers below 2^53: exact
     both = np.floor(total / (_PACK * _PACK))
     rest = total - both * (_PACK * _PACK)
     ones_b = np.floor(rest / _PACK)

@@ -15,6 +15,7 @@ import numpy as np
 __all__ = ["Patterns", "pattern_gram", "runs_histograms"]
 
 _PATTERN_MODELS, _PATTERN_BINS = 10, 1 << 22  # 0/1 tables counted by answer pattern: most models, most bins
+_CHUNK = 1 << 18  # rows keyed and counted at a time (2 MB buffers; the counts of every chunk are added, exact)
 
 
 def runs_histograms(k: np.ndarray) -> list[np.ndarray]:
@@ -90,15 +91,25 @@ def pattern_gram(scores: np.ndarray | tuple[np.ndarray, ...], codes: np.ndarray,
     width = 1 << n_m
     if n_m > _PATTERN_MODELS or n_groups * width > _PATTERN_BINS:
         return None
-    key = codes * float(width)  # code * 2^m + the answer pattern, in float64 (exact integers), one array
-    if n_m > 2:
-        key += scores @ (1 << np.arange(n_m)).astype(np.float64)
-    else:  # a matrix-vector product with 2 columns is slower than adding them (x_1 twice: no temporary)
-        for j in range(n_m):
-            column = scores[j] if isinstance(scores, tuple) else scores[:, j]
-            for _ in range(1 << j):
-                key += column
-    counts = np.bincount(key.astype(np.int64), minlength=n_groups * width).reshape(n_groups, width).astype(np.float64)
+    columns = scores if isinstance(scores, tuple) else tuple(scores[:, j] for j in range(n_m))
+    n = codes.shape[0]
+    step = max(1, min(_CHUNK, n))
+    key, as_int = np.empty(step), np.empty(step, dtype=np.int64)
+    counts = np.zeros(n_groups * width, dtype=np.int64)
+    powers = (1 << np.arange(n_m)).astype(np.float64)
+    for start in range(0, n, step):  # in chunks of rows that stay in cache: no n-sized temporaries
+        end = min(start + step, n)
+        k, k_int = key[: end - start], as_int[: end - start]
+        np.multiply(codes[start:end], float(width), out=k)  # code * 2^m + the answer pattern (exact integers)
+        if n_m > 2:
+            k += scores[start:end] @ powers
+        else:  # a matrix-vector product with 2 columns is slower than adding them (x_1 twice: no temporary)
+            for j, column in enumerate(columns):
+                for _ in range(1 << j):
+                    k += column[start:end]
+        k_int[...] = k
+        counts += np.bincount(k_int, minlength=n_groups * width)
+    counts = counts.reshape(n_groups, width).astype(np.float64)
     bits = (np.arange(width)[:, None] >> np.arange(n_m)) & 1  # (2^m, m): model j right in the pattern
     both = (bits[:, :, None] & bits[:, None, :]).reshape(width, n_m * n_m)
     weights = np.hstack([both, np.ones((width, 1), np.int64)]).astype(np.float64)

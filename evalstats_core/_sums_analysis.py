@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings as _warnings
 from collections.abc import Callable
 from typing import Any
@@ -53,7 +54,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
     choice costs a few microseconds per model and pair.
     """
     from ._analysis_words import below_plain_sums, warnings_for, zero_se_pair
-    from ._estimate import comparison_from, scaled, summary_from
+    from ._estimate import comparison_from, pair_rules, scaled, summary_from
     from .comparison import _mcnemar as mcnemar_cells
 
     confidence = check_confidence(confidence)
@@ -83,7 +84,8 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                             "not clustered")
             s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not ms.not01.any(), clustered=cl,
                                     confidence=confidence, method=method,
-                                    interval="auto" if interval == "auto" else "normal", memo=fs.memo), e)
+                                    interval="auto" if interval == "auto" else "normal", memo=fs.memo,
+                                    bounded=not e and 0.0 <= ms.minimum and ms.maximum <= 1.0), e)
             k_max, k_min = int(ms.k_values.max()), int(ms.k_values.min())
             proportion = sums.score_kind == "binary" and k_max == 1 and not cl
             low, high, label = _model_interval(s, "resampled" if k_max > 1 else sums.score_kind, interval,
@@ -94,6 +96,8 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                 mean=s.mean, se=s.se, ci_low=low, ci_high=high, se_naive=s.se_naive,
                 deff=s.deff, n_eff=s.n_eff, df=s.df, method=method, interval=label))
         raw: list[dict[str, Any]] = []
+        pending: list[tuple] = []  # the 0/1 pair rule's arguments, solved for every pair at once below
+        waiting: list[int] = []  # the pairs (indices into raw) that wait for it
         for done, (j, b) in enumerate(_pairs(models, baseline)):
             if should_stop is not None and should_stop():
                 raise AnalysisStopped(f"stopped after {done} comparisons: nobody is waiting for it")
@@ -111,7 +115,10 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
             c = scaled(comparison_from(p.count, p.mean_model, p.mean_baseline, p.m2_model, p.m2_baseline,
                                        p.m2_diff, p.comoment, only, paired=paired, clustered=cl,
                                        confidence=confidence, method=method,
-                                       interval="normal" if interval == "normal" else "auto", memo=fs.memo), e)
+                                       interval="normal" if interval == "normal" else "auto", memo=fs.memo,
+                                       pending=pending), e)
+            if len(pending) > len(waiting):
+                waiting.append(len(raw))
             mc: tuple[Any, ...] = (None, None, None, None, None)
             if only is not None:
                 cells = mcnemar_cells(0, only[0], only[1], 0, exact=not cl)  # the exact p is reported unclustered
@@ -128,6 +135,8 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                             mcnemar_p=mc[4],
                             interval=(normal_label(method, cl) if c.interval == "normal"
                                       else INTERVAL_LABELS[c.interval])))
+        for i, (low, high, p_value, _) in zip(waiting, pair_rules(pending, confidence), strict=True):
+            raw[i].update(ci_low=math.ldexp(low, e), ci_high=math.ldexp(high, e), p_value=p_value)
     adjusted = _adjust([r["p_value"] for r in raw], adjust)
     pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
 

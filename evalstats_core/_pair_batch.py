@@ -1,0 +1,414 @@
+"""The 0/1 pair rule for many pairs at once (private): every pair of one analysis in one root search.
+
+:func:`~evalstats_core.pair_proportions.binary_pair_interval` solves one pair: Tango's two ends in one
+k-section (about 11 calls of numpy on 126 trial points) and, with clusters, the MOVER's p-value in another.
+A call of numpy on a few hundred values costs about what it costs on a few, so the ends of every pair of an
+analysis (the pairs that share the cluster sizes) are solved together here, each bracket with the same 64
+trial points per step as alone (the steps of :func:`~evalstats_core._ksection.ksection` with 64 points however many brackets): every
+result is the scalar function's, to the last bit (``tests/test_pair_batch.py`` checks it on random counts).
+The scalar functions stay the reference; the statistics are theirs (:mod:`evalstats_core.pair_proportions`,
+:mod:`evalstats_core.pair_mover`).
+
+=============================  ==========================================================================
+:func:`tango_intervals`        :func:`~evalstats_core.pair_proportions.paired_proportion_ci` of ``(P,)``
+                               counts in one k-section
+:func:`cell_mover_ps`          :func:`~evalstats_core.pair_mover.cell_mover_p` of ``P`` pairs in one
+:func:`binary_pair_intervals`  :func:`~evalstats_core.pair_proportions.binary_pair_interval` of ``P``
+                               pairs on the same cluster sizes (or none)
+=============================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+
+from ._ksection import _POINTS
+from ._validate import check_confidence, z_for
+from .errors import EvalStatsError
+from .pair_mover import _cells, _ends, disagreement_df
+from .pair_proportions import _BISECT_STEPS, _tango_z, discordant_cells, pair_t, paired_proportion_p
+
+__all__ = ["binary_pair_intervals", "cell_mover_ps", "tango_intervals"]
+
+
+def tango_intervals(only_a: Any, only_b: Any, n: Any, *, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~evalstats_core.pair_proportions.paired_proportion_ci` of arrays ``(P,)`` of counts, bit for bit:
+    both ends of every pair in one k-section of 64 trial points per bracket and step, as one pair alone."""
+    b, c, size = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (only_a, only_b, n)))
+    if not ((np.isfinite(b) & np.isfinite(c) & np.isfinite(size) & (size > 0) & (b >= 0) & (c >= 0)).all()
+            and (b + c <= size * (1 + 1e-12)).all()):
+        raise EvalStatsError("paired_proportion_ci needs counts 0 <= only_a, only_b with only_a + only_b <= n, n > 0")
+    z = z_for(check_confidence(confidence))
+    d = (b - c) / size
+    shape = (2,) + (1,) * d.ndim
+    target, edge = np.reshape([z, -z], shape), np.reshape([-1.0, 1.0], shape)
+    lo, hi = _tango_ksection(b, c, size, target, *np.broadcast_arrays(np.minimum(d, edge), np.maximum(d, edge)))
+    if d.size <= _AHEAD // 2:  # the edges' statistic in floats (the same doubles) for a few pairs
+        at_edge = np.array([[_z_float(float(x), float(y), float(m), e) * -e <= z
+                             for x, y, m in zip(b.flat, c.flat, size.flat, strict=True)]
+                            for e in (-1.0, 1.0)]).reshape(lo.shape)
+    else:
+        at_edge = _tango_z(b, c, size, np.broadcast_to(edge, lo.shape)) * -edge <= z
+    low, high = np.where(at_edge, edge, 0.5 * (lo + hi))
+    return low, high
+
+
+def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray,
+                    hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``ksection(lambda x: _tango_z(b, c, n, x) > target, lo, hi)`` with 64 trial points per step, bit for bit, faster:
+    the same trial points and the same operations of :func:`~evalstats_core.pair_proportions._tango_z` in the
+    same order, with what does not depend on the trial point computed once and every operand spread to the
+    trial points' shape first (numpy's broadcasting costs more than the arithmetic on a few hundred values)."""
+    points = _POINTS
+    full = (points - 1,) + lo.shape
+    steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
+
+    def spread(v: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(np.broadcast_to(v, full))
+
+    b_c, n_f = spread(b - c), spread(n)  # (b - c) - n x: num
+    minus_bc, slope = spread(-b - c), spread(2.0 * n - b + c)  # w = (-b - c) + (2n - b + c) x
+    eight, four = spread(8.0 * n * c), spread(4.0 * n)  # ((8 n c) x)(1 - x); / (4 n)
+    goal = spread(target)
+    w, t, u = (np.empty(full) for _ in range(3))
+    total = math.ceil(_BISECT_STEPS / math.log2(points))
+    done = 0
+    if lo.size <= _AHEAD:  # the first steps from a root found in plain floats, where no trial point is near it
+        done, lo, hi = _steps_ahead(b, c, n, target, lo, hi, total)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(total - done):
+            width = hi - lo
+            x = lo + width * steps
+            np.multiply(slope, x, out=w)
+            np.add(minus_bc, w, out=w)  # w
+            one_minus = 1.0 - x
+            np.multiply(eight, x, out=t)
+            np.multiply(t, one_minus, out=t)
+            np.multiply(w, w, out=u)
+            np.add(u, t, out=u)
+            np.maximum(u, 0.0, out=u)
+            np.sqrt(u, out=u)
+            np.subtract(u, w, out=u)
+            np.divide(u, four, out=u)  # q
+            np.multiply(2.0, u, out=u)
+            np.multiply(x, one_minus, out=t)
+            np.add(u, t, out=u)
+            np.multiply(n_f, u, out=u)  # var
+            np.multiply(n_f, x, out=t)
+            np.subtract(b_c, t, out=t)  # num
+            np.maximum(u, 0.0, out=u)
+            np.sqrt(u, out=u)
+            # Z > target; where var <= 0, Z = sign(num) inf, and num / 0 compares with a finite target alike
+            np.divide(t, u, out=t)
+            below = np.add.reduce(np.greater(t, goal), axis=0, dtype=np.intp)
+            lo, hi = lo + width * (below / points), lo + width * ((below + 1) / points)
+    return lo, hi
+
+
+_AHEAD = 8  # brackets (both ends of up to 4 pairs) for which the first k-section steps are taken ahead in floats
+#: a trial point this close to the float root is left to the k-section, times ``1 + 1 / (1 - |root|)``: the float
+#: statistic's sign is noisy over ~1e-15 near a root inside (-1, 1), and over ~0.2 (1 - |root|) near the edges
+#: (a root at -1 + 6e-11 moved by 1.3e-11; tests/test_pair_batch.py fails with 1e-14 here)
+_NEAR = 1e-12
+_STEPS = math.ceil(_BISECT_STEPS / math.log2(_POINTS))  # k-section steps of 64 points for 64 bits: 11
+_EXACT = 24  # at most this many trial points near the root are decided in floats; more: the k-section's step
+
+
+def _z_float(b: float, c: float, n: float, x: float) -> float:
+    """Tango's statistic at one ``delta`` in plain floats: the operations of
+    :func:`~evalstats_core.pair_proportions._tango_z` in its order, so the same double (IEEE arithmetic and a
+    correctly rounded square root either way; ``tests/test_pair_batch.py`` checks it)."""
+    w = -b - c + (2.0 * n - b + c) * x
+    q = (math.sqrt(max(w * w + 8.0 * n * c * x * (1.0 - x), 0.0)) - w) / (4.0 * n)
+    var = n * (2.0 * q + x * (1.0 - x))
+    num = b - c - n * x
+    return num / math.sqrt(var) if var > 0.0 else math.copysign(math.inf, num) if num else math.nan
+
+
+def _wald(b: float, c: float, n: float, z: float) -> float:
+    """The Wald limit ``d + z sqrt((b + c)/n - d^2) / sqrt(n)``: a first guess of Tango's."""
+    d = (b - c) / n
+    return d + z * math.sqrt(max((b + c) / n - d * d, 1.0 / n) / n)
+
+
+def _float_root(f: Any, lo: float, hi: float, guess: float | None, at_d: float | None = None) -> float | None:
+    """The root of the decreasing ``f`` in ``[lo, hi]`` to about 1e-15 (Illinois regula falsi, the bracket first
+    cut at ``guess``), or None when ``f`` does not change sign there from positive to negative (halving where
+    ``f`` is infinite; ``at_d``: the value at an end where ``f`` is 0/0, the estimate d)."""
+    f_lo, f_hi = f(lo), f(hi)
+    if math.isnan(f_lo) and at_d is not None:  # 0/0 at d (no discordant answer): Z(d) = 0 there
+        f_lo = at_d
+    if math.isnan(f_hi) and at_d is not None:
+        f_hi = at_d
+    if not f_lo > 0.0 > f_hi:  # nan too
+        return None
+    if guess is not None and lo < guess < hi:
+        f_guess = f(guess)
+        if math.isnan(f_guess):
+            return None
+        if f_guess > 0.0:
+            lo, f_lo = guess, f_guess
+        else:
+            hi, f_hi = guess, f_guess
+    side = 0
+    for _ in range(200):
+        if hi - lo <= 1e-15 * max(1.0, abs(lo)):
+            break
+        x = hi - f_hi * (hi - lo) / (f_hi - f_lo) if math.isfinite(f_lo - f_hi) else 0.5 * (lo + hi)
+        if not lo < x < hi:
+            x = 0.5 * (lo + hi)
+        fx = f(x)
+        if math.isnan(fx):
+            return None
+        if fx > 0.0:
+            lo, f_lo = x, fx
+            if side == -1:
+                f_hi *= 0.5
+            side = -1
+        elif fx < 0.0:
+            hi, f_hi = x, fx
+            if side == 1:
+                f_lo *= 0.5
+            side = 1
+        else:
+            return x
+    return 0.5 * (lo + hi)
+
+
+def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                 total: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """Tango's first k-section steps (:func:`_ahead_path` for each bracket, the statistic in floats deciding the
+    trial points near the root): the steps taken (the same for every bracket, the fewest any allows) and the
+    brackets after them."""
+    goal = np.broadcast_to(target, lo.shape)
+    bb, cc, nn = (np.broadcast_to(v, lo.shape) for v in (b, c, n))
+    paths = []
+    for i in np.ndindex(lo.shape):
+        args, aim = (float(bb[i]), float(cc[i]), float(nn[i])), float(goal[i])
+        paths.append(_ahead_path(lambda x, a=args, t=aim: _z_float(*a, x) - t, float(lo[i]), float(hi[i]), total,
+                                 guess=_wald(*args, -aim), at_d=-aim,  # noisier near +-1:
+                                 near=lambda r: _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300)),
+                                 exact=lambda x, a=args, t=aim: _z_float(*a, x) > t))
+    return _after(paths, lo, hi)
+
+
+def _ahead_path(f: Any, lo: float, hi: float, total: int, *, guess: float | None, at_d: float | None, near: Any,
+                exact: Any = None) -> list[tuple[float, float]]:
+    """The brackets of one k-section's first steps (64 trial points a step, ``lo + width * (k / 64)``, the new
+    bracket ``lo + width * (below / 64)``: the same floats as the k-section's) without evaluating its condition
+    at every trial point: with the root ``r`` of the decreasing ``f`` found in floats, a step's count of trial
+    points left of the root is the count of those below ``r``, as long as none lies within ``near(r)`` of it
+    (where the condition's float noise could put it on the other side); up to :data:`_EXACT` such points are
+    decided by ``exact(x)`` when given (the condition itself, in the same doubles), else the path stops."""
+    points = _POINTS
+    r = _float_root(f, lo, hi, guess, at_d)
+    path = [(lo, hi)]
+    if r is None:
+        return path
+    window, most = near(r), _EXACT if exact is not None else 0
+    while len(path) <= total:
+        low, high = path[-1]
+        width = high - low
+        below = min(max(int((r - low) / width * points), 0), points - 1)  # about the count; made exact:
+        while below > 0 and low + width * (below / points) >= r:
+            below -= 1
+        while below < points - 1 and low + width * ((below + 1) / points) < r:
+            below += 1
+        first = last = below + 1  # the trial points near r: k in [first, last), of k = 1 .. 63
+        while first > 1 and r - (low + width * ((first - 1) / points)) <= window:
+            first -= 1
+        while last < points and (low + width * (last / points)) - r <= window:
+            last += 1
+        if last - first > most:
+            break
+        # below r and away from it: left of the root; near it: the condition itself, in the k-section's floats
+        below = first - 1 + sum(bool(exact(low + width * (k / points))) for k in range(first, last))
+        path.append((low + width * (below / points), low + width * ((below + 1) / points)))
+    return path
+
+
+def _after(paths: list[list[tuple[float, float]]], lo: np.ndarray,
+           hi: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """``(steps, lo, hi)``: the most steps every path took, and the brackets ``lo``, ``hi`` after them."""
+    done = min(len(p) for p in paths) - 1
+    if done <= 0:
+        return 0, lo, hi
+    ends = np.array([p[done] for p in paths]).T.reshape((2,) + lo.shape)
+    return done, ends[0], ends[1]
+
+
+def _mover_end_float(pa: float, pb: float, la: float, lb: float, corr: float, low: bool, crit: float) -> float:
+    """The end of :func:`~evalstats_core.pair_mover._ends` that moves towards 0 (the low one, or minus the high
+    one: decreasing in ``crit`` either way), in plain floats (for the float root; not the same doubles)."""
+    def expit_neg(v: float) -> float:  # 1 / (1 + e^v)
+        return 1.0 / (1.0 + math.exp(min(v, 700.0)))
+
+    ca, cb = math.log(pa / (1.0 - pa)), math.log(pb / (1.0 - pb))
+    if low:
+        x, y = pa - expit_neg(crit * la - ca), expit_neg(-cb - crit * lb) - pb
+    else:
+        x, y = expit_neg(-ca - crit * la) - pa, pb - expit_neg(crit * lb - cb)
+    spread = math.sqrt(max(x * x + y * y - 2.0 * corr * x * y, 0.0))
+    return pa - pb - spread if low else -(pa - pb + spread)
+
+
+def _mover_near(f: Any, r: float) -> float:
+    """How close to the float root ``r`` of the MOVER's end ``f`` a trial point is left to the k-section: the
+    end's float noise (~1e-16) over its slope at ``r``, with a margin of 1,000, and 1e-12 of ``r``."""
+    h = 1e-7 * max(1.0, r)
+    slope = abs(f(r + h) - f(max(r - h, 0.0))) / (r + h - max(r - h, 0.0))
+    return 1e-12 * max(1.0, r) + (1e-13 / slope if slope > 0.0 else math.inf)
+
+
+def _mover_ksection(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,
+                    low_side: np.ndarray, lo: np.ndarray, hi: np.ndarray, done: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``ksection(left_of_root, lo, hi)`` of :func:`cell_mover_ps` with 64 trial points per step, bit for bit, faster: the
+    operations of :func:`~evalstats_core.pair_mover._ends` for the end that moves (the low one where
+    ``low_side``), in the same order, with what does not depend on the critical value computed once and
+    spread to the trial points' shape (as :func:`_tango_ksection`), after ``done`` steps taken ahead."""
+    points = _POINTS
+    full = (points - 1,) + lo.shape
+    steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        centre_a, centre_b = np.log(pa / (1.0 - pa)), np.log(pb / (1.0 - pb))
+
+        def spread(v: np.ndarray) -> np.ndarray:
+            return np.ascontiguousarray(np.broadcast_to(v, full))
+
+        sides = [s for s in (True, False) if (low_side == s).any()]
+        kept = {name: spread(v) for name, v in (("pa", pa), ("pb", pb), ("la", la), ("lb", lb), ("ca", centre_a),
+                                                 ("cb", centre_b), ("-ca", -centre_a), ("-cb", -centre_b),
+                                                 ("2r", 2.0 * corr), ("d", pa - pb))}
+        x, y, t, u = (np.empty(full) for _ in range(4))
+        for _ in range(_STEPS - done):  # the first ``done`` steps taken ahead (cell_mover_ps)
+            width = hi - lo
+            crit = lo + width * steps
+            left = None
+            for low in sides:
+                # low end: (pa - 1/(1 + e^(crit la - ca))), (1/(1 + e^(-cb - crit lb)) - pb), d - sqrt(...) > 0;
+                # high end: (1/(1 + e^(-ca - crit la)) - pa), (pb - 1/(1 + e^(crit lb - cb))), d + sqrt(...) <= 0
+                np.multiply(crit, kept["la"], out=x)
+                np.subtract(x, kept["ca"], out=x) if low else np.subtract(kept["-ca"], x, out=x)
+                np.exp(x, out=x)
+                np.add(1.0, x, out=x)
+                np.divide(1.0, x, out=x)
+                np.subtract(kept["pa"], x, out=x) if low else np.subtract(x, kept["pa"], out=x)
+                np.multiply(crit, kept["lb"], out=y)
+                np.subtract(kept["-cb"], y, out=y) if low else np.subtract(y, kept["cb"], out=y)
+                np.exp(y, out=y)
+                np.add(1.0, y, out=y)
+                np.divide(1.0, y, out=y)
+                np.subtract(y, kept["pb"], out=y) if low else np.subtract(kept["pb"], y, out=y)
+                np.multiply(x, x, out=t)
+                np.multiply(y, y, out=u)
+                np.add(t, u, out=t)
+                np.multiply(kept["2r"], x, out=u)
+                np.multiply(u, y, out=u)
+                np.subtract(t, u, out=t)
+                np.maximum(t, 0.0, out=t)
+                np.sqrt(t, out=t)
+                if low:
+                    this = np.subtract(kept["d"], t, out=t) > 0.0
+                else:
+                    this = ~(np.add(kept["d"], t, out=t) > 0.0)
+                left = this if left is None else np.where(low_side, left, this)
+            below = np.add.reduce(left, axis=0, dtype=np.intp)
+            lo, hi = lo + width * (below / points), lo + width * ((below + 1) / points)
+    return lo, hi
+
+
+def cell_mover_ps(cells: list[tuple[np.ndarray, ...]], dfs: np.ndarray) -> np.ndarray:
+    """:func:`~evalstats_core.pair_mover.cell_mover_p` of ``P`` pairs, bit for bit, from each pair's
+    :func:`~evalstats_core.pair_mover._cells` (``pa, pb, la, lb, corr, ok``) and df: the doubling search and
+    the k-section of every pair at once."""
+    from ._quantiles import t_sf
+
+    pa, pb, la, lb, corr, ok = (np.array([float(c[i]) for c in cells]) for i in range(6))
+    ok = ok.astype(bool)
+    out = np.full(pa.shape, math.nan)
+    out[ok & (pa == pb)] = 1.0
+    solve = ok & (pa != pb)
+    if not solve.any():
+        return out
+    pa, pb, la, lb, corr, df = pa[solve], pb[solve], la[solve], lb[solve], corr[solve], dfs[solve]
+    low_side = pa > pb  # the end that moves towards 0 as crit grows: the low one when A is ahead
+
+    def left_of_root(c: np.ndarray) -> np.ndarray:  # the end has not reached 0 at this critical value
+        low, high = _ends(pa, pb, la, lb, corr, c)
+        return np.where(low_side, low > 0.0, ~(high > 0.0))
+
+    doublings = 2.0 ** np.arange(21)  # the first power of two (up to 2^20) at which the end has reached 0
+    reached = ~left_of_root(doublings[:, None])
+    hi = np.where(reached.any(axis=0), doublings[np.argmax(reached, axis=0)], doublings[-1])
+    lo, done = np.zeros(pa.shape), 0
+    if pa.size <= _AHEAD:
+        paths = []
+        for i in range(pa.size):
+            args = (float(pa[i]), float(pb[i]), float(la[i]), float(lb[i]), float(corr[i]), bool(low_side[i]))
+            f = functools.partial(_mover_end_float, *args)
+            paths.append(_ahead_path(f, 0.0, float(hi[i]), _STEPS, guess=None, at_d=None,
+                                     near=functools.partial(_mover_near, f)))
+        done, lo, hi = _after(paths, lo, hi)
+    lo, hi = _mover_ksection(pa, pb, la, lb, corr, low_side, lo, hi, done)
+    mid = 0.5 * (lo + hi)
+    out[solve] = [min(1.0, 2.0 * t_sf(float(t), float(v))) for t, v in zip(mid, df, strict=True)]
+    return out
+
+
+def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: Any, df: Any,
+                          sizes: np.ndarray | None, *, confidence: float = 0.95, resid_sums: Any = None,
+                          discordant: Any = None) -> list[tuple[float, float, float, str]]:
+    """:func:`~evalstats_core.pair_proportions.binary_pair_interval` of ``P`` pairs on the same cluster
+    ``sizes`` (or none), bit for bit: ``only_a``, ``only_b``, ``n``, ``se``, ``se_naive``, ``df`` of shape
+    ``(P,)``; ``resid_sums`` and ``discordant`` sequences of ``P`` arrays ``(G,)`` (with clusters). Each
+    pair's df and t quantile are found once (the scalar rule finds them twice), Tango's ends of every pair
+    in one k-section, and the MOVER's p of every pair in another."""
+    from .proportions import kish_n
+
+    level = check_confidence(confidence)
+    only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
+    b, c, size = only_a, only_b, np.asarray(n, dtype=np.float64)
+    n_pairs = b.size
+    mover = None
+    if sizes is not None:
+        sz = np.asarray(sizes, dtype=np.float64)
+        se, se_naive = np.asarray(se, dtype=np.float64), np.asarray(se_naive, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = np.where((se > 0.0) & (se_naive > 0.0), np.minimum(1.0, (se_naive / se) ** 2),  # 1 / deff
+                             kish_n(sz) / float(sz.sum()))
+        resid = None if resid_sums is None else np.stack([np.asarray(r, dtype=np.float64) for r in resid_sums])
+        disc = None if discordant is None else np.stack([np.asarray(m, dtype=np.float64) for m in discordant])
+        # disagreement_df(df, ...) of each pair: the clusters' counts of every pair at once (row sums as one
+        # row's), then each pair's own df, clip(min(df, nu), 1, df), as disagreement_df takes them
+        fewest = disagreement_df(math.inf, sz, resid, disc)
+        nus = [float(np.clip(np.minimum(float(df[p]), fewest[p] if fewest.ndim else fewest), 1.0, float(df[p])))
+               for p in range(n_pairs)]
+        crit = [pair_t(nu, level) for nu in nus]
+        if all(math.isfinite(nu) for nu in nus):
+            scale = scale * (z_for(level) / np.array(crit)) ** 2
+        else:  # never with clusters (the df is finite); kept as the scalar rule has it
+            scale = np.array([s * (z_for(level) / t) ** 2 if math.isfinite(nu) else s
+                              for s, t, nu in zip(scale, crit, nus, strict=True)])
+        b, c, size = b * scale, c * scale, size * scale
+        if resid is not None and disc is not None:
+            only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
+            mover = [_cells(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]
+    low, high = tango_intervals(b, c, size, confidence=level)
+    out = []
+    ps = [paired_proportion_p(float(x), float(y)) for x, y in zip(b, c, strict=True)]
+    if mover is not None:
+        mover_ps = cell_mover_ps(mover, np.array(nus))
+        for p, (cells, t) in enumerate(zip(mover, crit, strict=True)):
+            pa, pb, la, lb, corr, ok = cells
+            m_low, m_high = _ends(pa, pb, la, lb, corr, np.asarray(t, dtype=np.float64))
+            if ok:
+                low[p], high[p] = min(low[p], float(m_low)), max(high[p], float(m_high))
+                ps[p] = max(ps[p], float(mover_ps[p])) if math.isfinite(ps[p]) else ps[p]
+    kind = "tango" if sizes is None else "tango-effective"
+    for p in range(n_pairs):
+        out.append((float(low[p]), float(high[p]), ps[p], kind))
+    return out
