@@ -14,6 +14,12 @@ from the per-cluster counts (:func:`evalstats_core.edge_coverage.clustered_binar
 ``tests/test_edges.py`` checks that they equal :func:`evalstats_core.clustering.summarize`'s to 1e-9),
 so the table describes what users get.
 
+Scores in [0, 1] that are not 0/1 (``--scores partial|narrow|k3|q5``, issue 20's bounded rule,
+:mod:`evalstats_core.bounded_means`): question scores drawn by
+:func:`evalstats_core.edge_coverage.draw_cluster_scores`; the table gives CR2's t, the old default (t, or
+at least the cluster means' interval) and the new one on the same draws, with the median width new / old
+(``nice -n 5 python bench/bench_edge_designs.py --scores partial --reps 1500 --designs 2,2u,3,3u,5,5u,2x,4x``).
+
 Run: ``python bench/bench_edge_designs.py [--reps 10000] [--designs 5,27,bbh] [--reps-for mmlu=2000]``
 (``nice -n 5``; at 10,000 draws about an hour on one busy core, most of it MMLU, whose 57 unequal subjects
 give many distinct per-cluster counts for the profile likelihood); ``--summary FILE...`` prints the
@@ -40,7 +46,7 @@ SIZES = {"3": (300,) * 3, "5": (200,) * 5, "8": (400, 100, 50, 50, 30, 20, 10, 5
          "27": (37,) * 27, "57": tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57)),
          "60": (20,) * 60, "mmlu": MMLU, "bbh": BBH, "one90": (900,) + (10,) * 10, "2": (500, 500),
          "2u": (900, 100), "2x": (990, 10), "3u": (900, 50, 50), "3v": (700, 200, 100),
-         "4x": (970, 10, 10, 10)}
+         "4x": (970, 10, 10, 10), "5u": (900, 25, 25, 25, 25), "s30": (1,) * 30, "m8": (6, 4, 3, 2, 2, 2, 1, 1)}
 METHODS = ("t", "Korn-Graubard", "logit CR2", "beta-binomial", "cluster means", "union of KG and logit", "default")
 SHORT = ("t", "KG", "logit", "betabin", "cl-means", "KG|logit", "default")
 
@@ -59,6 +65,38 @@ def summary(rows: list[list[str]]) -> None:
           f"90th percentile {np.quantile(ratio, 0.9):.3f}, max {ratio.max():.3f}")
 
 
+def bounded(args: argparse.Namespace) -> None:
+    """The bounded rule's table: t, the old default and the new one on the same draws of scores in [0, 1]."""
+    from evalstats_core.edge_coverage import clustered_mean_intervals, draw_cluster_scores
+
+    gen = np.random.default_rng(7)
+    print(f"{'design':>6s} {'ICC':>5s} {'p':>5s} {'t':>6s} {'old':>6s} {'new':>6s} {'width new/old':>13s}"
+          f"  ({args.scores}, {args.reps} draws)")
+    cov_new, cov_old, ratios = [], [], []
+    for key in args.designs.split(","):
+        sizes = np.asarray(SIZES[key], dtype=np.float64)
+        for icc in (0.05, 0.1, 0.2, 0.3):
+            for mean in (0.5, 0.8, 0.9, 0.95, 0.99):
+                means, m2 = draw_cluster_scores(sizes, mean, icc, args.reps, gen, kind=args.scores)
+                new = clustered_mean_intervals(means, sizes, m2=m2)
+                old = clustered_mean_intervals(means, sizes)["default"]
+                cov = [float(np.mean((lo <= mean) & (mean <= hi))) for lo, hi in (new["t"], old, new["default"])]
+                width = np.median(old[1] - old[0])
+                ratio = float(np.median(new["default"][1] - new["default"][0]) / width) if width > 0 else math.inf
+                cov_old.append(cov[1])
+                cov_new.append(cov[2])
+                ratios.append(ratio)
+                print(f"{key:>6s} {icc:5.2f} {mean:5.2f} {cov[0]:6.3f} {cov[1]:6.3f} {cov[2]:6.3f} {ratio:13.3f}",
+                      flush=True)
+    c, o, r = np.asarray(cov_new), np.asarray(cov_old), np.asarray(ratios)
+    fin = r[np.isfinite(r)]
+    print(f"\n{c.size} designs: new worst {c.min():.3f}, below 0.93 in {int(np.sum(c < 0.93))}, median "
+          f"{np.median(c):.3f}; old worst {o.min():.3f}, below 0.93 in {int(np.sum(o < 0.93))}; width new/old "
+          f"median {np.median(fin):.3f}, 90th percentile {np.quantile(fin, 0.9):.3f}, max {fin.max():.3f} "
+          f"({int(np.sum(~np.isfinite(r)))} designs where the old median width is 0); coverage SE at 95%: "
+          f"{math.sqrt(0.95 * 0.05 / args.reps):.4f}")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=10000)
@@ -66,7 +104,12 @@ def main(argv: list[str] | None = None) -> None:
                     help="fewer draws for one design (e.g. mmlu=2000: its profile likelihood is the slowest)")
     ap.add_argument("--designs", default=",".join(SIZES), help="comma-separated keys of SIZES")
     ap.add_argument("--summary", nargs="+", metavar="FILE", help="only print the closing lines of these tables")
+    ap.add_argument("--scores", choices=("partial", "narrow", "k3", "q5"),
+                    help="scores in [0, 1] that are not 0/1: the bounded rule's table instead")
     args = ap.parse_args(argv)
+    if args.scores:
+        bounded(args)
+        return
     if args.summary:
         rows = [ln.split() for f in args.summary for ln in Path(f).read_text().splitlines()
                 if ln.split() and ln.split()[0] in SIZES]

@@ -15,6 +15,11 @@ The reference, measured in the same run, is a second visitor opening ``/analyze`
 (warm server): every time is also printed as a ratio to it. The first visitor's open is printed too (a cold
 server: imports, the example read and analysed once per server).
 
+Each step also prints its phases: the page's own marks (``EVALSTATS_WB_TRACE``), the bytes sent over the
+websocket, when the key press or click reached the page (the timed change starts earlier, when this script asks
+Playwright for it: finding the option and waiting for it to stand still are inside it) and when the browser
+had drawn. ``--profile DIR`` writes a cProfile of each run of the results (``results_000.prof``, ...).
+
 Targets (issue 25): upload -> drawn <= 1.5 s at 1e4 rows, <= 10 s and <= 1.5 GB server peak at 1e7 rows; a
 control set to a new value at 1e7 rows <= 0.5 s.
 
@@ -112,6 +117,13 @@ CHARTS = """() => document.querySelectorAll('[data-testid="stVegaLiteChart"] can
 PAINTED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
 
+#: the time (ms since the epoch) the first key press or pointer press of a step reached the page: Playwright's
+#: own work before it (finding, scrolling to, waiting for a still element) is inside the timed change
+LISTEN = """() => { window.__evalstatsInput = null;
+    const seen = e => { if (window.__evalstatsInput === null) window.__evalstatsInput = performance.timeOrigin + e.timeStamp; };
+    document.addEventListener('keydown', seen, true); document.addEventListener('pointerdown', seen, true); }"""
+
+
 def drawn(page) -> None:
     """The script has stopped and both charts of the results have drawn, and the next frame is painted (no
     fixed sleep: tests/browser's ``wait_ready`` adds 300 ms, which would be timed here)."""
@@ -137,7 +149,7 @@ class Phases:
     over the websocket (the deltas: elements, tables, chart specs) and the moment the browser had drawn."""
 
     def __init__(self, page, trace: Path) -> None:
-        self.trace, self.uploaded, self.ws_bytes, self.t0, self.forest = trace, None, 0, 0.0, None
+        self.trace, self.uploaded, self.ws_bytes, self.t0, self.forest, self.event = trace, None, 0, 0.0, None, None
         page.on("requestfinished", self._request)
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
 
@@ -149,7 +161,7 @@ class Phases:
         self.ws_bytes += len(payload)
 
     def start(self) -> None:
-        self.t0, self.uploaded, self.ws_bytes, self.forest = time.time(), None, 0, None
+        self.t0, self.uploaded, self.ws_bytes, self.forest, self.event = time.time(), None, 0, None, None
 
     def report(self, label: str) -> None:
         """Print each phase's end (seconds after the step began) and its length."""
@@ -158,6 +170,8 @@ class Phases:
                  self.trace.read_text().splitlines()) if float(t) >= self.t0] if self.trace.exists() else []
         if self.uploaded is not None:
             marks.append((self.uploaded, "upload request finished (browser -> server)"))
+        if self.event is not None:
+            marks.append((self.event, "browser: the key press or click reached the page"))
         if self.forest is not None:
             marks.append((self.forest, "browser: tables and both forests on screen (the issue's 'drawn')"))
         marks.sort()
@@ -192,15 +206,18 @@ def upload_and_move(browser, base: str, path: Path, meter: Meter, trace: Path) -
     peak = peak_gb(meter.pid)
     phases.report(f"upload -> drawn, {path.name}")
     moves = []
+    page.evaluate(LISTEN)
     for name, move, url in CONTROLS:
         before = page.evaluate("() => location.href")
         ready = move(page)  # e.g. a dropdown opened: what the user does before choosing is not timed
+        page.evaluate("() => { window.__evalstatsInput = null; }")
         phases.start()
         meter.start()
         ready()
         page.wait_for_function("([h, u]) => location.href !== h && location.href.includes(u)", arg=[before, url])
         drawn(page)
         moves.append((name, meter.stop()))
+        phases.event = page.evaluate("() => window.__evalstatsInput && window.__evalstatsInput / 1000")
         phases.report(f"{name} change, {path.name}")
     context.close()
     return up, peak, moves
@@ -233,7 +250,12 @@ CONTROLS = (
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 1_000_000, 10_000_000])
+    parser.add_argument("--profile", metavar="DIR", help="write a cProfile of each run of the results to DIR "
+                        "(results_000.prof, ... in order: the example's opens, then each upload and its controls)")
     args = parser.parse_args()
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
+        os.environ["EVALSTATS_WB_PROFILE"] = str(Path(args.profile).resolve())
     from bench_workbench_reruns import parquet
     from conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server
     from playwright.sync_api import sync_playwright

@@ -63,8 +63,14 @@ CHOICES = {"analyze_mode": tuple(MODES), "analyze_example": tuple(examples.EXAMP
 TRACE = "EVALSTATS_WB_TRACE"
 
 
+#: a folder the page writes a cProfile of each results run to (``bench_workbench_browser.py --profile``)
+PROFILE = "EVALSTATS_WB_PROFILE"
+_profiler: list = []
+
+
 def mark(phase: str) -> None:
-    """Note the time ``phase`` ended, when :data:`TRACE` names a file (off otherwise: one dict look-up)."""
+    """Note the time ``phase`` ended, when :data:`TRACE` names a file (off otherwise: one dict look-up); with
+    :data:`PROFILE` set, profile each run of the results from "results start" to "results end"."""
     import os
 
     path = os.environ.get(TRACE)
@@ -73,6 +79,23 @@ def mark(phase: str) -> None:
 
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(f"{time.time():.4f} {phase}\n")
+        folder = os.environ.get(PROFILE)
+        if folder:
+            _profile(folder, phase)
+
+
+def _profile(folder: str, phase: str) -> None:
+    """Start a profile at "results start", write it to ``folder`` at "results end" (numbered in order)."""
+    import cProfile
+    import os
+
+    if phase == "results start":
+        _profiler[:] = [cProfile.Profile()]
+        _profiler[0].enable()
+    elif phase == "results end" and _profiler:
+        prof = _profiler.pop()
+        prof.disable()
+        prof.dump_stats(os.path.join(folder, f"results_{len(os.listdir(folder)):03d}.prof"))
 
 
 def esc(text: Any) -> str:
@@ -133,15 +156,28 @@ def by_scope(cache, **kw):
     """``cache`` (``st.cache_data`` or ``st.cache_resource``) twice over one function, chosen by its first
     argument, the files' key: one cache per server for the bundled examples (the key starts with
     :data:`EXAMPLE_PREFIX`: every visitor opens the same example, prepared and analysed once), and one per
-    session for everything a visitor uploads (never shared with another session)."""
+    session for everything a visitor uploads (never shared with another session).
+
+    Cheap keys, as some twenty cached calls run on every rerun: the reading options in an argument are hashed
+    by their ``repr`` (every field; frozen), not by Streamlit's hashing of the dataclass (through
+    ``__reduce__``, 0.5-1.3 ms an argument); and every argument is passed by name, as Streamlit finds a
+    positional argument's name through ``inspect.signature`` once per argument and call."""
+    import inspect
+
+    from evalstats_core.reading import ReadingOptions
+
+    kw.setdefault("hash_funcs", {ReadingOptions: repr})
+
     def wrap(fn):
         twin = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
         twin.__qualname__, twin.__module__ = f"{fn.__qualname__}_shared", fn.__module__  # its own cache key
         shared, private = cache(**kw)(twin), cache(scope="session", **kw)(fn)
+        signature = inspect.signature(fn)
 
         @functools.wraps(fn)
         def call(key, *args, **kwargs):
-            return (shared if str(key).startswith(EXAMPLE_PREFIX) else private)(key, *args, **kwargs)
+            named = signature.bind(key, *args, **kwargs).arguments
+            return (shared if str(key).startswith(EXAMPLE_PREFIX) else private)(**named)
 
         call.shared, call.private = shared, private  # each has .clear() (the private one inside a script run)
         return call
@@ -206,6 +242,8 @@ def warm_up() -> None:
     import that starts meanwhile wait for this one, never run twice)."""
     import threading
 
+    one_blas_thread()
+
     def load() -> None:
         import scipy.integrate  # noqa: F401
         import scipy.optimize  # noqa: F401
@@ -213,8 +251,48 @@ def warm_up() -> None:
         from evalstats_core.charts import warm_up as warm_charts
 
         warm_charts()
+        one_blas_thread()  # scipy's own OpenBLAS too, loaded by the imports above
+        freeze_heap()
 
     threading.Thread(target=load, name="evalstats-warm-imports", daemon=True).start()
+
+
+def freeze_heap() -> None:
+    """Move every object alive now (the modules imported, the bundled example read) out of reach of
+    Python's garbage collector for good (:func:`gc.freeze`), after collecting what is garbage already.
+
+    Streamlit runs a full collection after every script run (``runner.postScriptGC``), holding the
+    interpreter lock while it walks every object the process has; the messages that finish a rerun wait
+    behind it. With the app's imports that walk was about 0.1 s of CPU per rerun (0.2-0.4 s wall under
+    load), longer than the rerun itself after a new confidence level. Frozen objects are never walked
+    again, so the collection after a rerun walks what was made since (a session's files, its caches) and
+    still frees what they leave behind."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
+def one_blas_thread() -> None:
+    """BLAS on one thread in this server process: threadpoolctl for every BLAS library loaded when it is
+    called (numpy's, and scipy's own once scipy is imported; the limit stays for the process), and the
+    environment for one loaded later (unless it says otherwise already).
+
+    The analysis's per-cluster sums meet BLAS in dot products (``x @ w`` over 1e5 clusters), and OpenBLAS
+    splits one of more than 10,000 terms over every core: each call then wakes a worker thread, which on a
+    server whose cores are busy (the browser drawing, another session) waits for a time slice. Measured on
+    the 1e7-row bench file under load, a new confidence level's ``analyze_sums`` took 0.6 s wall (0.21 s
+    CPU) with two BLAS threads, 0.08 s (0.03 s CPU) with one. A page's sums are never big enough for a
+    second thread to pay."""
+    import os
+
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # a BLAS loaded later reads these
+        os.environ.setdefault(name, "1")
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # not installed: BLAS keeps its own threads (slower under load, same numbers)
+        return
+    threadpool_limits(limits=1, user_api="blas")
 
 
 # ---------------------------------------------------------------------------------------- controls

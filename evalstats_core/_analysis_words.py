@@ -29,7 +29,7 @@ def zero_se_model(r: ModelResult, binary: bool) -> str:
         what = f"{r.model} scored {_percent(r.mean)} on every question"
     else:
         what = f"{r.model} has the same score ({r.mean:g}) on every question"
-    if r.interval.startswith(("Wilson", "Korn", "Clopper", "Bayes")):
+    if r.interval.startswith(("Wilson", "Korn", "Clopper", "Bayes", "quasi-binomial", "cluster means")):
         return (f"{what}: its standard error is 0, which understates the uncertainty; its interval is "
                 f"{r.interval}, which does not")
     if r.interval.startswith("no interval"):

@@ -106,10 +106,12 @@ def _crit(memo: dict | None, confidence: float, df: float) -> float:
 
 
 def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary: bool, clustered: bool,
-                 confidence: float, method: str, interval: str, memo: dict | None = None) -> Any:
+                 confidence: float, method: str, interval: str, memo: dict | None = None,
+                 bounded: bool = False) -> Any:
     """One model's :class:`~evalstats_core.clustering.Summary` from its per-group sums (shape ``(G,)``).
 
     ``clustered=False`` with several groups treats every question as independent (the groups are merged).
+    ``bounded``: every score lies in [0, 1] (as :func:`summary_from_moments`).
     ``confidence`` must be checked already. ``memo`` keeps what does not depend on the confidence level,
     adjustment or interval (the moments, the CR2 weights of each cluster-size vector, the CR2 standard errors
     and degrees of freedom) for the next call.
@@ -122,15 +124,18 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
 
     n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
     return summary_from_moments(n, mu, s, sizes, ss, binary=binary, clustered=clustered, confidence=confidence,
-                                method=method, interval=interval, kept=cr2, memo=memo)
+                                method=method, interval=interval, kept=cr2, memo=memo, bounded=bounded)
 
 
 def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss: float, *, binary: bool,
                          clustered: bool, confidence: float, method: str, interval: str,
-                         kept: tuple[float, float] | None = None, memo: dict | None = None) -> Any:
+                         kept: tuple[float, float] | None = None, memo: dict | None = None,
+                         bounded: bool = False) -> Any:
     """The :class:`~evalstats_core.clustering.Summary` of ``n`` scores with mean ``mu``, residual sums ``s``
     of the non-empty clusters of ``sizes`` (ignored unclustered) and centred sum of squares ``ss``
-    (``kept``: its CR2 standard error and degrees of freedom, when kept; ``memo``: where t quantiles are kept)."""
+    (``kept``: its CR2 standard error and degrees of freedom, when kept; ``memo``: where t quantiles are kept;
+    ``bounded``: every score lies in [0, 1], so clustered scores that are not 0/1 take the quasi-binomial rule
+    of :func:`~evalstats_core.bounded_means.bounded_mean_interval`)."""
     from .clustering import Summary, _deff
 
     if n < 2:
@@ -161,6 +166,12 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
 
         wins = None if sizes is None else np.rint(s + sizes * mu)  # correct answers per cluster
         chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
+        if chosen is not None:
+            low, high, kind = chosen
+    elif interval == "auto" and method == "cr2" and clustered and bounded:  # a zero SE too, as for 0/1 scores
+        from .bounded_means import bounded_mean_interval
+
+        chosen = bounded_mean_interval(mu, se, n, df, sizes, s, ss, confidence=confidence)
         if chosen is not None:
             low, high, kind = chosen
     elif interval == "auto" and method == "cr2" and clustered and se > 0.0:

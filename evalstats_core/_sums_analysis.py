@@ -84,7 +84,8 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                             "not clustered")
             s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not ms.not01.any(), clustered=cl,
                                     confidence=confidence, method=method,
-                                    interval="auto" if interval == "auto" else "normal", memo=fs.memo), e)
+                                    interval="auto" if interval == "auto" else "normal", memo=fs.memo,
+                                    bounded=not e and 0.0 <= ms.minimum and ms.maximum <= 1.0), e)
             k_max, k_min = int(ms.k_values.max()), int(ms.k_values.min())
             proportion = sums.score_kind == "binary" and k_max == 1 and not cl
             low, high, label = _model_interval(s, "resampled" if k_max > 1 else sums.score_kind, interval,

@@ -157,7 +157,7 @@ def betabinomial_profile_ci(successes: Any, sizes: Any, *, confidence: float = 0
     Parameters
     ----------
     successes : array_like, shape (G,) or (R, G)
-        Correct answers per cluster (one file, or one file per row).
+        Correct answers per cluster (one file, or one file per row); or the sums of scores in [0, 1].
     sizes : array_like, shape (G,)
         Questions per cluster, at least 2 clusters.
     confidence : float, default 0.95
@@ -173,7 +173,10 @@ def betabinomial_profile_ci(successes: Any, sizes: Any, *, confidence: float = 0
     ``l_p(mu) = max_rho l(mu, rho)``, maximised on :data:`ICC_GRID` (refined by a parabola); the interval is ``{mu : 2 (l_max -
     l_p(mu)) <= z^2}`` (the likelihood-ratio interval, chi-square with 1 df), searched on
     :data:`LOGIT_GRID` and interpolated. When every cluster is perfect the lower end is about
-    ``exp(-z^2 / (2 G))``: what G clusters that each answered as one can say.
+    ``exp(-z^2 / (2 G))``: what G clusters that each answered as one can say. Fractional ``successes`` (the
+    sums of scores in [0, 1], :mod:`~evalstats_core.bounded_means`) enter the same formula unrounded: with
+    the ICC near 0 it is the Bernoulli quasi-likelihood ``x log mu + (n - x) log(1 - mu)`` of fractional
+    responses (Papke & Wooldridge 1996).
 
     References
     ----------
@@ -198,7 +201,10 @@ def betabinomial_profile_ci(successes: Any, sizes: Any, *, confidence: float = 0
     from scipy.special import expit
 
     mu, crit = expit(LOGIT_GRID), z_for(level) ** 2
-    prof = _profile(np.rint(x).astype(np.int64), np.rint(n).astype(np.int64), mu)
+    if np.array_equal(np.rint(x), x):  # counts
+        prof = _profile(x.astype(np.int64), np.rint(n).astype(np.int64), mu)
+    else:  # the sums of scores in [0, 1] stay fractional: their quasi-likelihood (Notes)
+        prof = _profile(x, np.rint(n).astype(np.int64), mu)
     low, high = _ends(2.0 * (prof.max(1, keepdims=True) - prof) - crit)
     if one:
         return Interval(float(low[0]), float(high[0]))

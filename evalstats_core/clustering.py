@@ -267,8 +267,9 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         sums = np.bincount(codes, weights=resid, minlength=sizes.size)  # (K,) per-cluster residual sums S_g
         used = sizes > 0.0
         sizes, sums = sizes[used], sums[used]
+    bounded = ones is None and codes is not None and 0.0 <= float(arr.min()) and float(arr.max()) <= 1.0
     return summary_from_moments(n, mean, sums, sizes, ss, binary=ones is not None, clustered=clusters is not None,
-                                confidence=level, method=method, interval=interval)
+                                confidence=level, method=method, interval=interval, bounded=bounded)
 
 
 def _deff(se: float, se_naive: float, n: int, *, clustered: bool) -> tuple[float, float]:

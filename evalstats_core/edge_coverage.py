@@ -32,7 +32,7 @@ from .errors import EvalStatsWarning
 from .simulate import _cluster_rates
 
 __all__ = ["BBH_SIZES", "COVERAGE_CLAIMS", "MMLU_SIZES", "SWE_SIZES", "claim", "clustered_binary_coverage", "clustered_binary_intervals", "clustered_mean_intervals",
-           "draw_cluster_counts", "draw_cluster_means", "exact_binary_coverage",
+           "draw_cluster_counts", "draw_cluster_means", "draw_cluster_scores", "exact_binary_coverage",
            "gate_pass_rate", "paired_binary_coverage"]
 
 
@@ -201,8 +201,8 @@ def draw_cluster_counts(sizes: np.ndarray, mean: float, icc: float, reps: int,
     return gen.binomial(sizes.astype(np.int64), rates).astype(np.float64)
 
 
-def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0.95, *,
-                               profile: bool = True) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0.95, *, profile: bool = True,
+                               trials: np.ndarray | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Intervals for one clustered model from per-cluster counts ``x`` (shape ``(reps, G)``), vectorised.
 
     Returns ``{"t", "Korn-Graubard", "logit CR2", "cluster means", "beta-binomial", "union of KG and logit",
@@ -213,7 +213,9 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
     under two clusters' worth of information); the union of KG and
     logit (the default before issue 20's audit); and the default, the union of all
     (:func:`~evalstats_core.proportions.binary_mean_interval`). ``profile=False`` skips the profile
-    likelihood (the slowest part) and leaves out the two keys that need it. The same
+    likelihood (the slowest part) and leaves out the two keys that need it. ``trials`` (shape ``(reps,)``)
+    caps the effective number of questions instead of ``n``: the quasi-binomial ``n / phi`` of scores in
+    [0, 1] (:func:`clustered_mean_intervals`). The same
     arithmetic as :func:`~evalstats_core.clustering.summarize` (``tests/test_edges.py`` checks equality
     to 1e-9), thousands of times faster for coverage tables.
     """
@@ -235,9 +237,10 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
     pq, tail = p * (1.0 - p), (1.0 - conf) / 2
     se = np.where(se <= 1e-12 * np.maximum(p, np.sqrt(pq / (n - 1))), 0.0, se)
     kish = n * n / (sizes @ sizes)
+    cap = n if trials is None else trials
     with np.errstate(divide="ignore", invalid="ignore"):
         n_eff = np.where(se > 0, n * (pq / n) / (se * se), kish)
-        n_star = np.where((se > 0) & (pq > 0), np.minimum(n, pq / (se * se)), np.minimum(n, kish)) * (z / t) ** 2
+        n_star = np.where((se > 0) & (pq > 0), np.minimum(cap, pq / (se * se)), np.minimum(cap, kish)) * (z / t) ** 2
         k = p * n_star
         kg = (np.where(k <= 0, 0.0, betaincinv(k, n_star - k + 1, tail)),
               np.where(k >= n_star, 1.0, betaincinv(k + 1, n_star - k, 1 - tail)))
@@ -245,7 +248,7 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
         ok = (se > 0) & (pq > 0)
         lg = (np.where(ok, expit(logit(p) - half), kg[0]), np.where(ok, expit(logit(p) + half), kg[1]))
     few = few_clusters_worth(sizes)  # under two clusters' worth: at least t (clipped) and the cluster means'
-    use = ~((se > 0) & (np.minimum(n_eff, n) * np.minimum(p, 1 - p) >= FAILURES_FOR_T))
+    use = ~((se > 0) & (np.minimum(n_eff, cap) * np.minimum(p, 1 - p) >= FAILURES_FOR_T))
     tt = (p - t * se, p + t * se)
     if few:
         raw = cluster_means_ci(p, x / sizes, sizes, confidence=conf, bounds=(0.0, 1.0))
@@ -270,30 +273,51 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
     return out
 
 
-def draw_cluster_means(sizes: np.ndarray, mean: float, icc: float, reps: int, gen: np.random.Generator, *,
-                       kind: str = "partial") -> np.ndarray:
-    """Cluster means of scores in [0, 1] that are not 0/1, shape ``(reps, G)``: cluster ``g``'s latent
-    accuracy ``r_g`` as in :func:`draw_cluster_counts`; each question scores ``Beta(2 r_g, 2 (1 - r_g))``
-    (``kind="partial"``: partial credit) or the mean of 4 answers right with probability ``r_g``
-    (``kind="k4"``: K = 4 samples per question)."""
+def draw_cluster_scores(sizes: np.ndarray, mean: float, icc: float, reps: int, gen: np.random.Generator, *,
+                        kind: str = "partial") -> tuple[np.ndarray, np.ndarray]:
+    """Cluster means and within-cluster centred sums of squares of scores in [0, 1] that are not 0/1, each
+    ``(reps, G)``: cluster ``g``'s latent accuracy ``r_g`` as in :func:`draw_cluster_counts`; each question
+    scores ``Beta(2 r_g, 2 (1 - r_g))`` (``kind="partial"``: partial credit), ``Beta(20 r_g, 20 (1 - r_g))``
+    (``"narrow"``: scores close to their cluster's rate), the mean of K answers right with probability
+    ``r_g`` (``"k3"``, ``"k4"``, ``"k5"``: K samples per question), or of 5 answers right with a question's
+    own probability ``Beta(2 r_g, 2 (1 - r_g))`` (``"q5"``)."""
     rates = np.clip(_cluster_rates(gen, (reps, sizes.size), mean, icc), 1e-9, 1.0 - 1e-9)
-    out = np.empty_like(rates)
+    means, m2 = np.empty_like(rates), np.empty_like(rates)
     for g, size in enumerate(sizes.astype(np.int64)):
         r = rates[:, g:g + 1]
-        if kind == "partial":
-            out[:, g] = gen.beta(2.0 * r, 2.0 * (1.0 - r), size=(reps, size)).mean(axis=1)
+        if kind in ("partial", "narrow"):
+            c = 2.0 if kind == "partial" else 20.0
+            x = gen.beta(c * r, c * (1.0 - r), size=(reps, size))
+            x = np.where(x > 1.0 - 1e-9, 1.0, np.where(x < 1e-9, 0.0, x))  # a score within 1e-9 of an end is it
+        elif kind == "q5":
+            x = gen.binomial(5, gen.beta(2.0 * r, 2.0 * (1.0 - r), size=(reps, size))) / 5.0
         else:
-            out[:, g] = gen.binomial(4, np.broadcast_to(r, (reps, size))).mean(axis=1) / 4.0
-    return out
+            k = int(kind[1:])
+            x = gen.binomial(k, np.broadcast_to(r, (reps, size))) / float(k)
+        means[:, g] = x.mean(axis=1)
+        d = x - means[:, g:g + 1]
+        m2[:, g] = np.einsum("ij,ij->i", d, d)
+    return means, m2
 
 
-def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float = 0.95
-                             ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def draw_cluster_means(sizes: np.ndarray, mean: float, icc: float, reps: int, gen: np.random.Generator, *,
+                       kind: str = "partial") -> np.ndarray:
+    """The cluster means of :func:`draw_cluster_scores`, shape ``(reps, G)``."""
+    return draw_cluster_scores(sizes, mean, icc, reps, gen, kind=kind)[0]
+
+
+def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float = 0.95, *,
+                             m2: np.ndarray | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """CR2's t interval and the default one (``summarize``'s for scores that are not 0/1) from cluster
-    means ``means`` (``(reps, G)``), vectorised: ``{"t", "cluster means", "default"}``. The default is t,
-    and with under two clusters' worth of information (:func:`~evalstats_core.cluster_means.few_clusters_worth`)
-    at least the cluster means' interval (:func:`~evalstats_core.cluster_means.cluster_means_ci`);
-    ``tests/test_cluster_means.py`` checks it equals ``summarize``'s to 1e-9."""
+    means ``means`` (``(reps, G)``), vectorised: ``{"t", "cluster means", "default"}``.
+
+    Without ``m2`` (scores not known to lie in [0, 1]) the default is t, and with under two clusters' worth of
+    information (:func:`~evalstats_core.cluster_means.few_clusters_worth`) at least the cluster means'
+    interval (:func:`~evalstats_core.cluster_means.cluster_means_ci`). With ``m2``, the within-cluster centred
+    sums of squares of scores in [0, 1], the default is the quasi-binomial rule
+    (:func:`~evalstats_core.bounded_means.bounded_mean_interval`): :func:`clustered_binary_intervals` on the
+    cluster sums with the effective number of questions capped at ``n / phi``. ``tests/test_cluster_means.py``
+    and ``tests/test_bounded_means.py`` check both equal ``summarize``'s to 1e-9."""
     from ._clusters import cr2_se_df, t_crit
     from .cluster_means import cluster_means_ci, few_clusters_worth
 
@@ -304,6 +328,19 @@ def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float =
     se = np.sqrt(((sizes * (means - m[:, None])) ** 2) @ (1.0 / (1.0 - f))) / n  # Bell & McCaffrey 2002
     half = t_crit(conf, df) * se
     tt = (m - half, m + half)
+    if m2 is not None:
+        from .bounded_means import _PHI_FLOOR
+
+        between = (sizes * (means - m[:, None]) ** 2).sum(axis=1)
+        room = n * m * (1.0 - m) - between
+        with np.errstate(divide="ignore", invalid="ignore"):
+            phi = np.where(room > 0, np.minimum(1.0, m2.sum(axis=1) / room), 1.0)
+        x = np.clip(means * sizes, 0.0, sizes)
+        # a file of 0/1 scores (every cluster's sum of squares the largest: phi 1, whole counts) is a 0/1 file
+        binary = (phi >= 1.0 - 1e-9) & np.all(np.abs(x - np.rint(x)) <= 1e-9 * sizes, axis=1)
+        x = np.where(binary[:, None], np.rint(x), x)
+        iv = clustered_binary_intervals(x, sizes, conf, trials=n / np.maximum(phi, _PHI_FLOOR))
+        return {"t": tt, "cluster means": iv["cluster means"], "default": iv["default"]}
     if not few_clusters_worth(sizes):
         return {"t": tt, "cluster means": tt, "default": tt}
     cm = cluster_means_ci(m, means, sizes, confidence=conf)

@@ -12,9 +12,9 @@ import math
 
 import numpy as np
 
-from .analysis import Analysis
+from .analysis import Analysis, ModelResult
 from .data import QuestionTable
-from .guardrails import Guardrail, _ok, _pct, _warn
+from .guardrails import Guardrail, _ok, _pct, _score, _warn
 
 __all__ = ["SKEW_FLAG", "extremes", "few_clusters"]
 
@@ -94,7 +94,15 @@ def _skewed(table: QuestionTable, analysis: Analysis) -> Guardrail:
         f"|skewness|/√n = {ratio:.2f}, above {SKEW_FLAG}. The t interval assumes a roughly normal mean; in our "
         "simulations (scores Beta-distributed with mean 95%) it covered about 93% at that ratio and less above "
         "it: 86% with 30 questions at skewness -3.6, 92% with 100. More questions help; a transformation or "
-        "a bootstrap interval is a cross-check."))
+        "a bootstrap interval is a cross-check." + _shown(m, analysis)))
+
+
+def _shown(m: ModelResult, analysis: Analysis) -> str:
+    """The interval a model got when it is not the t / normal one (e.g. clustered scores in [0, 1])."""
+    if m.interval.startswith(("t ", "CR", "CLT")) or not math.isfinite(m.ci_low):
+        return ""
+    low, high = (_score(v, analysis) for v in (m.ci_low, m.ci_high))
+    return f" The interval shown for {m.model} is not t but {m.interval}: {low} to {high}."
 
 
 def _information(table: QuestionTable, analysis: Analysis) -> str:
@@ -118,7 +126,7 @@ def _information(table: QuestionTable, analysis: Analysis) -> str:
                   "too small when the big cluster differs from the rest: in our simulations (900 + 100, 990 + 10, "
                   f"900 + 50 + 50 and 970 + 10 + 10 + 10 questions, ICC up to 0.2, accuracies 30-70%) its t interval "
                   f"covered {claim('t_one_big_mid')}. So each interval is at least the cluster means' interval "
-                  "(exact for normal cluster means of equal spread; for 0/1 scores on the logit scale too), which "
+                  "(exact for normal cluster means of equal spread; for scores in [0, 1] on the logit scale too), which "
                   f"covered {claim('default_one_big_mid')} there: wide, because the file cannot say more.")
     return words
 

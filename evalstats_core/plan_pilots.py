@@ -6,6 +6,9 @@
 :func:`realised_power`         share of simulated planned evals whose paired CR2 t-test rejects
 :func:`plan_from_pilots`       draw pilots, plan each with :func:`~evalstats_core.planning.plan_pair`
                                (what the CLI and the workbench run) and simulate each plan's power
+:func:`binary_scores`          two models' 0/1 answers in clusters (a latent probit model)
+:func:`plan_binary_pilots`     the same for 0/1 pilots, each plan's power that of the default
+                               :func:`~evalstats_core.comparison.compare` (Tango / MOVER with clusters)
 =============================  ========================================================================
 
 The model: question-level differences ``d = delta + u_g + e``, ``u_g ~ N(0, sd_cluster^2)`` shared by
@@ -26,8 +29,9 @@ from typing import Any
 import numpy as np
 
 from .errors import EvalStatsWarning
+from .plan_spread import planned_sizes
 
-__all__ = ["pilot_file", "plan_from_pilots", "planned_sizes", "realised_power"]
+__all__ = ["binary_scores", "pilot_file", "plan_binary_pilots", "plan_from_pilots", "planned_sizes", "realised_power"]
 
 
 def pilot_file(sizes: Any, delta: float, sd_cluster: float, sd_question: float, gen: np.random.Generator) -> bytes:
@@ -41,13 +45,6 @@ def pilot_file(sizes: Any, delta: float, sd_cluster: float, sd_question: float, 
     rows = [head] + [(f"q{i},c{g},{b + x:.9g},{b:.9g}" if clustered else f"q{i},{b + x:.9g},{b:.9g}")
                      for i, (g, x, b) in enumerate(zip(labels, d, base, strict=True))]
     return ("\n".join(rows) + "\n").encode()
-
-
-def planned_sizes(pilot_sizes: Any, n_needed: float) -> np.ndarray:
-    """``ceil(n_needed / mean size)`` clusters (at least 2) whose sizes spread over the pilot's, largest first."""
-    pool = np.sort(np.asarray(pilot_sizes, dtype=np.float64))[::-1]
-    count = max(2, math.ceil(n_needed / pool.mean()))
-    return pool[((np.arange(count) + 0.5) * pool.size / count).astype(np.int64)]
 
 
 def realised_power(sizes: Any, delta: float, sd_cluster: float, sd_question: float, *, reps: int,
@@ -118,3 +115,62 @@ def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: f
     for key in ("power", "n_needed", "omega2", "power_cr2", "power_median", "n_median"):
         out[key] = np.asarray(out[key])
     return out
+
+
+def binary_scores(sizes: Any, p_a: float, p_b: float, var_cluster: float, var_question: float, corr: float,
+                  gen: np.random.Generator, reps: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Two models' 0/1 answers, each ``(reps, n)``, in clusters of ``sizes``: latent probit abilities.
+
+    Model ``m`` gets question ``i`` of cluster ``g`` right when ``mu_m + u_gm + e_im + N(0, 1) > 0``, with
+    ``u_gm`` normal of variance ``var_cluster`` and ``e_im`` of variance ``var_question``, each the share ``corr``
+    of a part common to the two models (correlation ``corr^2``: they find the same clusters and questions hard); ``mu_m`` makes ``p_m`` the
+    expected accuracy (a normal mixture of probits is a probit), so the true difference is ``p_a - p_b``.
+    """
+    from scipy.special import ndtri
+
+    labels = np.repeat(np.arange(len(sizes)), np.asarray(sizes))
+    scale = math.sqrt(1.0 + var_cluster + var_question)
+    out = []
+    shared = [gen.standard_normal((reps, len(sizes))), gen.standard_normal((reps, labels.size))]
+    for p in (p_a, p_b):
+        u, e = (corr * x + math.sqrt(1.0 - corr * corr) * gen.standard_normal(x.shape) for x in shared)
+        eta = ndtri(p) * scale + math.sqrt(var_cluster) * u[:, labels] + math.sqrt(var_question) * e
+        out.append((eta + gen.standard_normal(eta.shape) > 0.0).astype(np.float64))
+    return out[0], out[1]
+
+
+def plan_binary_pilots(sizes: Any, p_a: float, p_b: float, var_cluster: float, var_question: float, corr: float, *,
+                       pilots: int, reps: int, seed: int = 0, power: float = 0.8, t_too: bool = False) -> dict[str, Any]:
+    """0/1 pilots from :func:`binary_scores` planned with :func:`~evalstats_core.planning.plan_pair` for
+    ``p_a - p_b``; each plan simulated ``reps`` times at its size (clusters of the pilot's mix,
+    :func:`planned_sizes`) and tested with the default :func:`~evalstats_core.comparison.compare` (p < 0.05 in
+    the right direction). Returns ``{"power", "n_needed"}`` (one per pilot), with ``t_too`` also
+    ``"power_t"``: the same evals tested with ``interval="normal"`` (CR2 t on the design's df).
+    """
+    import pandas as pd
+
+    from .analysis import analyze
+    from .comparison import compare
+    from .data import load, question_scores
+    from .planning import plan_pair
+
+    gen = np.random.default_rng(seed)
+    labels = np.repeat(np.arange(len(sizes)), np.asarray(sizes))
+    out: dict[str, Any] = {"power": [], "n_needed": [], "power_t": []}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        for _ in range(pilots):
+            a, b = binary_scores(sizes, p_a, p_b, var_cluster, var_question, corr, gen)
+            frame = pd.DataFrame({"question": np.arange(labels.size).astype(str), "cluster": labels, "A": a[0],
+                                  "B": b[0]})
+            data = load(frame)
+            table = question_scores(data)
+            plan = plan_pair(data, table, analyze(table), "A", "B", delta=p_a - p_b, power=power)
+            new = planned_sizes(sizes, min(plan.n_needed, 50_000.0)).astype(np.int64)
+            new_labels = np.repeat(np.arange(new.size), new)
+            a2, b2 = binary_scores(new, p_a, p_b, var_cluster, var_question, corr, gen, reps)
+            out["n_needed"].append(plan.n_needed)
+            for key, kind in (("power", "auto"), ("power_t", "normal"))[:2 if t_too else 1]:
+                tests = [compare(a2[r], b2[r], new_labels, interval=kind) for r in range(reps)]
+                out[key].append(np.mean([t.p_value < 0.05 and t.diff > 0 for t in tests]))
+    return {k: np.asarray(v) for k, v in out.items()}

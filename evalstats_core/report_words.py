@@ -146,18 +146,25 @@ def methods_paragraph(analysis: Analysis) -> str:
     else:
         parts.append(f"{z} confidence intervals are normal: estimate plus or minus z times the standard error "
                      "(Eq. 3).")
-    labels = sorted({m.interval for m in analysis.models if not m.interval.startswith(("t ", "CR", "CLT", "cluster means"))})
+    labels = sorted({m.interval for m in analysis.models
+                     if not m.interval.startswith(("t ", "CR", "CLT", "cluster means", "quasi-binomial"))})
     if labels:
         parts.append("For 0/1 answers each model's interval is "
                      + (f"the {labels[0]} interval" if len(labels) == 1 else "by " + ", ".join(labels))
                      + (" (chosen automatically when fewer than 100 failures, effective ones with clusters, are "
                         "expected: Wilson 1927, Clopper & Pearson 1934, Korn & Graubard 1998, Survey Methodology "
                         "24(2); with clusters at least as wide as the logit-scale CR2 interval)" if analysis.interval == "auto" else "") + ".")
+    if any(m.interval.startswith("quasi-binomial") for m in analysis.models):
+        parts.append("For clustered scores in [0, 1] that are not 0/1, near 0% or 100% the interval is the 0/1 rule "
+                     "on quasi-binomial counts (each cluster's sum of scores as successes out of its questions: a "
+                     "score in [0, 1] varies at most as a 0/1 one, Bhatia & Davis 2000; Papke & Wooldridge 1996): "
+                     "Korn & Graubard's interval on the effective number of questions, at least as wide as the "
+                     "logit-scale CR2 and the beta-binomial likelihood intervals.")
     if any(m.interval.startswith("cluster means") for m in analysis.models):
         parts.append("Where the clusters hold under two clusters' worth of information (two clusters, or one "
                      "holding most questions: Kish's effective number of clusters below 2) the interval is at "
-                     "least the cluster means' interval, exact for normal cluster means of equal variance (for 0/1 "
-                     "scores on the raw and the empirical-logit scale), and never narrower than the t interval: "
+                     "least the cluster means' interval, exact for normal cluster means of equal variance (for "
+                     "scores in [0, 1] on the raw and the empirical-logit scale), and never narrower than the t interval: "
                      "CR2's variance assumes independent questions, and when one large cluster differs from the "
                      "rest it is far too small.")
     tango = sorted({c.interval for c in analysis.comparisons if c.interval.startswith("Tango")})

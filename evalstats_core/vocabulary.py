@@ -40,8 +40,10 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
                    "bayes": "Bayes (uniform prior)",
                    "korn-graubard": ("Korn-Graubard (effective-n Clopper-Pearson, at least the logit CR2 and the "
                                      "beta-binomial likelihood intervals)"),
+                   "quasi-binomial": ("quasi-binomial (scores in [0, 1]: Korn-Graubard on the quasi-binomial "
+                                      "effective n, at least the logit CR2 and the beta-binomial likelihood intervals)"),
                    "cluster-means": ("cluster means (under two clusters' worth of information; at least CR2 t, and "
-                                     "for 0/1 scores on the logit scale too and near 0% or 100% Korn-Graubard)"),
+                                     "for scores in [0, 1] on the logit scale too and near 0% or 100% Korn-Graubard)"),
                    "tango": "Tango score (discordant answers)",
                    "tango-effective": ("Tango score (discordant answers, effective n; at least the discordant cells' "
                                        "logit CR2 MOVER interval)"),
@@ -50,11 +52,12 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
 #: Interval methods for one model's mean (the command line's ``--interval`` choices, same rule):
 #: ``auto`` is, for 0/1 scores with fewer than 100 expected failures (on the effective number of
 #: questions with clusters), Wilson / Clopper-Pearson / Korn-Graubard (one model), else the t (or normal)
-#: interval, and Tango for every pair of 0/1 scores (at every count); with under two clusters' worth of
-#: information at least the cluster means' one
+#: interval, and Tango for every pair of 0/1 scores (at every count); for clustered scores in [0, 1] that
+#: are not 0/1 the same rule on quasi-binomial counts (:mod:`~evalstats_core.bounded_means`); with under
+#: two clusters' worth of information at least the cluster means' one
 #: (:func:`~evalstats_core.proportions.binary_mean_interval`).
 INTERVAL_METHODS: dict[str, str] = {
-    "auto": "auto (score or exact interval for 0/1 scores near 0% or 100%, else t)",
+    "auto": "auto (score or exact interval near 0% or 100% for 0/1 scores and clustered scores in [0, 1], else t)",
     "normal": "t (normal with CR1)",
     # the methods one can ask for; Korn-Graubard, cluster means and Tango are what ``auto`` picks
     **{k: INTERVAL_LABELS[k] for k in ("wilson", "clopper-pearson", "bayes")},

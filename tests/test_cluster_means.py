@@ -108,10 +108,13 @@ def test_vectorised_mean_intervals_equal_summarize_and_label_says_cluster_means(
         for _ in range(5):
             scores = gen.beta(2.0, 2.0, size=int(sz.sum())) * 0.5 + 0.25 * (labels == 0)
             means = np.bincount(labels, weights=scores) / sz
-            got = clustered_mean_intervals(means[None, :], sz)
-            s = quiet(summarize, scores, labels)
-            assert (s.ci_low, s.ci_high) == pytest.approx((got["default"][0][0], got["default"][1][0]), abs=1e-9)
-            assert s.interval == ("cluster-means" if few_clusters_worth(sz) else "normal")
+            m2 = np.bincount(labels, weights=(scores - means[labels]) ** 2)
+            for scale in (1.0, 4.0):  # in [0, 1]: the quasi-binomial rule (it reads m2); up to 3: unbounded
+                got = clustered_mean_intervals(means[None, :] * scale, sz, m2=m2[None, :] if scale == 1.0 else None)
+                s = quiet(summarize, scores * scale, labels)
+                assert (s.ci_low, s.ci_high) == pytest.approx((got["default"][0][0], got["default"][1][0]), abs=1e-9)
+                other = "quasi-binomial" if scale == 1.0 else "normal"  # 3 clusters far apart: few effective n
+                assert s.interval == ("cluster-means" if few_clusters_worth(sz) else other)
     assert INTERVAL_LABELS["cluster-means"].startswith("cluster means")
 
 
