@@ -30,39 +30,53 @@ from ._ksection import _POINTS
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
 from .pair_mover import _cells, _ends, disagreement_df
-from .pair_proportions import _BISECT_STEPS, _tango_z, discordant_cells, pair_t, paired_proportion_p
+from .pair_proportions import (
+    _BISECT_STEPS,
+    _tango_z,
+    continuity_correction,
+    discordant_cells,
+    pair_t,
+    paired_proportion_p,
+)
 
 __all__ = ["binary_pair_intervals", "cell_mover_ps", "tango_intervals"]
 
 
-def tango_intervals(only_a: Any, only_b: Any, n: Any, *, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`~evalstats_core.pair_proportions.paired_proportion_ci` of arrays ``(P,)`` of counts, bit for bit:
-    both ends of every pair in one k-section of 64 trial points per bracket and step, as one pair alone."""
-    b, c, size = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (only_a, only_b, n)))
+def tango_intervals(only_a: Any, only_b: Any, n: Any, *, confidence: float = 0.95,
+                    correction: Any = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~evalstats_core.pair_proportions.paired_proportion_ci` of arrays ``(P,)`` of counts (and continuity
+    ``correction``, one per pair or one for all), bit for bit: both ends of every pair in one k-section of 64
+    trial points per bracket and step, as one pair alone."""
+    b, c, size, cc = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (only_a, only_b, n, correction)))
     if not ((np.isfinite(b) & np.isfinite(c) & np.isfinite(size) & (size > 0) & (b >= 0) & (c >= 0)).all()
             and (b + c <= size * (1 + 1e-12)).all()):
         raise EvalStatsError("paired_proportion_ci needs counts 0 <= only_a, only_b with only_a + only_b <= n, n > 0")
+    if not (np.isfinite(cc) & (cc >= 0.0)).all():
+        raise EvalStatsError(f"paired_proportion_ci needs a continuity correction >= 0, not {correction!r}")
+    cc = cc if cc.any() else None  # as the scalar function: no correction, no step for it
     z = z_for(check_confidence(confidence))
     d = (b - c) / size
     shape = (2,) + (1,) * d.ndim
     target, edge = np.reshape([z, -z], shape), np.reshape([-1.0, 1.0], shape)
-    lo, hi = _tango_ksection(b, c, size, target, *np.broadcast_arrays(np.minimum(d, edge), np.maximum(d, edge)))
+    lo, hi = _tango_ksection(b, c, size, target, *np.broadcast_arrays(np.minimum(d, edge), np.maximum(d, edge)), cc)
     if d.size <= _AHEAD // 2:  # the edges' statistic in floats (the same doubles) for a few pairs
-        at_edge = np.array([[_z_float(float(x), float(y), float(m), e) * -e <= z
-                             for x, y, m in zip(b.flat, c.flat, size.flat, strict=True)]
+        ccs = np.zeros(b.shape) if cc is None else cc
+        at_edge = np.array([[_z_float(float(x), float(y), float(m), e, float(k)) * -e <= z
+                             for x, y, m, k in zip(b.flat, c.flat, size.flat, ccs.flat, strict=True)]
                             for e in (-1.0, 1.0)]).reshape(lo.shape)
     else:
-        at_edge = _tango_z(b, c, size, np.broadcast_to(edge, lo.shape)) * -edge <= z
+        at_edge = _tango_z(b, c, size, np.broadcast_to(edge, lo.shape), 0.0 if cc is None else cc) * -edge <= z
     low, high = np.where(at_edge, edge, 0.5 * (lo + hi))
     return low, high
 
 
 def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray,
-                    hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                    hi: np.ndarray, cc: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``ksection(lambda x: _tango_z(b, c, n, x) > target, lo, hi)`` with 64 trial points per step, bit for bit, faster:
     the same trial points and the same operations of :func:`~evalstats_core.pair_proportions._tango_z` in the
     same order, with what does not depend on the trial point computed once and every operand spread to the
-    trial points' shape first (numpy's broadcasting costs more than the arithmetic on a few hundred values)."""
+    trial points' shape first (numpy's broadcasting costs more than the arithmetic on a few hundred values).
+    ``cc``: the continuity correction of every pair (None: none), applied to the numerator as ``_tango_z`` does."""
     points = _POINTS
     full = (points - 1,) + lo.shape
     steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
@@ -74,11 +88,12 @@ def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndar
     minus_bc, slope = spread(-b - c), spread(2.0 * n - b + c)  # w = (-b - c) + (2n - b + c) x
     eight, four = spread(8.0 * n * c), spread(4.0 * n)  # ((8 n c) x)(1 - x); / (4 n)
     goal = spread(target)
+    corr = None if cc is None else spread(cc)
     w, t, u = (np.empty(full) for _ in range(3))
     total = math.ceil(_BISECT_STEPS / math.log2(points))
     done = 0
     if lo.size <= _AHEAD:  # the first steps from a root found in plain floats, where no trial point is near it
-        done, lo, hi = _steps_ahead(b, c, n, target, lo, hi, total)
+        done, lo, hi = _steps_ahead(b, c, n, target, lo, hi, total, cc)
     with np.errstate(divide="ignore", invalid="ignore"):
         for _ in range(total - done):
             width = hi - lo
@@ -100,6 +115,8 @@ def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndar
             np.multiply(n_f, u, out=u)  # var
             np.multiply(n_f, x, out=t)
             np.subtract(b_c, t, out=t)  # num
+            if corr is not None:  # moved towards 0 by the correction, not past it (as _tango_z)
+                t = np.sign(t) * np.maximum(np.abs(t) - corr, 0.0)
             np.maximum(u, 0.0, out=u)
             np.sqrt(u, out=u)
             # Z > target; where var <= 0, Z = sign(num) inf, and num / 0 compares with a finite target alike
@@ -118,7 +135,7 @@ _STEPS = math.ceil(_BISECT_STEPS / math.log2(_POINTS))  # k-section steps of 64 
 _EXACT = 24  # at most this many trial points near the root are decided in floats; more: the k-section's step
 
 
-def _z_float(b: float, c: float, n: float, x: float) -> float:
+def _z_float(b: float, c: float, n: float, x: float, cc: float = 0.0) -> float:
     """Tango's statistic at one ``delta`` in plain floats: the operations of
     :func:`~evalstats_core.pair_proportions._tango_z` in its order, so the same double (IEEE arithmetic and a
     correctly rounded square root either way; ``tests/test_pair_batch.py`` checks it)."""
@@ -126,6 +143,8 @@ def _z_float(b: float, c: float, n: float, x: float) -> float:
     q = (math.sqrt(max(w * w + 8.0 * n * c * x * (1.0 - x), 0.0)) - w) / (4.0 * n)
     var = n * (2.0 * q + x * (1.0 - x))
     num = b - c - n * x
+    if cc:  # np.sign(num) * np.maximum(np.abs(num) - cc, 0.0), as _tango_z
+        num = (0.0 if num == 0.0 else math.copysign(1.0, num)) * max(abs(num) - cc, 0.0) if num == num else num
     return num / math.sqrt(var) if var > 0.0 else math.copysign(math.inf, num) if num else math.nan
 
 
@@ -180,19 +199,19 @@ def _float_root(f: Any, lo: float, hi: float, guess: float | None, at_d: float |
 
 
 def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                 total: int) -> tuple[int, np.ndarray, np.ndarray]:
+                 total: int, cc: np.ndarray | None = None) -> tuple[int, np.ndarray, np.ndarray]:
     """Tango's first k-section steps (:func:`_ahead_path` for each bracket, the statistic in floats deciding the
     trial points near the root): the steps taken (the same for every bracket, the fewest any allows) and the
     brackets after them."""
     goal = np.broadcast_to(target, lo.shape)
-    bb, cc, nn = (np.broadcast_to(v, lo.shape) for v in (b, c, n))
+    bb, c_, nn, kk = (np.broadcast_to(v, lo.shape) for v in (b, c, n, 0.0 if cc is None else cc))
     paths = []
     for i in np.ndindex(lo.shape):
-        args, aim = (float(bb[i]), float(cc[i]), float(nn[i])), float(goal[i])
-        paths.append(_ahead_path(lambda x, a=args, t=aim: _z_float(*a, x) - t, float(lo[i]), float(hi[i]), total,
-                                 guess=_wald(*args, -aim), at_d=-aim,  # noisier near +-1:
+        args, aim = (float(bb[i]), float(c_[i]), float(nn[i]), float(kk[i])), float(goal[i])
+        paths.append(_ahead_path(lambda x, a=args, t=aim: _z_float(*a[:3], x, a[3]) - t, float(lo[i]), float(hi[i]), total,
+                                 guess=_wald(*args[:3], -aim), at_d=-aim,  # noisier near +-1:
                                  near=lambda r: _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300)),
-                                 exact=lambda x, a=args, t=aim: _z_float(*a, x) > t))
+                                 exact=lambda x, a=args, t=aim: _z_float(*a[:3], x, a[3]) > t))
     return _after(paths, lo, hi)
 
 
@@ -367,15 +386,9 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
     ``(P,)``; ``resid_sums`` and ``discordant`` sequences of ``P`` arrays ``(G,)`` (with clusters). Each
     pair's df and t quantile are found once (the scalar rule finds them twice), Tango's ends of every pair
     in one k-section, and the MOVER's p of every pair in another."""
-    from .pair_proportions import binary_pair_interval
     from .proportions import kish_n
 
     level = check_confidence(confidence)
-    if sizes is None:  # the scalar rule per pair: its continuity correction (gate6) is not threaded through
-        return [binary_pair_interval(float(x), float(y), m, float(s), float(sn), float(d), None,  # the k-section here yet
-                                     confidence=level)
-                for x, y, m, s, sn, d in zip(*(np.asarray(v, dtype=np.float64).ravel() for v in
-                                              (only_a, only_b, n, se, se_naive, df)), strict=True)]
     only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
     b, c, size = only_a, only_b, np.asarray(n, dtype=np.float64)
     n_pairs = b.size
@@ -403,9 +416,10 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
         if resid is not None and disc is not None:
             only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
             mover = [_cells(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]
-    low, high = tango_intervals(b, c, size, confidence=level)
+    cc = continuity_correction(b, c) if sizes is None else np.zeros(b.shape)  # without clusters (the scalar rule)
+    low, high = tango_intervals(b, c, size, confidence=level, correction=cc)
     out = []
-    ps = [paired_proportion_p(float(x), float(y)) for x, y in zip(b, c, strict=True)]
+    ps = [paired_proportion_p(float(x), float(y), correction=float(k)) for x, y, k in zip(b, c, cc, strict=True)]
     if mover is not None:
         mover_ps = cell_mover_ps(mover, np.array(nus))
         for p, (cells, t) in enumerate(zip(mover, crit, strict=True)):

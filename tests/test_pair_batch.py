@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 from evalstats_core._estimate import pair_rules
 from evalstats_core._pair_batch import binary_pair_intervals, cell_mover_ps, tango_intervals
 from evalstats_core.pair_mover import _cells, cell_mover_p
-from evalstats_core.pair_proportions import binary_pair_interval, discordant_cells, paired_proportion_ci
+from evalstats_core.pair_proportions import (
+    binary_pair_interval,
+    continuity_correction,
+    discordant_cells,
+    paired_proportion_ci,
+)
 
 
 def same(x: float, y: float) -> bool:
@@ -44,6 +49,35 @@ def test_tango_intervals_equal_the_scalar_interval(confidence: float) -> None:
         want = paired_proportion_ci(float(b[i]), float(c[i]), float(n[i]), confidence=confidence)
         alone = tango_intervals(b[i : i + 1], c[i : i + 1], n[i : i + 1], confidence=confidence)
         assert (low[i], high[i]) == tuple(want) == (alone[0][0], alone[1][0]), (b[i], c[i], n[i])
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.9])
+def test_tango_intervals_with_a_continuity_correction_equal_the_scalar_interval(confidence: float) -> None:
+    """The unclustered rule's correction (min(1, discordant / 10); 0 at no discordant answer): batched (800
+    brackets, and 4 pairs: the float steps ahead) and one pair alone, bit for bit."""
+    rng = np.random.default_rng(31)
+    b, c, n = random_counts(rng, 400)
+    cc = continuity_correction(b, c)
+    assert (cc == 0.0).any() and ((cc > 0.0) & (cc < 1.0)).any() and (cc == 1.0).any()
+    low, high = tango_intervals(b, c, n, confidence=confidence, correction=cc)
+    few = tango_intervals(b[:4], c[:4], n[:4], confidence=confidence, correction=cc[:4])
+    for i in range(b.size):
+        want = paired_proportion_ci(float(b[i]), float(c[i]), float(n[i]), confidence=confidence,
+                                    correction=float(cc[i]))
+        alone = tango_intervals(b[i : i + 1], c[i : i + 1], n[i : i + 1], confidence=confidence,
+                                correction=cc[i : i + 1])
+        assert (low[i], high[i]) == tuple(want) == (alone[0][0], alone[1][0]), (b[i], c[i], n[i], cc[i])
+        if i < 4:
+            assert (few[0][i], few[1][i]) == tuple(want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 10**5), st.floats(0.0, 1.0), st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_tango_intervals_with_a_correction_property(n: int, fa: float, fb: float, k: float) -> None:
+    b = math.floor(fa * n)
+    c = math.floor(fb * (n - b))
+    low, high = tango_intervals([b], [c], [n], correction=[k])
+    assert (low[0], high[0]) == tuple(paired_proportion_ci(b, c, n, correction=k))
 
 
 @settings(max_examples=300, deadline=None)
