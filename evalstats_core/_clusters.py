@@ -102,14 +102,22 @@ def centred(arr: np.ndarray, name: str) -> tuple[np.ndarray, float]:
     return resid, shift + offset
 
 
+_HEAD = 4096  # scores :func:`ones_if_binary` reads first
+
+
 def ones_if_binary(arr: np.ndarray) -> int | None:
     """The number of ones when every value of the float64 array ``arr`` is exactly 0 or 1, else None.
 
     Two comparisons with a count each (no pass at all when the first score is neither 0 nor 1, nor for an
-    empty array); the count of ones is the exact sum of 0/1 scores.
+    empty array, nor over the whole array when one of its first :data:`_HEAD` scores is neither); the count of
+    ones is the exact sum of 0/1 scores.
     """
     if arr.size == 0 or float(arr[0]) not in (0.0, 1.0):
         return None
+    if arr.size > _HEAD:  # a score that is neither 0 nor 1 near the start decides it without a pass
+        head = arr[:_HEAD]
+        if int(np.count_nonzero(head == 1.0)) + int(np.count_nonzero(head == 0.0)) < _HEAD:
+            return None
     ones = int(np.count_nonzero(arr == 1.0))
     if ones == arr.size or ones + int(np.count_nonzero(arr == 0.0)) == arr.size:
         return ones
