@@ -31,8 +31,10 @@ from evalstats_core.errors import EvalStatsError
 @by_scope(st.cache_data, max_entries=32, show_spinner=False)
 def _plan(key: str, roles: tuple, design: tuple, pair: tuple, delta: float, alpha: float, power: float,
           _prepared: Prepared, _analysis):
-    """One pair's plan. ``design`` is all it reads of the analysis (clustered or not, the unit): a new
-    confidence level, adjustment or interval leaves the plan as it was, from the cache."""
+    """One pair's plan. ``design`` is all it reads of the analysis (clustered or not, the unit, and the
+    standard errors and interval rule: clustered 0/1 pairs under CR2 and ``auto`` are planned for Tango/MOVER's
+    df, :func:`~evalstats_core.planning.plan_pair`): a new confidence level or adjustment leaves the plan as it
+    was, from the cache."""
     from evalstats_core.planning import plan_pair
 
     try:
@@ -333,7 +335,8 @@ def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, 
         st.info("Planning compares two models; this file has one.")
         return
     ctl = plan_controls(res)
-    plan = _plan(source.key, roles_key, (res.analysis.clustered, res.analysis.unit), ctl["pair"], ctl["delta"], ctl["alpha"], ctl["power"],
+    plan = _plan(source.key, roles_key, (res.analysis.clustered, res.analysis.unit, res.analysis.method,
+                                              res.analysis.interval), ctl["pair"], ctl["delta"], ctl["alpha"], ctl["power"],
                  prepared, res.analysis)
     if isinstance(plan, str):
         st.error(esc(plan), icon=":material/error:")
