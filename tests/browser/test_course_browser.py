@@ -75,12 +75,21 @@ def test_chapter_header_and_optional_sections_at_both_widths(server, sized):
     shot(page, f"course_clustering_{name}")
 
 
+def _quiz_box(page, q):
+    """The quiz's radio group once every option is on the screen: all_inner_texts does not wait, and a read
+    during the first render found the group with no labels yet (CI, stop 31)."""
+    box = page.locator('[data-testid="stRadio"]').filter(has_text=q.options[q.answer]).first
+    for option in q.options:
+        box.get_by_text(option, exact=True).wait_for()
+    return box
+
+
 def test_quiz_answer_survives_a_reload(server, page):
     """Check an answer, reload the page (a new session): the quiz is still answered, options in the same order."""
     q = load_content("temperature").quizzes[1]
     page.goto(f"{server}/temperature")
     wait_ready(page)
-    box = page.locator('[data-testid="stRadio"]').filter(has_text=q.options[q.answer]).first
+    box = _quiz_box(page, q)
     order = [t.strip() for t in box.locator("label").all_inner_texts() if t.strip()]
     box.get_by_text(q.options[q.answer], exact=True).click()
     wait_ready(page)
@@ -91,7 +100,7 @@ def test_quiz_answer_survives_a_reload(server, page):
     page.reload()
     wait_ready(page)
     page.get_by_text("Correct.").first.wait_for()
-    box = page.locator('[data-testid="stRadio"]').filter(has_text=q.options[q.answer]).first
+    box = _quiz_box(page, q)
     assert [t.strip() for t in box.locator("label").all_inner_texts() if t.strip()] == order
     assert page.locator('[class*="st-key-temperature_quiz1_check"]').count() == 0  # locked
     shot(page, "course_quiz_after_reload")
