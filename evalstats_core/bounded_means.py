@@ -48,11 +48,19 @@ import math
 
 import numpy as np
 
-__all__ = ["bounded_mean_interval", "within_dispersion"]
+__all__ = ["WHOLE_MIN_SIZE", "bounded_mean_interval", "whole_question_counts", "within_dispersion"]
 
 #: ``phi`` below this counts as this (scores that do not vary within clusters: the effective number of
 #: questions is then ``p (1 - p) / se^2``, never the cap ``n / phi``)
 _PHI_FLOOR = 1e-12
+
+#: Clusters of at least this many questions have their lost credit read in whole questions by the
+#: whole-question member of the rule (:func:`whole_question_counts`): one question is then at most 5% of
+#: the cluster's mean. Smaller clusters keep their fractional sums (a singleton's 0.3 is not a 0 or a 1).
+WHOLE_MIN_SIZE = 20
+
+#: Sums within this of a whole number are that number (the rounding of ``S_g = s_g + n_g p``)
+_WHOLE_TOL = 1e-8
 
 
 def within_dispersion(n: float, mean: float, sums: np.ndarray, sizes: np.ndarray, ss: float) -> float:
@@ -100,6 +108,50 @@ def within_dispersion(n: float, mean: float, sums: np.ndarray, sizes: np.ndarray
     return float(min(1.0, within / room))
 
 
+def whole_question_counts(successes: np.ndarray, sizes: np.ndarray, mean: float | np.ndarray) -> np.ndarray:
+    """The cluster sums with the lost credit read in whole questions: ``n_g - floor(n_g - S_g)`` when the mean
+    is at least 1/2 (``floor(S_g)`` below it), in clusters of at least :data:`WHOLE_MIN_SIZE` questions.
+
+    Parameters
+    ----------
+    successes : ndarray, shape (G,) or (R, G)
+        The cluster sums ``S_g`` of scores in [0, 1] (one file, or one file per row).
+    sizes : ndarray, shape (G,)
+        Questions ``n_g`` per cluster.
+    mean : float or ndarray, shape (R,)
+        The file's mean ``p``: which side (failures near 1, successes near 0) is read in whole questions.
+
+    Returns
+    -------
+    ndarray
+        The same shape as ``successes``; 0/1 scores (whole sums) unchanged. A cluster of 300 questions that
+        lost 0.7 questions' worth of credit (a mean of 99.77%) reads as perfect, one that lost 2.4 as 2 lost.
+
+    Notes
+    -----
+    The beta-binomial likelihood reads a cluster with ``f`` failures as ``Gamma(f + b) / Gamma(b)`` of the
+    cluster rates' ``Beta(a, b)``: about ``b Gamma(f)`` for a J-shaped law (``b`` small) and any ``f > 0``,
+    fractional or not. Near the ceiling a 0/1 record of a cluster at 99.9% shows no failure at all most of the
+    time, so its likelihood keeps the lower means that a J-shaped law with a few weak clusters allows; the
+    same cluster's partial credit or mean of runs almost always shows some lost credit (0.3 of a question),
+    and the likelihood of those fractional counts excludes those means. Reading the lost credit in whole
+    questions gives the likelihood the record a 0/1 eval of those questions could show, at its most perfect.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> whole_question_counts(np.array([299.3, 297.6, 9.5]), np.array([300.0, 300.0, 10.0]), 0.99)
+    array([300. , 298. ,   9.5])
+    >>> whole_question_counts(np.array([0.4, 2.5]), np.array([100.0, 100.0]), 0.01)
+    array([0., 2.])
+    """
+    x = np.asarray(successes, dtype=np.float64)
+    sz = np.asarray(sizes, dtype=np.float64)
+    high = np.asarray(mean, dtype=np.float64)[..., None] >= 0.5 if np.ndim(mean) else mean >= 0.5
+    read = np.where(high, sz - np.floor(sz - x + _WHOLE_TOL), np.floor(x + _WHOLE_TOL))
+    return np.where(sz >= WHOLE_MIN_SIZE, np.clip(read, 0.0, sz), x)
+
+
 def bounded_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.ndarray, sums: np.ndarray,
                           ss: float, *, confidence: float = 0.95) -> tuple[float, float, str] | None:
     """The rule for one clustered model's mean of scores in [0, 1]: ``(low, high, kind)``, or None when t is right.
@@ -143,7 +195,7 @@ def bounded_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.n
     See :mod:`evalstats_core.bounded_means` and
     :func:`~evalstats_core.proportions.binary_mean_interval`.
     """
-    from .proportions import binary_mean_interval
+    from .proportions import binary_mean_interval, use_proportion_interval
 
     trials = n / max(within_dispersion(float(n), mean, sums, sizes, ss), _PHI_FLOOR)
     successes = np.clip(sums + sizes * mean, 0.0, sizes)  # the cluster sums, rounding kept inside [0, n_g]
@@ -152,4 +204,11 @@ def bounded_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.n
     if chosen is None:
         return None
     low, high, kind = chosen
+    n_eff = mean * (1.0 - mean) / (se * se) if se > 0.0 else 0.0
+    whole = whole_question_counts(successes, sizes, mean)
+    if (se == 0.0 or use_proportion_interval(mean, min(n_eff, trials))) and np.any(whole != successes):
+        from .betabinomial import betabinomial_profile_ci  # the whole-question member (module docstring)
+
+        bb_low, bb_high = betabinomial_profile_ci(whole, sizes, confidence=confidence)
+        low, high = min(low, bb_low), max(high, bb_high)
     return low, high, "quasi-binomial" if kind == "korn-graubard" else kind
