@@ -314,7 +314,8 @@ def draw_cluster_means(sizes: np.ndarray, mean: float, icc: float, reps: int, ge
 
 
 def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float = 0.95, *,
-                             m2: np.ndarray | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+                             m2: np.ndarray | None = None, whole: bool = True
+                             ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """CR2's t interval and the default one (``summarize``'s for scores that are not 0/1) from cluster
     means ``means`` (``(reps, G)``), vectorised: ``{"t", "cluster means", "default"}``.
 
@@ -323,7 +324,9 @@ def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float =
     interval (:func:`~evalstats_core.cluster_means.cluster_means_ci`). With ``m2``, the within-cluster centred
     sums of squares of scores in [0, 1], the default is the quasi-binomial rule
     (:func:`~evalstats_core.bounded_means.bounded_mean_interval`): :func:`clustered_binary_intervals` on the
-    cluster sums with the effective number of questions capped at ``n / phi``. ``tests/test_cluster_means.py``
+    cluster sums with the effective number of questions capped at ``n / phi``, and the profile interval of the
+    sums read in whole questions (:func:`~evalstats_core.bounded_means.whole_question_counts`; ``whole=False``
+    leaves it out: the rule before it, for the coverage tables). ``tests/test_cluster_means.py``
     and ``tests/test_bounded_means.py`` check both equal ``summarize``'s to 1e-9."""
     from ._clusters import cr2_se_df, t_crit
     from .cluster_means import cluster_means_ci, few_clusters_worth
@@ -347,7 +350,7 @@ def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float =
         binary = (phi >= 1.0 - 1e-9) & np.all(np.abs(x - np.rint(x)) <= 1e-9 * sizes, axis=1)
         x = np.where(binary[:, None], np.rint(x), x)
         iv = clustered_binary_intervals(x, sizes, conf, trials=n / np.maximum(phi, _PHI_FLOOR),
-                                        whole=whole_question_counts(x, sizes, m))
+                                        whole=whole_question_counts(x, sizes, m) if whole else None)
         return {"t": tt, "cluster means": iv["cluster means"], "default": iv["default"]}
     if not few_clusters_worth(sizes):
         return {"t": tt, "cluster means": tt, "default": tt}
