@@ -208,11 +208,12 @@ def _float_root(f: Any, lo: float, hi: float, guess: float | None, at_d: float |
             hi, f_hi = guess, f_guess
     side = 0
     for _ in range(200):
-        if hi - lo <= 1e-15 * max(1.0, abs(lo)):
+        tol = 1e-15 * max(1.0, abs(lo))
+        if hi - lo <= tol:
             break
         x = hi - f_hi * (hi - lo) / (f_hi - f_lo) if math.isfinite(f_lo - f_hi) else 0.5 * (lo + hi)
-        if not lo < x < hi:
-            x = 0.5 * (lo + hi)
+        if not lo < x < hi:  # the root within rounding of an end: a point just inside it (not a halving)
+            x = hi - 0.5 * tol if x >= hi else lo + 0.5 * tol
         fx = f(x)
         if math.isnan(fx):
             return None

@@ -188,55 +188,38 @@ def _count(z: Callable[[float], float], target: float, lo: float, width: float, 
     ``below`` (the guess) left to a point surely above the target and right to one surely not, each point between
     computed (once per distinct double); None past :data:`_MOST` of them or at a value that is not finite. With the
     count, the slope of ``z`` between the two sure points (inf when there is none)."""
-    def x(k: int) -> float:
-        return lo + width * (k / points)
-
-    def run(k: int, step: int) -> int:  # the last index from k in direction step with the same trial point
-        if not 1 <= k + step <= points - 1 or x(k + step) != x(k):
-            return k
-        end = 1 if step < 0 else points - 1
-        lo_k, hi_k = k, end  # x(lo_k) == x(k); find the last such index towards end (x grows with k)
-        while lo_k != hi_k:
-            mid = (lo_k + hi_k + (step > 0)) // 2
-            if x(mid) == x(k):
-                lo_k = mid
-            else:
-                hi_k = mid - step
-        return lo_k
-
     seen: dict[float, float] = {}
-
-    def at(k: int) -> float:
-        v = seen.get(x(k))
-        if v is None:
-            if len(seen) >= _MOST:
-                raise _Wide
-            v = seen[x(k)] = z(x(k))
-            if not math.isfinite(v):
-                raise _Wide
-        return v
-
     above = 0  # uncertain points (between the sure ones) above the target
-    try:
-        left = below
-        while left >= 1:
-            v = at(left)
-            if v - target > margin + 4.0 * _U * abs(v):  # surely above: so is every point left of it
+    sure = []  # (x, z) of the sure point on each side
+    for start, step, stop in ((below, -1, 0), (below + 1, 1, points)):
+        k = start
+        while k != stop:
+            x = lo + width * (k / points)
+            v = seen.get(x)
+            if v is None:
+                if len(seen) >= _MOST:
+                    return None
+                v = seen[x] = z(x)
+                if not math.isfinite(v):
+                    return None
+            gap = v - target if step < 0 else target - v
+            if gap > margin + 4.0 * _U * abs(v) or (step > 0 and gap == margin + 4.0 * _U * abs(v)):
+                sure.append((x, v))  # surely above (left) / surely not above (right): so is every point beyond
                 break
-            first = run(left, -1)
-            above += (left - first + 1) * (v > target)
-            left = first - 1
-        right = below + 1
-        while right <= points - 1:
-            v = at(right)
-            if target - v >= margin + 4.0 * _U * abs(v):  # surely not above: nor is any point right of it
-                break
-            last = run(right, 1)
-            above += (last - right + 1) * (v > target)
-            right = last + 1
-    except _Wide:
-        return None
+            end = k  # the run of indices with the same trial point (x grows with k): found by halving
+            if k + step != stop and lo + width * ((k + step) / points) == x:
+                far = stop - step
+                while end != far:
+                    mid = (end + far + (step > 0)) // 2
+                    if lo + width * (mid / points) == x:
+                        end = mid
+                    else:
+                        far = mid - step
+            above += (abs(end - k) + 1) * (v > target)
+            k = end + step
+        if step < 0:
+            left = k
     slope = math.inf
-    if left >= 1 and right <= points - 1 and x(right) > x(left):
-        slope = (at(left) - at(right)) / (x(right) - x(left))
+    if len(sure) == 2 and sure[1][0] > sure[0][0]:
+        slope = (sure[0][1] - sure[1][1]) / (sure[1][0] - sure[0][0])
     return max(left, 0) + above, slope
