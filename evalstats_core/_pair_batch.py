@@ -74,15 +74,24 @@ def tango_intervals(only_a: Any, only_b: Any, n: Any, *, confidence: float = 0.9
 
 def _tango_rule(b: float, c: float, n: float, level: float) -> tuple[float, float, float, str] | None:
     """The rule without clusters for one pair, as :func:`binary_pair_intervals` gives it, in plain floats (no
-    array): the continuity correction, Tango's two ends (every k-section step in floats: :func:`_ahead_path`,
-    then :func:`~evalstats_core._tango_band.band_steps`; the steps they leave, few trial points wide, in numpy by
-    :func:`_tango_steps`) and the corrected p; None for counts the arrays' path checks."""
-    if not (math.isfinite(b + c + n) and n > 0.0 and b >= 0.0 and c >= 0.0 and b + c <= n * (1 + 1e-12)):
-        return None
+    array): the continuity correction, Tango's two ends (:func:`_tango_ends`) and the corrected p; None for
+    counts the arrays' path checks."""
     cc = min(1.0, (b + c) / CONTINUITY_RAMP)  # continuity_correction, in the same double
+    ends = _tango_ends(b, c, n, level, cc)
+    return None if ends is None else (*ends, paired_proportion_p(b, c, correction=cc), "tango")
+
+
+def _tango_ends(b: float, c: float, n: float, level: float, cc: float) -> tuple[float, float] | None:
+    """:func:`tango_intervals` of one pair in plain floats: every k-section step by :func:`_ahead_path`, then
+    :func:`~evalstats_core._tango_band.band_steps` (the steps they leave, few trial points wide, in numpy by
+    :func:`_tango_steps`); None for counts the arrays' path checks (it raises)."""
+    if not (math.isfinite(b + c + n + cc) and n > 0.0 and b >= 0.0 and c >= 0.0 and b + c <= n * (1 + 1e-12)
+            and cc >= 0.0):
+        return None
     z, d = z_for(level), (b - c) / n
+    low, high = ((z, -1.0), (-z, 1.0))  # the low end solves Z = z left of d, the high end Z = -z right of it
     ends = []
-    for aim, edge in ((z, -1.0), (-z, 1.0)):  # the low end solves Z = z left of d, the high end Z = -z right of it
+    for aim, edge in (low, high):
         path = _tango_path(b, c, n, cc, aim, min(d, edge), max(d, edge))
         lo, hi = path[-1]
         if len(path) <= _STEPS:
@@ -90,7 +99,7 @@ def _tango_rule(b: float, c: float, n: float, level: float) -> tuple[float, floa
             lo, hi = (float(v[0]) for v in _tango_steps(b * one, c * one, n * one, aim * one, lo * one, hi * one,
                                                         cc * one if cc else None, _STEPS + 1 - len(path)))
         ends.append(edge if _z_float(b, c, n, edge, cc) * -edge <= z else 0.5 * (lo + hi))
-    return ends[0], ends[1], paired_proportion_p(b, c, correction=cc), "tango"
+    return ends[0], ends[1]
 
 
 def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray,
@@ -469,7 +478,12 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
             only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
             mover = [_cells(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]
     cc = continuity_correction(b, c) if sizes is None else np.zeros(b.shape)  # without clusters (the scalar rule)
-    low, high = tango_intervals(b, c, size, confidence=level, correction=cc)
+    few = [_tango_ends(float(x), float(y), float(m), level, 0.0) for x, y, m in zip(b, c, size, strict=True)] \
+        if sizes is not None and n_pairs <= _AHEAD // 2 else [None]  # a few clustered pairs: in plain floats
+    if None in few:
+        low, high = tango_intervals(b, c, size, confidence=level, correction=cc)
+    else:
+        low, high = (np.array(v) for v in zip(*few, strict=True))
     out = []
     ps = [paired_proportion_p(float(x), float(y), correction=float(k)) for x, y, k in zip(b, c, cc, strict=True)]
     if mover is not None:

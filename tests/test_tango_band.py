@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalstats_core import _pair_batch, _tango_band
-from evalstats_core._pair_batch import _tango_rule, _z_float, binary_pair_intervals
+from evalstats_core._pair_batch import _tango_ends, _tango_rule, _z_float, binary_pair_intervals
 from evalstats_core.pair_proportions import binary_pair_interval, continuity_correction, paired_proportion_ci
 
 
@@ -43,6 +43,15 @@ def test_the_float_rule_is_the_scalar_rule(n: float, scale: float, fa: float, fb
     assert got is not None and got[3] == want[3] == "tango"
     assert all(same(x, y) for x, y in zip(got[:3], want[:3], strict=True)), (b, c, size, got, want)
     assert (got[0], got[1]) == tuple(ends)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(1.0, 1e8), st.floats(0.0, 1.0), st.floats(0.0, 1.0), st.booleans(), st.sampled_from([0.95, 0.9, 0.99]))
+def test_the_float_ends_without_a_correction_are_tangos(n: float, fa: float, fb: float, whole: bool,
+                                                        confidence: float) -> None:
+    """The clustered rule's Tango ends (effective counts, real numbers; no correction) in floats, as the scalar."""
+    b, c, size = counts(math.floor(n) if whole else n, fa, fb, whole)
+    assert _tango_ends(b, c, size, confidence, 0.0) == tuple(paired_proportion_ci(b, c, size, confidence=confidence))
 
 
 @pytest.mark.parametrize("seed", range(4))
