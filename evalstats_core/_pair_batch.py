@@ -221,8 +221,8 @@ def _float_root(f: Any, lo: float, hi: float, guess: float | None, at_d: float |
         if hi - lo <= tol:
             break
         x = hi - f_hi * (hi - lo) / (f_hi - f_lo) if math.isfinite(f_lo - f_hi) else 0.5 * (lo + hi)
-        if not lo < x < hi:  # the root within rounding of an end: a point just inside it (not a halving)
-            x = hi - 0.5 * tol if x >= hi else lo + 0.5 * tol
+        if not lo < x < hi:  # halving; near the root (the secant within rounding of an end), just inside that end
+            x = (0.5 * (lo + hi) if hi - lo > 1e9 * tol or x != x else hi - 0.5 * tol if x >= hi else lo + 0.5 * tol)
         fx = f(x)
         if math.isnan(fx):
             return None
