@@ -1,18 +1,18 @@
-"""The last k-section steps of Tango's interval in plain floats, each trial point decided by a proven error bound
-(private; :func:`~evalstats_core._pair_batch.tango_intervals` calls it).
+"""The last k-section steps of Tango's interval in plain floats, each trial point decided by a running error bound
+(private; :func:`~evalstats_core._pair_batch._tango_path` hands it the narrow brackets).
 
 The k-section of :func:`~evalstats_core._pair_batch._tango_ksection` counts, at each step, the trial points where
 Tango's statistic, computed in doubles, exceeds the target. Its first steps are taken ahead in floats from a root
 found in floats (:func:`~evalstats_core._pair_batch._ahead_path`); once the bracket is a few trial points wide
-around that root, every point lies in that path's noise window and the remaining steps fell back to numpy.
-Here they are taken in floats too: over the (tiny) bracket, a running error analysis bounds how far the computed
-statistic can lie from its exact value, ``E``; the exact statistic decreases in ``delta`` (the k-section's own
+around that root, every point lies in that path's noise window, and the remaining steps were numpy's.
+Here they are taken in floats too: over the (narrow) bracket, a running error analysis bounds how far the computed
+statistic can lie from its exact value, ``E``. The exact statistic decreases in ``delta`` (the k-section's own
 premise), so a trial point whose computed statistic exceeds the target by more than ``2 E`` has every trial point
 left of it above the target when computed too, and one below the target by ``2 E`` every point right of it
 below. Only the few points between (a few ulps of ``delta``) are computed, with the same operations in the same
 order as the k-section (:func:`~evalstats_core._pair_batch._z_float`): the same counts, so the same brackets, to
-the last bit. When the bound cannot be made small (a root at an edge, a vanishing variance, a flat statistic),
-None: the numpy k-section takes over.
+the last bit. The steps where more than :data:`_MOST` trial points would be computed (few questions: a flat
+statistic), or where no bound is found (a vanishing variance), are left to the numpy k-section.
 
 References
 ----------
@@ -28,12 +28,8 @@ from collections.abc import Callable
 __all__ = ["band_steps", "z_error_bound"]
 
 _U = 2.0**-53  # unit roundoff of float64
-_SAFETY = 2.0  # the bound's own rounding and its second-order terms, many times over
-_MOST = 24  # trial points computed per step at most; more: None (the numpy k-section)
-
-
-class _Wide(Exception):
-    """More trial points than :data:`_MOST` lie in the band."""
+_SAFETY = 2.0  # the bound doubled: room for its own rounding and the second-order terms it leaves out
+_MOST = 24  # distinct trial points computed per step at most; more: the step is left to the numpy k-section
 
 
 def _sqrt_error(value: float, err: float) -> float:
