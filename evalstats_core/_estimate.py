@@ -280,13 +280,13 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         diff = 0.0
     if not paired:
         only = None
-    rule = only is not None and interval == "auto" and cr2  # the 0/1 pair rule gives the interval and the p-value
-    z, p = _z_and_p(diff, se, df, p_value=not rule)
+    by_rule = only is not None and interval == "auto" and cr2  # the 0/1 pair rule gives the interval and the p
+    z, p = _z_and_p(diff, se, df, p_value=not by_rule)
     if se == 0.0 and diff != 0.0:  # no t statistic: the exact randomisation test, never p = 0
         p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)
     crit = _crit(memo, confidence, df)
     low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
-    if rule:  # the 0/1 pair rule (binary_pair_interval)
+    if by_rule:  # the 0/1 pair rule (binary_pair_interval)
         if callable(discordant):
             discordant = discordant() if clustered else None
         rule = (only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,

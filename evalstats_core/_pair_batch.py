@@ -260,7 +260,7 @@ def _tango_path(b: float, c: float, n: float, cc: float, aim: float, lo: float, 
     return _ahead_path(lambda x: z(x) - aim, lo, hi, total, guess=_wald(b, c, n, -aim), at_d=-aim,
                        near=lambda r: _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300)),  # noisier near +-1
                        exact=lambda x: z(x) > aim,
-                       # once the bracket is narrow: the last steps with a proven error bound
+                       # once the bracket is narrow: the last steps by a running error bound (_tango_band)
                        finish=functools.partial(band_steps, z, aim, points=_POINTS,
                                                 bound=functools.partial(z_error_bound, b, c, n, cc=cc)))
 
