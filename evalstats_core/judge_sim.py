@@ -150,7 +150,8 @@ def _score(f: np.ndarray, h: np.ndarray, lab: np.ndarray, codes: Any, truth: flo
            small_counts: bool, judge_only: bool = True) -> tuple[np.ndarray, np.ndarray]:
     est, _, _, lam, low, high = ppi_rows(f, h, lab, codes, level=level, small_counts=small_counts)
     jm, jh = _judge_only(f, codes, level) if judge_only else (np.full(f.shape[0], np.nan),) * 2
-    hits = np.column_stack([(low <= truth) & (truth <= high), np.abs(jm - truth) <= jh])
+    judge_hits = np.abs(jm - truth) <= jh if judge_only else np.full(jm.shape, np.nan)
+    hits = np.column_stack([(low <= truth) & (truth <= high), judge_hits])
     return hits, np.column_stack([(high - low) / 2, jh, lam])
 
 
@@ -181,12 +182,13 @@ def judge_coverage(
 def judge_compare_coverage(
     *, n_total: int, n_labeled: int, sensitivity: float, specificity: float, pass_rates: tuple[float, float] = (0.7, 0.6),
     bias_b: float = 0.1, n_clusters: int = 0, reps: int = 2000, confidence: float = 0.95, rng: Any = None,
+    judge_only: bool = True,
 ) -> Coverage:
     """Coverage of the paired difference A - B when the judge is more lenient with B (by ``bias_b``).
 
     B's true fails are passed by the judge with probability ``1 - specificity + bias_b`` (a judge that
     likes B's longer answers); the truth is ``p_A - p_B`` (super-population). Humans grade both answers
-    to A's labelled questions.
+    to A's labelled questions. ``judge_only``: as for :func:`judge_coverage`.
     """
     level = check_confidence(confidence)
     reps = check_positive_int(reps, "reps")
@@ -202,5 +204,5 @@ def judge_compare_coverage(
                                          pass_rate=pass_rates[0], n_clusters=n_clusters, rng=gen)
         yb, fb, _, _ = judged_rows(n_total, n_labeled, size, sensitivity=sensitivity, specificity=spec_b,
                                    pass_rate=pass_rates[1], n_clusters=n_clusters, rng=gen)
-        parts.append(_score(fa - fb, ya - yb, lab, codes, truth, level, small_counts=False))  # as ppi_compare
+        parts.append(_score(fa - fb, ya - yb, lab, codes, truth, level, False, judge_only))  # as ppi_compare
     return _tally(parts, reps, truth)

@@ -95,6 +95,18 @@ def test_clustered_near_perfect_judge_is_not_conservative():
     assert 0.93 <= c.corrected <= 0.97
 
 
+@pytest.mark.parametrize("clusters", [0, 12])
+def test_coverage_without_the_judge_only_interval_is_the_same(clusters):
+    """judge_only=False (the fast path of the tests above and of the bench's --corrected-only) draws the same evals:
+    the corrected numbers are equal, and the judge-only ones are NaN rather than a coverage of 0."""
+    kw = dict(n_total=600, n_labeled=40, sensitivity=0.95, specificity=0.8, n_clusters=clusters, reps=300, rng=3)
+    full, fast = judge_coverage(**kw), judge_coverage(**kw, judge_only=False)
+    assert (fast.corrected, fast.mean_half_width, fast.mean_lam) == (full.corrected, full.mean_half_width,
+                                                                     full.mean_lam)
+    assert math.isnan(fast.judge_only) and math.isnan(fast.judge_half_width)
+    assert not math.isnan(full.judge_only)
+
+
 @pytest.mark.parametrize(("sens", "spec", "n_lab", "clusters"), [(0.99, 0.8, 40, 0), (0.99, 0.99, 40, 12),
                                                                   (0.7, 0.95, 120, 0)])
 def test_swapping_pass_and_fail_reflects_the_interval(sens, spec, n_lab, clusters):
