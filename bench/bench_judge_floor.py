@@ -44,6 +44,7 @@ def _variant(k1, m1, k0, m0, big_p, n_total, level, *, agree: float = 1.0, cross
     """The shipped interval with its small-count terms changed (see the module docstring)."""
     low, high = je.plain(k1, m1, k0, m0, big_p, n_total, level)
     est, arm2 = (low + high) / 2, ((high - low) / 2) ** 2
+    k1, m1, k0, m0 = (x[:, :1] for x in (k1, m1, k0, m0))  # a table per row: the terms do not depend on P
     d_lo, d_hi = count_terms(k1, m1, k0, m0, m1 + m0, level)
     no_fp, no_ff = k1 == m1, k0 == 0
     scale = np.where(no_fp & no_ff, agree, 1.0)
