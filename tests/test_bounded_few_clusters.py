@@ -217,3 +217,25 @@ def test_whole_question_counts_move_each_sum_by_under_one_question_towards_the_n
         assert np.all(w >= x - 1e-9)
     else:
         assert np.all(w <= x + 1e-9)
+
+
+def test_cli_json_prints_the_same_interval_and_label(tmp_path, monkeypatch, capsys):
+    """The CLI (``evalbars analyze -f json``) on a near-ceiling file of means of 3 runs in 3 clusters: the
+    interval of summarize, which the whole-question member widened, under the same label as before."""
+    import json
+
+    from evalstats_core.cli import main
+    from evalstats_core.vocabulary import INTERVAL_LABELS
+
+    labels = np.repeat(np.arange(3), 300)
+    x = np.ones(900)
+    x[[0, 1, 300, 600, 601]] = 2.0 / 3.0
+    pd.DataFrame({"question": [f"q{i}" for i in range(900)], "cluster": [f"c{g}" for g in labels], "score": x,
+                  "model": "m"}).to_csv(tmp_path / "near.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["analyze", "near.csv", "-f", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    s = quiet(summarize, x, labels)
+    assert doc["models"][0]["ci"] == [s.ci_low, s.ci_high]
+    assert doc["models"][0]["interval"] == INTERVAL_LABELS["quasi-binomial"] == INTERVAL_LABELS[s.interval]
+    assert s.ci_low < 0.6  # three near-perfect clusters cannot rule out a J-shaped law with a weak one
