@@ -268,6 +268,8 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         used = sizes > 0.0
         sizes, sums = sizes[used], sums[used]
     bounded = ones is None and codes is not None and 0.0 <= float(arr.min()) and float(arr.max()) <= 1.0
+    if ones is None and codes is None:  # asked only near a bound (bounded_mean_t_interval)
+        bounded = lambda: 0.0 <= float(arr.min()) and float(arr.max()) <= 1.0  # noqa: E731
     return summary_from_moments(n, mean, sums, sizes, ss, binary=ones is not None, clustered=clusters is not None,
                                 confidence=level, method=method, interval=interval, bounded=bounded)
 

@@ -47,6 +47,10 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
                    "tango": "Tango score (discordant answers)",
                    "tango-effective": ("Tango score (discordant answers, effective n; at least the discordant cells' "
                                        "logit CR2 MOVER interval)"),
+                   "quasi-binomial-t": ("t (n - 1 df), near 0% or 100% at least Korn-Graubard on the quasi-binomial "
+                                        "effective n (scores in [0, 1])"),
+                   "t-tango": ("paired t (n - 1 df), near 0% or 100% at least Tango score on quasi-binomial counts "
+                               "(scores in [0, 1])"),
                    "none": "no interval (standard error 0)"}
 
 #: Interval methods for one model's mean (the command line's ``--interval`` choices, same rule):
