@@ -57,11 +57,12 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
 #: ``auto`` is, for 0/1 scores with fewer than 100 expected failures (on the effective number of
 #: questions with clusters), Wilson / Clopper-Pearson / Korn-Graubard (one model), else the t (or normal)
 #: interval, and Tango for every pair of 0/1 scores (at every count); for clustered scores in [0, 1] that
-#: are not 0/1 the same rule on quasi-binomial counts (:mod:`~evalstats_core.bounded_means`); with under
+#: are not 0/1 the same rule on quasi-binomial counts (:mod:`~evalstats_core.bounded_means`), without clusters
+#: near 0% or 100% t widened to it (:mod:`~evalstats_core.bounded_unclustered`); with under
 #: two clusters' worth of information at least the cluster means' one
 #: (:func:`~evalstats_core.proportions.binary_mean_interval`).
 INTERVAL_METHODS: dict[str, str] = {
-    "auto": "auto (score or exact interval near 0% or 100% for 0/1 scores and clustered scores in [0, 1], else t)",
+    "auto": "auto (score or exact interval near 0% or 100% for 0/1 scores and scores in [0, 1], else t)",
     "normal": "t (normal with CR1)",
     # the methods one can ask for; Korn-Graubard, cluster means and Tango are what ``auto`` picks
     **{k: INTERVAL_LABELS[k] for k in ("wilson", "clopper-pearson", "bayes")},
