@@ -13,7 +13,6 @@ take the 0/1 rule) are left out of both.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from scipy.special import betaincinv
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from audit_heldout import latent  # noqa: E402
+from bench_skewed_pairs import parser  # noqa: E402
 
 from evalstats_core.bounded_unclustered import SKEW_FULL, SKEW_START  # noqa: E402
 
@@ -90,13 +90,7 @@ def check(rng, files: int = 40) -> float:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--audit", action="store_true")
-    ap.add_argument("--grid", action="store_true")
-    ap.add_argument("--check", action="store_true", help="the vectorised rule against es.summarize")
-    ap.add_argument("--reps", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=7)
-    args = ap.parse_args(argv)
+    args = parser("es.summarize", 7).parse_args(argv)
     rng = np.random.default_rng(args.seed)
     if args.check:
         print(f"rule vs es.summarize, largest gap {check(rng):.2e}", flush=True)

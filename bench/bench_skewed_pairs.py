@@ -160,15 +160,21 @@ AUDIT = (("partial credit, n = 30, baseline 0.9, margin 3pt", 30, 0.9, 0.03, 0.8
          ("K = 3 runs, n = 60, baseline 0.97, margin 2pt", 60, 0.97, 0.02, 1.0, 0.8, "runs3"))
 
 
-def main(argv=None):
+def parser(against: str, seed: int) -> argparse.ArgumentParser:
+    """The options of this bench and of bench_skewed_means.py: --audit, --grid, --check, --reps, --seed."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--audit", action="store_true")
     ap.add_argument("--grid", action="store_true")
+    ap.add_argument("--check", action="store_true", help=f"the vectorised rule against {against}")
+    ap.add_argument("--reps", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=seed)
+    return ap
+
+
+def main(argv=None):
+    ap = parser("es.compare", 6)
     ap.add_argument("--continuous", action="store_true", help="continuous scores Phi(eta), latent variance 0.5")
     ap.add_argument("--gate", action="store_true", help="the audit's two designs through es.gate itself")
-    ap.add_argument("--check", action="store_true", help="the vectorised rule against es.compare")
-    ap.add_argument("--reps", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=6)
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     if args.check:
