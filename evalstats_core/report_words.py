@@ -166,8 +166,9 @@ def methods_paragraph(analysis: Analysis) -> str:
                      "|1 - 2p| / sqrt(n* p (1 - p)) of a binomial mean on n* = n / phi trials above 0.1, phi the "
                      "quasi-binomial dispersion: a score in [0, 1] varies at most as a 0/1 one) the t interval is "
                      "widened, fully from a skewness of 0.2, to Korn & Graubard's interval on n* for one model and "
-                     "to Tango's score interval on the quasi-binomial discordance counts for a pair, and kept inside "
-                     "[0, 1] (McCullagh & Nelder 1989, Sec. 9.2; Korn & Graubard 1998; Tango 1998).")
+                     "to Tango's score interval on the quasi-binomial discordance counts for a pair (its p the larger "
+                     "of the t test's and the score test's), and kept inside [0, 1] (McCullagh & Nelder 1989, "
+                     "Sec. 9.2; Korn & Graubard 1998; Tango 1998).")
     if any(m.interval.startswith("cluster means") for m in analysis.models):
         parts.append("Where the clusters hold under two clusters' worth of information (two clusters, or one "
                      "holding most questions: Kish's effective number of clusters below 2) the interval is at "
