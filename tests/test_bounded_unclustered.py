@@ -228,6 +228,14 @@ def test_analyze_the_report_and_the_command_line_say_the_same(tmp_path, capsys):
     from evalstats_core.cli import main
 
     assert "quasi-binomial discordance counts" in " ".join(report.render(res, "markdown").split())
+    from evalstats_core.data import question_scores
+    from evalstats_core.guardrails import guardrails
+
+    ds = es.load(path)
+    table = question_scores(ds)
+    caution = {g.check: g for g in guardrails(ds, table, es.analyze(table, baseline="B"))}["extremes"]
+    assert caution.status == "warn"  # the skewness caution says which interval was shown
+    assert "is not plain t but " + INTERVAL_LABELS["quasi-binomial-t"] in " ".join(caution.detail.split())
 
     assert main(["analyze", str(path), "--baseline", "B", "--format", "json"]) == 0
     import json
