@@ -98,7 +98,9 @@ class Summary:
     interval : str
         ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"`` (0/1 scores, see
         :func:`~evalstats_core.proportions.binary_mean_interval`), ``"cluster-means"`` (under two clusters'
-        worth of information, :mod:`~evalstats_core.cluster_means`) or ``"none"`` (SE 0: no interval).
+        worth of information, :mod:`~evalstats_core.cluster_means`), ``"quasi-binomial-t"`` (scores in [0, 1]
+        not all 0/1, unclustered, near 0% or 100%: :mod:`~evalstats_core.bounded_unclustered`) or ``"none"``
+        (SE 0: no interval).
     """
 
     n: int
