@@ -247,7 +247,8 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
     partial credit of 8 tests and means of 3 runs, latent correlation 0.5 and 0.9, the worse model 2-5 points
     behind, 4,000 files each; ``bench/results/skew7_issue20_2026-11-27.txt``) the share of intervals wholly
     above the truth (the gate passing falsely at that margin) is above 2.5% in 30 designs for this rule, at
-    most 3.23% (Monte Carlo SE 0.25%), against 71 and 14.57% for the paired t; it is never above t's. Where
+    most 3.23% (Monte Carlo SE 0.25%), against 71 and 14.57% for the paired t (seed 7: 31, at most 3.43%,
+    against 71 and 13.93%); it is never above t's. Where
     it stays above 2.5% the skewness is mostly below :data:`SKEW_START` (large n, means 0.8-0.9: t kept) or the
     score interval is fully in (skew6's hull gives the same). The audit's two gate designs through
     ``es.gate``: 2.85% -> 1.40% and 3.95% -> 1.85% (2,000 files, the same draws). The hull without the weight
