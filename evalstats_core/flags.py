@@ -92,7 +92,8 @@ def literal(value: str) -> str:
 
 
 def flag(keyword: str) -> str:
-    """The command-line option of a :func:`~evalstats_core.data.load` keyword (or a budget), for messages.
+    """The command-line option of a :func:`~evalstats_core.data.load` keyword (or a budget); messages name the
+    keyword instead and the command line respells it (:func:`for_cli`).
 
     Examples
     --------
