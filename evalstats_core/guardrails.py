@@ -450,7 +450,7 @@ def guardrails(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
         _overlap(analysis, dict(intervals or {})),
         _multiplicity(analysis),
         edge_checks.extremes(table, analysis),
-        edge_checks.few_clusters(table, analysis),
+        edge_checks.few_clusters(table, analysis, None if sums is None else sums.cluster_sizes),
         _clustered_below_plain(table if sums is None else sums, analysis),
         _missing(table, analysis),
     )
