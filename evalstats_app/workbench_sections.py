@@ -72,9 +72,11 @@ def _short_name(a) -> str:
     return textwrap.shorten(report.benchmark(a), 40, placeholder="…")
 
 
-def design_of(prepared: Prepared) -> tuple[str, bool]:
-    """What :func:`models_section` reads of the file: the score kind, and whether a question has several answers."""
-    return prepared.table.score_kind, int(prepared.table.k.max()) > 1
+def design_of(sums) -> tuple[str, bool]:
+    """What :func:`models_section` reads of the file: the score kind, and whether a question has several answers,
+    from the file's kept sums (:class:`~evalstats_core.sums.FileSums`: no pass over the runs table on a rerun)."""
+    k_max = max((int(m.k_values.max()) for m in sums.model_sums if len(m.k_values)), default=1)
+    return sums.score_kind, k_max > 1
 
 
 def _interval_caption(a) -> str:
@@ -89,7 +91,7 @@ def _interval_caption(a) -> str:
 
 def models_section(content, design: tuple[str, bool], res: Results, method: str) -> None:
     """The three-line summary, then the table of each model (paper format) and the forest plot of means;
-    ``design`` is :func:`design_of` the file (or of its sums)."""
+    ``design`` is :func:`design_of` the file's sums."""
     a = res.analysis
     summary_section(a)
     st.markdown(content["models"])
@@ -309,9 +311,8 @@ def guardrails_section(content, res: Results) -> None:
         st.success("No naive-analysis trap applies to this file.", icon=":material/verified:")
     for g in warn:
         st.warning(f"**{g.title}.** {esc(g.detail)}", icon=":material/warning:")
-    with st.expander(f"Checks passed ({len(ok)})"):
-        for g in ok:
-            st.markdown(f":material/check: **{g.title}**: {esc(g.detail)}")
+    with st.expander(f"Checks passed ({len(ok)})"):  # one paragraph each, one element (one message a rerun)
+        st.markdown("\n\n".join(f":material/check: **{g.title}**: {esc(g.detail)}" for g in ok))
 
 
 def plan_controls(res: Results) -> dict[str, Any]:
@@ -320,13 +321,13 @@ def plan_controls(res: Results) -> dict[str, Any]:
     labels = [f"{m} − {b}" for m, b in pairs]
     fix_choice("analyze_plan_pair", labels, labels[0])
     unit = "points" if _percent(res.analysis) else "score units"
-    a, b, c, d = st.columns(4)
-    label = a.selectbox("Pair to plan for", labels, key="analyze_plan_pair")
-    delta = b.number_input(f"Effect to detect ({unit})", min_value=0.01, max_value=100.0, step=0.5,
-                           key="analyze_delta")
-    alpha = c.number_input("α (test size)", min_value=0.001, max_value=0.5, step=0.01, format="%.3f",
-                           key="analyze_alpha")
-    power = d.slider("Power", 0.5, 0.99, step=0.01, key="analyze_power")
+    row = st.container(horizontal=True)  # one message a rerun; columns send one per column plus one
+    label = row.selectbox("Pair to plan for", labels, key="analyze_plan_pair")
+    delta = row.number_input(f"Effect to detect ({unit})", min_value=0.01, max_value=100.0, step=0.5,
+                             key="analyze_delta")
+    alpha = row.number_input("α (test size)", min_value=0.001, max_value=0.5, step=0.01, format="%.3f",
+                             key="analyze_alpha")
+    power = row.slider("Power", 0.5, 0.99, step=0.01, key="analyze_power")
     scale = 100.0 if _percent(res.analysis) else 1.0  # points -> score units
     return {"pair": pairs[labels.index(label)], "delta": float(delta) / scale, "alpha": float(alpha),
             "power": float(power)}
@@ -350,12 +351,11 @@ def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, 
     pct = _percent(res.analysis)
     words = describe(plan, percent=pct)
     show = (lambda x: f"{100 * x:.1f} pts") if pct else (lambda x: f"{x:.3g}")
-    a, b, c = st.columns(3)
-    a.metric("Minimum detectable effect (this eval)", show(plan.mde))
-    b.metric(f"Questions for {show(plan.delta)}", f"{math.ceil(plan.n_needed):,}")
-    c.metric("Answers per question (this n)", "n/a" if plan.k_needed is None else f"{math.ceil(plan.k_needed)}")
-    for key in ("mde", "n", "k"):
-        st.markdown(esc(words[key]))
+    row = st.container(horizontal=True)
+    row.metric("Minimum detectable effect (this eval)", show(plan.mde))
+    row.metric(f"Questions for {show(plan.delta)}", f"{math.ceil(plan.n_needed):,}")
+    row.metric("Answers per question (this n)", "n/a" if plan.k_needed is None else f"{math.ceil(plan.k_needed)}")
+    st.markdown("\n\n".join(esc(words[key]) for key in ("mde", "n", "k")))
     if plan.resampled:
         kf = plan.k_frame()
         st.dataframe(pd.DataFrame({"Answers per question K": kf["k"], "MDE with this n": [show(x) for x in kf["mde"]],

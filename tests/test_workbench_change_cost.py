@@ -5,8 +5,8 @@ control set to a new value at 1e7 rows drawn in 0.5 s; the times are ``bench/ben
   normal one leaves the comparisons on the pair rule (Tango/MOVER for clustered 0/1 pairs), so the plan, which
   is for the test that runs, is the same (a new plan at 1e7 rows is a second of CPU).
 - The guardrails count the questions per cluster from the kept sums, not from the rows again.
-- Rows of download buttons are one horizontal container each, not a column per button: every element is one
-  message to the browser on every rerun, and the browser redraws each one.
+- Rows of download buttons and of controls are one horizontal container each, not a column per widget: every
+  element is one message to the browser on every rerun, and the browser redraws each one.
 """
 
 from __future__ import annotations
@@ -78,6 +78,26 @@ def test_the_guardrails_count_cluster_sizes_from_the_kept_sums(monkeypatch, size
     assert guardrails(data, table, analysis, sums=sums) == plain
 
 
+@pytest.mark.parametrize("runs", [1, 3])
+def test_the_guardrails_read_the_runs_per_question_from_the_kept_sums(runs):
+    """The pooled-resamples check knows a question's answers from the sums' histograms of runs (one answer: nothing
+    to pool; three: the pooled SE is compared), with the same words as from the runs table."""
+    from evalstats_core.guardrails import guardrails
+    from evalstats_core.sums import file_sums
+
+    rng = np.random.default_rng(8)
+    q = np.repeat(np.arange(40), runs)
+    frame = pd.DataFrame({"question": np.tile(q, 2).astype(str), "model": np.repeat(["A", "B"], q.size),
+                          "score": (rng.random(2 * q.size) < np.repeat([0.7, 0.5], q.size)).astype(int)})
+    data = load(frame)
+    table = question_scores(data)
+    analysis = analyze(table)
+    with_sums = guardrails(data, table, analysis, sums=file_sums(table))
+    assert with_sums == guardrails(data, table, analysis)
+    pooled = next(g for g in with_sums if g.check == "pooled_resamples")
+    assert ("nothing to pool" in pooled.detail) == (runs == 1), pooled.detail
+
+
 def _workbench_on(frame: pd.DataFrame):
     from evalstats_app.workbench import INJECT_KEY
 
@@ -114,20 +134,25 @@ def test_a_new_one_model_interval_keeps_the_plan(clustered_page, monkeypatch):
     assert not calls
 
 
-def _download_parents(node, parent=None, out=None):
+def _parents(node, parent=None, out=None):
+    """(type, key, parent's type) of every element of the page."""
     out = [] if out is None else out
-    if getattr(node, "type", "") == "download_button":
-        out.append((node.key, getattr(parent, "type", None)))
+    out.append((getattr(node, "type", ""), getattr(node, "key", None), getattr(parent, "type", None)))
     for child in getattr(node, "children", {}).values():
-        _download_parents(child, node, out)
+        _parents(child, node, out)
     return out
 
 
-def test_download_rows_are_one_horizontal_container_each(clustered_page):
-    """Every download button of the results sits in a horizontal container (one message a row), none in a column
-    of its own (a message a column, plus one for the row)."""
-    parents = _download_parents(clustered_page._tree)
-    assert len(parents) >= 20, parents
-    assert {"analyze_dl_md", "analyze_dl_zip", "analyze_dl_html", "analyze_models_png"} <= {k for k, _ in parents}
-    in_columns = [k for k, p in parents if p == "column"]
+def test_rows_of_the_results_are_one_horizontal_container_each(clustered_page):
+    """Every download button of the results, and the analysis and plan controls, sit in horizontal containers (one
+    message a row on every rerun), none in a column of its own (a message a column, plus one for the row)."""
+    nodes = _parents(clustered_page._tree)
+    downloads = {key: parent for kind, key, parent in nodes if kind == "download_button"}
+    assert len(downloads) >= 20, downloads
+    assert {"analyze_dl_md", "analyze_dl_zip", "analyze_dl_html", "analyze_models_png"} <= set(downloads)
+    controls = {key: parent for _, key, parent in nodes if key in (
+        "analyze_confidence", "analyze_method", "analyze_baseline", "analyze_adjust", "analyze_cluster_se",
+        "analyze_plan_pair", "analyze_delta", "analyze_alpha", "analyze_power")}
+    assert len(controls) == 9, controls
+    in_columns = sorted(k for k, p in {**downloads, **controls}.items() if p == "column")
     assert not in_columns, in_columns
