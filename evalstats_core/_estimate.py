@@ -29,7 +29,7 @@ from ._clusters import (
     t_crit,
 )
 from .errors import EvalStatsError
-from .sums import binary_moments, binary_pair_moments, centre_kept
+from .sums import binary_moments, centre_kept
 
 #: fields of Summary in score units (scaled back when huge or tiny scores were rescaled)
 _SUMMARY_UNITS = ("mean", "se", "ci_low", "ci_high", "se_naive")
@@ -278,14 +278,15 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     diff = ma - mb
     if se == 0.0 and abs(diff) <= 1e-12 * scale:  # equal means up to rounding: no difference, not a p of 2/2^G
         diff = 0.0
-    z, p = _z_and_p(diff, se, df)
+    if not paired:
+        only = None
+    by_rule = only is not None and interval == "auto" and cr2  # the 0/1 pair rule gives the interval and the p
+    z, p = _z_and_p(diff, se, df, p_value=not by_rule)
     if se == 0.0 and diff != 0.0:  # no t statistic: the exact randomisation test, never p = 0
         p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)
     crit = _crit(memo, confidence, df)
     low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
-    if not paired:
-        only = None
-    if only is not None and interval == "auto" and cr2:  # the 0/1 pair rule (binary_pair_interval)
+    if by_rule:  # the 0/1 pair rule (binary_pair_interval)
         if callable(discordant):
             discordant = discordant() if clustered else None
         rule = (only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
@@ -404,10 +405,12 @@ def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], cod
     ssd = cov = math.nan
     only = None
     if paired:  # the totals need no clusters: cov = both - n_a n_b / n, ss_d = disc - net^2 / n
-        one = np.ones(1)
         both = float(xa @ xb) if both_g is None else float(both_g.sum())  # exact integers
-        only_a, only_b, co, m2d = binary_pair_moments(both * one, ones[0] * one, ones[1] * one, n * one)
-        ssd, cov, only = float(m2d[0]), float(co[0]), (int(only_a[0]), int(only_b[0]))
+        # binary_pair_moments of one group, in floats (the same operations on the same doubles)
+        ka, kb, size = float(ones[0]), float(ones[1]), float(n)
+        only_a, only_b = ka - both, kb - both
+        disc, net = only_a + only_b, only_a - only_b
+        cov, ssd, only = (both * size - ka * kb) / size, (disc * size - net * net) / size, (int(only_a), int(only_b))
 
     def discordant() -> np.ndarray:  # the questions the two disagree on, per non-empty cluster
         return (per[0] + per[1] - 2.0 * both_g)[sizes > 0.0]

@@ -27,11 +27,13 @@ from typing import Any
 import numpy as np
 
 from ._ksection import _POINTS
+from ._tango_band import band_steps, z_error_bound
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
 from .pair_mover import _cells, _ends, disagreement_df
 from .pair_proportions import (
     _BISECT_STEPS,
+    CONTINUITY_RAMP,
     _tango_z,
     continuity_correction,
     discordant_cells,
@@ -70,6 +72,36 @@ def tango_intervals(only_a: Any, only_b: Any, n: Any, *, confidence: float = 0.9
     return low, high
 
 
+def _tango_rule(b: float, c: float, n: float, level: float) -> tuple[float, float, float, str] | None:
+    """The rule without clusters for one pair, as :func:`binary_pair_intervals` gives it, in plain floats (no
+    array): the continuity correction, Tango's two ends (:func:`_tango_ends`) and the corrected p; None for
+    counts the arrays' path checks."""
+    cc = min(1.0, (b + c) / CONTINUITY_RAMP)  # continuity_correction, in the same double
+    ends = _tango_ends(b, c, n, level, cc)
+    return None if ends is None else (*ends, paired_proportion_p(b, c, correction=cc), "tango")
+
+
+def _tango_ends(b: float, c: float, n: float, level: float, cc: float) -> tuple[float, float] | None:
+    """:func:`tango_intervals` of one pair in plain floats: every k-section step by :func:`_ahead_path`, then
+    :func:`~evalstats_core._tango_band.band_steps` (the steps they leave, few trial points wide, in numpy by
+    :func:`_tango_steps`); None for counts the arrays' path checks (it raises)."""
+    if not (math.isfinite(b + c + n + cc) and n > 0.0 and b >= 0.0 and c >= 0.0 and b + c <= n * (1 + 1e-12)
+            and cc >= 0.0):
+        return None
+    z, d = z_for(level), (b - c) / n
+    low, high = ((z, -1.0), (-z, 1.0))  # the low end solves Z = z left of d, the high end Z = -z right of it
+    ends = []
+    for aim, edge in (low, high):
+        path = _tango_path(b, c, n, cc, aim, min(d, edge), max(d, edge))
+        lo, hi = path[-1]
+        if len(path) <= _STEPS:
+            one = np.ones(1)
+            lo, hi = (float(v[0]) for v in _tango_steps(b * one, c * one, n * one, aim * one, lo * one, hi * one,
+                                                        cc * one if cc else None, _STEPS + 1 - len(path)))
+        ends.append(edge if _z_float(b, c, n, edge, cc) * -edge <= z else 0.5 * (lo + hi))
+    return ends[0], ends[1]
+
+
 def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray,
                     hi: np.ndarray, cc: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``ksection(lambda x: _tango_z(b, c, n, x) > target, lo, hi)`` with 64 trial points per step, bit for bit, faster:
@@ -77,6 +109,19 @@ def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndar
     same order, with what does not depend on the trial point computed once and every operand spread to the
     trial points' shape first (numpy's broadcasting costs more than the arithmetic on a few hundred values).
     ``cc``: the continuity correction of every pair (None: none), applied to the numerator as ``_tango_z`` does."""
+    points = _POINTS
+    total = math.ceil(_BISECT_STEPS / math.log2(points))
+    done = 0
+    if lo.size <= _AHEAD:  # the first steps from a root found in plain floats, where no trial point is near it
+        done, lo, hi = _steps_ahead(b, c, n, target, lo, hi, total, cc)
+        if done == total:  # every step taken in floats (the last ones by _tango_band): no arrays to spread
+            return lo, hi
+    return _tango_steps(b, c, n, target, lo, hi, cc, total - done)
+
+
+def _tango_steps(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                 cc: np.ndarray | None, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` steps of :func:`_tango_ksection`'s k-section in numpy, from the brackets ``[lo, hi]``."""
     points = _POINTS
     full = (points - 1,) + lo.shape
     steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
@@ -90,12 +135,8 @@ def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndar
     goal = spread(target)
     corr = None if cc is None else spread(cc)
     w, t, u = (np.empty(full) for _ in range(3))
-    total = math.ceil(_BISECT_STEPS / math.log2(points))
-    done = 0
-    if lo.size <= _AHEAD:  # the first steps from a root found in plain floats, where no trial point is near it
-        done, lo, hi = _steps_ahead(b, c, n, target, lo, hi, total, cc)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for _ in range(total - done):
+        for _ in range(count):
             width = hi - lo
             x = lo + width * steps
             np.multiply(slope, x, out=w)
@@ -132,6 +173,7 @@ _AHEAD = 8  # brackets (both ends of up to 4 pairs) for which the first k-sectio
 #: (a root at -1 + 6e-11 moved by 1.3e-11; tests/test_pair_batch.py fails with 1e-14 here)
 _NEAR = 1e-12
 _STEPS = math.ceil(_BISECT_STEPS / math.log2(_POINTS))  # k-section steps of 64 points for 64 bits: 11
+_NARROW = 1e-7  # a bracket this narrow (times 1 + |root|) is finished by the error-bounded band (_tango_band)
 _EXACT = 24  # at most this many trial points near the root are decided in floats; more: the k-section's step
 
 
@@ -175,11 +217,12 @@ def _float_root(f: Any, lo: float, hi: float, guess: float | None, at_d: float |
             hi, f_hi = guess, f_guess
     side = 0
     for _ in range(200):
-        if hi - lo <= 1e-15 * max(1.0, abs(lo)):
+        tol = 1e-15 * max(1.0, abs(lo))
+        if hi - lo <= tol:
             break
         x = hi - f_hi * (hi - lo) / (f_hi - f_lo) if math.isfinite(f_lo - f_hi) else 0.5 * (lo + hi)
-        if not lo < x < hi:
-            x = 0.5 * (lo + hi)
+        if not lo < x < hi:  # halving; near the root (the secant within rounding of an end), just inside that end
+            x = (0.5 * (lo + hi) if hi - lo > 1e9 * tol or x != x else hi - 0.5 * tol if x >= hi else lo + 0.5 * tol)
         fx = f(x)
         if math.isnan(fx):
             return None
@@ -205,24 +248,33 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
     brackets after them."""
     goal = np.broadcast_to(target, lo.shape)
     bb, c_, nn, kk = (np.broadcast_to(v, lo.shape) for v in (b, c, n, 0.0 if cc is None else cc))
-    paths = []
-    for i in np.ndindex(lo.shape):
-        args, aim = (float(bb[i]), float(c_[i]), float(nn[i]), float(kk[i])), float(goal[i])
-        paths.append(_ahead_path(lambda x, a=args, t=aim: _z_float(*a[:3], x, a[3]) - t, float(lo[i]), float(hi[i]), total,
-                                 guess=_wald(*args[:3], -aim), at_d=-aim,  # noisier near +-1:
-                                 near=lambda r: _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300)),
-                                 exact=lambda x, a=args, t=aim: _z_float(*a[:3], x, a[3]) > t))
+    paths = [_tango_path(float(bb[i]), float(c_[i]), float(nn[i]), float(kk[i]), float(goal[i]), float(lo[i]),
+                         float(hi[i]), total) for i in np.ndindex(lo.shape)]
     return _after(paths, lo, hi)
 
 
+def _tango_path(b: float, c: float, n: float, cc: float, aim: float, lo: float, hi: float,
+                total: int = _STEPS) -> list[tuple[float, float]]:
+    """:func:`_ahead_path` of Tango's bracket ``[lo, hi]`` of the root of ``Z = aim`` (correction ``cc``)."""
+    z = functools.partial(_z_float, b, c, n, cc=cc)
+    return _ahead_path(lambda x: z(x) - aim, lo, hi, total, guess=_wald(b, c, n, -aim), at_d=-aim,
+                       near=lambda r: _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300)),  # noisier near +-1
+                       exact=lambda x: z(x) > aim,
+                       # once the bracket is narrow: the last steps by a running error bound (_tango_band)
+                       finish=functools.partial(band_steps, z, aim, points=_POINTS,
+                                                bound=functools.partial(z_error_bound, b, c, n, cc=cc)))
+
+
 def _ahead_path(f: Any, lo: float, hi: float, total: int, *, guess: float | None, at_d: float | None, near: Any,
-                exact: Any = None) -> list[tuple[float, float]]:
+                exact: Any = None, finish: Any = None) -> list[tuple[float, float]]:
     """The brackets of one k-section's first steps (64 trial points a step, ``lo + width * (k / 64)``, the new
     bracket ``lo + width * (below / 64)``: the same floats as the k-section's) without evaluating its condition
     at every trial point: with the root ``r`` of the decreasing ``f`` found in floats, a step's count of trial
     points left of the root is the count of those below ``r``, as long as none lies within ``near(r)`` of it
     (where the condition's float noise could put it on the other side); up to :data:`_EXACT` such points are
-    decided by ``exact(x)`` when given (the condition itself, in the same doubles), else the path stops."""
+    decided by ``exact(x)`` when given (the condition itself, in the same doubles), else the path stops. Once the
+    bracket is narrow, ``finish(lo, hi, root=r, steps=...)`` is asked once for the remaining brackets
+    (:func:`~evalstats_core._tango_band.band_steps`: those it could take; none: go on as before)."""
     points = _POINTS
     r = _float_root(f, lo, hi, guess, at_d)
     path = [(lo, hi)]
@@ -232,6 +284,11 @@ def _ahead_path(f: Any, lo: float, hi: float, total: int, *, guess: float | None
     while len(path) <= total:
         low, high = path[-1]
         width = high - low
+        if finish is not None and width <= _NARROW * (1.0 + abs(r)):
+            rest = finish(low, high, root=r, steps=total + 1 - len(path))
+            if rest:
+                return path + rest  # the steps it did not take: the k-section's
+            finish = None  # asked once
         below = min(max(int((r - low) / width * points), 0), points - 1)  # about the count; made exact:
         while below > 0 and low + width * (below / points) >= r:
             below -= 1
@@ -386,9 +443,13 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
     ``(P,)``; ``resid_sums`` and ``discordant`` sequences of ``P`` arrays ``(G,)`` (with clusters). Each
     pair's df and t quantile are found once (the scalar rule finds them twice), Tango's ends of every pair
     in one k-section, and the MOVER's p of every pair in another."""
+    level = check_confidence(confidence)
+    if sizes is None and len(only_a) <= _AHEAD // 2:  # a few pairs without clusters: in plain floats
+        done = [_tango_rule(float(x), float(y), float(m), level) for x, y, m in zip(only_a, only_b, n, strict=True)]
+        if None not in done:
+            return done  # type: ignore[return-value]
     from .proportions import kish_n
 
-    level = check_confidence(confidence)
     only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
     b, c, size = only_a, only_b, np.asarray(n, dtype=np.float64)
     n_pairs = b.size
@@ -417,7 +478,12 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
             only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
             mover = [_cells(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]
     cc = continuity_correction(b, c) if sizes is None else np.zeros(b.shape)  # without clusters (the scalar rule)
-    low, high = tango_intervals(b, c, size, confidence=level, correction=cc)
+    few = [_tango_ends(float(x), float(y), float(m), level, 0.0) for x, y, m in zip(b, c, size, strict=True)] \
+        if sizes is not None and n_pairs <= _AHEAD // 2 else [None]  # a few clustered pairs: in plain floats
+    if None in few:
+        low, high = tango_intervals(b, c, size, confidence=level, correction=cc)
+    else:
+        low, high = (np.array(v) for v in zip(*few, strict=True))
     out = []
     ps = [paired_proportion_p(float(x), float(y), correction=float(k)) for x, y, k in zip(b, c, cc, strict=True)]
     if mover is not None:

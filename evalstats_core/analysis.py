@@ -318,6 +318,8 @@ def _adjust(p: list[float], method: str) -> list[float]:
     """Adjusted p-values over the finite entries (a nan p-value stays nan and is not counted)."""
     from .multiple import benjamini_hochberg, holm
 
+    if len(p) == 1 and (math.isnan(p[0]) or 0.0 <= p[0] <= 1.0):  # one pair: Holm's and BH's p is its own
+        return [float(p[0])]
     arr = np.asarray(p, dtype=np.float64)
     out = np.full(arr.shape, math.nan)
     ok = np.isfinite(arr)

@@ -309,15 +309,16 @@ def _permutation_p(n_a: int, n_b: int) -> float:
     return min(1.0, (1 + (n_a == n_b)) / math.comb(n_a + n_b, n_a))
 
 
-def _z_and_p(diff: float, se: float, df: float = math.inf) -> tuple[float, float]:
-    """``z = diff / se`` and its two-sided p-value under t(df); inf/nan (not 0) where se is 0."""
+def _z_and_p(diff: float, se: float, df: float = math.inf, *, p_value: bool = True) -> tuple[float, float]:
+    """``z = diff / se`` and its two-sided p-value under t(df); inf/nan (not 0) where se is 0 (``p_value=False``:
+    nan, for a caller whose rule gives the p-value)."""
     if se > 0.0:
         z = diff / se
     elif diff != 0.0:
         return math.copysign(math.inf, diff), math.nan  # the caller supplies the exact p-value
     else:
         return math.nan, math.nan
-    return z, t_p_value(z, df)  # two-sided t(df), or normal (Miller Eq. 6)
+    return z, t_p_value(z, df) if p_value else math.nan  # two-sided t(df), or normal (Miller Eq. 6)
 
 
 @dataclass(frozen=True, slots=True)

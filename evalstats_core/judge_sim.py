@@ -147,21 +147,25 @@ def _tally(parts: list, reps: int, truth: float) -> Coverage:
 
 
 def _score(f: np.ndarray, h: np.ndarray, lab: np.ndarray, codes: Any, truth: float, level: float,
-           small_counts: bool) -> tuple[np.ndarray, np.ndarray]:
+           small_counts: bool, judge_only: bool = True) -> tuple[np.ndarray, np.ndarray]:
     est, _, _, lam, low, high = ppi_rows(f, h, lab, codes, level=level, small_counts=small_counts)
-    jm, jh = _judge_only(f, codes, level)
-    hits = np.column_stack([(low <= truth) & (truth <= high), np.abs(jm - truth) <= jh])
+    jm, jh = _judge_only(f, codes, level) if judge_only else (np.full(f.shape[0], np.nan),) * 2
+    judge_hits = np.abs(jm - truth) <= jh if judge_only else np.full(jm.shape, np.nan)
+    hits = np.column_stack([(low <= truth) & (truth <= high), judge_hits])
     return hits, np.column_stack([(high - low) / 2, jh, lam])
 
 
 def judge_coverage(
     *, n_total: int, n_labeled: int, sensitivity: float, specificity: float, pass_rate: float = 0.7,
     n_clusters: int = 0, reps: int = 2000, confidence: float = 0.95, rng: Any = None, small_counts: bool = True,
+    judge_only: bool = True,
 ) -> Coverage:
     """Share of ``reps`` seeded evals whose corrected / judge-only interval covers the true pass rate.
 
     The corrected interval is ``ppi_mean``'s (``small_counts=False``: without its 0/1 small-count terms),
-    computed for many evals at once (:func:`~evalstats_core.judge_rows.ppi_rows`).
+    computed for many evals at once (:func:`~evalstats_core.judge_rows.ppi_rows`). ``judge_only=False``
+    skips the judge-only interval (``summarize`` one eval at a time, most of the run time with clusters):
+    its coverage and half-width are then NaN; the draws, and so the corrected numbers, are the same.
     """
     level = check_confidence(confidence)
     reps = check_positive_int(reps, "reps")
@@ -171,19 +175,20 @@ def judge_coverage(
     for start in range(0, reps, CHUNK):
         y, f, lab, codes = judged_rows(n_total, n_labeled, min(CHUNK, reps - start), sensitivity=sensitivity,
                                        specificity=specificity, pass_rate=pass_rate, n_clusters=n_clusters, rng=gen)
-        parts.append(_score(f, y, lab, codes, truth, level, small_counts))
+        parts.append(_score(f, y, lab, codes, truth, level, small_counts, judge_only))
     return _tally(parts, reps, truth)
 
 
 def judge_compare_coverage(
     *, n_total: int, n_labeled: int, sensitivity: float, specificity: float, pass_rates: tuple[float, float] = (0.7, 0.6),
     bias_b: float = 0.1, n_clusters: int = 0, reps: int = 2000, confidence: float = 0.95, rng: Any = None,
+    judge_only: bool = True,
 ) -> Coverage:
     """Coverage of the paired difference A - B when the judge is more lenient with B (by ``bias_b``).
 
     B's true fails are passed by the judge with probability ``1 - specificity + bias_b`` (a judge that
     likes B's longer answers); the truth is ``p_A - p_B`` (super-population). Humans grade both answers
-    to A's labelled questions.
+    to A's labelled questions. ``judge_only``: as for :func:`judge_coverage`.
     """
     level = check_confidence(confidence)
     reps = check_positive_int(reps, "reps")
@@ -199,5 +204,5 @@ def judge_compare_coverage(
                                          pass_rate=pass_rates[0], n_clusters=n_clusters, rng=gen)
         yb, fb, _, _ = judged_rows(n_total, n_labeled, size, sensitivity=sensitivity, specificity=spec_b,
                                    pass_rate=pass_rates[1], n_clusters=n_clusters, rng=gen)
-        parts.append(_score(fa - fb, ya - yb, lab, codes, truth, level, small_counts=False))  # as ppi_compare
+        parts.append(_score(fa - fb, ya - yb, lab, codes, truth, level, False, judge_only))  # as ppi_compare
     return _tally(parts, reps, truth)

@@ -41,6 +41,8 @@ def whole_counts(x: Any) -> np.ndarray:
     whole, so that a cluster without a disagreement counts as one (and not 1e-14 of one)."""
     x = np.asarray(x, dtype=np.float64)
     whole = np.round(x)
+    if np.array_equal(whole, x):  # whole already (the usual counts): the same doubles, without the test
+        return whole
     return np.where(np.abs(x - whole) < 1e-9 * np.maximum(1.0, np.abs(x)), whole, x)
 
 

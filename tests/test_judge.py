@@ -247,16 +247,17 @@ def test_planned_labels_deliver_the_target_half_width_on_average(sens, spec, tar
     from evalstats_core.judge_budget import budget_from_moments
 
     b = labels_needed(target, n_total=2000, sensitivity=sens, specificity=spec, pass_rate=0.7)
-    got = judge_coverage(n_total=2000, n_labeled=b.with_judge, sensitivity=sens, specificity=spec, reps=1500, rng=4)
+    got = judge_coverage(n_total=2000, n_labeled=b.with_judge, sensitivity=sens, specificity=spec, reps=1500, rng=4,
+                         judge_only=False)
     assert got.mean_half_width == pytest.approx(target, rel=0.02)
     fewer = judge_coverage(n_total=2000, n_labeled=int(0.9 * b.with_judge), sensitivity=sens, specificity=spec,
-                           reps=1500, rng=4)
+                           reps=1500, rng=4, judge_only=False)
     assert fewer.mean_half_width > target
     plain = budget_from_moments(target, n_total=2000, var_human=b.var_human, var_judge=b.var_judge, cov=b.cov)
     if (sens, spec) == (0.99, 0.99):
         assert plain.with_judge < 0.6 * b.with_judge
         short = judge_coverage(n_total=2000, n_labeled=plain.with_judge, sensitivity=sens, specificity=spec,
-                               reps=1500, rng=4)
+                               reps=1500, rng=4, judge_only=False)
         assert short.mean_half_width > 1.3 * target
 
 

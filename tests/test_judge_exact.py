@@ -1,6 +1,7 @@
 """The exact coverage machinery behind ``bench/bench_judge_exact.py`` (issue 23's over-coverage scan), checked
 against independent computations: seeded draws of the same design, the direct (uninterpolated) interval,
-and a general-purpose constrained optimiser for the profile likelihood."""
+and a general-purpose constrained optimiser for the profile likelihood; and ``bench/bench_judge_floor.py``'s
+account of why the near-perfect judge over-covers."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from scipy.special import xlogy
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import bench_judge_exact_lib as je  # noqa: E402
+from bench_judge_floor import _variant  # noqa: E402
 
 from evalstats_core.judge_budget import ppi_counts  # noqa: E402
 
@@ -63,3 +65,17 @@ def test_profile_limits_solve_the_constrained_likelihood():
                        constraints=[dict(type="eq", fun=lambda x, t=theta: x[0] * x[1] + (1 - x[0]) * x[2] - t)])
         assert 2 * (top + res.fun) == pytest.approx(crit, abs=2e-4)
     assert lo[0] < big_m / n_total * k1 / m1 + (1 - big_m / n_total) * k0 / m0 < hi[0]
+
+
+def test_arms_without_an_error_are_at_the_floor():
+    """bench_judge_floor's account of the corner: its variant with nothing changed is the shipped interval, and
+    halving the squared small-count terms on labels without an error (arms about 30% shorter there) drops the
+    lenient judge (0.99 / 0.80) below 93% while the near-perfect one (0.99 / 0.99) stays above 98%."""
+    assert je.exact_coverage(_variant, 0.99, 0.8, 0.7, 40, 2000) == pytest.approx(
+        je.exact_coverage(je.shipped, 0.99, 0.8, 0.7, 40, 2000), abs=1e-12)
+
+    def half(*args):
+        return _variant(*args, agree=0.5)
+
+    assert je.exact_coverage(half, 0.99, 0.8, 0.7, 40, 2000) < 0.92
+    assert je.exact_coverage(half, 0.99, 0.99, 0.7, 40, 2000) > 0.98

@@ -82,7 +82,7 @@ def test_graded_scores_and_differences_keep_the_t_interval():
 def test_forty_labels_and_a_lenient_judge_cover():
     """The corner: sensitivity 0.99, specificity 0.80, 40 labels. In these 2,000 seeded evals the plain t interval
     covers 89.4% (bench: 0.89); the small-count limits must reach 93%."""
-    kw = dict(n_total=2000, n_labeled=40, sensitivity=0.99, specificity=0.8, reps=2000, rng=36)
+    kw = dict(n_total=2000, n_labeled=40, sensitivity=0.99, specificity=0.8, reps=2000, rng=36, judge_only=False)
     assert judge_coverage(**kw, small_counts=False).corrected < 0.91
     assert judge_coverage(**kw).corrected >= 0.93
 
@@ -91,8 +91,20 @@ def test_clustered_near_perfect_judge_is_not_conservative():
     """12 unequal clusters, 40 labels, a 0.99 / 0.99 judge: with the binomial limits at the t(df) level (about
     99% when df is near 5) these 2,000 seeded evals covered 98.2%; at the nominal level they must stay within 97%."""
     c = judge_coverage(n_total=2000, n_labeled=40, sensitivity=0.99, specificity=0.99, n_clusters=12, reps=2000,
-                       rng=11)
+                       rng=11, judge_only=False)
     assert 0.93 <= c.corrected <= 0.97
+
+
+@pytest.mark.parametrize("clusters", [0, 12])
+def test_coverage_without_the_judge_only_interval_is_the_same(clusters):
+    """judge_only=False (the fast path of the tests above and of the bench's --corrected-only) draws the same evals:
+    the corrected numbers are equal, and the judge-only ones are NaN rather than a coverage of 0."""
+    kw = dict(n_total=600, n_labeled=40, sensitivity=0.95, specificity=0.8, n_clusters=clusters, reps=300, rng=3)
+    full, fast = judge_coverage(**kw), judge_coverage(**kw, judge_only=False)
+    assert (fast.corrected, fast.mean_half_width, fast.mean_lam) == (full.corrected, full.mean_half_width,
+                                                                     full.mean_lam)
+    assert math.isnan(fast.judge_only) and math.isnan(fast.judge_half_width)
+    assert not math.isnan(full.judge_only)
 
 
 @pytest.mark.parametrize(("sens", "spec", "n_lab", "clusters"), [(0.99, 0.8, 40, 0), (0.99, 0.99, 40, 12),
