@@ -369,12 +369,15 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     exports = st.session_state.get(_EXPORTS)
     if isinstance(exports, dict):
         exports[name] = svg  # this run's SVG exports by chart name (the tests render one)
-    a, b, _ = st.columns([1, 1, 4])
+    # one row of buttons: a horizontal container is one message to the browser, columns are one per column
+    # plus one (a rerun of a page with several charts sends and redraws every one of them)
+    row = st.container(horizontal=True)
     # the PNG is sized for a 16:9 slide (1920 x 1080, outputs' preset charts.slide), not the on-screen banner
-    a.download_button("PNG", data=lambda: slide_png(drawn(), title=heading, subtitle=subtitle), file_name=f"{name}.png",
-                      mime="image/png", key=f"{name}_png", icon=":material/download:", on_click="ignore")
-    b.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml", key=f"{name}_svg",
-                      icon=":material/download:", on_click="ignore")
+    row.download_button("PNG", data=lambda: slide_png(drawn(), title=heading, subtitle=subtitle),
+                        file_name=f"{name}.png", mime="image/png", key=f"{name}_png", icon=":material/download:",
+                        on_click="ignore")
+    row.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml", key=f"{name}_svg",
+                        icon=":material/download:", on_click="ignore")
 
 
 def with_param(spec: dict, name: str, value: Any) -> dict:

@@ -195,6 +195,12 @@ def _sums(key: str, roles: Any, _prepared: Prepared):
     return file_sums(_prepared.table)
 
 
+def kept_sums(source: Source, reading: Any):
+    """The file's kept sums (:func:`_sums`, from the cache) for ``reading``, what
+    :func:`evalstats_app.workbench_reading.roles_controls` returned."""
+    return _sums(source.key, reading.options, reading.prepared)
+
+
 @by_scope(st.cache_data, max_entries=32, show_spinner=False)
 def _analyze(key: str, roles: Any, opts: tuple, _prepared: Prepared):
     """The analysis for ``opts``: from the kept sums (a new confidence level, adjustment, interval or
@@ -315,22 +321,24 @@ def bundle_settings() -> dict[str, Any]:
 def analysis_controls(models: tuple[str, ...]) -> dict[str, Any]:
     """Confidence, interval method, baseline, adjustment, pairing; returns them as plain values."""
     fix_choice("analyze_baseline", [ALL_PAIRS, *models], ALL_PAIRS)
-    a, b, c, d = st.columns([1.2, 1.2, 1.2, 1])
-    confidence = a.select_slider("Confidence level", CONFIDENCES, format_func=lambda v: f"{v:.0%}",
-                                 key="analyze_confidence")
-    method = b.selectbox("Interval for one model", list(report.INTERVAL_METHODS),
-                         format_func=report.INTERVAL_METHODS.get, key="analyze_method",
-                         help="Proportion intervals apply to 0/1 scores on independent questions, one answer each.")
-    baseline = c.selectbox("Compare", [ALL_PAIRS, *models], key="analyze_baseline",
-                           format_func=lambda v: "every pair" if v == ALL_PAIRS else f"every model against {v}")
-    adjust = d.selectbox("p-value adjustment", list(ADJUST), format_func=ADJUST.get, key="analyze_adjust")
-    e, f = st.columns([1.2, 2])
-    cluster_se = e.selectbox("Standard errors", list(report.SE_METHODS), format_func=report.SE_METHODS.get,
-                             key="analyze_cluster_se",
-                             help="CR2 with Satterthwaite degrees of freedom and a t reference keeps its level with "
-                                  "few or unequal clusters and few questions; CR1 with a normal reference gives the "
-                                  "paper's numbers.")
-    with f:
+    # rows as horizontal containers: one message to the browser each on every rerun (columns: one per column
+    # plus one), the widgets sharing the row's width
+    row = st.container(horizontal=True)
+    confidence = row.select_slider("Confidence level", CONFIDENCES, format_func=lambda v: f"{v:.0%}",
+                                   key="analyze_confidence")
+    method = row.selectbox("Interval for one model", list(report.INTERVAL_METHODS),
+                           format_func=report.INTERVAL_METHODS.get, key="analyze_method",
+                           help="Proportion intervals apply to 0/1 scores on independent questions, one answer each.")
+    baseline = row.selectbox("Compare", [ALL_PAIRS, *models], key="analyze_baseline",
+                             format_func=lambda v: "every pair" if v == ALL_PAIRS else f"every model against {v}")
+    adjust = row.selectbox("p-value adjustment", list(ADJUST), format_func=ADJUST.get, key="analyze_adjust")
+    row = st.container(horizontal=True)
+    cluster_se = row.selectbox("Standard errors", list(report.SE_METHODS), format_func=report.SE_METHODS.get,
+                               key="analyze_cluster_se",
+                               help="CR2 with Satterthwaite degrees of freedom and a t reference keeps its level "
+                                    "with few or unequal clusters and few questions; CR1 with a normal reference "
+                                    "gives the paper's numbers.")
+    with row.container():
         paired = st.toggle("Paired comparisons (both models answered the same questions)", key="analyze_paired")
         wild = st.toggle("Wild cluster bootstrap p-values (a cross-check beside every paired comparison)",
                          key="analyze_wild", disabled=not paired,

@@ -32,10 +32,9 @@ from evalstats_core.errors import EvalStatsError
 @by_scope(st.cache_data, max_entries=32, show_spinner=False)
 def _plan(key: str, roles: tuple, design: tuple, pair: tuple, delta: float, alpha: float, power: float,
           _prepared: Prepared, _analysis):
-    """One pair's plan. ``design`` is all it reads of the analysis (clustered or not, the unit, and the
-    standard errors and interval rule: clustered 0/1 pairs under CR2 and ``auto`` are planned for Tango/MOVER's
-    df, :func:`~evalstats_core.planning.plan_pair`): a new confidence level or adjustment leaves the plan as it
-    was, from the cache."""
+    """One pair's plan. ``design`` is :func:`plan_design`, all it reads of the analysis: a new confidence
+    level, adjustment or one-model interval other than the normal one leaves the plan as it was, from the
+    cache (a new plan at 1e7 rows is a second of CPU)."""
     from evalstats_core.planning import plan_pair
 
     try:
@@ -43,6 +42,14 @@ def _plan(key: str, roles: tuple, design: tuple, pair: tuple, delta: float, alph
                          alpha=alpha, power=power)
     except EvalStatsError as exc:
         return str(exc)
+
+
+def plan_design(analysis) -> tuple:
+    """What :func:`~evalstats_core.planning.plan_pair` reads of an analysis, the plan cache's key: clustered or
+    not, the unit, the standard errors, and whether the comparisons are on the normal interval (``"normal"``)
+    or on the pair rule (any other one-model choice: clustered 0/1 pairs under CR2 are then planned for
+    Tango/MOVER's df)."""
+    return analysis.clustered, analysis.unit, analysis.method, analysis.interval == "normal"
 
 
 #: Model-name columns are shown whole (they wrap in a wide column instead of being cut off).
@@ -66,9 +73,11 @@ def _short_name(a) -> str:
     return textwrap.shorten(report.benchmark(a), 40, placeholder="…")
 
 
-def design_of(prepared: Prepared) -> tuple[str, bool]:
-    """What :func:`models_section` reads of the file: the score kind, and whether a question has several answers."""
-    return prepared.table.score_kind, int(prepared.table.k.max()) > 1
+def design_of(sums) -> tuple[str, bool]:
+    """What :func:`models_section` reads of the file: the score kind, and whether a question has several answers,
+    from the file's kept sums (:class:`~evalstats_core.sums.FileSums`: no pass over the runs table on a rerun)."""
+    k_max = max((int(m.k_values.max()) for m in sums.model_sums if len(m.k_values)), default=1)
+    return sums.score_kind, k_max > 1
 
 
 def _interval_caption(a) -> str:
@@ -83,7 +92,7 @@ def _interval_caption(a) -> str:
 
 def models_section(content, design: tuple[str, bool], res: Results, method: str) -> None:
     """The three-line summary, then the table of each model (paper format) and the forest plot of means;
-    ``design`` is :func:`design_of` the file (or of its sums)."""
+    ``design`` is :func:`design_of` the file's sums."""
     a = res.analysis
     summary_section(a)
     st.markdown(content["models"])
@@ -303,9 +312,8 @@ def guardrails_section(content, res: Results) -> None:
         st.success("No naive-analysis trap applies to this file.", icon=":material/verified:")
     for g in warn:
         st.warning(f"**{g.title}.** {esc(g.detail)}", icon=":material/warning:")
-    with st.expander(f"Checks passed ({len(ok)})"):
-        for g in ok:
-            st.markdown(f":material/check: **{g.title}**: {esc(g.detail)}")
+    with st.expander(f"Checks passed ({len(ok)})"):  # one paragraph each, one element (one message a rerun)
+        st.markdown("\n\n".join(f":material/check: **{g.title}**: {esc(g.detail)}" for g in ok))
 
 
 def plan_controls(res: Results) -> dict[str, Any]:
@@ -314,13 +322,13 @@ def plan_controls(res: Results) -> dict[str, Any]:
     labels = [f"{m} − {b}" for m, b in pairs]
     fix_choice("analyze_plan_pair", labels, labels[0])
     unit = "points" if _percent(res.analysis) else "score units"
-    a, b, c, d = st.columns(4)
-    label = a.selectbox("Pair to plan for", labels, key="analyze_plan_pair")
-    delta = b.number_input(f"Effect to detect ({unit})", min_value=0.01, max_value=100.0, step=0.5,
-                           key="analyze_delta")
-    alpha = c.number_input("α (test size)", min_value=0.001, max_value=0.5, step=0.01, format="%.3f",
-                           key="analyze_alpha")
-    power = d.slider("Power", 0.5, 0.99, step=0.01, key="analyze_power")
+    row = st.container(horizontal=True)  # one message a rerun; columns send one per column plus one
+    label = row.selectbox("Pair to plan for", labels, key="analyze_plan_pair")
+    delta = row.number_input(f"Effect to detect ({unit})", min_value=0.01, max_value=100.0, step=0.5,
+                             key="analyze_delta")
+    alpha = row.number_input("α (test size)", min_value=0.001, max_value=0.5, step=0.01, format="%.3f",
+                             key="analyze_alpha")
+    power = row.slider("Power", 0.5, 0.99, step=0.01, key="analyze_power")
     scale = 100.0 if _percent(res.analysis) else 1.0  # points -> score units
     return {"pair": pairs[labels.index(label)], "delta": float(delta) / scale, "alpha": float(alpha),
             "power": float(power)}
@@ -336,21 +344,19 @@ def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, 
         st.info("Planning compares two models; this file has one.")
         return
     ctl = plan_controls(res)
-    plan = _plan(source.key, roles_key, (res.analysis.clustered, res.analysis.unit, res.analysis.method,
-                                              res.analysis.interval), ctl["pair"], ctl["delta"], ctl["alpha"], ctl["power"],
-                 prepared, res.analysis)
+    plan = _plan(source.key, roles_key, plan_design(res.analysis), ctl["pair"], ctl["delta"], ctl["alpha"],
+                 ctl["power"], prepared, res.analysis)
     if isinstance(plan, str):
         st.error(say(plan), icon=":material/error:")
         return
     pct = _percent(res.analysis)
     words = describe(plan, percent=pct)
     show = (lambda x: f"{100 * x:.1f} pts") if pct else (lambda x: f"{x:.3g}")
-    a, b, c = st.columns(3)
-    a.metric("Minimum detectable effect (this eval)", show(plan.mde))
-    b.metric(f"Questions for {show(plan.delta)}", f"{math.ceil(plan.n_needed):,}")
-    c.metric("Answers per question (this n)", "n/a" if plan.k_needed is None else f"{math.ceil(plan.k_needed)}")
-    for key in ("mde", "n", "k"):
-        st.markdown(esc(words[key]))
+    row = st.container(horizontal=True)
+    row.metric("Minimum detectable effect (this eval)", show(plan.mde))
+    row.metric(f"Questions for {show(plan.delta)}", f"{math.ceil(plan.n_needed):,}")
+    row.metric("Answers per question (this n)", "n/a" if plan.k_needed is None else f"{math.ceil(plan.k_needed)}")
+    st.markdown("\n\n".join(esc(words[key]) for key in ("mde", "n", "k")))
     if plan.resampled:
         kf = plan.k_frame()
         st.dataframe(pd.DataFrame({"Answers per question K": kf["k"], "MDE with this n": [show(x) for x in kf["mde"]],
@@ -383,32 +389,26 @@ def export_section(content, prepared: Prepared, res: Results, method: str) -> No
     a = res.analysis
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", a.name.rsplit(".", 1)[0])[:60] or "results"
     doc = report.settings_document(a, file_name=a.name)
-    row1 = st.columns(4)
-    with row1[0]:
+    # each row one horizontal container: one message to the browser, where columns send one per column plus
+    # one (the page's 22 download buttons are re-sent on every control change)
+    with st.container(horizontal=True):
         shell.download_table("Report (Markdown)", lambda: report.render(a, "markdown"),
                              file_name=f"{stem}_report.md", mime="text/markdown", key="analyze_dl_md")
-    with row1[1]:
         shell.download_table("Tables (LaTeX)", lambda: report.render(a, "latex"), file_name=f"{stem}_tables.tex",
                              mime="application/x-tex", key="analyze_dl_tex")
-    with row1[2]:
         shell.download_table("Models (CSV)", lambda: report.models_csv(a), file_name=f"{stem}_models.csv",
                              mime="text/csv", key="analyze_dl_models_csv")
-    with row1[3]:
         shell.download_table("Comparisons (CSV)", lambda: report.comparisons_csv(a),
                              file_name=f"{stem}_comparisons.csv", mime="text/csv", key="analyze_dl_pairs_csv")
-    row2 = st.columns(4)
-    with row2[0]:
+    with st.container(horizontal=True):
         shell.download_table("Report (JSON)", lambda: report.to_json(a), file_name=f"{stem}_report.json",
                              mime="application/json", key="analyze_dl_json")
-    with row2[1]:
         shell.download_table("Settings (JSON)", json.dumps(doc, indent=2, ensure_ascii=False),
                              file_name=f"{stem}_settings.json", mime="application/json", key="analyze_dl_settings")
-    with row2[3]:
-        shell.download_table("All tables (ZIP of CSV)", lambda: _zip(report.csv_tables(a)), file_name=f"{stem}_tables.zip",
-                             mime="application/zip", key="analyze_dl_zip")
-    with row2[2]:
         shell.download_table("Command (shell)", f"#!/bin/sh\n# reproduces the workbench's analysis\n{doc['command']}\n",
                              file_name=f"{stem}_analyze.sh", mime="text/x-sh", key="analyze_dl_sh")
+        shell.download_table("All tables (ZIP of CSV)", lambda: _zip(report.csv_tables(a)), file_name=f"{stem}_tables.zip",
+                             mime="application/zip", key="analyze_dl_zip")
     _presenter_exports(a, stem)
     from evalstats_app.workbench import bundle_settings
     from evalstats_core.bundle import make_bundle
@@ -434,23 +434,19 @@ def _presenter_exports(a, stem: str) -> None:
     from evalstats_core.charts.slide import slide_png, slide_svg
     from evalstats_core.report_html import html_report
 
-    cols = st.columns(4)
-    with cols[0]:
+    with st.container(horizontal=True):
         shell.download_table("Report (HTML, one page)", lambda: html_report(a), file_name=f"{stem}_report.html",
                              mime="text/html", key="analyze_dl_html")
-    # each figure as :func:`_chart` returned it: built on click, with its level and method line inside
-    figures = [(k, st.session_state.get(f"_slide_{k}")) for k in ("models", "differences")]
-    slot = 1
-    for kind, spec in figures:
-        if not callable(spec) or slot > 3:
-            continue
-        with cols[slot]:
+        # each figure as :func:`_chart` returned it: built on click, with its level and method line inside
+        for kind in ("models", "differences"):
+            spec = st.session_state.get(f"_slide_{kind}")
+            if not callable(spec):
+                continue
             shell.download_table(f"{kind.capitalize()} figure, 16:9 (PNG)", _safe(lambda s=spec: slide_png(s())),
                                  file_name=f"{stem}_{kind}_slide.png", mime="image/png", key=f"analyze_slide_{kind}_png")
             shell.download_table(f"{kind.capitalize()} figure, 16:9 (SVG)", _safe(lambda s=spec: slide_svg(s())),
                                  file_name=f"{stem}_{kind}_slide.svg", mime="image/svg+xml",
                                  key=f"analyze_slide_{kind}_svg")
-        slot += 1
 
 
 def _safe(render):

@@ -139,8 +139,7 @@ def sql_sections(content, source: Source) -> None:
     sums, res = sql_results(source)
     if res is None:
         return
-    k_max = max((int(m.k_values.max()) for m in sums.model_sums if len(m.k_values)), default=1)
-    sections.models_section(content, (sums.score_kind, k_max > 1), res, res.opts[5])
+    sections.models_section(content, sections.design_of(sums), res, res.opts[5])
     sections.compare_section(content, res)
     sections.rank_section(content, res)
     st.info("Read through DuckDB, which keeps sums per model, pair and cluster rather than the rows: the "

@@ -108,9 +108,10 @@ def _shown(m: ModelResult, analysis: Analysis) -> str:
     return f" The interval shown for {m.model} is not {'plain ' if widened else ''}t but {m.interval}: {low} to {high}."
 
 
-def _information(table: QuestionTable, analysis: Analysis) -> str:
+def _information(table: QuestionTable, analysis: Analysis, sizes: np.ndarray | None = None) -> str:
     """How much the clusters hold: Kish's effective number of clusters, in words, and what the default
-    interval does with under two clusters' worth."""
+    interval does with under two clusters' worth. ``sizes``: the questions per cluster when already counted
+    (``FileSums.cluster_sizes``), else counted from the table's cluster codes."""
     from ._clusters import cluster_sizes
     from .cluster_means import few_clusters_worth
     from .edge_coverage import claim
@@ -118,7 +119,7 @@ def _information(table: QuestionTable, analysis: Analysis) -> str:
 
     if table.cluster_codes is None:
         return ""
-    sizes = cluster_sizes(table.cluster_codes)
+    sizes = cluster_sizes(table.cluster_codes) if sizes is None else np.asarray(sizes, dtype=np.float64)
     eff = kish_n(sizes)
     share = float(sizes.max() / sizes.sum())
     worth = "about one cluster's worth" if eff < 1.5 else f"about {eff:.1f} clusters' worth"
@@ -134,7 +135,7 @@ def _information(table: QuestionTable, analysis: Analysis) -> str:
     return words
 
 
-def few_clusters(table: QuestionTable, analysis: Analysis) -> Guardrail:
+def few_clusters(table: QuestionTable, analysis: Analysis, sizes: np.ndarray | None = None) -> Guardrail:
     from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2
     from .edge_coverage import claim as _claim
     from .wild import WILD_MIN_CLUSTERS
@@ -143,7 +144,7 @@ def few_clusters(table: QuestionTable, analysis: Analysis) -> Guardrail:
         return _ok("few_clusters", "not clustered.")
     c = analysis.n_clusters or 0
     dfs = [m.df for m in analysis.models if m.n_clusters is not None]
-    info = _information(table, analysis)
+    info = _information(table, analysis, sizes)
     if analysis.method == "cr2":
         df = min(dfs) if dfs else math.nan
         if c >= MIN_CLUSTERS_CR2:

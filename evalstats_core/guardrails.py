@@ -240,8 +240,10 @@ def _unused_cluster(table: QuestionTable, analysis: Analysis, extra: Mapping[str
                                  f"more than {100 * (SE_RATIO_FLAG - 1):.0f}%.")
 
 
-def _pooled(dataset: Dataset | None, table: QuestionTable, analysis: Analysis) -> Guardrail:
-    if int(table.k.max()) <= 1:
+def _pooled(dataset: Dataset | None, table: QuestionTable, analysis: Analysis, sums: FileSums | None = None) -> Guardrail:
+    most = (int(table.k.max()) if sums is None  # the runs per question, from the sums' histograms when kept
+            else max((int(m.k_values.max()) for m in sums.model_sums if len(m.k_values)), default=0))
+    if most <= 1:
         return _ok("pooled_resamples", "one answer per question and model: nothing to pool.")
     if dataset is None:
         return _warn("pooled_resamples", "several answers per question: average them per question before "
@@ -446,11 +448,11 @@ def guardrails(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
     return (
         _small_n(table, analysis),
         _unused_cluster(table, analysis, extra),
-        _pooled(dataset, table, analysis),
+        _pooled(dataset, table, analysis, sums),
         _overlap(analysis, dict(intervals or {})),
         _multiplicity(analysis),
         edge_checks.extremes(table, analysis),
-        edge_checks.few_clusters(table, analysis),
+        edge_checks.few_clusters(table, analysis, None if sums is None else sums.cluster_sizes),
         _clustered_below_plain(table if sums is None else sums, analysis),
         _missing(table, analysis),
     )

@@ -76,8 +76,8 @@ class PairPlan:
         over ``omega2_nodes`` with ``omega2_weights``, is ``power``, each power Eq. 9's t approximation on
         the degrees of freedom the planned eval's test will have
         (:func:`~evalstats_core.plan_spread.sample_size_mean_power`; with one node,
-        :func:`~evalstats_core.power.sample_size_t`). For clustered 0/1 scores under the default
-        ``interval="auto"`` the test is Tango's score interval on effective counts with the MOVER union, whose
+        :func:`~evalstats_core.power.sample_size_t`). For clustered 0/1 scores under CR2 with any
+        ``interval`` but ``"normal"`` (the comparisons' rule, :func:`~evalstats_core.analysis.analyze`) the test is Tango's score interval on effective counts with the MOVER union, whose
         df is the number of clusters the realised variance rests on: the power is on draws of that df
         (:func:`~evalstats_core.plan_spread.binary_pair_df`), and ``df_per_question`` stays the design's.
     k_needed : float or None
@@ -332,13 +332,14 @@ def _binary_pair_test_df(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | No
     """``n -> draws of the df`` of the default test of a clustered 0/1 pair, or None when the test is CR2 t.
 
     The analysis tests a clustered paired difference of 0/1 scores with Tango's score interval on effective
-    counts and the discordant cells' MOVER (``interval="auto"``, ``method="cr2"``), on the df
+    counts and the discordant cells' MOVER (``method="cr2"`` and any ``interval`` but ``"normal"``: the one-model
+    choice, e.g. Wilson, leaves the comparisons on that rule), on the df
     :func:`~evalstats_core.pair_mover.disagreement_df`, about a third of the design's or fewer
     (:func:`~evalstats_core.plan_spread.binary_pair_df`); other scores and ``interval="normal"`` get CR2 t on the
     design's df, which the plan already assumes. Each node of omega2 is split into the random-intercept
     variances ``MSW`` and ``(node - MSW) / (sum n_g^2 / n)`` (the inversion that made the nodes).
     """
-    if clusters is None or a.ndim != 1 or b.ndim != 1 or analysis.method != "cr2" or analysis.interval != "auto":
+    if clusters is None or a.ndim != 1 or b.ndim != 1 or analysis.method != "cr2" or analysis.interval == "normal":
         return None
     if not (np.isin(a, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all()):
         return None

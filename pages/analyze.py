@@ -44,7 +44,8 @@ def results_part(source, read) -> None:
     results = wb.corrected_key(base, results)
     if results is not None:
         st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
-        sections.models_section(content, sections.design_of(prepared), results, settings["method"])
+        sections.models_section(content, sections.design_of(wb.kept_sums(source, read)), results,
+                                settings["method"])
         workbench_judge.judge_section(prepared, results, source.key, roles_key)
         sections.compare_section(content, results)
         wb.mark("models and comparisons drawn")
