@@ -442,6 +442,8 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                        use_clusters=use_clusters, adjust=adjust, method=method, interval=interval,
                        should_stop=should_stop)
     wild = bool(wild_bootstrap and paired)
+    if not wild and (int(n_boot), int(seed)) == (res.n_boot, res.seed):  # the defaults analyze_sums set: kept
+        return res
     pairs = res.comparisons
     if wild:
         from .wild import wild_cluster_bootstrap

@@ -259,6 +259,10 @@ def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]
     mean, so equal group means give exactly that mean and deviations that are exactly 0. The deviations
     are 0 (not nan) in empty groups; ``n = 0`` gives a nan mean.
     """
+    if count.shape == (1,) and count[0] > 0:  # one group (no clusters): the same doubles in Python floats
+        n, ref = int(count[0]), float(mean[0])
+        overall = ref + (n * (ref - ref)) / n
+        return n, overall, np.array([ref - overall])
     used = count > 0
     n = int(count.sum())
     if n == 0:
@@ -366,6 +370,15 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
     models' own ``mean`` and ``m2`` arrays, as there)."""
     gram = patterns.gram  # (m, m, G)
     n_m, g = gram.shape[0], gram.shape[2]
+    runs: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
+    for h in k_hist:  # every model answered alike (the usual file): one histogram, its arrays shared
+        if h.tobytes() not in runs:
+            runs[h.tobytes()] = _runs(h)
+    model_runs = [runs[h.tobytes()] for h in k_hist]
+    if g == 1 and count[0] > 0:  # no groups: the same doubles in Python floats (a fixed cost at any size)
+        from ._sums_one import binary_table_one
+
+        return binary_table_one(names, gram, count, model_runs, ModelSums, PairSums)
     diag = np.arange(n_m)
     ones = gram[diag, diag]  # (m, G) each model's ones per group
     mean, m2 = binary_moments(ones, count)
@@ -374,14 +387,10 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
     used = bool(count.any())
     lows = (~(ones < count).any(axis=1)).tolist()  # no group with a wrong answer: the smallest score is 1
     highs = ones.any(axis=1).tolist()
-    runs = {}
     models = []
     for j in range(n_m):
-        key = k_hist[j].tobytes()  # every model answered alike (the usual file): one histogram
-        if key not in runs:
-            runs[key] = _runs(k_hist[j])
         lo, hi = (float(lows[j]), float(highs[j])) if used else (math.nan, math.nan)
-        models.append(ModelSums(names[j], count, mean[j], m2[j], zero, *runs[key], lo, hi))
+        models.append(ModelSums(names[j], count, mean[j], m2[j], zero, *model_runs[j], lo, hi))
     jj = np.array([j for j in range(n_m) for i in range(j)], dtype=np.intp)
     ii = np.array([i for j in range(n_m) for i in range(j)], dtype=np.intp)
     only_a, only_b, co, m2d = binary_pair_moments(gram[jj, ii], ones[jj], ones[ii], count)
