@@ -27,7 +27,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._clusters import rescale_exponent
+from ._labels import Labels
+from ._patterns import Patterns, runs_histograms
 from ._sums_groups import _Column, _Groups, _nan_empty, _ratio, binary_moments, binary_pair_moments
+from ._sums_one import binary_table_one
 
 if TYPE_CHECKING:
     from .data import QuestionTable
@@ -127,7 +131,8 @@ class FileSums:
         Model names, in file order.
     clusters : tuple of str, or None
         The ``G`` cluster labels indexing every per-cluster array; None when the file has no cluster
-        column (then ``G = 1``: one group holding every question).
+        column (then ``G = 1``: one group holding every question). From :func:`file_sums` a
+        :class:`~evalstats_core._labels.Labels`: the tuple, made when first read (it compares as the tuple).
     cluster_col : str or None
         The file's cluster column.
     cluster_sizes : ndarray of int64, shape (G,)
@@ -310,9 +315,6 @@ def file_sums(table: QuestionTable) -> FileSums:
     co-moment and the sum of squares of the difference are dots of the residual columns (0/1 pairs: the
     count of questions both got right, one dot). Questions some model left out are masked.
     """
-    from ._clusters import rescale_exponent
-    from ._patterns import Patterns, runs_histograms
-
     scores, answered = table.scores, table.answered
     n_q, n_m = scores.shape
     codes = table.cluster_codes
@@ -376,8 +378,6 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
             runs[h.tobytes()] = _runs(h)
     model_runs = [runs[h.tobytes()] for h in k_hist]
     if g == 1 and count[0] > 0:  # no groups: the same doubles in Python floats (a fixed cost at any size)
-        from ._sums_one import binary_table_one
-
         return binary_table_one(names, gram, count, model_runs, ModelSums, PairSums)
     diag = np.arange(n_m)
     ones = gram[diag, diag]  # (m, G) each model's ones per group
@@ -408,12 +408,9 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
     return models, pairs
 
 
-def _labels(clusters: np.ndarray) -> tuple[str, ...]:
-    """The cluster labels as a tuple of str (Python strings straight from a str array)."""
-    arr = np.asarray(clusters)
-    if arr.dtype.kind == "U":
-        return tuple(arr.tolist())  # already str
-    return tuple(map(str, arr.tolist())) if arr.dtype.kind == "O" else tuple(str(c) for c in arr)
+def _labels(clusters: np.ndarray) -> Labels:
+    """The cluster labels, as a tuple of str made on first use (:class:`~evalstats_core._labels.Labels`)."""
+    return Labels(np.asarray(clusters))
 
 
 def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str) -> PairSums:
