@@ -8,7 +8,9 @@ and wholly below it (high < -gap).
 
 Candidates: ``t`` (the paired t interval, today's rule), ``qb`` (Tango's score interval on quasi-binomial
 effective discordance counts, :func:`effective_counts`), ``union`` (the hull of both), ``unionkg`` (the hull of
-t and ``qb`` on counts times ``(z / t_{n-1})^2``: the rule chosen; wired in on branch skew6-rule, evalstats_core/bounded_pairs.py). Files whose
+t and ``qb`` on counts times ``(z / t_{n-1})^2``: skew6's choice, on branch skew6-rule), ``rule`` (the default since
+skew7: ``unionkg`` with the counts divided by the near-bound weight, so t is untouched below the skewness 0.1;
+evalstats_core/bounded_unclustered.py; ``--check`` holds it against es.compare). Files whose
 differences are all equal (SE 0) get no interval under every candidate (never a false pass).
 
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --audit          # the audit's two gate rates
@@ -26,6 +28,7 @@ from scipy import stats
 from scipy.special import ndtr, ndtri
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from evalstats_core.bounded_unclustered import SKEW_FULL, SKEW_START  # noqa: E402
 from evalstats_core.pair_proportions import paired_proportion_ci  # noqa: E402
 
 
@@ -87,8 +90,49 @@ def intervals(a, b, level=0.95):
                                   confidence=level)
     lo, hi = np.where(ok, lo, out["t"][0]), np.where(ok, hi, out["t"][1])
     out["unionkg"] = (np.minimum(lo, out["t"][0]), np.maximum(hi, out["t"][1]))
+    out["rule"] = rule(a, ma, mb, va, vb, (bb, cc, ns), out["t"], t, level)
     none = vd <= 0.0  # SE 0: no interval (the default since issue 20; the gate is inconclusive)
     return {k: (np.where(none, np.nan, lo), np.where(none, np.nan, hi)) for k, (lo, hi) in out.items()}
+
+
+def skewness(m, v):
+    """Vectorised :func:`~evalstats_core.bounded_unclustered.quasi_binomial_skewness` (``v``: the 1/n variance)."""
+    room = m * (1 - m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(room > 0, np.abs(1 - 2 * m) * np.sqrt(v) / room, np.inf)
+
+
+def rule(a, ma, mb, va, vb, counts, t_int, t, level):
+    """The default since skew7, vectorised (:func:`~evalstats_core.bounded_unclustered.bounded_pair_interval`):
+    the hull of t and Tango on the quasi-binomial counts x (z/t)^2 / w, w the near-bound weight of the larger
+    skewness of the two means; t untouched where w = 0; inside [-1, 1]. ``--check`` holds it against es.compare."""
+    n = a.shape[1]
+    w = np.clip((np.maximum(skewness(ma, va / n), skewness(mb, vb / n)) - SKEW_START) / (SKEW_FULL - SKEW_START),
+                0.0, 1.0)
+    bb, cc, ns = counts
+    ok = (ns > 0) & (w > 0)
+    k = np.where(ok, (stats.norm.ppf(0.5 + level / 2) / t) ** 2 / np.where(ok, w, 1.0), 1.0)
+    lo, hi = paired_proportion_ci(np.where(ok, bb * k, 0), np.where(ok, cc * k, 0), np.where(ok, ns * k, 1),
+                                  confidence=level)
+    lo = np.where(ok, np.minimum(lo, t_int[0]), t_int[0])
+    hi = np.where(ok, np.maximum(hi, t_int[1]), t_int[1])
+    return np.clip(lo, -1.0, 1.0), np.clip(hi, -1.0, 1.0)
+
+
+def check(rng, files=40):
+    """The largest gap between :func:`rule` and es.compare's interval on ``files`` files of each audit design
+    and of a mid-range one."""
+    import evalstats_core as es
+
+    worst = 0.0
+    for _, n, pb, gap, se2, re, kind in AUDIT + (("mid", 30, 0.6, 0.05, 0.8, 0.9, "partial"),):
+        a, b = latent(rng, files, n, pb - gap, pb, se2, re, kind)
+        lo, hi = intervals(a, b)["rule"]
+        for r in range(files):
+            c = es.compare(a[r], b[r])
+            if not (np.isnan(lo[r]) and math.isnan(c.ci_low)):
+                worst = max(worst, abs(c.ci_low - lo[r]), abs(c.ci_high - hi[r]))
+    return worst
 
 
 def run(rng, reps, n, pb, gap, se2, re, kind):
@@ -116,16 +160,25 @@ AUDIT = (("partial credit, n = 30, baseline 0.9, margin 3pt", 30, 0.9, 0.03, 0.8
          ("K = 3 runs, n = 60, baseline 0.97, margin 2pt", 60, 0.97, 0.02, 1.0, 0.8, "runs3"))
 
 
-def main(argv=None):
+def parser(against: str, seed: int) -> argparse.ArgumentParser:
+    """The options of this bench and of bench_skewed_means.py: --audit, --grid, --check, --reps, --seed."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--audit", action="store_true")
     ap.add_argument("--grid", action="store_true")
+    ap.add_argument("--check", action="store_true", help=f"the vectorised rule against {against}")
+    ap.add_argument("--reps", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=seed)
+    return ap
+
+
+def main(argv=None):
+    ap = parser("es.compare", 6)
     ap.add_argument("--continuous", action="store_true", help="continuous scores Phi(eta), latent variance 0.5")
     ap.add_argument("--gate", action="store_true", help="the audit's two designs through es.gate itself")
-    ap.add_argument("--reps", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=6)
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
+    if args.check:
+        print(f"rule vs es.compare, largest gap {check(rng):.2e}", flush=True)
     if args.audit:
         for name, n, pb, gap, se2, re, kind in AUDIT:
             show(name, run(rng, args.reps, n, pb, gap, se2, re, kind), args.reps)

@@ -116,7 +116,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                                        p.m2_diff, p.comoment, only, paired=paired, clustered=cl,
                                        confidence=confidence, method=method,
                                        interval="normal" if interval == "normal" else "auto", memo=fs.memo,
-                                       pending=pending), e)
+                                       pending=pending, unit=sums.unit01), e)
             if len(pending) > len(waiting):
                 waiting.append(len(raw))
             mc: tuple[Any, ...] = (None, None, None, None, None)

@@ -89,7 +89,8 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
             continue
         s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not ms.not01.any(), clustered=False,
                                 confidence=confidence, method=method,
-                                interval="auto" if interval == "auto" else "normal"), sums.exponent)  # analyze's rule
+                                interval="auto" if interval == "auto" else "normal", bounded=sums.unit01),
+                   sums.exponent)  # analyze's rule (unclustered scores in [0, 1] near a bound: bounded_unclustered)
         k_max = int(ms.k_values.max())
         proportion = sums.score_kind == "binary" and k_max == 1
         low, high, label = _model_interval(s, "resampled" if k_max > 1 else sums.score_kind, interval,

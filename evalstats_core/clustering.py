@@ -98,7 +98,9 @@ class Summary:
     interval : str
         ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"`` (0/1 scores, see
         :func:`~evalstats_core.proportions.binary_mean_interval`), ``"cluster-means"`` (under two clusters'
-        worth of information, :mod:`~evalstats_core.cluster_means`) or ``"none"`` (SE 0: no interval).
+        worth of information, :mod:`~evalstats_core.cluster_means`), ``"quasi-binomial-t"`` (scores in [0, 1]
+        not all 0/1, unclustered, near 0% or 100%: :mod:`~evalstats_core.bounded_unclustered`) or ``"none"``
+        (SE 0: no interval).
     """
 
     n: int
@@ -268,6 +270,8 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         used = sizes > 0.0
         sizes, sums = sizes[used], sums[used]
     bounded = ones is None and codes is not None and 0.0 <= float(arr.min()) and float(arr.max()) <= 1.0
+    if ones is None and codes is None:  # asked only near a bound (bounded_mean_t_interval)
+        bounded = lambda: 0.0 <= float(arr.min()) and float(arr.max()) <= 1.0  # noqa: E731
     return summary_from_moments(n, mean, sums, sizes, ss, binary=ones is not None, clustered=clusters is not None,
                                 confidence=level, method=method, interval=interval, bounded=bounded)
 

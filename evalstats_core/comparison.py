@@ -290,7 +290,8 @@ def compare(
         ssd = math.nan
     return comparison_from_moments((n, n_b), (mean_a, mean_b), (sums_a, sums_b), np.ones(1) if sizes is None else sizes,
                                    (ssa, ssb, ssd, cov), None, paired=paired, clustered=clusters is not None,
-                                   confidence=level, method=method, interval=interval)
+                                   confidence=level, method=method, interval=interval,
+                                   unit=lambda: min(xa.min(), xb.min()) >= 0.0 and max(xa.max(), xb.max()) <= 1.0)
 
 
 def _welch_df(se_a: float, se_b: float, df_a: float, df_b: float) -> float:

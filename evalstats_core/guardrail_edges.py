@@ -99,10 +99,13 @@ def _skewed(table: QuestionTable, analysis: Analysis) -> Guardrail:
 
 def _shown(m: ModelResult, analysis: Analysis) -> str:
     """The interval a model got when it is not the t / normal one (e.g. clustered scores in [0, 1])."""
-    if m.interval.startswith(("t ", "CR", "CLT")) or not math.isfinite(m.ci_low):
+    from .vocabulary import INTERVAL_LABELS
+
+    widened = m.interval == INTERVAL_LABELS["quasi-binomial-t"]  # unclustered scores in [0, 1] near a bound
+    if (m.interval.startswith(("t ", "CR", "CLT")) and not widened) or not math.isfinite(m.ci_low):
         return ""
     low, high = (_score(v, analysis) for v in (m.ci_low, m.ci_high))
-    return f" The interval shown for {m.model} is not t but {m.interval}: {low} to {high}."
+    return f" The interval shown for {m.model} is not {'plain ' if widened else ''}t but {m.interval}: {low} to {high}."
 
 
 def _information(table: QuestionTable, analysis: Analysis) -> str:

@@ -93,7 +93,7 @@ def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
     caveats = []
     units = c.n_clusters if c.n_clusters is not None else c.n
     what = f"{c.n_clusters} clusters" if c.n_clusters is not None else f"{c.n} questions"
-    score_interval = c.interval in INTERVAL_LABELS.values()  # Tango's: no t, no SE behind its width
+    score_interval = c.interval in INTERVAL_LABELS.values() and c.interval != INTERVAL_LABELS["t-tango"]  # Tango's
     if analysis.method == "cr2" and c.df < SMALL_DF and not score_interval and c.se > 0.0:
         caveats.append(few_df_words(what, c.df, analysis.confidence))
     elif analysis.method == "cr1" and units < SMALL_N:
@@ -160,6 +160,15 @@ def methods_paragraph(analysis: Analysis) -> str:
                      "score in [0, 1] varies at most as a 0/1 one, Bhatia & Davis 2000; Papke & Wooldridge 1996): "
                      "Korn & Graubard's interval on the effective number of questions, at least as wide as the "
                      "logit-scale CR2 and the beta-binomial likelihood intervals.")
+    bounded = {INTERVAL_LABELS["quasi-binomial-t"], INTERVAL_LABELS["t-tango"]}
+    if any(r.interval in bounded for r in (*analysis.models, *analysis.comparisons)):
+        parts.append("For scores in [0, 1] that are not 0/1, without clusters, near 0% or 100% (the skewness "
+                     "|1 - 2p| / sqrt(n* p (1 - p)) of a binomial mean on n* = n / phi trials above 0.1, phi the "
+                     "quasi-binomial dispersion: a score in [0, 1] varies at most as a 0/1 one) the t interval is "
+                     "widened, fully from a skewness of 0.2, to Korn & Graubard's interval on n* for one model and "
+                     "to Tango's score interval on the quasi-binomial discordance counts for a pair (its p the larger "
+                     "of the t test's and the score test's), and kept inside [0, 1] (McCullagh & Nelder 1989, "
+                     "Sec. 9.2; Korn & Graubard 1998; Tango 1998).")
     if any(m.interval.startswith("cluster means") for m in analysis.models):
         parts.append("Where the clusters hold under two clusters' worth of information (two clusters, or one "
                      "holding most questions: Kish's effective number of clusters below 2) the interval is at "

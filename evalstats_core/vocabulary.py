@@ -47,17 +47,22 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
                    "tango": "Tango score (discordant answers)",
                    "tango-effective": ("Tango score (discordant answers, effective n; at least the discordant cells' "
                                        "logit CR2 MOVER interval)"),
+                   "quasi-binomial-t": ("t (n - 1 df), near 0% or 100% at least Korn-Graubard on the quasi-binomial "
+                                        "effective n (scores in [0, 1])"),
+                   "t-tango": ("paired t (n - 1 df), near 0% or 100% at least Tango score on quasi-binomial counts "
+                               "(scores in [0, 1])"),
                    "none": "no interval (standard error 0)"}
 
 #: Interval methods for one model's mean (the command line's ``--interval`` choices, same rule):
 #: ``auto`` is, for 0/1 scores with fewer than 100 expected failures (on the effective number of
 #: questions with clusters), Wilson / Clopper-Pearson / Korn-Graubard (one model), else the t (or normal)
 #: interval, and Tango for every pair of 0/1 scores (at every count); for clustered scores in [0, 1] that
-#: are not 0/1 the same rule on quasi-binomial counts (:mod:`~evalstats_core.bounded_means`); with under
+#: are not 0/1 the same rule on quasi-binomial counts (:mod:`~evalstats_core.bounded_means`), without clusters
+#: near 0% or 100% t widened to it (:mod:`~evalstats_core.bounded_unclustered`); with under
 #: two clusters' worth of information at least the cluster means' one
 #: (:func:`~evalstats_core.proportions.binary_mean_interval`).
 INTERVAL_METHODS: dict[str, str] = {
-    "auto": "auto (score or exact interval near 0% or 100% for 0/1 scores and clustered scores in [0, 1], else t)",
+    "auto": "auto (score or exact interval near 0% or 100% for 0/1 scores and scores in [0, 1], else t)",
     "normal": "t (normal with CR1)",
     # the methods one can ask for; Korn-Graubard, cluster means and Tango are what ``auto`` picks
     **{k: INTERVAL_LABELS[k] for k in ("wilson", "clopper-pearson", "bayes")},
