@@ -46,7 +46,8 @@ SIZES = {"3": (300,) * 3, "5": (200,) * 5, "8": (400, 100, 50, 50, 30, 20, 10, 5
          "27": (37,) * 27, "57": tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57)),
          "60": (20,) * 60, "mmlu": MMLU, "bbh": BBH, "one90": (900,) + (10,) * 10, "2": (500, 500),
          "2u": (900, 100), "2x": (990, 10), "3u": (900, 50, 50), "3v": (700, 200, 100),
-         "4x": (970, 10, 10, 10), "5u": (900, 25, 25, 25, 25), "s30": (1,) * 30, "m8": (6, 4, 3, 2, 2, 2, 1, 1)}
+         "4x": (970, 10, 10, 10), "5u": (900, 25, 25, 25, 25), "s30": (1,) * 30, "m8": (6, 4, 3, 2, 2, 2, 1, 1),
+         "60a": (600, 100, 100, 100, 100), "60b": (600, 200, 200), "60c": (120, 20, 20, 20, 20)}
 METHODS = ("t", "Korn-Graubard", "logit CR2", "beta-binomial", "cluster means", "union of KG and logit", "default")
 SHORT = ("t", "KG", "logit", "betabin", "cl-means", "KG|logit", "default")
 
@@ -71,8 +72,9 @@ def bounded(args: argparse.Namespace) -> None:
 
     gen = np.random.default_rng(7)
     print(f"{'design':>6s} {'ICC':>5s} {'p':>5s} {'t':>6s} {'old':>6s} {'new':>6s} {'width new/old':>13s}"
-          f"  ({args.scores}, {args.reps} draws)")
-    cov_new, cov_old, ratios = [], [], []
+          f" {'fract.':>6s} {'new/fract.':>10s}  ({args.scores}, {args.reps} draws; fract.: the rule without the "
+          "whole-question member)")
+    cov_new, cov_old, ratios, cov_frac, r_frac = [], [], [], [], []
     for key in args.designs.split(","):
         sizes = np.asarray(SIZES[key], dtype=np.float64)
         for icc in (0.05, 0.1, 0.2, 0.3):
@@ -80,14 +82,18 @@ def bounded(args: argparse.Namespace) -> None:
                 means, m2 = draw_cluster_scores(sizes, mean, icc, args.reps, gen, kind=args.scores)
                 new = clustered_mean_intervals(means, sizes, m2=m2)
                 old = clustered_mean_intervals(means, sizes)["default"]
-                cov = [float(np.mean((lo <= mean) & (mean <= hi))) for lo, hi in (new["t"], old, new["default"])]
+                frac = clustered_mean_intervals(means, sizes, m2=m2, whole=False)["default"]
+                cov = [float(np.mean((lo <= mean) & (mean <= hi))) for lo, hi in (new["t"], old, new["default"], frac)]
                 width = np.median(old[1] - old[0])
-                ratio = float(np.median(new["default"][1] - new["default"][0]) / width) if width > 0 else math.inf
+                w_new = float(np.median(new["default"][1] - new["default"][0]))
+                ratio = w_new / width if width > 0 else math.inf
                 cov_old.append(cov[1])
                 cov_new.append(cov[2])
                 ratios.append(ratio)
-                print(f"{key:>6s} {icc:5.2f} {mean:5.2f} {cov[0]:6.3f} {cov[1]:6.3f} {cov[2]:6.3f} {ratio:13.3f}",
-                      flush=True)
+                cov_frac.append(cov[3])
+                r_frac.append(w_new / float(np.median(frac[1] - frac[0])))
+                print(f"{key:>6s} {icc:5.2f} {mean:5.2f} {cov[0]:6.3f} {cov[1]:6.3f} {cov[2]:6.3f} {ratio:13.3f}"
+                      f" {cov[3]:6.3f} {r_frac[-1]:10.3f}", flush=True)
     c, o, r = np.asarray(cov_new), np.asarray(cov_old), np.asarray(ratios)
     fin = r[np.isfinite(r)]
     print(f"\n{c.size} designs: new worst {c.min():.3f}, below 0.93 in {int(np.sum(c < 0.93))}, median "
@@ -95,6 +101,9 @@ def bounded(args: argparse.Namespace) -> None:
           f"median {np.median(fin):.3f}, 90th percentile {np.quantile(fin, 0.9):.3f}, max {fin.max():.3f} "
           f"({int(np.sum(~np.isfinite(r)))} designs where the old median width is 0); coverage SE at 95%: "
           f"{math.sqrt(0.95 * 0.05 / args.reps):.4f}")
+    f, rf = np.asarray(cov_frac), np.asarray(r_frac)
+    print(f"without the whole-question member: worst {f.min():.3f}, below 0.93 in {int(np.sum(f < 0.93))}; width new / "
+          f"without: median {np.median(rf):.3f}, 90th percentile {np.quantile(rf, 0.9):.3f}, max {rf.max():.3f}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -22,6 +22,7 @@ from evalstats_core.data import Prepared
 from evalstats_core.errors import EvalStatsError
 
 from . import examples
+from .option_words import say
 
 INJECT_KEY = "_analyze_injected"
 LAST_KEY = "_analyze_last"  # the Analysis the page shows (read by tests that compare with the command line)
@@ -389,7 +390,7 @@ def run(source: Source, reading: Any, settings: dict) -> Results | None:
     for result in (analysis, everything):
         if isinstance(result, str):
             st.session_state.pop(LAST_KEY, None)
-            st.error(f"**The analysis cannot run.** {esc(result)}", icon=":material/error:")
+            st.error(f"**The analysis cannot run.** {say(result)}", icon=":material/error:")
             return None
     guards, ranking = _extras(source.key, roles_key, opts, settings["method"], prepared, analysis, everything)
     analysis, everything = with_command(analysis, source, roles_key), with_command(everything, source, roles_key)

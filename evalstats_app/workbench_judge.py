@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from evalstats_app import shell
+from evalstats_app.option_words import say
 from evalstats_app.workbench import esc
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts.judge import three_intervals
@@ -102,7 +103,7 @@ def judge_section(prepared, res, key: str, roles: tuple) -> None:
         if choice == detected:  # found by its name only (e.g. a 'label' column of categories): not an error
             st.info(f"Column {esc(choice)} was not read as human labels: {esc(section)}", icon=":material/info:")
         else:
-            st.error(f"**The human labels cannot be used.** {esc(section)}", icon=":material/error:")
+            st.error(f"**The human labels cannot be used.** {say(section)}", icon=":material/error:")
         return
     if section is None or not section.models:
         st.info("No model has two or more human labels in this column.", icon=":material/info:")

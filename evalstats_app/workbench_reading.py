@@ -23,6 +23,7 @@ from evalstats_core.errors import EvalStatsError
 from evalstats_core.reading import ReadingOptions
 
 from . import examples
+from .option_words import say
 from .workbench import (
     AUTO_CLUSTER,
     DETECT,
@@ -272,7 +273,7 @@ def _common_controls(where) -> None:
 
 def _error(source: Source, message: str) -> None:
     st.session_state.pop(LAST_KEY, None)
-    st.error(f"**{esc(source.name)} cannot be analysed.** {esc(message)}", icon=":material/error:")
+    st.error(f"**{esc(source.name)} cannot be analysed.** {say(message)}", icon=":material/error:")
 
 
 def _cluster_keys(prepared: Prepared | str) -> list[str]:
@@ -464,7 +465,7 @@ def reading_warnings(warnings) -> None:
     """What reading the file found worth a warning (``Dataset.warnings``, or ``FileSums.warnings`` from DuckDB:
     the same checks, the same words), one box each."""
     for w in warnings:
-        st.warning(esc(w), icon=":material/warning:")
+        st.warning(say(w), icon=":material/warning:")
 
 
 def with_command(analysis: Any, source: Source, opts: ReadingOptions) -> Any:

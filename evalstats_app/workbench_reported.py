@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from evalstats_app.option_words import say
 from evalstats_app.workbench import CONFIDENCES, PROPORTION_METHODS, esc
 from evalstats_core.errors import EvalStatsError
 
@@ -34,7 +35,7 @@ def reported_section(content) -> None:
     try:
         r = analyze_reported(table, method=method, confidence=float(confidence))
     except EvalStatsError as exc:
-        st.error(f"**The table cannot be used yet.** {esc(exc)}", icon=":material/error:")
+        st.error(f"**The table cannot be used yet.** {say(exc)}", icon=":material/error:")
         return
     level = f"{confidence:.0%} CI"
     shown = pd.DataFrame({

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from evalstats_app import shell
+from evalstats_app.option_words import say
 from evalstats_app.workbench import (
     ADJUST,
     Results,
@@ -339,7 +340,7 @@ def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, 
                                               res.analysis.interval), ctl["pair"], ctl["delta"], ctl["alpha"], ctl["power"],
                  prepared, res.analysis)
     if isinstance(plan, str):
-        st.error(esc(plan), icon=":material/error:")
+        st.error(say(plan), icon=":material/error:")
         return
     pct = _percent(res.analysis)
     words = describe(plan, percent=pct)

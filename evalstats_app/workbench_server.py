@@ -16,6 +16,7 @@ import streamlit as st
 
 from evalstats_core.errors import EvalStatsError
 
+from .option_words import say
 from .workbench import LAST_KEY, Results, Source, esc
 
 PATH_KEY = "analyze_server_path"
@@ -100,7 +101,7 @@ def sql_results(source: Source) -> tuple[Any, Results | None]:
     sums = _sql_sums(source.key, source.path, os.path.basename(source.path.rstrip("/")) or source.name)
     if isinstance(sums, str):
         st.session_state.pop(LAST_KEY, None)
-        st.error(f"**{esc(source.name)} cannot be analysed.** {esc(sums)}", icon=":material/error:")
+        st.error(f"**{esc(source.name)} cannot be analysed.** {say(sums)}", icon=":material/error:")
         return sums, None
     st.markdown(f"**Aggregated by DuckDB** from {esc(source.name)}: {sums.n_questions:,} questions, "
                 f"{len(sums.models)} models ({', '.join(esc(m) for m in sums.models)}), "
@@ -123,7 +124,7 @@ def sql_results(source: Source) -> tuple[Any, Results | None]:
         everything = analysis if opts[0] is None else analyze_sums(sums, baseline=None, **kw)
     except EvalStatsError as exc:
         st.session_state.pop(LAST_KEY, None)
-        st.error(f"**The analysis cannot run.** {esc(exc)}", icon=":material/error:")
+        st.error(f"**The analysis cannot run.** {say(exc)}", icon=":material/error:")
         return sums, None
     analysis, everything = (with_command(x, [source.name], ReadingOptions()) for x in (analysis, everything))
     st.session_state[LAST_KEY] = analysis

@@ -63,7 +63,7 @@ def warnings_for(sums: FileSums, rows: list[ModelResult], pairs: tuple[PairResul
             out.append(f"only {few} clusters (column '{sums.cluster_col}'): with fewer than about {MIN_CLUSTERS} "
                        "clusters the CR1 standard error with a normal interval tends to be too small, so read the "
                        "intervals as optimistic (Cameron & Miller 2015); the default CR2 with Satterthwaite "
-                       "degrees of freedom (--cluster-se cr2) corrects this")
+                       "degrees of freedom (method='cr2') corrects this")
         elif method == "cr2" and few < MIN_CLUSTERS_CR2:
             from .proportions import kish_n
 
@@ -99,7 +99,7 @@ def warnings_for(sums: FileSums, rows: list[ModelResult], pairs: tuple[PairResul
             out.append(f"{'every model has' if len(small) == len(rows) else 'some models have'} fewer than "
                        f"{SMALL_N} {what} (smallest: {u_min}): normal (CLT) intervals can be too narrow with fewer "
                        f"than a few hundred independent {what} (Bowyer et al. 2025); the default t reference "
-                       f"(--cluster-se cr2) widens them; {tail}")
+                       f"(method='cr2') widens them; {tail}")
         elif min(r.df for r in rows) < SMALL_DF:
             df_min = min(r.df for r in rows)
             out.append(f"only {u_min} independent {what} at the fewest ({df_min:.1f} degrees of freedom): the "

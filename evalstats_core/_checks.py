@@ -10,7 +10,6 @@ import numpy as np
 
 from ._columns import check_name, distinct
 from .errors import EvalStatsError
-from .flags import flag
 from .limits import Limits, estimate
 
 if TYPE_CHECKING:  # pandas and pyarrow are imported where they are used: the small-CSV path needs neither
@@ -108,16 +107,14 @@ def scores_in_question_col(first: list, n: int, col: str, label: str) -> str:
     shown = ", ".join(str(x) for x in first)
     return (f"the question column '{col}' of {label} holds numbers that look like scores ({shown}"
             f"{', ...' if n > 4 else ''}: {n} distinct); choose the column that names the "
-            f"questions (question_col= / {flag('question_col')}), and leave other columns out (ignore_cols= / "
-            f"{flag('ignore_cols')})")
+            "questions (question_col=), and leave other columns out (ignore_cols=)")
 
 
 def runs_warning(example: tuple[str, str, int]) -> str:
     """The warning for question ids that look like runs: ``(id, base, count)`` as :func:`runs_in_ids` gives it."""
     return (f"{example[2]:,} question ids look like runs of another question (e.g. '{example[0]}' of "
             f"'{example[1]}'); they are counted as separate questions, which makes the standard errors "
-            f"too small if they are repeated runs: read them as runs with runs_in_ids=True ({flag('runs_in_ids')}, "
-            "or the workbench's checkbox)")
+            "too small if they are repeated runs: read them as runs with runs_in_ids=True")
 
 
 def _fractions(labels: np.ndarray) -> bool:
@@ -247,8 +244,7 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
         said = "with different scores" if n_differ else "with the same score"
         raise EvalStatsError(
             f"{n_multi:,} {what} appear on more than one row of {label} ({n_differ:,} {said}), e.g. "
-            f"{example}; remove the duplicated rows, or read them as resamples (duplicates='resamples', "
-            f"{flag('duplicates')} resamples on the command line)")
+            f"{example}; remove the duplicated rows, or read them as resamples (duplicates='resamples')")
     if resample is not None:
         notes.append(f"{n_multi:,} {what} appear on more than one row of {label} (a run given twice?): read as "
                      "resamples and averaged; choose duplicates='error' to stop on them")
@@ -256,7 +252,7 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
         warnings.append(
             f"{n_differ:,} {what} appear on several rows with different scores, e.g. {example}: "
             "they are read as resamples and averaged; if they are duplicated rows rather than repeated answers, "
-            f"the file is wrong: fix it, or choose duplicates='error' ({flag('duplicates')} error) to stop on them")
+            "the file is wrong: fix it, or choose duplicates='error' to stop on them")
 
 
 _SCALES = ((1.0, "0 to 1"), (10.0, "up to 10"), (100.0, "up to 100"))
@@ -289,11 +285,11 @@ def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: st
             words = dict(_SCALES).get(bound, "above 100")
             return f"{shown} ({words})"
         groups = "; ".join(said(b) for b in kinds)
-        fix = (" If a column is not a model (a token count, a latency), leave it out with ignore_cols= "
-               f"({flag('ignore_cols')} on the command line)." if wide else "")
+        fix = (" If a column is not a model (a token count, a latency), leave it out with ignore_cols=."
+               if wide else "")
         message = (f"the models of {label} score on different scales: {groups}; a difference between them would "
                    "mix units (put every model on one scale, e.g. divide 0-100 scores by 100).{fix} If the scales "
-                   f"really are the same, pass mixed_scales='allow' ({flag('mixed_scales')} allow)").replace("{fix}", fix)
+                   "really are the same, choose mixed_scales='allow'").replace("{fix}", fix)
         if mixed == "error":
             raise EvalStatsError(message)
         warnings.append(message.split("; a difference")[0] + ": read as one scale because mixed scales were allowed")

@@ -93,9 +93,12 @@ def _load(args: argparse.Namespace):
 
 
 def _say_warnings(warnings: tuple[str, ...]) -> None:
-    """The reading's warnings on stderr, one line each (a Dataset's, or the SQL engine's FileSums')."""
+    """The reading's warnings on stderr, one line each (a Dataset's, or the SQL engine's FileSums'), the options
+    they name spelled as the command line does."""
+    from .flags import for_cli
+
     for w in warnings:
-        print(f"evalbars: warning: {' '.join(w.split())}", file=sys.stderr)
+        print(f"evalbars: warning: {' '.join(for_cli(w).split())}", file=sys.stderr)
 
 
 def _limits(args: argparse.Namespace):

@@ -9,14 +9,12 @@ checks that every question lies in one cluster.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import EvalStatsError
-from .flags import flag
 
 if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name and question_clusters need neither
     import pandas as pd
@@ -102,14 +100,14 @@ def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None],
     if roles["question"] is None:
         raise EvalStatsError(
             f"could not find the question column in {label} (columns: {', '.join(repr(h) for h in header)}); "
-            f"name it 'question' or pass question_col= ({flag('question_col')} on the command line)")
+            "name it 'question' or choose it with question_col=")
     long_form = fmt == "long" or (fmt is None and roles.get("model") is not None)
     if long_form:
         for role in ("model", "score"):
             if roles.get(role) is None:
                 raise EvalStatsError(
                     f"could not find the {role} column in {label} (columns: {', '.join(repr(h) for h in header)}); "
-                    f"name it '{role}' or pass {role}_col= (--{role}-col on the command line)")
+                    f"name it '{role}' or choose it with {role}_col=")
         roles["models"] = []
     else:
         roles["model"] = roles["score"] = None
@@ -313,9 +311,8 @@ def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where:
     worded = False
     for j, k in enumerate(mcols):  # a loop over model columns, not rows
         hint = (f" (read as wide form: every column other than '{qname}' is a model; if '{header[k]}' is not a "
-                f"model (a prompt, a reference answer), leave it out with ignore_cols= ({flag('ignore_cols')} "
-                f"{shlex.quote(header[k])}; 'Columns to leave out' in the app); if the file is long form, name its "
-                f"model column with model_col= / {flag('model_col')})")
+                f"model (a prompt, a reference answer), leave it out with ignore_cols=({header[k]!r},); if the file "
+                "is long form, name its model column with model_col=)")
         grid[:, j], w = score_values(table.column(k), header[k], where, missing_ok=True, hint=hint)
         worded |= w
         if np.isnan(grid[:, j]).all():

@@ -134,7 +134,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                             only_model=mc[2], only_baseline=mc[3], df=c.df, method=method,
                             mcnemar_p=mc[4],
                             interval=(normal_label(method, cl) if c.interval == "normal"
-                                      else INTERVAL_LABELS[c.interval])))
+                                      else INTERVAL_LABELS[_label_key(c.interval, only)])))
         for i, (low, high, p_value, _) in zip(waiting, pair_rules(pending, confidence), strict=True):
             raw[i].update(ci_low=math.ldexp(low, e), ci_high=math.ldexp(high, e), p_value=p_value)
     adjusted = _adjust([r["p_value"] for r in raw], adjust)
@@ -158,3 +158,11 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
         format=sums.format, question_col=sums.question_col, model_col=sums.model_col,
         score_col=sums.score_col, cluster_col=sums.cluster_col if clustered else None,
         reading=tuple(sums.reading), method=method, interval=interval)
+
+
+def _label_key(kind: str, only: tuple[int, int] | None) -> str:
+    """The label of a pair's interval ``kind``: Tango's without clusters says when it is continuity-corrected
+    (:func:`~evalstats_core.pair_proportions.continuity_correction` is above 0 from one discordant answer on)."""
+    if kind == "tango" and only is not None and only[0] + only[1] > 0:
+        return "tango-corrected"
+    return kind

@@ -18,7 +18,6 @@ from ._columns import find_roles, label_codes, role_notes, score_values, wide_ce
 from ._read import OpenedFile, open_file
 from ._records import Records
 from .errors import EvalStatsError
-from .flags import flag
 from .limits import Limits
 
 __all__ = ["read_table", "arrow_of", "EXTRA_COLUMNS"]
@@ -71,7 +70,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
         if m_labels.size > limits.max_models:
             raise EvalStatsError(
                 f"{label} has {m_labels.size:,} distinct values in its model column '{header[mi]}', more than the "
-                f"limit of {limits.max_models:,}; is '{header[mi]}' really the model column ({flag('model_col')})? If it "
+                f"limit of {limits.max_models:,}; is '{header[mi]}' really the model column (model_col=)? If it "
                 f"is, analyse fewer models at a time, or {Limits.how_to_raise('max_models')}")
         score, worded = score_values(table.column(si), header[si], where, missing_ok=False)
         rows = None

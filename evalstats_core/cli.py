@@ -31,7 +31,11 @@ __all__ = ["main", "build_parser"]
 
 
 def _fail(message: str) -> int:
-    print(f"evalbars: error: {' '.join(str(message).split())}", file=sys.stderr)
+    from .flags import (
+        for_cli,  # the core names options as the API does (question_col=); we print --question-col
+    )
+
+    print(f"evalbars: error: {' '.join(for_cli(str(message)).split())}", file=sys.stderr)
     return 2
 
 
@@ -135,6 +139,7 @@ def _run(args: argparse.Namespace) -> int:
         import dataclasses
 
         result = dataclasses.replace(result, reading=(*result.reading, f"--engine {by_sql[2]}"))
+    from .flags import for_cli
     from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
 
     skipped: list[str] = []
@@ -142,14 +147,14 @@ def _run(args: argparse.Namespace) -> int:
         dataset, result, human_col=args.human_col, labels=args.labels,
         human_loader=lambda name: _load(argparse.Namespace(**{**vars(args), "metric": name}))[0], notes=skipped)
     for note in skipped:
-        print(f"evalbars: note: {' '.join(note.split())}", file=sys.stderr)
+        print(f"evalbars: note: {' '.join(for_cli(note).split())}", file=sys.stderr)
     if judge is not None:  # every table, verdict and ranking then reads the corrected numbers
         from .judge_apply import corrected_analysis
 
         result = corrected_analysis(result, judge)
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
-            print(f"evalbars: warning: {w}", file=sys.stderr)
+            print(f"evalbars: warning: {for_cli(w)}", file=sys.stderr)
     if args.format == "csv" and args.output is not None and (args.output.endswith(("/", os.sep))
                                                              or os.path.isdir(args.output)):
         from .report import csv_tables

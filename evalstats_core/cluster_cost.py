@@ -125,5 +125,4 @@ def cost_sentence(costs: list[ClusterCost], cluster_col: str | None, *, percent:
     return (f"{COST_PREFIX} {few} clusters (column '{cluster_col}') costs: " + "; ".join(parts) + more
             + f". The clustered interval treats the {few} clusters as a sample of many possible ones, and so few "
             "leave few degrees of freedom; if they are the fixed set you care about (these clusters, not others "
-            "like them), the unclustered interval answers for them (--no-clusters, or Cluster: (none) in the "
-            "workbench)")
+            "like them), the unclustered interval answers for them (use_clusters=False)")

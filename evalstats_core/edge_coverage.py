@@ -202,7 +202,8 @@ def draw_cluster_counts(sizes: np.ndarray, mean: float, icc: float, reps: int,
 
 
 def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0.95, *, profile: bool = True,
-                               trials: np.ndarray | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+                               trials: np.ndarray | None = None, whole: np.ndarray | None = None
+                               ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Intervals for one clustered model from per-cluster counts ``x`` (shape ``(reps, G)``), vectorised.
 
     Returns ``{"t", "Korn-Graubard", "logit CR2", "cluster means", "beta-binomial", "union of KG and logit",
@@ -215,7 +216,9 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
     (:func:`~evalstats_core.proportions.binary_mean_interval`). ``profile=False`` skips the profile
     likelihood (the slowest part) and leaves out the two keys that need it. ``trials`` (shape ``(reps,)``)
     caps the effective number of questions instead of ``n``: the quasi-binomial ``n / phi`` of scores in
-    [0, 1] (:func:`clustered_mean_intervals`). The same
+    [0, 1] (:func:`clustered_mean_intervals`); ``whole`` (shape of ``x``) the sums read in whole questions
+    (:func:`~evalstats_core.bounded_means.whole_question_counts`), whose profile interval joins the
+    beta-binomial one where they differ from ``x``. The same
     arithmetic as :func:`~evalstats_core.clustering.summarize` (``tests/test_edges.py`` checks equality
     to 1e-9), thousands of times faster for coverage tables.
     """
@@ -266,6 +269,10 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
     bb = (tt[0].copy(), tt[1].copy())
     if use.any():  # the profile likelihood only where the rule reads it (it costs the most)
         bb[0][use], bb[1][use] = betabinomial_profile_ci(x[use], sizes, confidence=conf)
+        moved = use & np.any(whole != x, axis=1) if whole is not None else np.zeros_like(use)
+        if moved.any():  # the whole-question member of the bounded rule
+            w_low, w_high = betabinomial_profile_ci(whole[moved], sizes, confidence=conf)
+            bb[0][moved], bb[1][moved] = np.fmin(bb[0][moved], w_low), np.fmax(bb[1][moved], w_high)
     out["beta-binomial"] = bb
     rest = out["cluster means"]  # where the rule reads no proportion interval: t, or the cluster means'
     out["default"] = (np.where(use, np.fmin(np.fmin(kl[0], bb[0]), cm[0]), rest[0]),
@@ -307,7 +314,8 @@ def draw_cluster_means(sizes: np.ndarray, mean: float, icc: float, reps: int, ge
 
 
 def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float = 0.95, *,
-                             m2: np.ndarray | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+                             m2: np.ndarray | None = None, whole: bool = True
+                             ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """CR2's t interval and the default one (``summarize``'s for scores that are not 0/1) from cluster
     means ``means`` (``(reps, G)``), vectorised: ``{"t", "cluster means", "default"}``.
 
@@ -316,7 +324,9 @@ def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float =
     interval (:func:`~evalstats_core.cluster_means.cluster_means_ci`). With ``m2``, the within-cluster centred
     sums of squares of scores in [0, 1], the default is the quasi-binomial rule
     (:func:`~evalstats_core.bounded_means.bounded_mean_interval`): :func:`clustered_binary_intervals` on the
-    cluster sums with the effective number of questions capped at ``n / phi``. ``tests/test_cluster_means.py``
+    cluster sums with the effective number of questions capped at ``n / phi``, and the profile interval of the
+    sums read in whole questions (:func:`~evalstats_core.bounded_means.whole_question_counts`; ``whole=False``
+    leaves it out: the rule before it, for the coverage tables). ``tests/test_cluster_means.py``
     and ``tests/test_bounded_means.py`` check both equal ``summarize``'s to 1e-9."""
     from ._clusters import cr2_se_df, t_crit
     from .cluster_means import cluster_means_ci, few_clusters_worth
@@ -329,7 +339,7 @@ def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float =
     half = t_crit(conf, df) * se
     tt = (m - half, m + half)
     if m2 is not None:
-        from .bounded_means import _PHI_FLOOR
+        from .bounded_means import _PHI_FLOOR, whole_question_counts
 
         between = (sizes * (means - m[:, None]) ** 2).sum(axis=1)
         room = n * m * (1.0 - m) - between
@@ -339,7 +349,8 @@ def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float =
         # a file of 0/1 scores (every cluster's sum of squares the largest: phi 1, whole counts) is a 0/1 file
         binary = (phi >= 1.0 - 1e-9) & np.all(np.abs(x - np.rint(x)) <= 1e-9 * sizes, axis=1)
         x = np.where(binary[:, None], np.rint(x), x)
-        iv = clustered_binary_intervals(x, sizes, conf, trials=n / np.maximum(phi, _PHI_FLOOR))
+        iv = clustered_binary_intervals(x, sizes, conf, trials=n / np.maximum(phi, _PHI_FLOOR),
+                                        whole=whole_question_counts(x, sizes, m) if whole else None)
         return {"t": tt, "cluster means": iv["cluster means"], "default": iv["default"]}
     if not few_clusters_worth(sizes):
         return {"t": tt, "cluster means": tt, "default": tt}

@@ -41,11 +41,11 @@ ENGINES = ("memory", "duckdb", "spark")
 #: Rows of the file read into memory to find the column roles (the whole file is then aggregated in SQL).
 SAMPLE_ROWS = 50_000
 NOT_FROM_SUMS = ("is not available with the {engine} engine, which keeps only sums per model, pair and cluster, "
-                 "not the rows; analyse a file that fits in memory (--engine memory) for it")
+                 "not the rows; analyse a file that fits in memory (engine='memory') for it")
 #: The environment variable naming the one server folder whose files the workbench may analyse by path (unset:
 #: off, the default).
 SERVER_DATA = "EVALSTATS_SERVER_DATA"
-_UNSUPPORTED = {"runs_in_ids": "runs in ids (--runs-in-ids)", "resample_col": "a resample column (--resample-col)"}
+_UNSUPPORTED = {"runs_in_ids": "runs in ids (runs_in_ids=True)", "resample_col": "a resample column (resample_col=)"}
 
 
 def choose_engine(path: Any, limits: Limits | None = None) -> str:
@@ -313,7 +313,7 @@ def engine_message(text: str, label: str, engine: str) -> str:
                 "give files with the same columns (or analyse each file on its own)")
     first_line = " ".join(text.split())[:300]
     return (f"{engine} could not read '{label}' ({first_line}); check that every file is a Parquet or CSV results "
-            "table, or read one file with --engine memory for a detailed message")
+            "table, or read one file with engine='memory' for a detailed message")
 
 
 def analyze_file(path: Any, *, engine: str = "duckdb", spark: Any = None, connection: Any = None,

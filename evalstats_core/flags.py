@@ -1,17 +1,23 @@
-"""How the command line spells the reading choices (the one place that does, with ``cli.py``).
+"""How the command line spells the API's options (the one place that does, with ``cli.py``).
 
 The data layer records *what* was chosen (:attr:`Dataset.options <evalstats_core.data.Dataset.options>`,
 keyword -> value, as :func:`~evalstats_core.data.load` takes them); :func:`reading_flags` writes the options
 that repeat those choices in ``settings.command`` and the workbench's reproducible command.
+
+Messages have one vocabulary: the core names an option by its keyword, as the API takes it (``question_col=``,
+``duplicates='error'``, ``runs_in_ids=True``, ``limits=Limits(max_rows=...)``), and each surface respells it
+(:func:`respell`): the command line with :func:`for_cli` (``--question-col``, ``--duplicates error``), the
+workbench with the names of its controls (:mod:`evalstats_app.option_words`).
 """
 
 from __future__ import annotations
 
+import re
 import shlex
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["FLAGS", "flag", "reading_flags"]
+__all__ = ["FLAGS", "OPTIONS", "flag", "reading_flags", "respell", "for_cli", "literal"]
 
 #: keyword of :func:`~evalstats_core.data.load` -> its command-line option
 FLAGS = {"duplicates": "--duplicates", "mixed_scales": "--mixed-scales", "ignore_cols": "--ignore-col",
@@ -22,8 +28,72 @@ FLAGS = {"duplicates": "--duplicates", "mixed_scales": "--mixed-scales", "ignore
          "max_pairs": "--max-pairs", "baseline": "--baseline"}
 
 
+#: every keyword a message may name -> its command-line option (``use_clusters=False`` is ``--no-clusters``)
+OPTIONS = {**FLAGS, "interval": "--interval", "method": "--cluster-se", "confidence": "--confidence",
+           "adjust": "--adjust", "use_clusters": "--no-clusters", "engine": "--engine", "margin": "--margin",
+           "human_col": "--human-col", "labels": "--labels", "wild_bootstrap": "--wild-bootstrap"}
+
+#: the options whose command-line switch turns the keyword off (``use_clusters=False``)
+_NEGATED = frozenset({"use_clusters"})
+#: ``keyword=`` with an optional literal value (``True``, ``'text'``, ``('text',)``, a number or word), or a budget
+#: ``limits=Limits(max_rows=...)``; only keywords of :data:`OPTIONS` are respelled.
+_NAMED = re.compile(r"(?<![\w.=])(?:limits=Limits\((?P<budget>max_\w+)=\.\.\.\)"
+                    r"|(?P<key>[a-z][a-z_]*)=(?P<value>True|False|'[^'\n]*'|\('[^'\n]*',\)|[\w.+-]+)?)")
+
+
+def respell(message: str, spell: Callable[[str, str | None], str | None]) -> str:
+    """``message`` with every option it names respelled by ``spell(keyword, value)``.
+
+    ``value`` is the literal after ``keyword=`` as written (``"True"``, ``"'error'"``, ``"('a b',)"``, ``"0.5"``), None when
+    nothing follows; a budget ``limits=Limits(max_rows=...)`` is the keyword ``max_rows`` with no value. Where
+    ``spell`` returns None, or the keyword is not an option, the text stays as written.
+
+    Examples
+    --------
+    >>> respell("pass question_col= or duplicates='error'", lambda k, v: k.upper() + (f"<{v}>" if v else ""))
+    "pass QUESTION_COL or DUPLICATES<'error'>"
+    """
+    def one(m: re.Match) -> str:
+        key = m.group("budget") or m.group("key")
+        if key not in OPTIONS:
+            return m.group(0)
+        out = spell(key, m.group("value"))
+        return m.group(0) if out is None else out
+    return _NAMED.sub(one, message)
+
+
+def for_cli(message: str) -> str:
+    """``message`` in the command line's words: each option it names as the command line spells it.
+
+    Examples
+    --------
+    >>> for_cli("pass question_col= (or duplicates='error'), runs_in_ids=True, use_clusters=False")
+    'pass --question-col (or --duplicates error), --runs-in-ids, --no-clusters'
+    >>> for_cli("raise it with limits=Limits(max_rows=...) or EVALSTATS_MAX_ROWS; margin=0.5")
+    'raise it with --max-rows or EVALSTATS_MAX_ROWS; --margin 0.5'
+    >>> for_cli("leave it out with ignore_cols=('n tokens',)")
+    "leave it out with --ignore-col 'n tokens'"
+    """
+    def spell(key: str, value: str | None) -> str | None:
+        name = OPTIONS[key]
+        if value in ("True", "False"):  # a switch: on, or off for the one option that turns one off
+            return name if (value == "False") == (key in _NEGATED) else None
+        if value is None:
+            return name
+        return _option(name, literal(value))
+    return respell(message, spell)
+
+
+def literal(value: str) -> str:
+    """The text of a value as :func:`respell` passes it: ``'error'`` -> ``error``, ``('a b',)`` -> ``a b``."""
+    if value.startswith("("):
+        return value[2:-3]
+    return value[1:-1] if value.startswith("'") else value
+
+
 def flag(keyword: str) -> str:
-    """The command-line option of a :func:`~evalstats_core.data.load` keyword (or a budget), for messages.
+    """The command-line option of a :func:`~evalstats_core.data.load` keyword (or a budget); messages name the
+    keyword instead and the command line respells it (:func:`for_cli`).
 
     Examples
     --------

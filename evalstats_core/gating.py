@@ -332,7 +332,7 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
 
         if wild_bootstrap:
             raise EvalStatsError("the wild bootstrap needs the rows, which a file's sums do not keep; gate a file "
-                                 "that fits in memory (--engine memory) for it")
+                                 "that fits in memory (engine='memory') for it")
         res = analyze_sums(sums, baseline=baseline, confidence=level, method=method, use_clusters=use_clusters,
                            adjust="none", interval="auto")
     else:
@@ -376,7 +376,7 @@ def _margin_on_scale(value: float, unit: str, given: str | None, percent: bool, 
     shown = given if given is not None else repr(value)
     if unit == "points" and not percent:
         raise EvalStatsError(f"margin {shown!r} is in points, but these scores are not between 0 and 1; give it in "
-                             "score units (e.g. --margin 0.5)")
+                             "score units (e.g. margin=0.5)")
     m = value / 100.0 if unit == "points" else value
     if percent:
         span, what = 1.0, "0/1 scores span 1.0 (100 points)"
@@ -390,7 +390,7 @@ def _margin_on_scale(value: float, unit: str, given: str | None, percent: bool, 
         span = float(np.nanmax(vals) - np.nanmin(vals)) if vals.size else 0.0
         what = f"these scores span {span:.3g}"
     if m >= span and m > 0:
-        hint = f"; for {value:g} points write --margin {value:g}pt" if percent and unit == "score" else ""
+        hint = f"; for {value:g} points write margin='{value:g}pt'" if percent and unit == "score" else ""
         raise EvalStatsError(f"margin {shown!r} is larger than the scale allows ({what}): it would pass any drop"
                              f"{hint}")
     return m

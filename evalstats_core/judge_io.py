@@ -110,7 +110,7 @@ def human_matrix(dataset: Any, table: Any, human_col: str) -> np.ndarray:
     extra = dataset.extra or {}
     if human_col not in extra:
         kept = ", ".join(repr(c) for c in extra if c != "__question__") or "none"
-        raise EvalStatsError(f"--human-col {human_col!r} is not a column of {dataset.name} (other columns: {kept})")
+        raise EvalStatsError(f"{human_col!r} is not a column of {dataset.name} (human_col=; other columns: {kept})")
     where = f"{dataset.name}, column {human_col!r}"
     labels = _parse_labels(np.asarray(extra[human_col], dtype=object), where)
     questions = np.asarray(extra["__question__"], dtype=object)
@@ -122,7 +122,7 @@ def human_matrix(dataset: Any, table: Any, human_col: str) -> np.ndarray:
         if not same:
             raise EvalStatsError(
                 f"{where}: the rows of the file could not be matched to its answers (rows were dropped or reordered "
-                "when it was read); put the labels in a separate file and pass it with --labels"
+                "when it was read); put the labels in a separate file and pass it with labels="
             )
         models = frame["model"].astype(str).to_numpy()
     return _fill(table, questions, models, labels, where)
@@ -371,8 +371,8 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
     harness = dataset.file_type not in ("csv", "parquet")  # a harness log: its scorers can be the human labels
     if labels is None and human_col is not None and harness and human_col not in (dataset.extra or {}):
         if human_loader is None:
-            raise EvalStatsError(f"{dataset.name} has no columns of its own; name the human scorer with --human-col "
-                                 "on the harness logs, or give the labels in a file with --labels")
+            raise EvalStatsError(f"{dataset.name} has no columns of its own; name the human scorer with human_col= "
+                                 "on the harness logs, or give the labels in a file with labels=")
         table = question_scores(dataset) if table is None else table
         return judge_section(analysis, table, scorer_matrix(human_loader(human_col), table),
                              f"scorer '{human_col}'")
@@ -393,7 +393,7 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
             raise
         if notes is not None:  # only found by its name (e.g. a 'label' column of categories): the file reads as before
             notes.append(f"column '{human_col}' was not read as human labels ({exc}); name the labels with "
-                         "--human-col if they are elsewhere")
+                         "human_col= if they are elsewhere")
         return None
 
 

@@ -21,7 +21,6 @@ import os
 from dataclasses import dataclass, fields, replace
 
 from .errors import EvalStatsError
-from .flags import flag
 
 __all__ = ["Limits", "check_pairs"]
 
@@ -90,7 +89,7 @@ class Limits:
     @staticmethod
     def how_to_raise(name: str) -> str:
         """The words that say how to raise one budget, for messages."""
-        return f"raise it with {flag(name)} on the command line or the environment variable {_ENV[name]}"
+        return f"raise it with limits=Limits({name}=...) or the environment variable {_ENV[name]}"
 
 
 def estimate(n_scores: int) -> str:
@@ -111,6 +110,6 @@ def check_pairs(n_models: int, baseline: str | None, limits: Limits, label: str)
     if pairs > limits.max_pairs:
         raise EvalStatsError(
             f"{label} has {n_models:,} models, so comparing every pair means {pairs:,} comparisons, more than the "
-            f"limit of {limits.max_pairs:,}; compare every model with one baseline instead ({flag('baseline')} MODEL), or "
+            f"limit of {limits.max_pairs:,}; compare every model with one baseline instead (baseline=), or "
             f"{Limits.how_to_raise('max_pairs')}")
     return pairs

@@ -95,6 +95,11 @@ class PairPlan:
         target on average (74-79% for 80% from 5-12 clusters: a short plan loses more than a long one gains).
     omega2_nodes, omega2_weights : tuple of float
         The confidence distribution of omega2 the questions needed average over (capped like ``omega2``).
+    test : str
+        The test the questions needed are planned for: ``"paired t"`` (no clusters: t on ``n - 1`` df),
+        ``"cr2 t"`` (clusters: t on the design's CR2 Satterthwaite df) or ``"tango-mover"`` (clustered 0/1
+        scores under CR2 and ``interval="auto"``: Tango's score interval with the MOVER union, on draws of its
+        df). The MDE is Eq. 10 on ``df`` in every case, a t-test's (:func:`describe` says so).
     """
 
     model: str
@@ -121,6 +126,7 @@ class PairPlan:
     omega2_ahead: float = math.nan
     omega2_nodes: tuple[float, ...] = ()
     omega2_weights: tuple[float, ...] = ()
+    test: str = "paired t"
 
     def _kw(self) -> dict[str, float]:
         return {"omega2": self.omega2, "sigma2_a": self.sigma2_model, "sigma2_b": self.sigma2_baseline}
@@ -302,6 +308,7 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
         alpha=alpha, power=power, mde=the_mde, n_needed=needed, k_needed=k_need,
         note="; ".join(n for n in notes if n) or None, df=df_now, df_per_question=rate, omega2_ahead=ahead,
         omega2_nodes=tuple(nodes.tolist()), omega2_weights=tuple(weights.tolist()),
+        test="paired t" if clusters is None else "cr2 t" if test_df is None else "tango-mover",
     )
 
 
@@ -396,9 +403,13 @@ def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
     out = {
         "mde": (f"With {plan.n:,} questions{' and K = ' + format(plan.k_model, 'g') if plan.resampled else ''}, "
                 f"a paired comparison of {plan.model} and {plan.baseline} detects a true difference of "
-                f"{unit(plan.mde)} with {plan.power:.0%} power at α = {plan.alpha:g} if ω² is what this file "
-                "estimates (Miller 2024, Eq. 10). "
-                f"The observed difference is {unit(abs(plan.observed_diff))}."),
+                f"{unit(plan.mde)} with {plan.power:.0%} power at α = {plan.alpha:g} {_mde_test(plan)} if ω² is "
+                "what this file estimates (Miller 2024, Eq. 10)"
+                + (". The analysis tests these clustered 0/1 scores with Tango's score interval and the discordant "
+                   "cells' MOVER instead, on fewer degrees of freedom (the clusters its variance rests on): the "
+                   "questions needed below are planned for that test, and the difference it detects with this "
+                   "file's questions is larger than this" if plan.test == "tango-mover" else "")
+                + f". The observed difference is {unit(abs(plan.observed_diff))}."),
         "n": (f"To detect {unit(plan.delta)} you need about {q:,} questions like these"
               + (f" ({math.ceil(q / (plan.n / plan.n_clusters)):,} clusters of this size)" if plan.n_clusters else "")
               + f", {'more' if q > plan.n else 'fewer'} than the {plan.n:,} in this file (Eq. 9)."
@@ -418,3 +429,10 @@ def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
                     "question difficulty: the plan is for the same K. Answer each question twice or more to "
                     "see how much resampling would help.")
     return out
+
+
+def _mde_test(plan: PairPlan) -> str:
+    """The test the MDE of ``plan`` is for, in words: a t-test on ``plan.df`` degrees of freedom (Eq. 10)."""
+    if plan.test == "paired t":
+        return f"in a paired t-test on {plan.df:.0f} degrees of freedom"
+    return f"in a CR2 t-test on the clusters' {plan.df:.1f} degrees of freedom (Satterthwaite)"

@@ -45,6 +45,9 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
                    "cluster-means": ("cluster means (under two clusters' worth of information; at least CR2 t, and "
                                      "for scores in [0, 1] on the logit scale too and near 0% or 100% Korn-Graubard)"),
                    "tango": "Tango score (discordant answers)",
+                   # without clusters, with a discordant answer: min(1, discordant / 10) answers of Edwards's
+                   # continuity correction (pair_proportions.continuity_correction) moved the interval
+                   "tango-corrected": "Tango score (discordant answers, continuity-corrected)",
                    "tango-effective": ("Tango score (discordant answers, effective n; at least the discordant cells' "
                                        "logit CR2 MOVER interval)"),
                    "quasi-binomial-t": ("t (n - 1 df), near 0% or 100% at least Korn-Graubard on the quasi-binomial "

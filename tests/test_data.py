@@ -292,7 +292,7 @@ def test_infinite_score(value):
 
 def test_missing_and_duplicated_columns():
     assert "could not find the score column in results.csv" in err(b"question,model,x\nq1,A,1\n")
-    assert "--score-col" in err(b"question,model,x\nq1,A,1\n")
+    assert "score_col=" in err(b"question,model,x\nq1,A,1\n")  # the API's keyword (the CLI prints --score-col)
     msg = err(LONG, score_col="points")
     assert "column 'points' (given as the score column) is not in results.csv" in msg and "'score'" in msg
     assert err(b"question,model,score,Score\nq1,A,1,1\n").startswith("results.csv has two columns named 'Score'")
@@ -402,10 +402,10 @@ def test_resample_col_and_a_question_column_that_holds_scores():
 
 def test_a_text_column_in_a_wide_file_is_named_with_the_option_that_leaves_it_out():
     """A reference answer beside the model columns: the message names the column, the row, the value and the
-    --ignore-col fix; following the advice analyses the file."""
+    ignore_cols= fix (the API's words: the CLI says --ignore-col); following the advice analyses the file."""
     body = "question,reference output,A,B\n" + "".join(f"q{i},answer {i},{i % 2},{(i // 2) % 2}\n" for i in range(12))
     with pytest.raises(EvalStatsError, match=r"row 2 .*'answer 0' in column 'reference output'.*"
-                                             r"--ignore-col 'reference output'"):
+                                             r"ignore_cols=\('reference output',\)"):
         load(body.encode(), name="w.csv")
     ds = load(body.encode(), name="w.csv", ignore_cols=("reference output",))
     assert ds.models == ("A", "B") and ds.n_questions == 12

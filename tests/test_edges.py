@@ -251,7 +251,7 @@ def test_identical_models_on_30_questions_do_not_pass_the_gate():
     assert "(Tango score (discordant answers) interval)" in footer and "n - 1 df" not in footer, footer
     # 0/1 answers get Tango's interval at any count (200 discordant of 400 here; t before gate5), other scores t
     rows = ["question,base,cand"] + [f"q{i},{i % 2},{(i // 2) % 2}" for i in range(400)]
-    assert "(Tango score (discordant answers) interval)" in gate(
+    assert "(Tango score (discordant answers, continuity-corrected) interval)" in gate(
         load(("\n".join(rows) + "\n").encode(), name="t.csv"), baseline="base", candidate="cand", margin=0.02).markdown()
     rows = ["question,base,cand"] + [f"q{i},{(i % 7) / 7},{(i // 7) % 5 / 5}" for i in range(400)]
     assert "(t (n - 1 df), 399.0 df)" in gate(load(("\n".join(rows) + "\n").encode(), name="t.csv"), baseline="base",

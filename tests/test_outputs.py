@@ -335,8 +335,8 @@ def test_a_figure_s_method_line_names_the_interval_it_draws():
     rows = "question,alpha,beta\n" + "".join(
         f"q{i:03d},{int(rng.random() < .8)},{int(rng.random() < .67)}\n" for i in range(120))
     a = analyze(question_scores(load(rows.encode(), name="binary.csv")))
-    assert {c.interval for c in a.comparisons} == {"Tango score (discordant answers)"}
-    assert method_line(a, what="comparisons").split(" · ")[1] == "Tango score (discordant answers)"
+    assert {c.interval for c in a.comparisons} == {"Tango score (discordant answers, continuity-corrected)"}
+    assert method_line(a, what="comparisons").split(" · ")[1] == "Tango score (discordant answers, continuity-corrected)"
     assert method_line(a, what="models").split(" · ")[1] == "Wilson"
     cont = analyze(question_scores(load(Path(__file__).parents[1] / "examples" / "atlas_breeze.csv")))
     assert method_line(cont, what="comparisons").split(" · ")[1] == "t (n - 1 df)"

@@ -18,8 +18,10 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, no_exceptions, run_page
 
+from evalstats_app.option_words import for_workbench
 from evalstats_app.workbench import INJECT_KEY, LAST_KEY
 from evalstats_core import report
+from evalstats_core.flags import for_cli
 
 PAGE = "pages/analyze.py"
 FIX = ROOT / "tests" / "fixtures"
@@ -42,6 +44,10 @@ def _split_by_model(path: Path) -> list[tuple[str, bytes]]:
 
 SPLIT = _split_by_model(ROOT / "examples" / "multilingual_clustered.csv")
 
+
+#: 24 questions, two models, one (question, model) pair on two rows with different scores: a reading warning
+REPEATED = ("question,model,score\n" + "".join(f"q{i},A,{i % 2}\nq{i},Bee,{(i // 3) % 2}\n" for i in range(24))
+            + "q0,A,1\n").encode()
 
 CASES: dict[str, tuple[list[tuple[str, Path]], dict]] = {
     **{f"example:{p.name}": (_files(p), {}) for p in sorted((ROOT / "examples").glob("*.csv"))},
@@ -70,6 +76,7 @@ CASES: dict[str, tuple[list[tuple[str, Path]], dict]] = {
     "example:a column left out": (_files(ROOT / "examples" / "chat_5_sources.csv"), {"multi": "last"}),
     "split:one CSV per model, a column left out": (SPLIT, {"multi": "last"}),
     "split:one CSV per model, cluster none": (SPLIT, {"select": {"analyze_harness_cluster": "(none)"}}),
+    "bytes:a repeated row with another score (a warning naming duplicates=)": ([("repeated.csv", REPEATED)], {}),
     "example:named -dash.csv": ([("-dash.csv", ROOT / "examples" / "atlas_breeze.csv")], {}),
     "example:with a space and a quote.csv": ([("it's a file.csv", ROOT / "examples" / "atlas_breeze.csv")], {}),
 }
@@ -101,7 +108,7 @@ def _cli(command: str, folder: Path) -> tuple[dict, list[str]]:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_the_workbench_and_its_command_give_the_same_json(case, tmp_path):
+def test_the_workbench_and_its_command_give_the_same_json(case, tmp_path, monkeypatch):
     files, changes = CASES[case]
     at = _upload(files, changes)
     assert not at.error, [e.value for e in at.error]
@@ -119,10 +126,30 @@ def test_the_workbench_and_its_command_give_the_same_json(case, tmp_path):
     cli, stderr = _cli(command, tmp_path)
     assert cli["settings"] == page["settings"], [(k, v, page["settings"].get(k)) for k, v in cli["settings"].items() if page["settings"].get(k) != v]
     assert cli == page  # every number, label, cluster count, warning and setting (the command itself too)
-    # the files' own warnings: yellow boxes under "What was inferred" (the guardrails below them start in bold)
-    shown = sorted(_UNESCAPE.sub(r"\1", w.value) for w in at.warning if not w.value.startswith("**"))
-    printed = sorted(ln.removeprefix("evalstats: warning: ").removeprefix("evalbars: warning: ") for ln in stderr)
-    assert [" ".join(w.split()) for w in shown] == [" ".join(w.split()) for w in printed]
+    # the files' own warnings: yellow boxes under "What was inferred" (the guardrails below them start in bold),
+    # the same warnings as the core words them, each surface naming the options its own way (option_words, flags)
+    shown = [_UNESCAPE.sub(r"\1", w.value) for w in at.warning if not w.value.startswith("**")]
+    printed = [ln.removeprefix("evalstats: warning: ").removeprefix("evalbars: warning: ") for ln in stderr]
+    raw = _core_warnings(command, tmp_path, monkeypatch)
+    assert _lines(shown) == _lines(for_workbench(w) for w in raw)
+    assert _lines(printed) == _lines(for_cli(w) for w in raw)
+
+
+def _core_warnings(command: str, folder: Path, monkeypatch) -> list[str]:
+    """The dataset warnings of the command's reading, in the core's words (the API's: ``duplicates='error'``)."""
+    import contextlib
+    import io
+
+    from evalstats_core.cli import _load, build_parser
+
+    words = shlex.split(command)
+    monkeypatch.chdir(folder)
+    with contextlib.redirect_stderr(io.StringIO()):
+        return list(_load(build_parser().parse_args(words[words.index("analyze"):]))[0].warnings)
+
+
+def _lines(texts) -> list[str]:
+    return sorted(" ".join(t.split()) for t in texts)
 
 
 def test_an_lm_eval_group_clusters_on_its_subtasks_in_both_places(tmp_path):

@@ -149,5 +149,7 @@ def test_a_folder_s_reading_warnings_show_in_the_upload_s_words(data_dir):
     assert len(upload) == 1 and "look like runs" in upload[0]
     at = _open("ids")
     assert not at.error, _errors(at)
-    assert [re.sub(r"\\(.)", r"\1", w.value) for w in at.warning] == list(upload)
+    from evalstats_app.option_words import for_workbench  # the options named as the page's controls
+
+    assert [re.sub(r"\\(.)", r"\1", w.value) for w in at.warning] == [for_workbench(w) for w in upload]
     assert at.warning[0].proto.icon == ":material/warning:"

@@ -21,7 +21,6 @@ from typing import Any
 from .._bounded import Budget, parse_json, zip_member
 from .._records import Records, from_columns
 from ..errors import EvalStatsError
-from ..flags import flag
 from ..limits import Limits
 
 __all__ = ["read_inspect", "value_to_score"]
@@ -147,7 +146,7 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
     chosen = scorer if scorer is not None else scorers[0]
     if chosen not in scorers:
         raise EvalStatsError(f"{name} has no scorer {chosen!r}; its scorers are: {', '.join(map(repr, scorers))} "
-                             f"({flag('metric')})")
+                             "(metric=)")
     meta = metadata_keys(samples)
     if cluster_key is not None:
         wanted = cluster_key.removeprefix("metadata.")

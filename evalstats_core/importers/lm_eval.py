@@ -22,7 +22,6 @@ from .._bounded import parse_json
 from .._records import Records, from_columns
 from .._sniff import detect
 from ..errors import EvalStatsError
-from ..flags import flag
 from ..limits import Limits
 
 __all__ = ["read_samples", "task_of", "date_of", "model_of_results", "pair_results", "run_of"]
@@ -217,7 +216,7 @@ def _choose(rows: list[dict], name: str, metric: str | None, filter: str | None)
     chosen_filter = filter if filter is not None else filters[0]
     if chosen_filter not in filters:
         raise EvalStatsError(f"filter {chosen_filter!r} is not in {name}; its filters are: "
-                             f"{', '.join(map(repr, filters))} ({flag('harness_filter')})")
+                             f"{', '.join(map(repr, filters))} (harness_filter=)")
     rows = [r for r in rows if str(r.get("filter", "none")) == chosen_filter]
     listed = rows[0].get("metrics") if isinstance(rows[0].get("metrics"), list) else []
     numeric = [k for k, v in rows[0].items() if k not in _NOT_METRICS and isinstance(v, int | float)
@@ -226,7 +225,7 @@ def _choose(rows: list[dict], name: str, metric: str | None, filter: str | None)
     chosen = metric if metric is not None else (metrics[0] if metrics else None)
     if chosen is None or chosen not in metrics:
         raise EvalStatsError(f"{name} has no metric {chosen!r}; its metrics are: {', '.join(map(repr, metrics))} "
-                             f"({flag('metric')})")
+                             "(metric=)")
     return chosen_filter, filters, chosen, metrics, rows
 
 
@@ -255,7 +254,7 @@ def read_samples(data: bytes, name: str, *, metric: str | None = None, filter: s
             v = float(v)
         if not isinstance(v, int | float) or not _finite(v):
             raise EvalStatsError(f"sample {i} of {name} (doc_id {str(r.get('doc_id'))[:40]!r}) has no finite number "
-                                 f"for metric {chosen!r}; choose another with {flag('metric')}")
+                                 f"for metric {chosen!r}; choose another with metric=")
         scores.append(float(v))
         questions.append(f"{task}:{r.get('doc_id')}")
     notes = [f"{name}: lm-evaluation-harness samples of task '{task}', model '{who}', metric '{chosen}'"

@@ -1,0 +1,70 @@
+"""How the workbench says the options the core's messages name.
+
+The core names an option by its keyword, as the API takes it (``question_col=``, ``duplicates='error'``;
+:mod:`evalstats_core.flags`); the command line respells it as its flag (``--question-col``), and the workbench,
+here, as the control that sets it (``'Question column'``), so a message on the page names something the reader
+can click. A budget (``limits=Limits(max_rows=...)``) is the server's to set, in its environment, which the
+message names beside it; an option the page has no control for (the SQL engine, a labels file, a margin) keeps
+the API's words.
+"""
+
+from __future__ import annotations
+
+from evalstats_core.flags import literal, respell
+from evalstats_core.vocabulary import INTERVAL_METHODS, SE_METHODS
+
+__all__ = ["CONTROLS", "for_workbench", "say"]
+
+_RUNS = "'Read question ids like 1.1, 1.2 as runs of question 1'"
+#: keyword -> the control on the page that sets it (its label, quoted as the page shows it)
+CONTROLS = {"question_col": "'Question column'", "model_col": "'Model column'", "score_col": "'Score column'",
+            "cluster_col": "'Cluster column'", "ignore_cols": "'Columns to leave out'",
+            "resample_col": "'Resample column'", "runs_in_ids": _RUNS, "format": "'Layout'",
+            "duplicates": "'Several rows for one question and model are'",
+            "mixed_scales": "'Models on different scales (0-1 against 0-100) are'",
+            "metric": "'Metric or scorer (harness logs)'", "harness_filter": "'Filter (lm-eval)'",
+            "baseline": "'Compare'", "interval": "'Interval for one model'", "method": "'Standard errors'",
+            "use_clusters": "'Cluster column'", "human_col": "'Human labels'", "confidence": "'Confidence level'"}
+
+
+def _values(key: str) -> dict[str, str]:
+    """How the control of ``key`` shows each value (imported here: the page's modules import this one)."""
+    from .workbench import DUPLICATES, NO_CLUSTER
+    from .workbench_reading import SCALES
+
+    return {"duplicates": DUPLICATES, "mixed_scales": SCALES, "method": SE_METHODS, "interval": INTERVAL_METHODS,
+            "use_clusters": {"False": NO_CLUSTER}}.get(key, {})
+
+
+#: the options the page sets with a checkbox or as a choice of no clusters: ``runs_in_ids=True``, ``use_clusters=False``
+_SWITCHES = frozenset({"runs_in_ids", "use_clusters"})
+#: the budgets (``limits=Limits(max_rows=...)``): set where the server starts
+_BUDGETS = ("max_rows", "max_bytes", "max_models", "max_pairs")
+
+
+def for_workbench(message: str) -> str:
+    """``message`` in the workbench's words: each option it names as the control that sets it.
+
+    Examples
+    --------
+    >>> for_workbench("choose duplicates='error' to stop on them; or pass question_col=")
+    "choose 'Several rows for one question and model are': an error (duplicated rows) to stop on them; or pass 'Question column'"
+    """
+    def spell(key: str, value: str | None) -> str | None:
+        if key in _BUDGETS:
+            return "the server's settings"
+        control = CONTROLS.get(key)
+        if control is None or (value in ("True", "False")) != (key in _SWITCHES) or (key, value) == ("use_clusters", "True"):
+            return None  # no control, or a switch not as the page sets it (only use_clusters=False is a choice)
+        if value is None or value == "True":
+            return control
+        shown = _values(key).get(literal(value), literal(value))
+        return f"{control}: {shown}"
+    return respell(message, spell)
+
+
+def say(message: object) -> str:
+    """A core message for ``st.error`` / ``st.warning``: in the workbench's words, made inert for Markdown."""
+    from .workbench import esc
+
+    return esc(for_workbench(str(message)))
