@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ._ksection import _POINTS
-from ._tango_band import band_steps, z_error_bound
+from ._tango_band import band_steps, z_error_bound, z_of
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
 from .pair_mover import _cells, _ends, disagreement_df
@@ -256,7 +256,7 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
 def _tango_path(b: float, c: float, n: float, cc: float, aim: float, lo: float, hi: float,
                 total: int = _STEPS) -> list[tuple[float, float]]:
     """:func:`_ahead_path` of Tango's bracket ``[lo, hi]`` of the root of ``Z = aim`` (correction ``cc``)."""
-    z = functools.partial(_z_float, b, c, n, cc=cc)
+    z = z_of(b, c, n, cc)  # _z_float's doubles, its constants made once
     return _ahead_path(lambda x: z(x) - aim, lo, hi, total, guess=_wald(b, c, n, -aim), at_d=-aim,
                        near=lambda r: _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300)),  # noisier near +-1
                        exact=lambda x: z(x) > aim,

@@ -25,11 +25,29 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-__all__ = ["band_steps", "z_error_bound"]
+__all__ = ["band_steps", "z_error_bound", "z_of"]
 
 _U = 2.0**-53  # unit roundoff of float64
 _SAFETY = 2.0  # the bound doubled: room for its own rounding and the second-order terms it leaves out
 _MOST = 24  # distinct trial points computed per step at most; more: the step is left to the numpy k-section
+
+
+def z_of(b: float, c: float, n: float, cc: float = 0.0) -> Callable[[float], float]:
+    """``x -> _z_float(b, c, n, x, cc)`` (:func:`~evalstats_core._pair_batch._z_float`), the same doubles: the
+    sub-expressions that do not hold ``x`` (``-b - c``, ``2 n - b + c``, ``8 n c``, ``4 n``, ``b - c``) are
+    evaluated once, in the order ``_z_float`` evaluates them, and the rest as there."""
+    bc, t3, q2, n4, d = -b - c, 2.0 * n - b + c, 8.0 * n * c, 4.0 * n, b - c
+
+    def z(x: float) -> float:
+        w = bc + t3 * x
+        q = (math.sqrt(max(w * w + q2 * x * (1.0 - x), 0.0)) - w) / n4
+        var = n * (2.0 * q + x * (1.0 - x))
+        num = d - n * x
+        if cc:  # np.sign(num) * np.maximum(np.abs(num) - cc, 0.0), as _tango_z
+            num = (0.0 if num == 0.0 else math.copysign(1.0, num)) * max(abs(num) - cc, 0.0) if num == num else num
+        return num / math.sqrt(var) if var > 0.0 else math.copysign(math.inf, num) if num else math.nan
+
+    return z
 
 
 def _sqrt_error(value: float, err: float) -> float:

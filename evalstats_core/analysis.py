@@ -316,10 +316,10 @@ def _pairs(models: tuple[str, ...], baseline: str | None) -> list[tuple[int, int
 
 def _adjust(p: list[float], method: str) -> list[float]:
     """Adjusted p-values over the finite entries (a nan p-value stays nan and is not counted)."""
-    from .multiple import benjamini_hochberg, holm
-
     if len(p) == 1 and (math.isnan(p[0]) or 0.0 <= p[0] <= 1.0):  # one pair: Holm's and BH's p is its own
         return [float(p[0])]
+    from .multiple import benjamini_hochberg, holm
+
     arr = np.asarray(p, dtype=np.float64)
     out = np.full(arr.shape, math.nan)
     ok = np.isfinite(arr)
@@ -334,8 +334,6 @@ def _adjust(p: list[float], method: str) -> list[float]:
 def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: str,
                     clustered: bool, confidence: float) -> tuple[float, float, str]:
     """``(low, high, label)`` of one model's interval by the ``interval`` rule (see :data:`INTERVALS`)."""
-    from .intervals import proportion_ci
-
     chosen = interval
     if interval == "auto":
         if s.interval != "normal":  # summarize applied the 0/1 rule
@@ -347,6 +345,8 @@ def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: 
         why = "clusters" if clustered else ("resamples" if kind == "resampled" else "scores not 0/1")
         return (s.ci_low, s.ci_high, f"{normal_label(method, clustered)}; {INTERVAL_LABELS[chosen]} needs "
                 f"independent 0/1 answers ({why})")
+    from .intervals import proportion_ci
+
     k = int(round(s.mean * s.n))  # 0/1 scores, one answer each: the count of right answers
     low, high = proportion_ci(k, s.n, method=chosen.replace("-", "_"), confidence=confidence)
     return float(low), float(high), INTERVAL_LABELS[chosen]
@@ -442,6 +442,8 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
                        use_clusters=use_clusters, adjust=adjust, method=method, interval=interval,
                        should_stop=should_stop)
     wild = bool(wild_bootstrap and paired)
+    if not wild and (int(n_boot), int(seed)) == (res.n_boot, res.seed):  # the defaults analyze_sums set: kept
+        return res
     pairs = res.comparisons
     if wild:
         from .wild import wild_cluster_bootstrap

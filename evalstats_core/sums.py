@@ -27,7 +27,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._clusters import rescale_exponent
+from ._labels import Labels
+from ._patterns import Patterns, runs_histograms
 from ._sums_groups import _Column, _Groups, _nan_empty, _ratio, binary_moments, binary_pair_moments
+from ._sums_one import binary_table_one
 
 if TYPE_CHECKING:
     from .data import QuestionTable
@@ -127,7 +131,8 @@ class FileSums:
         Model names, in file order.
     clusters : tuple of str, or None
         The ``G`` cluster labels indexing every per-cluster array; None when the file has no cluster
-        column (then ``G = 1``: one group holding every question).
+        column (then ``G = 1``: one group holding every question). From :func:`file_sums` a
+        :class:`~evalstats_core._labels.Labels`: the tuple, made when first read (it compares as the tuple).
     cluster_col : str or None
         The file's cluster column.
     cluster_sizes : ndarray of int64, shape (G,)
@@ -259,6 +264,10 @@ def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]
     mean, so equal group means give exactly that mean and deviations that are exactly 0. The deviations
     are 0 (not nan) in empty groups; ``n = 0`` gives a nan mean.
     """
+    if count.shape == (1,) and count[0] > 0:  # one group (no clusters): the same doubles in Python floats
+        n, ref = int(count[0]), float(mean[0])
+        overall = ref + (n * (ref - ref)) / n
+        return n, overall, np.array([ref - overall])
     used = count > 0
     n = int(count.sum())
     if n == 0:
@@ -306,9 +315,6 @@ def file_sums(table: QuestionTable) -> FileSums:
     co-moment and the sum of squares of the difference are dots of the residual columns (0/1 pairs: the
     count of questions both got right, one dot). Questions some model left out are masked.
     """
-    from ._clusters import rescale_exponent
-    from ._patterns import Patterns, runs_histograms
-
     scores, answered = table.scores, table.answered
     n_q, n_m = scores.shape
     codes = table.cluster_codes
@@ -366,6 +372,13 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
     models' own ``mean`` and ``m2`` arrays, as there)."""
     gram = patterns.gram  # (m, m, G)
     n_m, g = gram.shape[0], gram.shape[2]
+    runs: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
+    for h in k_hist:  # every model answered alike (the usual file): one histogram, its arrays shared
+        if h.tobytes() not in runs:
+            runs[h.tobytes()] = _runs(h)
+    model_runs = [runs[h.tobytes()] for h in k_hist]
+    if g == 1 and count[0] > 0:  # no groups: the same doubles in Python floats (a fixed cost at any size)
+        return binary_table_one(names, gram, count, model_runs, ModelSums, PairSums)
     diag = np.arange(n_m)
     ones = gram[diag, diag]  # (m, G) each model's ones per group
     mean, m2 = binary_moments(ones, count)
@@ -374,14 +387,10 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
     used = bool(count.any())
     lows = (~(ones < count).any(axis=1)).tolist()  # no group with a wrong answer: the smallest score is 1
     highs = ones.any(axis=1).tolist()
-    runs = {}
     models = []
     for j in range(n_m):
-        key = k_hist[j].tobytes()  # every model answered alike (the usual file): one histogram
-        if key not in runs:
-            runs[key] = _runs(k_hist[j])
         lo, hi = (float(lows[j]), float(highs[j])) if used else (math.nan, math.nan)
-        models.append(ModelSums(names[j], count, mean[j], m2[j], zero, *runs[key], lo, hi))
+        models.append(ModelSums(names[j], count, mean[j], m2[j], zero, *model_runs[j], lo, hi))
     jj = np.array([j for j in range(n_m) for i in range(j)], dtype=np.intp)
     ii = np.array([i for j in range(n_m) for i in range(j)], dtype=np.intp)
     only_a, only_b, co, m2d = binary_pair_moments(gram[jj, ii], ones[jj], ones[ii], count)
@@ -399,12 +408,9 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
     return models, pairs
 
 
-def _labels(clusters: np.ndarray) -> tuple[str, ...]:
-    """The cluster labels as a tuple of str (Python strings straight from a str array)."""
-    arr = np.asarray(clusters)
-    if arr.dtype.kind == "U":
-        return tuple(arr.tolist())  # already str
-    return tuple(map(str, arr.tolist())) if arr.dtype.kind == "O" else tuple(str(c) for c in arr)
+def _labels(clusters: np.ndarray) -> Labels:
+    """The cluster labels, as a tuple of str made on first use (:class:`~evalstats_core._labels.Labels`)."""
+    return Labels(np.asarray(clusters))
 
 
 def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: str) -> PairSums:
