@@ -98,7 +98,7 @@ class PairPlan:
     test : str
         The test the questions needed are planned for: ``"paired t"`` (no clusters: t on ``n - 1`` df),
         ``"cr2 t"`` (clusters: t on the design's CR2 Satterthwaite df) or ``"tango-mover"`` (clustered 0/1
-        scores under CR2 and ``interval="auto"``: Tango's score interval with the MOVER union, on draws of its
+        scores under CR2 and any ``interval`` but ``"normal"``: Tango's score interval with the MOVER union, on draws of its
         df). The MDE is Eq. 10 on ``df`` in every case, a t-test's (:func:`describe` says so).
     """
 
