@@ -11,7 +11,6 @@ vectorised coverage code.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -20,25 +19,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize, stats
 from scipy.special import expit
+from test_bounded_means import covered, quiet  # the same helpers as the one-model bounded tests
 
 import evalstats_core.bounded_means as bm
 from evalstats_core.analysis import analyze
 from evalstats_core.bounded_means import WHOLE_MIN_SIZE, whole_question_counts
 from evalstats_core.clustering import summarize
 from evalstats_core.edge_coverage import clustered_mean_intervals, draw_cluster_scores
-from evalstats_core.errors import EvalStatsWarning
 
 Z2 = 1.959963984540054 ** 2
-
-
-def quiet(fn, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", EvalStatsWarning)
-        return fn(*args, **kwargs)
-
-
-def covered(iv, mean):
-    return float(np.mean((iv[0] <= mean) & (mean <= iv[1])))
 
 
 def fractional(successes, sizes, mean):
