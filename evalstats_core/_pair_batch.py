@@ -28,6 +28,9 @@ import numpy as np
 
 from ._ksection import _POINTS
 from ._tango_band import band_steps, z_error_bound, z_of
+from ._tango_fast import float_root as _float_root
+from ._tango_fast import threshold_path
+from ._tango_fast import wald_guess as _wald
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
 from .pair_mover import _cells, _ends, disagreement_df
@@ -82,7 +85,8 @@ def _tango_rule(b: float, c: float, n: float, level: float) -> tuple[float, floa
 
 
 def _tango_ends(b: float, c: float, n: float, level: float, cc: float) -> tuple[float, float] | None:
-    """:func:`tango_intervals` of one pair in plain floats: every k-section step by :func:`_ahead_path`, then
+    """:func:`tango_intervals` of one pair in plain floats: every k-section step from the statistic's threshold
+    (:func:`~evalstats_core._tango_fast.threshold_path`), or where it cannot tell by :func:`_ahead_path`, then
     :func:`~evalstats_core._tango_band.band_steps` (the steps they leave, few trial points wide, in numpy by
     :func:`_tango_steps`); None for counts the arrays' path checks (it raises)."""
     if not (math.isfinite(b + c + n + cc) and n > 0.0 and b >= 0.0 and c >= 0.0 and b + c <= n * (1 + 1e-12)
@@ -92,7 +96,8 @@ def _tango_ends(b: float, c: float, n: float, level: float, cc: float) -> tuple[
     low, high = ((z, -1.0), (-z, 1.0))  # the low end solves Z = z left of d, the high end Z = -z right of it
     ends = []
     for aim, edge in (low, high):
-        path = _tango_path(b, c, n, cc, aim, min(d, edge), max(d, edge))
+        path = (threshold_path(b, c, n, cc, aim, min(d, edge), max(d, edge))  # from the threshold, when it can tell
+                or _tango_path(b, c, n, cc, aim, min(d, edge), max(d, edge)))
         lo, hi = path[-1]
         if len(path) <= _STEPS:
             one = np.ones(1)
@@ -190,57 +195,6 @@ def _z_float(b: float, c: float, n: float, x: float, cc: float = 0.0) -> float:
     return num / math.sqrt(var) if var > 0.0 else math.copysign(math.inf, num) if num else math.nan
 
 
-def _wald(b: float, c: float, n: float, z: float) -> float:
-    """The Wald limit ``d + z sqrt((b + c)/n - d^2) / sqrt(n)``: a first guess of Tango's."""
-    d = (b - c) / n
-    return d + z * math.sqrt(max((b + c) / n - d * d, 1.0 / n) / n)
-
-
-def _float_root(f: Any, lo: float, hi: float, guess: float | None, at_d: float | None = None) -> float | None:
-    """The root of the decreasing ``f`` in ``[lo, hi]`` to about 1e-15 (Illinois regula falsi, the bracket first
-    cut at ``guess``), or None when ``f`` does not change sign there from positive to negative (halving where
-    ``f`` is infinite; ``at_d``: the value at an end where ``f`` is 0/0, the estimate d)."""
-    f_lo, f_hi = f(lo), f(hi)
-    if math.isnan(f_lo) and at_d is not None:  # 0/0 at d (no discordant answer): Z(d) = 0 there
-        f_lo = at_d
-    if math.isnan(f_hi) and at_d is not None:
-        f_hi = at_d
-    if not f_lo > 0.0 > f_hi:  # nan too
-        return None
-    if guess is not None and lo < guess < hi:
-        f_guess = f(guess)
-        if math.isnan(f_guess):
-            return None
-        if f_guess > 0.0:
-            lo, f_lo = guess, f_guess
-        else:
-            hi, f_hi = guess, f_guess
-    side = 0
-    for _ in range(200):
-        tol = 1e-15 * max(1.0, abs(lo))
-        if hi - lo <= tol:
-            break
-        x = hi - f_hi * (hi - lo) / (f_hi - f_lo) if math.isfinite(f_lo - f_hi) else 0.5 * (lo + hi)
-        if not lo < x < hi:  # halving; near the root (the secant within rounding of an end), just inside that end
-            x = (0.5 * (lo + hi) if hi - lo > 1e9 * tol or x != x else hi - 0.5 * tol if x >= hi else lo + 0.5 * tol)
-        fx = f(x)
-        if math.isnan(fx):
-            return None
-        if fx > 0.0:
-            lo, f_lo = x, fx
-            if side == -1:
-                f_hi *= 0.5
-            side = -1
-        elif fx < 0.0:
-            hi, f_hi = x, fx
-            if side == 1:
-                f_lo *= 0.5
-            side = 1
-        else:
-            return x
-    return 0.5 * (lo + hi)
-
-
 def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray, hi: np.ndarray,
                  total: int, cc: np.ndarray | None = None) -> tuple[int, np.ndarray, np.ndarray]:
     """Tango's first k-section steps (:func:`_ahead_path` for each bracket, the statistic in floats deciding the
@@ -248,8 +202,11 @@ def _steps_ahead(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
     brackets after them."""
     goal = np.broadcast_to(target, lo.shape)
     bb, c_, nn, kk = (np.broadcast_to(v, lo.shape) for v in (b, c, n, 0.0 if cc is None else cc))
-    paths = [_tango_path(float(bb[i]), float(c_[i]), float(nn[i]), float(kk[i]), float(goal[i]), float(lo[i]),
-                         float(hi[i]), total) for i in np.ndindex(lo.shape)]
+    paths = []
+    for i in np.ndindex(lo.shape):
+        args = (float(bb[i]), float(c_[i]), float(nn[i]), float(kk[i]), float(goal[i]), float(lo[i]), float(hi[i]))
+        paths.append((threshold_path(*args) if total == _STEPS else None)  # from the threshold, when it can tell
+                     or _tango_path(*args, total))
     return _after(paths, lo, hi)
 
 
