@@ -118,6 +118,28 @@ def _sure(z: Any, aim: float, r: float, side: float, start: float, margin: float
     return None
 
 
+def _secant_root(z: Any, aim: float, lo: float, hi: float, guess: float) -> float | None:
+    """The root of ``z(x) = aim`` by the secant method from ``guess`` (no bracket kept: a few evaluations fewer
+    than :func:`float_root`), to about 1e-12 of it; None when a step leaves ``(lo, hi)``, a value is not finite or
+    it has not settled in 12 steps (then :func:`float_root`). Where the root lies is checked afterwards, by the
+    sure points on each side of it."""
+    if not lo < guess < hi:
+        return None
+    x0, f0 = guess, z(guess) - aim
+    x1 = min(max(guess + (1e-6 if f0 > 0.0 else -1e-6) * (hi - lo), lo), hi)  # towards the root (z decreases)
+    f1 = z(x1) - aim
+    for _ in range(12):
+        if not (math.isfinite(f0) and math.isfinite(f1)) or f1 == f0:
+            return None
+        x0, f0, x1 = x1, f1, x1 - f1 * (x1 - x0) / (f1 - f0)
+        if not lo < x1 < hi:
+            return None
+        if abs(x1 - x0) <= 1e-12 * (1.0 + abs(x1)):
+            return x1
+        f1 = z(x1) - aim
+    return None
+
+
 def threshold_path(b: float, c: float, n: float, cc: float, aim: float, lo: float,
                    hi: float) -> list[tuple[float, float]] | None:
     """The brackets ``(lo, hi)`` of the k-section of ``Z(x) > aim`` from ``[lo, hi]`` (Tango's statistic of the
@@ -125,9 +147,11 @@ def threshold_path(b: float, c: float, n: float, cc: float, aim: float, lo: floa
     points, each step's count of trial points as the k-section counts them; None when this path cannot tell (see
     the module)."""
     z = z_of(b, c, n, cc)
-    r = float_root(lambda x: z(x) - aim, lo, hi, wald_guess(b, c, n, -aim), -aim)
+    r = _secant_root(z, aim, lo, hi, wald_guess(b, c, n, -aim))
     if r is None:
-        return None
+        r = float_root(lambda x: z(x) - aim, lo, hi, wald_guess(b, c, n, -aim), -aim)
+        if r is None:
+            return None
     window = _NEAR * (1.0 + 1.0 / max(1.0 - abs(r), 1e-300))
     half = 4.0 * window  # the bound's bracket: every point the float root's noise window could hold, and more
     b_lo, b_hi = max(lo, r - half), min(hi, r + half)  # at an end of the k-section's bracket: no point beyond
