@@ -44,11 +44,19 @@ def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, used: Any = No
     :func:`_used`, when known; ``memo``: where the centring is kept, shared with :meth:`FileSums.merged
     <evalstats_core.sums.FileSums.merged>`)."""
     n, overall, dev = centre_kept(memo, count, mean)
+    if count.shape == (1,) and count[0] > 0:  # one group: the same doubles in Python floats (see _one_sum)
+        s1 = float(count[0]) * float(dev[0])
+        return n, overall, np.array([s1]), max(0.0, _one_sum(float(m2[0])) + _one_sum(s1 * float(dev[0])))
     if used is None:
         used = count > 0
     s = count[used] * dev[used]  # (C,) residual sums S_g = n_g (mean_g - mean)
     ss = max(0.0, float(np.sum(m2[used])) + float(s @ dev[used]))
     return n, overall, s, ss
+
+
+def _one_sum(x: float) -> float:
+    """``np.sum`` (or a dot product) of one element in floats: numpy adds it to 0.0, so -0.0 becomes 0.0."""
+    return 0.0 + x
 
 
 def _used(memo: dict | None, count: np.ndarray) -> tuple[Any, np.ndarray]:
@@ -207,9 +215,14 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
         n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
         _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
         used, sizes = _used(memo, count)
-        sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
-        ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
-        cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
+        if count.shape == (1,) and n:  # one group: the same doubles in Python floats
+            d1, sz = float(sa[0]) - float(sb[0]), float(sizes[0])
+            ssd = max(0.0, _one_sum(float(m2_d[0])) + _one_sum(d1 * (d1 / sz)))
+            cov = _one_sum(float(comoment[0])) + _one_sum(float(sa[0]) * (float(sb[0]) / sz))
+        else:
+            sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
+            ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
+            cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
         w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
         cr2 = None if w is None else tuple(cr2_se_df(x, sizes, n, w) for x in (sa, sb, sd))
         return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2

@@ -82,17 +82,18 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
             if clustered and not cl:
                 warn.append(f"{ms.model}: every question it answered lies in one cluster, so its standard error is "
                             "not clustered")
-            s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not ms.not01.any(), clustered=cl,
+            s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not _any(ms.not01), clustered=cl,
                                     confidence=confidence, method=method,
                                     interval="auto" if interval == "auto" else "normal", memo=fs.memo,
                                     bounded=not e and 0.0 <= ms.minimum and ms.maximum <= 1.0), e)
-            k_max, k_min = int(ms.k_values.max()), int(ms.k_values.min())
+            k_values, k_counts = ms.k_values.tolist(), ms.k_counts.tolist()  # a few distinct runs per question
+            k_max, k_min = max(k_values), min(k_values)
             proportion = sums.score_kind == "binary" and k_max == 1 and not cl
             low, high, label = _model_interval(s, "resampled" if k_max > 1 else sums.score_kind, interval,
                                                proportion, method, cl, confidence)
             rows.append(ModelResult(
                 model=ms.model, n=s.n, n_clusters=s.n_clusters if cl else None,
-                k=int(ms.k_values[int(np.argmax(ms.k_counts))]), k_min=k_min, k_max=k_max,
+                k=k_values[k_counts.index(max(k_counts))], k_min=k_min, k_max=k_max,
                 mean=s.mean, se=s.se, ci_low=low, ci_high=high, se_naive=s.se_naive,
                 deff=s.deff, n_eff=s.n_eff, df=s.df, method=method, interval=label))
         raw: list[dict[str, Any]] = []
@@ -102,7 +103,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
             if should_stop is not None and should_stop():
                 raise AnalysisStopped(f"stopped after {done} comparisons: nobody is waiting for it")
             p = fs.pair(j, b)
-            n_shared = int(p.count.sum())
+            n_shared = _total(p.count)
             if n_shared < 2:
                 raise EvalStatsError(
                     f"models {models[j]!r} and {models[b]!r} share {n_shared} question(s) in {sums.name}; a "
@@ -111,7 +112,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
             if clustered and not cl:
                 warn.append(f"{models[j]} vs {models[b]}: the shared questions lie in one cluster, so this "
                             "comparison is not clustered")
-            only = (int(p.only_model.sum()), int(p.only_baseline.sum())) if paired and not p.not01.any() else None
+            only = (_total(p.only_model), _total(p.only_baseline)) if paired and not _any(p.not01) else None
             c = scaled(comparison_from(p.count, p.mean_model, p.mean_baseline, p.m2_model, p.m2_baseline,
                                        p.m2_diff, p.comoment, only, paired=paired, clustered=cl,
                                        confidence=confidence, method=method,
@@ -158,6 +159,16 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
         format=sums.format, question_col=sums.question_col, model_col=sums.model_col,
         score_col=sums.score_col, cluster_col=sums.cluster_col if clustered else None,
         reading=tuple(sums.reading), method=method, interval=interval)
+
+
+def _any(a: np.ndarray) -> bool:
+    """``a.any()``; of one element (the groups of an unclustered analysis) without numpy's reduction."""
+    return bool(a[0]) if a.shape == (1,) else bool(a.any())
+
+
+def _total(a: np.ndarray) -> int:
+    """``int(a.sum())`` of integer counts; of one element without numpy's reduction."""
+    return int(a[0]) if a.shape == (1,) else int(a.sum())
 
 
 def _label_key(kind: str, only: tuple[int, int] | None) -> str:
