@@ -352,7 +352,7 @@ def pair_rules(rules: list[tuple], confidence: float) -> list[tuple[float, float
     for index in batches.values():
         cols = list(zip(*(rules[i] for i in index), strict=True))
         sizes = cols[6][0]
-        got = binary_pair_intervals(*(np.array(v, dtype=np.float64) for v in cols[:6]), sizes,
+        got = binary_pair_intervals(*cols[:6], sizes,  # tuples of floats (it reads them as arrays where it needs)
                                     confidence=confidence, resid_sums=None if cols[7][0] is None else cols[7],
                                     discordant=None if cols[8][0] is None else cols[8])
         for i, g in zip(index, got, strict=True):

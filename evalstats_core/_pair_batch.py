@@ -415,8 +415,10 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
         sz = np.asarray(sizes, dtype=np.float64)
         se, se_naive = np.asarray(se, dtype=np.float64), np.asarray(se_naive, dtype=np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
-            scale = np.where((se > 0.0) & (se_naive > 0.0), np.minimum(1.0, (se_naive / se) ** 2),  # 1 / deff
-                             kish_n(sz) / float(sz.sum()))
+            good = (se > 0.0) & (se_naive > 0.0)
+            scale = np.minimum(1.0, (se_naive / se) ** 2)  # 1 / deff; Kish's n (a pass over the sizes) where no SE
+            if not good.all():
+                scale = np.where(good, scale, kish_n(sz) / float(sz.sum()))
         resid = None if resid_sums is None else np.stack([np.asarray(r, dtype=np.float64) for r in resid_sums])
         disc = None if discordant is None else np.stack([np.asarray(m, dtype=np.float64) for m in discordant])
         # disagreement_df(df, ...) of each pair: the clusters' counts of every pair at once (row sums as one
