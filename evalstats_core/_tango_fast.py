@@ -188,7 +188,7 @@ def threshold_path(b: float, c: float, n: float, cc: float, aim: float, lo: floa
                 if not math.isfinite(v):
                     return None
                 counts = seen[x] = v > aim
-            upto = _at_most(x, lo, width)  # the last trial point equal to x
+            upto = k if k == last or lo + width * ((k + 1) / _POINTS) > x else _at_most(x, lo, width)  # last equal to x
             if counts:
                 count += upto - k + 1
             k = upto + 1
