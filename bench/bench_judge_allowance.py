@@ -229,6 +229,8 @@ def main() -> None:
     parser.add_argument("--grid", default="fine", choices=("fine", "coarse", "p70", "small", "window"))
     parser.add_argument("--bound", type=int, default=0, help="also the linear program's least maximum, arms "
                         "chosen per table and per bin of this many unlabelled judge passes (0: not run)")
+    parser.add_argument("--step", type=float, default=0.0025, help="the program's grid of arm values")
+    parser.add_argument("--no-lookup", action="store_true", help="skip the lookup search")
     args = parser.parse_args()
     designs = window() if args.grid == "window" else grid(args.grid)
     near = designs.index((0.99, 0.99, 0.5)) if (0.99, 0.99, 0.5) in designs else None
@@ -252,15 +254,16 @@ def main() -> None:
                 continue
             x, cov = found
             print(line(f"{name} = {x:.3g}", split, cov))
-        a_lo, a_hi, cov = lookup(split, shipped_allowance(n))
-        print(line("lookup", split, cov))
-        base_lo, base_hi = shipped_allowance(n)
-        ratio = np.where(base_lo > 0, a_lo / np.where(base_lo > 0, base_lo, 1), np.nan)
-        typical = np.flatnonzero(np.bincount(split.m1_of, split.mass, n + 1) > 1e-3)
-        print(f"   lookup's A_lo / shipped at m1 = {typical.min()}..{typical.max()}: "
-              + " ".join(f"{r:.2f}" for r in ratio[typical]))
+        if not args.no_lookup:
+            a_lo, a_hi, cov = lookup(split, shipped_allowance(n))
+            print(line("lookup", split, cov))
+            base_lo, base_hi = shipped_allowance(n)
+            ratio = np.where(base_lo > 0, a_lo / np.where(base_lo > 0, base_lo, 1), np.nan)
+            typical = np.flatnonzero(np.bincount(split.m1_of, split.mass, n + 1) > 1e-3)
+            print(f"   lookup's A_lo / shipped at m1 = {typical.min()}..{typical.max()}: "
+                  + " ".join(f"{r:.2f}" for r in ratio[typical]))
         if args.bound:
-            got = bound(split, width=args.bound)
+            got = bound(split, width=args.bound, step=args.step)
             if got is None:
                 print(f"{'bound':22} {n:3d} no arms hold the floor")
             else:
