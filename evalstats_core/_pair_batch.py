@@ -183,7 +183,7 @@ _EXACT = 24  # at most this many trial points near the root are decided in float
 def _z_float(b: float, c: float, n: float, x: float, cc: float = 0.0) -> float:
     """Tango's statistic at one ``delta`` in plain floats: the operations of
     :func:`~evalstats_core.pair_proportions._tango_z` in its order, so the same double (IEEE arithmetic and a
-    correctly rounded square root either way; ``tests/test_pair_batch.py`` checks it)."""
+    correctly rounded square root either way; ``tests/test_float_twins.py`` checks it)."""
     w = -b - c + (2.0 * n - b + c) * x
     q = (math.sqrt(max(w * w + 8.0 * n * c * x * (1.0 - x), 0.0)) - w) / (4.0 * n)
     var = n * (2.0 * q + x * (1.0 - x))
