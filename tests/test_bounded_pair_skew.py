@@ -163,6 +163,9 @@ def test_a_file_the_rule_changes_reads_the_same_in_the_api_the_command_line_and_
     cmp = res.comparisons[0]
     assert (cmp.ci_low, cmp.ci_high, cmp.p_value) == pytest.approx((c.ci_low, c.ci_high, c.p_value), abs=1e-12)
     assert cmp.interval == INTERVAL_LABELS["t-tango"]
+    methods = " ".join(report.render(res, "markdown").split())
+    assert "for a pair (fully from 0.12), to Tango's score interval on 0.9 of the quasi-binomial discordance " \
+           "counts and Hall's skewness-corrected t (its p the largest of the three tests')" in methods
     assert main(["analyze", str(path), "--baseline", "B", "--format", "json"]) == 0
     got, want = json.loads(capsys.readouterr().out), json.loads(report.to_json(res))
     assert got["comparisons"] == want["comparisons"]
