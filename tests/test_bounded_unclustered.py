@@ -16,6 +16,7 @@ from scipy.special import ndtr, ndtri
 
 import evalstats_core as es
 from evalstats_core.bounded_unclustered import (
+    COUNT_SHARE,
     HALL_CAP,
     HALL_FACTOR,
     SKEW_FULL_PAIR,
@@ -99,7 +100,7 @@ def test_one_model_near_the_ceiling_is_korn_graubard_on_quasi_binomial_trials():
         w = near_bound_weight(quasi_binomial_skewness(m, n, ss))
         assert w > 0.0
         se = stats.sem(x)
-        n_star = m * (1 - m) / se**2 * (stats.norm.ppf(0.975) / stats.t.ppf(0.975, n - 1)) ** 2 / w
+        n_star = m * (1 - m) / se**2 * (stats.norm.ppf(0.975) / stats.t.ppf(0.975, n - 1)) ** 2 * COUNT_SHARE / w
         k = m * n_star
         cp = (stats.beta.ppf(0.025, k, n_star - k + 1), stats.beta.ppf(0.975, k + 1, n_star - k))
         t = stats.t.interval(0.95, n - 1, loc=m, scale=se)
@@ -138,7 +139,7 @@ def test_a_pair_near_the_ceiling_is_tango_on_quasi_binomial_counts_by_brute_forc
         w = near_bound_weight(max(quasi_binomial_skewness(a.mean(), n, squares[0]),
                                   quasi_binomial_skewness(b.mean(), n, squares[1])), SKEW_FULL_PAIR)
         assert w > 0.0
-        k = (stats.norm.ppf(0.975) / stats.t.ppf(0.975, n - 1)) ** 2 / w
+        k = (stats.norm.ppf(0.975) / stats.t.ppf(0.975, n - 1)) ** 2 * COUNT_SHARE / w
         bb, cc, size = (v * k for v in quasi_binomial_counts(a.mean(), b.mean(), squares[0], squares[1], squares[3],
                                                              squares[2], n))
         tg = _tango_brute(bb, cc, size)
