@@ -252,6 +252,7 @@ def main(argv=None):
     ap.add_argument("--continuous", action="store_true", help="continuous scores Phi(eta), latent variance 0.5")
     ap.add_argument("--gate", action="store_true", help="the audit's two designs through es.gate itself")
     ap.add_argument("--heldout", action="store_true", help="60 designs of other shapes, n, baselines, correlations")
+    ap.add_argument("--worst", action="store_true", help="skew7's worst grid designs (use --reps 20000)")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     if args.check:
@@ -281,6 +282,14 @@ def main(argv=None):
                     rows.append(run(rng, args.reps, n, pb, gap, 0.5, re, "continuous"))
                     show(f"continuous re {re} pb {pb} gap {gap} n {n}", rows[-1], args.reps, ("t", "skew7", "rule"))
         summary(rows, args.reps, "continuous")
+    if args.worst:  # (kind, latent correlation, baseline, n) of the grid where skew7's rule passed most often
+        for kind, re, pb, n in (("partial", 0.5, 0.9, 60), ("partial", 0.5, 0.99, 164), ("partial", 0.9, 0.99, 60),
+                                ("partial", 0.5, 0.97, 500), ("partial", 0.5, 0.99, 60), ("partial", 0.9, 0.8, 164),
+                                ("runs3", 0.9, 0.9, 500), ("partial", 0.5, 0.9, 164)):
+            gap = 0.05 if pb <= 0.9 else 0.02
+            show(f"{kind} re {re} pb {pb} gap {gap} n {n}",
+                 run(rng, args.reps, n, pb, gap, 0.8 if kind == "partial" else 1.0, re, kind), args.reps,
+                 ("t", "skew7", "rule"))
     if args.grid:  # the 80 designs of skew6/skew7 (tuned on seeds 6 and 7)
         summary(grid(rng, args.reps, ("partial", "runs3"), (0.5, 0.9), (0.8, 0.9, 0.97, 0.99), (20, 30, 60, 164, 500)),
                 args.reps, "grid")
