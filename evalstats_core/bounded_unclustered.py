@@ -312,9 +312,9 @@ def skew_corrected_t(mean: float, se: float, skewness: float, crit: float, df: f
     if lam == 0.0:
         return mean - crit * se, mean + crit * se, t_p_value(mean / se, df)
 
-    def inverse(v: float) -> float:
-        return (math.copysign(abs(x) ** (1.0 / 3.0), x) - 1.0) / lam if (x := 1.0 + 3.0 * lam * (v - lam / 2.0)) \
-            else -1.0 / lam
+    def inverse(v: float) -> float:  # the real cube root, also of a negative number
+        x = 1.0 + 3.0 * lam * (v - lam / 2.0)
+        return (math.copysign(abs(x) ** (1.0 / 3.0), x) - 1.0) / lam
 
     t0 = mean / se
     g0 = ((1.0 + lam * t0) ** 3 - 1.0) / (3.0 * lam) + lam / 2.0
