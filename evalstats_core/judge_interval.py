@@ -149,7 +149,12 @@ def ppi_interval(f: np.ndarray, h: np.ndarray, lab: np.ndarray, est: float, se: 
     ``exp(-n w x)``, of evals: the class counts barely matter. Free numbers per class count, shrunk as far as
     the floor lets, leave 59 above 97% (70 at 30 labels). The near-perfect judge's tables with a disagreement
     cover 99.15%, so it reaches 97% only if those without one cover at most 95.9%; they cover 92.4% with no
-    allowance at all and 99.8% with the least the floor accepts.
+    allowance at all and 99.8% with the least the floor accepts. A linear program over any arms on those tables,
+    chosen per ``m1`` and per bin of 5 unlabelled judge passes and randomised where that helps, still puts the
+    576 judges (sensitivity and specificity 0.85-0.99) whose labels can look like the near-perfect judge's at
+    93.0%-96.4%; but randomising (or splitting the tables by something uninformative) mixes a long and a short
+    arm on the same labels, so this shows only that an allowance kept on part of those tables could fit, not
+    that a smooth, monotone one can: none of the above does.
 
     References
     ----------
