@@ -8,13 +8,15 @@ and wholly below it (high < -gap).
 
 Candidates: ``t`` (the paired t interval, today's rule), ``qb`` (Tango's score interval on quasi-binomial
 effective discordance counts, :func:`effective_counts`), ``union`` (the hull of both), ``unionkg`` (the hull of
-t and ``qb`` on counts times ``(z / t_{n-1})^2``: skew6's choice, on branch skew6-rule), ``rule`` (the default since
-skew7: ``unionkg`` with the counts divided by the near-bound weight, so t is untouched below the skewness 0.1;
+t and ``qb`` on counts times ``(z / t_{n-1})^2``: skew6's choice, on branch skew6-rule), ``skew7`` (skew7's rule:
+``unionkg`` with the counts divided by the near-bound weight, so t is untouched below the skewness 0.1), ``rule``
+(the default since skew9: skew7's with the weight full from 0.12 and Hall's skewness-corrected t in the hull;
 evalstats_core/bounded_unclustered.py; ``--check`` holds it against es.compare). Files whose
 differences are all equal (SE 0) get no interval under every candidate (never a false pass).
 
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --audit          # the audit's two gate rates
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --grid --reps 2000
+    nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --heldout --reps 4000 --seed 2027
 """
 from __future__ import annotations
 
@@ -28,7 +30,14 @@ from scipy import stats
 from scipy.special import ndtr, ndtri
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from evalstats_core.bounded_unclustered import SKEW_FULL, SKEW_START  # noqa: E402
+from evalstats_core.bounded_unclustered import (  # noqa: E402
+    COUNT_SHARE,
+    HALL_CAP,
+    HALL_FACTOR,
+    SKEW_FULL,
+    SKEW_FULL_PAIR,
+    SKEW_START,
+)
 from evalstats_core.pair_proportions import paired_proportion_ci  # noqa: E402
 
 
@@ -44,6 +53,10 @@ def latent(rng, reps: int, n: int, p_a: float, p_b: float, se2: float, re: float
             out.append((eta + rng.standard_normal(eta.shape) > 0).astype(np.float64))
         elif kind == "runs3":
             out.append((eta[..., None] + rng.standard_normal(eta.shape + (3,)) > 0).mean(axis=2))
+        elif kind == "runs5":  # held-out shape: the mean of 5 runs
+            out.append((eta[..., None] + rng.standard_normal(eta.shape + (5,)) > 0).mean(axis=2))
+        elif kind == "partial4":  # held-out shape: the share of 4 unit tests passed
+            out.append(rng.binomial(4, ndtr(eta)) / 4.0)
         elif kind == "continuous":  # a continuous score in (0, 1), e.g. a similarity: no trials behind it
             out.append(ndtr(eta))
         else:  # partial credit: share of 8 unit tests passed
@@ -90,6 +103,7 @@ def intervals(a, b, level=0.95):
                                   confidence=level)
     lo, hi = np.where(ok, lo, out["t"][0]), np.where(ok, hi, out["t"][1])
     out["unionkg"] = (np.minimum(lo, out["t"][0]), np.maximum(hi, out["t"][1]))
+    out["skew7"] = rule(a, ma, mb, va, vb, (bb, cc, ns), out["t"], t, level, full=SKEW_FULL, hall=False)
     out["rule"] = rule(a, ma, mb, va, vb, (bb, cc, ns), out["t"], t, level)
     none = vd <= 0.0  # SE 0: no interval (the default since issue 20; the gate is inconclusive)
     return {k: (np.where(none, np.nan, lo), np.where(none, np.nan, hi)) for k, (lo, hi) in out.items()}
@@ -102,18 +116,47 @@ def skewness(m, v):
         return np.where(room > 0, np.abs(1 - 2 * m) * np.sqrt(v) / room, np.inf)
 
 
-def rule(a, ma, mb, va, vb, counts, t_int, t, level):
-    """The default since skew7, vectorised (:func:`~evalstats_core.bounded_unclustered.bounded_pair_interval`):
-    the hull of t and Tango on the quasi-binomial counts x (z/t)^2 / w, w the near-bound weight of the larger
-    skewness of the two means; t untouched where w = 0; inside [-1, 1]. ``--check`` holds it against es.compare."""
+def difference_skewness(bb, cc, ns):
+    """Vectorised :func:`~evalstats_core.bounded_unclustered.difference_skewness`."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        qp, qm = bb / ns, cc / ns
+        d = qp - qm
+        var = qp + qm - d * d
+        out = (d * (1 - 3 * (qp + qm)) + 2 * d ** 3) / (np.maximum(var, 1e-300) ** 1.5 * np.sqrt(ns))
+    return np.where((ns > 0) & (var > 0), out, 0.0)
+
+
+def hall_interval(mean, se, skew, crit):
+    """Vectorised :func:`~evalstats_core.bounded_unclustered.skew_corrected_t` (the interval only)."""
+    lam = np.asarray(skew, dtype=np.float64) / 3.0
+    safe = np.where(lam == 0.0, 1.0, lam)
+
+    def inverse(v):
+        return np.where(lam == 0.0, v, (np.cbrt(1.0 + 3.0 * safe * (v - safe / 2.0)) - 1.0) / safe)
+
+    return mean - inverse(crit) * se, mean - inverse(-crit) * se
+
+
+def rule(a, ma, mb, va, vb, counts, t_int, t, level, full=SKEW_FULL_PAIR, hall=True):
+    """The default rule, vectorised (:func:`~evalstats_core.bounded_unclustered.bounded_pair_interval`): the hull
+    of t, Tango on the quasi-binomial counts x (z/t)^2 / w (w the near-bound weight of the larger skewness of the
+    two means, full from ``full``) and, with ``hall``, Hall's skewness-corrected t on HALL_FACTOR times those
+    counts' difference skewness (at most HALL_CAP), the counts at COUNT_SHARE; t untouched where w = 0; inside
+    [-1, 1]. ``full=SKEW_FULL, hall=False`` is skew7's rule (no Hall term, full counts). ``--check`` holds the default against es.compare."""
     n = a.shape[1]
-    w = np.clip((np.maximum(skewness(ma, va / n), skewness(mb, vb / n)) - SKEW_START) / (SKEW_FULL - SKEW_START),
+    w = np.clip((np.maximum(skewness(ma, va / n), skewness(mb, vb / n)) - SKEW_START) / (full - SKEW_START),
                 0.0, 1.0)
     bb, cc, ns = counts
     ok = (ns > 0) & (w > 0)
-    k = np.where(ok, (stats.norm.ppf(0.5 + level / 2) / t) ** 2 / np.where(ok, w, 1.0), 1.0)
+    share = COUNT_SHARE if hall else 1.0
+    k = np.where(ok, (stats.norm.ppf(0.5 + level / 2) / t) ** 2 * share / np.where(ok, w, 1.0), 1.0)
     lo, hi = paired_proportion_ci(np.where(ok, bb * k, 0), np.where(ok, cc * k, 0), np.where(ok, ns * k, 1),
                                   confidence=level)
+    if hall:
+        skew = np.clip(HALL_FACTOR * difference_skewness(bb * k, cc * k, ns * k), -HALL_CAP, HALL_CAP)
+        h_lo, h_hi = hall_interval((t_int[0] + t_int[1]) / 2, (t_int[1] - t_int[0]) / (2 * t),
+                                   np.where(ok, skew, 0.0), t)
+        lo, hi = np.minimum(lo, h_lo), np.maximum(hi, h_hi)
     lo = np.where(ok, np.minimum(lo, t_int[0]), t_int[0])
     hi = np.where(ok, np.maximum(hi, t_int[1]), t_int[1])
     return np.clip(lo, -1.0, 1.0), np.clip(hi, -1.0, 1.0)
@@ -136,23 +179,56 @@ def check(rng, files=40):
 
 
 def run(rng, reps, n, pb, gap, se2, re, kind):
+    """``{candidate: (false pass, wholly below, mean width, median and largest width over t's per file)}``."""
     res = {}
     chunk = max(1, 1_000_000 // n)
     parts = []
     for i in range(0, reps, chunk):
         a, b = latent(rng, min(chunk, reps - i), n, pb - gap, pb, se2, re, kind)
         parts.append(intervals(a, b))
+    t_width = np.concatenate([p["t"][1] - p["t"][0] for p in parts])
     for k in parts[0]:
         lo = np.concatenate([p[k][0] for p in parts])
         hi = np.concatenate([p[k][1] for p in parts])
-        res[k] = (float(np.mean(lo > -gap)), float(np.mean(hi < -gap)), float(np.nanmean(hi - lo)))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = (hi - lo) / t_width
+        res[k] = (float(np.mean(lo > -gap)), float(np.mean(hi < -gap)), float(np.nanmean(hi - lo)),
+                  float(np.nanmedian(ratio)), float(np.nanmax(ratio)))
     return res
 
 
-def show(name, res, reps):
-    cells = "  ".join(f"{k}: pass {100 * v[0]:5.2f}% below {100 * v[1]:5.2f}% w {100 * v[2]:6.2f}"
-                      for k, v in res.items())
-    print(f"{name:58s} {cells}", flush=True)
+def show(name, res, reps, only=None):
+    se = 100 * math.sqrt(0.025 * 0.975 / reps)
+    cells = "  ".join(f"{k} {100 * v[0]:5.2f}%" for k, v in res.items() if only is None or k in only)
+    r = res["rule"]
+    flag = " over 2.5%" + (" by > 2 SE" if 100 * r[0] > 2.5 + 2 * se else " (within 2 SE)") if r[0] > 0.025 else ""
+    print(f"{name:44s} {cells}  (SE at 2.5%: {se:.2f})  rule below {100 * r[1]:5.2f}%  width/t median {r[3]:.3f}"
+          f" max {r[4]:.3f}{flag}", flush=True)
+
+
+def summary(rows, reps, label):
+    """One line per candidate over ``rows`` (the results of :func:`run`)."""
+    se = 0.025 * 0.975 / reps
+    for k in rows[0]:
+        fp = np.array([r[k][0] for r in rows])
+        worst = int(np.argmax(fp))
+        print(f"# {label} {k:8s} false pass above 2.5% in {np.sum(fp > 0.025):2d} of {len(rows)}, by more than"
+              f" 2 SE in {np.sum(fp > 0.025 + 2 * math.sqrt(se)):2d}; worst {100 * fp[worst]:.2f}% (design {worst});"
+              f" width/t median over files and designs {np.median([r[k][3] for r in rows]):.3f}, largest median"
+              f" {max(r[k][3] for r in rows):.3f}, largest file {max(r[k][4] for r in rows):.3f}", flush=True)
+
+
+def grid(rng, reps, kinds, res_, pbs, ns, only=("t", "skew7", "rule")):
+    rows = []
+    for kind in kinds:
+        for re in res_:
+            for pb in pbs:
+                for n in ns:
+                    gap = 0.05 if pb <= 0.9 else 0.02
+                    se2 = {"partial": 0.8, "runs3": 1.0, "runs5": 1.0, "partial4": 1.5}[kind]
+                    rows.append(run(rng, reps, n, pb, gap, se2, re, kind))
+                    show(f"{len(rows) - 1:2d} {kind} re {re} pb {pb} gap {gap} n {n}", rows[-1], reps, only)
+    return rows
 
 
 #: the audit's two failing gate designs (audit_heldout.py ``gate``): name, n, baseline, margin, se2, re, kind
@@ -175,13 +251,15 @@ def main(argv=None):
     ap = parser("es.compare", 6)
     ap.add_argument("--continuous", action="store_true", help="continuous scores Phi(eta), latent variance 0.5")
     ap.add_argument("--gate", action="store_true", help="the audit's two designs through es.gate itself")
+    ap.add_argument("--heldout", action="store_true", help="60 designs of other shapes, n, baselines, correlations")
+    ap.add_argument("--worst", action="store_true", help="skew7's worst grid designs (use --reps 20000)")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     if args.check:
         print(f"rule vs es.compare, largest gap {check(rng):.2e}", flush=True)
     if args.audit:
         for name, n, pb, gap, se2, re, kind in AUDIT:
-            show(name, run(rng, args.reps, n, pb, gap, se2, re, kind), args.reps)
+            show(name[:44], run(rng, args.reps, n, pb, gap, se2, re, kind), args.reps)
     if args.gate:
         import pandas as pd
 
@@ -196,21 +274,28 @@ def main(argv=None):
             print(f"es.gate {name:52s} false pass {100 * rate:5.2f}% +- {100 * math.sqrt(rate * (1 - rate) / args.reps):.2f}"
                   f" ({args.reps} files)", flush=True)
     if args.continuous:
+        rows = []
         for pb in (0.5, 0.7, 0.9, 0.97):
             for n in (10, 30, 100):
                 for re in (0.5, 0.95):
                     gap = 0.05 if pb < 0.95 else 0.02
-                    show(f"continuous re {re} pb {pb} gap {gap} n {n}", run(rng, args.reps, n, pb, gap, 0.5, re,
-                                                                            "continuous"), args.reps)
-    if args.grid:
-        for kind in ("partial", "runs3"):
-            for re in (0.5, 0.9):
-                for pb in (0.8, 0.9, 0.97, 0.99):
-                    for n in (20, 30, 60, 164, 500):
-                        gap = 0.05 if pb <= 0.9 else 0.02
-                        name = f"{kind} re {re} pb {pb} gap {gap} n {n}"
-                        show(name, run(rng, args.reps, n, pb, gap, 0.8 if kind == "partial" else 1.0, re, kind),
-                             args.reps)
+                    rows.append(run(rng, args.reps, n, pb, gap, 0.5, re, "continuous"))
+                    show(f"continuous re {re} pb {pb} gap {gap} n {n}", rows[-1], args.reps, ("t", "skew7", "rule"))
+        summary(rows, args.reps, "continuous")
+    if args.worst:  # (kind, latent correlation, baseline, n) of the grid where skew7's rule passed most often
+        for kind, re, pb, n in (("partial", 0.5, 0.9, 60), ("partial", 0.5, 0.99, 164), ("partial", 0.9, 0.99, 60),
+                                ("partial", 0.5, 0.97, 500), ("partial", 0.5, 0.99, 60), ("partial", 0.9, 0.8, 164),
+                                ("runs3", 0.9, 0.9, 500), ("partial", 0.5, 0.9, 164)):
+            gap = 0.05 if pb <= 0.9 else 0.02
+            show(f"{kind} re {re} pb {pb} gap {gap} n {n}",
+                 run(rng, args.reps, n, pb, gap, 0.8 if kind == "partial" else 1.0, re, kind), args.reps,
+                 ("t", "skew7", "rule"))
+    if args.grid:  # the 80 designs of skew6/skew7 (tuned on seeds 6 and 7)
+        summary(grid(rng, args.reps, ("partial", "runs3"), (0.5, 0.9), (0.8, 0.9, 0.97, 0.99), (20, 30, 60, 164, 500)),
+                args.reps, "grid")
+    if args.heldout:  # designs not tuned on: other shapes, n, baselines and correlations (use another seed)
+        summary(grid(rng, args.reps, ("runs5", "partial4"), (0.3, 0.7), (0.85, 0.95, 0.98), (15, 40, 100, 250, 1000)),
+                args.reps, "held-out")
     return 0
 
 

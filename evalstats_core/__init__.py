@@ -13,7 +13,8 @@ Contents, by module (each module's docstring tells when to use which function):
 ``decomposition``  Var(x) and E[sigma^2] estimated from resampled answers (optionally clustered)
 ``power``          Eq. 9/10 sample size, MDE, power curves; their clustered versions
 ``pilot``          omega2, sigma2_a, sigma2_b estimated from two models' pilot scores
-``temperature``    difficulty distributions and the temperature trap
+``difficulty``     difficulty distributions (uniform, Beta) with closed-form Var(x) and E[sigma^2]
+``temperature``    the temperature trap: what lowering the sampling temperature does to the variance
 ``simulate``       seeded generators: clustered, paired and resampled synthetic evals
 ``coverage``       how often intervals cover: small-N proportions, pooled and naive SEs
 ``cluster_coverage``  coverage with few and unequal clusters: CR1 + z, CR1 + t, CR2, wild bootstrap
@@ -121,8 +122,8 @@ _PUBLIC: dict[str, str] = {
     "rank_models": "ranking", "Ranking": "ranking", "letter_display": "ranking",
     "analyze_reported": "reported", "ReportedAnalysis": "reported", "paired_se_bounds": "reported",
     "plan_pair": "planning", "PairPlan": "planning", "answers_needed": "planning",
-    "UniformDifficulty": "temperature",
-    "BetaDifficulty": "temperature",
+    "UniformDifficulty": "difficulty",
+    "BetaDifficulty": "difficulty",
     "temperature_scale": "temperature",
     "temperature_limits": "temperature",
     "TemperatureLimits": "temperature",

@@ -28,6 +28,7 @@ from ._clusters import (
     sign_flip_p,
     t_crit,
 )
+from ._in_unit import NOT_IN_UNIT, InUnit
 from .errors import EvalStatsError
 from .sums import binary_moments, centre_kept
 
@@ -115,11 +116,11 @@ def _crit(memo: dict | None, confidence: float, df: float) -> float:
 
 def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary: bool, clustered: bool,
                  confidence: float, method: str, interval: str, memo: dict | None = None,
-                 bounded: bool = False) -> Any:
+                 in_unit: InUnit = NOT_IN_UNIT) -> Any:
     """One model's :class:`~evalstats_core.clustering.Summary` from its per-group sums (shape ``(G,)``).
 
     ``clustered=False`` with several groups treats every question as independent (the groups are merged).
-    ``bounded``: every score lies in [0, 1] (as :func:`summary_from_moments`).
+    ``in_unit``: whether every score lies in [0, 1] (as for :func:`summary_from_moments`).
     ``confidence`` must be checked already. ``memo`` keeps what does not depend on the confidence level,
     adjustment or interval (the moments, the CR2 weights of each cluster-size vector, the CR2 standard errors
     and degrees of freedom) for the next call.
@@ -132,20 +133,21 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
 
     n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
     return summary_from_moments(n, mu, s, sizes, ss, binary=binary, clustered=clustered, confidence=confidence,
-                                method=method, interval=interval, kept=cr2, memo=memo, bounded=bounded)
+                                method=method, interval=interval, kept=cr2, memo=memo, in_unit=in_unit)
 
 
 def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss: float, *, binary: bool,
                          clustered: bool, confidence: float, method: str, interval: str,
                          kept: tuple[float, float] | None = None, memo: dict | None = None,
-                         bounded: Any = False) -> Any:
+                         in_unit: InUnit = NOT_IN_UNIT) -> Any:
     """The :class:`~evalstats_core.clustering.Summary` of ``n`` scores with mean ``mu``, residual sums ``s``
     of the non-empty clusters of ``sizes`` (ignored unclustered) and centred sum of squares ``ss``
     (``kept``: its CR2 standard error and degrees of freedom, when kept; ``memo``: where t quantiles are kept;
-    ``bounded``: every score lies in [0, 1], so clustered scores that are not 0/1 take the quasi-binomial rule
-    of :func:`~evalstats_core.bounded_means.bounded_mean_interval`, unclustered ones near 0% or 100% that of
-    :func:`~evalstats_core.bounded_unclustered.bounded_mean_t_interval`; unclustered it may be a function
-    that says so, called only near a bound)."""
+    ``in_unit``: whether every score lies in [0, 1] (:class:`~evalstats_core._in_unit.InUnit`): if known to,
+    clustered scores that are not 0/1 take the quasi-binomial rule of
+    :func:`~evalstats_core.bounded_means.bounded_mean_interval`; if known to or to be checked, unclustered ones near
+    0% or 100% that of :func:`~evalstats_core.bounded_unclustered.bounded_mean_t_interval`, which checks only
+    near a bound)."""
     from .clustering import Summary, _deff
 
     if n < 2:
@@ -178,13 +180,14 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
         if chosen is not None:
             low, high, kind = chosen
-    elif interval == "auto" and method == "cr2" and not clustered and bounded is not False and se > 0.0:
+    elif interval == "auto" and method == "cr2" and not clustered and in_unit.possible and se > 0.0:
         from .bounded_unclustered import bounded_mean_t_interval  # near 0% or 100%
 
-        chosen = bounded_mean_t_interval(mu, se, n, ss, (low, high), confidence=confidence, bounded=bounded)
+        chosen = bounded_mean_t_interval(mu, se, n, ss, (low, high), confidence=confidence,
+                                         bounded=in_unit.holds)
         if chosen is not None:
             low, high, kind = chosen
-    elif interval == "auto" and method == "cr2" and clustered and bounded is True:  # a zero SE too, as for 0/1 scores
+    elif interval == "auto" and method == "cr2" and clustered and in_unit.known:  # a zero SE too, as for 0/1 scores
         from .bounded_means import bounded_mean_interval
 
         chosen = bounded_mean_interval(mu, se, n, df, sizes, s, ss, confidence=confidence)
@@ -206,11 +209,12 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
 def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m2_a: np.ndarray,
                     m2_b: np.ndarray, m2_d: np.ndarray, comoment: np.ndarray, only: tuple[int, int] | None, *,
                     paired: bool, clustered: bool, confidence: float, method: str, interval: str,
-                    memo: dict | None = None, pending: list | None = None, unit: bool = False) -> Any:
+                    memo: dict | None = None, pending: list | None = None,
+                    in_unit: InUnit = NOT_IN_UNIT) -> Any:
     """One pair's :class:`~evalstats_core.comparison.Comparison` from per-group sums on the shared questions
     (shape ``(G,)``); ``only`` is ``(only A right, only B right)`` for 0/1 scores, else None.
     ``confidence`` must be checked already; ``memo`` as for :func:`summary_from`; ``pending`` as for
-    :func:`comparison_from_moments` (and ``unit``)."""
+    :func:`comparison_from_moments` (and ``in_unit``)."""
     def make() -> tuple:
         n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
         _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
@@ -236,7 +240,7 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
                                    discordant=discordant if only is not None and clustered and paired else None,
-                                   memo=memo, pending=pending, unit=unit)
+                                   memo=memo, pending=pending, in_unit=in_unit)
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
@@ -244,7 +248,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
                             method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
                             discordant: Any = None, memo: dict | None = None, pending: list | None = None,
-                            unit: Any = False) -> Any:
+                            in_unit: InUnit = NOT_IN_UNIT) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
@@ -252,9 +256,9 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     cluster, the questions two 0/1 models disagree on, or a function that makes them, called only when the
     interval rule reads them; ``memo``: where t quantiles are kept; ``pending``: a list to which the arguments of
     the 0/1 pair rule are appended instead of solving it, ``ci_low``, ``ci_high`` and ``p_value`` left nan for
-    :func:`pair_rules` to give, many pairs at once; ``unit``: every score lies in [0, 1] (or a function that says so,
-    called only near a bound), for the rule of :func:`~evalstats_core.bounded_unclustered.bounded_pair_interval`
-    when they are not all 0/1, unclustered)."""
+    :func:`pair_rules` to give, many pairs at once; ``in_unit``: whether every score of both lies in [0, 1]
+    (:class:`~evalstats_core._in_unit.InUnit`; a check is run only near a bound), for the rule of
+    :func:`~evalstats_core.bounded_unclustered.bounded_pair_interval` when they are not all 0/1, unclustered)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -321,11 +325,11 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
             pending.append(rule)
             low = high = p = math.nan
             kind = "tango-effective" if clustered else "tango"
-    elif unit is not False and paired and not clustered and interval == "auto" and cr2 and se > 0.0:  # [0, 1]
+    elif in_unit.possible and paired and not clustered and interval == "auto" and cr2 and se > 0.0:  # [0, 1]
         from .bounded_unclustered import bounded_pair_interval
 
         low, high, p, kind = bounded_pair_interval(ma, mb, squares, n, (low, high, p), confidence=confidence,
-                                                   bounded=unit)
+                                                   bounded=in_unit.holds)
     if interval == "auto" and cr2 and se == 0.0 and kind == "normal":  # zero SE: no interval
         low, high, kind = math.nan, math.nan, "none"
     return Comparison(

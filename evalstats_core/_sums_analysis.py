@@ -55,6 +55,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
     """
     from ._analysis_words import below_plain_sums, warnings_for, zero_se_pair
     from ._estimate import comparison_from, pair_rules, scaled, summary_from
+    from ._in_unit import InUnit
     from .comparison import _mcnemar as mcnemar_cells
 
     confidence = check_confidence(confidence)
@@ -85,7 +86,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
             s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not _any(ms.not01), clustered=cl,
                                     confidence=confidence, method=method,
                                     interval="auto" if interval == "auto" else "normal", memo=fs.memo,
-                                    bounded=not e and 0.0 <= ms.minimum and ms.maximum <= 1.0), e)
+                                    in_unit=InUnit(not e and 0.0 <= ms.minimum and ms.maximum <= 1.0)), e)
             k_values, k_counts = ms.k_values.tolist(), ms.k_counts.tolist()  # a few distinct runs per question
             k_max, k_min = max(k_values), min(k_values)
             proportion = sums.score_kind == "binary" and k_max == 1 and not cl
@@ -117,7 +118,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                                        p.m2_diff, p.comoment, only, paired=paired, clustered=cl,
                                        confidence=confidence, method=method,
                                        interval="normal" if interval == "normal" else "auto", memo=fs.memo,
-                                       pending=pending, unit=sums.unit01), e)
+                                       pending=pending, in_unit=InUnit(sums.unit01)), e)
             if len(pending) > len(waiting):
                 waiting.append(len(raw))
             mc: tuple[Any, ...] = (None, None, None, None, None)

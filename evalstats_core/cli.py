@@ -97,7 +97,9 @@ def _gate(args: argparse.Namespace) -> int:
         result, note = (result, f"Computed by the {by_sql[2]} engine from the file's sums.") if by_sql else \
             gate_with_labels(dataset, result, human_col=args.human_col, labels=args.labels, method=args.cluster_se,
                              use_clusters=not args.no_clusters)
-    text = result.markdown()
+    from .flags import for_cli
+
+    text = result.markdown(respell=for_cli)  # the core writes margin='2pt'; the command line --margin 2pt
     if note:
         from .report import escape_markdown
 

@@ -78,6 +78,7 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
         Empty unless some model is clustered on fewer than :data:`FEW_CLUSTERS` clusters.
     """
     from ._estimate import scaled, summary_from
+    from ._in_unit import InUnit
     from .analysis import _model_interval, normal_label
     from .sums import FileSums, file_sums
 
@@ -89,7 +90,7 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
             continue
         s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not ms.not01.any(), clustered=False,
                                 confidence=confidence, method=method,
-                                interval="auto" if interval == "auto" else "normal", bounded=sums.unit01),
+                                interval="auto" if interval == "auto" else "normal", in_unit=InUnit(sums.unit01)),
                    sums.exponent)  # analyze's rule (unclustered scores in [0, 1] near a bound: bounded_unclustered)
         k_max = int(ms.k_values.max())
         proportion = sums.score_kind == "binary" and k_max == 1

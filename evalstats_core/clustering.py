@@ -38,6 +38,7 @@ from ._clusters import (
     scores_1d,
 )
 from ._estimate import binary_model, scaled, summary_from_moments
+from ._in_unit import NOT_IN_UNIT, InUnit
 from ._results import Interval
 from ._validate import check_confidence
 from .cluster_bootstrap import BootstrapCI, _cluster_totals, cluster_bootstrap_ci  # re-exported (moved)
@@ -269,11 +270,13 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
         sums = np.bincount(codes, weights=resid, minlength=sizes.size)  # (K,) per-cluster residual sums S_g
         used = sizes > 0.0
         sizes, sums = sizes[used], sums[used]
-    bounded = ones is None and codes is not None and 0.0 <= float(arr.min()) and float(arr.max()) <= 1.0
-    if ones is None and codes is None:  # asked only near a bound (bounded_mean_t_interval)
-        bounded = lambda: 0.0 <= float(arr.min()) and float(arr.max()) <= 1.0  # noqa: E731
+    in_unit = NOT_IN_UNIT  # 0/1 scores take their own rules
+    if ones is None and codes is not None:
+        in_unit = InUnit(0.0 <= float(arr.min()) and float(arr.max()) <= 1.0)
+    elif ones is None:  # checked only near a bound (bounded_mean_t_interval)
+        in_unit = InUnit(check=lambda: 0.0 <= float(arr.min()) and float(arr.max()) <= 1.0)
     return summary_from_moments(n, mean, sums, sizes, ss, binary=ones is not None, clustered=clusters is not None,
-                                confidence=level, method=method, interval=interval, bounded=bounded)
+                                confidence=level, method=method, interval=interval, in_unit=in_unit)
 
 
 def _deff(se: float, se_naive: float, n: int, *, clustered: bool) -> tuple[float, float]:

@@ -34,6 +34,7 @@ from ._clusters import (
     t_p_value,
 )
 from ._estimate import binary_comparison, comparison_from_moments, scaled
+from ._in_unit import InUnit
 from ._quantiles import binom_cdf, chi2_1_sf
 from ._results import Interval
 from ._validate import check_confidence, check_positive_int
@@ -291,7 +292,8 @@ def compare(
     return comparison_from_moments((n, n_b), (mean_a, mean_b), (sums_a, sums_b), np.ones(1) if sizes is None else sizes,
                                    (ssa, ssb, ssd, cov), None, paired=paired, clustered=clusters is not None,
                                    confidence=level, method=method, interval=interval,
-                                   unit=lambda: min(xa.min(), xb.min()) >= 0.0 and max(xa.max(), xb.max()) <= 1.0)
+                                   in_unit=InUnit(check=lambda: min(xa.min(), xb.min()) >= 0.0
+                                                  and max(xa.max(), xb.max()) <= 1.0))  # asked only near a bound
 
 
 def _welch_df(se_a: float, se_b: float, df_a: float, df_b: float) -> float:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -155,10 +156,17 @@ class GateResult:
         text = signed_zero_free(100.0 * x, 1, signed=signed)
         return text if bare else text + (" points" if points else "%")
 
-    def margin_words(self) -> str:
-        """The margin with its unit, echoing what was written: ``2.0 points (--margin 2pt)``."""
+    def margin_words(self, respell: Callable[[str], str] | None = None) -> str:
+        """The margin with its unit, echoing what was written as the API takes it: ``2.0 points (margin='2pt')``.
+
+        ``respell`` puts the option in a surface's words: :func:`~evalstats_core.flags.for_cli` gives the
+        command line's ``2.0 points (--margin 2pt)``.
+        """
         text = self._num(self.margin, points=True)
-        return text + (f" (--margin {self.margin_given})" if self.margin_given else "")
+        if not self.margin_given:
+            return text
+        option = f"margin='{self.margin_given}'"
+        return f"{text} ({option if respell is None else respell(option)})"
 
     def reason(self) -> str:
         """One line: what was decided and why, from the interval's ends and the margin."""
@@ -174,12 +182,13 @@ class GateResult:
         return (f"INCONCLUSIVE (exit 3): the {level} interval ({lo} to {hi}) reaches below {bound} and above 0, "
                 "so the data can rule out neither a drop beyond the margin nor no drop.")
 
-    def headline(self) -> str:
-        """One sentence: the verdict in words with the interval it rests on."""
+    def headline(self, respell: Callable[[str], str] | None = None) -> str:
+        """One sentence: the verdict in words with the interval it rests on (``respell``: as for
+        :meth:`margin_words`)."""
         level = f"{round(100 * self.confidence, 2):g}%"
         ci = (f"{level} CI for {self.candidate} - {self.baseline}: {self._num(self.ci_low, signed=True, bare=True)} "
               f"to {self._num(self.ci_high, signed=True, points=True)}")
-        margin = self.margin_words()
+        margin = self.margin_words(respell)
         if self.verdict == "pass":
             extra = (f"; it is significantly lower, but by less than the {margin} margin"
                      if self.ci_high < 0 else "")
@@ -207,8 +216,9 @@ class GateResult:
                 f"difference is the observed {self._num(self.diff, signed=True, points=True)}), against "
                 f"{have:,} here.")
 
-    def markdown(self) -> str:
-        """A short Markdown summary for a CI log or a pull-request comment."""
+    def markdown(self, respell: Callable[[str], str] | None = None) -> str:
+        """A short Markdown summary for a CI log or a pull-request comment (``respell``: as for
+        :meth:`margin_words`; the command line passes :func:`~evalstats_core.flags.for_cli`)."""
         from .report import escape_markdown
         from .vocabulary import INTERVAL_LABELS, se_method_label
 
@@ -224,7 +234,7 @@ class GateResult:
         rows = [
             f"## evalbars gate: {escape_markdown(self.candidate)} vs {escape_markdown(self.baseline)}",
             "",
-            f"**{escape_markdown(self.headline())}**",
+            f"**{escape_markdown(self.headline(respell))}**",
             "",
             "### Gate",
             "",
@@ -240,7 +250,7 @@ class GateResult:
                              if self.wild_p_value is not None else "") + " |",
             "",
             *self._below_plain(),
-            f"Paired on {design} ({how}); margin {escape_markdown(self.margin_words())}"
+            f"Paired on {design} ({how}); margin {escape_markdown(self.margin_words(respell))}"
             + (f"; {self.n_left_out:,} questions answered by only one model were left out" if self.n_left_out
                else "") + f". File: {escape_markdown(self.name)}. Exit code {self.exit_code} "
             "(0 pass, 1 regression, 3 inconclusive, 2 bad input).",

@@ -165,10 +165,11 @@ def methods_paragraph(analysis: Analysis) -> str:
         parts.append("For scores in [0, 1] that are not 0/1, without clusters, near 0% or 100% (the skewness "
                      "|1 - 2p| / sqrt(n* p (1 - p)) of a binomial mean on n* = n / phi trials above 0.1, phi the "
                      "quasi-binomial dispersion: a score in [0, 1] varies at most as a 0/1 one) the t interval is "
-                     "widened, fully from a skewness of 0.2, to Korn & Graubard's interval on n* for one model and "
-                     "to Tango's score interval on the quasi-binomial discordance counts for a pair (its p the larger "
-                     "of the t test's and the score test's), and kept inside [0, 1] (McCullagh & Nelder 1989, "
-                     "Sec. 9.2; Korn & Graubard 1998; Tango 1998).")
+                     "widened to Korn & Graubard's interval on 0.9 n* for one model (fully from a skewness of 0.2) "
+                     "and, for a pair (fully from 0.12), to Tango's score interval on 0.9 of the quasi-binomial "
+                     "discordance counts and Hall's skewness-corrected t (its p the largest of the three tests'), "
+                     "and kept inside [0, 1] (McCullagh & Nelder 1989, Sec. 9.2; Korn & Graubard 1998; Tango 1998; "
+                     "Hall 1992).")
     if any(m.interval.startswith("cluster means") for m in analysis.models):
         parts.append("Where the clusters hold under two clusters' worth of information (two clusters, or one "
                      "holding most questions: Kish's effective number of clusters below 2) the interval is at "

@@ -15,8 +15,8 @@ averaged *before* any standard error is computed (never pool the ``n*K`` answers
 Var(x) and E[sigma^2] are estimated from an eval with K > 1 answers per question by
 :func:`evalstats_core.decomposition.resampling_decomposition`. Closed-form Var(x) and
 E[sigma^2] = E[x(1-x)] for a difficulty distribution (uniform, Beta) are the ``var_x`` and
-``mean_sigma2`` properties of :class:`~evalstats_core.temperature.UniformDifficulty` and
-:class:`~evalstats_core.temperature.BetaDifficulty`, which live beside the temperature model.
+``mean_sigma2`` properties of :class:`~evalstats_core.difficulty.UniformDifficulty` and
+:class:`~evalstats_core.difficulty.BetaDifficulty` (:mod:`evalstats_core.difficulty`).
 
 References
 ----------

@@ -116,11 +116,33 @@ def test_cluster_spec_is_the_compiled_chart():
 
 
 def test_a_new_shape_compiles_a_new_template():
-    """More models, or a clipped end appearing, change the layout: never filled into the old template."""
+    """A clipped end appearing changes the layout: never filled into the old template. More models change its
+    height only, which the template fills in (one template for every number of models)."""
     for frame in (models(0, 3), models(1, 4), models(2, 4, clipped=True)):
         got = charts.models_spec(frame, title="t", subtitle="s")
         assert canonical(got) == canonical(compile_spec(charts.models_chart(frame, title="t", subtitle="s")))
-    assert len(_template._TEMPLATES) == 3
+    assert len(_template._TEMPLATES) == 2
+
+
+@pytest.mark.parametrize("first", (1, 3, 8))
+def test_one_template_serves_every_number_of_rows(first):
+    """A template compiled for ``first`` models (or comparisons) gives, for every other count, the chart
+    compiled for that count itself, with the workbench's titles and without (a first upload of a file with a
+    new number of models compiles nothing)."""
+    for title, subtitle in (("t", ""), ("t", "95% CI"), (None, None)):
+        _template._TEMPLATES.clear()
+        for n in (first, *range(1, 9)):
+            for percent, extra in ((True, True), (False, False)):
+                frame = models(n, n, extra=extra)
+                got = charts.models_spec(frame, percent=percent, confidence=None, title=title, subtitle=subtitle)
+                want = compile_spec(charts.models_chart(frame, percent=percent, confidence=None, title=title,
+                                                        subtitle=subtitle))
+                assert canonical(got) == canonical(want), (n, percent, extra, title, subtitle)
+            frame = differences(n, n)
+            got = charts.differences_spec(frame, confidence=None, title=title, subtitle=subtitle)
+            want = compile_spec(charts.differences_chart(frame, confidence=None, title=title, subtitle=subtitle))
+            assert canonical(got) == canonical(want), (n, title, subtitle)
+        assert len(_template._TEMPLATES) == 3  # models twice (two sets of columns), differences once
 
 
 def test_filled_specs_name_their_datasets_and_share_nothing():

@@ -4,6 +4,7 @@ the sentence it prints agrees with the interval beside it."""
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -150,9 +151,12 @@ def test_margin_units_are_read_and_echoed(tmp_path, written, points):
     data = pair(4000, 0.700, 0.690, seed=5)
     g = gate(load(data, name="r.csv"), baseline="base", candidate="cand", margin=written)
     assert g.margin == pytest.approx(points / 100) and g.margin_given == written
-    assert f"{points:.1f} points (--margin {written})" in g.headline()
+    assert f"{points:.1f} points (margin='{written}')" in g.headline()  # the API's words
+    assert f"margin {points:.1f} points (margin='{written}')" in g.markdown()
+    assert re.search(r"--[a-z]", g.markdown()) is None  # no command-line flag in the API's report
     proc = run_cli(tmp_path, data, "--margin", written)
-    assert f"margin {points:.1f} points (--margin {written})" in proc.stdout.replace("\\", "")
+    echoed = written if " " not in written else f"'{written}'"  # as a shell would take it again
+    assert f"margin {points:.1f} points (--margin {echoed})" in proc.stdout.replace("\\", "")
 
 
 def test_points_on_a_scale_that_is_not_0_1_are_refused():

@@ -20,10 +20,10 @@ from evalstats_core.flags import OPTIONS, for_cli
 from evalstats_core.limits import Limits
 
 #: where the command line is written (its parser, its printer, its reading options, its engine switch, this
-#: vocabulary), and outputs that print a command line on purpose: ``settings.command`` (report.py), the LaTeX
-#: ``--columns`` help (report_latex.py) and the gate's echo of ``--margin`` as written (gating.margin_words)
+#: vocabulary), and outputs that print a command line on purpose: ``settings.command`` (report.py) and the LaTeX
+#: ``--columns`` help (report_latex.py)
 COMMAND_LINE = {"cli.py", "_cli_parser.py", "_cli_reading.py", "_argv.py", "engine_cli.py", "flags.py", "report.py",
-                "report_latex.py", "gating.py"}
+                "report_latex.py"}
 
 
 @pytest.mark.parametrize("path", [p for p in _modules(CORE) if p.name not in COMMAND_LINE],
@@ -36,8 +36,8 @@ def test_no_core_message_spells_a_command_line_flag(path):
 
 
 def test_the_gates_messages_name_the_api_keywords(tmp_path, capsys):
-    """gating.py may echo --margin in its report (margin_words), never in a message: a margin of 5 on 0/1 scores
-    is refused with the API's fix (margin='5pt') in the API and the command line's (--margin 5pt) on the CLI."""
+    """A margin of 5 on 0/1 scores is refused with the API's fix (margin='5pt') in the API and the command line's
+    (--margin 5pt) on the CLI."""
     from evalstats_core.gating import gate
 
     rows = "question,base,cand\n" + "".join(f"q{i},{i % 2},{(i // 2) % 2}\n" for i in range(40))

@@ -4,9 +4,9 @@ Compiling an Altair chart costs tens of milliseconds (building the chart objects
 the frames), on every new confidence level or adjustment of the workbench, though only the numbers and a
 few strings change. :func:`filled` compiles a layout once per *shape* (every input that decides the layout's
 structure: the caller's key, which strings are empty), with placeholder strings, and then fills in the
-strings and the data of each call: the same dict as compiling the chart itself, its datasets named by the
-caller (``models``, ``ends``...) instead of by a hash of their values (tests/test_chart_template.py
-compares the two on every builder that uses it).
+strings, the data and (when the caller gives it) the height of each call: the same dict as compiling the
+chart itself, its datasets named by the caller (``models``, ``ends``...) instead of by a hash of their
+values (tests/test_chart_template.py compares the two on every builder that uses it).
 
 A layout passed here reads nothing of its frames but what the key names (columns, row counts, a sort
 order): its frames only feed the datasets.
@@ -112,7 +112,7 @@ def _template(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, s
 
 
 def filled(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, str | None],
-           frames: Mapping[str, pd.DataFrame]) -> dict:
+           frames: Mapping[str, pd.DataFrame], *, height: int | None = None) -> dict:
     """``compile_spec(layout(strings))`` from a template compiled once per ``key``.
 
     Parameters
@@ -129,6 +129,10 @@ def filled(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, str 
         one is passed as it is (it may change the layout: the key includes which are empty).
     frames : mapping
         Each dataset the layout draws, by the name it takes in the spec.
+    height : int, optional
+        The chart's height (the spec's top-level ``height``), when it is the one thing the number of rows
+        changes in the layout: the key then leaves the row counts out, and every count shares one template
+        (tests/test_chart_template.py compares the result with compiling the chart itself, count by count).
     """
     full = (key, tuple((k, bool(v)) for k, v in strings.items()), tuple(frames))
     with _LOCK:
@@ -155,4 +159,6 @@ def filled(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, str 
         if name in datasets:
             datasets[name] = records(frame)
     out["datasets"] = datasets
+    if height is not None:
+        out["height"] = height
     return out

@@ -35,6 +35,12 @@ TIED = "cannot be told apart from the leader"
 BELOW = "below the leader"
 
 
+def _titled_height(height: int, title: str | None, subtitle: str | None) -> int:
+    """The height :func:`_titled` gives a chart of ``height``: a title line, and a subtitle line when there is
+    one (the workbench prints it under the chart instead)."""
+    return height + (45 if subtitle else 25) if title else height
+
+
 def _titled(chart, title: str | None, subtitle: str | None, height: int | None = None):
     """``chart`` with a title and a subtitle line (the method), when given; the height (``height``, else the
     chart's own) grows by the room they take, since Streamlit fits titles, axes and legends inside it. One
@@ -42,8 +48,7 @@ def _titled(chart, title: str | None, subtitle: str | None, height: int | None =
     if not title:
         return chart if height is None else chart.properties(height=height)
     height = chart.height if height is None else height  # the chart's own: no compiling of its data
-    # a title line, and a subtitle line when there is one (the workbench prints it under the chart instead)
-    grow = {"height": height + (45 if subtitle else 25)} if isinstance(height, int | float) else {}
+    grow = {"height": _titled_height(height, title, subtitle)} if isinstance(height, int | float) else {}
     return chart.properties(title=alt.TitleParams(title, subtitle=subtitle or "", anchor="start",
                                                   subtitleColor="#777777"), **grow)  # one copy of the chart
 
@@ -143,8 +148,9 @@ def _models_data(frame: pd.DataFrame, percent: bool) -> tuple[pd.DataFrame, pd.D
 
 def _models_layout(data: pd.DataFrame, ends: pd.DataFrame, *, percent: bool, x_title: str, title: str | None,
                    subtitle: str | None) -> alt.LayerChart:
-    """:func:`models_chart` drawn from :func:`_models_data`; reads of the frames only their columns, the
-    number of rows and whether any end is clipped (:func:`models_spec`'s template key)."""
+    """:func:`models_chart` drawn from :func:`_models_data`; reads of the frames only their columns and whether
+    any end is clipped (:func:`models_spec`'s template key), and the number of rows for the chart's height
+    alone (:func:`_models_height`, filled in by :func:`models_spec`)."""
     chart = forest(data, label="model", percent=percent, low="shown_low", high="shown_high",
                    x_title=x_title, height_per_row=36)
     chart = _wide_labels(chart, "model")  # forest's chart is this function's own: changed in place
@@ -168,8 +174,12 @@ def _models_layout(data: pd.DataFrame, ends: pd.DataFrame, *, percent: bool, x_t
             x=alt.X("ci_high:Q"), y=alt.Y("model:N", sort=None, title=None), text=alt.Text("group:N"))
         chart = chart.copy()
         chart.layer = [*chart.layer, text]  # keep the forest's own (possibly hoisted) data
-    extra = 30 if "tied" in data.columns else 0
-    return _titled(chart, title, subtitle, height=_height(len(data)) + extra)
+    return _titled(chart, title, subtitle, height=_models_height(data))
+
+
+def _models_height(data: pd.DataFrame) -> int:
+    """The models forest's height before its titles: a row a model, and room for the legend of ties."""
+    return _height(len(data)) + (30 if "tied" in data.columns else 0)
 
 
 def differences_chart(frame: pd.DataFrame, *, percent: bool = True, confidence: float | None = 0.95,
@@ -209,8 +219,9 @@ def _differences_data(frame: pd.DataFrame, percent: bool) -> pd.DataFrame:
 
 def _differences_layout(data: pd.DataFrame, *, percent: bool, x_title: str, title: str | None,
                         subtitle: str | None) -> alt.LayerChart:
-    """:func:`differences_chart` drawn from :func:`_differences_data`; reads of the frame only its columns and
-    its number of rows (:func:`differences_spec`'s template key)."""
+    """:func:`differences_chart` drawn from :func:`_differences_data`; reads of the frame only its columns
+    (:func:`differences_spec`'s template key), and its number of rows for the chart's height alone
+    (:func:`_differences_height`, filled in by :func:`differences_spec`)."""
     chart = forest(data, label="label", percent=False, zero_line=True, x_title=x_title, height_per_row=36)
     chart = _axis(chart, ".1~f" if percent else ".3~g", x_title, signed=True)
     color = alt.Color("verdict:N", scale=alt.Scale(domain=[SIGNIFICANT, NOT_SIGNIFICANT],
@@ -221,7 +232,12 @@ def _differences_layout(data: pd.DataFrame, *, percent: bool, x_title: str, titl
     layers[-2] = layers[-2].encode(color=color)  # the interval bars
     layers[-1] = layers[-1].encode(color=color)  # the points
     chart.layer = layers
-    return _titled(chart, title, subtitle, height=_height(len(data)) + 30)  # + the legend below
+    return _titled(chart, title, subtitle, height=_differences_height(data))  # + the legend below
+
+
+def _differences_height(data: pd.DataFrame) -> int:
+    """The differences forest's height before its titles: a row a comparison, and the legend below."""
+    return _height(len(data)) + 30
 
 
 def difference_matrix(frame: pd.DataFrame, *, order: list[str], percent: bool = True,
@@ -307,20 +323,20 @@ def models_spec(frame: pd.DataFrame, *, percent: bool = True, confidence: float 
     """``compile_spec(models_chart(...))`` from a template compiled once per shape (:mod:`._template`): a new
     confidence level or adjustment costs filling in numbers and titles, not compiling Altair again."""
     data, ends = _models_data(frame, percent)
-    key = ("models", percent, tuple(data.columns), len(data), len(ends) > 0)
+    key = ("models", percent, tuple(data.columns), len(ends) > 0)  # any number of models: one template
     return filled(key, lambda s: _models_layout(data, ends, percent=percent, **s),
                   {"x_title": _models_axis(confidence), "title": title, "subtitle": subtitle},
-                  {"models": data, "ends": ends})
+                  {"models": data, "ends": ends}, height=_titled_height(_models_height(data), title, subtitle))
 
 
 def differences_spec(frame: pd.DataFrame, *, percent: bool = True, confidence: float | None = 0.95, paired: bool = True,
                      title: str | None = None, subtitle: str | None = None) -> dict:
     """``compile_spec(differences_chart(...))`` from a template compiled once per shape (see :func:`models_spec`)."""
     data = _differences_data(frame, percent)
-    key = ("differences", percent, tuple(data.columns), len(data))
+    key = ("differences", percent, tuple(data.columns))  # any number of comparisons: one template
     return filled(key, lambda s: _differences_layout(data, percent=percent, **s),
                   {"x_title": _differences_axis(percent, confidence, paired), "title": title, "subtitle": subtitle},
-                  {"differences": data})
+                  {"differences": data}, height=_titled_height(_differences_height(data), title, subtitle))
 
 
 def cluster_spec(frame: pd.DataFrame, *, title: str | None = None, subtitle: str | None = None) -> dict:

@@ -1,0 +1,50 @@
+"""The workbench in a real browser on a pair of partial-credit scores near 100% (issue 20, skew9): the Methods
+paragraph the page shows says what the interval is (Tango on 0.9 of the quasi-binomial counts and Hall's
+skewness-corrected t), and the comparison's ends are the API's."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from _pw import SHOTS, wait_charts, wait_ready
+from scipy.special import ndtr, ndtri
+
+import evalstats_core as es
+
+
+def _ceiling_pair(path) -> tuple[np.ndarray, np.ndarray]:
+    """One file of the audit's partial credit (8 tests, latent variance 0.8, correlation 0.5) at 0.95 vs 0.97."""
+    rng = np.random.default_rng(7)
+    z1, z2 = rng.standard_normal(164), rng.standard_normal(164)
+    out = []
+    for p, e in ((0.95, z1), (0.97, 0.5 * z1 + math.sqrt(0.75) * z2)):
+        out.append(rng.binomial(8, ndtr(float(ndtri(p) * math.sqrt(1.8)) + math.sqrt(0.8) * e)) / 8.0)
+    pd.DataFrame({"question": [f"q{i}" for i in range(164)], "A": out[0], "B": out[1]}).to_csv(path, index=False)
+    return out[0], out[1]
+
+
+def test_the_methods_paragraph_on_the_page_names_the_pair_rule(server, page, tmp_path):
+    path = tmp_path / "ceiling_pair.csv"
+    a, b = _ceiling_pair(path)
+    c = es.compare(a, b)
+    assert c.interval == "t-tango"
+    page.goto(server + "/analyze")
+    wait_ready(page)
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+    page.get_by_text("ceiling_pair.csv", exact=False).first.wait_for()
+    wait_ready(page)
+    wait_charts(page, 2)
+    methods = page.get_by_text("Hall's skewness-corrected t", exact=False).first
+    methods.wait_for()
+    text = " ".join(methods.inner_text().split())
+    assert ("for a pair (fully from 0.12), to Tango's score interval on 0.9 of the quasi-binomial discordance "
+            "counts and Hall's skewness-corrected t") in text
+    methods.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    methods.screenshot(path=str(SHOTS / "analyze_methods_bounded_pair.png"))
+    body = " ".join(page.locator('[data-testid="stMain"]').inner_text().split())
+    for end in (c.ci_low, c.ci_high):  # the comparison's ends in points, as the page prints them
+        assert f"{abs(100 * end):.1f}" in body
+    assert page.locator('[data-testid="stException"]').count() == 0

@@ -1,0 +1,108 @@
+"""The float copies of formulas kept beside their numpy versions for speed give the same doubles, over a sweep.
+
+Three formulas are written twice on purpose (a change to one must be made in its twin):
+
+- Tango's statistic: :func:`evalstats_core.pair_proportions._tango_z` (numpy) and the plain-float
+  :func:`evalstats_core._pair_batch._z_float` and :func:`evalstats_core._tango_band.z_of`;
+- a 0/1 pair's co-moment and sum of squares of the difference:
+  :func:`evalstats_core._sums_groups.binary_pair_moments` (numpy) and its one-group copy in floats in
+  :func:`evalstats_core._estimate.binary_comparison`;
+- a 0/1 table's sums without groups: :func:`evalstats_core._sums_one.binary_table_one` (floats) and the array
+  kernels of :func:`evalstats_core.sums._binary_table_sums` (``tests/test_sums_one.py`` holds the comparison; here
+  it runs on drawn tables).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_sums_one import test_one_group_floats_equal_the_array_kernels as one_group_floats_equal_the_arrays
+
+from evalstats_core import _estimate
+from evalstats_core._pair_batch import _z_float
+from evalstats_core._sums_groups import binary_pair_moments
+from evalstats_core._tango_band import z_of
+from evalstats_core.comparison import compare
+from evalstats_core.pair_proportions import _tango_z
+
+
+@st.composite
+def _tango_points(draw):
+    """Whole or effective (scaled) counts ``b + c <= n``, a ``delta`` in [-1, 1] (the ends and ``(b - c) / n``
+    among them) and a continuity correction of 0, 1 or between."""
+    n = draw(st.sampled_from([1.0, 2.0, 5.0, 40.0, 1000.0, 1e6, 1e9]) | st.floats(1.0, 1e7))
+    b = draw(st.floats(0.0, 1.0)) * n
+    c = draw(st.floats(0.0, 1.0)) * (n - b)
+    if draw(st.booleans()):
+        b, c = math.floor(b), math.floor(c)
+    d = (b - c) / n
+    x = draw(st.sampled_from([-1.0, 0.0, 1.0, d, math.nextafter(d, 2.0), math.nextafter(d, -2.0)])
+             | st.floats(-1.0, 1.0))
+    cc = draw(st.sampled_from([0.0, 1.0]) | st.floats(0.0, 1.0))
+    return float(b), float(c), float(n), float(x), float(cc)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_tango_points())
+def test_tango_statistic_in_floats_is_numpys(point):
+    """_z_float and z_of give _tango_z's double, bit for bit (the k-section's counts, so its brackets, rest on it)."""
+    b, c, n, x, cc = point
+    want = float(_tango_z(np.float64(b), np.float64(c), np.float64(n), np.array([x]), cc)[0])
+    assert repr(_z_float(b, c, n, x, cc)) == repr(want), point
+    assert repr(z_of(b, c, n, cc)(x)) == repr(want), point
+
+
+@st.composite
+def _pair_counts(draw):
+    """Two 0/1 columns on ``n`` questions from their counts: A's ones, B's ones and the questions both got right."""
+    n = draw(st.sampled_from([2, 3, 10, 1000, 100_000]) | st.integers(2, 5000))
+    ones_a = draw(st.integers(0, n))
+    both = draw(st.integers(0, ones_a))
+    ones_b = both + draw(st.integers(0, n - ones_a))
+    clusters = draw(st.sampled_from([None, 2, 7]))
+    return n, ones_a, ones_b, both, clusters
+
+
+@settings(max_examples=300, deadline=None)
+@given(_pair_counts())
+def test_binary_comparison_moments_are_binary_pair_moments(counts):
+    """binary_comparison's co-moment and sum of squares of a - b (plain floats, one group) are
+    binary_pair_moments' doubles for the same counts (one group, as file_sums passes them)."""
+    n, ones_a, ones_b, both, clusters = counts
+    xa = np.zeros(n)
+    xa[:ones_a] = 1.0
+    xb = np.zeros(n)
+    xb[:both] = 1.0
+    xb[ones_a:ones_a + ones_b - both] = 1.0  # B's other ones where A has none
+    labels = None if clusters is None else np.arange(n) % clusters
+    seen = []
+    real = _estimate.comparison_from_moments
+
+    def spy(*args, **kwargs):
+        seen.append((args[4], args[5]))  # (ssa, ssb, ssd, cov) and (only A right, only B right)
+        return real(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # few clusters
+        mp.setattr(_estimate, "comparison_from_moments", spy)
+        compare(xa, xb, labels)
+    (_, _, ssd, cov), only = seen[-1]
+    only_a, only_b, co, m2d = binary_pair_moments(np.array([float(both)]), np.array([float(ones_a)]),
+                                                  np.array([float(ones_b)]), np.array([n], dtype=np.int64))
+    assert only == (int(only_a[0]), int(only_b[0])) == (ones_a - both, ones_b - both)
+    assert (repr(cov), repr(ssd)) == (repr(float(co[0])), repr(float(m2d[0]))), counts
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 3000), st.integers(2, 5), st.lists(st.floats(0.0, 1.0), min_size=5, max_size=5),
+       st.integers(0, 2**32 - 1))
+def test_one_group_sums_in_floats_are_the_arrays(n, m, rates, seed):
+    """binary_table_one's fields equal the array kernels' on drawn 0/1 tables (any size, 2-5 models)."""
+    rng = np.random.default_rng(seed)
+    scores = (rng.random((n, m)) < np.array(rates[:m])).astype(np.float64)
+    one_group_floats_equal_the_arrays(scores)
