@@ -219,6 +219,7 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
         n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
         _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
         used, sizes = _used(memo, count)
+        sd = None
         if count.shape == (1,) and n:  # one group: the same doubles in Python floats
             d1, sz = float(sa[0]) - float(sb[0]), float(sizes[0])
             ssd = max(0.0, _one_sum(float(m2_d[0])) + _one_sum(d1 * (d1 / sz)))
@@ -229,18 +230,22 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
             cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
         w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
         cr2 = None if w is None else tuple(cr2_se_df(x, sizes, n, w) for x in (sa, sb, sd))
-        return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2
+        return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2, sd
 
-    n, means, resid, sizes, squares, cr2 = _kept(memo, (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment), make)
+    arrays = (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment)
+    n, means, resid, sizes, squares, cr2, sd = _kept(memo, arrays, make)
 
     def discordant() -> np.ndarray:  # 0/1: sum of d^2 per cluster = its disagreements (when the rule asks)
-        totals = resid[0] - resid[1] + sizes * (means[0] - means[1])
-        return m2_d[_used(memo, count)[0]] + totals * totals / sizes
+        def make() -> np.ndarray:
+            totals = resid[0] - resid[1] + sizes * (means[0] - means[1])
+            return m2_d[_used(memo, count)[0]] + totals * totals / sizes
+
+        return _kept(memo, arrays, make, "discordant")  # kept: the pair rule keeps its clusters' part by identity
 
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
                                    discordant=discordant if only is not None and clustered and paired else None,
-                                   memo=memo, pending=pending, in_unit=in_unit)
+                                   memo=memo, pending=pending, in_unit=in_unit, diff_sums=sd)
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
@@ -248,7 +253,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
                             method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
                             discordant: Any = None, memo: dict | None = None, pending: list | None = None,
-                            in_unit: InUnit = NOT_IN_UNIT) -> Any:
+                            in_unit: InUnit = NOT_IN_UNIT, diff_sums: np.ndarray | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
@@ -258,7 +263,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     the 0/1 pair rule are appended instead of solving it, ``ci_low``, ``ci_high`` and ``p_value`` left nan for
     :func:`pair_rules` to give, many pairs at once; ``in_unit``: whether every score of both lies in [0, 1]
     (:class:`~evalstats_core._in_unit.InUnit`; a check is run only near a bound), for the rule of
-    :func:`~evalstats_core.bounded_unclustered.bounded_pair_interval` when they are not all 0/1, unclustered)."""
+    :func:`~evalstats_core.bounded_unclustered.bounded_pair_interval` when they are not all 0/1, unclustered;
+    ``diff_sums``: ``sa - sb`` when kept, so that the pair rule finds its kept part by the array's identity)."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -318,7 +324,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         if callable(discordant):
             discordant = discordant() if clustered else None
         rule = (only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
-                sa - sb if clustered else None, discordant if clustered else None)
+                (sa - sb if diff_sums is None else diff_sums) if clustered else None, discordant if clustered else None)
         if pending is None:
             low, high, p, kind = pair_rules([rule], confidence)[0]
         else:  # solved with the other pairs of the analysis (pair_rules), which fills in low, high and p
@@ -340,11 +346,12 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
 
 
-def pair_rules(rules: list[tuple], confidence: float) -> list[tuple[float, float, float, str]]:
+def pair_rules(rules: list[tuple], confidence: float, memo: dict | None = None) -> list[tuple[float, float, float, str]]:
     """``(low, high, p, kind)`` of :func:`~evalstats_core.pair_proportions.binary_pair_interval` for each of
     ``rules`` (its arguments ``(only_a, only_b, n, se, se_naive, df, sizes, resid_sums, discordant)``, as
     :func:`comparison_from_moments` collects them): the pairs on the same cluster sizes (or none) solved together
-    by :func:`~evalstats_core._pair_batch.binary_pair_intervals`, bit for bit the scalar rule's."""
+    by :func:`~evalstats_core._pair_batch.binary_pair_intervals`, bit for bit the scalar rule's (``memo``: where
+    it keeps what the clusters give before the confidence level)."""
     from ._pair_batch import binary_pair_intervals
 
     batches: dict[Any, list[int]] = {}
@@ -358,7 +365,7 @@ def pair_rules(rules: list[tuple], confidence: float) -> list[tuple[float, float
         sizes = cols[6][0]
         got = binary_pair_intervals(*cols[:6], sizes,  # tuples of floats (it reads them as arrays where it needs)
                                     confidence=confidence, resid_sums=None if cols[7][0] is None else cols[7],
-                                    discordant=None if cols[8][0] is None else cols[8])
+                                    discordant=None if cols[8][0] is None else cols[8], memo=memo)
         for i, g in zip(index, got, strict=True):
             out[i] = g
     return out

@@ -279,38 +279,26 @@ def _after(paths: list[list[tuple[float, float]]], lo: np.ndarray,
 
 def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: Any, df: Any,
                           sizes: np.ndarray | None, *, confidence: float = 0.95, resid_sums: Any = None,
-                          discordant: Any = None) -> list[tuple[float, float, float, str]]:
+                          discordant: Any = None, memo: dict | None = None) -> list[tuple[float, float, float, str]]:
     """:func:`~evalstats_core.pair_proportions.binary_pair_interval` of ``P`` pairs on the same cluster
     ``sizes`` (or none), bit for bit: ``only_a``, ``only_b``, ``n``, ``se``, ``se_naive``, ``df`` of shape
     ``(P,)``; ``resid_sums`` and ``discordant`` sequences of ``P`` arrays ``(G,)`` (with clusters). Each
     pair's df and t quantile are found once (the scalar rule finds them twice), Tango's ends of every pair
-    in one k-section, and the MOVER's p of every pair in another."""
+    in one k-section, and the MOVER's p of every pair in another. ``memo`` (a
+    :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`, whose arrays keep their identity): where what
+    the clusters give before the confidence level (:func:`_clustered_part`) is kept for the next call."""
     level = check_confidence(confidence)
     if sizes is None and len(only_a) <= _AHEAD // 2:  # a few pairs without clusters: in plain floats
         done = [_tango_rule(float(x), float(y), float(m), level) for x, y, m in zip(only_a, only_b, n, strict=True)]
         if None not in done:
             return done  # type: ignore[return-value]
-    from .proportions import kish_n
-
     only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
     b, c, size = only_a, only_b, np.asarray(n, dtype=np.float64)
     n_pairs = b.size
-    mover = None
+    mover = mover_ps = None
     if sizes is not None:
-        sz = np.asarray(sizes, dtype=np.float64)
-        se, se_naive = np.asarray(se, dtype=np.float64), np.asarray(se_naive, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            good = (se > 0.0) & (se_naive > 0.0)
-            scale = np.minimum(1.0, (se_naive / se) ** 2)  # 1 / deff; Kish's n (a pass over the sizes) where no SE
-            if not good.all():
-                scale = np.where(good, scale, kish_n(sz) / float(sz.sum()))
-        resid = None if resid_sums is None else np.stack([np.asarray(r, dtype=np.float64) for r in resid_sums])
-        disc = None if discordant is None else np.stack([np.asarray(m, dtype=np.float64) for m in discordant])
-        # disagreement_df(df, ...) of each pair: the clusters' counts of every pair at once (row sums as one
-        # row's), then each pair's own df, clip(min(df, nu), 1, df), as disagreement_df takes them
-        fewest = disagreement_df(math.inf, sz, resid, disc)
-        nus = [float(np.clip(np.minimum(float(df[p]), fewest[p] if fewest.ndim else fewest), 1.0, float(df[p])))
-               for p in range(n_pairs)]
+        args = (only_a, only_b, se, se_naive, df, sizes, resid_sums, discordant)
+        scale, nus, mover, mover_ps = _clustered_kept(memo, args)
         crit = [pair_t(nu, level) for nu in nus]
         if all(math.isfinite(nu) for nu in nus):
             scale = scale * (z_for(level) / np.array(crit)) ** 2
@@ -318,9 +306,6 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
             scale = np.array([s * (z_for(level) / t) ** 2 if math.isfinite(nu) else s
                               for s, t, nu in zip(scale, crit, nus, strict=True)])
         b, c, size = b * scale, c * scale, size * scale
-        if resid is not None and disc is not None:
-            only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
-            mover = [_cells(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]
     cc = continuity_correction(b, c) if sizes is None else np.zeros(b.shape)  # without clusters (the scalar rule)
     few = [_tango_ends(float(x), float(y), float(m), level, 0.0) for x, y, m in zip(b, c, size, strict=True)] \
         if sizes is not None and n_pairs <= _AHEAD // 2 else [None]  # a few clustered pairs: in plain floats
@@ -331,9 +316,6 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
     out = []
     ps = [paired_proportion_p(float(x), float(y), correction=float(k)) for x, y, k in zip(b, c, cc, strict=True)]
     if mover is not None:
-        from ._mover_batch import cell_mover_ps  # it takes the float root's steps ahead from here
-
-        mover_ps = cell_mover_ps(mover, np.array(nus))
         for p, (cells, t) in enumerate(zip(mover, crit, strict=True)):
             pa, pb, la, lb, corr, ok = cells
             m_low, m_high = _ends(pa, pb, la, lb, corr, np.asarray(t, dtype=np.float64))
@@ -344,3 +326,63 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
     for p in range(n_pairs):
         out.append((float(low[p]), float(high[p]), ps[p], kind))
     return out
+
+
+_KEPT_BATCHES = 16  # batches of pairs whose clusters' part is kept per FileSums (one per baseline, or all pairs)
+
+
+def _clustered_kept(memo: dict | None, args: tuple) -> tuple[np.ndarray, list[float], list | None, Any]:
+    """:func:`_clustered_part` of ``args``, kept in ``memo`` under the identity of the arrays ``args`` holds (kept
+    in the entry, so an identity is never reused while kept) and the bytes of its counts, SEs and df; at most
+    :data:`_KEPT_BATCHES` entries (then the oldest goes). Nothing in it depends on the confidence level."""
+    if memo is None:
+        return _clustered_part(*args)
+    only_a, only_b, se, se_naive, df, sizes, resid_sums, discordant = args
+    arrays = (sizes, *(resid_sums or ()), *(discordant or ()))
+    numbers = np.array([only_a, only_b, se, se_naive, df], dtype=np.float64).tobytes()
+    key = (resid_sums is None, discordant is None, numbers, *map(id, arrays))
+    kept = memo.setdefault("pair-clusters", {})
+    hit = kept.get(key)
+    if hit is None:
+        while len(kept) >= _KEPT_BATCHES:  # the oldest goes (another session may be doing the same)
+            try:
+                kept.pop(next(iter(kept)), None)
+            except (StopIteration, RuntimeError):
+                break
+        hit = kept[key] = (arrays, _clustered_part(*args))
+    return hit[1]
+
+
+def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, sizes: np.ndarray, resid_sums: Any,
+                    discordant: Any) -> tuple[np.ndarray, list[float], list | None, Any]:
+    """What :func:`binary_pair_intervals` derives from the clusters before the confidence level: every pair's
+    ``1 / deff`` (before the ``(z / t)^2`` shrinkage), its df (:func:`~evalstats_core.pair_mover.disagreement_df`),
+    the MOVER's two cells (:func:`~evalstats_core.pair_mover._cells`; None without the clusters' sums) and its
+    p-value at 0 (:func:`~evalstats_core._mover_batch.cell_mover_ps`)."""
+    from ._mover_batch import cell_mover_ps  # it takes the float root's steps ahead from here
+    from .proportions import kish_n
+
+    only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
+    n_pairs = only_a.size
+    sz = np.asarray(sizes, dtype=np.float64)
+    se, se_naive = np.asarray(se, dtype=np.float64), np.asarray(se_naive, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        good = (se > 0.0) & (se_naive > 0.0)
+        scale = np.minimum(1.0, (se_naive / se) ** 2)  # 1 / deff; Kish's n (a pass over the sizes) where no SE
+        if not good.all():
+            scale = np.where(good, scale, kish_n(sz) / float(sz.sum()))
+    resid = None if resid_sums is None else np.stack([np.asarray(r, dtype=np.float64) for r in resid_sums])
+    disc = None if discordant is None else np.stack([np.asarray(m, dtype=np.float64) for m in discordant])
+    # disagreement_df(df, ...) of each pair: the clusters' counts of every pair at once (row sums as one
+    # row's), then each pair's own df, clip(min(df, nu), 1, df), as disagreement_df takes them
+    fewest = disagreement_df(math.inf, sz, resid, disc)
+    nus = [float(np.clip(np.minimum(float(df[p]), fewest[p] if fewest.ndim else fewest), 1.0, float(df[p])))
+           for p in range(n_pairs)]
+    mover = mover_ps = None
+    if resid is not None and disc is not None:
+        only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
+        mover = [_cells(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]
+        mover_ps = cell_mover_ps(mover, np.array(nus))
+        mover_ps.setflags(write=False)
+    scale.setflags(write=False)  # shared by later calls (and sessions): read, never written
+    return scale, nus, mover, mover_ps
