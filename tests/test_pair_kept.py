@@ -5,10 +5,9 @@ with the numbers of a fresh computation to the last bit."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
+from test_sums import _fields_equal as same_analysis  # every field to the last bit, and the warnings
 
 import evalstats_core._mover_batch as mover_batch
 import evalstats_core._pair_batch as pair_batch
@@ -29,16 +28,6 @@ def bursty_table(n_q: int = 600, n_m: int = 4, n_c: int = 40, seed: int = 7) -> 
         scores=scores, k=np.ones((n_q, n_m), np.int64), answered=np.ones((n_q, n_m), bool), cluster_codes=codes,
         clusters=np.array([f"c{i}" for i in range(n_c)], dtype=object), n_clusters=n_c, cluster_col="cluster",
         score_kind="binary")
-
-
-def same_analysis(a, b) -> None:
-    """Every field of every model and pair equal to the last bit (nan equals nan), and the same warnings."""
-    assert len(a.models + a.comparisons) == len(b.models + b.comparisons)
-    for x, y in zip(a.models + a.comparisons, b.models + b.comparisons, strict=True):
-        for f in x.__slots__:
-            u, v = getattr(x, f), getattr(y, f)
-            assert u == v or (isinstance(u, float) and math.isnan(u) and math.isnan(v)), (f, u, v)
-    assert a.warnings == b.warnings
 
 
 @pytest.fixture
