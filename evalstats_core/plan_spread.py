@@ -61,7 +61,7 @@ import numpy as np
 
 from .errors import EvalStatsError
 
-__all__ = ["answers_mean_power", "binary_pair_df", "mean_power", "omega2_spread", "planned_sizes",
+__all__ = ["answers_mean_power", "binary_pair_df", "calibrated_power", "mean_power", "omega2_spread", "planned_sizes",
            "sample_size_mean_power"]
 
 #: Nodes of the confidence distribution: midpoints of equal shares without clusters, and with clusters
@@ -71,6 +71,9 @@ NODES = 12
 #: Draws of the df the default test of a clustered 0/1 pair will use (:func:`binary_pair_df`; fewer when the
 #: planned eval has many clusters, so that a call stays near 200,000 numbers).
 TEST_DF_DRAWS = 64
+
+#: Quantiles of the between sum of squares :func:`calibrated_power` plans from (pilots like this one).
+CALIBRATION_PILOTS = 8
 
 #: Clusters :func:`binary_pair_df` draws at most (a larger plan: drawn on this many of the same mix, the df
 #: scaled up by the ratio, as the design's df grow with the clusters).
@@ -299,3 +302,80 @@ def answers_mean_power(n: float, delta: float, omegas: np.ndarray, weights: np.n
         return 1.0
     return 1.0 / brentq(short, 0.0, 1.0, xtol=1e-14, rtol=1e-12)
 
+
+def calibrated_power(delta: float, sizes: np.ndarray, var_within: float, var_cluster: float, *, alpha: float = 0.05,
+                     power: float = 0.8, df_per_question: float, nodes: int = NODES,
+                     pilots: int = CALIBRATION_PILOTS) -> float:
+    """The average power to ask of the confidence distribution so that plans deliver ``power`` over pilots.
+
+    With clusters the confidence distribution of omega2 is not a pivot: ``omega2 = MSW + sigma_c^2 sum n_g^2 / n``
+    with ``MSW`` known, so the average over it equals the average over pilots only when the cluster variance
+    dominates. Near ``sigma_c^2 = 0`` (a low ICC, as in 10 unequal clusters of 0/1 answers) the distribution
+    spreads upward from a truth at its floor: every pilot's plan is at least the plan for ``MSW`` and the
+    plans from pilots delivered 85.5% (held-out audit) and, for normal differences, 91% at ICC 0 and 85% at
+    ICC 0.017 for an 80% target. Here the target is calibrated (a parametric bootstrap of the rule, as in
+    Beran 1987's prepivoting): pilots like this one are the ``pilots`` quantiles of the between sum of squares
+    ``SSB`` under the random-intercept model at ``var_cluster`` (its two-moment approximation), each planned
+    with :func:`omega2_spread`'s distribution for an average power ``tau``; ``tau`` is the value whose plans'
+    power at that truth (t on the design's df), averaged over the pilots, is ``power``.
+
+    Parameters
+    ----------
+    sizes : ndarray
+        The pilot's cluster sizes (all positive).
+    var_within, var_cluster : float
+        ``MSW`` and the cluster variance the pilots are drawn at: :func:`plan_pair` passes the mean of the
+        confidence distribution of ``sigma_c^2`` (its median, the median-unbiased estimate, is 0 in about half
+        the pilots when the ICC is low, and calibrating there cut the plans of pilots whose truth is not 0:
+        76.5% at ICC 0.017 instead of 80.6% with the mean).
+
+    Returns
+    -------
+    float
+        ``tau`` in [0.5 power, power]: below ``power`` near the floor, ``power`` when the cluster variance
+        dominates (the pivot holds). It is never raised above ``power``: where the calibration asked for more
+        (a SWE-like mix, one cluster of 231 in 500, where the two-moment approximation of ``SSB`` is coarse) it
+        lifted the audit's plans from 81% to about 85%.
+
+    Notes
+    -----
+    Normal differences in 10 unequal clusters (45 to 4), 60 pilots per ICC, analytic power at the truth:
+    91.9 / 85.1 / 78.4 / 77.7% before and 86.8 / 80.6 / 77.6 / 77.9% after at ICC 0 / 0.017 / 0.08 / 0.225.
+    What remains is up at the floor (a truth of exactly 0 is the one the calibration cannot reach from above)
+    and down by about 2 points with a large ICC.
+
+    References
+    ----------
+    Beran, R. (1987). Prepivoting to reduce level error of confidence sets. Biometrika 74(3), 457-468.
+    """
+    from scipy.optimize import brentq
+    from scipy.special import chdtri
+
+    sizes = np.asarray(sizes, dtype=np.float64)
+    n = float(sizes.sum())
+    share = float(sizes @ sizes) / n
+    truth = np.array([var_within + var_cluster * share])
+    v = var_cluster + var_within / sizes  # SSB ~ g chi2_h (two moments), as in _cluster_levels
+    d, b2 = sizes * v, sizes * sizes * v / n
+    t1, b = float(d.sum() - b2.sum()), float(b2.sum())
+    t2 = float(d @ d - 2.0 * d @ b2 + b * b)
+    if not (t1 > 0.0 and t2 > 0.0 and truth[0] > 0.0):
+        return power
+    u = (np.arange(pilots) + 0.5) / pilots
+    spreads = []
+    for ssb in t2 / t1 * chdtri(t1 * t1 / t2, 1.0 - u):
+        levels, weights = _cluster_levels(float(ssb), sizes, var_within, nodes)
+        spreads.append((var_within + levels * share, weights))
+    kw = {"alpha": alpha, "df_per_question": df_per_question}
+
+    def excess(tau: float) -> float:
+        got = [sample_size_mean_power(delta, om, w, power=tau, **kw) for om, w in spreads]
+        return float(np.mean([mean_power(m, delta, truth, np.ones(1), alpha=alpha,
+                                         df=max(1.0, df_per_question * m - 1.0)) for m in got])) - power
+
+    lo = 0.5 * power
+    if excess(power) <= 0.0:  # the rule does not over-deliver here: the distribution's own average
+        return power
+    if excess(lo) >= 0.0:
+        return lo
+    return float(brentq(excess, lo, power, xtol=1e-4))

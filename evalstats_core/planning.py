@@ -95,6 +95,11 @@ class PairPlan:
         target on average (74-79% for 80% from 5-12 clusters: a short plan loses more than a long one gains).
     omega2_nodes, omega2_weights : tuple of float
         The confidence distribution of omega2 the questions needed average over (capped like ``omega2``).
+    power_aimed : float
+        The average power over that distribution the questions needed are solved for: ``power`` without
+        clusters (the average over it is the average over pilots); with clusters the value whose plans deliver
+        ``power`` on average over pilots like this one (:func:`~evalstats_core.plan_spread.calibrated_power`:
+        below ``power`` when the cluster variance may be near 0, where the distribution is no pivot).
     test : str
         The test the questions needed are planned for: ``"paired t"`` (no clusters: t on ``n - 1`` df),
         ``"cr2 t"`` (clusters: t on the design's CR2 Satterthwaite df) or ``"tango-mover"`` (clustered 0/1
@@ -127,6 +132,7 @@ class PairPlan:
     omega2_nodes: tuple[float, ...] = ()
     omega2_weights: tuple[float, ...] = ()
     test: str = "paired t"
+    power_aimed: float = math.nan
 
     def _kw(self) -> dict[str, float]:
         return {"omega2": self.omega2, "sigma2_a": self.sigma2_model, "sigma2_b": self.sigma2_baseline}
@@ -146,13 +152,14 @@ class PairPlan:
         from .power import mde_t
 
         kw = {**self._kw(), "alpha": self.alpha, "power": self.power}
+        aim = self.power if math.isnan(self.power_aimed) else self.power_aimed
         nodes, weights = self._spread()
         noise = self.sigma2_model + self.sigma2_baseline
         return pd.DataFrame({  # a handful of K values: one scalar call each
             "k": [int(x) for x in ks],
             "mde": [float(mde_t(self.n, k_a=float(x), k_b=float(x), df=self.df, **kw)) for x in ks],
             "n_needed": [sample_size_mean_power(self.delta, nodes, weights, noise=noise / x, alpha=self.alpha,
-                                                power=self.power, df_per_question=self.df_per_question)
+                                                power=aim, df_per_question=self.df_per_question)
                          if self.resampled else self.n_needed for x in ks],  # one answer: every row is the plan
         })
 
@@ -297,19 +304,42 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
     test_df = _binary_pair_test_df(a, b, clusters, nodes, rate, analysis)  # the df of the test that will run
     if test_df is not None:
         notes.append(_binary_pair_note())
-    needed = sample_size_mean_power(delta, nodes, weights, noise=est.sigma2_a / est.k_a + est.sigma2_b / est.k_b,
-                                    alpha=alpha, power=power, df_per_question=rate, test_df=test_df)
+    noise = est.sigma2_a / est.k_a + est.sigma2_b / est.k_b
+    aim = _calibrated_aim(a, b, clusters, nodes + noise, weights, delta, alpha, power, rate)
+    needed = sample_size_mean_power(delta, nodes, weights, noise=noise, alpha=alpha, power=aim, df_per_question=rate,
+                                    test_df=test_df)
     k_need = answers_mean_power(rows.size, delta, nodes, weights, noise_sum=est.sigma2_a + est.sigma2_b,
-                                alpha=alpha, power=power, df=df_now) if resampled else None
+                                alpha=alpha, power=aim, df=df_now) if resampled else None
     return PairPlan(
         model=model, baseline=baseline, n=int(rows.size), n_clusters=est.n_clusters, k_model=est.k_a,
         k_baseline=est.k_b, omega2=omega2, sigma2_model=est.sigma2_a, sigma2_baseline=est.sigma2_b,
         resampled=resampled, correlation=est.correlation, observed_diff=est.mean_difference, delta=float(delta),
         alpha=alpha, power=power, mde=the_mde, n_needed=needed, k_needed=k_need,
         note="; ".join(n for n in notes if n) or None, df=df_now, df_per_question=rate, omega2_ahead=ahead,
-        omega2_nodes=tuple(nodes.tolist()), omega2_weights=tuple(weights.tolist()),
+        omega2_nodes=tuple(nodes.tolist()), omega2_weights=tuple(weights.tolist()), power_aimed=aim,
         test="paired t" if clusters is None else "cr2 t" if test_df is None else "tango-mover",
     )
+
+
+def _calibrated_aim(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None, totals: np.ndarray, weights: np.ndarray,
+                    delta: float, alpha: float, power: float, rate: float) -> float:
+    """The average power the plan asks of omega2's confidence distribution (``power`` without clusters).
+
+    With clusters :func:`~evalstats_core.plan_spread.calibrated_power` at the pilot's ``MSW`` and the mean of the
+    confidence distribution of the cluster variance (``totals``: its omega2 nodes with the answer noise put back).
+    """
+    if clusters is None:
+        return power
+    from .pilot import _anova_parts
+    from .plan_spread import calibrated_power
+
+    diffs = (a.mean(axis=1) if a.ndim == 2 else a) - (b.mean(axis=1) if b.ndim == 2 else b)
+    parts = _anova_parts(diffs, np.unique(clusters, return_inverse=True)[1])
+    if parts is None:  # singletons: the plain (pivotal) distribution
+        return power
+    msw, _, sizes, share = parts
+    var_c = max(0.0, (float(np.asarray(totals) @ np.asarray(weights)) - msw) / share)
+    return calibrated_power(delta, sizes, msw, var_c, alpha=alpha, power=power, df_per_question=rate)
 
 
 def _test_df(codes: np.ndarray | None, n: int) -> tuple[float, float]:
