@@ -177,8 +177,14 @@ def test_plans_deliver_their_power_on_average_over_pilots(sizes, delta, sd_clust
     share of significant results is the plan's power on average over pilots. A 12-question pilot (11 df)
     and 5 equal clusters of 40 (4 df): the plans from the point estimate averaged 77% and 74-75% (a short
     plan loses more power than a long one gains); the plans that average the power over omega2's
-    confidence distribution are within 2 and 3 points of 80%, and longer than the point-estimate plans."""
+    confidence distribution are within 2 and 3 points of 80%, and longer than the point-estimate plans (without
+    clusters every one; with clusters a pilot whose cluster variance may be near 0 asks less of the distribution,
+    :func:`~evalstats_core.plan_spread.calibrated_power`, so most of them, and the median plan)."""
     r = plan_from_pilots(sizes, delta, sd_cluster, 0.4, pilots=400, reps=200, seed=seed, median_too=True)
     assert abs(np.mean(r["power"]) - 0.8) <= (0.02 if sd_cluster == 0.0 else 0.03)
     assert np.mean(r["power"]) > np.mean(r["power_median"]) + 0.02
-    assert np.all(r["n_needed"] > r["n_median"])
+    longer = r["n_needed"] > r["n_median"]
+    if sd_cluster == 0.0:
+        assert np.all(longer)
+    else:
+        assert np.mean(longer) >= 0.9 and np.median(r["n_needed"] / r["n_median"]) > 1.1  # 97.8%, 1.28x
