@@ -17,6 +17,7 @@ differences are all equal (SE 0) get no interval under every candidate (never a 
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --audit          # the audit's two gate rates
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --grid --reps 2000
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --heldout --reps 4000 --seed 2027
+    nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --heldout2 --reps 4000 --seed 1127   # skew10's check
 """
 from __future__ import annotations
 
@@ -32,11 +33,11 @@ from scipy.special import ndtr, ndtri
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from evalstats_core.bounded_unclustered import (  # noqa: E402
     COUNT_SHARE,
-    HALL_CAP,
     HALL_FACTOR,
     SKEW_FULL,
     SKEW_FULL_PAIR,
     SKEW_START,
+    hall_cap,
 )
 from evalstats_core.pair_proportions import paired_proportion_ci  # noqa: E402
 
@@ -141,7 +142,7 @@ def rule(a, ma, mb, va, vb, counts, t_int, t, level, full=SKEW_FULL_PAIR, hall=T
     """The default rule, vectorised (:func:`~evalstats_core.bounded_unclustered.bounded_pair_interval`): the hull
     of t, Tango on the quasi-binomial counts x (z/t)^2 / w (w the near-bound weight of the larger skewness of the
     two means, full from ``full``) and, with ``hall``, Hall's skewness-corrected t on HALL_FACTOR times those
-    counts' difference skewness (at most HALL_CAP), the counts at COUNT_SHARE; t untouched where w = 0; inside
+    counts' difference skewness (at most :func:`hall_cap`), the counts at COUNT_SHARE; t untouched where w = 0; inside
     [-1, 1]. ``full=SKEW_FULL, hall=False`` is skew7's rule (no Hall term, full counts). ``--check`` holds the default against es.compare."""
     n = a.shape[1]
     w = np.clip((np.maximum(skewness(ma, va / n), skewness(mb, vb / n)) - SKEW_START) / (full - SKEW_START),
@@ -153,7 +154,8 @@ def rule(a, ma, mb, va, vb, counts, t_int, t, level, full=SKEW_FULL_PAIR, hall=T
     lo, hi = paired_proportion_ci(np.where(ok, bb * k, 0), np.where(ok, cc * k, 0), np.where(ok, ns * k, 1),
                                   confidence=level)
     if hall:
-        skew = np.clip(HALL_FACTOR * difference_skewness(bb * k, cc * k, ns * k), -HALL_CAP, HALL_CAP)
+        cap = hall_cap(n, float(t))  # skew10: 0.3 + 0.5 / sqrt(n), at most 0.9 / t
+        skew = np.clip(HALL_FACTOR * difference_skewness(bb * k, cc * k, ns * k), -cap, cap)
         h_lo, h_hi = hall_interval((t_int[0] + t_int[1]) / 2, (t_int[1] - t_int[0]) / (2 * t),
                                    np.where(ok, skew, 0.0), t)
         lo, hi = np.minimum(lo, h_lo), np.maximum(hi, h_hi)
@@ -163,12 +165,14 @@ def rule(a, ma, mb, va, vb, counts, t_int, t, level, full=SKEW_FULL_PAIR, hall=T
 
 
 def check(rng, files=40):
-    """The largest gap between :func:`rule` and es.compare's interval on ``files`` files of each audit design
-    and of a mid-range one."""
+    """The largest gap between :func:`rule` and es.compare's interval on ``files`` files of each audit design,
+    a mid-range one and two where :func:`~evalstats_core.bounded_unclustered.hall_cap` binds (continuous, n 10, 30)."""
     import evalstats_core as es
 
     worst = 0.0
-    for _, n, pb, gap, se2, re, kind in AUDIT + (("mid", 30, 0.6, 0.05, 0.8, 0.9, "partial"),):
+    for _, n, pb, gap, se2, re, kind in AUDIT + (("mid", 30, 0.6, 0.05, 0.8, 0.9, "partial"),
+                                                ("capped", 10, 0.97, 0.02, 0.5, 0.95, "continuous"),
+                                                ("capped", 30, 0.97, 0.02, 0.5, 0.95, "continuous")):
         a, b = latent(rng, files, n, pb - gap, pb, se2, re, kind)
         lo, hi = intervals(a, b)["rule"]
         for r in range(files):
@@ -253,6 +257,8 @@ def main(argv=None):
     ap.add_argument("--gate", action="store_true", help="the audit's two designs through es.gate itself")
     ap.add_argument("--heldout", action="store_true", help="60 designs of other shapes, n, baselines, correlations")
     ap.add_argument("--worst", action="store_true", help="skew7's worst grid designs (use --reps 20000)")
+    ap.add_argument("--heldout2", action="store_true",
+                    help="skew10's held-out set: 56 designs (continuous scores of other spreads, n, baselines)")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     if args.check:
@@ -296,6 +302,18 @@ def main(argv=None):
     if args.heldout:  # designs not tuned on: other shapes, n, baselines and correlations (use another seed)
         summary(grid(rng, args.reps, ("runs5", "partial4"), (0.3, 0.7), (0.85, 0.95, 0.98), (15, 40, 100, 250, 1000)),
                 args.reps, "held-out")
+    if args.heldout2:  # skew10's check, never tuned on (use a new seed): continuous scores with latent variance 0.3
+        rows = []    # and 0.8, correlation 0.7 and 0.9, baselines 0.8-0.985, n 12-200; partial4 and runs5 at 0.9/0.96
+        designs = [("continuous", se2, re, pb, n) for se2 in (0.3, 0.8) for re in (0.7, 0.9)
+                   for pb in (0.8, 0.93, 0.985) for n in (12, 20, 45, 200)]
+        designs += [(kind, {"partial4": 1.5, "runs5": 1.0}[kind], 0.8, pb, n) for kind in ("partial4", "runs5")
+                    for pb in (0.9, 0.96) for n in (25, 70)]
+        for kind, se2, re, pb, n in designs:
+            gap = 0.05 if pb <= 0.9 else 0.03 if pb < 0.95 else 0.02
+            rows.append(run(rng, args.reps, n, pb, gap, se2, re, kind))
+            show(f"{len(rows) - 1:2d} {kind} var {se2} re {re} pb {pb} gap {gap} n {n}", rows[-1], args.reps,
+                 ("t", "skew7", "rule"))
+        summary(rows, args.reps, "held-out 2")
     return 0
 
 
