@@ -184,7 +184,7 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         from .bounded_unclustered import bounded_mean_t_interval  # near 0% or 100%
 
         chosen = bounded_mean_t_interval(mu, se, n, ss, (low, high), confidence=confidence,
-                                         bounded=in_unit.holds)
+                                         in_unit=in_unit)
         if chosen is not None:
             low, high, kind = chosen
     elif interval == "auto" and method == "cr2" and clustered and in_unit.known:  # a zero SE too, as for 0/1 scores
@@ -335,7 +335,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         from .bounded_unclustered import bounded_pair_interval
 
         low, high, p, kind = bounded_pair_interval(ma, mb, squares, n, (low, high, p), confidence=confidence,
-                                                   bounded=in_unit.holds)
+                                                   in_unit=in_unit)
     if interval == "auto" and cr2 and se == 0.0 and kind == "normal":  # zero SE: no interval
         low, high, kind = math.nan, math.nan, "none"
     return Comparison(
