@@ -41,9 +41,12 @@ def whole_counts(x: Any) -> np.ndarray:
     whole, so that a cluster without a disagreement counts as one (and not 1e-14 of one)."""
     x = np.asarray(x, dtype=np.float64)
     whole = np.round(x)
-    if np.array_equal(whole, x):  # whole already (the usual counts): the same doubles, without the test
-        return whole
-    return np.where(np.abs(x - whole) < 1e-9 * np.maximum(1.0, np.abs(x)), whole, x)
+    with np.errstate(invalid="ignore"):  # inf - inf: nan, which fails the test below as it fails the one after
+        off = np.subtract(x, whole)
+    np.abs(off, out=off)
+    if off.size and float(off.max()) < 1e-9:  # every count within 1e-9 of whole (the usual sums, rounding and
+        return whole  # all): the element-wise test below passes everywhere, since its bound is at least 1e-9
+    return np.where(off < 1e-9 * np.maximum(1.0, np.abs(x)), whole, x)
 
 
 def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: Any = None, *,
