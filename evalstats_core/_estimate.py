@@ -94,12 +94,15 @@ def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, 
     """The CR2 weights and Satterthwaite df of one cluster-size vector, once per distinct vector in ``memo``."""
     if memo is None or sizes.size < 2:  # one cluster: never clustered (and 1 / (1 - n/n) is no weight)
         return None
-    import hashlib  # clustered files only: not on an unclustered file's start-up path (issue 25)
-
-    key = ("cr2", n, hashlib.blake2b(sizes.tobytes(), digest_size=16).digest())
-    if key not in memo:
-        memo[key] = cr2_weights(sizes, n)
-    return memo[key]
+    # by n and the first and last sizes (no hash of the whole vector: every model and pair of a full table shares
+    # one), then compared element by element with the vectors kept under that key
+    known = memo.setdefault(("cr2", n, sizes.size, sizes[:4].tobytes(), sizes[-4:].tobytes()), [])
+    for kept, w in known:
+        if kept is sizes or np.array_equal(kept, sizes):
+            return w
+    w = cr2_weights(sizes, n)
+    known.append((sizes, w))
+    return w
 
 
 def _crit(memo: dict | None, confidence: float, df: float) -> float:
@@ -128,7 +131,7 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
     def make() -> tuple:
         n, mu, s, ss = _moments_of(memo, count, mean, m2)
         sizes = _used(memo, count)[1]
-        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
+        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no comparison for a known count
         return n, mu, s, sizes, ss, None if w is None else cr2_se_df(s, sizes, n, w)
 
     n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
@@ -228,7 +231,7 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
             sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
             ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
             cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
-        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
+        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no comparison for a known count
         cr2 = None if w is None else tuple(cr2_se_df(x, sizes, n, w) for x in (sa, sb, sd))
         return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2, sd
 

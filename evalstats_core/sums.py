@@ -272,6 +272,10 @@ def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]
     n = int(count.sum())
     if n == 0:
         return 0, math.nan, np.zeros(count.shape)
+    if used.all():  # no empty group (the usual file): the same doubles without the masks
+        ref = float(mean[0])
+        overall = ref + float(count @ (mean - ref)) / n
+        return n, overall, mean - overall
     m = np.where(used, mean, 0.0)
     ref = float(m[int(np.argmax(used))])
     overall = ref + float(count @ (m - ref)) / n
