@@ -90,6 +90,13 @@ def _moments_of(memo: dict | None, count: np.ndarray, mean: np.ndarray, m2: np.n
                  "moments")
 
 
+def _cr2_of(memo: dict | None, arrays: tuple[np.ndarray, ...], s: np.ndarray, sizes: np.ndarray, n: int,
+            w: tuple[np.ndarray, float]) -> tuple[float, float]:
+    """:func:`~evalstats_core._clusters.cr2_se_df` of a model's residual sums ``s`` (from its sums ``arrays``:
+    count, mean, m2), once per model in ``memo``: its summary and every pair over the same questions read it."""
+    return _kept(memo, arrays, lambda: cr2_se_df(s, sizes, n, w), "cr2-se")
+
+
 def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, float] | None:
     """The CR2 weights and Satterthwaite df of one cluster-size vector, once per distinct vector in ``memo``."""
     if memo is None or sizes.size < 2:  # one cluster: never clustered (and 1 / (1 - n/n) is no weight)
@@ -132,7 +139,7 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
         n, mu, s, ss = _moments_of(memo, count, mean, m2)
         sizes = _used(memo, count)[1]
         w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no comparison for a known count
-        return n, mu, s, sizes, ss, None if w is None else cr2_se_df(s, sizes, n, w)
+        return n, mu, s, sizes, ss, None if w is None else _cr2_of(memo, (count, mean, m2), s, sizes, n, w)
 
     n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
     return summary_from_moments(n, mu, s, sizes, ss, binary=binary, clustered=clustered, confidence=confidence,
@@ -232,7 +239,8 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
             ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
             cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
         w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no comparison for a known count
-        cr2 = None if w is None else tuple(cr2_se_df(x, sizes, n, w) for x in (sa, sb, sd))
+        cr2 = None if w is None else (_cr2_of(memo, (count, mean_a, m2_a), sa, sizes, n, w),
+                                      _cr2_of(memo, (count, mean_b, m2_b), sb, sizes, n, w), cr2_se_df(sd, sizes, n, w))
         return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2, sd
 
     arrays = (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment)

@@ -36,7 +36,7 @@ from ._tango_fast import threshold_path
 from ._tango_fast import wald_guess as _wald
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
-from .pair_mover import _cells, _ends, disagreement_df
+from .pair_mover import _cell_weights, _cells, _ends, disagreement_df
 from .pair_proportions import (
     _BISECT_STEPS,
     CONTINUITY_RAMP,
@@ -381,7 +381,8 @@ def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, s
     mover = mover_ps = None
     if resid is not None and disc is not None:
         only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
-        mover = [_cells(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]
+        weights = _cell_weights(sz)  # one cluster-size vector for every pair of the batch
+        mover = [_cells(only_a_g[p], only_b_g[p], sz, weights) for p in range(n_pairs)]
         mover_ps = cell_mover_ps(mover, np.array(nus))
         mover_ps.setflags(write=False)
     scale.setflags(write=False)  # shared by later calls (and sessions): read, never written

@@ -143,13 +143,12 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
     pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
 
     warn += warnings_for(sums, rows, pairs, clustered=clustered, paired=paired, method=method)
-    one = sums.merged() if clustered else fs  # the questions as independent, merged once
     if clustered and paired:  # a clustered SE of a difference below the plain one: say what it means
-        warn += below_plain_sums(one, pairs)
+        warn += below_plain_sums(sums, pairs)  # from each pair's merged sum of squares (no whole merge)
     if clustered:  # few clusters: the clustered and unclustered intervals side by side (issue 19)
         from .cluster_cost import clustering_cost, cost_sentence
 
-        costs = clustering_cost(one, rows, confidence=confidence, method=method, interval=interval)
+        costs = clustering_cost(sums, rows, confidence=confidence, method=method, interval=interval)
         warn += [s for s in [cost_sentence(costs, sums.cluster_col, percent=sums.unit01)] if s]
     return Analysis(
         models=tuple(rows), comparisons=pairs, warnings=tuple(dict.fromkeys(warn)), notes=tuple(sums.notes),

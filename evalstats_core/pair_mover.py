@@ -81,13 +81,13 @@ def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: A
     return np.clip(nu, 1.0, df)
 
 
-def _cells(only_a_g: Any, only_b_g: Any, sizes: Any) -> tuple[np.ndarray, ...]:
+def _cells(only_a_g: Any, only_b_g: Any, sizes: Any,
+           weights: tuple[float, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
     """Per file: the two cells' proportions, their logit-scale standard errors, the correlation of their
     CR2 residuals (weights ``1 / (1 - n_g / n)``), and where the MOVER is defined (both cells non-empty
-    with a spread)."""
+    with a spread). ``weights``: :func:`_cell_weights` of ``sizes`` when made already (many pairs on them)."""
     sz = np.asarray(sizes, dtype=np.float64)
-    n = float(sz.sum())
-    w = 1.0 / (1.0 - sz / n)
+    n, w = _cell_weights(sz) if weights is None else weights
     out = []
     for cell in (only_a_g, only_b_g):
         x = np.asarray(cell, dtype=np.float64)
@@ -102,6 +102,12 @@ def _cells(only_a_g: Any, only_b_g: Any, sizes: Any) -> tuple[np.ndarray, ...]:
         lb = np.where(ok, np.sqrt(vb) / n / (pb * (1.0 - pb)), 0.0)
         corr = np.where(ok, cov / np.sqrt(va * vb), 0.0)
     return pa, pb, la, lb, corr, ok
+
+
+def _cell_weights(sizes: np.ndarray) -> tuple[float, np.ndarray]:
+    """``(n, 1 / (1 - n_g / n))`` of the float64 cluster ``sizes``: the CR2 weights of :func:`_cells`."""
+    n = float(sizes.sum())
+    return n, 1.0 / (1.0 - sizes / n)
 
 
 def _ends(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,

@@ -248,10 +248,14 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
 
     naive = mean * (1.0 - mean) / n
     n_eff = n * naive / (se * se) if se > 0.0 else kish_n(sizes)
-    few = few_clusters_worth(sizes) and (successes is not None or len(sizes) == 2)  # cluster means (Notes)
     half = t_crit(check_confidence(confidence), df) * se
     t_low, t_high = max(0.0, mean - half), min(1.0, mean + half)  # CR2's t, clipped: the floor with few
+
+    def few_worth() -> bool:  # the cluster means (Notes); asked only where the answer is read (a pass over the sizes)
+        return few_clusters_worth(sizes) and (successes is not None or len(sizes) == 2)
+
     if se > 0.0 and not use_proportion_interval(mean, min(n_eff, float(n))):
+        few = few_worth()
         if not few:
             return None
         low, high = t_low, t_high
@@ -265,6 +269,7 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
 
             bb_low, bb_high = betabinomial_profile_ci(successes, sizes, confidence=confidence)
             low, high = min(low, bb_low), max(high, bb_high)
+        few = few_worth()
     if not few:
         return low, high, "korn-graubard"
     if successes is not None:
