@@ -220,11 +220,13 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
                     m2_b: np.ndarray, m2_d: np.ndarray, comoment: np.ndarray, only: tuple[int, int] | None, *,
                     paired: bool, clustered: bool, confidence: float, method: str, interval: str,
                     memo: dict | None = None, pending: list | None = None,
-                    in_unit: InUnit = NOT_IN_UNIT) -> Any:
+                    in_unit: InUnit = NOT_IN_UNIT, cells: tuple[np.ndarray, np.ndarray] | None = None) -> Any:
     """One pair's :class:`~evalstats_core.comparison.Comparison` from per-group sums on the shared questions
     (shape ``(G,)``); ``only`` is ``(only A right, only B right)`` for 0/1 scores, else None.
     ``confidence`` must be checked already; ``memo`` as for :func:`summary_from`; ``pending`` as for
-    :func:`comparison_from_moments` (and ``in_unit``)."""
+    :func:`comparison_from_moments` (and ``in_unit``). ``cells``: per group, the questions only A and only B got
+    right (exact counts of 0/1 scores, as :class:`~evalstats_core.sums.PairSums` holds them), which the clustered
+    pair rule then reads instead of rebuilding them from the sums of squares."""
     def make() -> tuple:
         n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
         _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
@@ -253,9 +255,18 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
 
         return _kept(memo, arrays, make, "discordant")  # kept: the pair rule keeps its clusters' part by identity
 
+    def exact() -> tuple[np.ndarray, np.ndarray]:  # the two cells of the non-empty groups, as floats (kept alike)
+        def make() -> tuple[np.ndarray, np.ndarray]:
+            used = _used(memo, count)[0]
+            return tuple(np.asarray(x[used], dtype=np.float64) for x in cells)  # type: ignore[union-attr]
+
+        return _kept(memo, (count, *cells), make, "cells")  # type: ignore[misc]
+
+    rule_reads = only is not None and clustered and paired
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
-                                   discordant=discordant if only is not None and clustered and paired else None,
+                                   discordant=discordant if rule_reads and cells is None else None,
+                                   cells=exact if rule_reads and cells is not None else None,
                                    memo=memo, pending=pending, in_unit=in_unit, diff_sums=sd)
 
 
@@ -264,7 +275,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
                             method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
                             discordant: Any = None, memo: dict | None = None, pending: list | None = None,
-                            in_unit: InUnit = NOT_IN_UNIT, diff_sums: np.ndarray | None = None) -> Any:
+                            in_unit: InUnit = NOT_IN_UNIT, diff_sums: np.ndarray | None = None,
+                            cells: Any = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
@@ -275,7 +287,9 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     :func:`pair_rules` to give, many pairs at once; ``in_unit``: whether every score of both lies in [0, 1]
     (:class:`~evalstats_core._in_unit.InUnit`; a check is run only near a bound), for the rule of
     :func:`~evalstats_core.bounded_unclustered.bounded_pair_interval` when they are not all 0/1, unclustered;
-    ``diff_sums``: ``sa - sb`` when kept, so that the pair rule finds its kept part by the array's identity)."""
+    ``diff_sums``: ``sa - sb`` when kept, so that the pair rule finds its kept part by the array's identity;
+    ``cells``: a function giving, per non-empty cluster, the questions only ``a`` and only ``b`` got right, exact
+    (then ``discordant`` is None: the rule reads these instead))."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -335,7 +349,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         if callable(discordant):
             discordant = discordant() if clustered else None
         rule = (only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
-                (sa - sb if diff_sums is None else diff_sums) if clustered else None, discordant if clustered else None)
+                (sa - sb if diff_sums is None else diff_sums) if clustered else None, discordant if clustered else None,
+                cells() if clustered and cells is not None else None)
         if pending is None:
             low, high, p, kind = pair_rules([rule], confidence)[0]
         else:  # solved with the other pairs of the analysis (pair_rules), which fills in low, high and p
@@ -359,16 +374,18 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
 
 def pair_rules(rules: list[tuple], confidence: float, memo: dict | None = None) -> list[tuple[float, float, float, str]]:
     """``(low, high, p, kind)`` of :func:`~evalstats_core.pair_proportions.binary_pair_interval` for each of
-    ``rules`` (its arguments ``(only_a, only_b, n, se, se_naive, df, sizes, resid_sums, discordant)``, as
+    ``rules`` (its arguments ``(only_a, only_b, n, se, se_naive, df, sizes, resid_sums, discordant[, cells])``, as
     :func:`comparison_from_moments` collects them): the pairs on the same cluster sizes (or none) solved together
     by :func:`~evalstats_core._pair_batch.binary_pair_intervals`, bit for bit the scalar rule's (``memo``: where
-    it keeps what the clusters give before the confidence level)."""
+    it keeps what the clusters give before the confidence level). Pairs are batched by the identity of their
+    ``sizes`` array (the pairs of one analysis share it): a batch gives each pair what it alone gives."""
     from ._pair_batch import binary_pair_intervals
 
+    rules = [r if len(r) > 9 else (*r, None) for r in rules]
     batches: dict[Any, list[int]] = {}
     for i, r in enumerate(rules):
         sizes = r[6]
-        key = None if sizes is None else (sizes.size, sizes.tobytes(), r[7] is None, r[8] is None)
+        key = None if sizes is None else (id(sizes), r[7] is None, r[8] is None, r[9] is None)  # held by rules
         batches.setdefault(key, []).append(i)
     out: list[Any] = [None] * len(rules)
     for index in batches.values():
@@ -376,7 +393,8 @@ def pair_rules(rules: list[tuple], confidence: float, memo: dict | None = None) 
         sizes = cols[6][0]
         got = binary_pair_intervals(*cols[:6], sizes,  # tuples of floats (it reads them as arrays where it needs)
                                     confidence=confidence, resid_sums=None if cols[7][0] is None else cols[7],
-                                    discordant=None if cols[8][0] is None else cols[8], memo=memo)
+                                    discordant=None if cols[8][0] is None else cols[8],
+                                    cells=None if cols[9][0] is None else cols[9], memo=memo)
         for i, g in zip(index, got, strict=True):
             out[i] = g
     return out
