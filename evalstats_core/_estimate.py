@@ -184,10 +184,12 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     crit = _crit(memo, confidence, df)
     low, high, kind = mu - crit * se, mu + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
     if interval == "auto" and method == "cr2" and binary:
+        from .cluster_means import few_clusters_worth
         from .proportions import binary_mean_interval
 
         wins = None if sizes is None else np.rint(s + sizes * mu)  # correct answers per cluster
-        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
+        few = None if sizes is None or memo is None else _kept(memo, (sizes,), lambda: few_clusters_worth(sizes), "few")
+        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins, few_worth=few)
         if chosen is not None:
             low, high, kind = chosen
     elif interval == "auto" and method == "cr2" and not clustered and in_unit.possible and se > 0.0:
