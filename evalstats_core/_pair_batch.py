@@ -384,7 +384,7 @@ def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, s
         disc = only_a_g + only_b_g
     # disagreement_df(df, ...) of each pair: the clusters' counts of every pair at once (row sums as one
     # row's), then each pair's own df, clip(min(df, nu), 1, df), as disagreement_df takes them
-    fewest = disagreement_df(math.inf, sz, resid, disc)
+    fewest = disagreement_df(math.inf, sz, resid, disc, whole=cells is not None)  # exact cells: whole already
     nus = [float(np.clip(np.minimum(float(df[p]), fewest[p] if fewest.ndim else fewest), 1.0, float(df[p])))
            for p in range(n_pairs)]
     mover = mover_ps = None

@@ -50,13 +50,14 @@ def whole_counts(x: Any) -> np.ndarray:
 
 
 def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: Any = None, *,
-                    count_clusters: bool = True) -> Any:
+                    count_clusters: bool = True, whole: bool = False) -> Any:
     """Degrees of freedom of a clustered paired 0/1 comparison: the smallest of ``df`` (the design's
     Satterthwaite df), :func:`~evalstats_core.pair_proportions.variance_clusters` of ``resid_sums`` (how many
     clusters the variance rests on), Kish's effective number of clusters of the per-cluster
     ``discordant`` counts, and the number of clusters with a disagreement less one (a mean over ``k``
     clusters has ``k - 1`` df; left out with ``count_clusters=False``, the rule before issue 20's gate
-    pass); at least 1, at most ``df``. Arrays ``(reps, G)`` give ``(reps,)``.
+    pass); at least 1, at most ``df``. Arrays ``(reps, G)`` give ``(reps,)``. ``whole``: the ``discordant`` counts
+    are whole numbers already (exact counts), so :func:`whole_counts` is not asked.
 
     Examples
     --------
@@ -72,7 +73,7 @@ def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: A
     if resid_sums is not None:
         nu = np.minimum(nu, variance_clusters(resid_sums, sz))
     if discordant is not None:
-        m = whole_counts(discordant)
+        m = np.asarray(discordant, dtype=np.float64) if whole else whole_counts(discordant)
         total, square = m.sum(axis=-1), (m * m).sum(axis=-1)
         with np.errstate(divide="ignore", invalid="ignore"):
             nu = np.minimum(nu, np.where(square > 0.0, total * total / square, 1.0))
