@@ -92,8 +92,8 @@ def _moments_of(memo: dict | None, count: np.ndarray, mean: np.ndarray, m2: np.n
 
 def _cr2_of(memo: dict | None, arrays: tuple[np.ndarray, ...], s: np.ndarray, sizes: np.ndarray, n: int,
             w: tuple[np.ndarray, float]) -> tuple[float, float]:
-    """:func:`~evalstats_core._clusters.cr2_se_df` of a model's residual sums ``s`` (from its sums ``arrays``:
-    count, mean, m2), once per model in ``memo``: its summary and every pair over the same questions read it."""
+    """:func:`~evalstats_core._clusters.cr2_se_df` of a model's residual sums ``s`` (from its ``arrays``: count, mean,
+    m2), once per model in ``memo``: its summary and its pairs over the same questions read it."""
     return _kept(memo, arrays, lambda: cr2_se_df(s, sizes, n, w), "cr2-se")
 
 
@@ -258,11 +258,8 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
         return _kept(memo, arrays, make, "discordant")  # kept: the pair rule keeps its clusters' part by identity
 
     def exact() -> tuple[np.ndarray, np.ndarray]:  # the two cells of the non-empty groups, as floats (kept alike)
-        def make() -> tuple[np.ndarray, np.ndarray]:
-            used = _used(memo, count)[0]
-            return tuple(np.asarray(x[used], dtype=np.float64) for x in cells)  # type: ignore[union-attr]
-
-        return _kept(memo, (count, *cells), make, "cells")  # type: ignore[misc]
+        return _kept(memo, (count, *cells), lambda: tuple(  # type: ignore[misc]
+            np.asarray(x[_used(memo, count)[0]], dtype=np.float64) for x in cells), "cells")  # type: ignore[union-attr]
 
     rule_reads = only is not None and clustered and paired
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
