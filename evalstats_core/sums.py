@@ -399,7 +399,8 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
         return binary_table_one(names, gram, count, model_runs, ModelSums, PairSums)
     diag = np.arange(n_m)
     ones = gram[diag, diag]  # (m, G) each model's ones per group
-    mean, m2 = binary_moments(ones, count)
+    per = count.astype(np.float64)  # the same counts (below 2^53) as floats: no int-to-float cast in every operation
+    mean, m2 = binary_moments(ones, per)
     mean, m2 = list(mean), list(m2)  # one view per row, held by the model and its pairs alike
     zero = np.zeros(g, np.int64)
     used = bool(count.any())
@@ -411,9 +412,9 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
         models.append(ModelSums(names[j], count, mean[j], m2[j], zero, *model_runs[j], lo, hi))
     jj = np.array([j for j in range(n_m) for i in range(j)], dtype=np.intp)
     ii = np.array([i for j in range(n_m) for i in range(j)], dtype=np.intp)
-    only_a, only_b, co, m2d = binary_pair_moments(gram[jj, ii], ones[jj], ones[ii], count)
+    only_a, only_b, co, m2d = binary_pair_moments(gram[jj, ii], ones[jj], ones[ii], per)
     a_any, b_any = only_a.any(axis=1).tolist(), only_b.any(axis=1).tolist()
-    agree = ((only_a + only_b) < count).any(axis=1).tolist()  # some question where d = 0
+    agree = ((only_a + only_b) < per).any(axis=1).tolist()  # some question where d = 0
     only_a, only_b = only_a.astype(np.int64), only_b.astype(np.int64)
     pairs = []
     for p, (j, i) in enumerate(zip(jj.tolist(), ii.tolist(), strict=True)):
