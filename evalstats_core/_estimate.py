@@ -101,9 +101,9 @@ def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, 
     """The CR2 weights and Satterthwaite df of one cluster-size vector, once per distinct vector in ``memo``."""
     if memo is None or sizes.size < 2:  # one cluster: never clustered (and 1 / (1 - n/n) is no weight)
         return None
-    # by n and the first and last sizes (no hash of the whole vector: every model and pair of a full table shares
-    # one), then compared element by element with the vectors kept under that key
-    known = memo.setdefault(("cr2", n, sizes.size, sizes[:4].tobytes(), sizes[-4:].tobytes()), [])
+    # by n and about 64 of the sizes, evenly spaced (no hash of the whole vector: every model and pair of a full table
+    # shares one), then compared element by element with the vectors kept under that key
+    known = memo.setdefault(("cr2", n, sizes.size, sizes[::max(1, sizes.size // 64)].tobytes()), [])
     for kept, w in known:
         if kept is sizes or np.array_equal(kept, sizes):
             return w
