@@ -82,7 +82,8 @@ Statistician 54(2), 100-104 (Hall's transformation against Johnson's modified t 
 from __future__ import annotations
 
 import math
-from typing import Any
+
+from ._in_unit import InUnit
 
 __all__ = ["SKEW_START", "SKEW_FULL", "SKEW_FULL_PAIR", "COUNT_SHARE", "HALL_FACTOR", "HALL_CAP", "HALL_CAP_N",
            "HALL_CAP_ROOT", "hall_cap", "quasi_binomial_skewness", "near_bound_weight", "quasi_binomial_counts", "difference_skewness", "skew_corrected_t",
@@ -207,8 +208,11 @@ def near_bound_weight(skewness: float, full: float = SKEW_FULL) -> float:
     return min(1.0, max(0.0, (skewness - SKEW_START) / (full - SKEW_START)))
 
 
-def _holds(bounded: Any) -> bool:
-    return bool(bounded() if callable(bounded) else bounded)
+def _check_in_unit(in_unit: InUnit) -> None:
+    """A clear TypeError for the old ``bounded`` forms (a bool or a function) passed as ``in_unit``."""
+    if not isinstance(in_unit, InUnit):
+        raise TypeError(f"in_unit takes InUnit(known, check) from evalstats_core._in_unit, not {in_unit!r}; "
+                        "use in_unit=InUnit(True) for scores known in [0, 1], InUnit(check=f) to check only when asked")
 
 
 def _widen(t_low: float, t_high: float, low: float, high: float, bounds: tuple[float, float]) -> tuple[float, float]:
@@ -218,7 +222,7 @@ def _widen(t_low: float, t_high: float, low: float, high: float, bounds: tuple[f
 
 
 def bounded_mean_t_interval(mean: float, se: float, n: int, ss: float, t_interval: tuple[float, float], *,
-                            confidence: float = 0.95, bounded: Any = True) -> tuple[float, float, str] | None:
+                            confidence: float = 0.95, in_unit: InUnit = InUnit(True)) -> tuple[float, float, str] | None:
     """One model's mean of scores in [0, 1] not all 0/1, unclustered: ``(low, high, kind)``, or None for t.
 
     Parameters
@@ -232,8 +236,9 @@ def bounded_mean_t_interval(mean: float, se: float, n: int, ss: float, t_interva
     t_interval : (float, float)
         The t interval on ``n - 1`` df.
     confidence : float, default 0.95
-    bounded : bool or callable, default True
-        Every score lies in [0, 1]; a function returning that is called only when the rule may apply.
+    in_unit : InUnit, default InUnit(True)
+        Whether every score lies in [0, 1] (:class:`~evalstats_core._in_unit.InUnit`): known, or a check run only
+        when the rule may apply. Not in [0, 1]: None.
 
     Returns
     -------
@@ -269,10 +274,11 @@ def bounded_mean_t_interval(mean: float, se: float, n: int, ss: float, t_interva
     >>> round(low, 4), round(high, 4), kind
     (0.944, 0.9886, 'quasi-binomial-t')
     """
+    _check_in_unit(in_unit)
     t_low, t_high = t_interval
     w = near_bound_weight(quasi_binomial_skewness(mean, n, ss))
     inside = 0.0 <= t_low and t_high <= 1.0
-    if (w == 0.0 and inside) or not 0.0 <= mean <= 1.0 or not _holds(bounded):
+    if (w == 0.0 and inside) or not 0.0 <= mean <= 1.0 or not in_unit.holds():
         return None
     low, high = t_low, t_high
     if w > 0.0 and se > 0.0 and 0.0 < mean < 1.0:
@@ -389,7 +395,7 @@ def skew_corrected_t(mean: float, se: float, skewness: float, crit: float, df: f
 
 def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, float, float], n: int,
                           t_interval: tuple[float, float, float], *, confidence: float = 0.95,
-                          bounded: Any = True) -> tuple[float, float, float, str]:
+                          in_unit: InUnit = InUnit(True)) -> tuple[float, float, float, str]:
     """A paired difference of scores in [0, 1] not all 0/1, unclustered: ``(low, high, p, kind)``.
 
     Parameters
@@ -403,8 +409,9 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
     t_interval : (float, float, float)
         The paired t interval and its p ``(low, high, p)`` on ``n - 1`` df.
     confidence : float, default 0.95
-    bounded : bool or callable, default True
-        Every score of both lies in [0, 1]; a function returning that is called only when the rule may apply.
+    in_unit : InUnit, default InUnit(True)
+        Whether every score of both lies in [0, 1] (:class:`~evalstats_core._in_unit.InUnit`): known, or a check
+        run only when the rule may apply. Not in [0, 1]: t unchanged.
 
     Returns
     -------
@@ -450,12 +457,13 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
     ----------
     See :mod:`evalstats_core.bounded_unclustered`.
     """
+    _check_in_unit(in_unit)
     low, high, p = t_interval
     ssa, ssb, ssd, cov = squares
     w = near_bound_weight(max(quasi_binomial_skewness(ma, n, ssa), quasi_binomial_skewness(mb, n, ssb)),
                           SKEW_FULL_PAIR)
     if (w == 0.0 and -1.0 <= low and high <= 1.0) or not (0.0 <= ma <= 1.0 and 0.0 <= mb <= 1.0) \
-            or not _holds(bounded):
+            or not in_unit.holds():
         return low, high, p, "normal"
     counts = quasi_binomial_counts(ma, mb, ssa, ssb, cov, ssd, n)
     if w > 0.0 and counts is not None and math.isfinite(low) and math.isfinite(high):
