@@ -9,14 +9,17 @@ and wholly below it (high < -gap).
 Candidates: ``t`` (the paired t interval, today's rule), ``qb`` (Tango's score interval on quasi-binomial
 effective discordance counts, :func:`effective_counts`), ``union`` (the hull of both), ``unionkg`` (the hull of
 t and ``qb`` on counts times ``(z / t_{n-1})^2``: skew6's choice, on branch skew6-rule), ``skew7`` (skew7's rule:
-``unionkg`` with the counts divided by the near-bound weight, so t is untouched below the skewness 0.1), ``rule``
-(the default since skew9: skew7's with the weight full from 0.12 and Hall's skewness-corrected t in the hull;
-evalstats_core/bounded_unclustered.py; ``--check`` holds it against es.compare). Files whose
+``unionkg`` with the counts divided by the near-bound weight, so t is untouched below the skewness 0.1), ``skew9`` (skew7's with
+the weight full from 0.12 and Hall's skewness-corrected t in the hull, its skewness at most 0.3), ``rule`` (the
+default since skew10: skew9's with the cap :func:`~evalstats_core.bounded_unclustered.hall_cap`;
+evalstats_core/bounded_unclustered.py; ``--check`` holds it against es.compare), ``sampled`` (not a rule: ``rule``
+with Hall's correction on the difference's sample skewness, which the file's sums cannot give). Files whose
 differences are all equal (SE 0) get no interval under every candidate (never a false pass).
 
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --audit          # the audit's two gate rates
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --grid --reps 2000
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --heldout --reps 4000 --seed 2027
+    nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --heldout2 --reps 4000 --seed 1127   # skew10's check
 """
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ from evalstats_core.bounded_unclustered import (  # noqa: E402
     SKEW_FULL,
     SKEW_FULL_PAIR,
     SKEW_START,
+    hall_cap,
 )
 from evalstats_core.pair_proportions import paired_proportion_ci  # noqa: E402
 
@@ -104,7 +108,9 @@ def intervals(a, b, level=0.95):
     lo, hi = np.where(ok, lo, out["t"][0]), np.where(ok, hi, out["t"][1])
     out["unionkg"] = (np.minimum(lo, out["t"][0]), np.maximum(hi, out["t"][1]))
     out["skew7"] = rule(a, ma, mb, va, vb, (bb, cc, ns), out["t"], t, level, full=SKEW_FULL, hall=False)
+    out["skew9"] = rule(a, ma, mb, va, vb, (bb, cc, ns), out["t"], t, level, cap=HALL_CAP)  # the fixed cap 0.3
     out["rule"] = rule(a, ma, mb, va, vb, (bb, cc, ns), out["t"], t, level)
+    out["sampled"] = sampled(d, ma, mb, va, vb, (bb, cc, ns), out["t"], t, out["rule"])
     none = vd <= 0.0  # SE 0: no interval (the default since issue 20; the gate is inconclusive)
     return {k: (np.where(none, np.nan, lo), np.where(none, np.nan, hi)) for k, (lo, hi) in out.items()}
 
@@ -137,11 +143,11 @@ def hall_interval(mean, se, skew, crit):
     return mean - inverse(crit) * se, mean - inverse(-crit) * se
 
 
-def rule(a, ma, mb, va, vb, counts, t_int, t, level, full=SKEW_FULL_PAIR, hall=True):
+def rule(a, ma, mb, va, vb, counts, t_int, t, level, full=SKEW_FULL_PAIR, hall=True, cap=None):
     """The default rule, vectorised (:func:`~evalstats_core.bounded_unclustered.bounded_pair_interval`): the hull
     of t, Tango on the quasi-binomial counts x (z/t)^2 / w (w the near-bound weight of the larger skewness of the
     two means, full from ``full``) and, with ``hall``, Hall's skewness-corrected t on HALL_FACTOR times those
-    counts' difference skewness (at most HALL_CAP), the counts at COUNT_SHARE; t untouched where w = 0; inside
+    counts' difference skewness (at most :func:`hall_cap`), the counts at COUNT_SHARE; t untouched where w = 0; inside
     [-1, 1]. ``full=SKEW_FULL, hall=False`` is skew7's rule (no Hall term, full counts). ``--check`` holds the default against es.compare."""
     n = a.shape[1]
     w = np.clip((np.maximum(skewness(ma, va / n), skewness(mb, vb / n)) - SKEW_START) / (full - SKEW_START),
@@ -153,7 +159,8 @@ def rule(a, ma, mb, va, vb, counts, t_int, t, level, full=SKEW_FULL_PAIR, hall=T
     lo, hi = paired_proportion_ci(np.where(ok, bb * k, 0), np.where(ok, cc * k, 0), np.where(ok, ns * k, 1),
                                   confidence=level)
     if hall:
-        skew = np.clip(HALL_FACTOR * difference_skewness(bb * k, cc * k, ns * k), -HALL_CAP, HALL_CAP)
+        cap = hall_cap(n, float(t)) if cap is None else cap  # skew10: 0.3 + 0.5 / sqrt(n), at most 0.9 / t
+        skew = np.clip(HALL_FACTOR * difference_skewness(bb * k, cc * k, ns * k), -cap, cap)
         h_lo, h_hi = hall_interval((t_int[0] + t_int[1]) / 2, (t_int[1] - t_int[0]) / (2 * t),
                                    np.where(ok, skew, 0.0), t)
         lo, hi = np.minimum(lo, h_lo), np.maximum(hi, h_hi)
@@ -162,13 +169,34 @@ def rule(a, ma, mb, va, vb, counts, t_int, t, level, full=SKEW_FULL_PAIR, hall=T
     return np.clip(lo, -1.0, 1.0), np.clip(hi, -1.0, 1.0)
 
 
+def sampled(d, ma, mb, va, vb, counts, t_int, t, base, start=0.03, factor=3.0):
+    """Not a rule (skew10's candidate, which the file's sums cannot give: they hold no third moment): ``base``
+    widened by Hall's interval with ``factor`` times the sample skewness of the mean difference, taken only in the
+    direction the quasi-binomial counts imply (so Atlas vs Breeze, skewed the other way, keeps t), tapering in
+    from the quasi-binomial skewness ``start`` to :data:`SKEW_START` and full above it, at most ``hall_cap``."""
+    n = d.shape[1]
+    vd = d.var(1)
+    m3 = ((d - d.mean(1)[:, None]) ** 3).mean(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        samp = np.where(vd > 0, m3 / np.maximum(vd, 1e-300) ** 1.5 / math.sqrt(n), 0.0)
+    g = np.maximum(skewness(ma, va / n), skewness(mb, vb / n))
+    v = np.clip((g - start) / (SKEW_START - start), 0.0, 1.0)
+    sign = np.sign(difference_skewness(*counts))
+    cap = hall_cap(n, float(t))
+    skew = np.clip(sign * np.maximum(0.0, sign * samp) * factor * v, -cap, cap)
+    h_lo, h_hi = hall_interval((t_int[0] + t_int[1]) / 2, (t_int[1] - t_int[0]) / (2 * t), skew, t)
+    return np.clip(np.minimum(base[0], h_lo), -1.0, 1.0), np.clip(np.maximum(base[1], h_hi), -1.0, 1.0)
+
+
 def check(rng, files=40):
-    """The largest gap between :func:`rule` and es.compare's interval on ``files`` files of each audit design
-    and of a mid-range one."""
+    """The largest gap between :func:`rule` and es.compare's interval on ``files`` files of each audit design,
+    a mid-range one and two where :func:`~evalstats_core.bounded_unclustered.hall_cap` binds (continuous, n 10, 30)."""
     import evalstats_core as es
 
     worst = 0.0
-    for _, n, pb, gap, se2, re, kind in AUDIT + (("mid", 30, 0.6, 0.05, 0.8, 0.9, "partial"),):
+    for _, n, pb, gap, se2, re, kind in AUDIT + (("mid", 30, 0.6, 0.05, 0.8, 0.9, "partial"),
+                                                ("capped", 10, 0.97, 0.02, 0.5, 0.95, "continuous"),
+                                                ("capped", 30, 0.97, 0.02, 0.5, 0.95, "continuous")):
         a, b = latent(rng, files, n, pb - gap, pb, se2, re, kind)
         lo, hi = intervals(a, b)["rule"]
         for r in range(files):
@@ -218,7 +246,7 @@ def summary(rows, reps, label):
               f" {max(r[k][3] for r in rows):.3f}, largest file {max(r[k][4] for r in rows):.3f}", flush=True)
 
 
-def grid(rng, reps, kinds, res_, pbs, ns, only=("t", "skew7", "rule")):
+def grid(rng, reps, kinds, res_, pbs, ns, only=("t", "skew7", "skew9", "rule", "sampled")):
     rows = []
     for kind in kinds:
         for re in res_:
@@ -253,6 +281,8 @@ def main(argv=None):
     ap.add_argument("--gate", action="store_true", help="the audit's two designs through es.gate itself")
     ap.add_argument("--heldout", action="store_true", help="60 designs of other shapes, n, baselines, correlations")
     ap.add_argument("--worst", action="store_true", help="skew7's worst grid designs (use --reps 20000)")
+    ap.add_argument("--heldout2", action="store_true",
+                    help="skew10's held-out set: 56 designs (continuous scores of other spreads, n, baselines)")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     if args.check:
@@ -280,7 +310,7 @@ def main(argv=None):
                 for re in (0.5, 0.95):
                     gap = 0.05 if pb < 0.95 else 0.02
                     rows.append(run(rng, args.reps, n, pb, gap, 0.5, re, "continuous"))
-                    show(f"continuous re {re} pb {pb} gap {gap} n {n}", rows[-1], args.reps, ("t", "skew7", "rule"))
+                    show(f"continuous re {re} pb {pb} gap {gap} n {n}", rows[-1], args.reps, ("t", "skew7", "skew9", "rule", "sampled"))
         summary(rows, args.reps, "continuous")
     if args.worst:  # (kind, latent correlation, baseline, n) of the grid where skew7's rule passed most often
         for kind, re, pb, n in (("partial", 0.5, 0.9, 60), ("partial", 0.5, 0.99, 164), ("partial", 0.9, 0.99, 60),
@@ -289,13 +319,25 @@ def main(argv=None):
             gap = 0.05 if pb <= 0.9 else 0.02
             show(f"{kind} re {re} pb {pb} gap {gap} n {n}",
                  run(rng, args.reps, n, pb, gap, 0.8 if kind == "partial" else 1.0, re, kind), args.reps,
-                 ("t", "skew7", "rule"))
+                 ("t", "skew7", "skew9", "rule", "sampled"))
     if args.grid:  # the 80 designs of skew6/skew7 (tuned on seeds 6 and 7)
         summary(grid(rng, args.reps, ("partial", "runs3"), (0.5, 0.9), (0.8, 0.9, 0.97, 0.99), (20, 30, 60, 164, 500)),
                 args.reps, "grid")
     if args.heldout:  # designs not tuned on: other shapes, n, baselines and correlations (use another seed)
         summary(grid(rng, args.reps, ("runs5", "partial4"), (0.3, 0.7), (0.85, 0.95, 0.98), (15, 40, 100, 250, 1000)),
                 args.reps, "held-out")
+    if args.heldout2:  # skew10's check, never tuned on (use a new seed): continuous scores with latent variance 0.3
+        rows = []    # and 0.8, correlation 0.7 and 0.9, baselines 0.8-0.985, n 12-200; partial4 and runs5 at 0.9/0.96
+        designs = [("continuous", se2, re, pb, n) for se2 in (0.3, 0.8) for re in (0.7, 0.9)
+                   for pb in (0.8, 0.93, 0.985) for n in (12, 20, 45, 200)]
+        designs += [(kind, {"partial4": 1.5, "runs5": 1.0}[kind], 0.8, pb, n) for kind in ("partial4", "runs5")
+                    for pb in (0.9, 0.96) for n in (25, 70)]
+        for kind, se2, re, pb, n in designs:
+            gap = 0.05 if pb <= 0.9 else 0.03 if pb < 0.95 else 0.02
+            rows.append(run(rng, args.reps, n, pb, gap, se2, re, kind))
+            show(f"{len(rows) - 1:2d} {kind} var {se2} re {re} pb {pb} gap {gap} n {n}", rows[-1], args.reps,
+                 ("t", "skew7", "skew9", "rule", "sampled"))
+        summary(rows, args.reps, "held-out 2")
     return 0
 
 

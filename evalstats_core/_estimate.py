@@ -90,16 +90,26 @@ def _moments_of(memo: dict | None, count: np.ndarray, mean: np.ndarray, m2: np.n
                  "moments")
 
 
+def _cr2_of(memo: dict | None, arrays: tuple[np.ndarray, ...], s: np.ndarray, sizes: np.ndarray, n: int,
+            w: tuple[np.ndarray, float]) -> tuple[float, float]:
+    """:func:`~evalstats_core._clusters.cr2_se_df` of a model's residual sums ``s`` (from its ``arrays``: count, mean,
+    m2), once per model in ``memo``: its summary and its pairs over the same questions read it."""
+    return _kept(memo, arrays, lambda: cr2_se_df(s, sizes, n, w), "cr2-se")
+
+
 def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, float] | None:
     """The CR2 weights and Satterthwaite df of one cluster-size vector, once per distinct vector in ``memo``."""
     if memo is None or sizes.size < 2:  # one cluster: never clustered (and 1 / (1 - n/n) is no weight)
         return None
-    import hashlib  # clustered files only: not on an unclustered file's start-up path (issue 25)
-
-    key = ("cr2", n, hashlib.blake2b(sizes.tobytes(), digest_size=16).digest())
-    if key not in memo:
-        memo[key] = cr2_weights(sizes, n)
-    return memo[key]
+    # by n and about 64 of the sizes, evenly spaced (no hash of the whole vector: every model and pair of a full table
+    # shares one), then compared element by element with the vectors kept under that key
+    known = memo.setdefault(("cr2", n, sizes.size, sizes[::max(1, sizes.size // 64)].tobytes()), [])
+    for kept, w in known:
+        if kept is sizes or np.array_equal(kept, sizes):
+            return w
+    w = cr2_weights(sizes, n)
+    known.append((sizes, w))
+    return w
 
 
 def _crit(memo: dict | None, confidence: float, df: float) -> float:
@@ -128,8 +138,8 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
     def make() -> tuple:
         n, mu, s, ss = _moments_of(memo, count, mean, m2)
         sizes = _used(memo, count)[1]
-        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
-        return n, mu, s, sizes, ss, None if w is None else cr2_se_df(s, sizes, n, w)
+        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no comparison for a known count
+        return n, mu, s, sizes, ss, None if w is None else _cr2_of(memo, (count, mean, m2), s, sizes, n, w)
 
     n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
     return summary_from_moments(n, mu, s, sizes, ss, binary=binary, clustered=clustered, confidence=confidence,
@@ -174,17 +184,19 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     crit = _crit(memo, confidence, df)
     low, high, kind = mu - crit * se, mu + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
     if interval == "auto" and method == "cr2" and binary:
+        from .cluster_means import few_clusters_worth
         from .proportions import binary_mean_interval
 
         wins = None if sizes is None else np.rint(s + sizes * mu)  # correct answers per cluster
-        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
+        few = None if sizes is None or memo is None else _kept(memo, (sizes,), lambda: few_clusters_worth(sizes), "few")
+        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins, few_worth=few)
         if chosen is not None:
             low, high, kind = chosen
     elif interval == "auto" and method == "cr2" and not clustered and in_unit.possible and se > 0.0:
         from .bounded_unclustered import bounded_mean_t_interval  # near 0% or 100%
 
         chosen = bounded_mean_t_interval(mu, se, n, ss, (low, high), confidence=confidence,
-                                         bounded=in_unit.holds)
+                                         in_unit=in_unit)
         if chosen is not None:
             low, high, kind = chosen
     elif interval == "auto" and method == "cr2" and clustered and in_unit.known:  # a zero SE too, as for 0/1 scores
@@ -210,11 +222,13 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
                     m2_b: np.ndarray, m2_d: np.ndarray, comoment: np.ndarray, only: tuple[int, int] | None, *,
                     paired: bool, clustered: bool, confidence: float, method: str, interval: str,
                     memo: dict | None = None, pending: list | None = None,
-                    in_unit: InUnit = NOT_IN_UNIT) -> Any:
+                    in_unit: InUnit = NOT_IN_UNIT, cells: tuple[np.ndarray, np.ndarray] | None = None) -> Any:
     """One pair's :class:`~evalstats_core.comparison.Comparison` from per-group sums on the shared questions
     (shape ``(G,)``); ``only`` is ``(only A right, only B right)`` for 0/1 scores, else None.
     ``confidence`` must be checked already; ``memo`` as for :func:`summary_from`; ``pending`` as for
-    :func:`comparison_from_moments` (and ``in_unit``)."""
+    :func:`comparison_from_moments` (and ``in_unit``). ``cells``: per group, the questions only A and only B got
+    right (exact counts of 0/1 scores, as :class:`~evalstats_core.sums.PairSums` holds them), which the clustered
+    pair rule then reads instead of rebuilding them from the sums of squares."""
     def make() -> tuple:
         n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
         _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
@@ -228,8 +242,9 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
             sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
             ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
             cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
-        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no hash for a known count
-        cr2 = None if w is None else tuple(cr2_se_df(x, sizes, n, w) for x in (sa, sb, sd))
+        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no comparison for a known count
+        cr2 = None if w is None else (_cr2_of(memo, (count, mean_a, m2_a), sa, sizes, n, w),
+                                      _cr2_of(memo, (count, mean_b, m2_b), sb, sizes, n, w), cr2_se_df(sd, sizes, n, w))
         return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2, sd
 
     arrays = (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment)
@@ -242,9 +257,15 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
 
         return _kept(memo, arrays, make, "discordant")  # kept: the pair rule keeps its clusters' part by identity
 
+    def exact() -> tuple[np.ndarray, np.ndarray]:  # the two cells of the non-empty groups, as floats (kept alike)
+        return _kept(memo, (count, *cells), lambda: tuple(  # type: ignore[misc]
+            np.asarray(x[_used(memo, count)[0]], dtype=np.float64) for x in cells), "cells")  # type: ignore[union-attr]
+
+    rule_reads = only is not None and clustered and paired
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
-                                   discordant=discordant if only is not None and clustered and paired else None,
+                                   discordant=discordant if rule_reads and cells is None else None,
+                                   cells=exact if rule_reads and cells is not None else None,
                                    memo=memo, pending=pending, in_unit=in_unit, diff_sums=sd)
 
 
@@ -253,7 +274,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
                             method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
                             discordant: Any = None, memo: dict | None = None, pending: list | None = None,
-                            in_unit: InUnit = NOT_IN_UNIT, diff_sums: np.ndarray | None = None) -> Any:
+                            in_unit: InUnit = NOT_IN_UNIT, diff_sums: np.ndarray | None = None,
+                            cells: Any = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
@@ -264,7 +286,9 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     :func:`pair_rules` to give, many pairs at once; ``in_unit``: whether every score of both lies in [0, 1]
     (:class:`~evalstats_core._in_unit.InUnit`; a check is run only near a bound), for the rule of
     :func:`~evalstats_core.bounded_unclustered.bounded_pair_interval` when they are not all 0/1, unclustered;
-    ``diff_sums``: ``sa - sb`` when kept, so that the pair rule finds its kept part by the array's identity)."""
+    ``diff_sums``: ``sa - sb`` when kept, so that the pair rule finds its kept part by the array's identity;
+    ``cells``: a function giving, per non-empty cluster, the questions only ``a`` and only ``b`` got right, exact
+    (then ``discordant`` is None: the rule reads these instead))."""
     from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
@@ -324,7 +348,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         if callable(discordant):
             discordant = discordant() if clustered else None
         rule = (only[0], only[1], n, se, clt_se(ssd, n), df, sizes if clustered else None,
-                (sa - sb if diff_sums is None else diff_sums) if clustered else None, discordant if clustered else None)
+                (sa - sb if diff_sums is None else diff_sums) if clustered else None, discordant if clustered else None,
+                cells() if clustered and cells is not None else None)
         if pending is None:
             low, high, p, kind = pair_rules([rule], confidence)[0]
         else:  # solved with the other pairs of the analysis (pair_rules), which fills in low, high and p
@@ -335,7 +360,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         from .bounded_unclustered import bounded_pair_interval
 
         low, high, p, kind = bounded_pair_interval(ma, mb, squares, n, (low, high, p), confidence=confidence,
-                                                   bounded=in_unit.holds)
+                                                   in_unit=in_unit)
     if interval == "auto" and cr2 and se == 0.0 and kind == "normal":  # zero SE: no interval
         low, high, kind = math.nan, math.nan, "none"
     return Comparison(
@@ -348,16 +373,18 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
 
 def pair_rules(rules: list[tuple], confidence: float, memo: dict | None = None) -> list[tuple[float, float, float, str]]:
     """``(low, high, p, kind)`` of :func:`~evalstats_core.pair_proportions.binary_pair_interval` for each of
-    ``rules`` (its arguments ``(only_a, only_b, n, se, se_naive, df, sizes, resid_sums, discordant)``, as
+    ``rules`` (its arguments ``(only_a, only_b, n, se, se_naive, df, sizes, resid_sums, discordant[, cells])``, as
     :func:`comparison_from_moments` collects them): the pairs on the same cluster sizes (or none) solved together
     by :func:`~evalstats_core._pair_batch.binary_pair_intervals`, bit for bit the scalar rule's (``memo``: where
-    it keeps what the clusters give before the confidence level)."""
+    it keeps what the clusters give before the confidence level). Pairs are batched by the identity of their
+    ``sizes`` array (the pairs of one analysis share it): a batch gives each pair what it alone gives."""
     from ._pair_batch import binary_pair_intervals
 
+    rules = [r if len(r) > 9 else (*r, None) for r in rules]
     batches: dict[Any, list[int]] = {}
     for i, r in enumerate(rules):
         sizes = r[6]
-        key = None if sizes is None else (sizes.size, sizes.tobytes(), r[7] is None, r[8] is None)
+        key = None if sizes is None else (id(sizes), r[7] is None, r[8] is None, r[9] is None)  # held by rules
         batches.setdefault(key, []).append(i)
     out: list[Any] = [None] * len(rules)
     for index in batches.values():
@@ -365,7 +392,8 @@ def pair_rules(rules: list[tuple], confidence: float, memo: dict | None = None) 
         sizes = cols[6][0]
         got = binary_pair_intervals(*cols[:6], sizes,  # tuples of floats (it reads them as arrays where it needs)
                                     confidence=confidence, resid_sums=None if cols[7][0] is None else cols[7],
-                                    discordant=None if cols[8][0] is None else cols[8], memo=memo)
+                                    discordant=None if cols[8][0] is None else cols[8],
+                                    cells=None if cols[9][0] is None else cols[9], memo=memo)
         for i, g in zip(index, got, strict=True):
             out[i] = g
     return out

@@ -36,7 +36,7 @@ from ._tango_fast import threshold_path
 from ._tango_fast import wald_guess as _wald
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
-from .pair_mover import _cells, _ends, disagreement_df
+from .pair_mover import _cell_weights, _cells, _ends, disagreement_df
 from .pair_proportions import (
     _BISECT_STEPS,
     CONTINUITY_RAMP,
@@ -279,12 +279,15 @@ def _after(paths: list[list[tuple[float, float]]], lo: np.ndarray,
 
 def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: Any, df: Any,
                           sizes: np.ndarray | None, *, confidence: float = 0.95, resid_sums: Any = None,
-                          discordant: Any = None, memo: dict | None = None) -> list[tuple[float, float, float, str]]:
+                          discordant: Any = None, cells: Any = None,
+                          memo: dict | None = None) -> list[tuple[float, float, float, str]]:
     """:func:`~evalstats_core.pair_proportions.binary_pair_interval` of ``P`` pairs on the same cluster
     ``sizes`` (or none), bit for bit: ``only_a``, ``only_b``, ``n``, ``se``, ``se_naive``, ``df`` of shape
     ``(P,)``; ``resid_sums`` and ``discordant`` sequences of ``P`` arrays ``(G,)`` (with clusters). Each
     pair's df and t quantile are found once (the scalar rule finds them twice), Tango's ends of every pair
-    in one k-section, and the MOVER's p of every pair in another. ``memo`` (a
+    in one k-section, and the MOVER's p of every pair in another. ``cells``: instead of ``discordant``, a sequence
+    of ``P`` pairs of arrays ``(G,)``, the questions only A and only B got right per cluster, exact (the rule then
+    reads them rather than rebuilding them from ``resid_sums`` and ``discordant``). ``memo`` (a
     :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`, whose arrays keep their identity): where what
     the clusters give before the confidence level (:func:`_clustered_part`) is kept for the next call."""
     level = check_confidence(confidence)
@@ -297,7 +300,7 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
     n_pairs = b.size
     mover = mover_ps = None
     if sizes is not None:
-        args = (only_a, only_b, se, se_naive, df, sizes, resid_sums, discordant)
+        args = (only_a, only_b, se, se_naive, df, sizes, resid_sums, discordant, cells)
         scale, nus, mover, mover_ps = _clustered_kept(memo, args)
         crit = [pair_t(nu, level) for nu in nus]
         if all(math.isfinite(nu) for nu in nus):
@@ -337,10 +340,10 @@ def _clustered_kept(memo: dict | None, args: tuple) -> tuple[np.ndarray, list[fl
     :data:`_KEPT_BATCHES` entries (then the oldest goes). Nothing in it depends on the confidence level."""
     if memo is None:
         return _clustered_part(*args)
-    only_a, only_b, se, se_naive, df, sizes, resid_sums, discordant = args
-    arrays = (sizes, *(resid_sums or ()), *(discordant or ()))
+    only_a, only_b, se, se_naive, df, sizes, resid_sums, discordant, cells = args
+    arrays = (sizes, *(resid_sums or ()), *(discordant or ()), *(x for pair in cells or () for x in pair))
     numbers = np.array([only_a, only_b, se, se_naive, df], dtype=np.float64).tobytes()
-    key = (resid_sums is None, discordant is None, numbers, *map(id, arrays))
+    key = (resid_sums is None, discordant is None, cells is None, numbers, *map(id, arrays))
     kept = memo.setdefault("pair-clusters", {})
     hit = kept.get(key)
     if hit is None:
@@ -354,11 +357,14 @@ def _clustered_kept(memo: dict | None, args: tuple) -> tuple[np.ndarray, list[fl
 
 
 def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, sizes: np.ndarray, resid_sums: Any,
-                    discordant: Any) -> tuple[np.ndarray, list[float], list | None, Any]:
+                    discordant: Any, cells: Any = None) -> tuple[np.ndarray, list[float], list | None, Any]:
     """What :func:`binary_pair_intervals` derives from the clusters before the confidence level: every pair's
     ``1 / deff`` (before the ``(z / t)^2`` shrinkage), its df (:func:`~evalstats_core.pair_mover.disagreement_df`),
     the MOVER's two cells (:func:`~evalstats_core.pair_mover._cells`; None without the clusters' sums) and its
-    p-value at 0 (:func:`~evalstats_core._mover_batch.cell_mover_ps`)."""
+    p-value at 0 (:func:`~evalstats_core._mover_batch.cell_mover_ps`). ``cells``: each pair's exact counts per
+    cluster of questions only A and only B got right, read instead of
+    :func:`~evalstats_core.pair_proportions.discordant_cells` of ``resid_sums`` and ``discordant`` (which gives
+    them to rounding, then made whole by :func:`~evalstats_core.pair_mover.whole_counts`: the same numbers)."""
     from ._mover_batch import cell_mover_ps  # it takes the float root's steps ahead from here
     from .proportions import kish_n
 
@@ -373,15 +379,20 @@ def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, s
             scale = np.where(good, scale, kish_n(sz) / float(sz.sum()))
     resid = None if resid_sums is None else np.stack([np.asarray(r, dtype=np.float64) for r in resid_sums])
     disc = None if discordant is None else np.stack([np.asarray(m, dtype=np.float64) for m in discordant])
+    if cells is not None:  # exact: the disagreements are their sum
+        only_a_g, only_b_g = (np.stack([np.asarray(pair[i], dtype=np.float64) for pair in cells]) for i in (0, 1))
+        disc = only_a_g + only_b_g
     # disagreement_df(df, ...) of each pair: the clusters' counts of every pair at once (row sums as one
     # row's), then each pair's own df, clip(min(df, nu), 1, df), as disagreement_df takes them
-    fewest = disagreement_df(math.inf, sz, resid, disc)
+    fewest = disagreement_df(math.inf, sz, resid, disc, whole=cells is not None)  # exact cells: whole already
     nus = [float(np.clip(np.minimum(float(df[p]), fewest[p] if fewest.ndim else fewest), 1.0, float(df[p])))
            for p in range(n_pairs)]
     mover = mover_ps = None
     if resid is not None and disc is not None:
-        only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
-        mover = [_cells(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]
+        if cells is None:
+            only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
+        weights = _cell_weights(sz)  # one cluster-size vector for every pair of the batch
+        mover = [_cells(only_a_g[p], only_b_g[p], sz, weights) for p in range(n_pairs)]
         mover_ps = cell_mover_ps(mover, np.array(nus))
         mover_ps.setflags(write=False)
     scale.setflags(write=False)  # shared by later calls (and sessions): read, never written

@@ -118,7 +118,8 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                                        p.m2_diff, p.comoment, only, paired=paired, clustered=cl,
                                        confidence=confidence, method=method,
                                        interval="normal" if interval == "normal" else "auto", memo=fs.memo,
-                                       pending=pending, in_unit=InUnit(sums.unit01)), e)
+                                       pending=pending, in_unit=InUnit(sums.unit01),
+                                       cells=None if only is None else (p.only_model, p.only_baseline)), e)
             if len(pending) > len(waiting):
                 waiting.append(len(raw))
             mc: tuple[Any, ...] = (None, None, None, None, None)
@@ -143,13 +144,12 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
     pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
 
     warn += warnings_for(sums, rows, pairs, clustered=clustered, paired=paired, method=method)
-    one = sums.merged() if clustered else fs  # the questions as independent, merged once
     if clustered and paired:  # a clustered SE of a difference below the plain one: say what it means
-        warn += below_plain_sums(one, pairs)
+        warn += below_plain_sums(sums, pairs)  # from each pair's merged sum of squares (no whole merge)
     if clustered:  # few clusters: the clustered and unclustered intervals side by side (issue 19)
         from .cluster_cost import clustering_cost, cost_sentence
 
-        costs = clustering_cost(one, rows, confidence=confidence, method=method, interval=interval)
+        costs = clustering_cost(sums, rows, confidence=confidence, method=method, interval=interval)
         warn += [s for s in [cost_sentence(costs, sums.cluster_col, percent=sums.unit01)] if s]
     return Analysis(
         models=tuple(rows), comparisons=pairs, warnings=tuple(dict.fromkeys(warn)), notes=tuple(sums.notes),

@@ -93,7 +93,9 @@ class _Column:
 
 
 def _nan_empty(v: np.ndarray, count: np.ndarray) -> np.ndarray:
-    return np.where(count > 0, v, np.nan)
+    """``v`` with nan where ``count`` is 0 (a new array; ``v`` itself when no group is empty)."""
+    used = count > 0
+    return v if used.all() else np.where(used, v, np.nan)
 
 
 def binary_moments(ones: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -82,6 +82,8 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
     from .analysis import _model_interval, normal_label
     from .sums import FileSums, file_sums
 
+    if not any(r.n_clusters is not None and r.n_clusters < FEW_CLUSTERS for r in rows):
+        return []  # no model on few clusters (the usual file): no merge, no sums
     sums = table if isinstance(table, FileSums) else file_sums(table)
     one = sums.merged()  # every question its own cluster
     out = []

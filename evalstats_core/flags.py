@@ -2,7 +2,8 @@
 
 The data layer records *what* was chosen (:attr:`Dataset.options <evalstats_core.data.Dataset.options>`,
 keyword -> value, as :func:`~evalstats_core.data.load` takes them); :func:`reading_flags` writes the options
-that repeat those choices in ``settings.command`` and the workbench's reproducible command.
+that repeat those choices in ``settings.command`` and the workbench's reproducible command, and
+:func:`analysis_flags` those that repeat the analysis's settings (:data:`ANALYSIS_DEFAULTS`).
 
 Messages have one vocabulary: the core names an option by its keyword, as the API takes it (``question_col=``,
 ``duplicates='error'``, ``runs_in_ids=True``, ``limits=Limits(max_rows=...)``), and each surface respells it
@@ -14,10 +15,11 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["FLAGS", "OPTIONS", "flag", "reading_flags", "respell", "for_cli", "literal"]
+__all__ = ["FLAGS", "OPTIONS", "ANALYSIS_DEFAULTS", "flag", "reading_flags", "analysis_flags", "respell", "for_cli",
+           "literal"]
 
 #: keyword of :func:`~evalstats_core.data.load` -> its command-line option
 FLAGS = {"duplicates": "--duplicates", "mixed_scales": "--mixed-scales", "ignore_cols": "--ignore-col",
@@ -31,10 +33,18 @@ FLAGS = {"duplicates": "--duplicates", "mixed_scales": "--mixed-scales", "ignore
 #: every keyword a message may name -> its command-line option (``use_clusters=False`` is ``--no-clusters``)
 OPTIONS = {**FLAGS, "interval": "--interval", "method": "--cluster-se", "confidence": "--confidence",
            "adjust": "--adjust", "use_clusters": "--no-clusters", "engine": "--engine", "margin": "--margin",
-           "human_col": "--human-col", "labels": "--labels", "wild_bootstrap": "--wild-bootstrap"}
+           "human_col": "--human-col", "labels": "--labels", "wild_bootstrap": "--wild-bootstrap",
+           "paired": "--unpaired", "n_boot": "--n-boot", "seed": "--seed"}
 
-#: the options whose command-line switch turns the keyword off (``use_clusters=False``)
-_NEGATED = frozenset({"use_clusters"})
+#: the options whose command-line switch turns the keyword off (``use_clusters=False``, ``paired=False``)
+_NEGATED = frozenset({"use_clusters", "paired"})
+
+#: the settings of :func:`~evalstats_core.analysis.analyze` that the reproducible command repeats (after how the
+#: file was read), in its order: keyword -> its default, which the command leaves out (:func:`analysis_flags`)
+ANALYSIS_DEFAULTS = {"baseline": None, "confidence": 0.95, "adjust": "holm", "paired": True, "use_clusters": True,
+                     "method": "cr2", "interval": "auto", "wild_bootstrap": False, "n_boot": 9999, "seed": 0}
+#: the settings that count only with the wild bootstrap (the command writes them only with ``--wild-bootstrap``)
+_BOOTSTRAP = frozenset({"n_boot", "seed"})
 #: ``keyword=`` with an optional literal value (``True``, ``'text'``, ``('text',)``, a number or word), or a budget
 #: ``limits=Limits(max_rows=...)``; only keywords of :data:`OPTIONS` are respelled.
 _NAMED = re.compile(r"(?<![\w.=])(?:limits=Limits\((?P<budget>max_\w+)=\.\.\.\)"
@@ -118,6 +128,26 @@ def reading_flags(options: Iterable[tuple[str, Any]]) -> tuple[str, ...]:
             out.append(flag)
         else:
             out += [_option(flag, v) for v in (value if isinstance(value, tuple | list) else (value,))]
+    return tuple(out)
+
+
+def analysis_flags(values: Mapping[str, Any]) -> tuple[str, ...]:
+    """The command-line options that repeat the analysis settings ``values`` (keyword of
+    :data:`ANALYSIS_DEFAULTS` -> value): each that is not its default, in that order; a switch bare.
+
+    Examples
+    --------
+    >>> analysis_flags({**ANALYSIS_DEFAULTS, "baseline": "gpt 4", "paired": False, "confidence": 0.9, "seed": 3})
+    ("--baseline 'gpt 4'", '--confidence 0.9', '--unpaired')
+    >>> analysis_flags({**ANALYSIS_DEFAULTS, "wild_bootstrap": True, "seed": 3})
+    ('--wild-bootstrap', '--seed 3')
+    """
+    out = []
+    for key, default in ANALYSIS_DEFAULTS.items():
+        value = values[key]
+        if value == default or (key in _BOOTSTRAP and not values["wild_bootstrap"]):
+            continue
+        out.append(OPTIONS[key] if isinstance(default, bool) else _option(OPTIONS[key], value))
     return tuple(out)
 
 

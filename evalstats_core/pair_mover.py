@@ -41,19 +41,23 @@ def whole_counts(x: Any) -> np.ndarray:
     whole, so that a cluster without a disagreement counts as one (and not 1e-14 of one)."""
     x = np.asarray(x, dtype=np.float64)
     whole = np.round(x)
-    if np.array_equal(whole, x):  # whole already (the usual counts): the same doubles, without the test
-        return whole
-    return np.where(np.abs(x - whole) < 1e-9 * np.maximum(1.0, np.abs(x)), whole, x)
+    with np.errstate(invalid="ignore"):  # inf - inf: nan, which fails the test below as it fails the one after
+        off = np.subtract(x, whole)
+    np.abs(off, out=off)
+    if off.size and float(off.max()) < 1e-9:  # every count within 1e-9 of whole (the usual sums, rounding and
+        return whole  # all): the element-wise test below passes everywhere, since its bound is at least 1e-9
+    return np.where(off < 1e-9 * np.maximum(1.0, np.abs(x)), whole, x)
 
 
 def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: Any = None, *,
-                    count_clusters: bool = True) -> Any:
+                    count_clusters: bool = True, whole: bool = False) -> Any:
     """Degrees of freedom of a clustered paired 0/1 comparison: the smallest of ``df`` (the design's
     Satterthwaite df), :func:`~evalstats_core.pair_proportions.variance_clusters` of ``resid_sums`` (how many
     clusters the variance rests on), Kish's effective number of clusters of the per-cluster
     ``discordant`` counts, and the number of clusters with a disagreement less one (a mean over ``k``
     clusters has ``k - 1`` df; left out with ``count_clusters=False``, the rule before issue 20's gate
-    pass); at least 1, at most ``df``. Arrays ``(reps, G)`` give ``(reps,)``.
+    pass); at least 1, at most ``df``. Arrays ``(reps, G)`` give ``(reps,)``. ``whole``: the ``discordant`` counts
+    are whole numbers already (exact counts), so :func:`whole_counts` is not asked.
 
     Examples
     --------
@@ -69,7 +73,7 @@ def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: A
     if resid_sums is not None:
         nu = np.minimum(nu, variance_clusters(resid_sums, sz))
     if discordant is not None:
-        m = whole_counts(discordant)
+        m = np.asarray(discordant, dtype=np.float64) if whole else whole_counts(discordant)
         total, square = m.sum(axis=-1), (m * m).sum(axis=-1)
         with np.errstate(divide="ignore", invalid="ignore"):
             nu = np.minimum(nu, np.where(square > 0.0, total * total / square, 1.0))
@@ -78,13 +82,13 @@ def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: A
     return np.clip(nu, 1.0, df)
 
 
-def _cells(only_a_g: Any, only_b_g: Any, sizes: Any) -> tuple[np.ndarray, ...]:
+def _cells(only_a_g: Any, only_b_g: Any, sizes: Any,
+           weights: tuple[float, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
     """Per file: the two cells' proportions, their logit-scale standard errors, the correlation of their
     CR2 residuals (weights ``1 / (1 - n_g / n)``), and where the MOVER is defined (both cells non-empty
-    with a spread)."""
+    with a spread). ``weights``: :func:`_cell_weights` of ``sizes`` when made already (many pairs on them)."""
     sz = np.asarray(sizes, dtype=np.float64)
-    n = float(sz.sum())
-    w = 1.0 / (1.0 - sz / n)
+    n, w = _cell_weights(sz) if weights is None else weights
     out = []
     for cell in (only_a_g, only_b_g):
         x = np.asarray(cell, dtype=np.float64)
@@ -99,6 +103,12 @@ def _cells(only_a_g: Any, only_b_g: Any, sizes: Any) -> tuple[np.ndarray, ...]:
         lb = np.where(ok, np.sqrt(vb) / n / (pb * (1.0 - pb)), 0.0)
         corr = np.where(ok, cov / np.sqrt(va * vb), 0.0)
     return pa, pb, la, lb, corr, ok
+
+
+def _cell_weights(sizes: np.ndarray) -> tuple[float, np.ndarray]:
+    """``(n, 1 / (1 - n_g / n))`` of the float64 cluster ``sizes``: the CR2 weights of :func:`_cells`."""
+    n = float(sizes.sum())
+    return n, 1.0 / (1.0 - sizes / n)
 
 
 def _ends(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,

@@ -207,8 +207,11 @@ def variance_clusters(resid_sums: Any, sizes: Any) -> Any:
     """
     s = np.asarray(resid_sums, dtype=np.float64)
     sz = np.asarray(sizes, dtype=np.float64)
-    w = s * s / (1.0 - sz / sz.sum())
-    total, square = w.sum(axis=-1), (w * w).sum(axis=-1)
+    w = s * s
+    in_place = isinstance(w, np.ndarray) and w.shape == np.broadcast_shapes(w.shape, sz.shape)
+    w = np.asarray(np.divide(w, 1.0 - sz / sz.sum(), out=w if in_place else None))
+    total = w.sum(axis=-1)
+    square = np.multiply(w, w, out=w).sum(axis=-1)  # w is read no more: its squares in its place
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(square > 0.0, total * total / square, 1.0)
 

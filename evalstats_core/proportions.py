@@ -193,8 +193,8 @@ def logit_ci(mean: float, se: float, df: float, *, confidence: float = 0.95) -> 
 
 
 def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.ndarray | None, *,
-                         confidence: float = 0.95, successes: np.ndarray | None = None
-                         ) -> tuple[float, float, str] | None:
+                         confidence: float = 0.95, successes: np.ndarray | None = None,
+                         few_worth: bool | None = None) -> tuple[float, float, str] | None:
     """The rule for one model's 0/1 accuracy: ``(low, high, kind)``, or None when t is right.
 
     Without clusters (``sizes`` None): when ``n min(p, 1 - p)`` is below :data:`FAILURES_FOR_T`,
@@ -206,7 +206,8 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     and, given the per-cluster ``successes``, the beta-binomial profile-likelihood interval
     (:func:`~evalstats_core.betabinomial.betabinomial_profile_ci`). With fewer than two clusters' worth
     of information (:func:`~evalstats_core.cluster_means.few_clusters_worth`: two clusters, or one holding
-    most questions; ``kind = "cluster-means"``) at least the cluster means' interval on the raw and, given
+    most questions; ``few_worth``: its answer when known already; ``kind = "cluster-means"``) at least the
+    cluster means' interval on the raw and, given
     ``successes``, the empirical-logit scale (:func:`~evalstats_core.cluster_means.cluster_means_ci`,
     :func:`~evalstats_core.cluster_means.logit_cluster_means_ci`; the two cluster means' closed form
     :func:`~evalstats_core.two_clusters.two_cluster_ci` without them), and CR2's t clipped to [0, 1].
@@ -248,10 +249,15 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
 
     naive = mean * (1.0 - mean) / n
     n_eff = n * naive / (se * se) if se > 0.0 else kish_n(sizes)
-    few = few_clusters_worth(sizes) and (successes is not None or len(sizes) == 2)  # cluster means (Notes)
     half = t_crit(check_confidence(confidence), df) * se
     t_low, t_high = max(0.0, mean - half), min(1.0, mean + half)  # CR2's t, clipped: the floor with few
+
+    def is_few() -> bool:  # the cluster means (Notes); asked only where the answer is read (a pass over the sizes)
+        worth = few_clusters_worth(sizes) if few_worth is None else few_worth
+        return worth and (successes is not None or len(sizes) == 2)
+
     if se > 0.0 and not use_proportion_interval(mean, min(n_eff, float(n))):
+        few = is_few()
         if not few:
             return None
         low, high = t_low, t_high
@@ -265,6 +271,7 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
 
             bb_low, bb_high = betabinomial_profile_ci(successes, sizes, confidence=confidence)
             low, high = min(low, bb_low), max(high, bb_high)
+        few = is_few()
     if not few:
         return low, high, "korn-graubard"
     if successes is not None:

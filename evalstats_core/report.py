@@ -199,35 +199,20 @@ def _clean(x: Any) -> Any:
 
 def settings(analysis: Analysis) -> dict[str, Any]:
     """Everything needed to reproduce the analysis, including the command line."""
+    from .flags import analysis_flags, reading_flags  # spellings: flags.OPTIONS; defaults: ANALYSIS_DEFAULTS
+
     cmd = [f"{COMMAND} analyze", analysis.source or quote_path(analysis.name)]  # source: quoted paths
-    table_file = analysis.format in ("long", "wide")  # harness logs and joined files: read by their importers
-    if table_file:
-        cmd.append(f"--layout {analysis.format}")
-    for flag, value in (("--question-col", analysis.question_col), ("--model-col", analysis.model_col),
-                        ("--score-col", analysis.score_col), ("--cluster-col", analysis.cluster_col)):
-        if value is not None and table_file:
-            cmd.append(f"{flag} {_quote(value)}")
+    if analysis.format in ("long", "wide"):  # a results table: its layout and roles (harness logs: their importers)
+        roles = (("format", analysis.format), ("question_col", analysis.question_col),
+                 ("model_col", analysis.model_col), ("score_col", analysis.score_col),
+                 ("cluster_col", analysis.cluster_col))
+        cmd += reading_flags((k, v) for k, v in roles if v is not None)
     cmd += list(analysis.reading)  # --ignore-col, --runs-in-ids, --duplicates ...: how the file was read
-    if analysis.baseline is not None:
-        cmd.append(f"--baseline {_quote(analysis.baseline)}")
-    if analysis.confidence != 0.95:
-        cmd.append(f"--confidence {analysis.confidence!r}")
-    if analysis.adjust != "holm":
-        cmd.append(f"--adjust {analysis.adjust}")
-    if not analysis.paired:
-        cmd.append("--unpaired")
-    if not analysis.clustered:
-        cmd.append("--no-clusters")
-    if analysis.method != "cr2":
-        cmd.append(f"--cluster-se {analysis.method}")
-    if analysis.interval != "auto":
-        cmd.append(f"--interval {analysis.interval}")
-    if analysis.wild_bootstrap:
-        cmd.append("--wild-bootstrap")
-        if analysis.n_boot != 9999:
-            cmd.append(f"--n-boot {analysis.n_boot}")
-        if analysis.seed != 0:
-            cmd.append(f"--seed {analysis.seed}")
+    cmd += analysis_flags({"baseline": analysis.baseline, "confidence": analysis.confidence,
+                           "adjust": analysis.adjust, "paired": analysis.paired, "use_clusters": analysis.clustered,
+                           "method": analysis.method, "interval": analysis.interval,
+                           "wild_bootstrap": analysis.wild_bootstrap, "n_boot": analysis.n_boot,
+                           "seed": analysis.seed})
     return {
         "file": analysis.name, "format": analysis.format, "question_col": analysis.question_col,
         "model_col": analysis.model_col, "score_col": analysis.score_col, "cluster_col": analysis.cluster_col,

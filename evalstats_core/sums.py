@@ -218,9 +218,24 @@ class FileSums:
         over the shared questions (nan with fewer than two), in the scores' own units."""
         from ._clusters import clt_se
 
-        p = self.merged().pair(j, b)
-        n = int(p.count[0])
-        return math.ldexp(clt_se(float(p.m2_diff[0]), n), self.exponent) if n > 1 else math.nan
+        if self.clusters is None:
+            p = self.pair(j, b)
+            n, m2d = int(p.count[0]), p.m2_diff
+        else:  # the merged pair's n and m2_diff alone (the whole merge is made when asked for)
+            hi, lo = max(j, b), min(j, b)
+            n, m2d = self._merged_diff(hi * (hi - 1) // 2 + lo)
+        return math.ldexp(clt_se(float(m2d[0]), n), self.exponent) if n > 1 else math.nan
+
+    def _merged_diff(self, k: int) -> tuple[int, np.ndarray]:
+        """``(n, m2_diff)`` of :meth:`merged`'s ``pair_sums[k]``, kept in :attr:`memo` (the merge reads it too)."""
+        key = ("merged-diff", k)
+        if key not in self.memo:
+            p = self.pair_sums[k]
+            n, _, da = centre_kept(self.memo, p.count, p.mean_model)
+            _, _, db = centre_kept(self.memo, p.count, p.mean_baseline)
+            dd = da - db
+            self.memo[key] = (n, _within_plus(p.m2_diff, p.count, dd, dd))
+        return self.memo[key]
 
     def _merge(self) -> FileSums:
         one = np.ones(1, dtype=np.int64)
@@ -242,13 +257,12 @@ class FileSums:
             models.append(ModelSums(m.model, one * n, np.array([mean]), squares(m.m2, m.count, dev),
                                     m.not01.sum(keepdims=True), m.k_values, m.k_counts, m.minimum, m.maximum))
         pairs = []
-        for p in self.pair_sums:
+        for k, p in enumerate(self.pair_sums):
             n, ma, da = centred(p.count, p.mean_model)
             _, mb, db = centred(p.count, p.mean_baseline)
-            dd = da - db
             pairs.append(PairSums(
                 p.model, p.baseline, one * n, np.array([ma]), np.array([mb]), squares(p.m2_model, p.count, da).copy(),
-                squares(p.m2_baseline, p.count, db).copy(), _within_plus(p.m2_diff, p.count, dd, dd),
+                squares(p.m2_baseline, p.count, db).copy(), self._merged_diff(k)[1],
                 _within_plus(p.comoment, p.count, da, db), p.only_model.sum(keepdims=True),
                 p.only_baseline.sum(keepdims=True), p.not01.sum(keepdims=True), p.diff_min, p.diff_max,
                 p.n_left_out))
@@ -272,6 +286,10 @@ def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]
     n = int(count.sum())
     if n == 0:
         return 0, math.nan, np.zeros(count.shape)
+    if used.all():  # no empty group (the usual file): the same doubles without the masks
+        ref = float(mean[0])
+        overall = ref + float(count @ (mean - ref)) / n
+        return n, overall, mean - overall
     m = np.where(used, mean, 0.0)
     ref = float(m[int(np.argmax(used))])
     overall = ref + float(count @ (m - ref)) / n
@@ -381,7 +399,8 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
         return binary_table_one(names, gram, count, model_runs, ModelSums, PairSums)
     diag = np.arange(n_m)
     ones = gram[diag, diag]  # (m, G) each model's ones per group
-    mean, m2 = binary_moments(ones, count)
+    per = count.astype(np.float64)  # the same counts (below 2^53) as floats: no int-to-float cast in every operation
+    mean, m2 = binary_moments(ones, per)
     mean, m2 = list(mean), list(m2)  # one view per row, held by the model and its pairs alike
     zero = np.zeros(g, np.int64)
     used = bool(count.any())
@@ -393,9 +412,9 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
         models.append(ModelSums(names[j], count, mean[j], m2[j], zero, *model_runs[j], lo, hi))
     jj = np.array([j for j in range(n_m) for i in range(j)], dtype=np.intp)
     ii = np.array([i for j in range(n_m) for i in range(j)], dtype=np.intp)
-    only_a, only_b, co, m2d = binary_pair_moments(gram[jj, ii], ones[jj], ones[ii], count)
+    only_a, only_b, co, m2d = binary_pair_moments(gram[jj, ii], ones[jj], ones[ii], per)
     a_any, b_any = only_a.any(axis=1).tolist(), only_b.any(axis=1).tolist()
-    agree = ((only_a + only_b) < count).any(axis=1).tolist()  # some question where d = 0
+    agree = ((only_a + only_b) < per).any(axis=1).tolist()  # some question where d = 0
     only_a, only_b = only_a.astype(np.int64), only_b.astype(np.int64)
     pairs = []
     for p, (j, i) in enumerate(zip(jj.tolist(), ii.tolist(), strict=True)):

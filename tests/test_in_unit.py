@@ -7,6 +7,7 @@ import pytest
 
 from evalstats_core._estimate import comparison_from_moments, summary_from_moments
 from evalstats_core._in_unit import NOT_IN_UNIT, InUnit
+from evalstats_core.bounded_unclustered import bounded_mean_t_interval, bounded_pair_interval
 from evalstats_core.clustering import summarize
 from evalstats_core.comparison import compare
 
@@ -80,3 +81,55 @@ def test_comparison_checks_only_near_a_bound() -> None:
         assert check.calls == 1
     assert kinds == {True: "t-tango", False: "normal"}
     assert compare(a, b).interval == "t-tango"
+
+
+def _near_ceiling() -> tuple[tuple, tuple]:
+    """One model's and a pair's arguments of the public rules near 100%, where the rule applies."""
+    a = np.r_[np.ones(36), [0.9, 0.8, 0.95, 0.5]]
+    b = np.r_[np.ones(30), [0.9, 0.8, 0.95, 0.5, 0.6, 0.7, 0.4, 0.2, 0.9, 0.5]]
+    n, ma, ssa = _moments(a)
+    _, mb, ssb = _moments(b)
+    se = (ssa / (n * (n - 1))) ** 0.5
+    d = a - b
+    squares = (ssa, ssb, float(((d - d.mean()) ** 2).sum()), float((a - ma) @ (b - mb)))
+    sd = (squares[2] / (n * (n - 1))) ** 0.5
+    diff = ma - mb
+    return ((ma, se, n, ssa, (ma - 2.02 * se, ma + 2.02 * se)),
+            (ma, mb, squares, n, (diff - 2.02 * sd, diff + 2.02 * sd, 0.2)))
+
+
+def test_public_bounded_rules_take_in_unit() -> None:
+    """bounded_mean_t_interval / bounded_pair_interval take in_unit=InUnit(...) as the rest of the core: the
+    default is InUnit(True), a check runs once, and its answer decides."""
+    one, pair = _near_ceiling()
+    assert bounded_mean_t_interval(*one) == bounded_mean_t_interval(*one, in_unit=InUnit(True))
+    assert bounded_mean_t_interval(*one)[2] == "quasi-binomial-t"
+    assert bounded_pair_interval(*pair) == bounded_pair_interval(*pair, in_unit=InUnit(True))
+    assert bounded_pair_interval(*pair)[3] == "t-tango"
+    for answer in (True, False):
+        check = Counter(answer)
+        got = bounded_mean_t_interval(*one, in_unit=InUnit(check=check))
+        assert check.calls == 1 and (got is not None) is answer
+        check = Counter(answer)
+        got = bounded_pair_interval(*pair, in_unit=InUnit(check=check))
+        assert check.calls == 1 and got[3] == ("t-tango" if answer else "normal")
+    assert bounded_mean_t_interval(*one, in_unit=InUnit(False)) is None
+    assert bounded_pair_interval(*pair, in_unit=NOT_IN_UNIT)[3] == "normal"
+
+
+@pytest.mark.parametrize("old", [True, False, lambda: True])
+def test_public_bounded_rules_reject_the_old_forms_clearly(old) -> None:
+    """A bool or a function (the old ``bounded=`` forms) passed as in_unit: one TypeError naming InUnit, also where
+    the rule does not apply (mid-range scores)."""
+    one, pair = _near_ceiling()
+    with pytest.raises(TypeError, match=r"in_unit takes InUnit\(known, check\).*InUnit\(True\)"):
+        bounded_mean_t_interval(*one, in_unit=old)
+    with pytest.raises(TypeError, match=r"in_unit takes InUnit\(known, check\).*InUnit\(True\)"):
+        bounded_pair_interval(*pair, in_unit=old)
+    with pytest.raises(TypeError, match="bounded"):
+        bounded_mean_t_interval(*one, bounded=old)
+    mid = np.linspace(0.3, 0.7, 40)
+    n, mu, ss = _moments(mid)
+    se = (ss / (n * (n - 1))) ** 0.5
+    with pytest.raises(TypeError, match=r"in_unit takes InUnit"):
+        bounded_mean_t_interval(mu, se, n, ss, (mu - 2.02 * se, mu + 2.02 * se), in_unit=old)
