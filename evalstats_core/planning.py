@@ -445,8 +445,7 @@ def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
               + (f" ({math.ceil(q / (plan.n / plan.n_clusters)):,} clusters of this size)" if plan.n_clusters else "")
               + f", {'more' if q > plan.n else 'fewer'} than the {plan.n:,} in this file (Eq. 9)."
               + f" That is {plan.power:.0%} power on average over files like this one: the plan allows for how "
-                "uncertain ω² is from this file, so it is longer than a plan for the estimate alone, and a given plan "
-                "delivers more or less than that"
+                "uncertain ω² is from this file, " + _aim_words(plan) + ", and a given plan delivers more or less than that"
               + (" (with clusters much more or less: from 5 to 12 clusters about a third of such plans fall short)."
                  if plan.n_clusters else ".")),
     }
@@ -460,6 +459,15 @@ def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
                     "question difficulty: the plan is for the same K. Answer each question twice or more to "
                     "see how much resampling would help.")
     return out
+
+
+def _aim_words(plan: PairPlan) -> str:
+    """Why the plan is as long as it is: longer than a plan for the estimate alone, or (clustered files whose
+    cluster variance may be near 0) solved for a lower average power so that such plans deliver ``power``."""
+    if plan.power_aimed < plan.power:  # nan (not set) compares False
+        return (f"aiming at {plan.power_aimed:.0%} averaged over that uncertainty (its cluster variance may be near 0, "
+                f"where aiming at the full {plan.power:.0%} over-delivers)")
+    return "so it is longer than a plan for the estimate alone"
 
 
 def _mde_test(plan: PairPlan) -> str:

@@ -57,3 +57,30 @@ def test_the_aim_is_lowered_only_near_the_floor():
     high = calibrated_power(0.05, SIZES.astype(float), 0.345, 0.1, df_per_question=rate)
     assert 0.6 < low < 0.78
     assert high == pytest.approx(0.8)
+
+
+def _one_plan(var_cluster: float, seed: int):
+    gen = np.random.default_rng(seed)
+    labels = np.repeat(np.arange(SIZES.size), SIZES)
+    n0 = int(SIZES.sum())
+    d = 0.05 + gen.normal(0, math.sqrt(var_cluster), SIZES.size)[labels] + gen.normal(0, math.sqrt(0.345), n0)
+    table = question_scores(load(pd.DataFrame({"question": np.arange(n0).astype(str), "cluster": labels,
+                                               "A": 5.0 + d, "B": np.full(n0, 5.0)})))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        return plan_pair(None, table, analyze(table), "A", "B", delta=0.05)
+
+
+@pytest.mark.parametrize("var_cluster, seed", [(0.0, 3), (0.2, 4)])
+def test_the_plan_sentence_says_the_aim_it_was_solved_for(var_cluster, seed):
+    """The reader is told a plan is longer than one for the estimate alone only when its aim is the target; a
+    lowered aim is printed as the plan's own number (a clustered pilot at a zero cluster variance)."""
+    from evalstats_core.planning import describe
+
+    plan = _one_plan(var_cluster, seed)
+    text = describe(plan, percent=False)["n"]
+    if plan.power_aimed < plan.power:
+        assert f"aiming at {plan.power_aimed:.0%} averaged over" in text and "estimate alone" not in text
+    else:
+        assert "so it is longer than a plan for the estimate alone" in text and "aiming at" not in text
+    assert (plan.power_aimed < plan.power) == (var_cluster == 0.0)  # both branches are exercised
