@@ -110,6 +110,29 @@ def intervals(a, b, level=0.95):
     out["skew7"] = rule(a, ma, mb, va, vb, (bb, cc, ns), out["t"], t, level, full=SKEW_FULL, hall=False)
     out["skew9"] = rule(a, ma, mb, va, vb, (bb, cc, ns), out["t"], t, level, cap=HALL_CAP)  # the fixed cap 0.3
     out["rule"] = rule(a, ma, mb, va, vb, (bb, cc, ns), out["t"], t, level)
+    asked, cap = hall_request(n, ma, mb, va, vb, (bb, cc, ns), t, level)
+    for ratio in GATE_RATIOS:  # the gate inconclusive where the skewness asked for is beyond ratio x the cap
+        beyond = asked < -ratio * cap  # on the lower end's side: a pass would rest on an end known unreliable
+        out[f"gate{ratio:g}"] = (np.where(beyond, -np.inf, out["rule"][0]), out["rule"][1])
+    mid, se_t = (out["t"][0] + out["t"][1]) / 2, (out["t"][1] - out["t"][0]) / (2 * t)
+    for f in UNCAPPED:  # where the cap binds, the gate reads the lower end at f x the skewness asked for, uncapped
+        u_lo = hall_interval(mid, se_t, f * asked, t)[0]
+        beyond = asked < -cap
+        out[f"unc{f:g}"] = (np.where(beyond, np.minimum(out["rule"][0], u_lo), out["rule"][0]), out["rule"][1])
+    u_lo = hall_interval(mid, se_t, np.maximum(asked, -1.0 / t), t)[0]  # Hall's lower end at the asked skewness
+    full = np.where(asked < -cap, np.minimum(out["rule"][0], u_lo), out["rule"][0])
+    out["full"] = (np.where(asked <= -1.0 / t, -np.inf, full), out["rule"][1])  # beyond Hall's root: inconclusive
+    d_cap = hall_interval(0.0, 1.0, -cap, t)[0]  # Hall's lower end at the cap, in SE (negative)
+    slope = (hall_interval(0.0, 1.0, -cap * 1.001, t)[0] - d_cap) / (0.001 * cap)  # its rate there, per skewness
+    excess = np.maximum(0.0, -asked - cap)
+    out["tan"] = (out["rule"][0] - np.abs(slope) * excess * se_t, out["rule"][1])  # Hall's end continued on its tangent
+    out["lin"] = (out["rule"][0] - t * t / 3.0 * excess * se_t, out["rule"][1])  # ... at the first-order rate crit^2/3
+    for c in RATES:
+        out[f"r{c:g}"] = (out["rule"][0] - c * excess * se_t, out["rule"][1])
+    for k in SLACK:  # inconclusive where the cap binds unless the lower end clears -margin by k SE
+        out[f"slack{k:g}"] = (np.where(asked < -cap, out["rule"][0] - k * se_t, out["rule"][0]), out["rule"][1])
+    for lim in FIXED:  # inconclusive where the skewness asked for is beyond lim (whatever n)
+        out[f"S{lim:g}"] = (np.where(asked < -lim, -np.inf, out["rule"][0]), out["rule"][1])
     out["sampled"] = sampled(d, ma, mb, va, vb, (bb, cc, ns), out["t"], t, out["rule"])
     none = vd <= 0.0  # SE 0: no interval (the default since issue 20; the gate is inconclusive)
     return {k: (np.where(none, np.nan, lo), np.where(none, np.nan, hi)) for k, (lo, hi) in out.items()}
@@ -141,6 +164,29 @@ def hall_interval(mean, se, skew, crit):
         return np.where(lam == 0.0, v, (np.cbrt(1.0 + 3.0 * safe * (v - safe / 2.0)) - 1.0) / safe)
 
     return mean - inverse(crit) * se, mean - inverse(-crit) * se
+
+
+#: the candidates printed per design
+SHOWN = ("t", "rule", "sampled", "gate1", "tan", "r4", "r8")
+#: the gate candidates of skew11: inconclusive where Hall's skewness asked for is below -ratio x hall_cap
+GATE_RATIOS = (1.0, 1.5, 2.0)
+#: ... or read the lower end at this share of the skewness asked for, uncapped, where the cap binds
+UNCAPPED = (1.0,)
+SLACK = (1.0, 2.0, 3.0)
+FIXED = (0.6, 0.8)
+RATES = (4.0, 8.0, 12.0)
+
+
+def hall_request(n, ma, mb, va, vb, counts, t, level):
+    """``(asked, cap)``: HALL_FACTOR times the difference skewness of the weighted counts (0 where the rule keeps
+    t) and :func:`hall_cap`, vectorised (:func:`~evalstats_core.bounded_unclustered.pair_skew_request`)."""
+    w = np.clip((np.maximum(skewness(ma, va / n), skewness(mb, vb / n)) - SKEW_START) / (SKEW_FULL_PAIR - SKEW_START),
+                0.0, 1.0)
+    bb, cc, ns = counts
+    ok = (ns > 0) & (w > 0)
+    k = np.where(ok, (stats.norm.ppf(0.5 + level / 2) / t) ** 2 * COUNT_SHARE / np.where(ok, w, 1.0), 1.0)
+    asked = np.where(ok, HALL_FACTOR * difference_skewness(bb * k, cc * k, ns * k), 0.0)
+    return asked, hall_cap(n, float(t))
 
 
 def rule(a, ma, mb, va, vb, counts, t_int, t, level, full=SKEW_FULL_PAIR, hall=True, cap=None):
@@ -206,13 +252,19 @@ def check(rng, files=40):
     return worst
 
 
+#: ``--truth``: A's mean minus B's in multiples of the gap (at most half of B's room to 1); None: ``-gap``
+TRUTH = None
+
+
 def run(rng, reps, n, pb, gap, se2, re, kind):
-    """``{candidate: (false pass, wholly below, mean width, median and largest width over t's per file)}``."""
+    """``{candidate: (false pass, wholly below, mean width, median and largest width over t's per file)}``; with
+    :data:`TRUTH` set the first is the pass rate (lower end above ``-gap``): the power when the truth is above."""
     res = {}
     chunk = max(1, 1_000_000 // n)
     parts = []
+    shift = -gap if TRUTH is None else min(TRUTH * gap, (1.0 - pb) / 2.0)
     for i in range(0, reps, chunk):
-        a, b = latent(rng, min(chunk, reps - i), n, pb - gap, pb, se2, re, kind)
+        a, b = latent(rng, min(chunk, reps - i), n, pb + shift, pb, se2, re, kind)
         parts.append(intervals(a, b))
     t_width = np.concatenate([p["t"][1] - p["t"][0] for p in parts])
     for k in parts[0]:
@@ -235,7 +287,9 @@ def show(name, res, reps, only=None):
 
 
 def summary(rows, reps, label):
-    """One line per candidate over ``rows`` (the results of :func:`run`)."""
+    """One line per candidate over ``rows`` (the results of :func:`run`); with :data:`TRUTH` the power lines."""
+    if TRUTH is not None:
+        return power_summary(rows, label)
     se = 0.025 * 0.975 / reps
     for k in rows[0]:
         fp = np.array([r[k][0] for r in rows])
@@ -246,7 +300,21 @@ def summary(rows, reps, label):
               f" {max(r[k][3] for r in rows):.3f}, largest file {max(r[k][4] for r in rows):.3f}", flush=True)
 
 
-def grid(rng, reps, kinds, res_, pbs, ns, only=("t", "skew7", "skew9", "rule", "sampled")):
+def power_summary(rows, label):
+    """With ``--truth`` above ``-1``: each gate candidate's pass rate (power) against the rule's, over ``rows``."""
+    base = np.array([r["rule"][0] for r in rows])
+    print(f"# {label} power of rule: mean {100 * base.mean():.2f}%, smallest {100 * base.min():.2f}%", flush=True)
+    for k in rows[0]:
+        if k.startswith(("gate", "unc", "slack", "S", "full", "tan", "lin", "r")) and k != "rule":
+            got = np.array([r[k][0] for r in rows])
+            loss = base - got
+            worst = int(np.argmax(loss))
+            print(f"# {label} power of {k:8s} mean {100 * got.mean():.2f}% (rule {100 * base.mean():.2f}%); loss above"
+                  f" 1 point in {np.sum(loss > 0.01)} of {len(rows)}, above 5 in {np.sum(loss > 0.05)}, largest {100 * loss[worst]:.2f} points (design"
+                  f" {worst}: {100 * base[worst]:.2f}% -> {100 * got[worst]:.2f}%)", flush=True)
+
+
+def grid(rng, reps, kinds, res_, pbs, ns, only=SHOWN):
     rows = []
     for kind in kinds:
         for re in res_:
@@ -283,7 +351,11 @@ def main(argv=None):
     ap.add_argument("--worst", action="store_true", help="skew7's worst grid designs (use --reps 20000)")
     ap.add_argument("--heldout2", action="store_true",
                     help="skew10's held-out set: 56 designs (continuous scores of other spreads, n, baselines)")
+    ap.add_argument("--truth", type=float, default=None,
+                    help="A - B in multiples of the gap (0: equal, the gate's power; 1: A ahead by the gap)")
     args = ap.parse_args(argv)
+    global TRUTH
+    TRUTH = args.truth
     rng = np.random.default_rng(args.seed)
     if args.check:
         print(f"rule vs es.compare, largest gap {check(rng):.2e}", flush=True)
@@ -310,7 +382,7 @@ def main(argv=None):
                 for re in (0.5, 0.95):
                     gap = 0.05 if pb < 0.95 else 0.02
                     rows.append(run(rng, args.reps, n, pb, gap, 0.5, re, "continuous"))
-                    show(f"continuous re {re} pb {pb} gap {gap} n {n}", rows[-1], args.reps, ("t", "skew7", "skew9", "rule", "sampled"))
+                    show(f"continuous re {re} pb {pb} gap {gap} n {n}", rows[-1], args.reps, SHOWN)
         summary(rows, args.reps, "continuous")
     if args.worst:  # (kind, latent correlation, baseline, n) of the grid where skew7's rule passed most often
         for kind, re, pb, n in (("partial", 0.5, 0.9, 60), ("partial", 0.5, 0.99, 164), ("partial", 0.9, 0.99, 60),
@@ -319,7 +391,7 @@ def main(argv=None):
             gap = 0.05 if pb <= 0.9 else 0.02
             show(f"{kind} re {re} pb {pb} gap {gap} n {n}",
                  run(rng, args.reps, n, pb, gap, 0.8 if kind == "partial" else 1.0, re, kind), args.reps,
-                 ("t", "skew7", "skew9", "rule", "sampled"))
+                 SHOWN)
     if args.grid:  # the 80 designs of skew6/skew7 (tuned on seeds 6 and 7)
         summary(grid(rng, args.reps, ("partial", "runs3"), (0.5, 0.9), (0.8, 0.9, 0.97, 0.99), (20, 30, 60, 164, 500)),
                 args.reps, "grid")
@@ -336,7 +408,7 @@ def main(argv=None):
             gap = 0.05 if pb <= 0.9 else 0.03 if pb < 0.95 else 0.02
             rows.append(run(rng, args.reps, n, pb, gap, se2, re, kind))
             show(f"{len(rows) - 1:2d} {kind} var {se2} re {re} pb {pb} gap {gap} n {n}", rows[-1], args.reps,
-                 ("t", "skew7", "skew9", "rule", "sampled"))
+                 SHOWN)
         summary(rows, args.reps, "held-out 2")
     return 0
 

@@ -86,7 +86,7 @@ import math
 from ._in_unit import InUnit
 
 __all__ = ["SKEW_START", "SKEW_FULL", "SKEW_FULL_PAIR", "COUNT_SHARE", "HALL_FACTOR", "HALL_CAP", "HALL_CAP_N",
-           "HALL_CAP_ROOT", "hall_cap", "quasi_binomial_skewness", "near_bound_weight", "quasi_binomial_counts", "difference_skewness", "skew_corrected_t",
+           "HALL_CAP_ROOT", "hall_cap", "hall_request", "quasi_binomial_skewness", "near_bound_weight", "quasi_binomial_counts", "difference_skewness", "skew_corrected_t",
            "bounded_mean_t_interval", "bounded_pair_interval"]
 
 #: At or below this quasi-binomial skewness of the mean the t interval is left as it is: ``1 / sqrt(100)``,
@@ -393,6 +393,32 @@ def skew_corrected_t(mean: float, se: float, skewness: float, crit: float, df: f
     return mean - inverse(crit) * se, mean - inverse(-crit) * se, t_p_value(g0, df)
 
 
+def hall_request(ma: float, mb: float, squares: tuple[float, float, float, float], n: int, confidence: float = 0.95,
+                 *, weight: float | None = None) -> tuple[float, float, float, float, float, float] | None:
+    """What :func:`bounded_pair_interval` takes from a pair near a bound: ``(only_a, only_b, size, asked, cap,
+    crit)``, or None where it keeps t (weight 0, or no quasi-binomial counts).
+
+    ``only_a, only_b, size``: the quasi-binomial counts times ``(z / t_{n-1})^2 COUNT_SHARE / w``; ``asked``:
+    :data:`HALL_FACTOR` times their :func:`difference_skewness`, the skewness Hall's correction is asked to take;
+    ``cap``: :func:`hall_cap`, the most it takes; ``crit``: t's critical value on ``n - 1`` df. ``weight``: the
+    near-bound weight when the caller has it (else computed from ``squares = (ssa, ssb, ssd, cov)``).
+    """
+    from ._clusters import t_crit
+    from ._validate import check_confidence, z_for
+
+    ssa, ssb, ssd, cov = squares
+    w = weight if weight is not None else near_bound_weight(
+        max(quasi_binomial_skewness(ma, n, ssa), quasi_binomial_skewness(mb, n, ssb)), SKEW_FULL_PAIR)
+    counts = quasi_binomial_counts(ma, mb, ssa, ssb, cov, ssd, n) if w > 0.0 else None
+    if counts is None:
+        return None
+    level = check_confidence(confidence)
+    crit = t_crit(level, float(n - 1))
+    k = (z_for(level) / crit) ** 2 * COUNT_SHARE / w  # Korn & Graubard; the weight
+    b, c, size = (x * k for x in counts)
+    return b, c, size, HALL_FACTOR * difference_skewness(b, c, size), hall_cap(n, crit), crit
+
+
 def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, float, float], n: int,
                           t_interval: tuple[float, float, float], *, confidence: float = 0.95,
                           in_unit: InUnit = InUnit(True)) -> tuple[float, float, float, str]:
@@ -465,20 +491,14 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
     if (w == 0.0 and -1.0 <= low and high <= 1.0) or not (0.0 <= ma <= 1.0 and 0.0 <= mb <= 1.0) \
             or not in_unit.holds():
         return low, high, p, "normal"
-    counts = quasi_binomial_counts(ma, mb, ssa, ssb, cov, ssd, n)
-    if w > 0.0 and counts is not None and math.isfinite(low) and math.isfinite(high):
-        from ._clusters import t_crit
-        from ._validate import check_confidence, z_for
+    request = hall_request(ma, mb, squares, n, confidence, weight=w)
+    if request is not None and math.isfinite(low) and math.isfinite(high):
         from .pair_proportions import paired_proportion_ci, paired_proportion_p
 
-        level = check_confidence(confidence)
-        k = (z_for(level) / t_crit(level, float(n - 1))) ** 2 * COUNT_SHARE / w  # Korn & Graubard; the weight
-        b, c, size = (x * k for x in counts)
-        s_low, s_high = paired_proportion_ci(b, c, size, confidence=level)
-        crit, diff = t_crit(level, float(n - 1)), ma - mb
-        cap = hall_cap(n, crit)  # skew10: a larger skewness with few questions
-        skew = max(-cap, min(cap, HALL_FACTOR * difference_skewness(b, c, size)))
-        h_low, h_high, h_p = skew_corrected_t(diff, (high - low) / (2.0 * crit), skew, crit, float(n - 1))
+        b, c, size, asked, cap, crit = request
+        s_low, s_high = paired_proportion_ci(b, c, size, confidence=confidence)
+        skew = max(-cap, min(cap, asked))  # skew10: at most hall_cap, larger with few questions
+        h_low, h_high, h_p = skew_corrected_t(ma - mb, (high - low) / (2.0 * crit), skew, crit, float(n - 1))
         low, high = _widen(low, high, min(float(s_low), h_low), max(float(s_high), h_high), (-1.0, 1.0))
         score_p = paired_proportion_p(b, c)
         p = max(p, score_p, h_p) if math.isfinite(score_p) else max(p, h_p)
