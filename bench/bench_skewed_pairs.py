@@ -42,6 +42,7 @@ from evalstats_core.bounded_unclustered import (  # noqa: E402
     SKEW_START,
     hall_cap,
 )
+from evalstats_core.bounded_reach import hall_rate  # noqa: E402
 from evalstats_core.pair_proportions import paired_proportion_ci  # noqa: E402
 
 
@@ -122,10 +123,8 @@ def intervals(a, b, level=0.95):
     u_lo = hall_interval(mid, se_t, np.maximum(asked, -1.0 / t), t)[0]  # Hall's lower end at the asked skewness
     full = np.where(asked < -cap, np.minimum(out["rule"][0], u_lo), out["rule"][0])
     out["full"] = (np.where(asked <= -1.0 / t, -np.inf, full), out["rule"][1])  # beyond Hall's root: inconclusive
-    d_cap = hall_interval(0.0, 1.0, -cap, t)[0]  # Hall's lower end at the cap, in SE (negative)
-    slope = (hall_interval(0.0, 1.0, -cap * 1.001, t)[0] - d_cap) / (0.001 * cap)  # its rate there, per skewness
-    excess = np.maximum(0.0, -asked - cap)
-    out["tan"] = (out["rule"][0] - np.abs(slope) * excess * se_t, out["rule"][1])  # Hall's end continued on its tangent
+    excess = np.maximum(0.0, -asked - cap)  # the default since skew11: Hall's end continued on its tangent
+    out["tan"] = (out["rule"][0] - hall_rate(cap, float(t)) * excess * se_t, out["rule"][1])
     out["lin"] = (out["rule"][0] - t * t / 3.0 * excess * se_t, out["rule"][1])  # ... at the first-order rate crit^2/3
     for c in RATES:
         out[f"r{c:g}"] = (out["rule"][0] - c * excess * se_t, out["rule"][1])
@@ -256,6 +255,27 @@ def check(rng, files=40):
 TRUTH = None
 
 
+def check_gate(rng, files=60):
+    """Files on which es.gate's verdict differs from the bench's ``tan`` candidate (pass: its lower end above
+    ``-gap``), on designs where the cap binds (continuous scores, n 10 and 30, near the ceiling, A behind and equal)."""
+    import pandas as pd
+
+    import evalstats_core as es
+
+    differ = passes = 0
+    for n, pb, gap, re, shift in ((10, 0.97, 0.02, 0.95, -0.02), (10, 0.97, 0.02, 0.95, 0.0),
+                                  (30, 0.9, 0.05, 0.95, 0.0), (20, 0.985, 0.02, 0.9, 0.0)):
+        a, b = latent(rng, files, n, pb + shift, pb, 0.5, re, "continuous")
+        lo = intervals(a, b)["tan"][0]
+        q = np.char.add("q", np.arange(n).astype(str))
+        for r in range(files):
+            g = es.gate(es.load(pd.DataFrame({"question": q, "A": a[r], "B": b[r]})), baseline="B", candidate="A",
+                        margin=gap)
+            passes += g.verdict == "pass"
+            differ += (g.verdict == "pass") != bool(lo[r] > -gap)
+    return differ, passes
+
+
 def run(rng, reps, n, pb, gap, se2, re, kind):
     """``{candidate: (false pass, wholly below, mean width, median and largest width over t's per file)}``; with
     :data:`TRUTH` set the first is the pass rate (lower end above ``-gap``): the power when the truth is above."""
@@ -359,6 +379,8 @@ def main(argv=None):
     rng = np.random.default_rng(args.seed)
     if args.check:
         print(f"rule vs es.compare, largest gap {check(rng):.2e}", flush=True)
+        differ, passes = check_gate(rng)
+        print(f"es.gate vs tan (the gate since skew11): {differ} of 240 files differ ({passes} pass)", flush=True)
     if args.audit:
         for name, n, pb, gap, se2, re, kind in AUDIT:
             show(name[:44], run(rng, args.reps, n, pb, gap, se2, re, kind), args.reps)

@@ -144,6 +144,10 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
     pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
 
     warn += warnings_for(sums, rows, pairs, clustered=clustered, paired=paired, method=method)
+    if paired:  # a skewed pair's lower end that Hall's capped correction leaves unreliable (the gate's reason)
+        from .bounded_reach import reach_notes
+
+        warn += reach_notes(sums, pairs, confidence)
     if clustered and paired:  # a clustered SE of a difference below the plain one: say what it means
         warn += below_plain_sums(sums, pairs)  # from each pair's merged sum of squares (no whole merge)
     if clustered:  # few clusters: the clustered and unclustered intervals side by side (issue 19)

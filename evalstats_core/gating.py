@@ -114,6 +114,10 @@ class GateResult:
     interval : str or None
         The interval the decision read, in the one vocabulary's words (the comparison's ``interval``:
         ``"t (n - 1 df)"``, ``"Tango score (discordant answers)"``, ...); the summary's footer names it.
+    skewed : str or None
+        Why a pass would rest on an unreliable lower end (scores in [0, 1] too skewed for their number of
+        questions: :func:`~evalstats_core.bounded_reach.reach_sentence`); the verdict is then inconclusive
+        although the interval lies above ``-margin``. None otherwise.
     """
 
     baseline: str
@@ -143,6 +147,7 @@ class GateResult:
     se_plain: float | None = None
     unbounded: str | None = None
     interval: str | None = None
+    skewed: str | None = None
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False) -> str:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
@@ -179,6 +184,10 @@ class GateResult:
         if self.verdict == "regression":
             return (f"REGRESSION (exit 1): the {level} interval's upper end, {hi}, is below 0 and its lower end, "
                     f"{lo}, at or below {bound}: {self.candidate} is worse than {self.baseline}.")
+        if self.skewed is not None:
+            return (f"INCONCLUSIVE (exit 3): the {level} interval's lower end, {lo}, is above {bound} (minus the "
+                    "margin), but with scores this skewed that end is unreliable, so the data can rule out neither a "
+                    "drop beyond the margin nor no drop.")
         return (f"INCONCLUSIVE (exit 3): the {level} interval ({lo} to {hi}) reaches below {bound} and above 0, "
                 "so the data can rule out neither a drop beyond the margin nor no drop.")
 
@@ -197,6 +206,7 @@ class GateResult:
             return f"REGRESSION: {self.candidate} is significantly worse than {self.baseline} ({ci})."
         tell = (f"No interval: {self.unbounded}, so the data cannot bound the difference."
                 if self.unbounded is not None else
+                self.skewed[:1].upper() + self.skewed[1:] + "." if self.skewed is not None else
                 ("The difference has standard error 0 here (" + ("every cluster has the same mean difference"
                  if self.n_clusters is not None else "every shared question has the same score difference")
                  + "): the interval comes from the discordant answers, and there is no variance to plan a "
@@ -360,7 +370,10 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
         verdict = "regression"
     else:
         verdict = "inconclusive"
-    needed = _needed(c, m, level, power) if verdict == "inconclusive" else None
+    skewed = _skewed(c, sums if sums is not None else table, m, level) if verdict == "pass" else None
+    if skewed is not None:
+        verdict = "inconclusive"  # the pass would rest on a lower end the scores' skewness makes unreliable
+    needed = _needed(c, m, level, power) if verdict == "inconclusive" and skewed is None else None
     plain = None
     if c.n_clusters is not None:
         from .guardrails import plain_paired_se
@@ -374,8 +387,21 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
         confidence=level, n_needed=needed, method=method, percent=percent, name=res.name,
         needed_unit="clusters" if c.n_clusters is not None else "questions", wild_p_value=c.wild_p_value,
         margin_given=given.strip() if given is not None else None, se_plain=plain, unbounded=unbounded,
-        interval=c.interval,
+        interval=c.interval, skewed=skewed,
     )
+
+
+def _skewed(c: Any, data: Any, margin: float, level: float) -> str | None:
+    """Why a pass of a pair of [0, 1] scores near a bound, unclustered, rests on a lower end that Hall's capped
+    correction leaves unreliable (:func:`~evalstats_core.bounded_reach.reach_of` at or below ``-margin``), or None."""
+    from .vocabulary import INTERVAL_LABELS
+
+    if c.n_clusters is not None or c.interval != INTERVAL_LABELS["t-tango"]:
+        return None
+    from .bounded_reach import reach_of, reach_sentence
+
+    r = reach_of(data, c.model, c.baseline, c.ci_low, level)
+    return reach_sentence(r, c.model, c.baseline, margin) if r is not None and r.reach <= -margin else None
 
 
 def _margin_on_scale(value: float, unit: str, given: str | None, percent: bool, table: Any,
