@@ -16,10 +16,22 @@ evalstats_core/bounded_unclustered.py; ``--check`` holds it against es.compare),
 with Hall's correction on the difference's sample skewness, which the file's sums cannot give). Files whose
 differences are all equal (SE 0) get no interval under every candidate (never a false pass).
 
+The gate's candidates (skew11; each is ``rule``'s interval with the lower end the gate reads, so "false pass" is
+the gate's): ``gate{r}`` inconclusive where the skewness Hall's correction is asked for is below ``-r`` times the cap
+(:func:`hall_request`), ``S{x}`` below ``-x``; ``unc1`` Hall's lower end at the skewness asked for, uncapped (not
+monotone in it past Hall's root), ``full`` that up to the root and inconclusive beyond; ``slack{k}`` inconclusive
+where capped unless the lower end clears the margin by k SE; ``tan`` (the gate since skew11,
+:mod:`evalstats_core.bounded_reach`) the lower end continued past the cap at Hall's own rate there
+(:func:`~evalstats_core.bounded_reach.hall_rate`), ``lin`` at the first-order rate ``crit^2 / 3``, ``r{c}`` at ``c``
+SE per unit of skewness. ``--truth X`` puts A ``X`` gaps from B (0: equal; 1: A ahead by the gap, at most half of
+B's room to 1): the first column is then the pass rate, the gate's power, and the summary compares each gate
+candidate's with ``rule``'s. ``--check`` also holds es.gate against ``tan``.
+
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --audit          # the audit's two gate rates
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --grid --reps 2000
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --heldout --reps 4000 --seed 2027
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --heldout2 --reps 4000 --seed 1127   # skew10's check
+    nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --heldout2 --reps 8000 --seed 1128 --truth 0  # power
 """
 from __future__ import annotations
 
@@ -33,6 +45,7 @@ from scipy import stats
 from scipy.special import ndtr, ndtri
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from evalstats_core.bounded_reach import hall_rate  # noqa: E402
 from evalstats_core.bounded_unclustered import (  # noqa: E402
     COUNT_SHARE,
     HALL_CAP,
@@ -42,7 +55,6 @@ from evalstats_core.bounded_unclustered import (  # noqa: E402
     SKEW_START,
     hall_cap,
 )
-from evalstats_core.bounded_reach import hall_rate  # noqa: E402
 from evalstats_core.pair_proportions import paired_proportion_ci  # noqa: E402
 
 
@@ -166,7 +178,7 @@ def hall_interval(mean, se, skew, crit):
 
 
 #: the candidates printed per design
-SHOWN = ("t", "rule", "sampled", "gate1", "tan", "r4", "r8")
+SHOWN = ("t", "rule", "tan", "gate1", "sampled")
 #: the gate candidates of skew11: inconclusive where Hall's skewness asked for is below -ratio x hall_cap
 GATE_RATIOS = (1.0, 1.5, 2.0)
 #: ... or read the lower end at this share of the skewness asked for, uncapped, where the cap binds

@@ -18,7 +18,11 @@ by default) and reads its interval for ``D = candidate - baseline``:
 * **inconclusive** (exit 3): neither; the summary says how many questions (clusters, when clustered)
   like these would tell, with 80% power if the true difference were the observed one (Miller 2024,
   arXiv:2411.00640, Eq. 9, with the variance of this file's differences, clustered when clustered), or
-  that no number up to :data:`MOST_NEEDED` would.
+  that no number up to :data:`MOST_NEEDED` would. Also where the data cannot bound the difference: a
+  standard error of 0 with no score interval, or (skew11) scores in [0, 1] near a bound, unclustered, too
+  skewed for their number of questions, whose interval's lower end Hall's capped correction leaves
+  unreliable (:mod:`~evalstats_core.bounded_reach`: that end continued at the correction's rate reaches
+  ``-margin``); the summary then names the reason and the fix.
 
 The margin is in points of the score scale: :func:`parse_margin` reads ``2pt``, ``2%`` (both 2
 percentage points of a 0-1 score) or ``0.02`` (score units) and echoes the unit back; a margin as large
