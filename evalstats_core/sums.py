@@ -30,7 +30,15 @@ import numpy as np
 from ._clusters import rescale_exponent
 from ._labels import Labels
 from ._patterns import Patterns, runs_histograms
-from ._sums_groups import _Column, _Groups, _nan_empty, _ratio, binary_diff_m3, binary_moments, binary_pair_moments
+from ._sums_groups import (
+    _Column,
+    _Groups,
+    _nan_empty,
+    _ratio,
+    binary_diff_m3,
+    binary_moments,
+    binary_pair_moments,
+)
 from ._sums_one import binary_table_one
 
 if TYPE_CHECKING:
