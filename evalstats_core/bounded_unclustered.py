@@ -84,8 +84,9 @@ from __future__ import annotations
 import math
 
 from ._in_unit import InUnit
+from .bounded_reach import SAMPLE_START
 
-__all__ = ["SKEW_START", "SKEW_FULL", "SKEW_FULL_PAIR", "COUNT_SHARE", "HALL_FACTOR", "HALL_CAP", "HALL_CAP_N",
+__all__ = ["SAMPLE_START", "SKEW_START", "SKEW_FULL", "SKEW_FULL_PAIR", "COUNT_SHARE", "HALL_FACTOR", "HALL_CAP", "HALL_CAP_N",
            "HALL_CAP_ROOT", "hall_cap", "hall_request", "quasi_binomial_skewness", "near_bound_weight", "quasi_binomial_counts", "difference_skewness", "skew_corrected_t",
            "bounded_mean_t_interval", "bounded_pair_interval"]
 
@@ -419,9 +420,29 @@ def hall_request(ma: float, mb: float, squares: tuple[float, float, float, float
     return b, c, size, HALL_FACTOR * difference_skewness(b, c, size), hall_cap(n, crit), crit
 
 
+def _sampled(ma: float, mb: float, squares: tuple[float, float, float, float], n: int,
+             t_interval: tuple[float, float, float], confidence: float, m3: float,
+             gamma: float) -> tuple[float, float, float, bool]:
+    """``t_interval`` widened by Hall's correction on :func:`~evalstats_core.bounded_reach.sample_skewness`, and
+    whether it moved (skew11b)."""
+    from ._clusters import t_crit
+    from ._validate import check_confidence
+    from .bounded_reach import sample_skewness
+
+    low, high, p = t_interval
+    counts = quasi_binomial_counts(ma, mb, squares[0], squares[1], squares[3], squares[2], n)
+    crit = t_crit(check_confidence(confidence), float(n - 1))
+    skew = sample_skewness(m3, squares[2], n, gamma, difference_skewness(*counts) if counts else 0.0,
+                           hall_cap(n, crit))
+    if skew == 0.0:
+        return low, high, p, False
+    h_low, h_high, h_p = skew_corrected_t(ma - mb, (high - low) / (2.0 * crit), skew, crit, float(n - 1))
+    return min(low, h_low), max(high, h_high), max(p, h_p), True
+
+
 def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, float, float], n: int,
                           t_interval: tuple[float, float, float], *, confidence: float = 0.95,
-                          in_unit: InUnit = InUnit(True)) -> tuple[float, float, float, str]:
+                          in_unit: InUnit = InUnit(True), m3: float | None = None) -> tuple[float, float, float, str]:
     """A paired difference of scores in [0, 1] not all 0/1, unclustered: ``(low, high, p, kind)``.
 
     Parameters
@@ -486,13 +507,16 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
     _check_in_unit(in_unit)
     low, high, p = t_interval
     ssa, ssb, ssd, cov = squares
-    w = near_bound_weight(max(quasi_binomial_skewness(ma, n, ssa), quasi_binomial_skewness(mb, n, ssb)),
-                          SKEW_FULL_PAIR)
-    if (w == 0.0 and -1.0 <= low and high <= 1.0) or not (0.0 <= ma <= 1.0 and 0.0 <= mb <= 1.0) \
+    gamma = max(quasi_binomial_skewness(ma, n, ssa), quasi_binomial_skewness(mb, n, ssb))
+    w = near_bound_weight(gamma, SKEW_FULL_PAIR)
+    sampled = m3 is not None and gamma > SAMPLE_START  # skew11b: the difference's own skewness from 0.03 on
+    if (w == 0.0 and not sampled and -1.0 <= low and high <= 1.0) or not (0.0 <= ma <= 1.0 and 0.0 <= mb <= 1.0) \
             or not in_unit.holds():
         return low, high, p, "normal"
+    finite = math.isfinite(low) and math.isfinite(high)
+    t_low, t_high, t_p = low, high, p
     request = hall_request(ma, mb, squares, n, confidence, weight=w)
-    if request is not None and math.isfinite(low) and math.isfinite(high):
+    if request is not None and finite:
         from .pair_proportions import paired_proportion_ci, paired_proportion_p
 
         b, c, size, asked, cap, crit = request
@@ -502,4 +526,9 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
         low, high = _widen(low, high, min(float(s_low), h_low), max(float(s_high), h_high), (-1.0, 1.0))
         score_p = paired_proportion_p(b, c)
         p = max(p, score_p, h_p) if math.isfinite(score_p) else max(p, h_p)
+    if sampled and finite:  # skew11b: on the t interval's SE, hulled with the rule's
+        s_low, s_high, s_p, moved = _sampled(ma, mb, squares, n, (t_low, t_high, t_p), confidence, m3, gamma)
+        if w == 0.0 and not moved and -1.0 <= low and high <= 1.0:
+            return low, high, p, "normal"
+        low, high, p = min(low, s_low), max(high, s_high), max(p, s_p)
     return max(-1.0, float(low)), min(1.0, float(high)), float(p), "t-tango"
