@@ -222,13 +222,15 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
                     m2_b: np.ndarray, m2_d: np.ndarray, comoment: np.ndarray, only: tuple[int, int] | None, *,
                     paired: bool, clustered: bool, confidence: float, method: str, interval: str,
                     memo: dict | None = None, pending: list | None = None,
-                    in_unit: InUnit = NOT_IN_UNIT, cells: tuple[np.ndarray, np.ndarray] | None = None) -> Any:
+                    in_unit: InUnit = NOT_IN_UNIT, cells: tuple[np.ndarray, np.ndarray] | None = None,
+                    m3_diff: np.ndarray | None = None) -> Any:
     """One pair's :class:`~evalstats_core.comparison.Comparison` from per-group sums on the shared questions
     (shape ``(G,)``); ``only`` is ``(only A right, only B right)`` for 0/1 scores, else None.
     ``confidence`` must be checked already; ``memo`` as for :func:`summary_from`; ``pending`` as for
     :func:`comparison_from_moments` (and ``in_unit``). ``cells``: per group, the questions only A and only B got
     right (exact counts of 0/1 scores, as :class:`~evalstats_core.sums.PairSums` holds them), which the clustered
-    pair rule then reads instead of rebuilding them from the sums of squares."""
+    pair rule then reads instead of rebuilding them from the sums of squares. ``m3_diff``: per group the centred
+    sum of cubes of the difference (unclustered, the bounded pair rule reads their sum)."""
     def make() -> tuple:
         n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
         _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
@@ -266,7 +268,8 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
                                    discordant=discordant if rule_reads and cells is None else None,
                                    cells=exact if rule_reads and cells is not None else None,
-                                   memo=memo, pending=pending, in_unit=in_unit, diff_sums=sd)
+                                   memo=memo, pending=pending, in_unit=in_unit, diff_sums=sd,
+                                   m3_diff=None if m3_diff is None or clustered else float(np.sum(m3_diff[count > 0])))
 
 
 def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sums: tuple[np.ndarray, np.ndarray],
@@ -275,7 +278,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
                             method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
                             discordant: Any = None, memo: dict | None = None, pending: list | None = None,
                             in_unit: InUnit = NOT_IN_UNIT, diff_sums: np.ndarray | None = None,
-                            cells: Any = None) -> Any:
+                            cells: Any = None, m3_diff: float | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
     their residual sums per non-empty cluster (of ``sizes``; ignored unclustered), and ``(ss_a, ss_b, ss_d,
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
@@ -360,7 +363,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         from .bounded_unclustered import bounded_pair_interval
 
         low, high, p, kind = bounded_pair_interval(ma, mb, squares, n, (low, high, p), confidence=confidence,
-                                                   in_unit=in_unit)
+                                                   in_unit=in_unit, m3=m3_diff)
     if interval == "auto" and cr2 and se == 0.0 and kind == "normal":  # zero SE: no interval
         low, high, kind = math.nan, math.nan, "none"
     return Comparison(

@@ -119,7 +119,8 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                                        confidence=confidence, method=method,
                                        interval="normal" if interval == "normal" else "auto", memo=fs.memo,
                                        pending=pending, in_unit=InUnit(sums.unit01),
-                                       cells=None if only is None else (p.only_model, p.only_baseline)), e)
+                                       cells=None if only is None else (p.only_model, p.only_baseline),
+                                       m3_diff=p.m3_diff), e)
             if len(pending) > len(waiting):
                 waiting.append(len(raw))
             mc: tuple[Any, ...] = (None, None, None, None, None)

@@ -118,3 +118,12 @@ def binary_pair_moments(both: np.ndarray, ones_a: np.ndarray, ones_b: np.ndarray
     only_a, only_b = ones_a - both, ones_b - both
     disc, net = only_a + only_b, only_a - only_b
     return only_a, only_b, _ratio(both * count - ones_a * ones_b, count), _ratio(disc * count - net * net, count)
+
+
+def binary_diff_m3(only_a: np.ndarray, only_b: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Per group the centred sum of cubes of ``d = a - b`` of two 0/1 columns, from the discordant counts:
+    ``d`` is 1 ``only_a`` times, -1 ``only_b`` times, else 0, so with ``mu = (only_a - only_b) / n``
+    ``sum (d - mu)^3 = (only_a - only_b) - 3 mu (only_a + only_b) + 2 n mu^3`` (0 in an empty group)."""
+    net, disc = only_a - only_b, only_a + only_b
+    mu = _ratio(net, count)
+    return np.where(count > 0, net - 3.0 * mu * disc + 2.0 * count * (mu * mu * mu), 0.0)

@@ -41,7 +41,9 @@ def binary_table_one(names: tuple[str, ...], gram: np.ndarray, count: np.ndarray
                 agree = disc < n  # some question where d = 0
                 lo = -1.0 if b_any else (0.0 if agree else 1.0)
                 hi = 1.0 if a_any else (0.0 if agree else -1.0)
+            mu = net / n  # binary_diff_m3, in floats
             pairs.append(pair_sums(names[j], names[i], count, means[j], means[i], m2s[j], m2s[i], np.array([m2d]),
                                    np.array([co]), np.array([int(only_a)], np.int64),
-                                   np.array([int(only_b)], np.int64), zero, lo, hi, 0))
+                                   np.array([int(only_b)], np.int64), zero, lo, hi, 0,
+                                   np.array([net - 3.0 * mu * disc + 2.0 * n * (mu * mu * mu)])))
     return models, pairs

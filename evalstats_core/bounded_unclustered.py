@@ -10,7 +10,8 @@ the t interval widened to the 0/1 rule on quasi-binomial counts (issue 20).
 :func:`bounded_pair_interval`      a pair: ``(low, high, p, kind)``
 :func:`difference_skewness`        the skewness of the mean difference of the 0/1 pair with given
                                    (effective) discordance counts
-:func:`skew_corrected_t`           Hall's (1992) skewness-corrected t interval and its p at 0
+:func:`skew_corrected_t`           Hall's (1992) skewness-corrected t interval and its p at 0 (from
+                                   :mod:`~evalstats_core.bounded_reach`)
 :func:`hall_cap`                   the largest skewness of the mean that correction takes (more with few
                                    questions)
 =================================  ===================================================================
@@ -28,7 +29,8 @@ Wooldridge 1996), and the skewness of their mean is that binomial's,
 
 The rule (only with ``method="cr2"``, ``interval="auto"``, every score in [0, 1], not all 0/1, no clusters):
 
-- ``gamma <= 0.1`` (:data:`SKEW_START`): the t interval, unchanged (mid-range scores, and every worked
+- ``gamma <= 0.1`` (:data:`SKEW_START`): the t interval, unchanged but for a pair's sample skewness (below:
+  skew11b) (mid-range scores, and every worked
   example: Atlas 0.068 and Breeze 0.0997 in ``examples/atlas_breeze.csv``);
 - above it, the hull of t and the 0/1 rule on :data:`COUNT_SHARE` (0.9, skew9) of the quasi-binomial counts
   with Korn & Graubard's ``(z / t)^2``
@@ -51,15 +53,14 @@ The rule (only with ``method="cr2"``, ``interval="auto"``, every score in [0, 1]
   is skewed beyond what a skewness of 0.3 corrects (skew10);
 - intervals are kept inside [0, 1] (one model) and [-1, 1] (a difference).
 
-What it leaves (skew10, ``bench/results/skew10_issue20_2026-11-27.txt``). Where ``gamma <= 0.1`` t is kept, and
-t's own one-sided excess remains: the gate passes falsely in 2.6-2.8% of files on a few designs near 80-90%
-with n = 164-500 (the mean difference's skewness -0.02 to -0.03). A correction there needs the difference's
-own skewness, which the file's sums do not hold (Hall's correction with three times the sample skewness, taken
-only in the direction the counts imply and tapering in from ``gamma = 0.03``, brings those to 2.4-2.6% at
-20,000 files and leaves Atlas vs Breeze, whose differences are skewed the other way, untouched: the bench's
-``sampled`` candidate); one from ``gamma`` alone would move the worked example: Hall's interval with a skewness
-of ``-0.3 gamma`` (the ratio of the true skewness to ``gamma`` on those designs) reads Atlas vs Breeze as
-[-10.4, 0.2] instead of [-10.2, 0.2]. Continuous scores with few questions near a bound are still beyond
+Where ``gamma <= 0.1`` t's own one-sided excess remained (skew10: the gate passed falsely in 2.6-3.1% of files
+on designs near 70-90%; the mean difference's skewness -0.02 to -0.03). A pair (skew11b) therefore also takes,
+from ``gamma = 0.03`` (:data:`~evalstats_core.bounded_reach.SAMPLE_START`, tapering in to 0.1), Hall's
+correction on three times the difference's own sample skewness, only in the direction the quasi-binomial
+counts imply (:func:`~evalstats_core.bounded_reach.sample_skewness`; the sums keep each pair's third moment,
+``PairSums.m3_diff``, in every engine): those designs 2.4-2.7% at 20,000 files; Atlas vs Breeze, whose
+differences are skewed the other way, keeps [-10.2, 0.2] (a correction from ``gamma`` alone would read it as
+[-10.4, 0.2]). Continuous scores with few questions near a bound are still beyond
 the rule: at 97% with latent correlation 0.95 the gate passes falsely in 4.2% of files with n = 10 (skew9 6.4%;
 the t statistic's 97.5% point is 5.66 there, t's 2.26), and at 98.5% with latent variance 0.8 in 3.8-8.2% of
 files with n = 12-45 (skew9 5.3-10.3%). The gate does not pass on such an end (skew11,
@@ -85,8 +86,9 @@ from __future__ import annotations
 import math
 
 from ._in_unit import InUnit
+from .bounded_reach import SAMPLE_START, skew_corrected_t
 
-__all__ = ["SKEW_START", "SKEW_FULL", "SKEW_FULL_PAIR", "COUNT_SHARE", "HALL_FACTOR", "HALL_CAP", "HALL_CAP_N",
+__all__ = ["SAMPLE_START", "SKEW_START", "SKEW_FULL", "SKEW_FULL_PAIR", "COUNT_SHARE", "HALL_FACTOR", "HALL_CAP", "HALL_CAP_N",
            "HALL_CAP_ROOT", "hall_cap", "hall_request", "quasi_binomial_skewness", "near_bound_weight", "quasi_binomial_counts", "difference_skewness", "skew_corrected_t",
            "bounded_mean_t_interval", "bounded_pair_interval"]
 
@@ -356,44 +358,6 @@ def difference_skewness(only_a: float, only_b: float, size: float) -> float:
     return (delta * (1.0 - 3.0 * (qp + qm)) + 2.0 * delta ** 3) / (var ** 1.5 * math.sqrt(size))
 
 
-def skew_corrected_t(mean: float, se: float, skewness: float, crit: float, df: float) -> tuple[float, float, float]:
-    """Hall's (1992) skewness-corrected t interval for a mean and its two-sided p at 0: ``(low, high, p)``.
-
-    With ``T = (mean - mu) / se`` and ``lam = skewness / 3`` (``skewness``: that of the mean), Hall's monotone
-    transformation ``g(T) = T + lam T^2 + lam^2 T^3 / 3 + lam / 2 = ((1 + lam T)^3 - 1) / (3 lam) + lam / 2``
-    removes the ``n^(-1/2)`` skewness term of ``T``'s distribution; the interval is the ``mu`` with
-    ``|g(T)| <= crit``, ``T = ((1 + 3 lam (v - lam / 2))^(1/3) - 1) / lam`` at ``v = -crit, crit``, and ``p`` is
-    t(df)'s two-sided p of ``g(mean / se)``, so ``p < alpha`` exactly when the interval excludes 0. At
-    ``skewness = 0`` it is the t interval and the t test.
-
-    References
-    ----------
-    Hall 1992, J. Royal Statistical Society B 54(1), 221-228; Zhou & Gao 2000, The American
-    Statistician 54(2), 100-104.
-
-    Examples
-    --------
-    >>> low, high, p = skew_corrected_t(-0.02, 0.01, -0.1, 1.96, float("inf"))
-    >>> round(low, 5), round(high, 5), round(p, 5)  # skewed down: the lower end moves out
-    (-0.04123, -0.00171, 0.03132)
-    >>> skew_corrected_t(-0.02, 0.01, 0.0, 1.96, float("inf"))[:2] == (-0.02 - 0.0196, -0.02 + 0.0196)
-    True
-    """
-    from ._clusters import t_p_value
-
-    lam = skewness / 3.0
-    if lam == 0.0:
-        return mean - crit * se, mean + crit * se, t_p_value(mean / se, df)
-
-    def inverse(v: float) -> float:  # the real cube root, also of a negative number
-        x = 1.0 + 3.0 * lam * (v - lam / 2.0)
-        return (math.copysign(abs(x) ** (1.0 / 3.0), x) - 1.0) / lam
-
-    t0 = mean / se
-    g0 = ((1.0 + lam * t0) ** 3 - 1.0) / (3.0 * lam) + lam / 2.0
-    return mean - inverse(crit) * se, mean - inverse(-crit) * se, t_p_value(g0, df)
-
-
 def hall_request(ma: float, mb: float, squares: tuple[float, float, float, float], n: int, confidence: float = 0.95,
                  *, weight: float | None = None) -> tuple[float, float, float, float, float, float] | None:
     """What :func:`bounded_pair_interval` takes near a bound: ``(only_a, only_b, size, asked, cap, crit)`` (the
@@ -418,7 +382,7 @@ def hall_request(ma: float, mb: float, squares: tuple[float, float, float, float
 
 def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, float, float], n: int,
                           t_interval: tuple[float, float, float], *, confidence: float = 0.95,
-                          in_unit: InUnit = InUnit(True)) -> tuple[float, float, float, str]:
+                          in_unit: InUnit = InUnit(True), m3: float | None = None) -> tuple[float, float, float, str]:
     """A paired difference of scores in [0, 1] not all 0/1, unclustered: ``(low, high, p, kind)``.
 
     Parameters
@@ -483,13 +447,16 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
     _check_in_unit(in_unit)
     low, high, p = t_interval
     ssa, ssb, ssd, cov = squares
-    w = near_bound_weight(max(quasi_binomial_skewness(ma, n, ssa), quasi_binomial_skewness(mb, n, ssb)),
-                          SKEW_FULL_PAIR)
-    if (w == 0.0 and -1.0 <= low and high <= 1.0) or not (0.0 <= ma <= 1.0 and 0.0 <= mb <= 1.0) \
+    gamma = max(quasi_binomial_skewness(ma, n, ssa), quasi_binomial_skewness(mb, n, ssb))
+    w = near_bound_weight(gamma, SKEW_FULL_PAIR)
+    sampled = m3 is not None and gamma > SAMPLE_START  # skew11b: the difference's own skewness from 0.03 on
+    if (w == 0.0 and not sampled and -1.0 <= low and high <= 1.0) or not (0.0 <= ma <= 1.0 and 0.0 <= mb <= 1.0) \
             or not in_unit.holds():
         return low, high, p, "normal"
+    finite = math.isfinite(low) and math.isfinite(high)
+    t_low, t_high, t_p = low, high, p
     request = hall_request(ma, mb, squares, n, confidence, weight=w)
-    if request is not None and math.isfinite(low) and math.isfinite(high):
+    if request is not None and finite:
         from .pair_proportions import paired_proportion_ci, paired_proportion_p
 
         b, c, size, asked, cap, crit = request
@@ -499,4 +466,11 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
         low, high = _widen(low, high, min(float(s_low), h_low), max(float(s_high), h_high), (-1.0, 1.0))
         score_p = paired_proportion_p(b, c)
         p = max(p, score_p, h_p) if math.isfinite(score_p) else max(p, h_p)
+    if sampled and finite:  # skew11b: on the t interval's SE, hulled with the rule's
+        from .bounded_reach import sampled_interval
+
+        s_low, s_high, s_p, moved = sampled_interval(ma, mb, squares, n, (t_low, t_high, t_p), confidence, m3, gamma)
+        if w == 0.0 and not moved and -1.0 <= low and high <= 1.0:
+            return low, high, p, "normal"
+        low, high, p = min(low, s_low), max(high, s_high), max(p, s_p)
     return max(-1.0, float(low)), min(1.0, float(high)), float(p), "t-tango"

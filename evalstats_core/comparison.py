@@ -278,6 +278,7 @@ def compare(
                                  interval=interval)
     cov = float(ra @ rb) if paired else math.nan
     sums_a = sums_b = np.zeros(1)
+    m3 = None
     if clusters is not None:
         used = sizes > 0.0  # the df depend on the sizes only
         sizes = sizes[used]
@@ -287,11 +288,13 @@ def compare(
     elif paired:
         rd = np.subtract(ra, rb, out=ra)  # ra is spent: d's residuals in its place, no new array
         ssd = float(rd @ rd)
+        m3 = float(rd @ (rd * rd))  # the bounded pair rule's sample skewness of d
     else:
         ssd = math.nan
     return comparison_from_moments((n, n_b), (mean_a, mean_b), (sums_a, sums_b), np.ones(1) if sizes is None else sizes,
                                    (ssa, ssb, ssd, cov), None, paired=paired, clustered=clusters is not None,
                                    confidence=level, method=method, interval=interval,
+                                   m3_diff=m3,
                                    in_unit=InUnit(check=lambda: min(xa.min(), xb.min()) >= 0.0
                                                   and max(xa.max(), xb.max()) <= 1.0))  # asked only near a bound
 

@@ -212,7 +212,7 @@ SELECT ma, mb, g, COUNT(*) AS n, AVG(x) AS mean_a, AVG(y) AS mean_b, VAR_POP(x) 
   VAR_POP(y) * COUNT(*) AS m2_b, VAR_POP(x - y) * COUNT(*) AS m2_d, COVAR_POP(x, y) * COUNT(*) AS co,
   SUM(CASE WHEN x = 1 AND y = 0 THEN 1 ELSE 0 END) AS only_a, SUM(CASE WHEN x = 0 AND y = 1 THEN 1 ELSE 0 END) AS only_b,
   SUM(CASE WHEN (x <> 0 AND x <> 1) OR (y <> 0 AND y <> 1) THEN 1 ELSE 0 END) AS not01,
-  MIN(x - y) AS d_lo, MAX(x - y) AS d_hi
+  MIN(x - y) AS d_lo, MAX(x - y) AS d_hi, SUM((x - y) * (x - y) * (x - y)) AS s3_d
 FROM (SELECT a.m AS ma, b.m AS mb, {c} AS g, {sa} AS x, {sb} AS y
       FROM {cells} a JOIN {cells} b ON a.q = b.q AND a.m > b.m WHERE a.k > 0 AND b.k > 0) p
 GROUP BY ma, mb, g"""
@@ -280,7 +280,8 @@ def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "",
                       (f"only_model_{k}", f"SUM(CASE WHEN {a} = 1 AND {b} = 0 THEN 1 ELSE 0 END)"),
                       (f"only_baseline_{k}", f"SUM(CASE WHEN {a} = 0 AND {b} = 1 THEN 1 ELSE 0 END)"),
                       (f"not01_{k}", f"SUM(CASE WHEN ({a} <> 0 AND {a} <> 1) OR ({b} <> 0 AND {b} <> 1) THEN 1 ELSE 0 END)"),
-                      (f"d_lo_{k}", f"MIN({a} - {b})"), (f"d_hi_{k}", f"MAX({a} - {b})")]
+                      (f"d_lo_{k}", f"MIN({a} - {b})"), (f"d_hi_{k}", f"MAX({a} - {b})"),
+                      (f"s3_diff_{k}", f"SUM(({a} - {b}) * ({a} - {b}) * ({a} - {b}))")]
     some = " OR ".join(f"s{j} IS NULL" for j in range(n_models))
     exprs.append(("partial", f"SUM(CASE WHEN {some} THEN 1 ELSE 0 END)"))
     g = "c" if clustered else "''"

@@ -247,7 +247,7 @@ def _model_rows(side: Any, sql: str, m_of: dict, g_of: dict) -> list[dict]:
 
 
 _PAIR_KEYS = ("count", "mean_model", "mean_baseline", "m2_model", "m2_baseline", "m2_diff", "comoment", "only_model",
-              "only_baseline", "not01")
+              "only_baseline", "not01", "s3_diff")
 _COUNTS = ("count", "only_model", "only_baseline", "not01")
 
 
@@ -270,15 +270,15 @@ def _joined_pairs(side: Any, sql: str, m_of: dict, g_of: dict) -> dict:
     """Per pair ``(j, i)``, ``j > i``, from the self-join (:func:`~evalstats_core.engine_sql.pair_sql`), oriented
     from the engine's text order."""
     acc: dict[tuple[int, int], dict] = {}
-    for ma, mb, c, n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01, d_lo, d_hi in side.run(sql):
+    for ma, mb, c, n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01, d_lo, d_hi, s3 in side.run(sql):
         a, b = m_of[str(ma)], m_of[str(mb)]
         flip = a < b  # the engine's a is the later model unless its text sorts first
         key = (b, a) if flip else (a, b)
         if key not in acc:  # not setdefault(key, _new_pair(...)): that allocates G-sized arrays on every row
             acc[key] = _new_pair(len(g_of))
         p = acc[key]
-        vals = (n, mean_b, mean_a, m2_b, m2_a, m2_d, co, only_b, only_a, not01) if flip else (
-            n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01)
+        vals = (n, mean_b, mean_a, m2_b, m2_a, m2_d, co, only_b, only_a, not01, -s3) if flip else (
+            n, mean_a, mean_b, m2_a, m2_b, m2_d, co, only_a, only_b, not01, s3)
         _add(p, g_of[c], vals, *((-d_hi, -d_lo) if flip else (d_lo, d_hi)))
     return acc
 
@@ -329,5 +329,9 @@ def _finish_pairs(acc: dict, names: list[str], g: int, model_sums: list) -> list
                 p["only_baseline"] = np.zeros(g, np.int64)
             shared = int(p["count"].sum())
             left_out = int(model_sums[j].count.sum() + model_sums[i].count.sum()) - 2 * shared
-            out.append({"model": names[j], "baseline": names[i], **p, "n_left_out": left_out})
+            s3 = p.pop("s3_diff")  # the raw sum of cubes of d: centred on each cluster's mean of d
+            n = p["count"].astype(np.float64)
+            mu = np.where(n > 0, p["mean_model"] - p["mean_baseline"], 0.0)
+            m3 = np.where(n > 0, s3 - 3.0 * mu * p["m2_diff"] - n * mu * mu * mu, 0.0)
+            out.append({"model": names[j], "baseline": names[i], **p, "n_left_out": left_out, "m3_diff": m3})
     return out

@@ -30,7 +30,15 @@ import numpy as np
 from ._clusters import rescale_exponent
 from ._labels import Labels
 from ._patterns import Patterns, runs_histograms
-from ._sums_groups import _Column, _Groups, _nan_empty, _ratio, binary_moments, binary_pair_moments
+from ._sums_groups import (
+    _Column,
+    _Groups,
+    _nan_empty,
+    _ratio,
+    binary_diff_m3,
+    binary_moments,
+    binary_pair_moments,
+)
 from ._sums_one import binary_table_one
 
 if TYPE_CHECKING:
@@ -100,6 +108,9 @@ class PairSums:
         Smallest and largest ``d`` over the shared questions (equal: every question moved alike).
     n_left_out : int
         Questions answered by exactly one of the two models.
+    m3_diff : ndarray of float64, shape (G,), or None
+        Centred sum of cubes ``sum (d_i - mean_d,g)^3`` of ``d = model - baseline`` within each cluster (its sign
+        flips with the pair; None where a source does not keep it).
     """
 
     model: str
@@ -117,6 +128,7 @@ class PairSums:
     diff_min: float
     diff_max: float
     n_left_out: int
+    m3_diff: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -199,7 +211,7 @@ class FileSums:
                         mean_baseline=p.mean_model, m2_model=p.m2_baseline, m2_baseline=p.m2_model,
                         m2_diff=p.m2_diff, comoment=p.comoment, only_model=p.only_baseline,
                         only_baseline=p.only_model, not01=p.not01, diff_min=-p.diff_max, diff_max=-p.diff_min,
-                        n_left_out=p.n_left_out)
+                        n_left_out=p.n_left_out, m3_diff=None if p.m3_diff is None else -p.m3_diff)
 
     def merged(self) -> FileSums:
         """The same file with its clusters merged into one group (the sums of an unclustered analysis).
@@ -265,10 +277,18 @@ class FileSums:
                 squares(p.m2_baseline, p.count, db).copy(), self._merged_diff(k)[1],
                 _within_plus(p.comoment, p.count, da, db), p.only_model.sum(keepdims=True),
                 p.only_baseline.sum(keepdims=True), p.not01.sum(keepdims=True), p.diff_min, p.diff_max,
-                p.n_left_out))
+                p.n_left_out, _merged_m3(p, da - db)))
         return FileSums(self.name, self.models, None, None, one * self.n_questions, self.score_kind,
                         self.n_questions, self.exponent, tuple(models), tuple(pairs), self.format,
                         self.question_col, self.model_col, self.score_col, self.notes, self.reading, self.warnings)
+
+
+def _merged_m3(p: PairSums, dd: np.ndarray) -> np.ndarray | None:
+    """The merged centred sum of cubes of ``d`` (Chan, Golub & LeVeque's update for the third moment):
+    ``sum_g m3_g + 3 sum_g dd_g m2_g + sum_g n_g dd_g^3``, ``dd_g`` the group's mean of ``d`` less the overall."""
+    if p.m3_diff is None:
+        return None
+    return np.array([float(p.m3_diff.sum()) + 3.0 * float(p.m2_diff @ dd) + float(p.count @ dd ** 3)])
 
 
 def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
@@ -413,6 +433,7 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
     jj = np.array([j for j in range(n_m) for i in range(j)], dtype=np.intp)
     ii = np.array([i for j in range(n_m) for i in range(j)], dtype=np.intp)
     only_a, only_b, co, m2d = binary_pair_moments(gram[jj, ii], ones[jj], ones[ii], per)
+    m3d = binary_diff_m3(only_a, only_b, per)
     a_any, b_any = only_a.any(axis=1).tolist(), only_b.any(axis=1).tolist()
     agree = ((only_a + only_b) < per).any(axis=1).tolist()  # some question where d = 0
     only_a, only_b = only_a.astype(np.int64), only_b.astype(np.int64)
@@ -423,7 +444,7 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
             lo = -1.0 if b_any[p] else (0.0 if agree[p] else 1.0)
             hi = 1.0 if a_any[p] else (0.0 if agree[p] else -1.0)
         pairs.append(PairSums(names[j], names[i], count, mean[j], mean[i], m2[j], m2[i], m2d[p], co[p],
-                              only_a[p], only_b[p], zero, lo, hi, 0))
+                              only_a[p], only_b[p], zero, lo, hi, 0, m3d[p]))
     return models, pairs
 
 
@@ -446,7 +467,8 @@ def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: st
                 lo = -1.0 if only_b.any() else (0.0 if agree else 1.0)
                 hi = 1.0 if only_a.any() else (0.0 if agree else -1.0)
             return PairSums(model, baseline, count, a.mean, b.mean, a.m2, b.m2, m2d, co,
-                            only_a.astype(np.int64), only_b.astype(np.int64), zero, lo, hi, 0)
+                            only_a.astype(np.int64), only_b.astype(np.int64), zero, lo, hi, 0,
+                            binary_diff_m3(only_a, only_b, count))
         ra, rb = a.resid(), b.resid()
         co = groups.dot(ra, rb)
         rd = ra - rb
@@ -456,7 +478,7 @@ def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: st
                  else np.rint(groups.sum(fa | fb)).astype(np.int64))
         d = a.x - b.x
         return PairSums(model, baseline, count, a.mean, b.mean, a.m2, b.m2, m2d, co, zero, zero, not01,
-                        float(d.min()), float(d.max()), 0)
+                        float(d.min()), float(d.max()), 0, groups.dot(rd, rd * rd))
     shared = a.mask & b.mask
     n_shared = int(np.count_nonzero(shared))
     left_out = int(np.count_nonzero(a.mask | b.mask)) - n_shared
@@ -464,7 +486,7 @@ def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: st
     if n_shared == 0:
         nan, zero, zf = np.full(g, np.nan), np.zeros(g, np.int64), np.zeros(g)
         return PairSums(model, baseline, count, nan, nan, zf, zf, zf, zf, zero, zero, zero, math.nan, math.nan,
-                        left_out)
+                        left_out, zf)
     first = int(np.argmax(shared))
     res, means = [], []
     for col in (a, b):
@@ -488,4 +510,4 @@ def _pair_sums(groups: _Groups, a: _Column, b: _Column, model: str, baseline: st
         only_b = np.rint(groups.sum(shared & (a.x == 0.0) & (b.x == 1.0))).astype(np.int64)
     return PairSums(model, baseline, count, means[0], means[1], groups.dot(ra, ra), groups.dot(rb, rb),
                     groups.dot(rd, rd), groups.dot(ra, rb), only_a, only_b, not01, float(d.min()), float(d.max()),
-                    left_out)
+                    left_out, groups.dot(rd, rd * rd))
