@@ -110,15 +110,12 @@ def pair_reach(ma: float, mb: float, squares: tuple[float, float, float, float],
 def reach_of(data: Any, model: str, baseline: str, low: float, confidence: float = 0.95) -> Reach | None:
     """:func:`pair_reach` of ``model - baseline`` from a :class:`~evalstats_core.sums.FileSums` or a question table
     (through the sums of those two models alone, unclustered), or None (scores rescaled, i.e. not in [0, 1])."""
-    from .sums import FileSums, file_sums
+    from .sums import FileSums
 
     if not isinstance(data, FileSums):
-        from dataclasses import replace
+        from .guardrails import two_model_sums
 
-        cols = [list(data.models).index(model), list(data.models).index(baseline)]
-        data = file_sums(replace(data, models=(model, baseline), scores=data.scores[:, cols], k=data.k[:, cols],
-                                 answered=data.answered[:, cols], cluster_codes=None, clusters=None,
-                                 n_clusters=None, cluster_col=None))
+        data = two_model_sums(data, model, baseline)
     if data.exponent:
         return None
     p = data.merged().pair(list(data.models).index(model), list(data.models).index(baseline))

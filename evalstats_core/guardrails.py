@@ -335,15 +335,20 @@ def plain_paired_se(data: QuestionTable | FileSums, model: str, baseline: str) -
     """
     if isinstance(data, FileSums):
         return data.plain_paired_se(data.models.index(model), data.models.index(baseline))
+    return two_model_sums(data, model, baseline).plain_paired_se(0, 1)
+
+
+def two_model_sums(table: QuestionTable, model: str, baseline: str) -> FileSums:
+    """The unclustered :class:`~evalstats_core.sums.FileSums` of ``model`` and ``baseline`` alone (models 0 and 1):
+    one pass over those two columns of a question table."""
     from dataclasses import replace
 
     from .sums import file_sums
 
-    cols = [list(data.models).index(model), list(data.models).index(baseline)]
-    two = replace(data, models=(model, baseline), scores=data.scores[:, cols], k=data.k[:, cols],
-                  answered=data.answered[:, cols], cluster_codes=None, clusters=None, n_clusters=None,
-                  cluster_col=None)
-    return file_sums(two).plain_paired_se(0, 1)
+    cols = [list(table.models).index(model), list(table.models).index(baseline)]
+    return file_sums(replace(table, models=(model, baseline), scores=table.scores[:, cols], k=table.k[:, cols],
+                             answered=table.answered[:, cols], cluster_codes=None, clusters=None, n_clusters=None,
+                             cluster_col=None))
 
 
 def below_plain(data: QuestionTable | FileSums, analysis: Any) -> list[tuple[Any, float]]:
