@@ -12,20 +12,22 @@ t and ``qb`` on counts times ``(z / t_{n-1})^2``: skew6's choice, on branch skew
 ``unionkg`` with the counts divided by the near-bound weight, so t is untouched below the skewness 0.1), ``skew9`` (skew7's with
 the weight full from 0.12 and Hall's skewness-corrected t in the hull, its skewness at most 0.3), ``rule`` (the
 default since skew10: skew9's with the cap :func:`~evalstats_core.bounded_unclustered.hall_cap`;
-evalstats_core/bounded_unclustered.py; ``--check`` holds it against es.compare), ``sampled`` (not a rule: ``rule``
-with Hall's correction on the difference's sample skewness, which the file's sums cannot give). Files whose
+evalstats_core/bounded_unclustered.py), ``sampled`` (``rule`` with Hall's correction on the difference's sample
+skewness: the default since skew11b, the sums keeping each pair's third moment; ``--check`` holds it against
+es.compare). Files whose
 differences are all equal (SE 0) get no interval under every candidate (never a false pass).
 
 The gate's candidates (skew11; each is ``rule``'s interval with the lower end the gate reads, so "false pass" is
 the gate's): ``gate{r}`` inconclusive where the skewness Hall's correction is asked for is below ``-r`` times the cap
 (:func:`hall_request`), ``S{x}`` below ``-x``; ``unc1`` Hall's lower end at the skewness asked for, uncapped (not
 monotone in it past Hall's root), ``full`` that up to the root and inconclusive beyond; ``slack{k}`` inconclusive
-where capped unless the lower end clears the margin by k SE; ``tan`` (the gate since skew11,
+where capped unless the lower end clears the margin by k SE; ``gate11b`` (the gate since skew11b: ``tan`` on
+``sampled``); ``tan`` (skew11's gate on ``rule``,
 :mod:`evalstats_core.bounded_reach`) the lower end continued past the cap at Hall's own rate there
 (:func:`~evalstats_core.bounded_reach.hall_rate`), ``lin`` at the first-order rate ``crit^2 / 3``, ``r{c}`` at ``c``
 SE per unit of skewness. ``--truth X`` puts A ``X`` gaps from B (0: equal; 1: A ahead by the gap, at most half of
 B's room to 1): the first column is then the pass rate, the gate's power, and the summary compares each gate
-candidate's with ``rule``'s. ``--check`` also holds es.gate against ``tan``.
+candidate's with ``rule``'s. ``--check`` also holds es.gate against ``gate11b``.
 
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --audit          # the audit's two gate rates
     nice -n 5 .venv/bin/python bench/bench_skewed_pairs.py --grid --reps 2000
