@@ -318,12 +318,12 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
         low, high = (np.array(v) for v in zip(*few, strict=True))
     out = []
     ps = [paired_proportion_p(float(x), float(y), correction=float(k)) for x, y, k in zip(b, c, cc, strict=True)]
-    if mover is not None:
-        for p, (cells, t) in enumerate(zip(mover, crit, strict=True)):
-            pa, pb, la, lb, corr, ok = cells
-            m_low, m_high = _ends(pa, pb, la, lb, corr, np.asarray(t, dtype=np.float64))
-            if ok:
-                low[p], high[p] = min(low[p], float(m_low)), max(high[p], float(m_high))
+    if mover is not None:  # every pair's MOVER ends in one call (element by element: each pair's own doubles)
+        m_low, m_high = _ends(*(np.array([float(cells[i]) for cells in mover]) for i in range(5)),
+                              np.array(crit, dtype=np.float64))
+        for p, cells in enumerate(mover):
+            if cells[5]:  # ok
+                low[p], high[p] = min(low[p], float(m_low[p])), max(high[p], float(m_high[p]))
                 ps[p] = max(ps[p], float(mover_ps[p])) if math.isfinite(ps[p]) else ps[p]
     kind = "tango" if sizes is None else "tango-effective"
     for p in range(n_pairs):
