@@ -111,7 +111,7 @@ _LIVE = 38.0
 
 def _underflows(pa: float, pb: float, la: float, lb: float, corr: float, df: float) -> bool:
     """Whether :func:`~evalstats_core.pair_mover.cell_mover_p` of these cells is exactly 0.0 without its k-section: the
-    end's float root ``r`` (in ``(0, 2^20)``, where the doubling search brackets it) less twice its noise window
+    end's float root ``r`` (in ``(38, 2^20)``, where the doubling search would bracket it) less twice its noise window
     (:func:`_mover_near`, the window :func:`~evalstats_core._pair_batch._ahead_path` trusts) is a critical value at
     and beyond which t's tail on ``df`` is 0.0 (:func:`~evalstats_core._quantiles.t_sf_zero_beyond`); the k-section's
     root lies beyond it, so ``2 t_sf`` there is 0.0. Two models far apart on a large file (``tests/test_mover_zero.py``)."""
@@ -122,7 +122,9 @@ def _underflows(pa: float, pb: float, la: float, lb: float, corr: float, df: flo
     f = functools.partial(_mover_end_float, pa, pb, la, lb, corr, pa > pb)
     if not f(_LIVE) > 0.0:  # the root lies below _LIVE: no p of 0 there (one evaluation instead of a root search)
         return False
-    r = _float_root(f, 0.0, _TOP, None, None)
+    sa, sb = la * pa * (1.0 - pa), lb * pb * (1.0 - pb)  # the cells' SEs on the proportion scale: a Wald-like guess
+    spread = math.sqrt(max(sa * sa + sb * sb - 2.0 * corr * sa * sb, 0.0))
+    r = _float_root(f, _LIVE, _TOP, abs(pa - pb) / spread if spread > 0.0 else None, None)
     return r is not None and t_sf_zero_beyond(r - 2.0 * _mover_near(f, r), df)
 
 
