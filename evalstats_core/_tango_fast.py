@@ -170,23 +170,14 @@ def threshold_path(b: float, c: float, n: float, cc: float, aim: float, lo: floa
     if right is None:
         return None
     seen: dict[float, bool] = {}  # the doubles strictly between the sure points that a trial point fell on
-    last, points = _POINTS - 1, _POINTS
+    last = _POINTS - 1
     path = [(lo, hi)]
     for _ in range(_STEPS):
         width = hi - lo
-        # every trial point up to the sure left point counts: _at_most(left, lo, width), inline (11 calls a bracket)
-        if width > 0.0:
-            count = (left - lo) / width * points
-            count = 0 if not count > 0.0 else last if count >= last else int(count)
-            while count < last and lo + width * ((count + 1) / points) <= left:
-                count += 1
-            while count > 0 and lo + width * (count / points) > left:
-                count -= 1
-        else:
-            count = last if lo <= left else 0
+        count = _at_most(left, lo, width)  # every trial point up to the sure left point counts
         k = count + 1
         while k <= last:  # the trial points between the sure ones, one run of equal doubles at a time
-            x = lo + width * (k / points)
+            x = lo + width * (k / _POINTS)
             if x >= right:
                 break
             counts = seen.get(x)
@@ -197,11 +188,11 @@ def threshold_path(b: float, c: float, n: float, cc: float, aim: float, lo: floa
                 if not math.isfinite(v):
                     return None
                 counts = seen[x] = v > aim
-            upto = k if k == last or lo + width * ((k + 1) / points) > x else _at_most(x, lo, width)  # last equal to x
+            upto = k if k == last or lo + width * ((k + 1) / _POINTS) > x else _at_most(x, lo, width)  # last equal to x
             if counts:
                 count += upto - k + 1
             k = upto + 1
-        lo, hi = lo + width * (count / points), lo + width * ((count + 1) / points)
+        lo, hi = lo + width * (count / _POINTS), lo + width * ((count + 1) / _POINTS)
         path.append((lo, hi))
     return path
 
