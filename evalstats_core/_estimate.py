@@ -188,7 +188,7 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         from .proportions import binary_mean_interval
 
         # correct answers per cluster, and whether the clusters hold under two clusters' worth: made only where the
-        # rule reads them (at large n it reads neither), the second once per cluster-size vector in memo
+        # rule reads them (at large n it reads only the second), the second once per cluster-size vector in memo
         wins = None if sizes is None else lambda: np.rint(s + sizes * mu)
         few = None if sizes is None or memo is None else lambda: _kept(memo, (sizes,), lambda: few_clusters_worth(sizes),
                                                                        "few")
