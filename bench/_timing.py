@@ -27,14 +27,20 @@ def best(fn: Callable[[], object], repeat: int, clock: Callable[[], float] = tim
 
 
 def best_pair(fn: Callable[[], object], ref: Callable[[], object] | None, repeat: int,
-              clock: Callable[[], float] = time.process_time) -> tuple[float, float]:
+              clock: Callable[[], float] = time.process_time,
+              fresh: Callable[[], object] | None = None) -> tuple[float, float]:
     """Fastest times of ``fn`` and ``ref`` (``ref`` may be None: then ``inf``) over ``repeat`` rounds in which
-    each is called once, alternately, after one warm-up round (seconds on ``clock``)."""
+    each is called once, alternately, after one warm-up round (seconds on ``clock``).
+
+    ``fresh``, when given, runs before every call, untimed: it empties whatever the code under test keeps
+    across calls, so that each timed call costs what a file seen for the first time costs."""
     times = [math.inf, math.inf]
     for i in range(repeat + 1):
         for j, f in enumerate((fn, ref)):
             if f is None:
                 continue
+            if fresh is not None:
+                fresh()
             start = clock()
             f()
             if i:  # the first round is a warm-up

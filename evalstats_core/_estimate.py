@@ -187,8 +187,11 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         from .cluster_means import few_clusters_worth
         from .proportions import binary_mean_interval
 
-        wins = None if sizes is None else np.rint(s + sizes * mu)  # correct answers per cluster
-        few = None if sizes is None or memo is None else _kept(memo, (sizes,), lambda: few_clusters_worth(sizes), "few")
+        # correct answers per cluster, and whether the clusters hold under two clusters' worth: made only where the
+        # rule reads them (at large n it reads only the second), the second once per cluster-size vector in memo
+        wins = None if sizes is None else lambda: np.rint(s + sizes * mu)
+        few = None if sizes is None or memo is None else lambda: _kept(memo, (sizes,), lambda: few_clusters_worth(sizes),
+                                                                       "few")
         chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins, few_worth=few)
         if chosen is not None:
             low, high, kind = chosen

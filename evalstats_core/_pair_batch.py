@@ -36,7 +36,7 @@ from ._tango_fast import threshold_path
 from ._tango_fast import wald_guess as _wald
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
-from .pair_mover import _cell_weights, _cells, _ends, disagreement_df
+from .pair_mover import _cell_weights, _cells, _ends, disagreement_df, row_dots
 from .pair_proportions import (
     _BISECT_STEPS,
     CONTINUITY_RAMP,
@@ -318,12 +318,12 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
         low, high = (np.array(v) for v in zip(*few, strict=True))
     out = []
     ps = [paired_proportion_p(float(x), float(y), correction=float(k)) for x, y, k in zip(b, c, cc, strict=True)]
-    if mover is not None:
-        for p, (cells, t) in enumerate(zip(mover, crit, strict=True)):
-            pa, pb, la, lb, corr, ok = cells
-            m_low, m_high = _ends(pa, pb, la, lb, corr, np.asarray(t, dtype=np.float64))
-            if ok:
-                low[p], high[p] = min(low[p], float(m_low)), max(high[p], float(m_high))
+    if mover is not None:  # every pair's MOVER ends in one call (element by element: each pair's own doubles)
+        m_low, m_high = _ends(*(np.array([float(cells[i]) for cells in mover]) for i in range(5)),
+                              np.array(crit, dtype=np.float64))
+        for p, cells in enumerate(mover):
+            if cells[5]:  # ok
+                low[p], high[p] = min(low[p], float(m_low[p])), max(high[p], float(m_high[p]))
                 ps[p] = max(ps[p], float(mover_ps[p])) if math.isfinite(ps[p]) else ps[p]
     kind = "tango" if sizes is None else "tango-effective"
     for p in range(n_pairs):
@@ -392,7 +392,8 @@ def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, s
         if cells is None:
             only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
         weights = _cell_weights(sz)  # one cluster-size vector for every pair of the batch
-        mover = [_cells(only_a_g[p], only_b_g[p], sz, weights) for p in range(n_pairs)]
+        stacked = _cells(only_a_g, only_b_g, sz, weights, dot=row_dots)  # every pair's cells at once, row by row
+        mover = [tuple(v[p] for v in stacked) for p in range(n_pairs)]
         mover_ps = cell_mover_ps(mover, np.array(nus))
         mover_ps.setflags(write=False)
     scale.setflags(write=False)  # shared by later calls (and sessions): read, never written

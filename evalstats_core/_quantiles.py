@@ -163,6 +163,28 @@ def t_sf(t: float, df: float) -> float:
     return t_cdf(-t, df)
 
 
+_ZERO_LOG = -760.0  # exp of a log below this is 0.0 in float64 (below about -745.13), with room for its rounding
+
+
+def t_sf_zero_beyond(t: float, df: float) -> bool:
+    """Whether :func:`t_sf` is exactly 0.0 at every ``x >= t`` (a sufficient test; False when it cannot tell).
+
+    For ``t > 1`` and finite ``df > 1`` in the branch of ``_t_lower`` that takes ``I_x(df/2, 1/2)`` directly (which
+    every larger ``t`` takes too: ``y`` grows with ``t``), the tail is ``exp(L) CF / df`` with
+    ``L = log(x^a y^(1/2) / B(a, 1/2))``, ``x = df / (df + t^2)``. ``L`` decreases in ``t`` for ``t > 1`` (its
+    derivative is ``df (1/t - t) / (df + t^2)``), so once it is below :data:`_ZERO_LOG` at ``t`` (computed to
+    far better than the 15 of room) ``exp(L)`` is 0.0 beyond it, and so is the tail (checked at ``t`` itself: a
+    finite continued fraction)."""
+    if not (1.0 < t < math.inf and 1.0 < df < math.inf):
+        return False
+    tt = t * t
+    x, y = df / (df + tt), tt / (df + tt)
+    a = 0.5 * df
+    if not y > 2.0 * (0.75 / (a + 2.5)):  # the direct branch, with room for y's rounding at larger t
+        return False
+    return _log_power(a, x, 0.5, y) < _ZERO_LOG and t_sf(t, df) == 0.0
+
+
 def _hill(q2: float, n: float) -> float:
     """Hill's (1970, Algorithm 396) approximation to the t quantile for two-sided tail ``q2``, ``n >= 1``."""
     if n == 2.0:

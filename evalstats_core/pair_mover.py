@@ -82,11 +82,13 @@ def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: A
     return np.clip(nu, 1.0, df)
 
 
-def _cells(only_a_g: Any, only_b_g: Any, sizes: Any,
-           weights: tuple[float, np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
+def _cells(only_a_g: Any, only_b_g: Any, sizes: Any, weights: tuple[float, np.ndarray] | None = None, *,
+           dot: Any = np.matmul) -> tuple[np.ndarray, ...]:
     """Per file: the two cells' proportions, their logit-scale standard errors, the correlation of their
     CR2 residuals (weights ``1 / (1 - n_g / n)``), and where the MOVER is defined (both cells non-empty
-    with a spread). ``weights``: :func:`_cell_weights` of ``sizes`` when made already (many pairs on them)."""
+    with a spread). ``weights``: :func:`_cell_weights` of ``sizes`` when made already (many pairs on them).
+    ``dot(u, w)``: the weighted sums of the rows of ``u`` (``np.matmul``; :func:`row_dots` for the rows of one
+    analysis's pairs, each then the same doubles as that pair's cells alone)."""
     sz = np.asarray(sizes, dtype=np.float64)
     n, w = _cell_weights(sz) if weights is None else weights
     out = []
@@ -96,13 +98,19 @@ def _cells(only_a_g: Any, only_b_g: Any, sizes: Any,
         r = x - sz * p[..., None]
         out.append((p, r))
     (pa, ra), (pb, rb) = out
-    va, vb, cov = (ra * ra) @ w, (rb * rb) @ w, (ra * rb) @ w
+    va, vb, cov = dot(ra * ra, w), dot(rb * rb, w), dot(ra * rb, w)
     ok = (pa > 0.0) & (pa < 1.0) & (pb > 0.0) & (pb < 1.0) & (va > 0.0) & (vb > 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         la = np.where(ok, np.sqrt(va) / n / (pa * (1.0 - pa)), 0.0)  # CR2 SE on the logit scale (delta method)
         lb = np.where(ok, np.sqrt(vb) / n / (pb * (1.0 - pb)), 0.0)
         corr = np.where(ok, cov / np.sqrt(va * vb), 0.0)
     return pa, pb, la, lb, corr, ok
+
+
+def row_dots(u: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``u @ w`` of a stack of rows ``u`` (shape ``(P, G)``), one dot per row: the doubles of each row's own dot
+    (a matrix-vector product may add in another order)."""
+    return np.array([row @ w for row in u])
 
 
 def _cell_weights(sizes: np.ndarray) -> tuple[float, np.ndarray]:

@@ -24,6 +24,7 @@ intervals here hold their level where t does not (exact and simulated coverage i
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -193,8 +194,8 @@ def logit_ci(mean: float, se: float, df: float, *, confidence: float = 0.95) -> 
 
 
 def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.ndarray | None, *,
-                         confidence: float = 0.95, successes: np.ndarray | None = None,
-                         few_worth: bool | None = None) -> tuple[float, float, str] | None:
+                         confidence: float = 0.95, successes: np.ndarray | Callable[[], np.ndarray] | None = None,
+                         few_worth: bool | Callable[[], bool] | None = None) -> tuple[float, float, str] | None:
     """The rule for one model's 0/1 accuracy: ``(low, high, kind)``, or None when t is right.
 
     Without clusters (``sizes`` None): when ``n min(p, 1 - p)`` is below :data:`FAILURES_FOR_T`,
@@ -206,7 +207,8 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     and, given the per-cluster ``successes``, the beta-binomial profile-likelihood interval
     (:func:`~evalstats_core.betabinomial.betabinomial_profile_ci`). With fewer than two clusters' worth
     of information (:func:`~evalstats_core.cluster_means.few_clusters_worth`: two clusters, or one holding
-    most questions; ``few_worth``: its answer when known already; ``kind = "cluster-means"``) at least the
+    most questions; ``few_worth``: its answer when known already, or a function giving it, asked only where the answer
+    is read; ``successes`` may be such a function too; ``kind = "cluster-means"``) at least the
     cluster means' interval on the raw and, given
     ``successes``, the empirical-logit scale (:func:`~evalstats_core.cluster_means.cluster_means_ci`,
     :func:`~evalstats_core.cluster_means.logit_cluster_means_ci`; the two cluster means' closed form
@@ -253,7 +255,7 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     t_low, t_high = max(0.0, mean - half), min(1.0, mean + half)  # CR2's t, clipped: the floor with few
 
     def is_few() -> bool:  # the cluster means (Notes); asked only where the answer is read (a pass over the sizes)
-        worth = few_clusters_worth(sizes) if few_worth is None else few_worth
+        worth = few_clusters_worth(sizes) if few_worth is None else few_worth() if callable(few_worth) else few_worth
         return worth and (successes is not None or len(sizes) == 2)
 
     if se > 0.0 and not use_proportion_interval(mean, min(n_eff, float(n))):
@@ -269,6 +271,8 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
         if successes is not None:  # the union with the beta-binomial profile interval (Notes)
             from .betabinomial import betabinomial_profile_ci
 
+            successes = successes() if callable(successes) else successes
+
             bb_low, bb_high = betabinomial_profile_ci(successes, sizes, confidence=confidence)
             low, high = min(low, bb_low), max(high, bb_high)
         few = is_few()
@@ -276,6 +280,8 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
         return low, high, "korn-graubard"
     if successes is not None:
         from .cluster_means import cluster_means_ci, logit_cluster_means_ci
+
+        successes = successes() if callable(successes) else successes
 
         sz = np.asarray(sizes, dtype=np.float64)
         raw = cluster_means_ci(mean, np.asarray(successes) / sz, sz, confidence=confidence, bounds=(0.0, 1.0))
