@@ -137,6 +137,11 @@ def compare_section(content, res: Results) -> None:
         st.info("One model only: nothing to compare. Add a second model's scores to the file.")
         return
     st.dataframe(report.comparisons_display(a), hide_index=True, width="stretch", column_config=_NAMES)
+    from evalstats_core.bounded_reach import REACH_START
+
+    for w in a.warnings:  # a pair too skewed for its questions: its lower end is unreliable (the gate says so too)
+        if w.startswith(REACH_START):
+            st.warning(esc(w[0].upper() + w[1:]) + ".", icon=":material/warning:")
     quote = report.quote_label(a)
     st.caption(f"Differences are in percentage points{'' if _percent(a) else ' (score units)'}. The p-value to "
                f"quote is **{esc(quote)}**" + (f", adjusted for the {len(a.comparisons)} comparisons" if quote != "p"

@@ -123,6 +123,10 @@ def reach_of(data: Any, model: str, baseline: str, low: float, confidence: float
     return pair_reach(float(p.mean_model[0]), float(p.mean_baseline[0]), squares, int(p.count[0]), low, confidence)
 
 
+#: How :func:`reach_sentence` begins (the workbench finds the analysis' warnings of this kind by it).
+REACH_START = "the scores are too skewed for "
+
+
 def reach_sentence(r: Reach, model: str, baseline: str, margin: float | None = None) -> str:
     """Why the lower end of ``model - baseline`` is unreliable, with the numbers, and the fix; with ``margin`` (the
     gate's, score units) why the gate cannot pass."""
@@ -131,7 +135,7 @@ def reach_sentence(r: Reach, model: str, baseline: str, margin: float | None = N
     def points(x: float) -> str:
         return signed_zero_free(100.0 * x, 1, signed=True) + " points"
 
-    head = (f"the scores are too skewed for {r.n:,} shared questions to bound {model} - {baseline} from below: the "
+    head = (f"{REACH_START}{r.n:,} shared questions to bound {model} - {baseline} from below: the "
             f"skewness of its mean they imply, {r.asked:.2f}, is beyond the {-r.cap:.2f} Hall's correction takes with "
             f"{r.n:,} questions, so the interval's lower end, {points(r.low)}, is unreliable (continued at the "
             f"correction's rate it reaches {points(r.reach)}")
@@ -142,13 +146,20 @@ def reach_sentence(r: Reach, model: str, baseline: str, margin: float | None = N
 
 def reach_notes(sums: Any, pairs: Any, confidence: float) -> list[str]:
     """:func:`reach_sentence` for each unclustered pair of ``pairs`` (an analysis' comparisons) whose interval is the
-    bounded pair rule's and whose lower end is capped, from the file's ``sums``."""
+    bounded pair rule's and capped on either side, from the file's ``sums``: the lower end of ``model - baseline``,
+    or its upper end, read as the lower end of ``baseline - model`` (a file analysed without a baseline lists the
+    pair in the order its means give, whichever way its skewness points)."""
     from .vocabulary import INTERVAL_LABELS
 
     label = INTERVAL_LABELS["t-tango"]
-    found = ((p, reach_of(sums, p.model, p.baseline, p.ci_low, confidence)) for p in pairs
-             if p.n_clusters is None and p.interval == label)
-    return [reach_sentence(r, p.model, p.baseline) for p, r in found if r is not None]
+    notes = []
+    for p in pairs:
+        if p.n_clusters is None and p.interval == label:
+            for model, baseline, low in ((p.model, p.baseline, p.ci_low), (p.baseline, p.model, -p.ci_high)):
+                r = reach_of(sums, model, baseline, low, confidence)
+                if r is not None:
+                    notes.append(reach_sentence(r, model, baseline))
+    return notes
 
 
 def sample_skewness(m3: float, ssd: float, n: int, gamma: float, implied: float, cap: float) -> float:
