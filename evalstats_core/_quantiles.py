@@ -347,14 +347,14 @@ def t_ppf(p: float, df: float) -> float:
     ----------
     Hill, G. W. (1970). Algorithm 396: Student's t-quantiles. Communications of the ACM 13(10), 619-620
     (the starting value).
-    Fisher, R. A. (1925). Expansion of "Student's" integral in powers of n^-1. Metron 5(3), 109-112; the terms
+    Fisher, R. A. (1925). Expansion of "Student's" integral in powers of n^-1. Metron 5; the terms
     ``g1..g4`` as in Abramowitz, M. & Stegun, I. A. (1964), Handbook of Mathematical Functions, 26.7.5, and
     ``g5`` from Fisher, R. A. & Cornish, E. A. (1960), The percentile points of distributions having known
     cumulants, Technometrics 2(2), 209-225 (its remainder here falls as ``df^-6``, as it must).
     Shaw, W. T. (2006). Sampling Student's T distribution -- use of the inverse cumulative distribution
     function. Journal of Computational Finance 9(4), 37-73 (the closed forms at df 1 and 2).
     Halley's method: e.g. Gil, A., Segura, J. & Temme, N. M. (2007). Numerical Methods for Special Functions,
-    SIAM, Sec. 7.3.
+    SIAM (Halley's method for inverting distribution functions).
     """
     if math.isnan(p) or math.isnan(df) or df <= 0.0 or not 0.0 <= p <= 1.0:
         return math.nan
