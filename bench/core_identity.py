@@ -136,8 +136,8 @@ _NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
 
 
 def _largest_move(old: dict, new: dict, moved: list) -> str:
-    """The largest relative change of a number among the moved cases (when only numbers moved)."""
-    worst, where = 0.0, None
+    """The largest relative change of a number among the moved cases, per field (when only numbers moved)."""
+    worst: dict[str, tuple] = {}
     for k in moved:
         a, b = old.get(k) or "", new.get(k) or ""
         if _NUMBER.sub("#", a) != _NUMBER.sub("#", b):
@@ -145,10 +145,12 @@ def _largest_move(old: dict, new: dict, moved: list) -> str:
         for mx, my in zip(_NUMBER.finditer(a), _NUMBER.finditer(b), strict=True):
             x, y = float(mx.group()), float(my.group())
             rel = abs(x - y) / abs(x) if x else abs(y)
-            if rel > worst:
-                field = a[:mx.start()].rsplit("(", 1)[-1].rsplit(", ", 1)[-1]
-                worst, where = rel, (k, field, x, y)
-    return f"largest relative change {worst:.3g} ({where})"
+            field = a[:mx.start()].rsplit("(", 1)[-1].rsplit(", ", 1)[-1].rstrip("=")
+            if rel > worst.get(field, (0.0,))[0]:
+                worst[field] = (rel, k, x, y)
+    top = sorted(worst.items(), key=lambda kv: -kv[1][0])[:6]
+    return "largest relative change per field:\n" + "\n".join(
+        f"  {f}: {w[0]:.3g} ({w[1]}: {w[2]!r} -> {w[3]!r})" for f, w in top if w[0] > 0)
 
 
 def main() -> int:

@@ -242,14 +242,21 @@ def _halley(x: float, q: float, df: float) -> float:
     Each step costs one incomplete beta: with ``f(x) = P(T > x) - q``, ``f' = -pdf`` and ``f'' / f' = -w``,
     ``w = (df + 1) x / (df + x^2)``, Halley's step is ``x - g / (1 + g w / 2)``, ``g = f / f'``. Its error after a
     step of relative size ``s`` is about ``(s (1 + w x))^3``; the steps stop when that is below 1e-17 (so the
-    next one would not move ``x``), usually after one or two from Hill's start at ``df >= 2``."""
+    next one would not move ``x``), usually after one or two from Hill's start at ``df >= 2``. For ``q > 1/4``
+    the central mass ``P(|T| < x) = I_{x^2/(df+x^2)}(1/2, df/2)`` is solved for ``1 - 2q`` instead (the same
+    step: its derivative is ``2 pdf``), whose rounding moves ``x`` by ``(1 - 2q) / (2q)`` times less."""
     log_c = _t_log_density_const(df)
     half = 0.5 * (df + 1.0)
+    central = q > 0.25  # solve P(|T| < x) = 1 - 2q (exact), known to relative accuracy where the tail is not
     for _ in range(6):
         pdf = math.exp(log_c - half * math.log1p(x * x / df))
         if not pdf > 0.0:
             return math.nan
-        g = (q - _t_lower(-x, df)) / pdf
+        if central:
+            xx = x * x
+            g = (ibeta(0.5 * df, 0.5, df / (df + xx), xx / (df + xx))[1] - (1.0 - 2.0 * q)) / (2.0 * pdf)
+        else:
+            g = (q - _t_lower(-x, df)) / pdf
         wx = (df + 1.0) * x * x / (df + x * x)
         step = g / (1.0 + 0.5 * g * wx / x)
         x_new = x - step
@@ -336,12 +343,14 @@ def t_ppf(p: float, df: float) -> float:
     df >= 1e4 (was 28-44), 7-20 us at df 3.7-999 (was 19-50); scipy's ``stdtrit`` takes 0.5-1 us a call.
 
     Accuracy, max ulps over bench/bench_quantiles.py's grid (123 p in ``(1e-12, 1 - 1e-12)``, 48 df in
-    0.5-1e12, fractional ones included), before -> after. Against ``stdtrit``, two-sided levels 0.5-0.9999 by
-    df band (0.5-1 / 1-5 / 5-30 / 30-1e3 / 1e3-1e5 / 1e5-1e12): 42/57/64/24/34/44 -> 42/63/62/11/7/6. Against
-    40-digit quantiles from ``mpmath`` (``--truth``), which tell whose error a difference is:
-    levels 42/17/16/24/34/44 -> 42/16/17/12/4/4, every p 197/174/177/98/34/44 -> 163/146/172/99/4/4 (the
-    largest near ``p = 1/2``, where a quantile from the tail is ill-conditioned; ``stdtrit`` is off there by
-    196-111740 ulps itself, and by up to 62 at the levels at df 1-30, where ours is within 17).
+    0.5-1e12, fractional ones included), before -> after, by df band 0.5-1 / 1-5 / 5-30 / 30-1e3 / 1e3-1e5 /
+    1e5-1e12. Against 40-digit quantiles from ``mpmath`` (``--truth``): two-sided levels 0.5-0.9999
+    42/17/16/24/34/44 -> 42/16/17/12/4/4; every p 197/174/177/98/34/44 -> 163/27/18/13/4/4 (near ``p = 1/2``
+    the central mass is solved for, see :func:`_halley`; the df < 1 band is the unchanged Newton path).
+    Against ``stdtrit``: levels 42/57/64/24/34/44 -> 42/63/62/11/7/6; every p 163/111877/343/322/321/323 ->
+    196/111748/343/331/321/322. Where the differences to ``stdtrit`` grew (levels at df 1-5, every p at df
+    0.5-1 and 30-1e3) it is ``stdtrit``'s own error: 55 ulps from ``mpmath`` at the levels at df 1-5 and
+    196-111740 near ``p = 1/2``, where ours is now within 27.
 
     References
     ----------

@@ -71,3 +71,12 @@ def test_far_tails_and_df_below_one_round_trip(p, df):
     """Where Halley's steps are not taken (df < 1) or stray, the safeguarded Newton still finds the point."""
     x = q.t_ppf(p, df)
     assert math.isfinite(x) and abs(q.t_cdf(x, df) - p) <= 1e-12 * p
+
+
+@pytest.mark.parametrize("df", [1.5, 3.0, 4.0, 9.0, 47.5, 100.0])
+def test_near_the_centre_within_30_ulps(df):
+    """``p`` in (1/4, 3/4): Halley solves for the central mass ``1 - 2q``, not the tail ``q`` (whose rounding
+    moved a quantile near 0 by 150-180 ulps before, e.g. df 3 at p = 0.499)."""
+    ps = [0.26, 0.3, 0.4, 0.45, 0.49, 0.499, 0.4999, 0.501, 0.6, 0.74]
+    bad = [(p, u) for p in ps if (u := ulps(q.t_ppf(p, df), -truth(1.0 - p, df) if p < 0.5 else truth(p, df))) > 30]
+    assert bad == []
