@@ -248,15 +248,16 @@ def _halley(x: float, q: float, df: float) -> float:
     log_c = _t_log_density_const(df)
     half = 0.5 * (df + 1.0)
     central = q > 0.25  # solve P(|T| < x) = 1 - 2q (exact), known to relative accuracy where the tail is not
+    log_q = math.log(q)
     for _ in range(6):
-        pdf = math.exp(log_c - half * math.log1p(x * x / df))
-        if not pdf > 0.0:
-            return math.nan
+        log_pdf = log_c - half * math.log1p(x * x / df)
         if central:
             xx = x * x
-            g = (ibeta(0.5 * df, 0.5, df / (df + xx), xx / (df + xx))[1] - (1.0 - 2.0 * q)) / (2.0 * pdf)
-        else:
-            g = (q - _t_lower(-x, df)) / pdf
+            g = (ibeta(0.5 * df, 0.5, df / (df + xx), xx / (df + xx))[1] - (1.0 - 2.0 * q)) / (2.0 * math.exp(log_pdf))
+        else:  # (q - tail) / pdf as ((q - tail) / q) (q / pdf): far out the density is subnormal (1e-322 at
+            g = (q - _t_lower(-x, df)) / q * math.exp(log_q - log_pdf)  # df 1.8, q 1e-208), q / pdf is not
+        if not math.isfinite(g):
+            return math.nan
         wx = (df + 1.0) * x * x / (df + x * x)
         step = g / (1.0 + 0.5 * g * wx / x)
         x_new = x - step
