@@ -17,6 +17,12 @@ spell out each field and the aggregate that makes it.
 
 Unclustered files have one group (``G = 1``) holding every question; a clustered file analysed without
 clusters merges its groups exactly (:meth:`FileSums.merged`).
+
+The private modules beside this one hold the parts: the per-group kernels of :func:`file_sums` and the 0/1
+moments (:func:`binary_moments`, :func:`binary_pair_moments`) in :mod:`~evalstats_core._sums_groups`; one
+group's 0/1 sums in plain floats in :mod:`~evalstats_core._sums_one`; the merging algebra (:func:`centre`,
+:func:`centre_kept` and the (co-)moment and third-moment updates of :meth:`FileSums.merged`) in
+:mod:`~evalstats_core._sums_merge`. The public names among them are importable from here.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from ._sums_groups import (
     binary_moments,
     binary_pair_moments,
 )
+from ._sums_merge import _merged_m3, _within_plus, centre, centre_kept
 from ._sums_one import binary_table_one
 
 if TYPE_CHECKING:
@@ -281,56 +288,6 @@ class FileSums:
         return FileSums(self.name, self.models, None, None, one * self.n_questions, self.score_kind,
                         self.n_questions, self.exponent, tuple(models), tuple(pairs), self.format,
                         self.question_col, self.model_col, self.score_col, self.notes, self.reading, self.warnings)
-
-
-def _merged_m3(p: PairSums, dd: np.ndarray) -> np.ndarray | None:
-    """The merged centred sum of cubes of ``d`` (Chan, Golub & LeVeque's update for the third moment):
-    ``sum_g m3_g + 3 sum_g dd_g m2_g + sum_g n_g dd_g^3``, ``dd_g`` the group's mean of ``d`` less the overall."""
-    if p.m3_diff is None:
-        return None
-    return np.array([float(p.m3_diff.sum()) + 3.0 * float(p.m2_diff @ dd) + float(p.count @ dd ** 3)])
-
-
-def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
-    """``(n, overall mean, per-group deviations mean_g - overall)`` over the groups with ``count > 0``.
-
-    The overall mean is taken as ``m_ref + sum n_g (m_g - m_ref) / n`` with ``m_ref`` the first group's
-    mean, so equal group means give exactly that mean and deviations that are exactly 0. The deviations
-    are 0 (not nan) in empty groups; ``n = 0`` gives a nan mean.
-    """
-    if count.shape == (1,) and count[0] > 0:  # one group (no clusters): the same doubles in Python floats
-        n, ref = int(count[0]), float(mean[0])
-        overall = ref + (n * (ref - ref)) / n
-        return n, overall, np.array([ref - overall])
-    used = count > 0
-    n = int(count.sum())
-    if n == 0:
-        return 0, math.nan, np.zeros(count.shape)
-    if used.all():  # no empty group (the usual file): the same doubles without the masks
-        ref = float(mean[0])
-        overall = ref + float(count @ (mean - ref)) / n
-        return n, overall, mean - overall
-    m = np.where(used, mean, 0.0)
-    ref = float(m[int(np.argmax(used))])
-    overall = ref + float(count @ (m - ref)) / n
-    return n, overall, np.where(used, m - overall, 0.0)
-
-
-def centre_kept(memo: dict | None, count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
-    """:func:`centre`, once per ``(count, mean)`` pair of arrays in ``memo`` (a :attr:`FileSums.memo`; the entry
-    holds the arrays, so an identity is never reused while kept)."""
-    if memo is None:
-        return centre(count, mean)
-    key = ("centre", id(count), id(mean))
-    hit = memo.get(key)
-    if hit is None:
-        hit = memo[key] = (count, mean, centre(count, mean))
-    return hit[2]
-
-
-def _within_plus(within: np.ndarray, count: np.ndarray, dev_a: np.ndarray, dev_b: np.ndarray) -> np.ndarray:
-    """One group's centred (co-)moment: the within-group sums plus ``sum_g n_g dev_a,g dev_b,g``."""
-    return np.array([float(within.sum()) + float(count @ (dev_a * dev_b))])
 
 
 def file_sums(table: QuestionTable) -> FileSums:

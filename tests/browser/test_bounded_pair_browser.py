@@ -48,3 +48,34 @@ def test_the_methods_paragraph_on_the_page_names_the_pair_rule(server, page, tmp
     for end in (c.ci_low, c.ci_high):  # the comparison's ends in points, as the page prints them
         assert f"{abs(100 * end):.1f}" in body
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_a_pair_too_skewed_for_its_questions_shows_why_its_lower_end_is_unreliable(server, page, tmp_path):
+    """Ten questions of continuous scores at 95% against 97% (skew11's capped file): the workbench shows the
+    analysis' warning that the pair's lower end is unreliable, with the API's numbers, and no traceback."""
+    import pandas as pd
+    from test_gate_skewed import _capped_file
+
+    from evalstats_core.bounded_reach import reach_of, reach_sentence
+    from evalstats_core.sums import file_sums
+
+    a, b = _capped_file()
+    path = tmp_path / "skewed_pair.csv"
+    pd.DataFrame({"question": [f"q{i}" for i in range(10)], "A": a, "B": b}).to_csv(path, index=False)
+    c = es.compare(a, b)
+    note = reach_sentence(reach_of(file_sums(es.question_scores(es.load(path))), "A", "B", c.ci_low), "A", "B")
+    page.goto(server + "/analyze")
+    wait_ready(page)
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+    page.get_by_text("skewed_pair.csv", exact=False).first.wait_for()
+    wait_ready(page)
+    wait_charts(page, 2)
+    shown = page.get_by_text("too skewed for 10 shared questions", exact=False).first
+    shown.wait_for()
+    shown.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shown.screenshot(path=str(SHOTS / "analyze_skewed_pair_warning.png"))
+    text = " ".join(shown.inner_text().split())
+    assert note.split(": the skewness")[1][:60] in text  # the numbers after the colon, as the API words them
+    assert f"{100 * c.ci_low:+.1f} points" in text
+    assert page.locator('[data-testid="stException"]').count() == 0
