@@ -26,7 +26,7 @@ dot for the questions both got right), else the mean, residuals, dots and residu
 ``analyze`` the runs histograms (from the smallest and largest number of runs when they are equal, two passes
 over the contiguous runs table, as ours), the answered mask, the Gram matrix of the table (of two columns from two
 complex dots, as ours) and each model's ones per cluster. Its t quantiles and p-values are scipy's (C); ours are pure Python (no scipy on the command line's path):
-a t quantile (about 0.1 ms) is kept per (confidence, df) for the process, but each pair's p-value (5-30 us) is
+a t quantile (1 us at df >= max(300, 200 z^2), 7-20 us at smaller df: bench/bench_quantiles.py) is kept per (confidence, df) for the process, but each pair's p-value (5-30 us) is
 paid every call, a fixed cost that shows at 1e6 rows. BLAS runs on one thread (see ``_timing.one_blas_thread``)
 for both. Speed changes must leave every field as it was: ``bench/core_identity.py --against REV``. A recomputation from the kept sums (new confidence and adjustment) is
 timed too (target 0.1 s).

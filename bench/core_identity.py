@@ -20,6 +20,7 @@ import argparse
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -131,6 +132,27 @@ def dump() -> dict[str, str]:
     return out
 
 
+_NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
+
+
+def _largest_move(old: dict, new: dict, moved: list) -> str:
+    """The largest relative change of a number among the moved cases, per field (when only numbers moved)."""
+    worst: dict[str, tuple] = {}
+    for k in moved:
+        a, b = old.get(k) or "", new.get(k) or ""
+        if _NUMBER.sub("#", a) != _NUMBER.sub("#", b):
+            return f"{k}: more than numbers moved"
+        for mx, my in zip(_NUMBER.finditer(a), _NUMBER.finditer(b), strict=True):
+            x, y = float(mx.group()), float(my.group())
+            rel = abs(x - y) / abs(x) if x else abs(y)
+            field = a[:mx.start()].rsplit("(", 1)[-1].rsplit(", ", 1)[-1].rstrip("=")
+            if rel > worst.get(field, (0.0,))[0]:
+                worst[field] = (rel, k, x, y)
+    top = sorted(worst.items(), key=lambda kv: -kv[1][0])[:6]
+    return "largest relative change per field:\n" + "\n".join(
+        f"  {f}: {w[0]:.3g} ({w[1]}: {w[2]!r} -> {w[3]!r})" for f, w in top if w[0] > 0)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", help="git revision whose evalstats_core is the reference")
@@ -157,6 +179,8 @@ def main() -> int:
     old, new = results
     moved = [k for k in old if old[k] != new.get(k)] + [k for k in new if k not in old]
     print(f"{len(old)} cases against {args.against}: {len(moved)} differ")
+    if moved:
+        print(_largest_move(old, new, moved))
     for k in moved[:5]:
         print(f"- {k}\n  old: {old.get(k)}\n  new: {new.get(k)}")
     return 1 if moved else 0
