@@ -84,6 +84,7 @@ Statistician 54(2), 100-104 (Hall's transformation against Johnson's modified t 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from ._in_unit import InUnit
 from .bounded_reach import SAMPLE_START, skew_corrected_t
@@ -382,7 +383,8 @@ def hall_request(ma: float, mb: float, squares: tuple[float, float, float, float
 
 def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, float, float], n: int,
                           t_interval: tuple[float, float, float], *, confidence: float = 0.95,
-                          in_unit: InUnit = InUnit(True), m3: float | None = None) -> tuple[float, float, float, str]:
+                          in_unit: InUnit = InUnit(True),
+                          m3: float | Callable[[], float] | None = None) -> tuple[float, float, float, str]:
     """A paired difference of scores in [0, 1] not all 0/1, unclustered: ``(low, high, p, kind)``.
 
     Parameters
@@ -399,6 +401,9 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
     in_unit : InUnit, default InUnit(True)
         Whether every score of both lies in [0, 1] (:class:`~evalstats_core._in_unit.InUnit`): known, or a check
         run only when the rule may apply. Not in [0, 1]: t unchanged.
+    m3 : float or callable, optional
+        The centred sum of cubes of the per-question difference (``PairSums.m3_diff``), or a function that makes
+        it (called only where the sample-skewness step applies); None: that step is skipped.
 
     Returns
     -------
@@ -469,6 +474,7 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
     if sampled and finite:  # skew11b: on the t interval's SE, hulled with the rule's
         from .bounded_reach import sampled_interval
 
+        m3 = m3() if callable(m3) else m3  # es.compare passes the pass over d's residuals, made only here
         s_low, s_high, s_p, moved = sampled_interval(ma, mb, squares, n, (t_low, t_high, t_p), confidence, m3, gamma)
         if w == 0.0 and not moved and -1.0 <= low and high <= 1.0:
             return low, high, p, "normal"
