@@ -25,17 +25,22 @@ def _ceiling_pair(path) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
+def _upload(page, server: str, path) -> None:
+    """Open the workbench, upload ``path`` and wait until its file name, the run's end and both forests show."""
+    page.goto(server + "/analyze")
+    wait_ready(page)
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+    page.get_by_text(path.name, exact=False).first.wait_for()
+    wait_ready(page)
+    wait_charts(page, 2)
+
+
 def test_the_methods_paragraph_on_the_page_names_the_pair_rule(server, page, tmp_path):
     path = tmp_path / "ceiling_pair.csv"
     a, b = _ceiling_pair(path)
     c = es.compare(a, b)
     assert c.interval == "t-tango"
-    page.goto(server + "/analyze")
-    wait_ready(page)
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
-    page.get_by_text("ceiling_pair.csv", exact=False).first.wait_for()
-    wait_ready(page)
-    wait_charts(page, 2)
+    _upload(page, server, path)
     methods = page.get_by_text("Hall's skewness-corrected t", exact=False).first
     methods.wait_for()
     text = " ".join(methods.inner_text().split())
@@ -64,12 +69,7 @@ def test_a_pair_too_skewed_for_its_questions_shows_why_its_lower_end_is_unreliab
     pd.DataFrame({"question": [f"q{i}" for i in range(10)], "A": a, "B": b}).to_csv(path, index=False)
     c = es.compare(a, b)
     note = reach_sentence(reach_of(file_sums(es.question_scores(es.load(path))), "A", "B", c.ci_low), "A", "B")
-    page.goto(server + "/analyze")
-    wait_ready(page)
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
-    page.get_by_text("skewed_pair.csv", exact=False).first.wait_for()
-    wait_ready(page)
-    wait_charts(page, 2)
+    _upload(page, server, path)
     shown = page.get_by_text("too skewed for 10 shared questions", exact=False).first
     shown.wait_for()
     shown.scroll_into_view_if_needed()
