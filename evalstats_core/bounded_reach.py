@@ -144,21 +144,30 @@ def reach_sentence(r: Reach, model: str, baseline: str, margin: float | None = N
     return head + f", at or below {points(-margin)}, minus the margin); add questions"
 
 
-def reach_notes(sums: Any, pairs: Any, confidence: float) -> list[str]:
-    """:func:`reach_sentence` for each unclustered pair of ``pairs`` (an analysis' comparisons) whose interval is the
-    bounded pair rule's and capped on either side, from the file's ``sums``: the lower end of ``model - baseline``,
-    or its upper end, read as the lower end of ``baseline - model`` (a file analysed without a baseline lists the
-    pair in the order its means give, whichever way its skewness points)."""
+def comparison_reach(data: Any, c: Any, confidence: float, *, upper: bool = False) -> Reach | None:
+    """The :class:`Reach` of a comparison ``c`` (``Comparison`` or an analysis' pair) that is unclustered and whose
+    interval is the bounded pair rule's, from ``data`` (sums or a question table): of its lower end, or with
+    ``upper`` of its upper end read as the lower end of ``baseline - model``; None otherwise."""
     from .vocabulary import INTERVAL_LABELS
 
-    label = INTERVAL_LABELS["t-tango"]
+    if c.n_clusters is not None or c.interval != INTERVAL_LABELS["t-tango"]:
+        return None
+    if upper:
+        return reach_of(data, c.baseline, c.model, -c.ci_high, confidence)
+    return reach_of(data, c.model, c.baseline, c.ci_low, confidence)
+
+
+def reach_notes(sums: Any, pairs: Any, confidence: float) -> list[str]:
+    """:func:`reach_sentence` for each pair of ``pairs`` (an analysis' comparisons) whose :func:`comparison_reach`
+    exists on either side, from the file's ``sums`` (a file analysed without a baseline lists the pair in the order
+    its means give, whichever way its skewness points)."""
     notes = []
     for p in pairs:
-        if p.n_clusters is None and p.interval == label:
-            for model, baseline, low in ((p.model, p.baseline, p.ci_low), (p.baseline, p.model, -p.ci_high)):
-                r = reach_of(sums, model, baseline, low, confidence)
-                if r is not None:
-                    notes.append(reach_sentence(r, model, baseline))
+        for upper in (False, True):
+            r = comparison_reach(sums, p, confidence, upper=upper)
+            if r is not None:
+                names = (p.baseline, p.model) if upper else (p.model, p.baseline)
+                notes.append(reach_sentence(r, *names))
     return notes
 
 

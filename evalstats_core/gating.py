@@ -397,14 +397,11 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
 
 def _skewed(c: Any, data: Any, margin: float, level: float) -> str | None:
     """Why a pass of a pair of [0, 1] scores near a bound, unclustered, rests on a lower end that Hall's capped
-    correction leaves unreliable (:func:`~evalstats_core.bounded_reach.reach_of` at or below ``-margin``), or None."""
-    from .vocabulary import INTERVAL_LABELS
+    correction leaves unreliable (:func:`~evalstats_core.bounded_reach.comparison_reach` at or below ``-margin``),
+    or None."""
+    from .bounded_reach import comparison_reach, reach_sentence
 
-    if c.n_clusters is not None or c.interval != INTERVAL_LABELS["t-tango"]:
-        return None
-    from .bounded_reach import reach_of, reach_sentence
-
-    r = reach_of(data, c.model, c.baseline, c.ci_low, level)
+    r = comparison_reach(data, c, level)
     return reach_sentence(r, c.model, c.baseline, margin) if r is not None and r.reach <= -margin else None
 
 
