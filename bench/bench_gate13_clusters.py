@@ -1,5 +1,5 @@
 """gate13 (issue 20): why the 40-cluster K = 3 gate of the held-out audit passes falsely in ~2.6% of files, and two
-candidate remedies measured (both rejected; bench/results/gate13_issue20_2026-11-27.txt).
+candidate remedies measured (all rejected; bench/results/gate13_issue20_2026-11-27.txt).
 
 The gate on a clustered pair of non-0/1 scores reads CR2 + Satterthwaite t (``interval`` "CR2 t (Satterthwaite
 df)"), which for an intercept-only mean of ``d = A - B`` is, from the per-cluster residual sums ``S_g``,
@@ -14,7 +14,8 @@ the Satterthwaite df under an exchangeable working model at the design's ICC of 
 
 ``--candidates``: the pass rate at truth -margin, 0 and +margin of ``old`` (today's gate), ``exch`` (the df of an
 exchangeable working model with the file's ANOVA ICC of d, from per-cluster sums) and ``hall`` (Hall's
-skewness-corrected lower end on the cluster-level sample skewness, taken only where it lowers the end), on the
+skewness-corrected lower end on the cluster-level sample skewness, taken only where it lowers the end) and ``cr2x``
+(CR2 factors and df both under the exchangeable model at the file's ICC), with old's other tail at the truth, on the
 audit's design and eight more clustered designs of non-0/1 scores.
 
     nice -n 5 .venv/bin/python bench/bench_gate13_clusters.py --check --diagnose --reps 400000 --seed 2
@@ -66,6 +67,21 @@ def df_exchangeable(sizes, rho: float) -> float:
     lam = s * (1.0 - rho + rho * s)  # n_g x the eigenvalue of cluster g's block on its ones vector
     q = np.outer(c, c) * (np.diag(lam) - np.outer(lam, f) - np.outer(f, lam) + np.outer(f, f) * lam.sum())
     return float(np.trace(q) ** 2 / (q * q).sum())
+
+
+def exchangeable_cr2(sizes, rho: float) -> tuple[np.ndarray, float]:
+    """``(a, df)``: factors ``a_g`` that make ``sum a_g S_g^2 / n^2`` unbiased for the mean's variance under an
+    exchangeable model with ICC ``rho`` (``a_g = n_g l_g / E[S_g^2]``, ``l_g = 1 - rho + rho n_g``; CR2's
+    ``1 / (1 - f_g)`` at 0) and the Satterthwaite df of that estimator under the same model."""
+    s = np.asarray(sizes, float)
+    n = s.sum()
+    f = s / n
+    lam = s * (1.0 - rho + rho * s)
+    es2 = lam - 2.0 * f * lam + f * f * lam.sum()
+    a = lam / es2
+    c = np.sqrt(a) / n
+    q = np.outer(c, c) * (np.diag(lam) - np.outer(lam, f) - np.outer(f, lam) + np.outer(f, f) * lam.sum())
+    return a, float(np.trace(q) ** 2 / (q * q).sum())
 
 
 def anova_icc(s_g, ss_total, sizes):
@@ -157,10 +173,12 @@ def candidates(rng, reps, shifts, only=None) -> None:
         name, sizes, m = design[0], design[1], design[3]
         df0 = cr2_weights(np.asarray(sizes, float), int(np.sum(sizes)))[1]
         dfg = np.array([df_exchangeable(sizes, r) for r in grid])
+        xs = [exchangeable_cr2(sizes, r) for r in grid]
+        ag, dfx = np.array([x[0] for x in xs]), np.array([x[1] for x in xs])
         crit = stats.t.ppf(0.975, df0)
         rates, meds = {}, None
         for k in shifts:
-            n_old = n_exch = n_hall = n_low = 0
+            n_old = n_exch = n_hall = n_low = n_x = 0
             icc_all, dfs = [], []
             for dbar, se, s_g, ss, a_w in files(rng, reps, design, k):
                 icc = anova_icc(s_g, ss, sizes)
@@ -168,6 +186,9 @@ def candidates(rng, reps, shifts, only=None) -> None:
                 n_old += int((dbar - crit * se > -m).sum())
                 n_low += int((dbar + crit * se < k * m).sum())  # the other tail of the same t at the truth
                 n_exch += int((dbar - stats.t.ppf(0.975, dfn) * se > -m).sum())
+                at = np.rint(icc * (grid.size - 1)).astype(int)  # the grid point of the file's ICC
+                se_x = np.sqrt((s_g * s_g * ag[at]).sum(1)) / int(np.sum(sizes))
+                n_x += int((dbar - stats.t.ppf(0.975, dfx[at]) * se_x > -m).sum())
                 st = s_g * np.sqrt(a_w)
                 lam = np.minimum((st ** 3).sum(1) / (st * st).sum(1) ** 1.5, -1e-12) / 3.0  # only a long lower tail
                 x = 1.0 + 3.0 * lam * (crit - lam / 2.0)
@@ -175,7 +196,7 @@ def candidates(rng, reps, shifts, only=None) -> None:
                 n_hall += int((np.minimum(dbar - crit * se, dbar - hall_t * se) > -m).sum())
                 icc_all.append(icc)
                 dfs.append(dfn)
-            rates[k] = (n_old / reps, n_exch / reps, n_hall / reps, n_low / reps)
+            rates[k] = (n_old / reps, n_exch / reps, n_hall / reps, n_low / reps, n_x / reps)
             if meds is None:
                 meds = (float(np.median(np.concatenate(icc_all))), float(np.median(np.concatenate(dfs))))
 
@@ -184,9 +205,9 @@ def candidates(rng, reps, shifts, only=None) -> None:
 
         cells = []
         for k in shifts:
-            o, e, h, lo = rates[k]
+            o, e, h, lo, x = rates[k]
             what = "false pass" if k < 0 else f"pass at {k:+g} x margin"
-            cells.append(f"{what}: old {100 * o:5.2f} exch {100 * e:5.2f} hall {100 * h:5.2f}"
+            cells.append(f"{what}: old {100 * o:5.2f} exch {100 * e:5.2f} hall {100 * h:5.2f} cr2x {100 * x:5.2f}"
                          + (f" (MC SE {mc(o):.2f}; old's other tail {100 * lo:5.2f})" if k < 0 else ""))
         print(f"{j} {name:50s} G {len(sizes):2d} df {df0:5.2f} ICC(d) {meds[0]:.3f} exch df {meds[1]:5.2f} | "
               + " | ".join(cells), flush=True)
