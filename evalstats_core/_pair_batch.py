@@ -387,8 +387,8 @@ def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, s
     # disagreement_df(df, ...) of each pair: the clusters' counts of every pair at once (row sums as one
     # row's), then each pair's own df, clip(min(df, nu), 1, df), as disagreement_df takes them
     fewest = disagreement_df(math.inf, sz, resid, disc, whole=cells is not None)  # exact cells: whole already
-    nus = [float(np.clip(np.minimum(float(df[p]), fewest[p] if fewest.ndim else fewest), 1.0, float(df[p])))
-           for p in range(n_pairs)]
+    design = np.asarray(df, dtype=np.float64)  # every pair's at once: the same elementwise min and clip
+    nus = np.broadcast_to(np.clip(np.minimum(design, fewest), 1.0, design), (n_pairs,)).tolist()
     mover = mover_ps = None
     if resid is not None and disc is not None:
         if cells is None:
