@@ -6,7 +6,9 @@
 memo carried over), in two ways: with the t quantiles the process keeps per ``(confidence, df)``
 (:func:`~evalstats_core._clusters.t_crit`; a repeated analysis of the same file finds them, as ``bench_core``'s
 repeats do) and with none kept (the cache cleared before each call: a file seen for the first time, whose
-Satterthwaite and pair df are new). Run: ``python bench/bench_sums_analysis.py [--repeat 100]``.
+Satterthwaite and pair df are new). A third time, with none kept, is ``interval="normal"``: every interval and p
+from t, none from the 0/1 rules (a pair's Tango score interval and, with clusters, the MOVER's; a model's Wilson or
+Korn-Graubard check), so the difference is what those rules cost. Run: ``python bench/bench_sums_analysis.py [--repeat 100]``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from evalstats_core.analysis import analyze_sums  # noqa: E402
 from evalstats_core.sums import file_sums  # noqa: E402
 
 
-def fresh_best(table, repeat: int, forget: bool) -> float:
+def fresh_best(table, repeat: int, forget: bool, interval: str = "auto") -> float:
     """Best CPU time of ``analyze_sums`` on sums made afresh each call (``forget``: no t quantile kept either)."""
     best = float("inf")
     for i in range(repeat + 1):
@@ -38,7 +40,7 @@ def fresh_best(table, repeat: int, forget: bool) -> float:
         if forget:
             _clusters._t_crit.cache_clear()
         start = time.process_time()
-        analyze_sums(kept)
+        analyze_sums(kept, interval=interval)
         if i:  # the first call is a warm-up
             best = min(best, time.process_time() - start)
     return best
@@ -55,9 +57,11 @@ def main() -> None:
         for n_models in (2, 4):
             table = table_of(int(args.rows), n_models, n_clusters)
             kept, none = (fresh_best(table, args.repeat, forget) for forget in (False, True))
+            plain = fresh_best(table, args.repeat, True, "normal")
             where = "no clusters" if n_clusters is None else f"{n_clusters:,} clusters"
             print(f"  {n_models} models, {where:<16} {kept * 1e3:6.2f} ms with the process's t quantiles, "
-                  f"{none * 1e3:6.2f} ms with none kept (+{(none - kept) * 1e3:.2f})")
+                  f"{none * 1e3:6.2f} ms with none kept (+{(none - kept) * 1e3:.2f}); without the 0/1 rules "
+                  f"(interval='normal') {plain * 1e3:6.2f} ms: the rules {(none - plain) * 1e3:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,8 @@ def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, used: Any = No
         return n, overall, np.array([s1]), max(0.0, _one_sum(float(m2[0])) + _one_sum(s1 * float(dev[0])))
     if used is None:
         used = count > 0
-    s = count[used] * dev[used]  # (C,) residual sums S_g = n_g (mean_g - mean)
+    # (C,) residual sums S_g = n_g (mean_g - mean); with a memo from the kept float sizes (the same doubles as the cast)
+    s = (count[used] if memo is None else _used(memo, count)[1]) * dev[used]
     ss = max(0.0, float(np.sum(m2[used])) + float(s @ dev[used]))
     return n, overall, s, ss
 

@@ -135,7 +135,9 @@ def _tango_steps(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
     steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
 
     def spread(v: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(np.broadcast_to(v, full))
+        out = np.empty(full)  # filled by assignment: a quarter of broadcast_to's cost, the same doubles
+        out[...] = v
+        return out
 
     b_c, n_f = spread(b - c), spread(n)  # (b - c) - n x: num
     minus_bc, slope = spread(-b - c), spread(2.0 * n - b + c)  # w = (-b - c) + (2n - b + c) x
@@ -385,8 +387,8 @@ def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, s
     # disagreement_df(df, ...) of each pair: the clusters' counts of every pair at once (row sums as one
     # row's), then each pair's own df, clip(min(df, nu), 1, df), as disagreement_df takes them
     fewest = disagreement_df(math.inf, sz, resid, disc, whole=cells is not None)  # exact cells: whole already
-    nus = [float(np.clip(np.minimum(float(df[p]), fewest[p] if fewest.ndim else fewest), 1.0, float(df[p])))
-           for p in range(n_pairs)]
+    design = np.asarray(df, dtype=np.float64)  # every pair's at once: the same elementwise min and clip
+    nus = np.broadcast_to(np.clip(np.minimum(design, fewest), 1.0, design), (n_pairs,)).tolist()
     mover = mover_ps = None
     if resid is not None and disc is not None:
         if cells is None:

@@ -39,40 +39,54 @@ def _merged_m3(p: PairSums, dd: np.ndarray) -> np.ndarray | None:
     return np.array([float(p.m3_diff.sum()) + 3.0 * float(p.m2_diff @ dd) + float(p.count @ dd ** 3)])
 
 
-def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
+def centre(count: np.ndarray, mean: np.ndarray,
+           facts: tuple[int, bool, np.ndarray, np.ndarray] | None = None) -> tuple[int, float, np.ndarray]:
     """``(n, overall mean, per-group deviations mean_g - overall)`` over the groups with ``count > 0``.
 
     The overall mean is taken as ``m_ref + sum n_g (m_g - m_ref) / n`` with ``m_ref`` the first group's
     mean, so equal group means give exactly that mean and deviations that are exactly 0. The deviations
-    are 0 (not nan) in empty groups; ``n = 0`` gives a nan mean.
+    are 0 (not nan) in empty groups; ``n = 0`` gives a nan mean. ``facts``: :func:`count_facts` of ``count``,
+    when kept (every model of a full table shares its count vector).
     """
     if count.shape == (1,) and count[0] > 0:  # one group (no clusters): the same doubles in Python floats
         n, ref = int(count[0]), float(mean[0])
         overall = ref + (n * (ref - ref)) / n
         return n, overall, np.array([ref - overall])
-    used = count > 0
-    n = int(count.sum())
+    n, every, used, weights = count_facts(count) if facts is None else facts
     if n == 0:
         return 0, math.nan, np.zeros(count.shape)
-    if used.all():  # no empty group (the usual file): the same doubles without the masks
+    if every:  # no empty group (the usual file): the same doubles without the masks
         ref = float(mean[0])
-        overall = ref + float(count @ (mean - ref)) / n
+        overall = ref + float(weights @ (mean - ref)) / n
         return n, overall, mean - overall
     m = np.where(used, mean, 0.0)
     ref = float(m[int(np.argmax(used))])
-    overall = ref + float(count @ (m - ref)) / n
+    overall = ref + float(weights @ (m - ref)) / n
     return n, overall, np.where(used, m - overall, 0.0)
+
+
+def count_facts(count: np.ndarray) -> tuple[int, bool, np.ndarray, np.ndarray]:
+    """``(n, whether every group is used, the mask count > 0, the counts as float64)`` of a count vector: what
+    :func:`centre` reads of it. The float counts are the doubles numpy casts integer counts to for ``count @ x``
+    (exact below 2^53; the same BLAS dot then), cast once."""
+    used = count > 0
+    return (int(count.sum()), bool(used.all()), used,
+            count if count.dtype == np.float64 else count.astype(np.float64))
 
 
 def centre_kept(memo: dict | None, count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
     """:func:`centre`, once per ``(count, mean)`` pair of arrays in ``memo`` (a :attr:`FileSums.memo
-    <evalstats_core.sums.FileSums.memo>`; the entry holds the arrays, so an identity is never reused while kept)."""
+    <evalstats_core.sums.FileSums.memo>`; the entry holds the arrays, so an identity is never reused while kept),
+    with :func:`count_facts` once per count vector."""
     if memo is None:
         return centre(count, mean)
     key = ("centre", id(count), id(mean))
     hit = memo.get(key)
     if hit is None:
-        hit = memo[key] = (count, mean, centre(count, mean))
+        facts = memo.get(("count-facts", id(count)))
+        if facts is None:
+            facts = memo[("count-facts", id(count))] = (count, count_facts(count))
+        hit = memo[key] = (count, mean, centre(count, mean, facts[1]))
     return hit[2]
 
 
