@@ -330,11 +330,12 @@ def _calibrated_aim(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None, t
     """
     if clusters is None:
         return power
+    from .decomposition import _codes
     from .pilot import _anova_parts
     from .plan_spread import calibrated_power
 
     diffs = (a.mean(axis=1) if a.ndim == 2 else a) - (b.mean(axis=1) if b.ndim == 2 else b)
-    parts = _anova_parts(diffs, np.unique(clusters, return_inverse=True)[1])
+    parts = _anova_parts(diffs, _codes(clusters, "clusters", clusters.size)[0])
     if parts is None:  # singletons: the plain (pivotal) distribution
         return power
     msw, _, sizes, share = parts
@@ -374,10 +375,11 @@ def _binary_pair_test_df(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | No
     if not (np.isin(a, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all()):
         return None
     from ._clusters import cluster_sizes
+    from .decomposition import _codes
     from .pilot import _anova_parts
     from .plan_spread import binary_pair_df
 
-    parts = _anova_parts(a - b, np.unique(clusters, return_inverse=True)[1])
+    parts = _anova_parts(a - b, _codes(clusters, "clusters", clusters.size)[0])
     if parts is None:  # singletons: the test is Tango's on the counts, as t as the plan assumes
         return None
     msw, _, _, share = parts
