@@ -295,10 +295,15 @@ def _between_sum_cdf(x: float, sizes: np.ndarray | SizeMix, var_cluster: float, 
     if chdtr(g, x / float(d.min())) < 1e-12:
         return 0.0
 
+    seen: dict[float, tuple[float, float]] = {}  # the two tail integrals share about a quarter of their points
+
     def rho_theta(u: float) -> tuple[float, float]:
-        z = 1.0 - 1j * u * d
-        log_det = count @ np.log(z) + np.log(1.0 + 1j * u * (b2 / z).sum())  # log det(I - i u M)
-        return math.exp(-0.5 * log_det.real), -0.5 * log_det.imag  # 1 / rho(u), sum_j arctan(lambda_j u) / 2
+        got = seen.get(u)
+        if got is None:
+            z = 1.0 - 1j * u * d
+            log_det = count @ np.log(z) + np.log(1.0 + 1j * u * (b2 / z).sum())  # log det(I - i u M)
+            got = seen[u] = (math.exp(-0.5 * log_det.real), -0.5 * log_det.imag)  # 1 / rho(u), sum arctan(lambda u) / 2
+        return got
 
     def whole(u: float) -> float:
         r, a = rho_theta(u)
