@@ -99,6 +99,10 @@ def _codes(values: Any, name: str, size: int) -> tuple[np.ndarray, int]:
     arr = np.asarray(values)
     if arr.ndim != 1 or arr.size != size:
         raise EvalStatsError(f"{name} must be one label per score: got shape {arr.shape}, need ({size},)")
+    if arr.dtype.kind in "iu" and arr.size and 0 <= arr.min() and arr.max() <= 4 * arr.size:
+        # integer codes (a table's cluster codes): np.unique's inverse by counting, no sort (0.4 s at 3e6)
+        present = np.bincount(arr) > 0  # (max + 1,)
+        return (np.cumsum(present) - 1)[arr].astype(np.intp), int(present.sum())
     try:
         uniq, inv = np.unique(arr, return_inverse=True)
     except TypeError:
