@@ -352,6 +352,8 @@ def pair_pilot(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
         msw, _, sizes, share = parts
         var_c = max(0.0, (float(np.asarray(nodes + noise) @ np.asarray(weights)) - msw) / share)
         calibration = calibration_pilots(sizes, msw, var_c)
+    for arr in (nodes, weights):  # kept in a cache and read by every plan made from it: never written to
+        arr.setflags(write=False)
     return PairPilot(model=model, baseline=baseline, n=int(rows.size), est=est, omega2=omega2, ahead=ahead,
                      nodes=nodes, weights=weights, notes=tuple(notes), clustered=clusters is not None, df_now=df_now,
                      rate=rate, test_df=test_df, calibration=calibration)
