@@ -29,17 +29,33 @@ from evalstats_core.data import Prepared
 from evalstats_core.errors import EvalStatsError
 
 
+@by_scope(st.cache_resource, max_entries=8, show_spinner=False)
+def _pilot(key: str, roles: tuple, design: tuple, pair: tuple, _prepared: Prepared, _analysis):
+    """The file's part of one pair's plan (:func:`~evalstats_core.planning.pair_pilot`: estimates, df, the
+    calibration's Imhof inversions), kept as it is (``cache_resource``: it holds a function) while the effect,
+    the test's size or the power change; the error's words when the pair cannot be planned."""
+    from evalstats_core.planning import pair_pilot
+
+    try:
+        return pair_pilot(_prepared.dataset, _prepared.table, _analysis, pair[0], pair[1])
+    except EvalStatsError as exc:
+        return str(exc)
+
+
 @by_scope(st.cache_data, max_entries=32, show_spinner=False)
 def _plan(key: str, roles: tuple, design: tuple, pair: tuple, delta: float, alpha: float, power: float,
           _prepared: Prepared, _analysis):
     """One pair's plan. ``design`` is :func:`plan_design`, all it reads of the analysis: a new confidence
     level, adjustment or one-model interval other than the normal one leaves the plan as it was, from the
-    cache (a new plan at 1e7 rows is a second of CPU)."""
-    from evalstats_core.planning import plan_pair
+    cache. A new effect, size or power reads the file's part from :func:`_pilot` (a first plan at 1e7 rows is
+    about a second of CPU, a new value of these ~0.05 s)."""
+    from evalstats_core.planning import plan_from_pilot
 
+    pilot = _pilot(key, roles, design, pair, _prepared, _analysis)
+    if isinstance(pilot, str):
+        return pilot
     try:
-        return plan_pair(_prepared.dataset, _prepared.table, _analysis, pair[0], pair[1], delta=delta,
-                         alpha=alpha, power=power)
+        return plan_from_pilot(pilot, delta=delta, alpha=alpha, power=power)
     except EvalStatsError as exc:
         return str(exc)
 

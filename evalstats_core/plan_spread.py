@@ -67,8 +67,8 @@ import numpy as np
 
 from .errors import EvalStatsError
 
-__all__ = ["answers_mean_power", "binary_pair_df", "calibrated_power", "mean_power", "omega2_spread", "planned_sizes",
-           "sample_size_mean_power"]
+__all__ = ["answers_mean_power", "binary_pair_df", "calibrated_from", "calibrated_power", "calibration_pilots",
+           "mean_power", "omega2_spread", "planned_sizes", "sample_size_mean_power"]
 
 #: Nodes of the confidence distribution: midpoints of equal shares without clusters, and with clusters
 #: this many levels of the cluster variance above the point mass at 0 (each an Imhof inversion).
@@ -378,7 +378,15 @@ def calibrated_power(delta: float, sizes: np.ndarray, var_within: float, var_clu
     ----------
     Beran, R. (1987). Prepivoting to reduce level error of confidence sets. Biometrika 74(3), 457-468.
     """
-    from scipy.optimize import brentq
+    pilots_now = calibration_pilots(sizes, var_within, var_cluster, nodes=nodes, pilots=pilots)
+    return calibrated_from(pilots_now, delta, alpha=alpha, power=power, df_per_question=df_per_question)
+
+
+def calibration_pilots(sizes: np.ndarray, var_within: float, var_cluster: float, *, nodes: int = NODES,
+                       pilots: int = CALIBRATION_PILOTS) -> tuple | None:
+    """The part of :func:`calibrated_power` that reads neither the effect, the test's size nor the power: the
+    truth's omega2 and each pilot's confidence distribution (the Imhof inversions, most of its time), or None when
+    the two-moment approximation of ``SSB`` is degenerate (the plan then asks for ``power`` itself)."""
     from scipy.special import chdtri
 
     from .pilot import size_mix
@@ -389,12 +397,23 @@ def calibrated_power(delta: float, sizes: np.ndarray, var_within: float, var_clu
     truth = np.array([var_within + var_cluster * share])
     t1, t2 = _ssb_moments(sizes, var_within, var_cluster)  # SSB ~ g chi2_h (two moments), as in _cluster_levels
     if not (t1 > 0.0 and t2 > 0.0 and truth[0] > 0.0):
-        return power
+        return None
     u = (np.arange(pilots) + 0.5) / pilots
     spreads = []
     for ssb in t2 / t1 * chdtri(t1 * t1 / t2, 1.0 - u):
         levels, weights = _cluster_levels(float(ssb), sizes, var_within, nodes)
         spreads.append((var_within + levels * share, weights))
+    return truth, tuple(spreads)
+
+
+def calibrated_from(pilots_now: tuple | None, delta: float, *, alpha: float, power: float,
+                    df_per_question: float) -> float:
+    """:func:`calibrated_power` from its :func:`calibration_pilots`: ``tau`` for this effect, size and power."""
+    from scipy.optimize import brentq
+
+    if pilots_now is None:
+        return power
+    truth, spreads = pilots_now
     kw = {"alpha": alpha, "df_per_question": df_per_question}
 
     def excess(tau: float) -> float:

@@ -5,6 +5,8 @@
                          questions needed for a chosen effect, and the answers per question needed
 ``PairPlan``             the result, with ``k_frame()`` (MDE and questions needed at K = 1, 2, 4, ...)
 :func:`answers_needed`   the K (answers per question) that reaches an effect at a fixed n, or None
+:func:`pair_pilot`       ``plan_pair``'s part that reads the file (``PairPilot``), once per pair
+:func:`plan_from_pilot`  ``plan_pair``'s part for an effect, size and power, from a ``PairPilot``
 =======================  ============================================================================
 
 The inputs of Miller's sample-size formula (2024, arXiv:2411.00640, Eq. 9) come from the file itself
@@ -29,8 +31,9 @@ from ._validate import check_probability
 from .analysis import Analysis
 from .data import Dataset, QuestionTable
 from .errors import EvalStatsError
+from .plan_words import describe  # noqa: F401  (its home before plan_words.py)
 
-__all__ = ["PairPlan", "plan_pair", "answers_needed", "K_GRID"]
+__all__ = ["PairPilot", "PairPlan", "pair_pilot", "plan_from_pilot", "plan_pair", "answers_needed", "K_GRID"]
 
 #: Answers per question shown in the K table.
 K_GRID: tuple[int, ...] = (1, 2, 4, 8, 16)
@@ -267,13 +270,46 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
     -----
     The estimates come from :func:`evalstats_core.pilot.pilot_estimates` on the questions both
     models answered (Appendix C), the MDE from Eq. 10 and the questions needed from Eq. 9.
+    ``plan_from_pilot(pair_pilot(...), delta=..., alpha=..., power=...)``: the same plan in two steps, the
+    first (the file's part) kept while the effect, the test's size or the power change.
     """
-    from .pilot import pilot_estimates
-    from .plan_spread import answers_mean_power, sample_size_mean_power
-    from .power import mde_t
-
     alpha = check_probability(alpha, "alpha")
     power = check_probability(power, "power")
+    return plan_from_pilot(pair_pilot(dataset, table, analysis, model, baseline), delta=delta, alpha=alpha,
+                           power=power)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PairPilot:
+    """What :func:`plan_pair` takes from the file for one pair, before the effect, size and power are chosen.
+
+    Made by :func:`pair_pilot`, read by :func:`plan_from_pilot`; per-cluster numbers at most, no rows.
+    """
+
+    model: str
+    baseline: str
+    n: int
+    est: Any  # :class:`~evalstats_core.pilot.PilotEstimates`
+    omega2: float
+    ahead: float
+    nodes: np.ndarray
+    weights: np.ndarray
+    notes: tuple[str, ...]
+    clustered: bool
+    df_now: float
+    rate: float
+    test_df: Any  # n -> draws of the df (clustered 0/1 pairs), or None
+    calibration: Any  # :func:`~evalstats_core.plan_spread.calibration_pilots`, or None (the aim is ``power``)
+
+
+def pair_pilot(dataset: Dataset | None, table: QuestionTable, analysis: Analysis, model: str,
+               baseline: str) -> PairPilot:
+    """The part of :func:`plan_pair` that reads the file (estimates, degrees of freedom, the calibration's pilots)
+    and none of ``delta``, ``alpha``, ``power``: compute it once per pair and design, then
+    :func:`plan_from_pilot` for each effect, size and power."""
+    from .pilot import pilot_estimates
+    from .plan_spread import calibration_pilots
+
     if model not in table.models or baseline not in table.models or model == baseline:
         raise EvalStatsError(f"choose two different models of {table.name} (got {model!r} and {baseline!r})")
     i, j = table.models.index(model), table.models.index(baseline)
@@ -302,30 +338,55 @@ def plan_pair(dataset: Dataset | None, table: QuestionTable, analysis: Analysis,
         ahead, nodes = min(ahead, cap), np.minimum(nodes, cap)
     if clusters is not None:
         notes.append(_few_clusters_note(clusters, analysis))
-    kw = {"omega2": omega2, "sigma2_a": est.sigma2_a, "sigma2_b": est.sigma2_b}
-    resampled = est.k_a > 1 or est.k_b > 1
     df_now, rate = _test_df(clusters, rows.size)
-    # Eq. 10 and Eq. 9 with t on the degrees of freedom the test has (and will have at the planned size)
-    the_mde = float(mde_t(rows.size, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power, df=df_now))
     weights = np.asarray(est.omega2_weights)  # questions (and answers) for the target power on average over pilots
     parts = None if clusters is None else _diff_parts(a, b, clusters)  # MSW, SSB, sizes: once for both below
     test_df = _binary_pair_test_df(a, b, clusters, nodes, rate, analysis, parts=parts)  # the df of the test that will run
     if test_df is not None:
         notes.append(_binary_pair_note())
     noise = est.sigma2_a / est.k_a + est.sigma2_b / est.k_b
-    aim = _calibrated_aim(parts, nodes + noise, weights, delta, alpha, power, rate)
+    calibration = None
+    if parts is not None:  # no clusters, or singletons: the plain (pivotal) distribution, aimed at ``power``
+        # calibrated_power at the pilot's MSW and the mean of the confidence distribution of the cluster variance
+        # (the omega2 nodes with the answer noise put back)
+        msw, _, sizes, share = parts
+        var_c = max(0.0, (float(np.asarray(nodes + noise) @ np.asarray(weights)) - msw) / share)
+        calibration = calibration_pilots(sizes, msw, var_c)
+    for arr in (nodes, weights):  # kept in a cache and read by every plan made from it: never written to
+        arr.setflags(write=False)
+    return PairPilot(model=model, baseline=baseline, n=int(rows.size), est=est, omega2=omega2, ahead=ahead,
+                     nodes=nodes, weights=weights, notes=tuple(notes), clustered=clusters is not None, df_now=df_now,
+                     rate=rate, test_df=test_df, calibration=calibration)
+
+
+def plan_from_pilot(pilot: PairPilot, *, delta: float, alpha: float = 0.05, power: float = 0.8) -> PairPlan:
+    """The plan of :func:`plan_pair` for this effect, test size and power from the file's part
+    (:func:`pair_pilot`): the MDE (Eq. 10), the calibrated aim, the questions and answers needed."""
+    from .plan_spread import answers_mean_power, calibrated_from, sample_size_mean_power
+    from .power import mde_t
+
+    alpha = check_probability(alpha, "alpha")
+    power = check_probability(power, "power")
+    est, nodes, weights, rate, df_now = pilot.est, pilot.nodes, pilot.weights, pilot.rate, pilot.df_now
+    kw = {"omega2": pilot.omega2, "sigma2_a": est.sigma2_a, "sigma2_b": est.sigma2_b}
+    resampled = est.k_a > 1 or est.k_b > 1
+    # Eq. 10 and Eq. 9 with t on the degrees of freedom the test has (and will have at the planned size)
+    the_mde = float(mde_t(pilot.n, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power, df=df_now))
+    noise = est.sigma2_a / est.k_a + est.sigma2_b / est.k_b
+    aim = calibrated_from(pilot.calibration, delta, alpha=alpha, power=power, df_per_question=rate)
     needed = sample_size_mean_power(delta, nodes, weights, noise=noise, alpha=alpha, power=aim, df_per_question=rate,
-                                    test_df=test_df)
-    k_need = answers_mean_power(rows.size, delta, nodes, weights, noise_sum=est.sigma2_a + est.sigma2_b,
+                                    test_df=pilot.test_df)
+    k_need = answers_mean_power(pilot.n, delta, nodes, weights, noise_sum=est.sigma2_a + est.sigma2_b,
                                 alpha=alpha, power=aim, df=df_now) if resampled else None
     return PairPlan(
-        model=model, baseline=baseline, n=int(rows.size), n_clusters=est.n_clusters, k_model=est.k_a,
-        k_baseline=est.k_b, omega2=omega2, sigma2_model=est.sigma2_a, sigma2_baseline=est.sigma2_b,
+        model=pilot.model, baseline=pilot.baseline, n=pilot.n, n_clusters=est.n_clusters, k_model=est.k_a,
+        k_baseline=est.k_b, omega2=pilot.omega2, sigma2_model=est.sigma2_a, sigma2_baseline=est.sigma2_b,
         resampled=resampled, correlation=est.correlation, observed_diff=est.mean_difference, delta=float(delta),
         alpha=alpha, power=power, mde=the_mde, n_needed=needed, k_needed=k_need,
-        note="; ".join(n for n in notes if n) or None, df=df_now, df_per_question=rate, omega2_ahead=ahead,
-        omega2_nodes=tuple(nodes.tolist()), omega2_weights=tuple(weights.tolist()), power_aimed=aim,
-        test="paired t" if clusters is None else "cr2 t" if test_df is None else "tango-mover",
+        note="; ".join(n for n in pilot.notes if n) or None, df=df_now, df_per_question=rate,
+        omega2_ahead=pilot.ahead, omega2_nodes=tuple(nodes.tolist()), omega2_weights=tuple(weights.tolist()),
+        power_aimed=aim,
+        test="paired t" if not pilot.clustered else "cr2 t" if pilot.test_df is None else "tango-mover",
     )
 
 
@@ -336,22 +397,6 @@ def _diff_parts(a: np.ndarray, b: np.ndarray, clusters: np.ndarray) -> tuple | N
 
     diffs = (a.mean(axis=1) if a.ndim == 2 else a) - (b.mean(axis=1) if b.ndim == 2 else b)
     return _anova_parts(diffs, _codes(clusters, "clusters", clusters.size)[0])
-
-
-def _calibrated_aim(parts: tuple | None, totals: np.ndarray, weights: np.ndarray, delta: float, alpha: float,
-                    power: float, rate: float) -> float:
-    """The average power the plan asks of omega2's confidence distribution (``power`` without clusters).
-
-    With clusters :func:`~evalstats_core.plan_spread.calibrated_power` at the pilot's ``MSW`` and the mean of the
-    confidence distribution of the cluster variance (``totals``: its omega2 nodes with the answer noise put back).
-    """
-    if parts is None:  # no clusters, or singletons: the plain (pivotal) distribution
-        return power
-    from .plan_spread import calibrated_power
-
-    msw, _, sizes, share = parts
-    var_c = max(0.0, (float(np.asarray(totals) @ np.asarray(weights)) - msw) / share)
-    return calibrated_power(delta, sizes, msw, var_c, alpha=alpha, power=power, df_per_question=rate)
 
 
 def _test_df(codes: np.ndarray | None, n: int) -> tuple[float, float]:
@@ -437,53 +482,3 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
             f"true value could be {lo:.2f}x to {hi:.2f}x this estimate (95%); the questions needed allow for that, so "
             "plans from pilots like this one deliver their power on average, but not each one: about a third of them "
             "fall short of it, and one in ten delivers under 60% power for an 80% target")
-
-
-def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
-    """Plain-words sentences about a plan (for the page and the export)."""
-    unit = (lambda x: f"{100 * x:.1f} points") if percent else (lambda x: f"{x:.3g}")
-    q = math.ceil(plan.n_needed)
-    out = {
-        "mde": (f"With {plan.n:,} questions{' and K = ' + format(plan.k_model, 'g') if plan.resampled else ''}, "
-                f"a paired comparison of {plan.model} and {plan.baseline} detects a true difference of "
-                f"{unit(plan.mde)} with {plan.power:.0%} power at α = {plan.alpha:g} {_mde_test(plan)} if ω² is "
-                "what this file estimates (Miller 2024, Eq. 10)"
-                + (". The analysis tests these clustered 0/1 scores with Tango's score interval and the discordant "
-                   "cells' MOVER instead, on fewer degrees of freedom (the clusters its variance rests on): the "
-                   "questions needed below are planned for that test, and the difference it detects with this "
-                   "file's questions is larger than this" if plan.test == "tango-mover" else "")
-                + f". The observed difference is {unit(abs(plan.observed_diff))}."),
-        "n": (f"To detect {unit(plan.delta)} you need about {q:,} questions like these"
-              + (f" ({math.ceil(q / (plan.n / plan.n_clusters)):,} clusters of this size)" if plan.n_clusters else "")
-              + f", {'more' if q > plan.n else 'fewer'} than the {plan.n:,} in this file (Eq. 9)."
-              + f" That is {plan.power:.0%} power on average over files like this one: the plan allows for how "
-                "uncertain ω² is from this file, " + _aim_words(plan) + ", and a given plan delivers more or less than that"
-              + (" (with clusters much more or less: from 5 to 12 clusters about a third of such plans fall short)."
-                 if plan.n_clusters else ".")),
-    }
-    if plan.resampled:
-        out["k"] = (f"With the same {plan.n:,} questions, {unit(plan.delta)} needs K = {math.ceil(plan.k_needed)} "
-                    "answers per question." if plan.k_needed is not None else
-                    f"No number of answers per question reaches {unit(plan.delta)} with {plan.n:,} questions: "
-                    "the question-level variance ω² alone is too large; add questions.")
-    else:
-        out["k"] = ("This file has one answer per question, so the answer noise σ² cannot be told apart from "
-                    "question difficulty: the plan is for the same K. Answer each question twice or more to "
-                    "see how much resampling would help.")
-    return out
-
-
-def _aim_words(plan: PairPlan) -> str:
-    """Why the plan is as long as it is: longer than a plan for the estimate alone, or (clustered files whose
-    cluster variance may be near 0) solved for a lower average power so that such plans deliver ``power``."""
-    if plan.power_aimed < plan.power:  # nan (not set) compares False
-        return (f"aiming at {plan.power_aimed:.0%} averaged over that uncertainty (its cluster variance may be near 0, "
-                f"where aiming at the full {plan.power:.0%} over-delivers)")
-    return "so it is longer than a plan for the estimate alone"
-
-
-def _mde_test(plan: PairPlan) -> str:
-    """The test the MDE of ``plan`` is for, in words: a t-test on ``plan.df`` degrees of freedom (Eq. 10)."""
-    if plan.test == "paired t":
-        return f"in a paired t-test on {plan.df:.0f} degrees of freedom"
-    return f"in a CR2 t-test on the clusters' {plan.df:.1f} degrees of freedom (Satterthwaite)"
