@@ -46,12 +46,7 @@ def sampled_request(d, ma, mb, va, vb, counts, start=0.03, factor=3.0):
 
 def intervals(a, b, level=0.95):
     out = _BASE(a, b, level)
-    n = a.shape[1]
-    d = a - b
-    ma, mb = a.mean(1), b.mean(1)
-    va, vb = a.var(1), b.var(1)
-    cov = ((a - ma[:, None]) * (b - mb[:, None])).mean(1)
-    vd = d.var(1)
+    n, d, ma, mb, va, vb, cov, vd = bsp.moments(a, b)
     t = stats.t.ppf(0.5 + level / 2, n - 1)
     counts = bsp.effective_counts(ma, mb, va, vb, cov, vd, n)
     asked, cap = bsp.hall_request(n, ma, mb, va, vb, counts, t, level)

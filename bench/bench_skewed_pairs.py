@@ -100,13 +100,19 @@ def effective_counts(ma, mb, va, vb, cov, vd, n):
     return ns * qp, ns * qm, ns
 
 
-def intervals(a, b, level=0.95):
+def moments(a, b):
+    """Per file (row): ``n``, the differences ``d``, both means, both variances, their covariance and ``d``'s variance
+    (population moments, ddof 0)."""
     n = a.shape[1]
     d = a - b
     ma, mb = a.mean(1), b.mean(1)
     va, vb = a.var(1), b.var(1)
     cov = ((a - ma[:, None]) * (b - mb[:, None])).mean(1)
-    vd = d.var(1)
+    return n, d, ma, mb, va, vb, cov, d.var(1)
+
+
+def intervals(a, b, level=0.95):
+    n, d, ma, mb, va, vb, cov, vd = moments(a, b)
     dbar = ma - mb
     se = np.sqrt(vd * n / (n - 1) / n)
     t = stats.t.ppf(0.5 + level / 2, n - 1)

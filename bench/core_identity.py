@@ -153,6 +153,24 @@ def _largest_move(old: dict, new: dict, moved: list) -> str:
         f"  {f}: {w[0]:.3g} ({w[1]}: {w[2]!r} -> {w[3]!r})" for f, w in top if w[0] > 0)
 
 
+def dumps_against(rev: str, script: str, root_var: str) -> tuple[dict, dict]:
+    """``script --dump`` run on the core of git revision ``rev`` (``git archive`` into a temporary folder) and on
+    this tree, each in a child process whose ``root_var`` and ``PYTHONPATH`` name its tree: the two dumps, old first."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old_root = Path(tmp) / "old"
+        old_root.mkdir()
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "evalstats_core", "examples"],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(old_root)], input=archive, check=True)
+        results = []
+        for label, root in (("old", old_root), ("new", ROOT)):
+            target = Path(tmp) / f"{label}.json"
+            env = dict(os.environ, **{root_var: str(root)}, PYTHONPATH=str(root))
+            subprocess.run([sys.executable, script, "--dump", str(target)], check=True, env=env, cwd=tmp)
+            results.append(json.loads(target.read_text()))
+    return results[0], results[1]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", help="git revision whose evalstats_core is the reference")
@@ -164,19 +182,7 @@ def main() -> int:
         return 0
     if not args.against:
         parser.error("give --against REV (or --dump FILE)")
-    with tempfile.TemporaryDirectory() as tmp:
-        old_root = Path(tmp) / "old"
-        old_root.mkdir()
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.against, "evalstats_core", "examples"],
-                                 check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(old_root)], input=archive, check=True)
-        results = []
-        for label, root in (("old", old_root), ("new", ROOT)):
-            target = Path(tmp) / f"{label}.json"
-            env = dict(os.environ, CORE_IDENTITY_ROOT=str(root), PYTHONPATH=str(root))
-            subprocess.run([sys.executable, __file__, "--dump", str(target)], check=True, env=env, cwd=tmp)
-            results.append(json.loads(target.read_text()))
-    old, new = results
+    old, new = dumps_against(args.against, __file__, "CORE_IDENTITY_ROOT")
     moved = [k for k in old if old[k] != new.get(k)] + [k for k in new if k not in old]
     print(f"{len(old)} cases against {args.against}: {len(moved)} differ")
     if moved:

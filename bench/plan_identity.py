@@ -18,9 +18,7 @@ import argparse
 import json
 import math
 import os
-import subprocess
 import sys
-import tempfile
 import warnings
 from pathlib import Path
 
@@ -129,19 +127,9 @@ def main() -> int:
         return 0
     if not args.against:
         parser.error("give --against REV (or --dump FILE)")
-    with tempfile.TemporaryDirectory() as tmp:
-        old_root = Path(tmp) / "old"
-        old_root.mkdir()
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.against, "evalstats_core", "examples"],
-                                 check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(old_root)], input=archive, check=True)
-        results = []
-        for label, root in (("old", old_root), ("new", ROOT)):
-            target = Path(tmp) / f"{label}.json"
-            env = dict(os.environ, PLAN_IDENTITY_ROOT=str(root), PYTHONPATH=str(root))
-            subprocess.run([sys.executable, __file__, "--dump", str(target)], check=True, env=env, cwd=tmp)
-            results.append(json.loads(target.read_text()))
-    old, new = results
+    from core_identity import dumps_against
+
+    old, new = dumps_against(args.against, __file__, "PLAN_IDENTITY_ROOT")
     bits = [k for k in old if old[k][0] != new.get(k, [None])[0]] + [k for k in new if k not in old]
     shown = [k for k in old if old[k][1] != new.get(k, [None, None])[1]] + [k for k in new if k not in old]
     print(f"{len(old)} cases against {args.against}: {len(bits)} differ in some bit, {len(shown)} in what is printed")
