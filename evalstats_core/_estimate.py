@@ -34,7 +34,15 @@ from typing import Any
 
 import numpy as np
 
-from ._clusters import check_n_clusters, clt_se, cr1_se, cr2_se_df, few_clusters_notes, sign_flip_p
+from ._clusters import (
+    check_n_clusters,
+    clt_se,
+    cr1_se,
+    cr2_se_df,
+    cr2_weights,
+    few_clusters_notes,
+    sign_flip_p,
+)
 from ._estimate_memo import _cr2_of, _crit, _kept, _moments, _moments_of, _one_sum, _used, _weights
 from ._in_unit import NOT_IN_UNIT, InUnit
 from ._sums_groups import binary_moments
@@ -238,8 +246,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         n_clusters = int(sizes.size)
         check_n_clusters(n_clusters)
         if cr2:
-            (se_a, df_a), (se_b, df_b), (se_d, df_d) = kept or (  # CR2 of a, b and d
-                cr2_se_df(sa, sizes, n), cr2_se_df(sb, sizes, n), cr2_se_df(sa - sb, sizes, n) if paired else (0, 0))
+            (se_a, df_a), (se_b, df_b), (se_d, df_d) = kept or _cr2_three(sa, sb, sizes, n, paired)  # CR2 of a, b, d
         else:
             se_a, se_b = cr1_se(sa, n, n_clusters), cr1_se(sb, n, n_clusters)
             df_a = df_b = df_d = math.inf
@@ -300,6 +307,15 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
 
 
+def _cr2_three(sa: np.ndarray, sb: np.ndarray, sizes: np.ndarray, n: int, paired: bool) -> tuple:
+    """:func:`~evalstats_core._clusters.cr2_se_df` of ``sa``, ``sb`` and (paired) ``sa - sb`` on ``sizes``, the CR2
+    factors of the sizes made once for the three (as each call would make them: the same doubles)."""
+    weights, keep = cr2_weights(sizes, n), sizes > 0.0
+    sa, sb = sa[keep], sb[keep]
+    return (cr2_se_df(sa, sizes, n, weights), cr2_se_df(sb, sizes, n, weights),
+            cr2_se_df(sa - sb, sizes, n, weights) if paired else (0, 0))
+
+
 def pair_rules(rules: list[tuple], confidence: float, memo: dict | None = None) -> list[tuple[float, float, float, str]]:
     """``(low, high, p, kind)`` of :func:`~evalstats_core.pair_proportions.binary_pair_interval` for each of
     ``rules`` (its arguments ``(only_a, only_b, n, se, se_naive, df, sizes, resid_sums, discordant[, cells])``, as
@@ -346,7 +362,7 @@ def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None, sizes: np.n
 
 
 _PACK = 2.0**17  # a cluster's counts below this pack three to a float64 exactly (2^17 * 2^34 < 2^53)
-_CHUNK = 1 << 16  # rows packed at a time (two 512 kB buffers)
+_CHUNK = 1 << 15  # rows packed at a time (two 256 kB buffers)
 
 
 def pair_counts(xa: np.ndarray, xb: np.ndarray, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, ...]:
