@@ -34,7 +34,15 @@ from typing import Any
 
 import numpy as np
 
-from ._clusters import check_n_clusters, clt_se, cr1_se, cr2_se_df, few_clusters_notes, sign_flip_p
+from ._clusters import (
+    check_n_clusters,
+    clt_se,
+    cr1_se,
+    cr2_se_df,
+    cr2_weights,
+    few_clusters_notes,
+    sign_flip_p,
+)
 from ._estimate_memo import _cr2_of, _crit, _kept, _moments, _moments_of, _one_sum, _used, _weights
 from ._in_unit import NOT_IN_UNIT, InUnit
 from ._sums_groups import binary_moments
@@ -238,8 +246,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         n_clusters = int(sizes.size)
         check_n_clusters(n_clusters)
         if cr2:
-            (se_a, df_a), (se_b, df_b), (se_d, df_d) = kept or (  # CR2 of a, b and d
-                cr2_se_df(sa, sizes, n), cr2_se_df(sb, sizes, n), cr2_se_df(sa - sb, sizes, n) if paired else (0, 0))
+            (se_a, df_a), (se_b, df_b), (se_d, df_d) = kept or _cr2_three(sa, sb, sizes, n, paired)  # CR2 of a, b, d
         else:
             se_a, se_b = cr1_se(sa, n, n_clusters), cr1_se(sb, n, n_clusters)
             df_a = df_b = df_d = math.inf
@@ -300,6 +307,15 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
         only_a=None if only is None else int(only[0]), only_b=None if only is None else int(only[1]))
 
 
+def _cr2_three(sa: np.ndarray, sb: np.ndarray, sizes: np.ndarray, n: int, paired: bool) -> tuple:
+    """:func:`~evalstats_core._clusters.cr2_se_df` of ``sa``, ``sb`` and (paired) ``sa - sb`` on ``sizes``, the CR2
+    factors of the sizes made once for the three (as each call would make them: the same doubles)."""
+    weights, keep = cr2_weights(sizes, n), sizes > 0.0
+    sa, sb = sa[keep], sb[keep]
+    return (cr2_se_df(sa, sizes, n, weights), cr2_se_df(sb, sizes, n, weights),
+            cr2_se_df(sa - sb, sizes, n, weights) if paired else (0, 0))
+
+
 def pair_rules(rules: list[tuple], confidence: float, memo: dict | None = None) -> list[tuple[float, float, float, str]]:
     """``(low, high, p, kind)`` of :func:`~evalstats_core.pair_proportions.binary_pair_interval` for each of
     ``rules`` (its arguments ``(only_a, only_b, n, se, se_naive, df, sizes, resid_sums, discordant[, cells])``, as
@@ -346,14 +362,17 @@ def binary_model(x: np.ndarray, ones: int, codes: np.ndarray | None, sizes: np.n
 
 
 _PACK = 2.0**17  # a cluster's counts below this pack three to a float64 exactly (2^17 * 2^34 < 2^53)
-_CHUNK = 1 << 16  # rows packed at a time (two 512 kB buffers)
+_SMALL = 2.0**13  # below this, as the product (K + a)(K^2 + b), K = 2^13, with K^3 n_g taken off (n_g 2^39 < 2^53)
+_CHUNK = 1 << 15  # rows packed at a time (two 256 kB buffers)
 
 
 def pair_counts(xa: np.ndarray, xb: np.ndarray, codes: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, ...]:
     """Per code bin of ``sizes``: the ones of the 0/1 scores ``xa``, of ``xb``, and the questions both got
-    right. One weighted ``bincount`` of ``xa + K xb + K^2 xa xb`` (``K = 2^17``), unpacked exactly, when
-    every cluster has fewer than ``K`` questions (each sum is then an integer below ``2^53``, in any order of
-    addition); else three. The packed weights are made and counted in chunks of rows (about half the time of
+    right. One weighted ``bincount`` of packed weights, unpacked exactly: when every cluster has fewer than
+    ``2^13`` questions ``(K + xa)(K^2 + xb) = K^3 + K^2 xa + K xb + xa xb`` (``K = 2^13``; three operations a
+    row, ``K^3 n_g`` taken off the sums), else when fewer than ``2^17`` ``xa + K xb + K^2 xa xb`` (``K = 2^17``;
+    five); each weight and sum is then an integer below ``2^53``, exact in any order of addition. Else three
+    ``bincount``. The packed weights are made and counted in chunks of rows (about half the time of
     whole-column temporaries at 1e7 rows).
 
     Examples
@@ -362,24 +381,38 @@ def pair_counts(xa: np.ndarray, xb: np.ndarray, codes: np.ndarray, sizes: np.nda
     ...                                  np.array([2., 2.]))]
     [[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]]
     """
-    if sizes.size and float(sizes.max()) >= _PACK:
+    biggest = float(sizes.max()) if sizes.size else 0.0
+    if biggest >= _PACK:
         return tuple(np.bincount(codes, weights=w, minlength=sizes.size) for w in (xa, xb, xa * xb))
+    small = biggest < _SMALL
+    k = _SMALL if small else _PACK
     total = np.zeros(sizes.size)
     step = max(1, min(_CHUNK, xa.size))
     packed, part = np.empty(step), np.empty(step)
     for start in range(0, xa.size, step):  # in chunks that stay in cache: no n-sized temporaries
         end = min(start + step, xa.size)
         p, t, a, b = packed[: end - start], part[: end - start], xa[start:end], xb[start:end]
-        np.multiply(b, _PACK * _PACK, out=p)
-        p += 1.0
-        p *= a  # xa (1 + K^2 xb)
-        np.multiply(b, _PACK, out=t)
-        p += t
+        if small:
+            np.add(a, k, out=t)
+            np.add(b, k * k, out=p)
+            p *= t  # K^3 + K^2 xa + K xb + xa xb
+        else:
+            np.multiply(b, k * k, out=p)
+            p += 1.0
+            p *= a  # xa (1 + K^2 xb)
+            np.multiply(b, k, out=t)
+            p += t
         total += np.bincount(codes[start:end], weights=p, minlength=sizes.size)  # integers below 2^53: exact
-    both = np.floor(total / (_PACK * _PACK))
-    rest = total - both * (_PACK * _PACK)
-    ones_b = np.floor(rest / _PACK)
-    return rest - ones_b * _PACK, ones_b, both
+    if small:
+        total -= (k * k * k) * sizes  # K^2 ones_a + K ones_b + both
+        ones_a = np.floor(total / (k * k))
+        rest = total - ones_a * (k * k)
+        ones_b = np.floor(rest / k)
+        return ones_a, ones_b, rest - ones_b * k
+    both = np.floor(total / (k * k))
+    rest = total - both * (k * k)
+    ones_b = np.floor(rest / k)
+    return rest - ones_b * k, ones_b, both
 
 
 def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], codes: np.ndarray | None,
