@@ -85,12 +85,9 @@ def centred(arr: np.ndarray, name: str) -> tuple[np.ndarray, float]:
     if arr.size == 0:
         return arr.copy(), math.nan
     shift = float(arr[0])
-    # x - (+0.0) is x bit for bit (-0.0 too): with a first score of +0.0 the shifted scores are the scores, so
-    # they are summed in place and the residuals made in one subtraction (one pass fewer, the same doubles)
-    plus_zero = shift == 0.0 and math.copysign(1.0, shift) > 0.0 and arr.flags.c_contiguous and arr.flags.aligned
     with np.errstate(over="ignore", invalid="ignore"):  # inf/nan are reported below, not warned
-        resid = None if plus_zero else arr - shift  # (n,) new array, centred in place below
-        total = float((arr if plus_zero else resid).sum())  # the same doubles summed in the same order
+        resid = arr - shift  # (n,) new array, centred in place below
+        total = float(resid.sum())
     if not math.isfinite(total):
         bad = ~np.isfinite(arr)
         if bad.any():
@@ -101,10 +98,7 @@ def centred(arr: np.ndarray, name: str) -> tuple[np.ndarray, float]:
             )
         raise EvalStatsError(f"{name} sum to {total!r} (overflow); rescale the scores, e.g. to [0, 1]")
     offset = total / arr.size
-    if plus_zero:
-        resid = arr - offset  # (n,) new array: (arr - 0.0) - offset, bit for bit
-    else:
-        resid -= offset
+    resid -= offset
     return resid, shift + offset
 
 
