@@ -86,8 +86,8 @@ def centred(arr: np.ndarray, name: str) -> tuple[np.ndarray, float]:
         return arr.copy(), math.nan
     shift = float(arr[0])
     with np.errstate(over="ignore", invalid="ignore"):  # inf/nan are reported below, not warned
-        resid = arr - shift  # (n,) new array, centred in place below
-        total = float(resid.sum())
+        resid = np.empty(arr.size)  # (n,) the shifted scores, centred in place below
+        total = float(_shifted_sum(arr, shift, resid, 0, arr.size))
     if not math.isfinite(total):
         bad = ~np.isfinite(arr)
         if bad.any():
@@ -100,6 +100,25 @@ def centred(arr: np.ndarray, name: str) -> tuple[np.ndarray, float]:
     offset = total / arr.size
     resid -= offset
     return resid, shift + offset
+
+
+_LEAF = 1 << 15  # scores shifted and summed while in cache (256 kB)
+
+
+def _shifted_sum(arr: np.ndarray, shift: float, out: np.ndarray, lo: int, n: int) -> float:
+    """``out[lo:lo + n] = arr[lo:lo + n] - shift`` and the sum of that, exactly ``out[lo:lo + n].sum()``.
+
+    numpy sums a contiguous float64 array pairwise: halves of ``n // 2`` rounded down to a multiple of 8,
+    recursively. Splitting the same way down to leaves of at most ``_LEAF`` scores, and letting numpy sum each
+    leaf, gives the same double bit for bit (``tests/test_shifted_sum.py``), while each leaf is subtracted and
+    summed while it is in cache: one pass over the scores instead of two."""
+    if n <= _LEAF:
+        leaf = out[lo:lo + n]
+        np.subtract(arr[lo:lo + n], shift, out=leaf)
+        return leaf.sum()
+    half = n // 2
+    half -= half % 8
+    return _shifted_sum(arr, shift, out, lo, half) + _shifted_sum(arr, shift, out, lo + half, n - half)
 
 
 _HEAD = 4096  # scores :func:`ones_if_binary` reads first
