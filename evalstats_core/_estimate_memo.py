@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ._clusters import cr2_se_df, cr2_weights, t_crit
-from ._sums_merge import centre_kept
+from ._sums_merge import _kept, centre_kept
 
 
 def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, used: Any = None,
@@ -60,19 +60,6 @@ def _used(memo: dict | None, count: np.ndarray) -> tuple[Any, np.ndarray]:
         return index, count[index].astype(np.float64)
 
     return _kept(memo, (count,), make, "used")
-
-
-def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str = "") -> Any:
-    """``make()``, kept in ``memo`` (a :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`) under ``tag``
-    and the identity of the sums it reads; the entry holds those arrays, so an identity is never reused while
-    kept."""
-    if memo is None:
-        return make()
-    key = (tag, *map(id, arrays))
-    hit = memo.get(key)
-    if hit is None:
-        hit = memo[key] = (arrays, make())
-    return hit[1]
 
 
 def _moments_of(memo: dict | None, count: np.ndarray, mean: np.ndarray, m2: np.ndarray) -> tuple:

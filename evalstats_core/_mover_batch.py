@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ._ksection import _POINTS
-from ._pair_batch import _AHEAD, _STEPS, _after, _ahead_path
+from ._pair_batch import _AHEAD, _STEPS, _after, _ahead_path, spread_to
 from ._tango_fast import float_root as _float_root
 from .pair_mover import _ends
 
@@ -58,10 +58,7 @@ def _mover_ksection(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarr
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         centre_a, centre_b = np.log(pa / (1.0 - pa)), np.log(pb / (1.0 - pb))
 
-        def spread(v: np.ndarray) -> np.ndarray:
-            out = np.empty(full)  # filled by assignment: a quarter of broadcast_to's cost, the same doubles
-            out[...] = v
-            return out
+        spread = functools.partial(spread_to, shape=full)
 
         sides = [s for s in (True, False) if (low_side == s).any()]
         kept = {name: spread(v) for name, v in (("pa", pa), ("pb", pb), ("la", la), ("lb", lb), ("ca", centre_a),

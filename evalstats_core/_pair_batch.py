@@ -127,6 +127,14 @@ def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndar
     return _tango_steps(b, c, n, target, lo, hi, cc, total - done)
 
 
+def spread_to(v: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``v`` broadcast to ``shape`` as a new contiguous array, filled by assignment (a quarter of
+    ``ascontiguousarray(broadcast_to(...))``'s cost, the same doubles)."""
+    out = np.empty(shape)
+    out[...] = v
+    return out
+
+
 def _tango_steps(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray, hi: np.ndarray,
                  cc: np.ndarray | None, count: int) -> tuple[np.ndarray, np.ndarray]:
     """``count`` steps of :func:`_tango_ksection`'s k-section in numpy, from the brackets ``[lo, hi]``."""
@@ -134,10 +142,7 @@ def _tango_steps(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray
     full = (points - 1,) + lo.shape
     steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
 
-    def spread(v: np.ndarray) -> np.ndarray:
-        out = np.empty(full)  # filled by assignment: a quarter of broadcast_to's cost, the same doubles
-        out[...] = v
-        return out
+    spread = functools.partial(spread_to, shape=full)
 
     b_c, n_f = spread(b - c), spread(n)  # (b - c) - n x: num
     minus_bc, slope = spread(-b - c), spread(2.0 * n - b + c)  # w = (-b - c) + (2n - b + c) x

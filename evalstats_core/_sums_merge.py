@@ -21,7 +21,7 @@ recommendations. *The American Statistician* 37(3), 242-247.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -80,14 +80,21 @@ def centre_kept(memo: dict | None, count: np.ndarray, mean: np.ndarray) -> tuple
     with :func:`count_facts` once per count vector."""
     if memo is None:
         return centre(count, mean)
-    key = ("centre", id(count), id(mean))
+    return _kept(memo, (count, mean),
+                 lambda: centre(count, mean, _kept(memo, (count,), lambda: count_facts(count), "count-facts")), "centre")
+
+
+def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str = "") -> Any:
+    """``make()``, kept in ``memo`` (a :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`) under ``tag``
+    and the identity of the sums it reads; the entry holds those arrays, so an identity is never reused while
+    kept."""
+    if memo is None:
+        return make()
+    key = (tag, *map(id, arrays))
     hit = memo.get(key)
     if hit is None:
-        facts = memo.get(("count-facts", id(count)))
-        if facts is None:
-            facts = memo[("count-facts", id(count))] = (count, count_facts(count))
-        hit = memo[key] = (count, mean, centre(count, mean, facts[1]))
-    return hit[2]
+        hit = memo[key] = (arrays, make())
+    return hit[1]
 
 
 def _within_plus(within: np.ndarray, count: np.ndarray, dev_a: np.ndarray, dev_b: np.ndarray) -> np.ndarray:
