@@ -58,7 +58,9 @@ It compares the two models on the questions both answered, exactly as 'analyze' 
 clustered on the file's cluster column, CR2 with Satterthwaite degrees of freedom), and reads the
 interval for candidate - baseline:
 
-  exit 0  pass: the whole interval lies above -margin (not worse by more than the margin)
+  exit 0  pass: the whole interval lies above -margin (not worse by more than the margin); with
+          clusters the 96% interval's lower end too (CR2 t alone passes up to 2.9% of drops at the
+          margin, not 2.5%)
   exit 1  regression: the whole interval lies below 0 (significantly worse)
   exit 3  inconclusive: the data cannot tell; the summary says how many questions would
   exit 2  the input or the options cannot be used (one line on stderr)
