@@ -214,15 +214,19 @@ class GateResult:
         """One line: what was decided and why, from the interval's ends and the margin."""
         lo, hi = self._num(self.ci_low, signed=True, points=True), self._num(self.ci_high, signed=True, points=True)
         bound = self._num(-self.margin, signed=True, points=True)
-        level = f"{round(100 * self.confidence, 2):g}%"
-        if self.verdict == "pass" and self.pass_low is not None:
+        level = self._level(self.confidence)
+        if self.pass_low is not None and (self.verdict == "pass" or self.held_at_pass_level):  # both ends named
             digits = self._digits(-self.margin, self.ci_low, self.pass_low)
             lo, bound, plo = (self._num(x, signed=True, points=True, digits=digits)
                               for x in (self.ci_low, -self.margin, self.pass_low))
-            return (f"PASS (exit 0): the {level} interval's lower end, {lo}, and the "
-                    f"{self._level(self.pass_confidence)} interval's, {plo}, which a pass needs with clusters, are "
-                    f"above {bound} (minus the margin), so {self.candidate} is not worse than {self.baseline} by more "
-                    "than the margin.")
+            strict = self._level(self.pass_confidence)
+            if self.verdict == "pass":
+                return (f"PASS (exit 0): the {level} interval's lower end, {lo}, and the {strict} interval's, {plo}, "
+                        f"which a pass needs with clusters, are above {bound} (minus the margin), so {self.candidate} "
+                        f"is not worse than {self.baseline} by more than the margin.")
+            return (f"INCONCLUSIVE (exit 3): the {level} interval's lower end, {lo}, is above {bound} (minus the "
+                    f"margin), but with clusters a pass needs the {strict} interval's lower end above it, and that is "
+                    f"{plo}, so the data can rule out neither a drop beyond the margin nor no drop.")
         if self.verdict == "pass":
             return (f"PASS (exit 0): the {level} interval's lower end, {lo}, is above {bound} (minus the margin), "
                     f"so {self.candidate} is not worse than {self.baseline} by more than the margin.")
@@ -233,14 +237,6 @@ class GateResult:
             return (f"INCONCLUSIVE (exit 3): the {level} interval's lower end, {lo}, is above {bound} (minus the "
                     "margin), but with scores this skewed that end is unreliable, so the data can rule out neither a "
                     "drop beyond the margin nor no drop.")
-        if self.held_at_pass_level:
-            digits = self._digits(-self.margin, self.ci_low, self.pass_low)
-            lo, bound, plo = (self._num(x, signed=True, points=True, digits=digits)
-                              for x in (self.ci_low, -self.margin, self.pass_low))
-            return (f"INCONCLUSIVE (exit 3): the {level} interval's lower end, {lo}, is above {bound} (minus the "
-                    f"margin), but with clusters a pass needs the {self._level(self.pass_confidence)} interval's lower "
-                    f"end above it, and that is {plo}, so the data can rule out neither a drop beyond the margin nor "
-                    "no drop.")
         return (f"INCONCLUSIVE (exit 3): the {level} interval ({lo} to {hi}) reaches below {bound} and above 0, "
                 "so the data can rule out neither a drop beyond the margin nor no drop.")
 
@@ -253,7 +249,9 @@ class GateResult:
 
     @staticmethod
     def _level(confidence: float | None) -> str:
-        return f"{round(100 * confidence, 2):g}%" if confidence is not None else "n/a"
+        from .vocabulary import level
+
+        return level(confidence) if confidence is not None else "n/a"
 
     def _pass_level_words(self) -> str:
         """Why a clustered pass needs the stricter interval's end, with that end."""
@@ -267,7 +265,7 @@ class GateResult:
     def headline(self, respell: Callable[[str], str] | None = None) -> str:
         """One sentence: the verdict in words with the interval it rests on (``respell``: as for
         :meth:`margin_words`)."""
-        level = f"{round(100 * self.confidence, 2):g}%"
+        level = self._level(self.confidence)
         ci = (f"{level} CI for {self.candidate} - {self.baseline}: {self._num(self.ci_low, signed=True, bare=True)} "
               f"to {self._num(self.ci_high, signed=True, points=True)}")
         margin = self.margin_words(respell)
@@ -306,7 +304,7 @@ class GateResult:
         from .report import escape_markdown
         from .vocabulary import INTERVAL_LABELS, se_method_label
 
-        level = f"{round(100 * self.confidence, 2):g}%"
+        level = self._level(self.confidence)
         how = se_method_label(self.method, "the cluster column" if self.n_clusters is not None else None)
         how = (how.replace("clustered on 'the cluster column'", "clustered") + f", {self.df:.1f} df"
                if math.isfinite(self.df) else how)
