@@ -18,6 +18,7 @@ For a clustered pair read on the CR2 t interval, with the per-cluster residual s
     SHIFTS=-1 nice -n 5 .venv/bin/python bench/bench_gate14_clusters.py --reps 100000 --seed 41
     SHIFTS=0,1 nice -n 5 .venv/bin/python bench/bench_gate14_clusters.py --reps 20000 --seed 42
     nice -n 5 .venv/bin/python bench/bench_gate14_clusters.py --many --reps 40000 --seed 5
+    nice -n 5 .venv/bin/python bench/bench_gate14_clusters.py --direct --reps 8000 --seed 123
 """
 from __future__ import annotations
 
@@ -122,10 +123,40 @@ def measure(rng, reps, shifts, designs) -> None:
               flush=True)
 
 
+DIRECT = [  # sizes, kind, baseline, margin, su2: designs read through es.gate itself (2-20 clusters)
+    ((200, 150, 100), "runs3", 0.7, 0.05, 0.1), ((200, 150, 100), "partial", 0.7, 0.05, 0.1),
+    ((250, 200), "runs3", 0.7, 0.05, 0.1), ((300, 60), "partial", 0.8, 0.04, 0.2), ((300, 60), "runs3", 0.7, 0.05, 0.1),
+    ((400, 30, 20), "partial", 0.8, 0.04, 0.2), ((120, 80, 60, 40, 20), "partial", 0.75, 0.04, 0.2),
+    ((30,) * 20, "runs3", 0.9, 0.03, 0.2),
+]
+
+
+def direct(reps: int, seed: int) -> None:
+    """The false pass of the gate and of CR2's 95% end alone through es.gate, file by file (any interval it picks),
+    on :data:`DIRECT` (two clusters: the gate never passes, :data:`~evalstats_core.gating.TWO_CLUSTERS`)."""
+    import evalstats_core as es
+
+    for sizes, kind, pb, m, su2 in DIRECT:
+        rng = np.random.default_rng(seed)
+        a, b = latent(rng, reps, sizes, pb - m, pb, su2, 0.6, 0.5, 0.7, kind)
+        lab = labels_of(sizes)
+        passes = ends = 0
+        kinds = {}
+        for r in range(reps):
+            g = es.gate(es.load(frame(a[r], b[r], lab)), baseline="B", candidate="A", margin=m)
+            passes += g.verdict == "pass"
+            ends += g.interval.startswith("CR2") and g.ci_low > -m  # the gate of afe256d (CR2's 95% end alone)
+            kinds[g.interval] = kinds.get(g.interval, 0) + 1
+        print(f"{len(sizes)} clusters {sizes[:5]}, {kind}, pb {pb}, m {100 * m:g}pt: false pass: old {100 * ends / reps:.2f}%"
+              f" gate {100 * passes / reps:.2f}% (MC SE {100 * math.sqrt(0.025 * 0.975 / reps):.2f}); intervals {kinds}",
+              flush=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--reps", type=int, default=0)
+    ap.add_argument("--direct", action="store_true", help="2-20 clusters through es.gate itself (--reps files)")
     ap.add_argument("--many", action="store_true", help="the audit's 40-cluster and the 30-unequal designs x2, x4")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
@@ -133,7 +164,9 @@ def main(argv=None) -> int:
     rng = np.random.default_rng(args.seed)
     if args.check and check(rng):
         return 1
-    if args.reps:
+    if args.direct:
+        direct(args.reps, args.seed)
+    elif args.reps:
         designs = [many(d, k) for k in (2, 4) for d in (DESIGNS[0], DESIGNS[4])] if args.many else DESIGNS
         measure(rng, args.reps, tuple(float(x) for x in os.environ.get("SHIFTS", "-1,0,1").split(",")), designs)
     return 0

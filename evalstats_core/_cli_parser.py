@@ -60,7 +60,7 @@ interval for candidate - baseline:
 
   exit 0  pass: the whole interval lies above -margin (not worse by more than the margin); with
           clusters the 96% interval's lower end too (CR2 t alone passes up to 2.9% of drops at the
-          margin, not 2.5%)
+          margin, not 2.5%), and never on 2 clusters
   exit 1  regression: the whole interval lies below 0 (significantly worse)
   exit 3  inconclusive: the data cannot tell; the summary says how many questions would
   exit 2  the input or the options cannot be used (one line on stderr)

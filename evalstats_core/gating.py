@@ -20,7 +20,9 @@ by default) and reads its interval for ``D = candidate - baseline``:
   against the 2.5% promised; on the 96% end 1.4-2.3% (2.0-2.2% with 60-160). The price: 1-4 points fewer
   passes when the two models are equal, 0-7 at a true gain of one margin (``bench/bench_gate14_clusters.py``,
   100,000 files a design). Score intervals (Tango, Korn-Graubard) are not touched: the clustered 0/1 gate
-  passed at most 1% of such files on them.
+  passed at most 1% of such files on them. On two clusters it never passes (:data:`TWO_CLUSTERS`: the
+  clustered SE then rests on one number; with one cluster five times the other, 2.4-2.7% of drops at the
+  margin passed even at the 96% end, against 5-11% of files with no drop or a gain).
 * **regression** (exit 1): the whole interval lies below 0 -- the candidate is significantly worse (and,
   with a margin, worse by more than the data can excuse: with ``margin > 0`` a significant drop that
   stays within the margin passes, and the summary says so).
@@ -51,7 +53,7 @@ from typing import Any
 
 from .errors import EvalStatsError
 
-__all__ = ["GateResult", "gate", "EXIT_CODES", "parse_margin", "MOST_NEEDED", "CLUSTERED_PASS_SHARE"]
+__all__ = ["GateResult", "gate", "EXIT_CODES", "parse_margin", "MOST_NEEDED", "CLUSTERED_PASS_SHARE", "TWO_CLUSTERS"]
 
 EXIT_CODES = {"pass": 0, "regression": 1, "inconclusive": 3}
 #: The most questions (or clusters) the plan ever names; past this it says no practical number would tell.
@@ -62,6 +64,12 @@ MOST_NEEDED = 1e9
 #: 95% end alone, on clustered scores that are not 0/1 with 4 to 160 clusters (its own second-order error); on the
 #: 96% end 1.4-2.3% (bench/bench_gate14_clusters.py, 40,000-100,000 files a design).
 CLUSTERED_PASS_SHARE = 0.8
+#: Why the gate never passes on two clusters (the CR2 t interval): the clustered SE then rests on one number.
+TWO_CLUSTERS = ("with 2 clusters the clustered standard error rests on a single number (how far apart the two "
+                "clusters' differences lie), so no interval from it can rule out a drop beyond the margin: in "
+                "simulation, with one cluster five times the other, such passes came 2.4-2.7% of the time when the "
+                "true drop was the margin and only 5-11% when there was none or a gain; a pass needs 3 clusters or "
+                "more")
 _MARGIN = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(pt|pts|points?|%|)\s*", re.IGNORECASE)
 
 
@@ -143,6 +151,9 @@ class GateResult:
         ``-margin`` as well (on the ``confidence`` interval's end alone CR2 + Satterthwaite passes slightly more
         than ``(1 - confidence) / 2`` of drops at the margin); when only the ``confidence`` interval's end is above
         ``-margin`` the verdict is inconclusive and the summary says why. None otherwise.
+    two_clusters : str or None
+        Why a pass was withheld on two clusters (:data:`TWO_CLUSTERS`); the verdict is then inconclusive
+        although both lower ends lie above ``-margin``. None otherwise.
     """
 
     baseline: str
@@ -175,6 +186,7 @@ class GateResult:
     skewed: str | None = None
     pass_confidence: float | None = None
     pass_low: float | None = None
+    two_clusters: str | None = None
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False, digits: int = 1) -> str:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
@@ -215,6 +227,9 @@ class GateResult:
         lo, hi = self._num(self.ci_low, signed=True, points=True), self._num(self.ci_high, signed=True, points=True)
         bound = self._num(-self.margin, signed=True, points=True)
         level = self._level(self.confidence)
+        if self.two_clusters is not None:
+            return (f"INCONCLUSIVE (exit 3): the {level} interval's lower end, {lo}, is above {bound} (minus the "
+                    f"margin), but {self.two_clusters}.")
         if self.pass_low is not None and (self.verdict == "pass" or self.held_at_pass_level):  # both ends named
             digits = self._digits(-self.margin, self.ci_low, self.pass_low)
             lo, bound, plo = (self._num(x, signed=True, points=True, digits=digits)
@@ -245,7 +260,8 @@ class GateResult:
         """The interval's lower end is above ``-margin`` but the stricter one a clustered pass needs
         (:attr:`pass_low`) is not: inconclusive for that alone."""
         return (self.verdict == "inconclusive" and self.skewed is None and self.unbounded is None
-                and self.pass_low is not None and self.ci_low > -self.margin >= self.pass_low)
+                and self.two_clusters is None and self.pass_low is not None
+                and self.ci_low > -self.margin >= self.pass_low)
 
     @staticmethod
     def _level(confidence: float | None) -> str:
@@ -279,6 +295,7 @@ class GateResult:
                 if self.unbounded is not None else
                 self.skewed[:1].upper() + self.skewed[1:] + "." if self.skewed is not None else
                 self._pass_level_words() + " " + self._tell() if self.held_at_pass_level else
+                self.two_clusters[:1].upper() + self.two_clusters[1:] + "." if self.two_clusters is not None else
                 ("The difference has standard error 0 here (" + ("every cluster has the same mean difference"
                  if self.n_clusters is not None else "every shared question has the same score difference")
                  + "): the interval comes from the discordant answers, and there is no variance to plan a "
@@ -450,10 +467,11 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
     if skewed is not None:
         verdict = "inconclusive"  # the pass would rest on a lower end the scores' skewness makes unreliable
     strict = _stricter(c, level) if unbounded is None else None
-    if verdict == "pass" and strict is not None and not strict[1] > -m:
+    two = TWO_CLUSTERS if verdict == "pass" and strict is not None and c.n_clusters == 2 else None
+    if verdict == "pass" and strict is not None and (two is not None or not strict[1] > -m):
         verdict = "inconclusive"  # CR2's end alone passes slightly more than (1 - level) / 2 of drops at the margin
     needed = (_needed(c, m, level, power, None if strict is None else strict[0])
-              if verdict == "inconclusive" and skewed is None else None)
+              if verdict == "inconclusive" and skewed is None and two is None else None)
     plain = None
     if c.n_clusters is not None:
         from .guardrails import plain_paired_se
@@ -468,7 +486,7 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
         needed_unit="clusters" if c.n_clusters is not None else "questions", wild_p_value=c.wild_p_value,
         margin_given=given.strip() if given is not None else None, se_plain=plain, unbounded=unbounded,
         interval=c.interval, skewed=skewed, pass_confidence=None if strict is None else strict[0],
-        pass_low=None if strict is None else strict[1],
+        pass_low=None if strict is None else strict[1], two_clusters=two,
     )
 
 

@@ -84,7 +84,7 @@ def corrected_gate(result: Any, section: Any) -> Any:
     by_model = {m: est for m, est, _ in section.models}
     return dataclasses.replace(
         result, verdict=verdict, exit_code=EXIT_CODES[verdict], diff=e.estimate, se=e.se, df=e.df, ci_low=e.ci_low,
-        ci_high=e.ci_high, p_value=t_p_value(z, e.df), n_needed=None, skewed=None, pass_confidence=None, pass_low=None,
+        ci_high=e.ci_high, p_value=t_p_value(z, e.df), n_needed=None, skewed=None, pass_confidence=None, pass_low=None, two_clusters=None,
         mean_baseline=by_model[result.baseline].estimate if result.baseline in by_model else result.mean_baseline,
         mean_candidate=by_model[result.candidate].estimate if result.candidate in by_model else result.mean_candidate)
 

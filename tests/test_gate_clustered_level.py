@@ -137,3 +137,53 @@ def test_the_false_pass_at_the_audits_40_cluster_design_is_within_its_level():
     old, gate = counts / 20_000
     assert gate <= 0.025 < old  # MC SE 0.11 points: gate about 2.1%, the old rule about 2.6%
     assert old - gate > 0.003
+
+
+# ---------------------------------------------------------------------------------------------- two clusters
+TWO = (300, 60)  # one cluster five times the other
+
+
+def _two_cluster_file(seed: int = 5, row: int = 24):
+    """A seeded two-cluster file (the candidate 4 points better in truth) whose 95% and 96% ends both clear a
+    4-point margin."""
+    rng = np.random.default_rng(seed)
+    a, b = audit.latent(rng, row + 1, TWO, 0.84, 0.8, 0.2, 0.6, 0.5, 0.7, "partial")
+    return audit.frame(a[row], b[row], audit.labels_of(TWO))
+
+
+def test_two_clusters_never_pass_and_the_summary_says_why(tmp_path, capsys):
+    from evalstats_core.gating import TWO_CLUSTERS
+
+    frame = _two_cluster_file()
+    g = es.gate(es.load(frame), baseline="B", candidate="A", margin="4pt")
+    assert g.n_clusters == 2 and g.interval == "CR2 t (Satterthwaite df)"
+    assert g.ci_low > g.pass_low > -0.04  # both ends clear the margin
+    assert (g.verdict, g.exit_code, g.two_clusters, g.n_needed) == ("inconclusive", 3, TWO_CLUSTERS, None)
+    assert not g.held_at_pass_level
+    assert g.reason() == (f"INCONCLUSIVE (exit 3): the 95% interval's lower end, {100 * g.ci_low:+.1f} points, is "
+                          f"above -4.0 points (minus the margin), but {TWO_CLUSTERS}.")
+    assert g.headline().endswith("a pass needs 3 clusters or more.") and "would tell" not in g.headline()
+    path = tmp_path / "two.csv"
+    frame.to_csv(path, index=False)
+    code = main(["gate", str(path), "--baseline", "B", "--candidate", "A", "--margin", "4pt"])
+    out, _ = capsys.readouterr()
+    assert code == 3 and escape_markdown(g.reason()) in out
+    # three clusters: the rule stays the 96% end (a file of three clusters passes where both ends clear the margin)
+    three = frame.assign(cluster=np.where(np.arange(len(frame)) % 7 == 0, "c2", frame["cluster"]))
+    g3 = es.gate(es.load(three), baseline="B", candidate="A", margin="4pt")
+    assert g3.n_clusters == 3 and g3.two_clusters is None
+    assert g3.pass_low > -0.04 and (g3.verdict, g3.exit_code) == ("pass", 0)
+
+
+def test_on_two_unequal_clusters_the_95_percent_end_alone_passes_too_often_and_the_gate_never():
+    """4,000 seeded files at truth = -margin through es.gate: CR2's 95% end clears the margin in more than 2.5% of
+    them (3.1-3.3% in 8,000-20,000 files), the gate in none."""
+    rng = np.random.default_rng(99)
+    a, b = audit.latent(rng, 4000, TWO, 0.76, 0.8, 0.2, 0.6, 0.5, 0.7, "partial")
+    lab = audit.labels_of(TWO)
+    ends = passes = 0
+    for r in range(a.shape[0]):
+        g = es.gate(es.load(audit.frame(a[r], b[r], lab)), baseline="B", candidate="A", margin=0.04)
+        ends += g.interval.startswith("CR2") and g.ci_low > -0.04
+        passes += g.verdict == "pass"
+    assert ends / a.shape[0] > 0.025 and passes == 0
