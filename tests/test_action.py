@@ -149,3 +149,25 @@ def test_the_documented_workflow_uses_the_action_with_its_inputs():
     assert {k for k, v in ACTION["inputs"].items() if v.get("required")} <= set(gate["with"])
     readme = (ROOT / "README.md").read_text()
     assert "docs/ci-example.yml" in readme and "uses: OWNER/evalstats@main" in readme
+
+
+def test_a_file_a_pull_request_adds_is_a_file_never_an_option(runner, tmp_path):
+    """'*.csv' matching a file named '--labels=.evil.csv' (issue 46): it turned a regression into a PASS by
+    reading '.evil.csv' as human labels; every name after '--' and './'-prefixed, it is read as a file."""
+    import pandas as pd
+
+    frame = pd.read_csv(EXAMPLE)
+    frame = frame[frame.model.isin(["Galleon", "Frigate"])]
+    frame.to_csv(tmp_path / "results.csv", index=False)
+    frame.assign(human=(frame.model == "Frigate").astype(int))[["question", "model", "human"]].to_csv(
+        tmp_path / ".evil.csv", index=False)  # labels saying the candidate is always right, the baseline never
+    (tmp_path / "--labels=.evil.csv").write_text("question,model,score\n")
+    status, summary, outputs, err = runner(tmp_path, files="*.csv", baseline="Galleon", candidate="Frigate",
+                                           pip_args=OFFLINE)
+    assert outputs["result"] != "pass" and status != 0, summary
+    assert status == 2 and "evil.csv has a header but no data rows" in err  # read (and refused) as a results file
+    (tmp_path / "--labels=.evil.csv").unlink()
+    (tmp_path / "results.csv").rename(tmp_path / "run 1.csv")  # a blank in a name: one file
+    status, summary, outputs, err = runner(tmp_path, files="*.csv", baseline="Galleon", candidate="Frigate",
+                                           pip_args=OFFLINE)
+    assert status == 1 and outputs["result"] == "regression", err
