@@ -72,7 +72,7 @@ html { font-size: 22px; }
 /* display formulas at the large type: never clipped; a long one wraps at its operators, then scrolls */
 [data-testid="stMain"] .katex-display { overflow-x: auto; overflow-y: visible; padding: 0.3em 0; }
 [data-testid="stMain"] .katex-display > .katex { white-space: normal; }
-/* charts drawn at 1/1.3 of the column and zoomed back: every text in them grows with the type */
+/* charts laid out at 1/1.3 of the column and zoomed back: every text in them grows with the type */
 [data-testid="stMain"] [data-testid="stVegaLiteChart"] { zoom: 1.3; max-width: calc(100% / 1.3); }
 /* side-by-side columns holding a chart, a formula or a table stack, each at the full width */
 [data-testid="stMain"] [data-testid="stHorizontalBlock"]:has([data-testid="stVegaLiteChart"], .katex-display,

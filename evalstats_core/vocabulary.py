@@ -16,6 +16,8 @@ the chart exports) reads its words from here, so a method or a test has one name
 ``Formatter``              how the numbers of one analysis print (levels in percent, differences in points)
 ``fmt_p``, ``fmt_r``,      p-values, correlations, degrees of freedom as every table prints them
 ``fmt_df``, ``level``
+``UNRESOLVED``             the verdict of a gap whose interval holds 0, in every chapter
+``AVOIDED``, ``PAPER_PHRASES``  words the teaching prose never uses in its own voice, and the quotes that may
 =========================  ===============================================================================
 
 Examples
@@ -31,7 +33,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["INTERVAL_LABELS", "INTERVAL_METHODS", "SE_METHODS", "ADJUST_LABELS", "TESTS", "COLUMNS", "NONE",
+__all__ = ["UNRESOLVED", "AVOIDED", "PAPER_PHRASES", "INTERVAL_LABELS", "INTERVAL_METHODS", "SE_METHODS", "ADJUST_LABELS", "TESTS", "COLUMNS", "NONE",
            "normal_label", "se_method_label", "reference", "Formatter", "fmt_p", "fmt_r", "fmt_df", "level",
            "signed_zero_free"]
 
@@ -88,6 +90,22 @@ TESTS = {
     "mcnemar_chi2": "McNemar χ² p (no continuity correction)",
     "wild": "Wild bootstrap p",
 }
+
+#: The verdict of a gap whose interval holds 0, in every chapter and on every chart: not "a tie", not
+#: "inside the noise", but a question these data cannot settle (chapter 7's power says how likely they were to).
+UNRESOLVED = "unresolved"
+
+#: Words the teaching prose (content/*.md, the chapters' pages, lessons and charts) never uses in its own voice,
+#: with the word it uses instead: a verdict is :data:`UNRESOLVED`; a random quantity is *sampled* or *simulated*;
+#: the variance of one sampled answer is *answer variance*; a chart *shows*. tests/test_vocabulary_words.py scans.
+AVOIDED: dict[str, str] = {
+    "draw": "unresolved (a verdict); sampled, simulated, picked (randomness); shown, plotted (a chart)",
+    "tie": "unresolved (a verdict); concordant (a question both models got right, or both wrong)",
+    "noise": "variance, answer variance, random error; imprecise or unstable for an estimate",
+}
+
+#: A paper's own phrase that holds an avoided word, quoted as the paper's (kept verbatim where it is quoted).
+PAPER_PHRASES: tuple[str, ...] = ()
 
 #: What a missing value prints as in a table (a McNemar p with clusters, an undefined correlation).
 NONE = "—"

@@ -15,7 +15,7 @@ state = shell.UrlState(
 )
 
 
-@st.cache_data(max_entries=64, show_spinner="Drawing 2,400 evals…")
+@st.cache_data(max_entries=64, show_spinner="Simulating 2,400 evals…")
 def _lab(sens: float, spec: float, labels: int):
     frame = lesson.coverage_lab(sens, spec, labels)
     return frame, compile_spec(charts.coverage_lab(frame)), lesson.coverage_sentence(frame)

@@ -55,7 +55,7 @@ def one_task_section() -> None:
     left, right = st.columns([1, 3], vertical_alignment="bottom")
     left.button("Run the task 12 times again", key="one_model_task_rerun", icon=":material/replay:",
                 on_click=_next_draw)
-    draw = int(right.number_input("Draw", min_value=1, max_value=10_000, step=1, key="one_model_task_draw"))
+    draw = int(right.number_input("Batch", min_value=1, max_value=10_000, step=1, key="one_model_task_draw"))
     runs, chart, sentence = _one_task(draw)
     shell.chart(chart, sentence, name="one_model_one_task")
     state.sync()

@@ -60,7 +60,7 @@ def controls() -> dict:
                                 key="power_alpha")
         power = st.slider("Power", 0.5, 0.99, step=0.01, key="power_power")
     with noise:
-        st.markdown("**The noise**")
+        st.markdown("**The variances**")
         mode = st.radio("ω² (variance of the question-level difference)", lesson.OMEGA_MODES,
                         format_func=MODES.get, horizontal=True, key="power_omega_mode")
         if mode == "direct":
@@ -77,8 +77,8 @@ def controls() -> dict:
             st.caption(content["omega_presets"])
         a, b = st.columns(2)
         if mode != "preset":
-            a.number_input("σ²_A (model A's answer noise)", 0.0, 0.25, step=0.01, format="%.4f", key="power_sigma2_a")
-            b.number_input("σ²_B (model B's answer noise)", 0.0, 0.25, step=0.01, format="%.4f", key="power_sigma2_b")
+            a.number_input("σ²_A (model A's answer variance)", 0.0, 0.25, step=0.01, format="%.4f", key="power_sigma2_a")
+            b.number_input("σ²_B (model B's answer variance)", 0.0, 0.25, step=0.01, format="%.4f", key="power_sigma2_b")
         k_a = a.number_input("K_A (answers per question)", 1, 1000, step=1, key="power_k_a")
         k_b = b.number_input("K_B (answers per question)", 1, 1000, step=1, key="power_k_b")
     with evl:

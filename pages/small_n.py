@@ -82,7 +82,7 @@ st.markdown(content["lab"])
 def lab_section() -> None:
     left, right = st.columns(2)
     lab_n = left.select_slider("Questions per eval, N", options=LAB_NS, key="one_model_lab_n")
-    uniform = right.toggle("Draw the true accuracy uniformly for every eval", key="one_model_uniform")
+    uniform = right.toggle("Pick the true accuracy uniformly at random for every eval", key="one_model_uniform")
     theta = right.slider("True accuracy (when fixed)", 0.0, 1.0, step=0.01, key="one_model_theta",
                          disabled=uniform)
     lab_seed = shell.seed_control("one_model_lab_seed")
@@ -90,7 +90,7 @@ def lab_section() -> None:
         lab_n, None if uniform else theta, lab_seed)
     res = lab.frame
     wald, wilson = res.iloc[0], res.iloc[1]
-    truth = "a uniformly drawn true accuracy" if uniform else f"true accuracy {theta:.0%}"
+    truth = "a true accuracy picked uniformly at random" if uniform else f"true accuracy {theta:.0%}"
     shown = res.assign(coverage=res["coverage"].map(pct), mean_width=res["mean_width"].map("{:.3f}".format),
                        zero_width=res["zero_width"].map(pct), outside=res["outside"].map(pct))
     shown = shown[["label", "coverage", "mean_width", "zero_width", "outside"]]

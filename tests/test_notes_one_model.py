@@ -82,22 +82,22 @@ def test_quiz_quotes_the_calculators_interval():
 
 def test_one_task_runs_and_their_sentence():
     """Seed 004's task run 12 times: draws are reproducible, scores stay in [0, 1] around the ability, and the
-    sentence quotes this draw's range, mean and the average move since the previous draw."""
+    sentence quotes this batch's range, mean and the average move since the previous batch."""
     import numpy as np
 
     a, b = lesson.one_task_runs(3), lesson.one_task_runs(3)
     assert a.equals(b)
-    now, before = a[a["draw"] == "this draw"], a[a["draw"] == "previous draw"]
+    now, before = a[a["batch"] == "this batch"], a[a["batch"] == "previous batch"]
     assert len(now) == len(before) == 12 and now["score"].between(0, 1).all()
     assert now["mean"].iloc[0] == pytest.approx(now["score"].mean())
-    assert before["score"].tolist() == lesson.one_task_runs(2).query("draw == 'this draw'")["score"].tolist()
+    assert before["score"].tolist() == lesson.one_task_runs(2).query("batch == 'this batch'")["score"].tolist()
     s = lesson.one_task_sentence(a)
     assert f"between {now['score'].min():.2f} and {now['score'].max():.2f}" in s
     assert f"their mean, {now['mean'].iloc[0]:.3f}," in s
     moved = np.abs(now["score"].to_numpy() - before["score"].to_numpy()).mean()
     assert f"moved by {moved * 100:.1f} points" in s
     assert ("above" in s) == (now["mean"].iloc[0] > 0.83)
-    assert "previous draw" not in lesson.one_task_sentence(lesson.one_task_runs(1)) and "moved" not in lesson.one_task_sentence(lesson.one_task_runs(1))
+    assert "previous batch" not in lesson.one_task_sentence(lesson.one_task_runs(1)) and "moved" not in lesson.one_task_sentence(lesson.one_task_runs(1))
 
 
 def test_rerun_button_moves_every_dot():

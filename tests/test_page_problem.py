@@ -104,7 +104,7 @@ def test_quiz_reveals_answer():
     """Submitting the right answer shows 'Correct' with the explanation; a wrong one names the answer."""
     at = run_page(PATH)
     right = at.radio(key="problem_quiz0_choice")
-    right.set_value("MATH: its 5,000 questions make its gap far less noisy").run()  # by text
+    right.set_value("MATH: its 5,000 questions make its gap far more precise").run()  # by text
     at.button(key="problem_quiz0_check").click().run()
     assert "Correct" in at.success[0].value and "1/√n" in at.success[0].value
     wrong = at.radio(key="problem_quiz1_choice")

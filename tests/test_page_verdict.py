@@ -45,7 +45,7 @@ def test_opens_on_the_papers_verdict():
     final = steps[steps["step"] == "small_sample"].set_index("eval")
     assert list(table["Power for 3 pts"]) == [f"{p:.0%}" for p in final["power"]]
     text = text_of(at)
-    assert "Only MATH is resolved; HumanEval and MGSM are unresolved, not a tie" in text
+    assert "Only MATH is resolved; HumanEval and MGSM are unresolved: their intervals hold 0" in text
     assert " noise" not in text.split("### The verdict")[1].split("### Connections")[0]
     assert f"164 questions have {final.loc['HumanEval', 'power']:.0%} power to resolve a real 3-point gap" in text
     assert "the unpaired SE of the difference is 0.96% and at ρ = 0.50 the paired one is 0.68%" in text

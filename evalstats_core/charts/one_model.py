@@ -306,16 +306,16 @@ def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChar
 
 
 def one_task_chart(frame: pd.DataFrame) -> alt.LayerChart:
-    """One task's runs as dots, one row per run: this draw solid, the previous draw faint with a line to
-    where each run moved; the true ability dashed (unknown in practice) and this draw's mean.
+    """One task's runs as dots, one row per run: this batch solid, the previous batch faint with a line to
+    where each run moved; the true ability dashed (unknown in practice) and this batch's mean.
 
-    ``frame`` is ``lessons.one_model.one_task_runs`` (``run, score, draw, ability, mean``).
+    ``frame`` is ``lessons.one_model.one_task_runs`` (``run, score, batch, ability, mean``).
     """
     x = alt.X("score:Q", title="Score of one run", scale=alt.Scale(domain=[0.4, 1.0]),
               axis=alt.Axis(format=".1f", values=[0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]))
     y = alt.Y("run:O", title="Run", axis=alt.Axis(labelFontSize=10))
-    now = frame[frame["draw"] == "this draw"]
-    before = frame[frame["draw"] == "previous draw"]
+    now = frame[frame["batch"] == "this batch"]
+    before = frame[frame["batch"] == "previous batch"]
     layers = []
     if len(before):
         moves = now[["run", "score"]].merge(before[["run", "score"]], on="run", suffixes=("", "_before"))

@@ -372,7 +372,7 @@ def _few_clusters_notice(r: FewClustersCoverage) -> str:
     ]
     if "wild" in r.methods:
         lines.append(
-            f"The wild cluster bootstrap ({r.n_boot} draws per eval) covered **{c['wild']:.1%}** of "
+            f"The wild cluster bootstrap ({r.n_boot} resamples per eval) covered **{c['wild']:.1%}** of "
             f"{r.wild_reps:,}: it {verdict('wild')}, a check that needs no degrees-of-freedom formula."
         )
     return "\n".join(f"* {line}" for line in lines)

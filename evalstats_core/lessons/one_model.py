@@ -246,7 +246,7 @@ def rerun_notes(runs: pd.DataFrame) -> list[str]:
         spread = 100 * (runs["mean"].max() - runs["mean"].min())
         first = (f"{inside} of {n} run means lie inside run 1's band, {spread:.1f} points apart at most: one run "
                  "already tells you roughly how far its mean could move.")
-    return [first, "Reruns on the same tasks show only answer noise; the interval also covers *which tasks* were "
+    return [first, "Reruns on the same tasks show only answer variance; the interval also covers *which tasks* were "
                    "chosen (chapter 1), so it is wider."]
 
 
@@ -321,25 +321,25 @@ ONE_TASK: tuple[str, float] = ("Find the cheapest round-trip flight to NYC under
 ONE_TASK_RUNS = 12
 
 
-def one_task_runs(draw: int, *, runs: int = ONE_TASK_RUNS, noise_sd: float = RERUN_NOISE_SD) -> pd.DataFrame:
-    """Seed 004's "one task, many outcomes": the task of :data:`ONE_TASK` run ``runs`` times, for draw
-    ``draw`` and, faint in the chart, the draw before it (so a rerun visibly moves each dot).
+def one_task_runs(batch: int, *, runs: int = ONE_TASK_RUNS, noise_sd: float = RERUN_NOISE_SD) -> pd.DataFrame:
+    """Seed 004's "one task, many outcomes": the task of :data:`ONE_TASK` run ``runs`` times, for batch
+    ``batch`` and, faint in the chart, the batch before it (so a rerun visibly moves each dot).
 
     Each run's score is the ability plus normal noise of SD ``noise_sd``, clipped to [0, 1]
-    (:func:`evalstats_core.simulate.rerun_scores`); draw ``d`` depends only on ``d``.
+    (:func:`evalstats_core.simulate.rerun_scores`); batch ``d`` depends only on ``d``.
 
-    Returns ``run`` (1..runs), ``score``, ``draw`` ("this draw" or "previous draw"), ``ability`` and
-    ``mean`` (that draw's mean over its runs).
+    Returns ``run`` (1..runs), ``score``, ``batch`` ("this batch" or "previous batch"), ``ability`` and
+    ``mean`` (that batch's mean over its runs).
     """
-    draw = check_positive_int(draw, "draw")
+    batch = check_positive_int(batch, "batch")
     runs = check_positive_int(runs, "runs", minimum=2)
     ability = ONE_TASK[1]
     frames = []
-    for d, label in ((draw, "this draw"), (draw - 1, "previous draw")):
+    for d, label in ((batch, "this batch"), (batch - 1, "previous batch")):
         if d < 1:
             continue
         scores = rerun_scores(np.full(runs, ability), noise_sd=noise_sd, rng=[int(d), 1_000_003])
-        frames.append(pd.DataFrame({"run": np.arange(1, runs + 1), "score": scores, "draw": label,
+        frames.append(pd.DataFrame({"run": np.arange(1, runs + 1), "score": scores, "batch": label,
                                     "ability": ability, "mean": float(scores.mean())}))
     return pd.concat(frames, ignore_index=True)
 
@@ -399,15 +399,15 @@ def rerun_sentence(runs: pd.DataFrame, steps: AtlasSteps) -> str:
 
 
 def one_task_sentence(frame: pd.DataFrame) -> str:
-    """The runs of this draw in a sentence from their numbers: their range, their mean and its distance
+    """The runs of this batch in a sentence from their numbers: their range, their mean and its distance
     from the true ability (which the reader would not know in practice)."""
-    now = frame[frame["draw"] == "this draw"]
+    now = frame[frame["batch"] == "this batch"]
     lo, hi, mean, ability = now["score"].min(), now["score"].max(), now["mean"].iloc[0], now["ability"].iloc[0]
     text = (f"This time the {len(now)} runs landed between {lo:.2f} and {hi:.2f}; their mean, {mean:.3f}, is "
             f"{abs(mean - ability) * 100:.1f} points {'above' if mean > ability else 'below'} the true ability "
             f"{ability:.2f}")
-    before = frame[frame["draw"] == "previous draw"]
+    before = frame[frame["batch"] == "previous batch"]
     if len(before):
         moved = float(np.abs(now["score"].to_numpy() - before["score"].to_numpy()).mean())
-        text += f", and each run moved by {moved * 100:.1f} points on average since the previous draw"
+        text += f", and each run moved by {moved * 100:.1f} points on average since the previous batch"
     return text + "."

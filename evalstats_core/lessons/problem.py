@@ -27,6 +27,7 @@ from ..errors import EvalStatsError
 from ..intervals import normal_ci, se_bernoulli
 from ..reported import analyze_reported
 from ..variance import estimator_variance
+from ..vocabulary import UNRESOLVED  # the one word for an interval that holds 0 (chapters 1, 8, 9)
 
 __all__ = [
     "UNRESOLVED",
@@ -41,9 +42,6 @@ __all__ = [
     "superpopulation_demo",
 ]
 
-#: The verdict of a gap whose interval holds 0, in every chapter (chapter 8 imports it): not "noise" and not a
-#: tie, but a question these data cannot settle (chapter 7's power says how likely they were to).
-UNRESOLVED = "unresolved"
 
 MODELS: tuple[str, str] = ("Galleon", "Dreadnought")
 
@@ -307,17 +305,17 @@ def demo_notes(demo: SuperPopulation) -> list[str]:
     same, fresh = demo.sd_same, demo.sd_fresh
     out = [f"The blue histogram (new questions every run) spreads by {fresh:.2%}, against {demo.se_total:.2%} from "
            "the formula (the dashed lines): one run's standard error already accounts for *which questions were "
-           "drawn*."]
+           "sampled*."]
     if same <= 1e-12:
         out.append("The green histogram (same questions, new answers) collapses to a spike: at a "
                    f"{demo.share:.0%} share a deterministic model gives the same score on every rerun, yet its "
                    "score is still uncertain, because a different set of questions would give a different number.")
     elif same < 0.9 * fresh:
         out.append(f"The green histogram (same questions, new answers) is narrower, {same:.2%}: reruns on the same "
-                   "questions see the answer noise but not the luck of which questions were drawn.")
+                   "questions see the answer variance but not the luck of which questions were sampled.")
     else:
         out.append(f"The green histogram (same questions, new answers) spreads about as much, {same:.2%}: at a "
-                   f"{demo.share:.0%} share every question is equally hard, so all the variance is answer noise "
+                   f"{demo.share:.0%} share every question is equally hard, so all the variance is answer variance "
                    "and a rerun samples it all. Move the share up to see the two part.")
     out.append("Rerunning an eval and watching it barely move is therefore no evidence that its error bar is "
                "small." if same < 0.9 * fresh else "Only when questions differ in difficulty does a rerun on the "
@@ -332,6 +330,6 @@ def demo_sentence(demo: SuperPopulation) -> str:
     if same < 0.9 * fresh:
         how = f"reruns on the same questions spread by only {same:.2%}"
     else:
-        how = f"reruns on the same questions spread about as much, {same:.2%}: every bit of the variance is answer noise"
+        how = f"reruns on the same questions spread about as much, {same:.2%}: every bit of the variance is answer variance"
     return (f"With {demo.n} questions and {demo.share:.0%} of the variance from question difficulty, {demo.reps:,} "
             f"runs on new questions spread by {fresh:.2%} (formula: {demo.se_total:.2%}); {how}.")

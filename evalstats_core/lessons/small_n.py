@@ -170,7 +170,7 @@ def small_n_lab(n: int, theta: float | None = None, *, reps: int = 20_000, confi
     size = check_positive_int(n, "n")
     fixed = None if theta is None else float(theta)
     if fixed is not None and not 0.0 <= fixed <= 1.0:
-        raise EvalStatsError(f"theta ({theta!r}) must be between 0 and 1, or None to draw it uniformly")
+        raise EvalStatsError(f"theta ({theta!r}) must be between 0 and 1, or None to pick it uniformly at random")
     conf = check_confidence(confidence)
     result = coverage_experiment(size, theta=fixed, confidence=conf, reps=reps, rng=rng)
     shares = np.asarray(result.k_shares)  # (n + 1,) share of simulated evals with k correct
@@ -244,7 +244,7 @@ def lab_sentences(lab: SmallNLab) -> list[str]:
     """
     f = lab.frame.set_index("method")
     wald, wilson, cp = f.loc["wald"], f.loc["wilson"], f.loc["clopper_pearson"]
-    truth = "a true accuracy drawn uniformly for every eval" if lab.theta is None else f"true accuracy {lab.theta:.0%}"
+    truth = "a true accuracy picked uniformly at random for every eval" if lab.theta is None else f"true accuracy {lab.theta:.0%}"
     nominal = f"{lab.confidence:.0%}"
     first = f"At N = {lab.n:,} with {truth}, Wald's \"{nominal}\" interval contains the truth in {wald.coverage:.1%} of the evals"
     fails = []

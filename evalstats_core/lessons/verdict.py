@@ -240,7 +240,7 @@ def conclusion(steps: pd.DataFrame) -> list[str]:
     else:
         open_ = [e for e in final["eval"] if e not in real]
         out.append(f"Only {_join(real)} {'is' if len(real) == 1 else 'are'} resolved; {_join(open_)} "
-                   f"{'is' if len(open_) == 1 else 'are'} unresolved, not a tie: "
+                   f"{'is' if len(open_) == 1 else 'are'} unresolved: "
                    f"{'its interval holds' if len(open_) == 1 else 'their intervals hold'} 0 and real gaps "
                    f"either way, and {'the eval is' if len(open_) == 1 else 'the evals are'} too small to tell them apart.")
     return out
