@@ -1,5 +1,5 @@
 """The MOVER's p of a clustered 0/1 pair is 0.0 without its k-section when t's tail is 0.0 wherever the k-section
-could put its root (:func:`evalstats_core._mover_batch._underflows`, issue 25): the same p as the scalar rule
+could put its root (:func:`evalstats_core._pair_batch._underflows`, issue 25): the same p as the scalar rule
 (:func:`~evalstats_core.pair_mover.cell_mover_p`) to the last bit, on pairs far apart and near each other, and at
 1e6 questions the clearly separated pair takes no numpy k-section at all."""
 
@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pytest
 
-from evalstats_core import _mover_batch
-from evalstats_core._mover_batch import cell_mover_ps
+from evalstats_core import _pair_batch as _mover_batch  # _mover_batch merged into _pair_batch
+from evalstats_core._pair_batch import cell_mover_ps
 from evalstats_core._quantiles import t_sf, t_sf_zero_beyond
 from evalstats_core.pair_mover import _cells, cell_mover_p
 

@@ -12,8 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalstats_core._estimate import pair_rules
-from evalstats_core._mover_batch import cell_mover_ps
-from evalstats_core._pair_batch import binary_pair_intervals, tango_intervals
+from evalstats_core._pair_batch import binary_pair_intervals, cell_mover_ps, tango_intervals
 from evalstats_core.pair_mover import _cells, cell_mover_p
 from evalstats_core.pair_proportions import (
     binary_pair_interval,

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from test_sums import _fields_equal as same_analysis  # every field to the last bit, and the warnings
 
-import evalstats_core._mover_batch as mover_batch
 import evalstats_core._pair_batch as pair_batch
 from evalstats_core.analysis import analyze_sums
 from evalstats_core.data import QuestionTable
@@ -46,7 +45,7 @@ def calls(monkeypatch):
 
     counted(pair_batch, "discordant_cells")
     counted(pair_batch, "disagreement_df")
-    counted(mover_batch, "cell_mover_ps")
+    counted(pair_batch, "cell_mover_ps")  # _mover_batch merged into _pair_batch
     return counts
 
 
