@@ -55,7 +55,7 @@ def _check_choices(duplicates: str, mixed_scales: str) -> None:
 def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limits, o: dict,
               opened: Any = None) -> Records:
     """Detect what ``data`` is and read it with its reader (a harness importer or the table reader); ``opened``:
-    a large CSV file read from the disk (:mod:`evalstats_core._stream`), ``data`` None."""
+    a large CSV file read from the disk (:func:`evalstats_core._read.open_path`), ``data`` None."""
     from . import _sniff
 
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
@@ -178,7 +178,7 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         records = read_table(None, label, ".parquet", limits, opened=opened_arrow(table, label, limits),
                              format=format, given=given, ignore_cols=tuple(ignore_cols), resample_col=resample_col)
         return validate(records, o)
-    from ._stream import source_of
+    from ._read import source_of
 
     data, label, ext, opened = source_of(source, name, limits)
     path = source if isinstance(source, str | os.PathLike) else None
@@ -242,7 +242,7 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
     from .importers.lm_eval import name_runs, pair_results
 
     sources, named, docs = pair_results(sources)
-    from ._stream import source_of
+    from ._read import source_of
 
     parts = []
     for k, source in enumerate(sources):

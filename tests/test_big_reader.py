@@ -1,6 +1,6 @@
 """Issue 25 (memory): the large-file reader gives what the bytes reader gives.
 
-A large plain CSV file is read from the disk block by block (``evalstats_core._stream``), its column types
+A large plain CSV file is read from the disk block by block (``evalstats_core._read``), its column types
 guessed from the first block and the body parsed in small blocks (``evalstats_core._read``), and a long
 table's labels and scores encoded a piece at a time (``evalstats_core._encode``); the per-(question, model)
 sums are added a chunk of rows at a time (``evalstats_core._cells``). Here every example and every hostile file
@@ -27,7 +27,7 @@ import pytest
 from hostile_files import cases as hostile_cases
 from reading_cases import ROOT, cases
 
-from evalstats_core import _read, _stream, cli
+from evalstats_core import _read, cli  # _stream merged into _read
 from evalstats_core._cells import cell_counts, cell_sums, per_model_any, per_model_max, scatter
 from evalstats_core._encode import encode
 from evalstats_core.data import load, question_scores
@@ -45,9 +45,8 @@ def teardown_module(module):
 
 def _small_blocks(monkeypatch, block: int = 700, small: int = 160, stream: bool = True) -> None:
     monkeypatch.setattr(_read, "_BLOCK_SIZE", block)
-    monkeypatch.setattr(_stream, "_BLOCK_SIZE", block)
-    monkeypatch.setattr(_stream, "_SMALL_BLOCK", small)
-    monkeypatch.setattr(_stream, "STREAM_BYTES", 0 if stream else 1 << 62)
+    monkeypatch.setattr(_read, "_SMALL_BLOCK", small)
+    monkeypatch.setattr(_read, "STREAM_BYTES", 0 if stream else 1 << 62)
 
 
 def _cli(args: list[str]) -> tuple[int, str, str]:
@@ -93,17 +92,17 @@ def _write(tmp: Path, name: str, body: bytes) -> str:
 def test_only_plain_utf8_csv_files_are_streamed(tmp_path, monkeypatch):
     """A plain CSV (with or without a BOM) is opened from the disk; a compressed, Parquet, UTF-16 or JSON file,
     one with a blank first line or with a header that spans lines, is left to the bytes reader."""
-    monkeypatch.setattr(_stream, "STREAM_BYTES", 0)
+    monkeypatch.setattr(_read, "STREAM_BYTES", 0)
     body = b"question,model,score\n" + b"".join(b"q%d,A,%d\n" % (i, i % 2) for i in range(50))
     limits = Limits()
-    assert _stream.open_path(_write(tmp_path, "a.csv", body), None, limits) is not None
-    assert _stream.open_path(_write(tmp_path, "b.csv", b"\xef\xbb\xbf" + body), None, limits) is not None
+    assert _read.open_path(_write(tmp_path, "a.csv", body), None, limits) is not None
+    assert _read.open_path(_write(tmp_path, "b.csv", b"\xef\xbb\xbf" + body), None, limits) is not None
     for name, data in [("c.csv", b"\n" + body), ("d.csv", body.decode().encode("utf-16")),
                        ("e.csv", b'{"results": []}\n'), ("f.parquet", body), ("g.csv.gz", body),
                        ("h.csv", b'"que\nstion",model,score\n' + body.split(b"\n", 1)[1]),
                        ("i.csv", body + b"q99,A,\xff\n")]:
-        assert _stream.open_path(_write(tmp_path, name, data), None, limits) is None, name
-    assert _stream.open_path(body, None, limits) is None  # bytes: nothing to stream
+        assert _read.open_path(_write(tmp_path, name, data), None, limits) is None, name
+    assert _read.open_path(body, None, limits) is None  # bytes: nothing to stream
 
 
 def test_a_late_bad_byte_in_a_large_file_names_its_line(tmp_path, monkeypatch):
