@@ -3,7 +3,7 @@ count vector of one memo keeps its own facts."""
 
 import numpy as np
 
-from evalstats_core._sums_merge import centre, centre_kept, count_facts
+from evalstats_core.sums import centre, centre_kept, count_facts  # _sums_merge merged into sums
 
 
 def _same(a, b):
