@@ -13,6 +13,10 @@ cookie (``evalstats_quiz``, written by a small script, read back by ``st.context
 is reloaded), so progress survives a reload without putting anything in a link a teacher shares. The
 cookie is parsed strictly: only known quiz keys and in-range option indices are kept, and correctness is
 always recomputed from the content files, never read from the cookie.
+
+A teacher who answers on the projector resets a quiz ("Ask again", under its verdict) or every quiz
+(:func:`reset_all_button`, under a chapter's quizzes and on the lesson plan) for the next class: the answers
+leave the session and the cookie at once; the reader id, and so the option order, stays.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import random
 import re
 import secrets
+from collections.abc import Sequence
 from functools import lru_cache
 
 import streamlit as st
@@ -28,12 +33,13 @@ from .chapters import PAGES
 from .content import Quiz, load_content
 
 __all__ = ["COOKIE", "all_quizzes", "answer_positions", "option_order", "encode", "decode", "progress",
-           "quiz_score", "quiz", "remember"]
+           "quiz_score", "quiz", "remember", "reset", "reset_all_button"]
 
 COOKIE = "evalstats_quiz"
 _PROGRESS = "_evalstats_progress"
 _READER = "_evalstats_reader"
 _READER_RE = re.compile(r"^[0-9a-f]{8}$")
+_CHOICE_RE = re.compile(r"^[a-z][a-z0-9_]{0,40}_quiz\d{1,2}_choice$")
 _ITEM_RE = re.compile(r"^([a-z][a-z0-9_]{0,40}_quiz\d{1,2})\.(\d{1,2})$")
 
 
@@ -159,12 +165,34 @@ def _check(q: Quiz, key: str) -> None:
     progress()["answers"][key] = (index, index == q.answer)
 
 
+def reset(keys: Sequence[str] | None = None) -> None:
+    """Forget the answers to ``keys`` (every quiz when None): unlocked, unpicked, out of the cookie on this rerun.
+
+    A button's callback: it runs before the page, so :func:`remember` writes the cookie without them.
+    """
+    answers = progress()["answers"]
+    for key in list(answers) if keys is None else keys:
+        answers.pop(key, None)
+        st.session_state.pop(f"{key}_empty", None)
+        st.session_state.pop(f"{key}_choice", None)  # the radio starts again with nothing picked
+    if keys is None:  # every quiz's pick, including those of pages not on screen
+        for name in [k for k in st.session_state if isinstance(k, str) and _CHOICE_RE.match(k)]:
+            st.session_state.pop(name, None)
+
+
+def reset_all_button(*, key: str) -> None:
+    """"Reset every quiz" for the next class (nothing when no quiz has been answered in this browser)."""
+    if progress()["answers"]:
+        st.button("Reset every quiz", key=key, on_click=reset, icon=":material/restart_alt:",
+                  help="Clears every answer in this browser (the teacher's screen before the next class).")
+
+
 def quiz(q: Quiz, *, key: str) -> None:
     """A multiple-choice question, options in this reader's order, that locks once checked.
 
     Before "Check my answer" the reader may change their pick; once checked, the radio is disabled on
     the checked option and the verdict (right, or the right answer with the explanation) stays, across
-    page switches and reloads. The answer is recorded in :func:`progress`.
+    page switches and reloads, until "Ask again" unlocks it. The answer is recorded in :func:`progress`.
     """
     choice_key = f"{key}_choice"
     locked = progress()["answers"].get(key)
@@ -183,3 +211,6 @@ def quiz(q: Quiz, *, key: str) -> None:
             st.success(f"Correct. {q.explanation}")
         else:
             st.error(f"Not quite: the answer is **{q.options[q.answer]}**. {q.explanation}")
+        if locked is not None:
+            st.button("Ask again", key=f"{key}_reset", on_click=reset, args=([key],), icon=":material/replay:",
+                      help="Unlock this question (answered on the projector: reset it for the next class).")

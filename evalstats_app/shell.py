@@ -31,7 +31,7 @@ from .content import Content, load_content
 from .course import optional
 from .presenter import PRESENT_WIDGET, presenting, styles
 from .presenter import toggle as toggle_present
-from .quiz import progress, quiz, quiz_score, remember
+from .quiz import progress, quiz, quiz_score, remember, reset_all_button
 
 __all__ = [
     "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
@@ -135,6 +135,7 @@ def quizzes(content: Content) -> None:
             text = f"Score: {correct} of {total} correct" + (
                 "." if answered == total else f" ({total - answered} still to answer).")
         st.caption(f":material/scoreboard: {text}")
+        reset_all_button(key=f"{content.slug}_quiz_reset_all")
 
 
 def try_it(slug: str) -> None:

@@ -9,7 +9,7 @@ import streamlit as st
 from evalstats_app import shell
 from evalstats_app.chapters import LEARN, page_by_slug
 from evalstats_app.pacing import chapter_time
-from evalstats_app.quiz import all_quizzes
+from evalstats_app.quiz import all_quizzes, reset_all_button
 
 content = shell.page_setup("teach")
 steps = content.meta.get("step", [])
@@ -50,4 +50,5 @@ for i, step in enumerate(steps, 1):
     start += int(step["minutes"])
 
 shell.prose(content["after"])
+reset_all_button(key="teach_quiz_reset_all")  # answered on the projector: clear them for the next class
 st.page_link(LEARN[0].path, label=f"Start with {LEARN[0].title}", icon=LEARN[0].icon)

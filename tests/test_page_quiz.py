@@ -67,3 +67,38 @@ def test_a_forged_cookie_changes_nothing(monkeypatch):
     assert not at.radio(key="temperature_quiz0_choice").disabled
     body = " ".join(h.proto.body for h in at.get("html"))
     assert "alert" not in body and "zzzz" not in body
+
+
+def test_ask_again_unlocks_one_quiz_and_drops_it_from_the_cookie():
+    """A teacher who answered on the projector resets one quiz: unlocked, nothing picked, out of the cookie."""
+    at = run_page("pages/temperature.py")
+    q = load_content("temperature").quizzes[0]
+    for key in ("temperature_quiz0", "temperature_quiz1"):
+        at.radio(key=f"{key}_choice").set_value(at.radio(key=f"{key}_choice").options[0]).run()
+        at.button(key=f"{key}_check").click().run()
+    assert at.radio(key="temperature_quiz0_choice").disabled
+    at.button(key="temperature_quiz0_reset").click().run()
+    no_exceptions(at)
+    radio = at.radio(key="temperature_quiz0_choice")
+    assert not radio.disabled and radio.value is None and q.options[q.answer] in radio.options
+    answers = at.session_state["_evalstats_progress"]["answers"]
+    assert "temperature_quiz0" not in answers and "temperature_quiz1" in answers
+    cookie = [h.proto.body for h in at.get("html") if qz.COOKIE in h.proto.body][-1]
+    assert "temperature_quiz0." not in cookie and "temperature_quiz1." in cookie
+    assert at.radio(key="temperature_quiz1_choice").disabled  # the other quiz stays answered
+
+
+def test_reset_every_quiz_clears_all_chapters_answers():
+    """"Reset every quiz" (under a chapter's quizzes and on the plan) clears answers of every chapter."""
+    at = run_page("pages/temperature.py")
+    assert not [b for b in at.button if b.key == "temperature_quiz_reset_all"]  # nothing to reset yet
+    at.radio(key="temperature_quiz0_choice").set_value(at.radio(key="temperature_quiz0_choice").options[1]).run()
+    at.button(key="temperature_quiz0_check").click().run()
+    at.session_state["_evalstats_progress"]["answers"]["paired_quiz1"] = (0, False)  # answered on another page
+    at.button(key="temperature_quiz_reset_all").click().run()
+    no_exceptions(at)
+    assert at.session_state["_evalstats_progress"]["answers"] == {}
+    assert not at.radio(key="temperature_quiz0_choice").disabled
+    cookie = [h.proto.body for h in at.get("html") if qz.COOKIE in h.proto.body][-1]
+    reader = at.session_state["_evalstats_reader"]
+    assert f"{qz.COOKIE}={reader};" in cookie  # the reader id (the option order) stays; no answer does

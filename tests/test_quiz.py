@@ -106,3 +106,15 @@ def test_an_unknown_quiz_key_gets_a_seeded_position():
     q = Quiz("?", ("a", "b", "c"), 2, "because")
     order = qz.option_order(q, "elsewhere_quiz0", "01234567")
     assert sorted(order) == [0, 1, 2] and order == qz.option_order(q, "elsewhere_quiz0", "01234567")
+
+
+def test_the_small_n_quiz_explanation_agrees_with_chapters_one_and_two_on_reruns():
+    """2b's quiz 2: a rerun on fresh questions lands in this interval P(|Z| < 1.96/√2) of the time, about 83%
+    (both scores vary around the truth), and a rerun on the same questions moves less (chapter 1), never
+    "wider than the interval"."""
+    from scipy.stats import norm
+
+    text = qz.all_quizzes()["small_n_quiz1"].explanation
+    share = 2 * norm.cdf(1.959964 / 2 ** 0.5) - 1
+    assert f"about {share:.0%} of the time" in text
+    assert "wider than the interval" not in text and "far less than the interval" in text
