@@ -11,7 +11,9 @@ the file, row, column and value; the input file is only ever read.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import stat
 import sys
 from typing import NoReturn
 
@@ -47,30 +49,63 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def _write(text: str, output: str | None) -> None:
-    """The report to stdout, or to ``output`` (UTF-8, newlines as written)."""
+    """The report to stdout, or to the file ``output`` (:func:`write_file`)."""
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        with open(output, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        write_file(output, text)
 
 
-def _write_nofollow(path: str, body: str) -> str | None:
-    """Write ``body`` to ``path`` without following a symlink there (``O_NOFOLLOW``); a message when refused."""
-    if os.path.islink(path):
-        return (f"{path!r} is a symbolic link; remove it or choose another folder (a table is never written "
-                "through a link)")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+def write_file(path: str, body: str) -> None:
+    """Write ``body`` (UTF-8, newlines as written) to ``path``: the one place the command line writes a file.
+
+    Only a regular file (or a new one) is written: a symbolic link is never followed (``O_NOFOLLOW``, also when
+    one appears between the check and the open), and a folder, a named pipe (FIFO), a device or a socket is
+    refused before anything is written (the open does not block on a FIFO: ``O_NONBLOCK``). The file is
+    emptied only once it is known to be a regular file. Raises an :class:`EvalStatsError` naming the path.
+    """
+    from .errors import EvalStatsError
+
+    def refuse(kind: str) -> EvalStatsError:
+        return EvalStatsError(f"output {path!r} is {kind}, not a regular file; choose another name (a report is "
+                              "never written through a link, into a pipe or onto a device)")
+
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise EvalStatsError(f"output {path!r} cannot be written ({exc.strerror or exc}); choose another name") \
+            from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise refuse(_kind(st.st_mode))
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags, 0o644)
     except OSError as exc:
-        if getattr(exc, "errno", None) == 40:  # ELOOP: a link appeared between the check and the open
-            return f"{path!r} is a symbolic link; remove it or choose another folder"
-        raise
+        if exc.errno == errno.ELOOP:  # a link appeared between the check and the open
+            raise refuse("a symbolic link") from None
+        if exc.errno == errno.ENXIO:  # a FIFO with no reader appeared
+            raise refuse("a named pipe (FIFO)") from None
+        if exc.errno == errno.EISDIR:
+            raise refuse("a folder") from None
+        raise EvalStatsError(f"output {path!r} cannot be written ({exc.strerror or exc}); choose another name") \
+            from None
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):  # swapped since the check
+            raise refuse(_kind(mode))
+        os.set_blocking(fd, True)
+        os.ftruncate(fd, 0)
         fh.write(body)
-    return None
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    return ("a symbolic link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode) else
+            "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
 
 
 def _gate(args: argparse.Namespace) -> int:
@@ -167,9 +202,7 @@ def _run(args: argparse.Namespace) -> int:
             path = os.path.join(args.output, name)
             if any(_same_file(f, path) for f in args.file):
                 return _fail(f"{path!r} is the input file; choose another folder (the input is never overwritten)")
-            message = _write_nofollow(path, body)
-            if message:
-                return _fail(message)
+            write_file(path, body)
         return 0
     latex = {"columns": args.columns or ("model", "n", "mean", "diff", "p_adj"), "caption": args.caption,
              "label": args.label, "wide": not args.narrow}

@@ -205,6 +205,31 @@ def test_csv_folder_output_never_follows_a_symlink(tmp_path):
     assert len(errors) == 1 and errors[0].startswith("evalbars: error:") and "symbolic link" in errors[0]
 
 
+@pytest.mark.parametrize("command", [["--format", "markdown"], ["--format", "html"], ["--format", "json"],
+                                     ["--format", "latex"], ["--format", "csv"], ["gate"]])
+def test_every_output_refuses_a_symlink_and_a_file_that_is_not_regular(tmp_path, capsys, command):
+    """-o through a symlink (issue 46: HTML, Markdown, JSON and LaTeX wrote through it), into a FIFO (it would
+    hang), onto a device or a folder: one line, exit 2, nothing written; a regular file is written."""
+    from evalstats_core.cli import main
+
+    args = (["gate", str(EXAMPLES / "atlas_breeze.csv"), "--baseline", "Atlas", "--candidate", "Breeze"]
+            if command == ["gate"] else ["analyze", str(EXAMPLES / "atlas_breeze.csv"), *command])
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    os.symlink(target, tmp_path / "link.out")
+    os.symlink(tmp_path / "nowhere", tmp_path / "dangling.out")  # a link to a file not yet made: not made
+    os.mkfifo(tmp_path / "pipe.out")
+    for out, kind in (("link.out", "a symbolic link"), ("dangling.out", "a symbolic link"),
+                      ("pipe.out", "a named pipe (FIFO)"), (os.devnull, "a device")):
+        capsys.readouterr()
+        assert main([*args, "-o", str(tmp_path / out)]) == 2
+        errors = [x for x in capsys.readouterr().err.splitlines() if not x.startswith("evalbars: warning:")]
+        assert len(errors) == 1 and errors[0].startswith("evalbars: error:") and f"is {kind}" in errors[0], errors
+    assert target.read_text() == "keep me" and not (tmp_path / "nowhere").exists()
+    assert main([*args, "-o", str(tmp_path / "report.out")]) in (0, 3)  # atlas_breeze's gate is inconclusive
+    assert len((tmp_path / "report.out").read_text()) > 100
+
+
 def test_a_file_name_starting_with_a_dash_reruns_from_the_printed_command(tmp_path):
     (tmp_path / "-results.csv").write_bytes((EXAMPLES / "atlas_breeze.csv").read_bytes())
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
