@@ -213,7 +213,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "named human, gold or label), or for harness logs the human scorer (Inspect logs with two "
                         "scorers; --metric names the judge's); reports the judge-corrected (PPI++) estimates")
     p.add_argument("--labels", metavar="FILE",
-                   help="human labels in a separate CSV joined on the question (and model) id")
+                   help="human labels in a separate CSV (at most 64 MB) joined on the question and model id; on the "
+                        "judge's scale (0/1 labels beside 0/1 scores)")
+    p.add_argument("--labels-all-models", action="store_true",
+                   help="the labels have no model (a labels file without a model column, a wide file's label column): "
+                        "each question's label grades every model's answer (without it such labels are refused)")
     p.add_argument("--output", "-o", metavar="OUT",
                    help="write the report to OUT instead of printing it (with --format csv, OUT may be a folder: "
                         "an existing one, or a name ending in '/')")
@@ -244,7 +248,11 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--human-col", metavar="C",
                    help="column with human labels (default: one named human, gold or label): decide on the corrected "
                         "difference")
-    g.add_argument("--labels", metavar="FILE", help="human labels in a separate CSV joined on the question (and model) id")
+    g.add_argument("--labels", metavar="FILE",
+                   help="human labels in a separate CSV (at most 64 MB) joined on the question and model id; on the "
+                        "judge's scale (0/1 labels beside 0/1 scores)")
+    g.add_argument("--labels-all-models", action="store_true",
+                   help="the labels have no model column: each question's label grades every model's answer")
     g.add_argument("--output", "-o", metavar="OUT", help="write the Markdown summary to OUT instead of stdout")
     _input_options(g)
     return parser

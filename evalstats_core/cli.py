@@ -129,10 +129,15 @@ def _gate(args: argparse.Namespace) -> int:
                       wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed)
         from .judge_apply import gate_with_labels
 
+        skipped: list[str] = []
         result, note = (result, f"Computed by the {by_sql[2]} engine from the file's sums.") if by_sql else \
             gate_with_labels(dataset, result, human_col=args.human_col, labels=args.labels, method=args.cluster_se,
-                             use_clusters=not args.no_clusters)
+                             use_clusters=not args.no_clusters, labels_all_models=args.labels_all_models,
+                             notes=skipped)
     from .flags import for_cli
+
+    for line in skipped:
+        print(f"evalbars: note: {' '.join(for_cli(line).split())}", file=sys.stderr)
 
     text = result.markdown(respell=for_cli)  # the core writes margin='2pt'; the command line --margin 2pt
     if note:
@@ -181,7 +186,7 @@ def _run(args: argparse.Namespace) -> int:
 
     skipped: list[str] = []
     judge = None if by_sql else section_for(
-        dataset, result, human_col=args.human_col, labels=args.labels,
+        dataset, result, human_col=args.human_col, labels=args.labels, labels_all_models=args.labels_all_models,
         human_loader=lambda name: _load(argparse.Namespace(**{**vars(args), "metric": name}))[0], notes=skipped)
     for note in skipped:
         print(f"evalbars: note: {' '.join(for_cli(note).split())}", file=sys.stderr)

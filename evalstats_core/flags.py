@@ -33,7 +33,8 @@ FLAGS = {"duplicates": "--duplicates", "mixed_scales": "--mixed-scales", "ignore
 #: every keyword a message may name -> its command-line option (``use_clusters=False`` is ``--no-clusters``)
 OPTIONS = {**FLAGS, "interval": "--interval", "method": "--cluster-se", "confidence": "--confidence",
            "adjust": "--adjust", "use_clusters": "--no-clusters", "engine": "--engine", "margin": "--margin",
-           "human_col": "--human-col", "labels": "--labels", "wild_bootstrap": "--wild-bootstrap",
+           "human_col": "--human-col", "labels": "--labels", "labels_all_models": "--labels-all-models",
+           "wild_bootstrap": "--wild-bootstrap",
            "paired": "--unpaired", "n_boot": "--n-boot", "seed": "--seed"}
 
 #: the options whose command-line switch turns the keyword off (``use_clusters=False``, ``paired=False``)

@@ -90,14 +90,17 @@ def corrected_gate(result: Any, section: Any) -> Any:
 
 
 def gate_with_labels(dataset: Any, result: Any, *, human_col: str | None = None, labels: Any = None,
-                     method: str = "cr2", use_clusters: bool = True) -> tuple[Any, str | None]:
-    """``(gate result, note)``: corrected when the file (or ``labels``) has human labels, else ``(result, None)``."""
+                     method: str = "cr2", use_clusters: bool = True, labels_all_models: bool = False,
+                     notes: list | None = None) -> tuple[Any, str | None]:
+    """``(gate result, note)``: corrected when the file (or ``labels``) has human labels, else ``(result, None)``.
+    ``labels_all_models`` and ``notes`` as :func:`~evalstats_core.judge_io.section_for`."""
     from .analysis import analyze
     from .judge_io import section_for
 
     a = analyze(dataset, baseline=result.baseline, confidence=result.confidence, method=method,
                 use_clusters=use_clusters, adjust="none", interval="normal")
-    section = section_for(dataset, a, human_col=human_col, labels=labels)
+    section = section_for(dataset, a, human_col=human_col, labels=labels, labels_all_models=labels_all_models,
+                          notes=notes)
     if section is None or not any((m, b) == (result.candidate, result.baseline) for m, b, _ in section.comparisons):
         return result, None
     judge_diff = result.diff

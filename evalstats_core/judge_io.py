@@ -3,7 +3,8 @@
 ==============================  =====================================================================
 ``detect_human_col(dataset)``   the file's human-label column by name (human, gold, label...), or None
 ``human_matrix(...)``           the labels as a (questions x models) array, NaN where unlabelled
-``labels_file_matrix(...)``     the same from a separate labels file joined on question (and model) id
+``labels_file_matrix(...)``     the same from a separate labels file joined on question and model id
+                                (these three read and validate in :mod:`evalstats_core.human_labels`)
 ``judge_section(...)``          every model's :func:`~evalstats_core.judge.ppi_mean` and agreement, and
                                 every comparison's :func:`~evalstats_core.judge.ppi_compare`
 ``add_to_report(text, ...)``    the rendered report with the judge section (JSON: a ``judge`` object per
@@ -23,16 +24,17 @@ from typing import Any
 import numpy as np
 
 from .errors import EvalStatsError, EvalStatsWarning
+from .human_labels import (  # noqa: F401 - the labels' reader, re-exported (the workbench, tests)
+    HUMAN_NAMES,
+    NotLabels,
+    detect_human_col,
+    human_matrix,
+    labels_file_matrix,
+)
 
 __all__ = ["HUMAN_NAMES", "JudgeSection", "detect_human_col", "human_matrix", "labels_file_matrix",
            "judge_section", "add_to_report", "add_json_blocks", "report_frame", "section_intro", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
            "model_sentence", "agreement_frame", "budget_frame"]
-
-#: Column names read as the human label (case-insensitive), in order of preference.
-HUMAN_NAMES = ("human", "human_label", "human_score", "gold", "gold_label", "label", "labels", "reference_label")
-_TRUE = {"1", "1.0", "true", "yes", "pass", "correct", "t", "y"}
-_FALSE = {"0", "0.0", "false", "no", "fail", "incorrect", "f", "n"}
-
 
 @dataclass(frozen=True, slots=True)
 class JudgeSection:
@@ -47,130 +49,6 @@ class JudgeSection:
     comparisons: tuple
     source: str
     budgets: dict = None  # type: ignore[assignment]  # model -> LabelBudget (target: today's half-width)
-
-
-def detect_human_col(dataset: Any) -> str | None:
-    """The first column of the file (kept in ``Dataset.extra``) whose name is in :data:`HUMAN_NAMES`."""
-    extra = getattr(dataset, "extra", None) or {}
-    by_lower = {str(c).strip().lower(): c for c in extra if c != "__question__"}
-    return next((by_lower[n] for n in HUMAN_NAMES if n in by_lower), None)
-
-
-def _parse_labels(values: np.ndarray, where: str) -> np.ndarray:
-    """Text labels to float: blank -> NaN, numbers as numbers, true/false/pass/fail as 1/0."""
-    out = np.full(values.size, np.nan)
-    for i, v in enumerate(values):
-        s = "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v).strip()
-        if not s or s.lower() in {"nan", "na", "null", "none"}:
-            continue
-        low = s.lower()
-        if low in _TRUE:
-            out[i] = 1.0
-        elif low in _FALSE:
-            out[i] = 0.0
-        else:
-            try:
-                out[i] = float(s)
-            except ValueError:
-                raise EvalStatsError(
-                    f"{where}, row {i + 2}: {s[:40]!r} is not a label; use a number, true/false, or leave it blank "
-                    "where no human graded the answer"
-                ) from None
-            if not math.isfinite(out[i]):
-                raise EvalStatsError(f"{where}, row {i + 2}: {s[:40]!r} is not a finite label")
-    return out
-
-
-def _fill(table: Any, questions: np.ndarray, models: np.ndarray | None, labels: np.ndarray, where: str) -> np.ndarray:
-    """Average the labels of each (question, model) cell into a (n_questions, n_models) array."""
-    import pandas as pd
-
-    qi = pd.Index(table.questions.astype(str)).get_indexer(questions.astype(str))
-    n_q, n_m = table.scores.shape
-    total, count = np.zeros((n_q, n_m)), np.zeros((n_q, n_m))
-    ok = (qi >= 0) & ~np.isnan(labels)
-    if models is None:
-        for m in range(n_m):
-            np.add.at(total[:, m], qi[ok], labels[ok])
-            np.add.at(count[:, m], qi[ok], 1.0)
-    else:
-        mi = pd.Index([str(m) for m in table.models]).get_indexer(models.astype(str))
-        ok &= mi >= 0
-        np.add.at(total, (qi[ok], mi[ok]), labels[ok])
-        np.add.at(count, (qi[ok], mi[ok]), 1.0)
-    with np.errstate(invalid="ignore"):
-        out = np.where(count > 0, total / np.maximum(count, 1), np.nan)
-    if not np.isfinite(out).any():
-        raise EvalStatsError(f"{where}: no question has a human label; fill the column for a random subset")
-    return np.where(table.answered, out, np.nan)
-
-
-def human_matrix(dataset: Any, table: Any, human_col: str) -> np.ndarray:
-    """The human labels of a long (or wide, one label per question) file's column ``human_col``."""
-    extra = dataset.extra or {}
-    if human_col not in extra:
-        kept = ", ".join(repr(c) for c in extra if c != "__question__") or "none"
-        raise EvalStatsError(f"{human_col!r} is not a column of {dataset.name} (human_col=; other columns: {kept})")
-    where = f"{dataset.name}, column {human_col!r}"
-    labels = _parse_labels(np.asarray(extra[human_col], dtype=object), where)
-    questions = np.asarray(extra["__question__"], dtype=object)
-    models = None
-    if dataset.format == "long":
-        frame = dataset.frame
-        same = len(frame) == len(questions) and np.array_equal(frame["question"].astype(str).to_numpy(),
-                                                               questions.astype(str))
-        if not same:
-            raise EvalStatsError(
-                f"{where}: the rows of the file could not be matched to its answers (rows were dropped or reordered "
-                "when it was read); put the labels in a separate file and pass it with labels="
-            )
-        models = frame["model"].astype(str).to_numpy()
-    return _fill(table, questions, models, labels, where)
-
-
-def labels_file_matrix(source: Any, table: Any, name: str = "labels file") -> np.ndarray:
-    """Human labels from a CSV with a question id column, an optional model column and a label column.
-
-    Refuses, with the counts, ids that repeat (one label per question, or per question and model) and
-    ids that match no question of the results.
-    """
-    import pandas as pd
-
-    try:
-        raw = source if isinstance(source, bytes) else open(source, "rb").read(64 << 20)  # noqa: SIM115
-        frame = pd.read_csv(io.BytesIO(raw), dtype=str, keep_default_na=False)
-    except (OSError, ValueError) as exc:
-        raise EvalStatsError(f"{name}: cannot be read as a CSV ({exc})") from None
-    cols = {c.strip().lower(): c for c in frame.columns}
-    qcol = next((cols[c] for c in ("question", "question_id", "id", "item", "task", "sample_id") if c in cols), None)
-    lcol = next((cols[c] for c in (*HUMAN_NAMES, "score") if c in cols), None)
-    mcol = next((cols[c] for c in ("model", "system", "agent") if c in cols), None)
-    if qcol is None or lcol is None:
-        raise EvalStatsError(
-            f"{name}: needs a question id column (question, id...) and a label column (human, gold, label); "
-            f"it has: {', '.join(map(str, frame.columns))}"
-        )
-    keys = frame[[qcol] if mcol is None else [qcol, mcol]].astype(str)
-    dup = keys.duplicated(keep=False)
-    if dup.any():
-        first = " / ".join(keys[dup].iloc[0])
-        raise EvalStatsError(
-            f"{name}: {int(keys[dup].drop_duplicates().shape[0])} id(s) repeat on {int(dup.sum())} rows (first: "
-            f"{first}); give one label per question{'' if mcol is None else ' and model'}"
-        )
-    known = set(table.questions.astype(str))
-    unmatched = ~frame[qcol].astype(str).isin(known)
-    if mcol is not None:
-        unmatched |= ~frame[mcol].astype(str).isin({str(m) for m in table.models})
-    if unmatched.any():
-        raise EvalStatsError(
-            f"{name}: {int(unmatched.sum())} of {len(frame)} label row(s) match no question"
-            f"{'' if mcol is None else ' and model'} of {table.name} (first: {frame[qcol].iloc[int(np.argmax(unmatched))]!r}); "
-            "check the ids"
-        )
-    labels = _parse_labels(frame[lcol].to_numpy(dtype=object), f"{name}, column {lcol!r}")
-    models = None if mcol is None else frame[mcol].to_numpy(dtype=object)
-    return _fill(table, frame[qcol].to_numpy(dtype=object), models, labels, name)
 
 
 def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> JudgeSection:
@@ -359,9 +237,14 @@ def scorer_matrix(human: Any, table: Any) -> np.ndarray:
 
 def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, labels: Any = None,
                 labels_name: str | None = None, table: Any = None, human_loader: Any = None,
-                notes: list | None = None) -> JudgeSection | None:
+                notes: list | None = None, labels_all_models: bool = False) -> JudgeSection | None:
     """The judge section of ``analysis`` when labels exist (``human_col``, a labels file, or a column found
     by name); None otherwise. This is the one call the CLI and the workbench make.
+
+    Labels without a model (a labels file with no model column, a wide file's column) are refused for two or
+    more models unless ``labels_all_models`` says each question's label grades every model's answer
+    (:mod:`evalstats_core.human_labels`). A column found only by its name that holds no labels at all (e.g.
+    categories) is left alone with a note in ``notes``; labels off the judge's scale are refused.
 
     For harness logs (no columns of their own) ``human_col`` names the human scorer, and ``human_loader(name)``
     reads the same logs again with that scorer as the metric (Inspect logs with two scorers).
@@ -385,16 +268,18 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
     table = question_scores(dataset) if table is None else table
     if labels is not None:
         name = labels_name or (labels if isinstance(labels, str) else "labels file")
-        return judge_section(analysis, table, labels_file_matrix(labels, table, name), name)
+        return judge_section(analysis, table, labels_file_matrix(labels, table, name,
+                                                                 labels_all_models=labels_all_models), name)
     try:
-        return judge_section(analysis, table, human_matrix(dataset, table, human_col), f"column '{human_col}'")
-    except EvalStatsError as exc:
+        human = human_matrix(dataset, table, human_col, labels_all_models=labels_all_models)
+    except NotLabels as exc:
         if not found:  # named by the user: their column must be read, or they hear why not
             raise
         if notes is not None:  # only found by its name (e.g. a 'label' column of categories): the file reads as before
             notes.append(f"column '{human_col}' was not read as human labels ({exc}); name the labels with "
                          "human_col= if they are elsewhere")
         return None
+    return judge_section(analysis, table, human, f"column '{human_col}'")
 
 
 def intervals_frame(section: JudgeSection, *, comparisons: bool = False) -> Any:

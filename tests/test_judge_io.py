@@ -117,8 +117,8 @@ def test_labels_file_joined_on_question_and_model(tmp_path):
     bad.write_text("question,model,human\nq1,A,1\nq1,A,0\nq9,A,1\n")
     out = _cli(str(results), "--labels", str(bad))
     assert out.returncode == 2 and "1 id(s) repeat on 2 rows" in out.stderr and "Traceback" not in out.stderr
-    bad.write_text("question,human\nq1,1\nq9,1\nq8,0\n")
-    out = _cli(str(results), "--labels", str(bad))
+    bad.write_text("question,human\nq1,1\nq9,1\nq8,0\n")  # no model column: said to grade every model's answer
+    out = _cli(str(results), "--labels", str(bad), "--labels-all-models")
     assert out.returncode == 2 and "2 of 3 label row(s) match no question" in out.stderr
 
 
