@@ -185,14 +185,49 @@ def server():
         yield base
 
 
+# Playwright's driver (Node.js) would start in pytest's process group, so a terminal's Ctrl-C (SIGINT to the
+# whole group) would kill it while pytest is still tearing down: every later browser call, the fixtures'
+# teardown included, then fails with "Target page, context or browser has been closed" and a traceback
+# instead of pytest's summary. Playwright starts Node from PLAYWRIGHT_NODEJS_PATH when that is set, so it is
+# pointed at a tiny launcher that moves Node into its own session (os.setsid) and then execs it (same pid,
+# same pipes). The driver still ends with pytest: it exits when its stdin closes, taking Chromium (which it
+# starts in a process group of its own) with it.
+_NODE_IN_OWN_SESSION = "import os, sys\nos.setsid()\nos.execv({node!r}, [{node!r}, *sys.argv[1:]])\n"
+
+
+@contextlib.contextmanager
+def _driver_in_own_session():
+    """While the block runs, PLAYWRIGHT_NODEJS_PATH names a launcher that starts Node in its own session."""
+    import playwright._impl._driver as driver
+
+    node, _ = driver.compute_driver_executable()  # the user's PLAYWRIGHT_NODEJS_PATH, else the bundled Node
+    with tempfile.TemporaryDirectory(prefix="evalstats-pw-") as tmp:
+        launcher = Path(tmp) / "node"
+        launcher.write_text(f"#!{sys.executable}\n" + _NODE_IN_OWN_SESSION.format(node=node))
+        launcher.chmod(0o755)
+        before = os.environ.get("PLAYWRIGHT_NODEJS_PATH")
+        os.environ["PLAYWRIGHT_NODEJS_PATH"] = str(launcher)
+        try:
+            yield
+        finally:
+            if before is None:
+                os.environ.pop("PLAYWRIGHT_NODEJS_PATH", None)
+            else:
+                os.environ["PLAYWRIGHT_NODEJS_PATH"] = before
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
+    with _driver_in_own_session():
+        pw = sync_playwright().start()  # the driver is started here; the launcher may go once it runs
+    try:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+    finally:
+        pw.stop()
 
 
 @pytest.fixture
