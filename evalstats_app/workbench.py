@@ -115,7 +115,7 @@ def fix_choice(key: str, options: list, fallback: Any) -> None:
 # ------------------------------------------------------------------------------------------ caching
 @dataclass(frozen=True, slots=True)
 class Source:
-    """The files being analysed: ``files`` as (name, bytes), a display ``name``, a ``key`` (hash) for the
+    """The files being analyzed: ``files`` as (name, bytes), a display ``name``, a ``key`` (hash) for the
     caches; ``table`` is True for one results table (CSV/Parquet) read with column roles, False for
     harness logs or several files (read by their importers and joined on the question)."""
 
@@ -125,7 +125,7 @@ class Source:
     uploaded: bool
     files: tuple = ()
     table: bool = True
-    #: a folder or big table on the server, analysed through DuckDB (:mod:`evalstats_app.workbench_server`)
+    #: a folder or big table on the server, analyzed through DuckDB (:mod:`evalstats_app.workbench_server`)
     path: str = ""
     #: why the named server path was refused (already shown): the page stops there
     problem: str = ""
@@ -156,7 +156,7 @@ EXAMPLE_PREFIX = "example:"  # the cache key of a bundled example (Source.key); 
 def by_scope(cache, **kw):
     """``cache`` (``st.cache_data`` or ``st.cache_resource``) twice over one function, chosen by its first
     argument, the files' key: one cache per server for the bundled examples (the key starts with
-    :data:`EXAMPLE_PREFIX`: every visitor opens the same example, prepared and analysed once), and one per
+    :data:`EXAMPLE_PREFIX`: every visitor opens the same example, prepared and analyzed once), and one per
     session for everything a visitor uploads (never shared with another session).
 
     Cheap keys, as some twenty cached calls run on every rerun: the reading options in an argument are hashed

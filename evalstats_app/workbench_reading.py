@@ -94,7 +94,7 @@ def uploader_label(limit: int) -> str:
 
 
 def source_controls(content) -> Source:
-    """Pick an example or upload files; returns the files to analyse (an upload wins over the example)."""
+    """Pick an example or upload files; returns the files to analyze (an upload wins over the example)."""
     st.markdown(content["load"])
     left, right = st.columns(2)
     uploads = right.file_uploader(uploader_label(st.get_option("server.maxUploadSize")), type=UPLOAD_TYPES,
@@ -112,7 +112,7 @@ def source_controls(content) -> Source:
     own = bool(uploads) or bool(injected) or on_server is not None
     slug = left.selectbox("Example", list(examples.EXAMPLES), format_func=lambda s: examples.EXAMPLES[s].label,
                           key="analyze_example", disabled=own)
-    left.caption("Your file is analysed below; remove it to return to the examples." if own
+    left.caption("Your file is analyzed below; remove it to return to the examples." if own
                  else esc(examples.EXAMPLES[slug].blurb))
     with left.expander("About the examples"):
         st.markdown(content["examples"])
@@ -273,7 +273,7 @@ def _common_controls(where) -> None:
 
 def _error(source: Source, message: str) -> None:
     st.session_state.pop(LAST_KEY, None)
-    st.error(f"**{esc(source.name)} cannot be analysed.** {say(message)}", icon=":material/error:")
+    st.error(f"**{esc(source.name)} cannot be analyzed.** {say(message)}", icon=":material/error:")
 
 
 def _cluster_keys(prepared: Prepared | str) -> list[str]:

@@ -67,7 +67,7 @@ def path_control(where) -> Source | None:
                                  f"{limits.max_bytes / 1e6:,.0f} MB, and only Parquet or CSV files are read through "
                                  "DuckDB beyond it; convert it to Parquet")
     except (EvalStatsError, OSError) as exc:
-        st.session_state.pop(LAST_KEY, None)  # nothing is analysed: no earlier analysis stands in for it
+        st.session_state.pop(LAST_KEY, None)  # nothing is analyzed: no earlier analysis stands in for it
         where.error(f"**{esc(name)} cannot be read on the server.** {esc(exc)}", icon=":material/error:")
         return Source(b"", name, "", True, problem=str(exc))
     key = f"srv:{path}:{stamp}"
@@ -101,7 +101,7 @@ def sql_results(source: Source) -> tuple[Any, Results | None]:
     sums = _sql_sums(source.key, source.path, os.path.basename(source.path.rstrip("/")) or source.name)
     if isinstance(sums, str):
         st.session_state.pop(LAST_KEY, None)
-        st.error(f"**{esc(source.name)} cannot be analysed.** {say(sums)}", icon=":material/error:")
+        st.error(f"**{esc(source.name)} cannot be analyzed.** {say(sums)}", icon=":material/error:")
         return sums, None
     st.markdown(f"**Aggregated by DuckDB** from {esc(source.name)}: {sums.n_questions:,} questions, "
                 f"{len(sums.models)} models ({', '.join(esc(m) for m in sums.models)}), "
@@ -144,7 +144,7 @@ def sql_sections(content, source: Source) -> None:
     sections.rank_section(content, res)
     st.info("Read through DuckDB, which keeps sums per model, pair and cluster rather than the rows: the "
             "per-question sections (which questions two models disagree on, the guardrails, the plan for the next "
-            "run, the downloadable analysis) need the rows. Analyse a file that fits in memory for them.",
+            "run, the downloadable analysis) need the rows. Analyze a file that fits in memory for them.",
             icon=":material/info:")
     from evalstats_core import report
 

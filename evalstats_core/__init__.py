@@ -169,4 +169,6 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_PUBLIC))
+    """The public surface (``__all__``) and the version: not this module's own imports (``Any``,
+    ``importlib``, ``annotations``) nor the submodules imported so far."""
+    return sorted({*__all__, "__version__"})

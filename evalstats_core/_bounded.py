@@ -61,7 +61,7 @@ class Budget:
         if self.left < 0:
             raise EvalStatsError(
                 f"{self.label} decompresses to more than the limit of {self.limit / 2**20:,.0f} MB{self.what}; "
-                f"analyse a smaller file, or {Limits.how_to_raise('max_bytes')}")
+                f"analyze a smaller file, or {Limits.how_to_raise('max_bytes')}")
 
 
 def _zstd():

@@ -190,7 +190,7 @@ def check_wide_budget(header: list[str], roles: dict, n_rows: int, label: str, l
         cells = n_rows * n_models
         raise EvalStatsError(
             f"{label} has {n_rows:,} rows x {n_models:,} model columns = up to {cells:,} scores, more than the "
-            f"limit of {limits.max_rows:,} ({estimate(cells)} of memory to analyse); analyse fewer models or "
+            f"limit of {limits.max_rows:,} ({estimate(cells)} of memory to analyze); analyze fewer models or "
             f"questions at a time, or {Limits.how_to_raise('max_rows')}")
     for i in roles["models"]:
         check_name(header[i], "model name", f"the header (column {i + 1}) of {label}")

@@ -20,7 +20,7 @@ both models answered) with its interval, p-value and correlation - the tables of
 """
 
 _ANALYZE_DESCRIPTION = """\
-Analyse a results file (CSV or Parquet) and print a report.
+Analyze a results file (CSV or Parquet) and print a report.
 
 The file can be long form, one row per answer:
 
@@ -159,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description=_DESCRIPTION, epilog=_EXAMPLES,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    p = sub.add_parser("analyze", help="analyse a results file and print the report",
+    p = sub.add_parser("analyze", help="analyze a results file and print the report",
                        description=_ANALYZE_DESCRIPTION, epilog=_EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE", nargs="+",

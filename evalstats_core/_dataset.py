@@ -11,7 +11,7 @@ import numpy as np
 
 from .errors import EvalStatsError
 
-if TYPE_CHECKING:  # pandas is imported when Dataset.frame is first asked for: a small CSV is analysed without it
+if TYPE_CHECKING:  # pandas is imported when Dataset.frame is first asked for: a small CSV is analyzed without it
     import pandas as pd
 
 

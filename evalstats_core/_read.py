@@ -81,7 +81,7 @@ def read_source(source: Any, name: str | None, limits: Limits | None = None) -> 
         )
     if len(data) > limits.max_bytes:
         raise EvalStatsError(
-            f"{label} is larger than the limit of {limits.max_bytes / 2**20:,.0f} MB; analyse a smaller file "
+            f"{label} is larger than the limit of {limits.max_bytes / 2**20:,.0f} MB; analyze a smaller file "
             f"(e.g. one score per question and model, resamples averaged), or {Limits.how_to_raise('max_bytes')}")
     ext = os.path.splitext(ext_source if isinstance(source, (str, os.PathLike)) else label)[1].lower()
     data, ext = _decompress(data, label, ext, limits)
@@ -290,7 +290,7 @@ def _check_rows(n_rows: int, label: str, limits: Limits, exact: bool) -> None:
         what = f"{n_rows:,} rows" if exact else f"about {n_rows:,} lines"
         raise EvalStatsError(
             f"{label} has {what}, more than the limit of {limits.max_rows:,} scores ({estimate(n_rows)} of memory "
-            f"to analyse); average resamples into one score per question and model first, analyse a sample, or "
+            f"to analyze); average resamples into one score per question and model first, analyze a sample, or "
             f"{Limits.how_to_raise('max_rows')}")
 
 
@@ -331,7 +331,7 @@ def _check_unpacked(meta: Any, label: str, limits: Limits) -> None:
     if total > limits.max_bytes:
         raise EvalStatsError(
             f"{label} decompresses to more than the limit of {limits.max_bytes / 2**20:,.0f} MB (its columns unpack "
-            f"to {total / 2**20:,.0f} MB); analyse a smaller file, or {Limits.how_to_raise('max_bytes')}")
+            f"to {total / 2**20:,.0f} MB); analyze a smaller file, or {Limits.how_to_raise('max_bytes')}")
 
 
 def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[..., pa.Table], label: str,
@@ -359,7 +359,7 @@ def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[..., pa.Table], la
         try:
             return call()
         except MemoryError:
-            raise EvalStatsError(f"{label} does not fit in memory; analyse a smaller file, or lower "
+            raise EvalStatsError(f"{label} does not fit in memory; analyze a smaller file, or lower "
                                  f"{Limits.how_to_raise('max_rows')[9:]}") from None
         except Exception as exc:  # noqa: BLE001 - a damaged body
             raise EvalStatsError(f"could not read the data of {label} as Parquet ({exc}); re-export the "

@@ -134,7 +134,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                             n_clusters=c.n_clusters if cl else None, mean_model=c.mean_a,
                             mean_baseline=c.mean_b, diff=c.diff, se=c.se, ci_low=c.ci_low, ci_high=c.ci_high,
                             z=c.z, p_value=c.p_value, correlation=c.correlation, se_unpaired=c.se_unpaired,
-                            se_paired=c.se_paired, mcnemar_statistic=mc[0], mcnemar_p_value=mc[1],
+                            se_paired=c.se_paired, mcnemar_statistic=mc[0], mcnemar_chi2_p=mc[1],
                             only_model=mc[2], only_baseline=mc[3], df=c.df, method=method,
                             mcnemar_p=mc[4],
                             interval=(normal_label(method, cl) if c.interval == "normal"

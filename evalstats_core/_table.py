@@ -71,7 +71,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
             raise EvalStatsError(
                 f"{label} has {m_labels.size:,} distinct values in its model column '{header[mi]}', more than the "
                 f"limit of {limits.max_models:,}; is '{header[mi]}' really the model column (model_col=)? If it "
-                f"is, analyse fewer models at a time, or {Limits.how_to_raise('max_models')}")
+                f"is, analyze fewer models at a time, or {Limits.how_to_raise('max_models')}")
         score, worded = score_values(table.column(si), header[si], where, missing_ok=False)
         rows = None
         notes.append(f"long form: question column '{header[qi]}', model column '{header[mi]}', "

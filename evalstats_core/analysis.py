@@ -145,8 +145,11 @@ class PairResult:
         Pearson correlation of the two models' question scores (nan when unpaired or undefined).
     se_unpaired, se_paired : float
         ``sqrt(SE_model^2 + SE_baseline^2)`` and the paired SE (nan when unpaired).
-    mcnemar_statistic, mcnemar_p_value : float or None
-        McNemar's chi-square (no continuity correction) and p-value for 0/1 scores; None otherwise.
+    mcnemar_statistic, mcnemar_chi2_p : float or None
+        McNemar's chi-square (no continuity correction) and its asymptotic p-value for 0/1 scores; None
+        otherwise. Not the p the tables, the JSON document and the CSV print: that is ``mcnemar_p``, the
+        exact one (the chi-square p was called ``mcnemar_p_value``: two McNemar p-values under
+        near-identical names that differ on small counts).
     only_model, only_baseline : int or None
         Discordant questions for 0/1 scores: right only for ``model`` / only for ``baseline``.
     mcnemar_p : float or None
@@ -177,7 +180,7 @@ class PairResult:
     se_unpaired: float
     se_paired: float
     mcnemar_statistic: float | None
-    mcnemar_p_value: float | None
+    mcnemar_chi2_p: float | None
     only_model: int | None
     only_baseline: int | None
     df: float = math.inf

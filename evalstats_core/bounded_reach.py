@@ -159,7 +159,7 @@ def comparison_reach(data: Any, c: Any, confidence: float, *, upper: bool = Fals
 
 def reach_notes(sums: Any, pairs: Any, confidence: float) -> list[str]:
     """:func:`reach_sentence` for each pair of ``pairs`` (an analysis' comparisons) whose :func:`comparison_reach`
-    exists on either side, from the file's ``sums`` (a file analysed without a baseline lists the pair in the order
+    exists on either side, from the file's ``sums`` (a file analyzed without a baseline lists the pair in the order
     its means give, whichever way its skewness points)."""
     notes = []
     for p in pairs:

@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except MemoryError:
         return _fail("the analysis ran out of memory; lower the budgets (--max-rows, --max-models, --max-pairs) "
-                     "so that a file this large is refused up front, or analyse a smaller file")
+                     "so that a file this large is refused up front, or analyze a smaller file")
     except RecursionError:
         return _fail("the input is nested too deeply to read; flatten it to one row per question and model")
     except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback

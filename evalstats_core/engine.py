@@ -47,8 +47,8 @@ ENGINES = ("memory", "duckdb", "spark")
 #: Rows of the file read into memory to find the column roles (the whole file is then aggregated in SQL).
 SAMPLE_ROWS = 50_000
 NOT_FROM_SUMS = ("is not available with the {engine} engine, which keeps only sums per model, pair and cluster, "
-                 "not the rows; analyse a file that fits in memory (engine='memory') for it")
-#: The environment variable naming the one server folder whose files the workbench may analyse by path (unset:
+                 "not the rows; analyze a file that fits in memory (engine='memory') for it")
+#: The environment variable naming the one server folder whose files the workbench may analyze by path (unset:
 #: off, the default).
 SERVER_DATA = "EVALSTATS_SERVER_DATA"
 _UNSUPPORTED = {"runs_in_ids": "runs in ids (runs_in_ids=True)", "resample_col": "a resample column (resample_col=)"}
@@ -301,7 +301,7 @@ def engine_message(text: str, label: str, engine: str) -> str:
     >>> engine_message('Invalid Input Error: Failed to read file "/d/b.parquet": schema mismatch in glob: column '
     ...                '"model" was read from the original file "/d/a.parquet", but could not be found in file '
     ...                '"/d/b.parquet". Candidate names: question, A', "d", "duckdb")
-    "the files of 'd' do not have the same columns: column 'model' is in a.parquet but not in b.parquet; a folder or glob is read as one table, so give files with the same columns (or analyse each file on its own)"
+    "the files of 'd' do not have the same columns: column 'model' is in a.parquet but not in b.parquet; a folder or glob is read as one table, so give files with the same columns (or analyze each file on its own)"
     """
     import re
 
@@ -311,10 +311,10 @@ def engine_message(text: str, label: str, engine: str) -> str:
         column, first, other = found.groups()
         return (f"the files of '{label}' do not have the same columns: column '{column}' is in "
                 f"{os.path.basename(first)} but not in {os.path.basename(other)}; a folder or glob is read as one "
-                "table, so give files with the same columns (or analyse each file on its own)")
+                "table, so give files with the same columns (or analyze each file on its own)")
     if "schema mismatch" in text:
         return (f"the files of '{label}' do not have the same columns; a folder or glob is read as one table, so "
-                "give files with the same columns (or analyse each file on its own)")
+                "give files with the same columns (or analyze each file on its own)")
     first_line = " ".join(text.split())[:300]
     return (f"{engine} could not read '{label}' ({first_line}); check that every file is a Parquet or CSV results "
             "table, or read one file with engine='memory' for a detailed message")
@@ -340,7 +340,7 @@ def exponent_of(big: float) -> int:
 
 
 def server_path(name: str, environ: dict | None = None) -> str:
-    """The path of ``name`` (a file or folder, relative to the server's data folder) for the workbench to analyse
+    """The path of ``name`` (a file or folder, relative to the server's data folder) for the workbench to analyze
     on the server, or an :class:`EvalStatsError`: off unless ``EVALSTATS_SERVER_DATA`` names a folder; absolute
     paths, globs, ``..`` and links that lead outside that folder are refused (every file a folder holds too).
 

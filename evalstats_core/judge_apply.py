@@ -57,7 +57,7 @@ def corrected_analysis(analysis: Any, section: Any) -> Any:
         pm, pb = by_model.get(c.model), by_model.get(c.baseline)
         pairs.append(dataclasses.replace(
             c, diff=e.estimate, se=e.se, ci_low=e.ci_low, ci_high=e.ci_high, df=e.df, z=z,
-            p_value=t_p_value(z, e.df), se_paired=e.se, mcnemar_statistic=None, mcnemar_p_value=None,
+            p_value=t_p_value(z, e.df), se_paired=e.se, mcnemar_statistic=None, mcnemar_chi2_p=None,
             mcnemar_p=None, wild_p_value=None, only_model=None, only_baseline=None,
             mean_model=pm.estimate if pm else c.mean_model, mean_baseline=pb.estimate if pb else c.mean_baseline))
     adjusted = _adjust([p.p_value for p in pairs], analysis.adjust)

@@ -33,7 +33,7 @@ _ENV = {"max_bytes": "EVALSTATS_MAX_MB", "max_rows": "EVALSTATS_MAX_ROWS", "max_
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Budgets for reading and analysing one results file.
+    """Budgets for reading and analyzing one results file.
 
     Attributes
     ----------

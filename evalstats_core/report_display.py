@@ -164,7 +164,7 @@ def mcnemar_display(analysis: Analysis) -> pd.DataFrame:
                      TESTS["mcnemar_exact"]: NONE if c.mcnemar_p is None else fmt_p(c.mcnemar_p),
                      "χ² = (b − c)² / (b + c)": NONE if clustered or c.mcnemar_statistic is None
                      else fmt_r(c.mcnemar_statistic, 2),
-                     TESTS["mcnemar_chi2"]: NONE if clustered else fmt_p(c.mcnemar_p_value)})
+                     TESTS["mcnemar_chi2"]: NONE if clustered else fmt_p(c.mcnemar_chi2_p)})
     return _data_frame(rows)
 
 

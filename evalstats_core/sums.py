@@ -15,7 +15,7 @@ COUNT ... FILTER) of the question-level scores, so a SQL engine (DuckDB, Spark) 
 or interval choice is recomputed from the kept sums without touching the rows. The classes' docstrings
 spell out each field and the aggregate that makes it.
 
-Unclustered files have one group (``G = 1``) holding every question; a clustered file analysed without
+Unclustered files have one group (``G = 1``) holding every question; a clustered file analyzed without
 clusters merges its groups exactly (:meth:`FileSums.merged`).
 
 The private modules beside this one hold the parts: the per-group kernels of :func:`file_sums` and the 0/1

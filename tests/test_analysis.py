@@ -117,8 +117,12 @@ def test_holm_bh_and_mcnemar_match_statsmodels(mgsm_ds):
         # mcnemar(table, exact=False, correction=False)
         ref = mcnemar(table, exact=False, correction=False)
         assert c.mcnemar_statistic == pytest.approx(ref.statistic, rel=1e-12)
-        assert c.mcnemar_p_value == pytest.approx(ref.pvalue, rel=1e-9)
+        assert c.mcnemar_chi2_p == pytest.approx(ref.pvalue, rel=1e-9)
         assert (c.only_model, c.only_baseline) == (table[0][1], table[1][0])
+        # mcnemar(table, exact=True): the exact p is the one every table prints, under one name
+        assert c.mcnemar_p == pytest.approx(mcnemar(table, exact=True).pvalue, rel=1e-9)
+    frame = res.comparisons_frame()
+    assert "mcnemar_p" in frame and "mcnemar_chi2_p" in frame and "mcnemar_p_value" not in frame
     none = analyze(mgsm_ds, adjust="none")
     assert all(c.p_adjusted == c.p_value for c in none.comparisons)
 
@@ -317,3 +321,13 @@ def test_should_stop_ends_the_work_at_once():
         analyze(data, should_stop=stop)
     assert len(asked) == 36
     assert len(analyze(data, should_stop=lambda: False).comparisons) == 435
+
+
+def test_dir_of_the_package_is_its_public_surface():
+    """dir(evalstats_core) lists the public names (and the version), not the module's own imports."""
+    import evalstats_core
+
+    evalstats_core.summarize  # noqa: B018  (a lazily imported name, which imports its submodule)
+    names = dir(evalstats_core)
+    assert {"summarize", "analyze", "EvalStatsError", "__version__"} <= set(names)
+    assert not {"Any", "annotations", "importlib", "errors", "comparison"} & set(names)

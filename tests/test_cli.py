@@ -290,3 +290,11 @@ def test_csv_table_option_and_output_folder(tmp_path, capsys, monkeypatch):
     assert code == 0 and sorted(p.name for p in (tmp_path / "tables").iterdir()) == ["comparisons.csv", "models.csv"]
     assert len(pd.read_csv(tmp_path / "tables" / "models.csv")) == 3
     assert len(pd.read_csv(tmp_path / "tables" / "comparisons.csv")) == 3
+
+
+def test_help_spells_analyze_as_the_command_does():
+    """One spelling: the project's (and its command's) "analyze", never "analyse", in every --help."""
+    for args in ([], ["analyze"], ["gate"]):
+        out = subprocess.run([sys.executable, "-m", "evalstats_core", *args, "--help"], capture_output=True,
+                             text=True, cwd=ROOT, timeout=60).stdout
+        assert "analyze" in out.lower() and "analys" not in out.lower().replace("analysis", ""), out

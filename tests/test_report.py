@@ -62,7 +62,7 @@ def paper_math() -> Analysis:
                       mean_model=0.655, mean_baseline=0.630, diff=diff, se=se, ci_low=diff - 1.959964 * se,
                       ci_high=diff + 1.959964 * se, z=diff / se, p_value=1.9e-4, p_adjusted=1.9e-4,
                       correlation=0.50, se_unpaired=0.0095, se_paired=se, mcnemar_statistic=None,
-                      mcnemar_p_value=None, only_model=None, only_baseline=None)
+                      mcnemar_chi2_p=None, only_model=None, only_baseline=None)
     return Analysis(models=(model_row("Galleon", 0.655, 0.0067, 5000), model_row("Dreadnought", 0.630, 0.0067, 5000)),
                     comparisons=(pair,), warnings=(), notes=(), name="math.csv", confidence=0.95, baseline="Dreadnought",
                     paired=True, clustered=False, adjust="holm", score_kind="binary", n_questions=5000,

@@ -130,7 +130,7 @@ def test_a_folder_with_a_bad_file_names_it(data_dir):
     pd.DataFrame({"question": ["1"], "other": [1]}).to_parquet(data_dir / "runs" / "part9.parquet")
     at = _open("runs")
     no_exceptions(at)
-    assert any("cannot be analysed" in e and "part9.parquet" in e for e in _errors(at)), _errors(at)
+    assert any("cannot be analyzed" in e and "part9.parquet" in e for e in _errors(at)), _errors(at)
     assert LAST_KEY not in at.session_state
 
 

@@ -118,7 +118,7 @@ def paper_table() -> pd.DataFrame:
 
 @dataclass(frozen=True, slots=True)
 class ClusterSimulation:
-    """One simulated clustered eval, analysed three ways.
+    """One simulated clustered eval, analyzed three ways.
 
     Attributes
     ----------

@@ -60,7 +60,7 @@ AGENTS: tuple[str, str] = ("Atlas", "Breeze")
 
 @dataclass(frozen=True, slots=True)
 class AtlasBreeze:
-    """The worked example, analysed both ways (plain numbers plus tidy frames for the charts).
+    """The worked example, analyzed both ways (plain numbers plus tidy frames for the charts).
 
     Attributes
     ----------
@@ -405,7 +405,7 @@ def correlation_sweep(correlation: float, n: int, *, seed: int = 0) -> Correlati
     Notes
     -----
     Scores come from :func:`evalstats_core.simulate.paired_scores` (``kind="binary"``, accuracies
-    65% and 60%), each eval is analysed with :func:`~evalstats_core.comparison.compare`, and the
+    65% and 60%), each eval is analyzed with :func:`~evalstats_core.comparison.compare`, and the
     curve is :func:`paired_se_formula` with ``SE = sqrt(p (1 - p) / n)``.
     """
     size = check_positive_int(n, "n", minimum=2)

@@ -11,7 +11,7 @@
 ==============================  ==================================================================
 
 Chapter 1 could only treat the two models as independent (the unpaired SE, Miller 2024, Eq. 5).
-Here the same reported accuracies are re-analysed as the paper does in Table 5:
+Here the same reported accuracies are re-analyzed as the paper does in Table 5:
 
 1. **unpaired**: ``SE = sqrt(SE_G^2 + SE_D^2)``, a normal interval;
 2. **paired**: both models answered the same questions, so ``SE = sqrt(SE_G^2 + SE_D^2 - 2 rho SE_G SE_D)``
