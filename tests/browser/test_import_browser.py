@@ -54,7 +54,7 @@ def test_wide_file_with_a_text_column(server, page, tmp_path):
     path = tmp_path / "with_reference.csv"
     path.write_text("question,reference output,A,B\n" + "".join(
         f"q{i},the answer is {i},{i % 2},{(i // 2) % 2}\n" for i in range(40)))
-    _upload(page, server, [path], "with_reference.csv cannot be analysed")
+    _upload(page, server, [path], "with_reference.csv cannot be analyzed")
     assert "reference output" in page.locator('[data-testid="stAlertContentError"]').first.inner_text()
     page.locator('[data-testid="stMultiSelect"]').first.click()  # "Columns to leave out", the page's only one
     page.keyboard.type("reference")
