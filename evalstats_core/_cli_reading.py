@@ -51,14 +51,18 @@ def reading_flags(opts, *, roles: bool = True, n_files: int = 1) -> tuple[str, .
 
 def file_args(names: list[str], model_names: tuple = ()) -> str:
     """The files of a command, every one by name, quoted for a POSIX shell; a name starting with '-' is
-    written './-name' (never read as an option), and a file's model name is given as NAME=PATH."""
+    written './-name' (never read as an option), a file's model name is given as NAME=PATH, and a bundled
+    example as ``--example NAME`` (never its install path, which a shared report would leak)."""
     import shlex
+
+    from .examples import name_of
 
     out = []
     for k, name in enumerate(names):
         path = f"./{name}" if str(name).startswith("-") and name != "-" else str(name)
         model = model_names[k] if k < len(model_names) and len(names) > 1 else None
-        out.append(shlex.quote(f"{model}={path}" if model else path))
+        example = None if model or name == "-" else name_of(name)
+        out.append(f"--example {example}" if example else shlex.quote(f"{model}={path}" if model else path))
     return " ".join(out)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .errors import EvalStatsError
 
-__all__ = ["EXAMPLES", "EXAMPLES_DIR", "Example", "path"]
+__all__ = ["EXAMPLES", "EXAMPLES_DIR", "Example", "name_of", "path"]
 
 _TOP = Path(__file__).resolve().parent.parent
 #: The folder holding the bundled files (the wheel's data package, else the checkout's examples/).
@@ -64,3 +64,23 @@ def path(name: str) -> Path:
         raise EvalStatsError(f"example {name!r} does not exist; choose one of {', '.join(EXAMPLES)} "
                              f"(or a file in {EXAMPLES_DIR})")
     return found
+
+
+def name_of(file: str | Path) -> str | None:
+    """The name of the bundled example at ``file`` (the path :func:`path` gives, however spelled), else None.
+
+    A command that read a bundled example is written with ``--example NAME``, not the file's path: the
+    path is where the package happens to be installed (a home folder, site-packages), which a shared report
+    should not carry and which does not exist on the reader's machine.
+
+    >>> name_of(path("multilingual")), name_of("results.csv")
+    ('multilingual', None)
+    """
+    try:
+        found = Path(file).resolve()
+    except (OSError, ValueError):
+        return None
+    for name, example in EXAMPLES.items():
+        if found == (EXAMPLES_DIR / example.file).resolve():
+            return name
+    return None

@@ -298,3 +298,23 @@ def test_help_spells_analyze_as_the_command_does():
         out = subprocess.run([sys.executable, "-m", "evalstats_core", *args, "--help"], capture_output=True,
                              text=True, cwd=ROOT, timeout=60).stdout
         assert "analyze" in out.lower() and "analys" not in out.lower().replace("analysis", ""), out
+
+
+def test_an_example_is_named_not_located_in_every_output(tmp_path, capsys, monkeypatch):
+    """--example NAME is written back as --example NAME (settings.command, the HTML report's Reproduce box),
+    never as the file's install path, and that command reruns to the same document from any folder."""
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    first = json.loads(cli("analyze", "--example", "multilingual", "-f", "json", capsys=capsys)[1])
+    command = first["settings"]["command"]
+    assert command.startswith("evalbars analyze --example multilingual ") and str(ROOT) not in command
+    assert json.loads(cli(*shlex.split(command)[1:], "-f", "json", capsys=capsys)[1]) == first
+    for fmt in ("markdown", "csv", "latex", "html"):
+        out = cli("analyze", "--example=atlas_breeze", "-f", fmt, capsys=capsys)[1]
+        assert str(ROOT) not in out and "examples/" not in out, fmt
+    html = cli("analyze", "--example", "atlas_breeze", "-f", "html", capsys=capsys)[1]
+    assert "evalbars analyze --example atlas_breeze" in html
+    # the bundled file named by its path (as from a checkout) is the same example, written the same way
+    named = json.loads(cli("analyze", str(EXAMPLES / "multilingual_clustered.csv"), "-f", "json", capsys=capsys)[1])
+    assert named["settings"]["command"] == command
