@@ -119,7 +119,7 @@ if result is not None:
     right.markdown(plan.sentence_mde)
     st.caption(f"Per-question variance of the difference: DEFF·ω² + σ²_A/K_A + σ²_B/K_B = {plan.variance:.4f}")
 
-    st.markdown(content["chart_n"])
+    shell.prose(content["chart_n"])
     shell.chart(effect_chart,
                 f"Questions needed against the effect: {lesson.fmt_n(plan.n_required)} for "
                 f"{lesson.fmt_points(plan.delta)}; effects below {lesson.fmt_points(evals['mde'].iloc[-1])} need more than "
@@ -127,17 +127,21 @@ if result is not None:
                 name="power_effect")
     shell.notice(lesson.effect_sentence(plan) + " " + content["chart_n_notice"])
 
-    st.markdown(content["chart_power"])
+    shell.prose(content["chart_power"])
     shell.chart(power_chart,
                 f"Power to detect {lesson.fmt_points(plan.delta)}: {plan.power_at_n:.0%} with {plan.n:,} "
                 f"questions, {plan.power:.0%} at {lesson.fmt_n(plan.n_required)}; HumanEval's 164 give "
-                f"{evals['power'].iloc[0]:.0%}, MMLU's 14,042 give {evals['power'].iloc[-1]:.0%}.",
+                f"{evals['power'].iloc[0]:.0%}, MMLU's 14,042 give {evals['power'].iloc[-1]:.0%}; MGSM and DROP "
+                "count at their clustered size.",
                 name="power_curve")
     shell.notice(content["chart_power_notice"])
 
-    st.markdown(content["evals_table"])
-    st.dataframe(evals.assign(mde=100 * evals["mde"]), hide_index=True, width="stretch", column_config={
-        "eval": "Eval", "n": st.column_config.NumberColumn("Questions", format="localized"),
+    shell.prose(content["evals_table"])
+    st.dataframe(evals.assign(mde=100 * evals["mde"], n=evals["n"].round()), hide_index=True, width="stretch",
+                 column_config={
+        "eval": "Eval", "questions": st.column_config.NumberColumn("Questions", format="localized"),
+        "deff": st.column_config.NumberColumn("Design effect", format="%.2f"),
+        "n": st.column_config.NumberColumn("Worth (independent)", format="localized"),
         "power": st.column_config.ProgressColumn(f"Power for {lesson.fmt_points(plan.delta)}", format="percent"),
         "mde": st.column_config.NumberColumn("Detectable effect (points)", format="%.1f"),
         "enough": st.column_config.CheckboxColumn("Big enough")})

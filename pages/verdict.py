@@ -55,12 +55,17 @@ table = last.assign(
     ci=[f"({pts(lo)}, {pts(hi)})" for lo, hi in zip(last["ci_low"], last["ci_high"], strict=True)],
     multiplier=last["multiplier"].map("{:.3f}".format), power=last["power"].map("{:.0%}".format),
 )[["eval", "diff", "se", "paper_se", "multiplier", "ci", "verdict", "power"]]
-table.columns = ["Eval", "Diff (pts)", "SE (pts)", "Table 5 SE (pts)", "×", "Interval", "Verdict",
+table.columns = ["Eval", "Diff (pts)", "SE (pts)", "Table 5 SE (pts)", "Multiplier (z or t)", "Interval", "Verdict",
                  f"Power for {100 * lesson.DETECT:g} pts"]
 st.table(table.set_index("Eval"))
-st.caption("Table 5 prints the paper's paired SE at its own correlations, clustered on MGSM (rounded to "
-           "0.1); compare it with the SE column at step 3 or 4 and Table 5's ρ. Power: chapter 7's chance that "
-           f"this analysis resolves a real {100 * lesson.DETECT:g}-point gap.")
+mgsm = lesson.power_scenario("MGSM", rho=rhos["MGSM"])
+st.caption("Table 5 prints the paper's paired SE at its own correlations, clustered on MGSM (rounded to 0.1). "
+           "Multiplier: the interval is the difference ± multiplier × SE, z = 1.96 up to step 3 and Student's t "
+           "on the questions' (or clusters') degrees of freedom at step 4. Power: chapter 7's chance that this "
+           f"analysis resolves a real {100 * lesson.DETECT:g}-point gap, with ω² = n × SE² of the paired difference "
+           f"(MGSM: {mgsm['omega2']:.3f}) and MGSM's design effect 1.88² = {mgsm['deff']:.2f}, the settings of "
+           "chapter 7's worked example *Chapter 8's MGSM*.")
+st.markdown(lesson.table5_note(rhos))
 if flips:
     st.markdown(f"Changed since chapter 1 under '{upto}': **{', '.join(flips)}**.")
 else:

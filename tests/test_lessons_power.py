@@ -50,9 +50,25 @@ def test_worked_examples_are_969_13_3_and_7_6():
     assert math.ceil(ex[0].value) == 969 and ex[0].shown == "969 questions"
     assert ex[1].shown == "13.3%" and ex[1].value == pytest.approx(0.1327, abs=5e-5)
     assert ex[2].shown == "7.6%" and ex[2].value == pytest.approx(0.0757, abs=5e-5)
-    assert [e.paper for e in ex] == ["969", "13.2%", "7.5%"]
+    assert [e.paper for e in ex[:3]] == ["969", "13.2%", "7.5%"]
     for e in ex:  # plain keywords in the core; the page's widget keys are spelled on the app side
         assert not any(k.startswith("power_") for k in e.settings)
+
+
+def test_chapter_seven_and_chapter_eight_agree_on_mgsm():
+    """Issue 40: chapter 7 said MGSM had 99% power for 3 points ("Big enough"), chapter 8 39%. Its worked example
+    loads chapter 8's omega^2 and clustering and gives chapter 8's power; its evals table clusters MGSM too."""
+    from evalstats_core.lessons import verdict
+
+    ex = lesson.worked_examples()[3]
+    s = ex.settings
+    eight = verdict.verdict_steps().set_index(["eval", "step"]).loc[("MGSM", "clustered"), "power"]
+    assert ex.value == pytest.approx(eight, rel=1e-9) and 0.35 < ex.value < 0.45
+    assert ex.shown == f"{eight:.0%} power" and ex.paper == f"chapter 8: {eight:.0%}"
+    assert s["deff"] == pytest.approx(1.88**2) and s["n"] == 2500 and f"{s['omega2']:.3f}" in ex.title
+    p = lesson.plan(0.03, omega2=1 / 9)  # the page's default scenario: MGSM no longer counts as 2,500 independent
+    row = lesson.evals_frame(p).set_index("eval").loc["MGSM"]
+    assert row["n"] == pytest.approx(2500 / 1.88**2) and row["power"] < 0.8 and not row["enough"]
 
 
 def test_worked_settings_reproduce_through_plan():
@@ -109,7 +125,7 @@ def test_frames_shapes_and_monotonicity():
     assert (np.diff(pf["power"][pf["power"] < 0.999]) > 0).all()
     assert pf["n"].min() == pytest.approx(10) and pf["n"].max() >= 4 * p.n_required
     ev = lesson.evals_frame(p)
-    assert dict(zip(ev["eval"], ev["n"], strict=True)) == {"HumanEval": 164, "GPQA Diamond": 198, "GSM8K": 1319,
+    assert dict(zip(ev["eval"], ev["questions"], strict=True)) == {"HumanEval": 164, "GPQA Diamond": 198, "GSM8K": 1319,
                                                "MGSM": 2500, "MATH": 5000, "DROP": 9622, "MMLU": 14042}
     assert list(ev["enough"]) == list(ev["n"] >= p.n_required)
 
@@ -174,7 +190,10 @@ def test_effect_chart_marks_infeasible_zone_and_every_eval():
     band = next(r for r in rows if "y1" in r)
     assert band["y0"] == 14042
     labels = {r["label"] for r in rows if "label" in r}
-    assert labels == {f"{e} {n:,}" for e, n in lesson.EVALS}
+    # a clustered eval's label names its questions and what they are worth (issue 40: MGSM 2,500, worth 708)
+    assert labels == {f"{e} {n:,}" + (f" (worth {n / lesson.EVAL_DEFF[e]:,.0f})" if e in lesson.EVAL_DEFF else "")
+                      for e, n in lesson.EVALS}
+    assert "MGSM 2,500 (worth 707)" in labels and "DROP 9,622 (worth 1,034)" in labels
     assert any("Infeasible: more questions than MMLU (14,042)" == r.get("text") for r in rows)
     assert any(layer.get("encoding", {}).get("y", {}).get("scale", {}).get("type") == "log"
                for layer in _layers(spec))

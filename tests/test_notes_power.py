@@ -30,7 +30,9 @@ def test_power_sentences_match_the_numbers(delta, omega2, deff, power, n):
     sentence_n = next(t for t in texts if t.startswith("To detect a true difference"))
     assert f"you need {needed} questions" in sentence_n
     need = math.inf if needed == "infinitely many" else int(needed.replace(",", ""))
-    fits = [name for name, size in sorted(lesson.EVALS, key=lambda e: e[1]) if size >= need]
+    # issue 40: a clustered eval (MGSM, DROP) counts at its size over its design effect, as chapter 8 has it
+    fits = [name for name, size in sorted(lesson.EVALS, key=lambda e: lesson.effective_size(*e))
+            if lesson.effective_size(name, size) >= need]
     if fits:
         assert f"The smallest common eval that large is {fits[0]}" in sentence_n
     else:

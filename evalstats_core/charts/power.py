@@ -132,7 +132,10 @@ def effect_chart(curve: pd.DataFrame, evals: pd.DataFrame, *, delta: float, n_re
     shift = 10.0 ** (8.0 / px_per_decade)  # a label's centre sits ~8 px above or below its line
     ev = evals.sort_values("n")
     above = _label_above(ev["n"].tolist(), px_per_decade=px_per_decade)
-    ev = ev.assign(label=[f"{e} {int(n):,}" for e, n in zip(ev["eval"], ev["n"], strict=True)], x=x_max,
+    # a clustered eval sits at its size in independent questions (``n``), labelled with both
+    questions = ev["questions"] if "questions" in ev.columns else ev["n"]
+    ev = ev.assign(label=[f"{e} {int(q):,}" + (f" (worth {n:,.0f})" if round(n) < q else "")
+                          for e, q, n in zip(ev["eval"], questions, ev["n"], strict=True)], x=x_max,
                    label_y=[n * shift if up else n / shift for n, up in zip(ev["n"], above, strict=True)])
     band = alt.Chart(_rows({"x0": [0.0], "x1": [x_max], "y0": [float(largest["n"])], "y1": [y_top]})
                      ).mark_rect(color=BAND, opacity=0.22).encode(

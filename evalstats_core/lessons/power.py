@@ -28,6 +28,8 @@ import pandas as pd
 from .. import power as core
 from .._validate import check_probability
 from ..errors import EvalStatsError
+from .clustering import PAPER_EVALS
+from .verdict import PAPER_RHO, power_scenario, verdict_steps
 
 __all__ = [
     "EVALS",
@@ -61,6 +63,16 @@ EVALS: tuple[tuple[str, int], ...] = (
     ("MMLU", 14042),
 )
 EVAL_SIZES_SOURCE = "Sizes: number of questions in each eval's public test split."
+#: The clustered evals among :data:`EVALS` and their design effect, (clustered SE / naive SE)^2 from Miller
+#: (2024, Table 4) as chapter 3 prints it: DROP 3.05^2 = 9.30 (passages), MGSM 1.88^2 = 3.53 (250 problems
+#: in 10 languages). Each counts as its size divided by this (chapter 8 clusters MGSM the same way).
+EVAL_DEFF: dict[str, float] = {e.eval: e.ratio**2 for e in PAPER_EVALS if e.eval in dict(EVALS)}
+
+
+def effective_size(name: str, size: float) -> float:
+    """An eval's size in independent questions: its questions over its design effect (:data:`EVAL_DEFF`)."""
+    return float(size) / EVAL_DEFF.get(name, 1.0)
+
 LARGEST_EVAL: tuple[str, int] = max(EVALS, key=lambda e: e[1])
 
 #: How the page gets omega^2: typed in, from two variances and a correlation, or from a preset.
@@ -204,12 +216,14 @@ def plan(delta: float, *, omega2: float, sigma2_a: float = 0.0, sigma2_b: float 
     folded = dict(kw, omega2=float(deff) * float(omega2))  # Appendix C: cluster-adjusted omega2
     pw = float(core.power_at(n, delta, **folded))
     variance = folded["omega2"] + float(sigma2_a) / float(k_a) + float(sigma2_b) / float(k_b)
-    enough = [name for name, size in sorted(EVALS, key=lambda e: e[1]) if size >= need]
+    enough = [name for name, size in sorted(EVALS, key=lambda e: effective_size(*e)) if effective_size(name, size) >= need]
     settings = f"{power:.0%} power, α = {alpha:g}"
     sentence_n = (f"To detect a true difference of {fmt_points(delta)} or more ({settings}), you need "
                   f"{fmt_n(need)} questions.")
     if enough:
-        sentence_n += f" The smallest common eval that large is {enough[0]} ({dict(EVALS)[enough[0]]:,})."
+        size = dict(EVALS)[enough[0]]
+        worth = "" if enough[0] not in EVAL_DEFF else f" clustered questions, worth {effective_size(enough[0], size):,.0f}"
+        sentence_n += f" The smallest common eval that large is {enough[0]} ({size:,}{worth})."
     else:
         sentence_n += (f" That is more than {LARGEST_EVAL[0]}'s {LARGEST_EVAL[1]:,}, the largest eval "
                        "listed: no common eval can detect this effect.")
@@ -277,16 +291,20 @@ def evals_frame(p: Plan) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per eval in :data:`EVALS`, ordered by size: ``eval, n, power, mde, enough``
-        (``enough``: power at least the target).
+        One row per eval in :data:`EVALS`, ordered by size: ``eval, questions, deff, n, power, mde, enough``.
+        ``deff`` is the eval's own design effect (:data:`EVAL_DEFF`, 1 for independent questions) and ``n`` its
+        size in independent questions, ``questions / deff``, at which its power and MDE are computed and its
+        dot is drawn (so chapter 7's MGSM is chapter 8's, clustered); ``enough``: power at least the target.
     """
     names = [e[0] for e in EVALS]
-    sizes = np.array([e[1] for e in EVALS], dtype=np.float64)  # shape (7,)
+    questions = np.array([e[1] for e in EVALS], dtype=np.int64)  # shape (7,)
+    own = np.array([EVAL_DEFF.get(name, 1.0) for name in names])  # shape (7,)
+    sizes = questions / own  # shape (7,): independent questions
     kw = p.kwargs()
     pw = np.asarray(core.power_at(sizes, p.delta, **kw), dtype=np.float64)
     detectable = np.asarray(core.mde(sizes, **kw, power=p.power), dtype=np.float64)
-    return pd.DataFrame({"eval": names, "n": sizes.astype(np.int64), "power": pw, "mde": detectable,
-                         "enough": pw >= p.power})
+    return pd.DataFrame({"eval": names, "questions": questions, "deff": own, "n": sizes, "power": pw,
+                         "mde": detectable, "enough": pw >= p.power})
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +343,8 @@ def worked_examples() -> tuple[WorkedExample, ...]:
     paper prints 13.2% and 7.5% (truncated); exact quantiles round them to 13.3% and 7.6%.
     """
     base = {"omega_mode": "direct", "alpha": 0.05, "power": 0.8, "deff": 1.0, "omega2": 1 / 9, "k_a": 1, "k_b": 1}
+    mgsm = dict(power_scenario("MGSM"), omega_mode="direct")
+    steps = verdict_steps().set_index(["eval", "step"])
     ex1 = dict(base, delta=0.03, sigma2_a=0.0, sigma2_b=0.0, n=969)
     ex2 = dict(base, delta=0.03, sigma2_a=1 / 6, sigma2_b=1 / 6, n=198)
     ex3 = dict(ex2, k_a=10, k_b=10)
@@ -340,6 +360,12 @@ def worked_examples() -> tuple[WorkedExample, ...]:
             out.append(WorkedExample(title, s, p.n_required, f"{fmt_n(p.n_required)} questions", paper))
         else:
             out.append(WorkedExample(title, s, p.mde, f"{100 * p.mde:.1f}%", paper))
+    p = plan(mgsm["delta"], omega2=mgsm["omega2"], deff=mgsm["deff"], n=mgsm["n"])
+    out.append(WorkedExample(
+        f"Chapter 8's MGSM: power for 3 points, paired at ρ = {PAPER_RHO['MGSM']:.2f} (ω² = {mgsm['omega2']:.3f}), "
+        f"clustered (design effect 1.88² = {mgsm['deff']:.2f}), {mgsm['n']:,} questions",
+        mgsm, p.power_at_n, f"{p.power_at_n:.0%} power",
+        f"chapter 8: {steps.loc[('MGSM', 'clustered'), 'power']:.0%}"))
     return tuple(out)
 
 

@@ -46,7 +46,7 @@ from .clustering import PAPER_EVALS
 from .paired import paired_se_formula
 from .problem import MODELS, REPORTED, UNRESOLVED
 
-__all__ = ["CLUSTERS", "DETECT", "PAPER_RHO", "PAPER_SE", "STEPS", "UNRESOLVED", "Step", "conclusion",
+__all__ = ["CLUSTERS", "DETECT", "TABLE2_SE_HUMANEVAL", "power_scenario", "table5_note", "PAPER_RHO", "PAPER_SE", "STEPS", "UNRESOLVED", "Step", "conclusion",
            "notices", "rho_range", "verdict_steps", "verdict_text"]
 
 
@@ -175,6 +175,65 @@ def verdict_steps(rho: float | Mapping[str, float] | None = None, *, confidence:
                          "power": float(power_at(rep.n, DETECT, omega2=per_question, alpha=1.0 - confidence)),
                          "mde": float(mde(rep.n, omega2=per_question, alpha=1.0 - confidence))})
     return pd.DataFrame(rows)
+
+
+#: Miller (2024, Table 2): the two models' SEs the paper prints for HumanEval (Galleon, Dreadnought).
+TABLE2_SE_HUMANEVAL: tuple[float, float] = (0.032, 0.030)
+
+
+def table5_note(rhos: Mapping[str, float] | None = None) -> str:
+    """Why this chapter's HumanEval SE is not Table 5's: the paper's own tables disagree, in numbers.
+
+    The chapter's SE is Sec. 4.2's paired SE from the binomial SEs of 83.6% and 86.7% on 164 questions at
+    Table 5's rho; Table 2 prints larger SEs for the same scores (3.2% and 3.0%), and neither pair gives
+    Table 5's 2.1% at rho = 0.64 (the rho that would is printed too). MGSM's step-3 SE is the paired SE times
+    the one-model ratio 1.88 (Table 4); Table 5's clustered 1.7% is the paired difference's own, not printed.
+
+    >>> "2.36" in table5_note() and "2.64" in table5_note()
+    True
+    """
+    rhos = _rhos(rhos)
+    he = next(r for r in REPORTED if r.eval == "HumanEval")
+    r = rhos["HumanEval"]
+    se_g, se_d = se_bernoulli(he.galleon, he.n), se_bernoulli(he.dreadnought, he.n)
+    ours = float(paired_se_formula(se_g, se_d, r))
+    t2g, t2d = TABLE2_SE_HUMANEVAL
+    theirs = float(paired_se_formula(t2g, t2d, r))
+    target = PAPER_SE["HumanEval"]
+    needed = (se_g**2 + se_d**2 - target**2) / (2 * se_g * se_d)  # Sec. 4.2 solved for rho
+    mgsm = next(x for x in REPORTED if x.eval == "MGSM")
+    ratio = CLUSTERS["MGSM"][1]
+    mgsm_se = float(paired_se_formula(se_bernoulli(mgsm.galleon, mgsm.n), se_bernoulli(mgsm.dreadnought, mgsm.n),
+                                      rhos["MGSM"])) * ratio
+    return (f"**Why the SE column is not Table 5's.** The paper's own tables disagree. HumanEval: the SEs of "
+            f"{he.galleon:.1%} and {he.dreadnought:.1%} on {he.n} questions are {100 * se_g:.2f}% and {100 * se_d:.2f}%, "
+            f"and at ρ = {r:.2f} their paired SE is {100 * ours:.2f} points; Table 2 prints {100 * t2g:.1f}% and "
+            f"{100 * t2d:.1f}% for the same scores, which give {100 * theirs:.2f}; neither gives Table 5's "
+            f"{100 * target:.1f}, which needs ρ ≈ {needed:.2f}. MGSM: step 3 multiplies the paired SE by the "
+            f"one-model ratio {ratio:.2f} of Table 4 ({100 * mgsm_se:.2f} points); Table 5's {100 * PAPER_SE['MGSM']:.1f} "
+            "is the paired difference's own clustered SE, which needs the per-question scores the paper does not print.")
+
+
+def power_scenario(name: str = "MGSM", *, rho: float | None = None) -> dict[str, float]:
+    """Chapter 7's calculator settings that give this chapter's power for benchmark ``name``.
+
+    Chapter 7's power is ``power_at(n, DETECT, omega2=deff * omega2)``: here ``omega2`` is the variance per
+    question of the paired difference, ``n`` times the square of the paired SE (Sec. 4.2 at Table 5's ``rho``),
+    and ``deff`` the square of the clustered/naive ratio (:data:`CLUSTERS`; MGSM 1.88^2 = 3.53, 1 for the
+    others). With them chapter 7 prints the power :func:`verdict_steps` gives its step 3.
+
+    >>> s = power_scenario("MGSM")
+    >>> round(s["omega2"], 3), round(s["deff"], 2), s["n"]
+    (0.225, 3.53, 2500)
+    """
+    rep = next((r for r in REPORTED if r.eval == name), None)
+    if rep is None:
+        raise EvalStatsError(f"name ({name!r}) must be one of {[r.eval for r in REPORTED]}")
+    r = PAPER_RHO[name] if rho is None else float(rho)
+    paired = float(paired_se_formula(se_bernoulli(rep.galleon, rep.n), se_bernoulli(rep.dreadnought, rep.n), r))
+    ratio = CLUSTERS.get(name, (rep.n, 1.0))[1]
+    return {"delta": DETECT, "omega2": paired**2 * rep.n, "sigma2_a": 0.0, "sigma2_b": 0.0, "k_a": 1, "k_b": 1,
+            "alpha": 0.05, "power": 0.8, "deff": ratio**2, "n": rep.n}
 
 
 def rho_range(name: str, rho: float, *, confidence: float = 0.95) -> tuple[float, float]:
