@@ -65,16 +65,23 @@ def _find(header: list[str], wanted: str | None, role: str, label: str, taken: s
     return None
 
 
-def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None], label: str,
-               ignore: tuple[str, ...] = ()) -> dict[str, Any]:
-    if fmt not in (None, "long", "wide"):
-        raise EvalStatsError(f"format ({fmt!r}) must be 'long', 'wide' or None (detect)")
+def unique_names(header: list[str], label: str) -> None:
+    """Refuse two columns whose names are one name (trimmed, any case, space or hyphen for underscore): which
+    one a role means would be a guess. The in-memory reader and the SQL engines (on the file's own header, before
+    DuckDB or Spark rename a repeat to ``score_1``) ask this one function."""
     seen: dict[str, int] = {}
     for i, h in enumerate(header):
         if h and _norm(h) in seen:
             raise EvalStatsError(f"{label} has two columns named '{h}' (columns {seen[_norm(h)] + 1} and {i + 1}); "
                                  "rename one so that every column name is different")
         seen[_norm(h)] = i
+
+
+def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None], label: str,
+               ignore: tuple[str, ...] = ()) -> dict[str, Any]:
+    if fmt not in (None, "long", "wide"):
+        raise EvalStatsError(f"format ({fmt!r}) must be 'long', 'wide' or None (detect)")
+    unique_names(header, label)
     if len(header) < 2:
         raise EvalStatsError(
             f"{label} has a single column ({header[0][:60]!r}); a results file needs question, model and score "

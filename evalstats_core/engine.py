@@ -29,7 +29,9 @@ in a wide file; clusters by first appearance).
 
 from __future__ import annotations
 
+import csv
 import glob as _glob
+import io
 import math
 import os
 from typing import Any
@@ -37,7 +39,10 @@ from typing import Any
 import numpy as np
 
 from . import engine_sql as q
+from ._columns import unique_names
+from ._sniff import delimiter
 from .errors import EvalStatsError
+from .human_labels import NotLabels, human_name, parse_labels
 from .limits import Limits
 
 __all__ = ["ENGINES", "NOT_FROM_SUMS", "SERVER_DATA", "sums_of", "analyze_file", "choose_engine", "duckdb_connection",
@@ -240,7 +245,7 @@ def sums_of(path: Any, *, engine: str = "duckdb", spark: Any = None, connection:
             format: str | None = None, question_col: str | None = None, model_col: str | None = None,
             score_col: str | None = None, cluster_col: str | None = None, ignore_cols: tuple[str, ...] = (),
             duplicates: str = "resamples", mixed_scales: str = "error", limits: Limits | None = None,
-            **unsupported: Any) -> Any:
+            human_labels: bool = False, **unsupported: Any) -> Any:
     """The :class:`~evalstats_core.sums.FileSums` of a results table of any size, computed in SQL.
 
     Parameters
@@ -257,6 +262,11 @@ def sums_of(path: Any, *, engine: str = "duckdb", spark: Any = None, connection:
         As :func:`~evalstats_core.data.load`.
     limits : Limits, optional
         ``max_models`` applies; the row and byte budgets do not (the rows never enter Python).
+    human_labels : bool
+        True where a column named as human labels (``human``, ``gold``, ``label`` ...) would correct the judge
+        in memory (the command line, :func:`~evalstats_core.judge_io.section_for`): such a column is refused,
+        for the correction needs the rows, unless its first rows already hold a value that is no label (a
+        ``label`` column of categories, which the in-memory path leaves alone too).
 
     Returns
     -------
@@ -273,18 +283,41 @@ def sums_of(path: Any, *, engine: str = "duckdb", spark: Any = None, connection:
     path = os.fspath(path)
     side = _Spark(path, spark) if engine == "spark" else _Duck(path, connection)
     label = name or os.path.basename(path.rstrip("/")) or path
+    for f in side.files if side.file_type in ("csv", "parquet") else ():
+        unique_names(_header(f, side.file_type), os.path.basename(f))  # before the engine renames a repeat
     limits = limits or Limits.from_env()
     try:
         return aggregate(side, label, limits, dict(format=format, question_col=question_col, model_col=model_col,
                                                    score_col=score_col, cluster_col=cluster_col,
                                                    ignore_cols=tuple(ignore_cols), duplicates=duplicates,
-                                                   mixed_scales=mixed_scales))
+                                                   mixed_scales=mixed_scales, human_labels=human_labels))
     except Exception as exc:  # noqa: BLE001 - the engine's own read errors become one clear line
         if isinstance(exc, EvalStatsError) or not _engine_error(exc):
             raise
         raise EvalStatsError(engine_message(str(exc), label, engine)) from None
     finally:
         side.close()
+
+
+def _header(path: str, file_type: str) -> list[str]:
+    """The column names of one file as written (a CSV's first record, a Parquet file's schema), before DuckDB or
+    Spark make a repeated name unique (``score``, ``score_1``)."""
+    if "://" in path:
+        return []  # a remote file: its engine reads the header
+    if file_type == "parquet":
+        import pyarrow.parquet as pq  # heavy: only for a Parquet file
+
+        try:
+            return [str(n).strip() for n in pq.read_schema(path).names]
+        except (OSError, ValueError):
+            return []  # not Parquet after all: the engine's own message names the file
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 20).decode("utf-8-sig", errors="replace")
+    first = head.split("\n", 1)[0]
+    try:
+        return [h.strip() for h in next(csv.reader(io.StringIO(head), delimiter=delimiter(first, path)), [])]
+    except csv.Error:
+        return []
 
 
 def _engine_error(exc: BaseException) -> bool:
@@ -394,6 +427,23 @@ def _roles(side: Any, label: str, limits: Limits, o: dict) -> tuple[dict, Any]:
     return roles, records
 
 
+def _refuse_labels(records: Any, label: str, side: Any) -> None:
+    """Refuse a column that the in-memory path would read as human labels (found by its name): the judge
+    correction needs the rows. Left alone only when the sampled rows hold a value that is no label, which makes
+    the in-memory path leave it alone too (``human_labels.NotLabels``)."""
+    col = human_name(records.unused)
+    if col is None:
+        return
+    try:
+        parse_labels(records.unused[col], f"{label}, column {col!r}")
+    except NotLabels:
+        return
+    engine = "spark" if isinstance(side, _Spark) else "duckdb"
+    raise EvalStatsError(f"column {col!r} of {label} holds human labels (found by its name), and the judge correction "
+                         f"by them {NOT_FROM_SUMS.format(engine=engine)}; or rename the column to analyse the "
+                         "judge's scores alone")
+
+
 def q_sample() -> int:
     return SAMPLE_ROWS
 
@@ -404,10 +454,19 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     from .sums import FileSums, ModelSums, PairSums
 
     roles, records = _roles(side, label, limits, o)
+    if o.get("human_labels"):
+        _refuse_labels(records, label, side)
     types = side.types()
     kinds = {c: q.kind_of(types.get(c, "VARCHAR")) for c in [roles["question"], roles["model"], roles["cluster"],
                                                              roles["score"], *roles["models"]] if c}
     d = side.dialect
+    for role in ("question", "model", "cluster"):
+        col = roles[role]
+        odd = side.run(q.odd_float_sql(d, side.from_, col, side.order)) if col and kinds.get(col) == "float" else []
+        if odd:
+            raise EvalStatsError(f"{side.where(odd[0][0])} has the {role} id {float(odd[0][1])!r} in column '{col}' "
+                                 "of floating-point numbers, which the SQL engines write differently from the "
+                                 "in-memory reader (1e+10, 1e-05); write the ids as text or whole numbers")
     source = q.source_sql(d, side.from_, roles, kinds, side.order)
     clustered = roles["cluster"] is not None
     wide = roles["format"] == "wide"

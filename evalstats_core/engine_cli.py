@@ -75,7 +75,8 @@ def sums_for(args: argparse.Namespace, engine: str, limits: Any) -> Any:
     return sums_of(args.file[0], engine=engine, spark=spark, format=args.layout, question_col=args.question_col,
                    model_col=args.model_col, score_col=args.score_col, cluster_col=args.cluster_col,
                    ignore_cols=tuple(args.ignore_col), duplicates=args.duplicates, mixed_scales=args.mixed_scales,
-                   limits=limits, runs_in_ids=args.runs_in_ids, resample_col=args.resample_col)
+                   limits=limits, runs_in_ids=args.runs_in_ids, resample_col=args.resample_col,
+                   human_labels=True)  # the in-memory path reads a column named human, gold, label ...
 
 
 def by_sql(args: argparse.Namespace, limits: Any) -> tuple[Any, Any, str] | None:

@@ -84,9 +84,23 @@ def _label(d: Dialect, col: str, kind: str = "text") -> str:
         return d.ident(col)
     x = d.ident(col)
     if kind == "float":  # a whole number as Arrow writes it ('1', not DuckDB's and Spark's '1.0'): ids 1, 1.1, 1.2
-        return (f"TRIM(CASE WHEN {x} = FLOOR({x}) AND ABS({x}) < 1e15 THEN CAST(CAST({x} AS BIGINT) AS {d.text}) "
+        # and -0.0 as '-0' (Arrow's text; 0.0 and -0.0 are two ids in memory); ids Arrow would write otherwise
+        # (1e+10, 1e-05) are refused first (:func:`odd_float_sql`)
+        return (f"TRIM(CASE WHEN {x} = 0 AND CAST({x} AS {d.text}) LIKE '-%' THEN '-0' "
+                f"WHEN {x} = FLOOR({x}) AND ABS({x}) < 1e15 THEN CAST(CAST({x} AS BIGINT) AS {d.text}) "
                 f"ELSE CAST({x} AS {d.text}) END)")
     return f"TRIM(CAST({x} AS {d.text}))"
+
+
+def odd_float_sql(d: Dialect, relation: str, col: str, order: str) -> str:
+    """The first row (``r``, and its value ``v``) of the floating-point label column ``col`` whose text the engines
+    would write differently from the in-memory reader (Arrow: ``1e+10``, ``1e-05``; DuckDB ``10000000000``,
+    ``1e-05``; Spark ``1.0E10``): every number but a whole one below 1e10 in magnitude, or a fraction between
+    0.001 and 1e7 in magnitude (where the three agree); NaN and NULL are the missing-label check's."""
+    x = d.ident(col)
+    plain = f"(({x} = FLOOR({x}) AND ABS({x}) < 1e10) OR (ABS({x}) >= 0.001 AND ABS({x}) < 1e7))"
+    return (f"SELECT {order} AS r, {x} AS v FROM {relation} WHERE {x} IS NOT NULL AND NOT ISNAN({x}) "
+            f"AND NOT {plain} ORDER BY r LIMIT 1")
 
 
 def _missing(text: str) -> str:

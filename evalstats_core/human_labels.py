@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ._read import _check_regular
 from .errors import EvalStatsError
 
 __all__ = ["HUMAN_NAMES", "MAX_LABEL_BYTES", "NotLabels", "detect_human_col", "parse_labels", "check_scale", "human_matrix",
@@ -133,7 +134,7 @@ def check_scale(labels: np.ndarray, judge: np.ndarray, where: str) -> None:
 def _fill(table: Any, questions: np.ndarray, models: np.ndarray | None, labels: np.ndarray, where: str) -> np.ndarray:
     """Average the labels of each (question, model) cell into a (n_questions, n_models) array, after checking
     that they are on the judge's scale (every label as given, before cells are averaged)."""
-    import pandas as pd
+    import pandas as pd  # heavy: imported when labels are read
 
     check_scale(labels, np.where(table.answered, table.scores, np.nan), where)
 
@@ -198,8 +199,6 @@ def human_matrix(dataset: Any, table: Any, human_col: str, *, labels_all_models:
 def read_labels_bytes(source: Any, name: str) -> bytes:
     """The bytes of a labels file (a path, or the bytes themselves): a regular file only (a FIFO or a device is
     refused before it is opened), and at most :data:`MAX_LABEL_BYTES` (a larger one is refused, never cut)."""
-    from ._read import _check_regular
-
     limit = f"{MAX_LABEL_BYTES >> 20} MB"
     if isinstance(source, bytes):
         raw = source
@@ -227,7 +226,7 @@ def labels_file_matrix(source: Any, table: Any, name: str = "labels file", *,
     of the results; a file with no model column unless ``labels_all_models`` (or the results have one model);
     a file over :data:`MAX_LABEL_BYTES`; labels off the judge's scale (:func:`check_scale`).
     """
-    import pandas as pd
+    import pandas as pd  # heavy: imported when labels are read
 
     raw = read_labels_bytes(source, name)
     try:

@@ -90,3 +90,26 @@ def test_spark_checks_question_ids_as_memory_does(spark, tmp_path):
     with pytest.raises(EvalStatsError) as sql:
         sums_of(str(scores), engine="spark", spark=spark)
     assert str(sql.value) == str(memory.value) and "look like scores" in str(sql.value)
+
+
+def test_spark_reads_hostile_files_as_memory_does(spark, tmp_path):
+    """Issue 46's parity on Spark, one file each: float ids 0.0 and -0.0 are two questions (the sums equal
+    memory's); two columns named 'score' and a column of human labels are refused in one line, as on DuckDB."""
+    zeros = tmp_path / "zeros.parquet"
+    ids = [0.0, -0.0, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0]
+    pd.DataFrame({"question": [x for x in ids for _ in "AB"], "model": ["A", "B"] * len(ids),
+                  "score": [float(i % 3 == 0) for i in range(2 * len(ids))]}).to_parquet(zeros, index=False)
+    memory = file_sums(question_scores(load(str(zeros))))
+    assert memory.n_questions == 8 and differences(memory, sums_of(str(zeros), engine="spark", spark=spark)) == []
+    dup = tmp_path / "dup.csv"
+    dup.write_text("question,model,score,score\n" + "".join(f"q{i},{m},{i % 2},1\n" for i in range(10) for m in "AB"))
+    with pytest.raises(EvalStatsError) as in_memory:
+        load(str(dup))
+    with pytest.raises(EvalStatsError) as on_spark:
+        sums_of(str(dup), engine="spark", spark=spark)
+    assert str(on_spark.value) == str(in_memory.value) and "two columns named 'score'" in str(in_memory.value)
+    human = tmp_path / "human.csv"
+    human.write_text("question,model,score,human\n" + "".join(f"q{i},{m},{i % 2},{i % 3 == 0:d}\n"
+                                                               for i in range(10) for m in "AB"))
+    with pytest.raises(EvalStatsError, match="column 'human' of human.csv holds human labels.*spark engine"):
+        sums_of(str(human), engine="spark", spark=spark, human_labels=True)
