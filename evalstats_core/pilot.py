@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from .decomposition import _between_variance, _codes, resampling_decomposition
 from .errors import EvalStatsError
-from .plan_spread import omega2_spread
+from .plan_spread import _anova_parts, _between_sum_cdf, omega2_spread, size_mix
 from .power import mde, power_at, sample_size
 
 __all__ = ["PilotEstimates", "pilot_estimates"]
@@ -216,110 +216,6 @@ def _random_intercept_variance(diffs: np.ndarray, cluster: np.ndarray) -> float:
         hi *= 2.0
     var_cluster = brentq(excess, 0.0, hi, xtol=1e-9 * hi, rtol=1e-5)  # at 0 without MSW: SSB = 0, excess 1/2
     return msw + var_cluster * share
-
-
-class SizeMix(NamedTuple):
-    """A pilot's cluster sizes grouped once for the planners, which evaluate the distribution of ``SSB`` hundreds
-    of times per plan: the distinct sizes (ascending), how many clusters have each, the sizes as given, their sum
-    ``n`` and ``sum n_g^2``. Each evaluation then costs per distinct size, not per cluster (a file of 1e7 rows in
-    clusters of 20 has 166,667 clusters of two sizes). Made by :func:`size_mix`."""
-
-    size: np.ndarray
-    count: np.ndarray
-    sizes: np.ndarray
-    n: float
-    sq: float
-
-
-def size_mix(sizes: Any) -> SizeMix:
-    """``sizes`` (positive cluster sizes, shape (G,)) grouped as a :class:`SizeMix` (returned as is when it is one)."""
-    if isinstance(sizes, SizeMix):
-        return sizes
-    sizes = np.asarray(sizes, dtype=np.float64)
-    size, count = np.unique(sizes, return_counts=True)  # clusters of one size share their factors
-    return SizeMix(size, count, sizes, float(sizes.sum()), float(sizes @ sizes))
-
-
-def _anova_parts(diffs: np.ndarray, cluster: np.ndarray) -> tuple[float, float, np.ndarray, float] | None:
-    """``MSW``, ``SSB``, the cluster sizes and ``sum n_g^2 / n`` of the one-way layout; None for singletons."""
-    n = diffs.size
-    counts = np.bincount(cluster)
-    used = counts > 0
-    g = int(used.sum())
-    if g >= n:
-        return None
-    sums = np.bincount(cluster, weights=diffs)
-    within = diffs - sums[cluster] / counts[cluster]
-    sizes = counts[used].astype(np.float64)
-    ssb = float(sizes @ (sums[used] / sizes - diffs.mean()) ** 2)
-    return float(within @ within) / (n - g), ssb, sizes, float(sizes @ sizes) / n
-
-
-def _between_sum_cdf(x: float, sizes: np.ndarray | SizeMix, var_cluster: float, var_within: float) -> float:
-    """``P(SSB <= x)`` for the between-cluster sum of squares of a normal random-intercept model.
-
-    ``SSB = sum_g n_g (ybar_g - ybar)^2`` with cluster means ``ybar_g ~ N(mu, v_g)``,
-    ``v_g = var_cluster + var_within / n_g``, and the size-weighted grand mean ``ybar``, is the quadratic
-    form ``sum_j lambda_j chi2_1`` with ``lambda_j`` the eigenvalues of ``M = D - b b^T``,
-    ``D = diag(n_g v_g)``, ``b_g = n_g sqrt(v_g / n)``. Imhof's (1961) inversion,
-    ``P(SSB > x) = 1/2 + (1/pi) int_0^inf sin(theta(u)) / (u rho(u)) du`` with
-    ``theta(u) = sum_j arctan(lambda_j u) / 2 - x u / 2`` and ``rho(u) = prod_j (1 + lambda_j^2 u^2)^(1/4)``,
-    needs only ``det(I - i u M) = prod_g (1 - i u D_g) (1 + i u sum_g b_g^2 / (1 - i u D_g))`` (the matrix
-    determinant lemma: O(G) a point, no eigenvalues; the second factor's argument stays in [0, pi/2) by
-    interlacing, so principal logarithms add up). The integral is taken directly up to where every
-    ``arctan(lambda_j u)`` is near its limit, the tail with QUADPACK's Fourier-weighted rule (QAWF). Checked against simulation and, for two
-    clusters, the scaled chi-square (``tests/test_plan_pilots.py``).
-
-    References
-    ----------
-    Imhof, J. P. (1961). Computing the distribution of quadratic forms in normal variables.
-    Biometrika 48(3/4), 419-426.
-    """
-    from scipy.integrate import quad
-
-    mix = size_mix(sizes)  # clusters of one size share their factors
-    n, size, count = mix.n, mix.size, mix.count
-    v = var_cluster + var_within / size
-    d = size * v
-    b2 = count * size * size * v / n
-    if not d.min() > 0.0:  # no variance at all: SSB is 0
-        return float(x >= 0.0)
-    from scipy.special import chdtr
-
-    # the nonzero lambda_j lie in [min D, max D] (interlacing): min D chi2_{G-1} <= SSB <= max D chi2_{G-1}
-    g = int(count.sum()) - 1
-    if size.size == 1:  # equal clusters: SSB = (var_within + m var_cluster) chi2_{G-1} exactly
-        return float(chdtr(g, x / float(d[0])))
-    if chdtr(g, x / float(d.max())) > 1.0 - 1e-12:
-        return 1.0
-    if chdtr(g, x / float(d.min())) < 1e-12:
-        return 0.0
-
-    seen: dict[float, tuple[float, float]] = {}  # the two tail integrals share about a quarter of their points
-
-    def rho_theta(u: float) -> tuple[float, float]:
-        got = seen.get(u)
-        if got is None:
-            z = 1.0 - 1j * u * d
-            log_det = count @ np.log(z) + np.log(1.0 + 1j * u * (b2 / z).sum())  # log det(I - i u M)
-            got = seen[u] = (math.exp(-0.5 * log_det.real), -0.5 * log_det.imag)  # 1 / rho(u), sum arctan(lambda u) / 2
-        return got
-
-    def whole(u: float) -> float:
-        r, a = rho_theta(u)
-        return math.sin(a - 0.5 * x * u) * r / u
-
-    def part(u: float, f: Any) -> float:  # sin(a - xu/2) = sin(a) cos(xu/2) - cos(a) sin(xu/2)
-        r, a = rho_theta(u)
-        return f(a) * r / u
-
-    # beyond ``cut`` every arctan(lambda_j u) is near its limit (lambda_j >= min D for the nonzero ones, by
-    # interlacing), so theta(u) + x u / 2 varies slowly and the tail is a Fourier integral
-    cut = max(8.0 * math.pi / x, 10.0 / float(d.min()))
-    head = quad(whole, 0.0, cut, limit=500, epsabs=1e-8)[0]
-    tail_cos = quad(part, cut, math.inf, args=(math.sin,), weight="cos", wvar=0.5 * x, limlst=100, epsabs=1e-8)[0]
-    tail_sin = quad(part, cut, math.inf, args=(math.cos,), weight="sin", wvar=0.5 * x, limlst=100, epsabs=1e-8)[0]
-    return 0.5 - (head + tail_cos - tail_sin) / math.pi
 
 
 def _one_model(scores: Any, name: str, clusters: Any) -> tuple[np.ndarray, float, float, float, float]:

@@ -391,9 +391,9 @@ def plan_from_pilot(pilot: PairPilot, *, delta: float, alpha: float = 0.05, powe
 
 
 def _diff_parts(a: np.ndarray, b: np.ndarray, clusters: np.ndarray) -> tuple | None:
-    """:func:`~evalstats_core.pilot._anova_parts` of the question-level differences (answers averaged) in ``clusters``."""
+    """:func:`~evalstats_core.plan_spread._anova_parts` of the question-level differences (answers averaged) in ``clusters``."""
     from .decomposition import _codes
-    from .pilot import _anova_parts
+    from .plan_spread import _anova_parts
 
     diffs = (a.mean(axis=1) if a.ndim == 2 else a) - (b.mean(axis=1) if b.ndim == 2 else b)
     return _anova_parts(diffs, _codes(clusters, "clusters", clusters.size)[0])

@@ -1,6 +1,6 @@
 """The shortcuts that keep the workbench's why and plan sections fast on big files give the slow forms' numbers:
 integer cluster codes made dense by counting (``decomposition._codes``), cluster sizes grouped once
-(``pilot.SizeMix``) for the Imhof inversion and the two-moment sums of ``SSB``, and a pair's columns taken as they
+(``plan_spread.SizeMix``) for the Imhof inversion and the two-moment sums of ``SSB``, and a pair's columns taken as they
 are when the pair shares every question (``breakdown``)."""
 
 import numpy as np
@@ -10,8 +10,12 @@ import pytest
 from evalstats_core.breakdown import cluster_breakdown, disagreements
 from evalstats_core.data import load, question_scores
 from evalstats_core.decomposition import _codes
-from evalstats_core.pilot import _between_sum_cdf, size_mix
-from evalstats_core.plan_spread import GROUPED_FROM, _ssb_moments
+from evalstats_core.plan_spread import (  # moved from pilot (issue 38)
+    GROUPED_FROM,
+    _between_sum_cdf,
+    _ssb_moments,
+    size_mix,
+)
 
 
 @pytest.mark.parametrize("labels", [np.array([7, 3, 3, 9, 0, 7]), np.array([2, 2, 5]), np.arange(4)[::-1].copy()])
