@@ -440,7 +440,7 @@ def _refuse_labels(records: Any, label: str, side: Any) -> None:
         return
     engine = "spark" if isinstance(side, _Spark) else "duckdb"
     raise EvalStatsError(f"column {col!r} of {label} holds human labels (found by its name), and the judge correction "
-                         f"by them {NOT_FROM_SUMS.format(engine=engine)}; or rename the column to analyse the "
+                         f"by them {NOT_FROM_SUMS.format(engine=engine)}; or rename the column to analyze the "
                          "judge's scores alone")
 
 
