@@ -19,12 +19,14 @@ that every model's answer gets its question's label (``labels_all_models=True``;
 
 from __future__ import annotations
 
+import csv
 import io
 import math
 from typing import Any
 
 import numpy as np
 
+from ._columns import unique_names
 from ._read import _check_regular
 from .errors import EvalStatsError
 
@@ -224,11 +226,17 @@ def labels_file_matrix(source: Any, table: Any, name: str = "labels file", *,
 
     Refuses, with the counts, ids that repeat (one label per question and model) and ids that match no question
     of the results; a file with no model column unless ``labels_all_models`` (or the results have one model);
-    a file over :data:`MAX_LABEL_BYTES`; labels off the judge's scale (:func:`check_scale`).
+    a file over :data:`MAX_LABEL_BYTES`; two columns named alike; labels off the judge's scale
+    (:func:`check_scale`).
     """
     import pandas as pd  # heavy: imported when labels are read
 
     raw = read_labels_bytes(source, name)
+    try:
+        header = next(csv.reader(io.StringIO(raw[:1 << 20].decode("utf-8-sig", errors="replace"))), [])
+    except csv.Error:
+        header = []
+    unique_names([h.strip() for h in header], name)  # pandas would read a repeat as 'human.1' and take the first
     try:
         frame = pd.read_csv(io.BytesIO(raw), dtype=str, keep_default_na=False)
     except (OSError, ValueError) as exc:

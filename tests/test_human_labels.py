@@ -150,3 +150,12 @@ def test_a_found_column_off_scale_is_refused_not_skipped(tmp_path):
     path = _results(tmp_path, lambda q, m: ("easy", "hard")[q % 2])
     notes: list[str] = []
     assert _section(path, notes=notes) is None and "not read as human labels" in notes[0]
+
+
+def test_a_labels_file_with_two_label_columns_named_alike_is_refused(tmp_path):
+    """pandas read the second 'human' as 'human.1' and the first was taken without a word."""
+    path = _results(tmp_path)
+    labels = tmp_path / "l.csv"
+    labels.write_text("question,model,human,Human\n" + "".join(f"q{q},A,{q % 2},1\n" for q in range(10)))
+    with pytest.raises(EvalStatsError, match=r"l.csv has two columns named 'Human' \(columns 3 and 4\)"):
+        _section(path, labels=str(labels))
