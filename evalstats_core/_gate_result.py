@@ -73,6 +73,10 @@ class GateResult:
         ``-margin`` as well (on the ``confidence`` interval's end alone CR2 + Satterthwaite passes slightly more
         than ``(1 - confidence) / 2`` of drops at the margin); when only the ``confidence`` interval's end is above
         ``-margin`` the verdict is inconclusive and the summary says why. None otherwise.
+    uncorrected : str or None
+        On a judge-scored file, why the pair's difference could not be corrected by human labels (too few
+        questions labelled for both models) and how many labels it needs; the verdict is then inconclusive and
+        no difference is reported (the judge's own is biased). None otherwise.
     two_clusters : str or None
         Why a pass was withheld on two clusters (:data:`~evalstats_core.gating.TWO_CLUSTERS`); the verdict is then
         inconclusive although both lower ends lie above ``-margin``. None otherwise.
@@ -109,6 +113,7 @@ class GateResult:
     pass_confidence: float | None = None
     pass_low: float | None = None
     two_clusters: str | None = None
+    uncorrected: str | None = None
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False, digits: int = 1) -> str:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
@@ -149,6 +154,8 @@ class GateResult:
         lo, hi = self._num(self.ci_low, signed=True, points=True), self._num(self.ci_high, signed=True, points=True)
         bound = self._num(-self.margin, signed=True, points=True)
         level = self._level(self.confidence)
+        if self.uncorrected is not None:
+            return f"INCONCLUSIVE (exit 3): {self.candidate} - {self.baseline} is {self.uncorrected}."
         if self.two_clusters is not None:
             return (f"INCONCLUSIVE (exit 3): the {level} interval's lower end, {lo}, is above {bound} (minus the "
                     f"margin), but {self.two_clusters}.")
@@ -207,6 +214,9 @@ class GateResult:
         ci = (f"{level} CI for {self.candidate} - {self.baseline}: {self._num(self.ci_low, signed=True, bare=True)} "
               f"to {self._num(self.ci_high, signed=True, points=True)}")
         margin = self.margin_words(respell)
+        if self.uncorrected is not None:
+            return (f"INCONCLUSIVE: the human labels cannot correct the judge's scores of {self.candidate} - "
+                    f"{self.baseline} ({self.uncorrected}).")
         if self.verdict == "pass":
             extra = (f"; it is significantly lower, but by less than the {margin} margin"
                      if self.ci_high < 0 else "")
@@ -247,7 +257,8 @@ class GateResult:
         how = se_method_label(self.method, "the cluster column" if self.n_clusters is not None else None)
         how = (how.replace("clustered on 'the cluster column'", "clustered") + f", {self.df:.1f} df"
                if math.isfinite(self.df) else how)
-        if self.interval in INTERVAL_LABELS.values():  # a score interval, not the t / normal one
+        if self.interval in INTERVAL_LABELS.values() or (self.interval or "").startswith("t (PPI++"):
+            # a score interval, not the t / normal one; or the judge's scores corrected by human labels
             how = f"{self.interval} interval" + (", clustered" if self.n_clusters is not None else "")
         design = (f"{self.n:,} shared questions in {self.n_clusters:,} clusters" if self.n_clusters is not None
                   else f"{self.n:,} shared questions")

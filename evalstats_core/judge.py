@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from ._clusters import check_n_clusters, cluster_codes, few_clusters_notes
+from ._clusters import check_n_clusters, cluster_codes, few_clusters_notes, t_crit
 from ._results import Interval
 from ._validate import check_confidence
 from .errors import EvalStatsError, EvalStatsWarning
-from .judge_interval import ppi_interval
+from .judge_interval import pair_count_terms, ppi_interval
 
 __all__ = ["JudgeEstimate", "ppi_mean", "ppi_compare", "ppi_fit", "ppi_interval", "ppi_lambda"]
 
@@ -435,9 +435,12 @@ def ppi_compare(
     The per-question difference ``d = A - B`` is a mean like any other, so :func:`ppi_mean` of
     ``judge_a - judge_b`` against ``human_a - human_b`` is the PPI++ estimate of the difference. It
     corrects a judge whose bias differs between the two models (e.g. one that prefers longer answers
-    and one model writes longer ones), which no amount of judged questions can. Its interval is always
-    ``estimate -/+ t(df) se`` (the differences are not 0/1 proportions: no small-count correction), so it
-    agrees with the comparison's t test.
+    and one model writes longer ones), which no amount of judged questions can. Its interval is
+    ``estimate -/+ t(df) se`` (the differences are not 0/1 proportions), as the comparison's t test; for 0/1
+    scores each arm is widened (never narrowed) by the two
+    models' small-count terms on the questions labelled for both
+    (:func:`~evalstats_core.judge_interval.pair_count_terms`), so labels that all agree with the judge leave an
+    interval as wide as their Jeffreys limits allow, never one of zero width.
 
     Examples
     --------
@@ -453,7 +456,18 @@ def ppi_compare(
             f"judge_a has {ja.size} scores but judge_b has {jb.size}: a paired comparison needs both models "
             "scored on the same questions"
         )
-    return _estimate(ja - jb, ha - hb, clusters, confidence, lam, small_counts=False)
+    est = _estimate(ja - jb, ha - hb, clusters, confidence, lam, small_counts=False)
+    lab = ~np.isnan(ha - hb)
+    if not all(_zero_one(x) for x in (ja, jb, ha[lab], hb[lab])):
+        return est
+    d_lo, d_hi = pair_count_terms(*(x[None, :] for x in (ha, ja, hb, jb, lab)), est.confidence)
+    arm = t_crit(est.confidence, est.df) * est.se if est.se > 0 else 0.0
+    return replace(est, ci_low=est.estimate - math.sqrt(arm * arm + float(d_lo[0])),
+                   ci_high=est.estimate + math.sqrt(arm * arm + float(d_hi[0])))
+
+
+def _zero_one(x: np.ndarray) -> bool:
+    return bool(np.all((x == 0.0) | (x == 1.0)))
 
 
 def __getattr__(name: str) -> Any:

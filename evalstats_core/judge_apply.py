@@ -19,12 +19,24 @@ __all__ = ["corrected_analysis", "corrected_gate", "correction_note"]
 
 
 def correction_note(section: Any) -> str:
-    """"estimates, intervals, verdicts and the ranking are corrected by human labels (...)"."""
+    """What the numbers are: which are corrected by human labels (with their counts) and which are withheld."""
     counts = sorted({(e.n_labeled, e.n_total) for _, e, _ in section.models})
-    labelled = "; ".join(f"{n:,} of {t:,} questions" for n, t in counts)
-    return (f"judge-scored file with human labels ({section.source}: {labelled}): every estimate, interval, verdict "
-            "and the ranking below are the judge's scores corrected by the human labels (prediction-powered "
-            "inference, PPI++); the judge's own numbers are in the judge section")
+    labelled = "; ".join(f"{n:,} of {t:,} questions" for n, t in counts) or "too few on every model"
+    models = [u for u in section.refused if u.baseline is None]
+    pairs = [u for u in section.refused if u.baseline is not None]
+    if not section.refused:
+        return (f"judge-scored file with human labels ({section.source}: {labelled}): every estimate, interval, "
+                "verdict and the ranking below are the judge's scores corrected by the human labels "
+                "(prediction-powered inference, PPI++); the judge's own numbers are in the judge section")
+    held = " and ".join(x for x in (f"{len(models)} model{'' if len(models) == 1 else 's'}" if models else "",
+                                    f"{len(pairs)} comparison{'' if len(pairs) == 1 else 's'}" if pairs else "")
+                        if x)
+    return (f"judge-scored file with human labels ({section.source}: {labelled}): {len(section.models)} of "
+            f"{len(section.models) + len(models)} models and {len(section.comparisons)} of "
+            f"{len(section.comparisons) + len(pairs)} comparisons are the judge's scores corrected by the human "
+            f"labels (prediction-powered inference, PPI++); {held} have too few labels to be corrected and show no "
+            "number (the judge's own would be biased; each line below says how many labels it needs), and the "
+            "ranking reads the corrected numbers only")
 
 
 def _limits(e: Any) -> str:
@@ -33,47 +45,73 @@ def _limits(e: Any) -> str:
     return "; small-count limits for 0/1 scores, asymmetric" if asymmetric else ""
 
 
+_NAN = math.nan
+
+
 def corrected_analysis(analysis: Any, section: Any) -> Any:
-    """``analysis`` with the corrected numbers wherever labels exist (others unchanged), carrying ``section``
-    as ``Analysis.judge`` so every report format (JSON, Markdown, LaTeX, CSV) adds the judge's blocks."""
+    """``analysis`` with the corrected numbers wherever labels suffice and no number where they do not (the
+    judge's own is never left in place: :class:`~evalstats_core.judge_io.Uncorrected` says what it needs),
+    carrying ``section`` as ``Analysis.judge`` so every report format (JSON, Markdown, LaTeX, CSV) adds the
+    judge's blocks."""
     from ._clusters import t_p_value
     from .analysis import _adjust
 
     by_model = {m: e for m, e, _ in section.models}
-    models = tuple(
-        dataclasses.replace(m, mean=e.estimate, se=e.se, ci_low=e.ci_low, ci_high=e.ci_high, df=e.df,
-                            deff=math.nan, n_eff=math.nan,
-                            interval=f"t (PPI++ corrected by {e.n_labeled:,} human labels{_limits(e)})")
-        if (e := by_model.get(m.model)) is not None else m
-        for m in analysis.models)
+    refused = {(u.model, u.baseline): u for u in section.refused}
+    models = []
+    for m in analysis.models:
+        e, u = by_model.get(m.model), refused.get((m.model, None))
+        if e is not None:
+            m = dataclasses.replace(m, mean=e.estimate, se=e.se, ci_low=e.ci_low, ci_high=e.ci_high, df=e.df,
+                                    deff=math.nan, n_eff=math.nan,
+                                    interval=f"t (PPI++ corrected by {e.n_labeled:,} human labels{_limits(e)})")
+        elif u is not None:
+            m = dataclasses.replace(m, mean=_NAN, se=_NAN, ci_low=_NAN, ci_high=_NAN, df=_NAN, deff=_NAN,
+                                    n_eff=_NAN, se_naive=_NAN, interval=u.reason)
+        models.append(m)
     by_pair = {(m, b): e for m, b, e in section.comparisons}
     pairs = []
     for c in analysis.comparisons:
-        e = by_pair.get((c.model, c.baseline))
+        e, u = by_pair.get((c.model, c.baseline)), refused.get((c.model, c.baseline))
+        pm, pb = by_model.get(c.model), by_model.get(c.baseline)
+        means = dict(mean_model=pm.estimate if pm else _NAN, mean_baseline=pb.estimate if pb else _NAN)
         if e is None:
-            pairs.append(c)
+            pairs.append(c if u is None else dataclasses.replace(
+                c, diff=_NAN, se=_NAN, ci_low=_NAN, ci_high=_NAN, df=_NAN, z=_NAN, p_value=_NAN, correlation=_NAN,
+                se_unpaired=_NAN, se_paired=_NAN, mcnemar_statistic=None, mcnemar_chi2_p=None, mcnemar_p=None,
+                wild_p_value=None, only_model=None, only_baseline=None, interval=u.reason, **means))
             continue
         z = e.estimate / e.se if e.se > 0 else math.nan
-        pm, pb = by_model.get(c.model), by_model.get(c.baseline)
         pairs.append(dataclasses.replace(
             c, diff=e.estimate, se=e.se, ci_low=e.ci_low, ci_high=e.ci_high, df=e.df, z=z,
             p_value=t_p_value(z, e.df), se_paired=e.se, mcnemar_statistic=None, mcnemar_chi2_p=None,
-            mcnemar_p=None, wild_p_value=None, only_model=None, only_baseline=None,
-            mean_model=pm.estimate if pm else c.mean_model, mean_baseline=pb.estimate if pb else c.mean_baseline))
+            mcnemar_p=None, wild_p_value=None, only_model=None, only_baseline=None, **means,
+            interval=f"t (PPI++ on the paired differences, corrected by {e.n_labeled:,} questions labelled for both{_limits(e)})"))
     adjusted = _adjust([p.p_value for p in pairs], analysis.adjust)
     pairs = tuple(dataclasses.replace(p, p_adjusted=a) for p, a in zip(pairs, adjusted, strict=True))
-    return dataclasses.replace(analysis, models=models, comparisons=pairs,
-                               warnings=(correction_note(section), *analysis.warnings), judge=section)
+    lines = tuple(f"{u.line}" for u in section.refused)
+    return dataclasses.replace(analysis, models=tuple(models), comparisons=pairs,
+                               warnings=(correction_note(section), *lines, *analysis.warnings), judge=section)
 
 
 def corrected_gate(result: Any, section: Any) -> Any:
-    """The gate's decision from the corrected difference candidate - baseline (unchanged without labels)."""
+    """The gate's decision from the corrected difference candidate - baseline; INCONCLUSIVE (exit 3) when the
+    pair has too few labels to be corrected (the judge's own difference never decides a judged file)."""
     from ._clusters import t_p_value
     from .gating import EXIT_CODES
 
-    e = next((e for m, b, e in section.comparisons if (m, b) == (result.candidate, result.baseline)), None)
+    key = (result.candidate, result.baseline)
+    e = next((e for m, b, e in section.comparisons if (m, b) == key), None)
+    by_model = {m: est for m, est, _ in section.models}
+    means = dict(mean_baseline=by_model[result.baseline].estimate if result.baseline in by_model else math.nan,
+                 mean_candidate=by_model[result.candidate].estimate if result.candidate in by_model else math.nan)
     if e is None:
-        return result
+        u = next(u for u in section.refused if (u.model, u.baseline) == key)
+        return dataclasses.replace(
+            result, verdict="inconclusive", exit_code=EXIT_CODES["inconclusive"], diff=math.nan, se=math.nan,
+            df=math.nan, ci_low=math.nan, ci_high=math.nan, p_value=math.nan, n_needed=None, skewed=None,
+            pass_confidence=None, pass_low=None, two_clusters=None, unbounded=None, wild_p_value=None,
+            se_plain=None, uncorrected=u.reason, interval=None, **means)
     if e.ci_low > -result.margin:
         verdict = "pass"
     elif e.ci_high < 0.0:
@@ -81,19 +119,23 @@ def corrected_gate(result: Any, section: Any) -> Any:
     else:
         verdict = "inconclusive"
     z = e.estimate / e.se if e.se > 0 else math.nan
-    by_model = {m: est for m, est, _ in section.models}
     return dataclasses.replace(
         result, verdict=verdict, exit_code=EXIT_CODES[verdict], diff=e.estimate, se=e.se, df=e.df, ci_low=e.ci_low,
-        ci_high=e.ci_high, p_value=t_p_value(z, e.df), n_needed=None, skewed=None, pass_confidence=None, pass_low=None, two_clusters=None,
-        mean_baseline=by_model[result.baseline].estimate if result.baseline in by_model else result.mean_baseline,
-        mean_candidate=by_model[result.candidate].estimate if result.candidate in by_model else result.mean_candidate)
+        ci_high=e.ci_high, p_value=t_p_value(z, e.df), n_needed=None, skewed=None, pass_confidence=None, pass_low=None,
+        two_clusters=None, interval="t (PPI++ on the paired differences)", **means)
+
+
+def _pair_section(section: Any, key: tuple) -> Any:
+    return section is not None and (any((m, b) == key for m, b, _ in section.comparisons)
+                                    or any((u.model, u.baseline) == key for u in section.refused))
 
 
 def gate_with_labels(dataset: Any, result: Any, *, human_col: str | None = None, labels: Any = None,
                      method: str = "cr2", use_clusters: bool = True, labels_all_models: bool = False,
                      notes: list | None = None) -> tuple[Any, str | None]:
-    """``(gate result, note)``: corrected when the file (or ``labels``) has human labels, else ``(result, None)``.
-    ``labels_all_models`` and ``notes`` as :func:`~evalstats_core.judge_io.section_for`."""
+    """``(gate result, note)``: corrected when the file (or ``labels``) has human labels, else ``(result, None)``;
+    INCONCLUSIVE with the labels it needs when the pair has too few to be corrected. ``labels_all_models`` and
+    ``notes`` as :func:`~evalstats_core.judge_io.section_for`."""
     from .analysis import analyze
     from .judge_io import section_for
 
@@ -101,11 +143,15 @@ def gate_with_labels(dataset: Any, result: Any, *, human_col: str | None = None,
                 use_clusters=use_clusters, adjust="none", interval="normal")
     section = section_for(dataset, a, human_col=human_col, labels=labels, labels_all_models=labels_all_models,
                           notes=notes)
-    if section is None or not any((m, b) == (result.candidate, result.baseline) for m, b, _ in section.comparisons):
+    key = (result.candidate, result.baseline)
+    if not _pair_section(section, key):
         return result, None
     judge_diff = result.diff
     corrected = corrected_gate(result, section)
-    e = next(e for m, b, e in section.comparisons if (m, b) == (result.candidate, result.baseline))
+    e = next((e for m, b, e in section.comparisons if (m, b) == key), None)
+    if e is None:
+        u = next(u for u in section.refused if (u.model, u.baseline) == key)
+        return corrected, (f"Not decided: a judge-scored file (human labels from {section.source}), and {u.line}.")
     return corrected, (f"Decided on the judge's scores corrected by human labels ({section.source}: {e.n_labeled:,} "
                        f"of {e.n_total:,} questions labelled for both models; prediction-powered inference, PPI++). "
                        f"The judge alone gave {100 * judge_diff:+.1f} points ({100 * result.ci_low:+.1f} to "

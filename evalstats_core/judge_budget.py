@@ -343,8 +343,8 @@ def ppi_counts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: 
         df = np.where(var > 0, var**2 / (v_l**2 / (n - 1) + v_u**2 / (big_n - 1)), n - 1.0)
     t = np.where(var > 0, stdtrit(df, 0.5 + check_confidence(confidence) / 2.0), 0.0)
     d_lo, d_hi = count_terms(n11, n11 + n10, n01, n01 + n00, n, confidence, limits=limits)
-    keep = (var > 0) & small_counts
-    d_lo, d_hi = np.where(keep, d_lo, 0.0), np.where(keep, d_hi, 0.0)
+    # the small-count terms also where var is 0 (labels that all agree with a constant judge): never a zero width
+    d_lo, d_hi = (d_lo, d_hi) if small_counts else (0.0 * d_lo, 0.0 * d_hi)
     est = lam * fu + zl
     return est - np.sqrt(np.maximum(t * t * var + d_lo, 0.0)), est + np.sqrt(np.maximum(t * t * var + d_hi, 0.0))
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ._clusters import t_crit
 
-__all__ = ["ppi_interval", "small_count_terms", "count_terms", "jeffreys_limits"]
+__all__ = ["ppi_interval", "pair_count_terms", "small_count_terms", "count_terms", "jeffreys_limits"]
 
 
 def ppi_interval(f: np.ndarray, h: np.ndarray, lab: np.ndarray, est: float, se: float, df: float,
@@ -167,10 +167,28 @@ def ppi_interval(f: np.ndarray, h: np.ndarray, lab: np.ndarray, est: float, se: 
     """
     t = t_crit(level, df) if se > 0 else 0.0
     lo2 = hi2 = (t * se) ** 2
-    if small_counts and t > 0 and _zero_one(h[lab]) and _zero_one(f):
+    # the small-count terms also when se is 0 (every labelled answer agrees with a constant judge): the
+    # Jeffreys limits of 0 of m errors, as the plain 0/1 rules give, never an interval of zero width
+    if small_counts and _zero_one(h[lab]) and _zero_one(f):
         d_lo, d_hi = small_count_terms(h[None, :], f[None, :], lab[None, :], level)
         lo2, hi2 = lo2 + float(d_lo[0]), hi2 + float(d_hi[0])
     return est - math.sqrt(max(lo2, 0.0)), est + math.sqrt(max(hi2, 0.0))
+
+
+def pair_count_terms(ya: np.ndarray, fa: np.ndarray, yb: np.ndarray, fb: np.ndarray, lab: np.ndarray,
+                     level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise ``(lower, upper)`` additions to the squared arms of a paired difference A - B of 0/1 scores.
+
+    The difference's rectifier is A's minus B's, so its arms combine the two models' small-count terms
+    (:func:`small_count_terms` on the questions labelled for both) as MOVER combines the limits of a
+    difference (Newcombe 1998): the lower arm takes A's lower and B's upper term, the upper arm A's upper and
+    B's lower. Only their positive part is added: the term widens an arm when few labelled answers show the
+    judge's errors (all of them agreeing: the Jeffreys limits of 0 of ``m``), and never narrows the paired t
+    interval, whose coverage the paired cells of ``bench/bench_judge_coverage.py`` hold.
+    """
+    a_lo, a_hi = small_count_terms(ya, fa, lab, level)
+    b_lo, b_hi = small_count_terms(yb, fb, lab, level)
+    return np.maximum(a_lo + b_hi, 0.0), np.maximum(a_hi + b_lo, 0.0)
 
 
 def small_count_terms(y: np.ndarray, f: np.ndarray, lab: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:

@@ -33,7 +33,7 @@ from .human_labels import (  # noqa: F401 - the labels' reader, re-exported (the
 )
 
 __all__ = ["HUMAN_NAMES", "JudgeSection", "detect_human_col", "human_matrix", "labels_file_matrix",
-           "judge_section", "add_to_report", "add_json_blocks", "report_frame", "section_intro", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
+           "judge_section", "Uncorrected", "add_to_report", "add_json_blocks", "report_frame", "section_intro", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
            "model_sentence", "agreement_frame", "budget_frame"]
 
 @dataclass(frozen=True, slots=True)
@@ -49,23 +49,75 @@ class JudgeSection:
     comparisons: tuple
     source: str
     budgets: dict = None  # type: ignore[assignment]  # model -> LabelBudget (target: today's half-width)
+    refused: tuple = ()  # Uncorrected per model and comparison with too few labels: no number is shown
+
+
+#: Fewest human labels (for a pair: questions labelled for both models) the correction needs.
+MIN_CORRECTED = 2
+#: The half-width a refused number's label count is planned for when nothing is corrected to take it from.
+DEFAULT_TARGET = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class Uncorrected:
+    """A model (``baseline`` None) or a comparison whose judge scores cannot be corrected: too few labels.
+
+    ``n_labeled`` human labels (for a pair: questions labelled for both models) of ``n_total`` questions;
+    ``needed``: labels for an interval of ``half_width`` by :func:`~evalstats_core.judge_budget.labels_needed`
+    (None: not even every question reaches it); ``basis`` what the plan rests on. No number of the judge is
+    reported in its place (:attr:`line` says why and what it needs).
+    """
+
+    model: str
+    baseline: str | None
+    n_labeled: int
+    n_total: int
+    needed: int | None
+    half_width: float
+    basis: str
+
+    @property
+    def what(self) -> str:
+        return self.model if self.baseline is None else f"{self.model} - {self.baseline}"
+
+    @property
+    def reason(self) -> str:
+        """Why there is no number, and the labels it needs (without the model's name)."""
+        if self.baseline is None:
+            have = f"{self.n_labeled:,} of {self.n_total:,} answers labelled by a human"
+            least = f"at least {MIN_CORRECTED}"
+        else:
+            have = f"{self.n_labeled:,} of {self.n_total:,} questions labelled for both models"
+            least = f"at least {MIN_CORRECTED} such questions"
+        plan = (f"about {self.needed:,} for an interval of ±{100 * self.half_width:.1f} points"
+                if self.needed is not None else f"labelling every question does not reach ±{100 * self.half_width:.1f} points")
+        return (f"not corrected: {have}; the correction needs {least}, {plan} ({self.basis}); the judge's own "
+                "number is not reported")
+
+    @property
+    def line(self) -> str:
+        return f"{self.what}: {self.reason}"
 
 
 def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> JudgeSection:
-    """Every model's corrected estimate and agreement, every comparison's corrected difference."""
+    """Every model's corrected estimate and agreement, every comparison's corrected difference; a model with
+    fewer than :data:`MIN_CORRECTED` labels (a pair with fewer questions labelled for both) is refused
+    (:class:`Uncorrected`, with the labels it needs), never given the judge's number."""
     from .judge import ppi_compare, ppi_mean
     from .judge_agree import judge_agreement
     from .judge_budget import labels_needed
 
     codes = table.cluster_codes if analysis.clustered else None
     index = {m: i for i, m in enumerate(table.models)}
-    models, pairs, budgets = [], [], {}
+    models, pairs, budgets, short, short_pairs = [], [], {}, [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
         for m in analysis.models:
             j = index[m.model]
             rows = table.answered[:, j]
-            if np.count_nonzero(~np.isnan(human[rows, j])) < 2:
+            k = int(np.count_nonzero(~np.isnan(human[rows, j])))
+            if k < MIN_CORRECTED:
+                short.append((m.model, k, int(rows.sum())))
                 continue
             cl = None if codes is None else codes[rows]
             est = ppi_mean(table.scores[rows, j], human[rows, j], clusters=cl, confidence=analysis.confidence)
@@ -78,13 +130,65 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
             a, b = index[c.model], index[c.baseline]
             rows = table.answered[:, a] & table.answered[:, b]
             ha, hb = human[rows, a], human[rows, b]
-            if np.count_nonzero(~np.isnan(ha - hb)) < 2:
+            k = int(np.count_nonzero(~np.isnan(ha - hb)))
+            if k < MIN_CORRECTED:
+                short_pairs.append((c.model, c.baseline, k, int(rows.sum())))
                 continue
             cl = None if codes is None else codes[rows]
             est = ppi_compare(table.scores[rows, a], ha, table.scores[rows, b], hb, clusters=cl,
                               confidence=analysis.confidence)
             pairs.append((c.model, c.baseline, est))
-    return JudgeSection(tuple(models), tuple(pairs), source, budgets)
+        refused = _refused(short, short_pairs, models, pairs, budgets, table, human, analysis.confidence,
+                           labels_needed)
+    return JudgeSection(tuple(models), tuple(pairs), source, budgets, refused)
+
+
+def _target(estimates: list) -> float:
+    """The half-width a refused number is planned for: the corrected ones' median, else :data:`DEFAULT_TARGET`."""
+    widths = [e.half_width for e in estimates if math.isfinite(e.half_width) and e.half_width > 0]
+    return float(np.median(widths)) if widths else DEFAULT_TARGET
+
+
+def _refused(short: list, short_pairs: list, models: list, pairs: list, budgets: dict, table: Any,
+             human: np.ndarray, confidence: float, labels_needed: Any) -> tuple:
+    """:class:`Uncorrected` for each model and pair with too few labels, with the labels it needs."""
+    if not short and not short_pairs:
+        return ()
+    index = {m: i for i, m in enumerate(table.models)}
+    answered = table.answered & ~np.isnan(human)
+    pool_f, pool_h = table.scores[answered], human[answered]  # the same judge's labelled answers, every model
+
+    def plan(model: str, hw: float) -> tuple[int | None, str]:
+        own = budgets.get(model)
+        if own is not None:
+            b = own.for_target(hw)
+            return (b.with_judge if b.with_judge is not None else b.without_judge), "planned from its labels"
+        j = index[model]
+        f = table.scores[table.answered[:, j], j]
+        n = max(int(f.size), 3)
+        if pool_h.size >= 3:
+            b = labels_needed(hw, n_total=n, judge=np.concatenate([f, pool_f]),
+                              human=np.concatenate([np.full(f.size, np.nan), pool_h]), confidence=confidence)
+            basis = "planned from the judge's agreement on the other labelled answers"
+        else:
+            rate = float(np.clip(np.mean(f), 0.05, 0.95)) if f.size and np.all((f == 0) | (f == 1)) else 0.5
+            b = labels_needed(hw, n_total=n, sensitivity=0.5, specificity=0.5, pass_rate=rate,
+                              confidence=confidence)
+            basis = "planned for the humans alone: no labels yet show how well the judge agrees"
+        need = b.with_judge if b.with_judge is not None else b.without_judge
+        return (None if need is None or need > n else max(int(need), MIN_CORRECTED)), basis
+
+    out = []
+    hw = _target([e for _, e, _ in models])
+    for model, k, n in short:
+        need, basis = plan(model, hw)
+        out.append(Uncorrected(model, None, k, n, need, hw, basis))
+    hw = _target([e for _, _, e in pairs])
+    for model, base, k, n in short_pairs:
+        (na, basis), (nb, _) = plan(model, hw), plan(base, hw)
+        need = None if na is None or nb is None else max(na, nb)
+        out.append(Uncorrected(model, base, k, n, need, hw, basis.replace("planned", "planned per model")))
+    return tuple(out)
 
 
 def _num(x: float) -> float | None:
@@ -99,6 +203,12 @@ def judge_json(est: Any) -> dict:
             "human_only": [_num(est.human_only.low), _num(est.human_only.high)]}
 
 
+def refused_json(u: Uncorrected) -> dict:
+    """The ``judge`` object of a model or comparison that could not be corrected (no number in its place)."""
+    return {"corrected": False, "n_labeled": u.n_labeled, "n_total": u.n_total, "labels_needed": u.needed,
+            "half_width": _num(u.half_width), "reason": u.reason}
+
+
 def agreement_json(a: Any) -> dict:
     """The ``agreement`` object of a model."""
     return {"n": a.n, "accuracy": _num(a.accuracy), "sensitivity": _num(a.sensitivity),
@@ -109,8 +219,8 @@ def agreement_json(a: Any) -> dict:
 
 
 def verdict_sentences(section: JudgeSection) -> list[str]:
-    """One sentence per comparison, read from the corrected interval."""
-    out = []
+    """One sentence per comparison, read from the corrected interval (or why it has none)."""
+    out = [f"{u.line}." for u in section.refused if u.baseline is not None]
     for model, base, est in section.comparisons:
         lo, hi = 100 * est.ci_low, 100 * est.ci_high
         if est.ci_low > 0 or est.ci_high < 0:
@@ -130,6 +240,10 @@ def _rows(section: JudgeSection) -> list[list[str]]:
                      f"{100 * est.judge_only.low:.1f} to {100 * est.judge_only.high:.1f}",
                      f"{100 * est.human_only.low:.1f} to {100 * est.human_only.high:.1f}",
                      f"{est.n_labeled:,} / {est.n_total:,}", f"{est.lam:.2f}", f"{agr.kappa:.2f}"])
+    for u in section.refused:  # no number: the judge's alone would be biased
+        if u.baseline is None:
+            need = f"needs {MIN_CORRECTED}+" + (f" (~{u.needed:,})" if u.needed is not None else "")
+            rows.append([u.model, "not corrected", need, "", "", f"{u.n_labeled:,} / {u.n_total:,}", "", ""])
     return rows
 
 
@@ -141,21 +255,28 @@ def add_json_blocks(doc: dict, section: JudgeSection) -> dict:
     ``agreement`` per model, and ``settings.human_labels``; changed in place and returned."""
     by_model = {m: (e, a) for m, e, a in section.models}
     by_pair = {(m, b): e for m, b, e in section.comparisons}
+    refused = {(u.model, u.baseline): u for u in section.refused}
     for row in doc["models"]:
         if row["model"] in by_model:
             e, a = by_model[row["model"]]
-            row["judge"], row["agreement"] = judge_json(e), agreement_json(a)
+            row["judge"], row["agreement"] = {"corrected": True, **judge_json(e)}, agreement_json(a)
+        elif (row["model"], None) in refused:
+            row["judge"] = refused_json(refused[(row["model"], None)])
     for row in doc["comparisons"]:
         if (row["model"], row["baseline"]) in by_pair:
-            row["judge"] = judge_json(by_pair[(row["model"], row["baseline"])])
+            row["judge"] = {"corrected": True, **judge_json(by_pair[(row["model"], row["baseline"])])}
+        elif (row["model"], row["baseline"]) in refused:
+            row["judge"] = refused_json(refused[(row["model"], row["baseline"])])
     doc["settings"]["human_labels"] = section.source
     return doc
 
 
 def section_intro(section: JudgeSection) -> str:
     """The paragraph that opens the judge section of every report format."""
-    return (f"Human labels from {section.source}. Every estimate, interval, verdict and ranking above is the judge's "
-            "score corrected by them: the prediction-powered (PPI++) estimate lam * mean(judge, unlabelled) + "
+    which = ("Every estimate, interval, verdict and ranking above is the judge's score corrected by them" if
+             not section.refused else "Every number above is the judge's score corrected by them, or withheld "
+             "where too few labels exist to correct it (the judge's alone would be biased)")
+    return (f"Human labels from {section.source}. {which}: the prediction-powered (PPI++) estimate lam * mean(judge, unlabelled) + "
             "mean(human - lam * judge, labelled), with the CR2 standard error of its influence values and "
             "Satterthwaite degrees of freedom (Angelopoulos et al. 2023); for 0/1 scores a model's interval widens "
             "each arm by the Jeffreys limits of the judge's false-pass and false-fail shares among the labelled "

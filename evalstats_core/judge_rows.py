@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 from scipy.special import stdtrit
 
-from .judge_interval import small_count_terms
+from .judge_interval import pair_count_terms, small_count_terms
 
-__all__ = ["ppi_rows"]
+__all__ = ["ppi_rows", "ppi_pair_rows"]
 
 
 def _row_mean(x: np.ndarray, mask: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -74,10 +74,30 @@ def ppi_rows(f: np.ndarray, h: np.ndarray, lab: np.ndarray, codes: Any = None, *
     t = np.where(se > 0, stdtrit(df, 0.5 + level / 2.0), 0.0)
     lo2 = hi2 = (t * se) ** 2
     if small_counts:
-        zero_one = np.all((f == 0) | (f == 1), axis=1) & np.all(~lab | (h == 0) | (h == 1), axis=1) & (se > 0)
+        zero_one = np.all((f == 0) | (f == 1), axis=1) & np.all(~lab | (h == 0) | (h == 1), axis=1)
         d_lo, d_hi = small_count_terms(h, f, lab, level)
         lo2, hi2 = lo2 + np.where(zero_one, d_lo, 0.0), hi2 + np.where(zero_one, d_hi, 0.0)
     return est, se, df, lam, est - np.sqrt(np.maximum(lo2, 0.0)), est + np.sqrt(np.maximum(hi2, 0.0))
+
+
+def ppi_pair_rows(fa: np.ndarray, ya: np.ndarray, fb: np.ndarray, yb: np.ndarray, lab: np.ndarray,
+                  codes: Any = None, *, level: float = 0.95) -> tuple[np.ndarray, ...]:
+    """Row-wise :func:`~evalstats_core.judge.ppi_compare` of A - B, labels on the same questions (``lab``):
+    :func:`ppi_rows` of the differences, each arm widened by
+    :func:`~evalstats_core.judge_interval.pair_count_terms` where every score is 0/1 (all arrays
+    ``(rows, n_total)``). Returns ``estimate, se, df, lam, ci_low, ci_high``."""
+    fa, fb = np.asarray(fa, dtype=float), np.asarray(fb, dtype=float)
+    ya, yb, lab = np.where(lab, ya, 0.0), np.where(lab, yb, 0.0), np.asarray(lab, dtype=bool)
+    est, se, df, lam, _, _ = ppi_rows(fa - fb, ya - yb, lab, codes, level=level, small_counts=False)
+    t = np.where(se > 0, stdtrit(df, 0.5 + level / 2.0), 0.0)
+    arm2 = (t * se) ** 2
+    zero_one = np.ones(est.shape, dtype=bool)
+    for x in (fa, fb, ya, yb):
+        zero_one &= np.all((x == 0) | (x == 1), axis=1)
+    d_lo, d_hi = pair_count_terms(ya, fa, yb, fb, lab, level)
+    low = est - np.sqrt(arm2 + np.where(zero_one, d_lo, 0.0))
+    high = est + np.sqrt(arm2 + np.where(zero_one, d_hi, 0.0))
+    return est, se, df, lam, low, high
 
 
 def _cr2_factor(sizes: np.ndarray, total: np.ndarray) -> np.ndarray:

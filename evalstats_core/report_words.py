@@ -66,6 +66,8 @@ def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
     adj = f"adjusted p ({ADJUST_LABELS[analysis.adjust]}) {fmt_p(c.p_adjusted)}" if adjusted else f"p {fmt_p(c.p_value)}"
     ci = f"{level} CI {st.num(c.ci_low, unit=False)} to {st.num(c.ci_high, unit=False)}"
     pts = " points" if st.percent else ""
+    if math.isnan(c.diff) and math.isnan(c.se):  # withheld (a judged pair with too few labels): its reason
+        return f"{c.model} - {c.baseline}: {c.interval}."
     if not (math.isfinite(c.ci_low) and math.isfinite(c.ci_high)) or (c.se == 0.0 and c.ci_low == c.ci_high):
         same = ("have the same mean score difference in every cluster" if c.n_clusters is not None else
                 "differ by the same amount on every shared question")
@@ -288,10 +290,15 @@ def summary_lines(analysis: Analysis) -> list[str]:
     """
     f = Formatter(analysis)
     lev = f"{round(100 * analysis.confidence, 2):g}%"
-    ranked = sorted(analysis.models, key=lambda m: -m.mean)
+    ranked = sorted((m for m in analysis.models if math.isfinite(m.mean)), key=lambda m: -m.mean)
+    if not ranked:  # every number withheld (a judged file without enough labels): say so, name none
+        return [f"No model has a score to report ({analysis.models[0].interval}).",
+                "Method: " + method_line(analysis, what="models") + "."]
     top = ranked[0]
     lines = [f"{top.model} scores highest: {f.num(top.mean)} ({lev} CI {f.num(top.ci_low)} to {f.num(top.ci_high)}) "
-             f"on {top.n:,} questions" + (f", of {len(ranked)} models." if len(ranked) > 1 else ".")]
+             f"on {top.n:,} questions" + (f", of {len(ranked)} models." if len(ranked) > 1 else ".")
+             + (f" {len(analysis.models) - len(ranked)} other model(s) have no score to rank (see the warnings)."
+                if len(ranked) < len(analysis.models) else "")]
     if len(ranked) > 1:
         second = ranked[1]
         pair = next((c for c in analysis.comparisons if {c.model, c.baseline} == {top.model, second.model}), None)

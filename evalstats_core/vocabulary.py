@@ -179,7 +179,7 @@ def fmt_r(x: float | None, digits: int = 2) -> str:
 
 def fmt_df(df: float) -> str:
     """Degrees of freedom as shown: one decimal, or '∞' for the normal reference."""
-    return "∞" if math.isinf(df) else f"{df:,.1f}"
+    return "∞" if math.isinf(df) else "n/a" if math.isnan(df) else f"{df:,.1f}"
 
 
 def minus(text: str) -> str:

@@ -13,7 +13,7 @@ from scipy.stats import t as student_t
 from statsmodels.stats.proportion import proportion_confint
 
 from evalstats_core import ppi_compare, ppi_mean
-from evalstats_core.judge_interval import jeffreys_limits
+from evalstats_core.judge_interval import jeffreys_limits, pair_count_terms
 from evalstats_core.judge_sim import judge_coverage, judged_eval
 
 
@@ -76,7 +76,33 @@ def test_graded_scores_and_differences_keep_the_t_interval():
     hb = np.where(np.isnan(a.human), np.nan, b.truth)
     d = ppi_compare(a.judge, a.human, b.judge, hb)
     t = float(student_t.ppf(0.975, d.df))
-    assert (d.ci_low, d.ci_high) == pytest.approx((d.estimate - t * d.se, d.estimate + t * d.se), rel=1e-12)
+    # issue 39: a 0/1 pair's arms are the t arms widened (never narrowed) by the two models' small-count terms
+    lab = ~np.isnan(a.human)
+    lo2, hi2 = pair_count_terms(*(x[None, :] for x in (a.human, a.judge, hb, b.judge, lab)), 0.95)
+    assert d.ci_low == pytest.approx(d.estimate - np.sqrt((t * d.se) ** 2 + lo2[0]), rel=1e-12)
+    assert d.ci_high == pytest.approx(d.estimate + np.sqrt((t * d.se) ** 2 + hi2[0]), rel=1e-12)
+    assert d.ci_low <= d.estimate - t * d.se and d.ci_high >= d.estimate + t * d.se
+    graded = ppi_compare(f, h, np.clip(f - 0.1, 0, 1), h)  # graded scores: the plain t interval
+    t = float(student_t.ppf(0.975, graded.df))
+    assert (graded.ci_low, graded.ci_high) == pytest.approx((graded.estimate - t * graded.se,
+                                                             graded.estimate + t * graded.se), rel=1e-12)
+
+
+@pytest.mark.parametrize("verdict", [0.0, 1.0])
+def test_labels_that_all_agree_never_give_a_zero_width_interval(verdict):
+    """Issue 39: a constant judge whose labelled answers all agree (se 0) keeps the Jeffreys limits of 0 errors
+    in m, as the plain 0/1 rules do, for a model and for a pair; the interval holds the estimate."""
+    n, m = 400, 20
+    f = np.full(n, verdict)
+    h = np.full(n, np.nan)
+    h[:m] = verdict
+    est = ppi_mean(f, h)
+    assert est.se == 0.0 and est.ci_high - est.ci_low > 0.05
+    assert est.ci_low <= est.estimate <= est.ci_high
+    j_low, j_high = jeffreys_limits(0, m, float(student_t.ppf(0.975, np.inf)) ** 2)
+    assert est.ci_high - est.ci_low == pytest.approx(float(j_high - j_low), rel=1e-9)  # 0 of m errors
+    pair = ppi_compare(f, h, f, h)
+    assert pair.se == 0.0 and pair.ci_low < 0.0 < pair.ci_high
 
 
 def test_forty_labels_and_a_lenient_judge_cover():

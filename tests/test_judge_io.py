@@ -46,7 +46,9 @@ def test_json_judge_objects_cover_the_truth_and_the_judge_does_not():
     truth = _truth()
     for row in doc["models"]:
         j = row["judge"]
-        assert set(j) == {"estimate", "se", "ci", "df", "lam", "n_labeled", "n_total", "judge_only", "human_only"}
+        assert set(j) == {"corrected", "estimate", "se", "ci", "df", "lam", "n_labeled", "n_total", "judge_only",
+                          "human_only"}
+        assert j["corrected"] is True  # issue 39: every model says whether it is corrected
         assert j["n_labeled"] == 300 and j["n_total"] == 2000
         assert j["ci"][0] <= truth[row["model"]] <= j["ci"][1]
         assert not j["judge_only"][0] <= truth[row["model"]] <= j["judge_only"][1]

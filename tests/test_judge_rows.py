@@ -8,7 +8,7 @@ import pytest
 
 from evalstats_core import ppi_compare, ppi_mean
 from evalstats_core.judge_budget import ppi_counts
-from evalstats_core.judge_rows import ppi_rows
+from evalstats_core.judge_rows import ppi_pair_rows, ppi_rows
 from evalstats_core.judge_sim import judged_eval, judged_rows
 
 
@@ -29,7 +29,7 @@ def test_rows_of_differences_equal_ppi_compare(clusters):
     ya, fa, lab, codes = judged_rows(1500, 120, 8, sensitivity=0.9, specificity=0.8, n_clusters=clusters, rng=1)
     yb, fb, _, _ = judged_rows(1500, 120, 8, sensitivity=0.9, specificity=0.7, pass_rate=0.6, n_clusters=clusters,
                                rng=2)
-    est, se, df, _, low, high = ppi_rows(fa - fb, ya - yb, lab, codes, small_counts=False)
+    est, se, df, _, low, high = ppi_pair_rows(fa, ya, fb, yb, lab, codes)
     for r in range(8):
         e = ppi_compare(fa[r], np.where(lab[r], ya[r], np.nan), fb[r], np.where(lab[r], yb[r], np.nan),
                         clusters=codes)
