@@ -90,8 +90,27 @@ def corrected_analysis(analysis: Any, section: Any) -> Any:
     adjusted = _adjust([p.p_value for p in pairs], analysis.adjust)
     pairs = tuple(dataclasses.replace(p, p_adjusted=a) for p, a in zip(pairs, adjusted, strict=True))
     lines = tuple(f"{u.line}" for u in section.refused)
-    return dataclasses.replace(analysis, models=tuple(models), comparisons=pairs,
+    return dataclasses.replace(analysis, models=tuple(models), comparisons=pairs, notes=reading_notes(analysis, section),
                                warnings=(correction_note(section), *lines, *analysis.warnings), judge=section)
+
+
+_IGNORED = "ignored column(s): "
+
+
+def reading_notes(analysis: Any, section: Any) -> tuple[str, ...]:
+    """"How the file was read" with the human labels as used (and their count), never among the ignored columns."""
+    notes = []
+    for note in analysis.notes:
+        if section.column is not None and note.startswith(_IGNORED):
+            rest = [c for c in note[len(_IGNORED):].split(", ") if c != section.column]
+            if rest:
+                notes.append(_IGNORED + ", ".join(rest))
+            continue
+        notes.append(note)
+    n_models = len(section.models) + sum(u.baseline is None for u in section.refused)
+    notes.append(f"human labels: {section.source}, {section.n_labels:,} labelled answers over {n_models} "
+                 f"model{'' if n_models == 1 else 's'}, used to correct the judge's scores (PPI++)")
+    return tuple(notes)
 
 
 def corrected_gate(result: Any, section: Any) -> Any:

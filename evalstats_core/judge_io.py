@@ -18,7 +18,7 @@ import io
 import json
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -50,6 +50,13 @@ class JudgeSection:
     source: str
     budgets: dict = None  # type: ignore[assignment]  # model -> LabelBudget (target: today's half-width)
     refused: tuple = ()  # Uncorrected per model and comparison with too few labels: no number is shown
+    column: str | None = None  # the file's column the labels came from (None: a scorer or a labels file)
+
+    @property
+    def n_labels(self) -> int:
+        """Human labels read: labelled answers over every model (corrected or not)."""
+        return (sum(e.n_labeled for _, e, _ in self.models)
+                + sum(u.n_labeled for u in self.refused if u.baseline is None))
 
 
 #: Fewest human labels (for a pair: questions labelled for both models) the correction needs.
@@ -400,7 +407,7 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
             notes.append(f"column '{human_col}' was not read as human labels ({exc}); name the labels with "
                          "human_col= if they are elsewhere")
         return None
-    return judge_section(analysis, table, human, f"column '{human_col}'")
+    return replace(judge_section(analysis, table, human, f"column '{human_col}'"), column=human_col)
 
 
 def intervals_frame(section: JudgeSection, *, comparisons: bool = False) -> Any:

@@ -23,7 +23,6 @@ target (:mod:`evalstats_core.escape`): Markdown, LaTeX, HTML, CSV (cells and hea
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 import math
@@ -333,8 +332,12 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models",
     if fmt in ("latex", "markdown") and analysis.judge is not None:  # the judge section after the report
         from .judge_io import add_to_report
 
-        plain = dataclasses.replace(analysis, judge=None)
-        return add_to_report(render(plain, fmt, table=table, latex=latex), fmt, analysis.judge)
+        return add_to_report(_body(analysis, fmt, latex), fmt, analysis.judge)
+    return _body(analysis, fmt, latex)
+
+
+def _body(analysis: Analysis, fmt: str, latex: dict | None) -> str:
+    """The LaTeX or Markdown report without the judge section (its method line and caption name the judge's)."""
     if fmt == "latex":
         from .report_latex import latex_report
 

@@ -24,7 +24,7 @@ from typing import Any
 from .analysis import Analysis, PairResult
 from .errors import EvalStatsError
 from .escape import escape_latex, latex_cell
-from .report_words import benchmark, methods_paragraph, verdicts
+from .report_words import benchmark, judge_method, methods_paragraph, verdicts
 from .vocabulary import ADJUST_LABELS, NONE, Formatter, fmt_df, fmt_p, fmt_r, level
 
 __all__ = ["latex_report", "latex_table", "latex_pairs", "COLUMNS", "DEFAULT_COLUMNS", "LONGTABLE_ROWS"]
@@ -225,6 +225,9 @@ def _how(analysis: Analysis) -> str:
 
     se = se_method_label(analysis.method, analysis.cluster_col if analysis.clustered else None,
                          analysis.n_clusters if analysis.clustered else None)
+    judged = judge_method(analysis)
+    if judged is not None:  # a judge-scored file corrected by human labels: name that, not the judge's own t
+        se = judged + (f", clustered on '{analysis.cluster_col}'" if analysis.clustered else "")
     if len(analysis.comparisons) > 1 and analysis.adjust != "none":
         se += f"; p {ADJUST_LABELS[analysis.adjust]}-adjusted"
     return se

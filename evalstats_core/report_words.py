@@ -13,7 +13,7 @@ from ._clusters import t_crit
 from .analysis import SMALL_DF, SMALL_N, Analysis, PairResult
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, Formatter, fmt_p, se_method_label
 
-__all__ = ["verdicts", "methods_paragraph", "method_line", "version", "benchmark", "summary_lines"]
+__all__ = ["verdicts", "methods_paragraph", "method_line", "judge_method", "version", "benchmark", "summary_lines"]
 
 
 def version() -> str:
@@ -223,9 +223,33 @@ def methods_paragraph(analysis: Analysis) -> str:
     if not cr2:
         parts.append("With fewer than a few hundred questions, normal intervals can be too narrow; for 0/1 scores "
                      "Wilson or Bayesian intervals are safer (Bowyer et al., ICML 2025, arXiv:2503.01747).")
+    judged = judge_method(analysis)
+    if judged is not None:
+        parts.append(f"The scores are an LLM judge's; every number above is corrected by human labels on a random "
+                     f"subset ({judged.split(', t')[0]}): the prediction-powered (PPI++) estimate lam * "
+                     "mean(judge, unlabelled) + mean(human - lam * judge, labelled) with its CR2 standard error and a t "
+                     "reference on Satterthwaite degrees of freedom (Angelopoulos et al. 2023, Science 382; Angelopoulos, "
+                     "Duchi & Zrnic 2023, arXiv:2311.01453); for 0/1 scores each arm carries the Jeffreys limits of the "
+                     "judge's false-pass and false-fail shares among the labelled answers (MOVER: Zou & Donner 2008), so "
+                     "an interval can be asymmetric and never has zero width. The rules above for the standard error "
+                     "and the 0/1 intervals apply to the judge's own scores, which are not reported; the comparisons' "
+                     "p-values are the corrected differences' t tests, adjusted as stated.")
     ver = version()
     parts.append("Computed with evalbars" + ("." if ver == "unknown" else f" {ver}."))
     return " ".join(parts)
+
+
+def judge_method(analysis: Analysis) -> str | None:
+    """The method of a judge-scored analysis corrected by human labels, with the label counts, e.g. ``"PPI++
+    (judge corrected by 300 human labels), t"``; None when the numbers are not corrected (``Analysis.judge``)."""
+    section = analysis.judge
+    if section is None:
+        return None
+    counts = sorted({e.n_labeled for _, e, _ in section.models})
+    labels = ("no" if not counts else f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}-{counts[-1]:,}")
+    held = len(section.refused)
+    return (f"PPI++ (judge corrected by {labels} human labels{'' if len(counts) <= 1 else ' a model'}), t"
+            + (f"; {held} number{'' if held == 1 else 's'} withheld (too few labels)" if held else ""))
 
 
 def method_line(analysis: Analysis, *, what: str = "models") -> str:
@@ -248,6 +272,10 @@ def method_line(analysis: Analysis, *, what: str = "models") -> str:
         where = (f", clustered on '{analysis.cluster_col}' ({analysis.n_clusters:,} clusters)"
                  if analysis.clustered else "")
         se = labels[0] + where
+    judged = judge_method(analysis)
+    if judged is not None:  # the judge's scores corrected by human labels: that is the method, whatever the rows say
+        se = judged + (f", clustered on '{analysis.cluster_col}' ({analysis.n_clusters:,} clusters)"
+                       if analysis.clustered else "")
     parts = [level, se]
     if what != "models":
         parts.append("paired" if analysis.paired else "unpaired")
