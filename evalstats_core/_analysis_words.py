@@ -65,7 +65,7 @@ def warnings_for(sums: FileSums, rows: list[ModelResult], pairs: tuple[PairResul
                        "intervals as optimistic (Cameron & Miller 2015); the default CR2 with Satterthwaite "
                        "degrees of freedom (method='cr2') corrects this")
         elif method == "cr2" and few < MIN_CLUSTERS_CR2:
-            from .proportions import kish_n
+            from .cluster_means import kish_n
 
             eff = kish_n(sums.cluster_sizes)
             worth = "about one cluster's worth" if eff < 1.5 else f"about {eff:.1f} clusters' worth"

@@ -372,7 +372,7 @@ def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, s
     cluster of questions only A and only B got right, read instead of
     :func:`~evalstats_core.pair_proportions.discordant_cells` of ``resid_sums`` and ``discordant`` (which gives
     them to rounding, then made whole by :func:`~evalstats_core.pair_mover.whole_counts`: the same numbers)."""
-    from .proportions import kish_n
+    from .cluster_means import kish_n
 
     only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
     n_pairs = only_a.size

@@ -61,8 +61,6 @@ def few_clusters_worth(sizes: Any) -> bool:
     >>> few_clusters_worth([300, 300, 300]), few_clusters_worth([400, 100, 50, 50, 30, 20, 10, 5])
     (False, False)
     """
-    from .proportions import kish_n
-
     s = np.asarray(sizes, dtype=np.float64)
     s = s[s > 0]
     return s.size == 2 or (s.size > 2 and kish_n(s) < CLUSTERS_WORTH)
@@ -204,3 +202,19 @@ def logit_cluster_means_ci(successes: Any, sizes: Any, *, confidence: float = 0.
     if np.ndim(low) == 0:
         return Interval(float(low), float(high))
     return Interval(low, high)
+
+
+def kish_n(sizes: Any) -> float:
+    """Effective number of questions when every cluster answers as one: ``(sum n_g)^2 / sum n_g^2``.
+
+    The information in clustered 0/1 scores at the worst case (ICC = 1): it is the number of clusters
+    when they are of equal size and less when one dominates (Kish 1965, "Survey Sampling", Sec. 11.7).
+
+    Examples
+    --------
+    >>> kish_n([10, 10, 10]), round(kish_n([90, 5, 5]), 2)
+    (3.0, 1.23)
+    """
+    s = np.asarray(sizes, dtype=np.float64)
+    s = s[s > 0]
+    return float(s.sum() ** 2 / (s @ s))

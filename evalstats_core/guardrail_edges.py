@@ -113,9 +113,8 @@ def _information(table: QuestionTable, analysis: Analysis, sizes: np.ndarray | N
     interval does with under two clusters' worth. ``sizes``: the questions per cluster when already counted
     (``FileSums.cluster_sizes``), else counted from the table's cluster codes."""
     from ._clusters import cluster_sizes
-    from .cluster_means import few_clusters_worth
+    from .cluster_means import few_clusters_worth, kish_n
     from .edge_coverage import claim
-    from .proportions import kish_n
 
     if table.cluster_codes is None:
         return ""

@@ -8,6 +8,7 @@
                                the interval excludes 0
 :func:`disagreement_df`        the df of a clustered paired 0/1 comparison (the smallest of the
                                design's, the variance's and the disagreements' cluster counts)
+:func:`variance_clusters`      how many clusters a CR2 variance rests on (Kish's n of its contributions)
 =============================  ========================================================================
 
 Why. When two models' disagreements come in bursts (a few clusters where one model wins many) the
@@ -64,8 +65,6 @@ def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: A
     >>> float(disagreement_df(20.0, [10] * 5, discordant=[3, 0, 2, 0, 0]))
     1.0
     """
-    from .pair_proportions import variance_clusters
-
     sz = np.asarray(sizes, dtype=np.float64)
     shape = () if resid_sums is None and discordant is None else np.shape(
         resid_sums if resid_sums is not None else discordant)[:-1]
@@ -194,3 +193,33 @@ def cell_mover_p(only_a_g: Any, only_b_g: Any, sizes: Any, df: float) -> float:
     hi = float(doublings[np.argmax(reached)] if reached.any() else doublings[-1])
     lo, hi = ksection(left_of_root, np.array([0.0]), np.array([hi]))
     return min(1.0, 2.0 * t_sf(0.5 * float(lo[0] + hi[0]), df))
+
+
+def variance_clusters(resid_sums: Any, sizes: Any) -> Any:
+    """How many clusters a CR2 variance rests on: Kish's effective number of its cluster contributions.
+
+    With contributions ``w_g = S_g^2 / (1 - n_g/n)`` (``S_g`` the cluster's residual sum; the CR2 variance
+    is ``sum_g w_g / n^2``) this is ``(sum_g w_g)^2 / sum_g w_g^2``: Satterthwaite's degrees of freedom of
+    a sum of one-df terms, from the realised terms. It is ``G`` when every cluster contributes alike and
+    near 1 when one cluster holds the variance (the disagreements of two models concentrated in one
+    subject). ``resid_sums`` may be ``(reps, G)``; 1 where the variance is 0.
+
+    References
+    ----------
+    Satterthwaite 1946, "An approximate distribution of estimates of variance components", Biometrics
+    Bulletin 2(6), 110-114. Kish 1965, "Survey Sampling", Sec. 11.7.
+
+    Examples
+    --------
+    >>> float(variance_clusters([1.0, -1.0, 1.0, -1.0], [5, 5, 5, 5])), float(variance_clusters([4.0, 0, 0, -4.0], [5] * 4))
+    (4.0, 2.0)
+    """
+    s = np.asarray(resid_sums, dtype=np.float64)
+    sz = np.asarray(sizes, dtype=np.float64)
+    w = s * s
+    in_place = isinstance(w, np.ndarray) and w.shape == np.broadcast_shapes(w.shape, sz.shape)
+    w = np.asarray(np.divide(w, 1.0 - sz / sz.sum(), out=w if in_place else None))
+    total = w.sum(axis=-1)
+    square = np.multiply(w, w, out=w).sum(axis=-1)  # w is read no more: its squares in its place
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(square > 0.0, total * total / square, 1.0)

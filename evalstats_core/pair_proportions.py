@@ -8,13 +8,12 @@ these names).
 :func:`paired_proportion_p`       its score test at 0 (McNemar's z, with an optional continuity correction)
 :func:`continuity_correction`     the correction of the rule without clusters: ``min(1, discordant / 10)``
 :func:`binary_pair_interval`      the rule for a paired difference of 0/1 scores, with or without clusters
-:func:`variance_clusters`         how many clusters a CR2 variance rests on (Kish's n of its contributions)
 :func:`pair_effective_scale`      the factor that makes clustered paired counts effective ones
 :func:`discordant_cells`          per cluster, the questions only A and only B got right
 ================================  ====================================================================
 
-The one-model helper it uses (:func:`~evalstats_core.proportions.kish_n`) is imported inside the functions, so :mod:`evalstats_core.proportions` can re-export this module's names
-without an import circle.
+It stands on :mod:`evalstats_core.pair_mover` (the MOVER of the discordant cells, :func:`variance_clusters`) and
+:func:`~evalstats_core.cluster_means.kish_n`; :mod:`evalstats_core.proportions` re-exports its names.
 """
 
 from __future__ import annotations
@@ -29,7 +28,9 @@ from ._ksection import ksection
 from ._quantiles import norm_cdf
 from ._results import Interval
 from ._validate import check_confidence, z_for
+from .cluster_means import kish_n
 from .errors import EvalStatsError
+from .pair_mover import cell_mover_interval, cell_mover_p, disagreement_df, variance_clusters, whole_counts
 
 __all__ = [
     "CONTINUITY_RAMP",
@@ -186,36 +187,6 @@ def paired_proportion_p(only_a: float, only_b: float, *, correction: float = 0.0
     return 2.0 * norm_cdf(-gap / math.sqrt(b + c))
 
 
-def variance_clusters(resid_sums: Any, sizes: Any) -> Any:
-    """How many clusters a CR2 variance rests on: Kish's effective number of its cluster contributions.
-
-    With contributions ``w_g = S_g^2 / (1 - n_g/n)`` (``S_g`` the cluster's residual sum; the CR2 variance
-    is ``sum_g w_g / n^2``) this is ``(sum_g w_g)^2 / sum_g w_g^2``: Satterthwaite's degrees of freedom of
-    a sum of one-df terms, from the realised terms. It is ``G`` when every cluster contributes alike and
-    near 1 when one cluster holds the variance (the disagreements of two models concentrated in one
-    subject). ``resid_sums`` may be ``(reps, G)``; 1 where the variance is 0.
-
-    References
-    ----------
-    Satterthwaite 1946, "An approximate distribution of estimates of variance components", Biometrics
-    Bulletin 2(6), 110-114. Kish 1965, "Survey Sampling", Sec. 11.7.
-
-    Examples
-    --------
-    >>> float(variance_clusters([1.0, -1.0, 1.0, -1.0], [5, 5, 5, 5])), float(variance_clusters([4.0, 0, 0, -4.0], [5] * 4))
-    (4.0, 2.0)
-    """
-    s = np.asarray(resid_sums, dtype=np.float64)
-    sz = np.asarray(sizes, dtype=np.float64)
-    w = s * s
-    in_place = isinstance(w, np.ndarray) and w.shape == np.broadcast_shapes(w.shape, sz.shape)
-    w = np.asarray(np.divide(w, 1.0 - sz / sz.sum(), out=w if in_place else None))
-    total = w.sum(axis=-1)
-    square = np.multiply(w, w, out=w).sum(axis=-1)  # w is read no more: its squares in its place
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(square > 0.0, total * total / square, 1.0)
-
-
 def pair_effective_scale(se: Any, se_naive: Any, df: float, sizes: Any, resid_sums: Any = None,
                          discordant: Any = None, *, confidence: float = 0.95) -> Any:
     """The factor ``n*/n`` that turns clustered paired counts into effective ones (see :func:`binary_pair_interval`).
@@ -227,8 +198,6 @@ def pair_effective_scale(se: Any, se_naive: Any, df: float, sizes: Any, resid_su
     one, each when given. Arrays of ``se``, ``se_naive`` (and ``resid_sums``, ``discordant`` of shape
     ``(reps, G)``) give an array.
     """
-    from .pair_mover import disagreement_df
-    from .proportions import kish_n
 
     se, se_naive = np.asarray(se, dtype=np.float64), np.asarray(se_naive, dtype=np.float64)
     sz = np.asarray(sizes, dtype=np.float64)
@@ -367,7 +336,6 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
     low, high = paired_proportion_ci(b, c, size, confidence=confidence, correction=cc)
     p = paired_proportion_p(b, c, correction=cc)
     if sizes is not None and resid_sums is not None and discordant is not None:  # the union with the MOVER (Notes)
-        from .pair_mover import cell_mover_interval, cell_mover_p, disagreement_df
 
         cells = discordant_cells(float(only_a), float(only_b), sizes, resid_sums, discordant)
         nu = float(disagreement_df(df, sizes, resid_sums, discordant))
@@ -386,7 +354,6 @@ def discordant_cells(only_a: Any, only_b: Any, sizes: Any, resid_sums: Any, disc
     sz = np.asarray(sizes, dtype=np.float64)
     d = (np.asarray(only_a, dtype=np.float64) - np.asarray(only_b, dtype=np.float64)) / float(sz.sum())
     net = np.asarray(resid_sums, dtype=np.float64) + sz * np.asarray(d)[..., None]
-    from .pair_mover import whole_counts
 
     m = np.asarray(discordant, dtype=np.float64)
     return whole_counts(0.5 * (m + net)), whole_counts(0.5 * (m - net))

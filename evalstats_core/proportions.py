@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -33,6 +32,7 @@ from ._clusters import t_crit
 from ._quantiles import t_ppf
 from ._results import Interval
 from ._validate import check_confidence, z_for
+from .cluster_means import cluster_means_ci, few_clusters_worth, kish_n, logit_cluster_means_ci
 from .pair_proportions import (  # noqa: F401  (re-exported: the paired part lives there)
     binary_pair_interval,
     discordant_cells,
@@ -66,22 +66,6 @@ FAILURES_FOR_T = 100.0
 #: every accuracy and n from 10 to 5,000 the worst exact coverage of the rule is then 92.9% (93.6-93.8%
 #: from 200 questions on), against 84% for Wilson alone.
 FAILURES_FOR_WILSON = 10
-
-
-def kish_n(sizes: Any) -> float:
-    """Effective number of questions when every cluster answers as one: ``(sum n_g)^2 / sum n_g^2``.
-
-    The information in clustered 0/1 scores at the worst case (ICC = 1): it is the number of clusters
-    when they are of equal size and less when one dominates (Kish 1965, "Survey Sampling", Sec. 11.7).
-
-    Examples
-    --------
-    >>> kish_n([10, 10, 10]), round(kish_n([90, 5, 5]), 2)
-    (3.0, 1.23)
-    """
-    s = np.asarray(sizes, dtype=np.float64)
-    s = s[s > 0]
-    return float(s.sum() ** 2 / (s @ s))
 
 
 def use_proportion_interval(mean: float, n_eff: float, *, paired_discordant: float | None = None) -> bool:
@@ -247,8 +231,6 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
         kind = "wilson" if min(k, n - k) >= FAILURES_FOR_WILSON else "clopper-pearson"
         low, high = proportion_ci(k, n, method=kind.replace("-", "_"), confidence=confidence)
         return low, high, kind
-    from .cluster_means import few_clusters_worth
-
     naive = mean * (1.0 - mean) / n
     n_eff = n * naive / (se * se) if se > 0.0 else kish_n(sizes)
     half = t_crit(check_confidence(confidence), df) * se
@@ -279,8 +261,6 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     if not few:
         return low, high, "korn-graubard"
     if successes is not None:
-        from .cluster_means import cluster_means_ci, logit_cluster_means_ci
-
         successes = successes() if callable(successes) else successes
 
         sz = np.asarray(sizes, dtype=np.float64)

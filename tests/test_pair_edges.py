@@ -18,7 +18,7 @@ from evalstats_core.data import load
 from evalstats_core.errors import EvalStatsWarning
 from evalstats_core.gating import gate
 from evalstats_core.pair_coverage import PairDesign, draw_pair_cells, pair_design_table, pair_intervals
-from evalstats_core.proportions import variance_clusters
+from evalstats_core.pair_mover import variance_clusters  # moved from pair_proportions (issue 38)
 
 SWE = (231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1)
 U57 = tuple(int(v) for v in np.random.default_rng(0).integers(5, 60, 57))
