@@ -25,9 +25,7 @@ fields read; none when the first score is neither), then for 0/1 scores the coun
 dot for the questions both got right), else the mean, residuals, dots and residual sums per cluster; for
 ``analyze`` the runs histograms (from the smallest and largest number of runs when they are equal, two passes
 over the contiguous runs table, as ours), the answered mask, the Gram matrix of the table (of two columns from two
-complex dots, as ours) and each model's ones per cluster. Its t quantiles and p-values are scipy's (C); ours are pure Python (no scipy on the command line's path):
-a t quantile (1 us at df >= max(300, 200 z^2), 7-20 us at smaller df: bench/bench_quantiles.py) is kept per (confidence, df) for the process, but each pair's p-value (5-30 us) is
-paid every call, a fixed cost that shows at 1e6 rows. BLAS runs on one thread (see ``_timing.one_blas_thread``)
+complex dots, as ours) and each model's ones per cluster. Its t quantiles and p-values are scipy's, as ours (``scipy.special``). BLAS runs on one thread (see ``_timing.one_blas_thread``)
 for both. Speed changes must leave every field as it was: ``bench/core_identity.py --against REV``. A recomputation from the kept sums (new confidence and adjustment) is
 timed too (target 0.1 s).
 """
@@ -59,11 +57,10 @@ CLOCK = time.process_time  # CPU time of this process: other jobs on a shared ma
 
 
 def forget() -> None:
-    """Empty the core's process-wide caches (t quantiles per (confidence, df), few-cluster quantiles per size
-    mix): the clustered df come from the data, so repeats of one file would otherwise find them made."""
-    from evalstats_core import _clusters, cluster_means
+    """Empty the core's process-wide cache (few-cluster quantiles per size mix): the clustered df come from the
+    data, so repeats of one file would otherwise find them made."""
+    from evalstats_core import cluster_means
 
-    _clusters._t_crit.cache_clear()
     cluster_means._q.cache_clear()
 
 

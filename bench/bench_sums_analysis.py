@@ -3,11 +3,7 @@
 ``bench/bench_core.py --scale 1e6`` times ``analyze`` against the one-pass bound; what it adds to the data pass is
 ``analyze_sums`` of the new :class:`~evalstats_core.sums.FileSums`. This times that alone, on the same tables
 (2 and 4 models, clustered and not), as best process CPU time of ``--repeat`` calls, each on sums made afresh (no
-memo carried over), in two ways: with the t quantiles the process keeps per ``(confidence, df)``
-(:func:`~evalstats_core._clusters.t_crit`; a repeated analysis of the same file finds them, as ``bench_core``'s
-repeats do) and with none kept (the cache cleared before each call: a file seen for the first time, whose
-Satterthwaite and pair df are new). A third time, with none kept, is ``interval="normal"``: every interval and p
-from t, none from the 0/1 rules (a pair's Tango score interval and, with clusters, the MOVER's; a model's Wilson or
+memo carried over). A second time is ``interval="normal"``: every interval and p from t, none from the 0/1 rules (a pair's Tango score interval and, with clusters, the MOVER's; a model's Wilson or
 Korn-Graubard check), so the difference is what those rules cost. Run: ``python bench/bench_sums_analysis.py [--repeat 100]``.
 """
 
@@ -27,18 +23,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_core import table_of  # noqa: E402
 
-from evalstats_core import _clusters  # noqa: E402
 from evalstats_core.analysis import analyze_sums  # noqa: E402
 from evalstats_core.sums import file_sums  # noqa: E402
 
 
-def fresh_best(table, repeat: int, forget: bool, interval: str = "auto") -> float:
-    """Best CPU time of ``analyze_sums`` on sums made afresh each call (``forget``: no t quantile kept either)."""
+def fresh_best(table, repeat: int, interval: str = "auto") -> float:
+    """Best CPU time of ``analyze_sums`` on sums made afresh each call."""
     best = float("inf")
     for i in range(repeat + 1):
         kept = file_sums(table)
-        if forget:
-            _clusters._t_crit.cache_clear()
         start = time.process_time()
         analyze_sums(kept, interval=interval)
         if i:  # the first call is a warm-up
@@ -56,11 +49,10 @@ def main() -> None:
     for n_clusters in (None, 10_000):
         for n_models in (2, 4):
             table = table_of(int(args.rows), n_models, n_clusters)
-            kept, none = (fresh_best(table, args.repeat, forget) for forget in (False, True))
-            plain = fresh_best(table, args.repeat, True, "normal")
+            none = fresh_best(table, args.repeat)
+            plain = fresh_best(table, args.repeat, "normal")
             where = "no clusters" if n_clusters is None else f"{n_clusters:,} clusters"
-            print(f"  {n_models} models, {where:<16} {kept * 1e3:6.2f} ms with the process's t quantiles, "
-                  f"{none * 1e3:6.2f} ms with none kept (+{(none - kept) * 1e3:.2f}); without the 0/1 rules "
+            print(f"  {n_models} models, {where:<16} {none * 1e3:6.2f} ms; without the 0/1 rules "
                   f"(interval='normal') {plain * 1e3:6.2f} ms: the rules {(none - plain) * 1e3:.2f} ms")
 
 

@@ -19,12 +19,12 @@
 
 from __future__ import annotations
 
-import functools
 import math
 import warnings
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
 from .errors import EvalStatsError, EvalStatsWarning
 
@@ -349,27 +349,17 @@ def cr2_se_df(resid_sums: np.ndarray, sizes: np.ndarray, n: int,
 
 
 def t_crit(confidence: float, df: float) -> float:
-    """Two-sided critical value of t(df) (the normal one when ``df`` is infinite).
-
-    Kept per ``(confidence, df)`` for the life of the process (a t quantile costs 1-20 us in Python, and the
-    same few levels and df come back: every model of a file with ``n - 1`` df, every rerun of the workbench)."""
-    return _t_crit(float(confidence), float(df))
-
-
-@functools.lru_cache(maxsize=4096)
-def _t_crit(confidence: float, df: float) -> float:
-    from ._quantiles import t_ppf  # no scipy on the command line's path; t_ppf(q, inf) is the normal
-
-    return t_ppf(0.5 + confidence / 2.0, df)
+    """Two-sided critical value of t(df), ``scipy.special.stdtrit`` (the normal one, ``ndtri``, when ``df`` is infinite)."""
+    q = 0.5 + float(confidence) / 2.0
+    return float(ndtri(q) if math.isinf(df) else stdtrit(float(df), q))
 
 
 def t_p_value(t: float, df: float) -> float:
-    """Two-sided p-value of ``t`` under t(df) (normal when ``df`` is infinite); nan for nan."""
-    from ._quantiles import t_cdf  # no scipy on the command line's path; t_cdf(t, inf) is the normal
-
+    """Two-sided p-value of ``t`` under t(df), ``scipy.special.stdtr`` (the normal's, ``ndtr``, when ``df`` is infinite);
+    nan for nan."""
     if math.isnan(t):
         return math.nan
-    return 2.0 * t_cdf(-abs(t), float(df))
+    return 2.0 * float(ndtr(-abs(t)) if math.isinf(df) else stdtr(float(df), -abs(t)))
 
 
 def sign_flip_p(n_clusters: int) -> float:

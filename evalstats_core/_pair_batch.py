@@ -28,6 +28,7 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.special import stdtr
 
 from ._ksection import _POINTS
 from ._tango_band import band_steps, z_error_bound, z_of
@@ -485,37 +486,10 @@ def _mover_ksection(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarr
     return lo, hi
 
 
-_TOP = 2.0**20  # the doubling search's last power of two
-#: below this critical value t's tail is above 1e-316 on any df (the normal's, the lightest, is 2.7e-316 at 38), so a
-#: MOVER end that reaches 0 before it has a p above 0: :func:`_underflows` need not look for the root
-_LIVE = 38.0
-
-
-def _underflows(pa: float, pb: float, la: float, lb: float, corr: float, df: float) -> bool:
-    """Whether :func:`~evalstats_core.pair_mover.cell_mover_p` of these cells is exactly 0.0 without its k-section: the
-    end's float root ``r`` (in ``(38, 2^20)``, where the doubling search would bracket it) less twice its noise window
-    (:func:`_mover_near`, the window :func:`~evalstats_core._pair_batch._ahead_path` trusts) is a critical value at
-    and beyond which t's tail on ``df`` is 0.0 (:func:`~evalstats_core._quantiles.t_sf_zero_beyond`); the k-section's
-    root lies beyond it, so ``2 t_sf`` there is 0.0. Two models far apart on a large file (``tests/test_mover_zero.py``)."""
-    from ._quantiles import t_sf_zero_beyond
-
-    if not (math.isfinite(df) and df > 1.0):
-        return False
-    f = functools.partial(_mover_end_float, pa, pb, la, lb, corr, pa > pb)
-    if not f(_LIVE) > 0.0:  # the root lies below _LIVE: no p of 0 there (one evaluation instead of a root search)
-        return False
-    sa, sb = la * pa * (1.0 - pa), lb * pb * (1.0 - pb)  # the cells' SEs on the proportion scale: a Wald-like guess
-    spread = math.sqrt(max(sa * sa + sb * sb - 2.0 * corr * sa * sb, 0.0))
-    r = _float_root(f, _LIVE, _TOP, abs(pa - pb) / spread if spread > 0.0 else None, None)
-    return r is not None and t_sf_zero_beyond(r - 2.0 * _mover_near(f, r), df)
-
-
 def cell_mover_ps(cells: list[tuple[np.ndarray, ...]], dfs: np.ndarray) -> np.ndarray:
     """:func:`~evalstats_core.pair_mover.cell_mover_p` of ``P`` pairs, bit for bit, from each pair's
     :func:`~evalstats_core.pair_mover._cells` (``pa, pb, la, lb, corr, ok``) and df: the doubling search and
     the k-section of every pair at once."""
-    from ._quantiles import t_sf
-
     pa, pb, la, lb, corr, ok = (np.array([float(c[i]) for c in cells]) for i in range(6))
     ok = ok.astype(bool)
     out = np.full(pa.shape, math.nan)
@@ -523,12 +497,6 @@ def cell_mover_ps(cells: list[tuple[np.ndarray, ...]], dfs: np.ndarray) -> np.nd
     solve = ok & (pa != pb)
     if not solve.any():
         return out
-    if solve.sum() <= _AHEAD:  # p = 0 to the last bit where the end reaches 0 only where t's tail is 0 (no k-section)
-        for i in np.flatnonzero(solve):
-            if _underflows(float(pa[i]), float(pb[i]), float(la[i]), float(lb[i]), float(corr[i]), float(dfs[i])):
-                out[i], solve[i] = 0.0, False
-        if not solve.any():
-            return out
     pa, pb, la, lb, corr, df = pa[solve], pb[solve], la[solve], lb[solve], corr[solve], dfs[solve]
     low_side = pa > pb  # the end that moves towards 0 as crit grows: the low one when A is ahead
 
@@ -550,5 +518,5 @@ def cell_mover_ps(cells: list[tuple[np.ndarray, ...]], dfs: np.ndarray) -> np.nd
         done, lo, hi = _after(paths, lo, hi)
     lo, hi = _mover_ksection(pa, pb, la, lb, corr, low_side, lo, hi, done)
     mid = 0.5 * (lo + hi)
-    out[solve] = [min(1.0, 2.0 * t_sf(float(t), float(v))) for t, v in zip(mid, df, strict=True)]
+    out[solve] = [min(1.0, 2.0 * float(stdtr(float(v), -float(t)))) for t, v in zip(mid, df, strict=True)]
     return out

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtri
 
-from ._quantiles import norm_ppf
 from ._validate import check_finite as _finite
 from ._validate import check_probability
 from .errors import EvalStatsError
@@ -37,7 +37,7 @@ def _plan_variance(omega2: Any, sigma2_a: Any, sigma2_b: Any, k_a: Any, k_b: Any
 def _z_sum(alpha: Any, power: Any) -> float:
     a = check_probability(alpha, "alpha")
     p = check_probability(power, "power")
-    return norm_ppf(1.0 - a / 2.0) + norm_ppf(p)  # z_{alpha/2} + z_beta; no scipy (the gate's start-up, issue 25)
+    return float(ndtri(1.0 - a / 2.0)) + float(ndtri(p))  # z_{alpha/2} + z_beta
 
 
 def _positive(value: Any, name: str, hint: str) -> np.ndarray:

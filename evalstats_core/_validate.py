@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtri
 
 from .errors import EvalStatsError
 
@@ -97,9 +98,7 @@ def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
 def z_for(confidence: float) -> float:
     """Two-sided normal critical value: ``z_{1-(1-confidence)/2}`` (1.959964 for 0.95)."""
     c = check_confidence(confidence)
-    from ._quantiles import norm_ppf  # not scipy.special: the command line's start-up (issue 25)
-
-    return norm_ppf(0.5 + c / 2.0)
+    return float(ndtri(0.5 + c / 2.0))
 
 
 def as_number(value: Any, name: str) -> float:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.special import bdtr, chdtrc
 
 from ._clusters import (
     centred,
@@ -35,7 +36,6 @@ from ._clusters import (
 )
 from ._estimate import binary_comparison, comparison_from_moments, scaled
 from ._in_unit import InUnit
-from ._quantiles import binom_cdf, chi2_1_sf
 from ._results import Interval
 from ._validate import check_confidence, check_positive_int
 from .errors import EvalStatsError
@@ -467,6 +467,6 @@ def _mcnemar(both: int, only_a: int, only_b: int, neither: int, exact: bool = Tr
         statistic, p_value, p_exact = math.nan, math.nan, 1.0
     else:
         statistic = (only_a - only_b) ** 2 / disc  # McNemar 1947 / Miller ch. 4: (b-c)^2/(b+c)
-        p_value = chi2_1_sf(statistic)  # chi-square(1) upper tail
-        p_exact = min(1.0, 2.0 * binom_cdf(min(only_a, only_b), disc, 0.5)) if exact else math.nan  # 2-sided
+        p_value = float(chdtrc(1.0, statistic))  # chi-square(1) upper tail
+        p_exact = min(1.0, 2.0 * float(bdtr(min(only_a, only_b), disc, 0.5))) if exact else math.nan  # 2-sided
     return McNemar(both, only_a, only_b, neither, statistic, p_value, p_exact)

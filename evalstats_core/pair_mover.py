@@ -31,6 +31,7 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.special import stdtr
 
 from ._ksection import ksection
 
@@ -176,8 +177,6 @@ def cell_mover_p(only_a_g: Any, only_b_g: Any, sizes: Any, df: float) -> float:
     """Two-sided p at 0 of :func:`cell_mover_interval` (one file): ``2 P(T_df > t*)`` where ``t*`` is the
     critical value at which an end reaches 0 (bisection), so ``p < 1 - confidence`` exactly when the
     interval at that confidence excludes 0; 1 when it holds 0 at every level, ``nan`` where undefined."""
-    from ._quantiles import t_sf
-
     pa, pb, la, lb, corr, ok = (float(v) for v in _cells(only_a_g, only_b_g, sizes))
     if not ok:
         return math.nan
@@ -192,7 +191,7 @@ def cell_mover_p(only_a_g: Any, only_b_g: Any, sizes: Any, df: float) -> float:
     reached = ~left_of_root(doublings)
     hi = float(doublings[np.argmax(reached)] if reached.any() else doublings[-1])
     lo, hi = ksection(left_of_root, np.array([0.0]), np.array([hi]))
-    return min(1.0, 2.0 * t_sf(0.5 * float(lo[0] + hi[0]), df))
+    return min(1.0, 2.0 * float(stdtr(float(df), -0.5 * float(lo[0] + hi[0]))))
 
 
 def variance_clusters(resid_sums: Any, sizes: Any) -> Any:

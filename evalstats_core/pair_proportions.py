@@ -22,10 +22,10 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtr, stdtrit
 
 from ._clusters import t_crit
 from ._ksection import ksection
-from ._quantiles import norm_cdf
 from ._results import Interval
 from ._validate import check_confidence, z_for
 from .cluster_means import kish_n
@@ -184,7 +184,7 @@ def paired_proportion_p(only_a: float, only_b: float, *, correction: float = 0.0
     gap = abs(b - c) - float(correction)
     if gap <= 0.0:
         return 1.0
-    return 2.0 * norm_cdf(-gap / math.sqrt(b + c))
+    return 2.0 * float(ndtr(-gap / math.sqrt(b + c)))
 
 
 def pair_effective_scale(se: Any, se_naive: Any, df: float, sizes: Any, resid_sums: Any = None,
@@ -214,13 +214,10 @@ def pair_effective_scale(se: Any, se_naive: Any, df: float, sizes: Any, resid_su
 
 def pair_t(nu: Any, level: float) -> Any:
     """The two-sided ``t`` quantile on ``nu`` df (``z`` where ``nu`` is infinite): one value through
-    :func:`~evalstats_core._clusters.t_crit` (the CLI's and the page's path: no scipy import), arrays (the
-    coverage simulations') through scipy."""
+    :func:`~evalstats_core._clusters.t_crit`, arrays (the coverage simulations') through ``stdtrit`` itself."""
     nu = np.asarray(nu, dtype=np.float64)
     if nu.ndim == 0:
         return np.float64(t_crit(level, float(nu)))
-    from scipy.special import stdtrit
-
     finite = np.isfinite(nu)
     return np.where(finite, stdtrit(np.where(finite, nu, 1.0), 0.5 + level / 2.0), z_for(level))
 

@@ -27,9 +27,9 @@ import math
 from collections.abc import Callable
 
 import numpy as np
+from scipy.special import betaincinv
 
 from ._clusters import t_crit
-from ._quantiles import t_ppf
 from ._results import Interval
 from ._validate import check_confidence, z_for
 from .cluster_means import cluster_means_ci, few_clusters_worth, kish_n, logit_cluster_means_ci
@@ -144,9 +144,7 @@ def effective_proportion_ci(mean: float, se: float, n: int, df: float, *, floor_
     else:
         n_star = min(float(n), float(floor_n))
     if math.isfinite(df):
-        n_star *= (z_for(level) / t_ppf(0.5 + level / 2.0, df)) ** 2  # Korn & Graubard Eq. 3
-    from scipy.special import betaincinv  # lazy: the beta quantile only where this interval is chosen
-
+        n_star *= (z_for(level) / t_crit(level, df)) ** 2  # Korn & Graubard Eq. 3
     x, tail = p * n_star, (1.0 - level) / 2.0
     low = 0.0 if x <= 0.0 else float(betaincinv(x, n_star - x + 1.0, tail))
     high = 1.0 if x >= n_star else float(betaincinv(x + 1.0, n_star - x, 1.0 - tail))
