@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from evalstats_core._read import open_regular
 from evalstats_core.errors import EvalStatsError
 
 from .option_words import say
@@ -72,8 +73,12 @@ def path_control(where) -> Source | None:
         return Source(b"", name, "", True, problem=str(exc))
     key = f"srv:{path}:{stamp}"
     if engine == "memory":  # read like an upload: every section of the page
-        with open(path, "rb") as fh:
-            return Source(fh.read(), name, key, True)
+        try:
+            with open_regular(path) as fh:  # a FIFO swapped in since server_path's check: refused, never waited on
+                return Source(fh.read(limits.max_bytes + 1), name, key, True)
+        except EvalStatsError as exc:
+            where.error(f"**{esc(name)} cannot be read on the server.** {esc(exc)}", icon=":material/error:")
+            return Source(b"", name, "", True, problem=str(exc))
     return Source(b"", name, key, True, path=path)
 
 

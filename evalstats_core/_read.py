@@ -29,7 +29,7 @@ import os
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .errors import EvalStatsError
 from .limits import Limits, estimate
@@ -37,7 +37,7 @@ from .limits import Limits, estimate
 if TYPE_CHECKING:  # pyarrow is imported where a file is parsed: the small-CSV reader never needs it
     import pyarrow as pa
 
-__all__ = ["OpenedFile", "open_file", "read_source", "open_path", "source_of", "open_csv_text", "line_count", "STREAM_BYTES"]
+__all__ = ["OpenedFile", "open_file", "open_regular", "read_source", "open_path", "source_of", "open_csv_text", "line_count", "STREAM_BYTES"]
 
 _BLOCK_SIZE = 1 << 24  # bytes per pyarrow CSV block; column types are guessed from the first block
 
@@ -58,7 +58,7 @@ def read_source(source: Any, name: str | None, limits: Limits | None = None) -> 
         label = name or os.path.basename(path)
         size = _check_regular(path)
         try:
-            with open(path, "rb") as fh:  # read-only: the user's file is never modified
+            with open_regular(path) as fh:  # read-only: the user's file is never modified
                 if limits.max_rows < size <= limits.max_bytes:  # may hold more lines than the row budget
                     _count_lines(fh, label, limits)
                 data = fh.read(limits.max_bytes + 1)
@@ -108,9 +108,12 @@ def _count_lines(fh: Any, label: str, limits: Limits) -> None:
     fh.seek(0)
 
 
-def _check_regular(path: str) -> int:
+_RESULTS_FIX = "save the results to a CSV or Parquet file and give its path (or pipe them in with '-')"
+
+
+def _check_regular(path: str, fix: str = _RESULTS_FIX) -> int:
     """Refuse anything but a regular file before opening it (a FIFO would block, /dev/zero never ends); return
-    its size in bytes."""
+    its size in bytes. ``fix`` ends the message (what to give instead)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -120,15 +123,38 @@ def _check_regular(path: str) -> int:
     except OSError as exc:
         raise EvalStatsError(f"'{path}' cannot be read ({exc.strerror or exc}); give the path of a CSV or "
                              "Parquet file") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise EvalStatsError(f"'{path}' is a folder, not a file; give the path of a CSV or Parquet file")
-    if not stat.S_ISREG(st.st_mode):
-        kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(st.st_mode) else "a device" if
-                stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
-                else "not a regular file")
-        raise EvalStatsError(f"'{path}' is {kind}, not a regular file; save the results to a CSV or Parquet file "
-                             "and give its path (or pipe them in with '-')")
+    _refuse_unless_regular(path, st.st_mode, fix)
     return st.st_size
+
+
+def _refuse_unless_regular(path: str, mode: int, fix: str) -> None:
+    if stat.S_ISDIR(mode):
+        raise EvalStatsError(f"'{path}' is a folder, not a file; give the path of a CSV or Parquet file")
+    if not stat.S_ISREG(mode):
+        kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device" if
+                stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "not a regular file")
+        raise EvalStatsError(f"'{path}' is {kind}, not a regular file; {fix}")
+
+
+def open_regular(path: str, fix: str = _RESULTS_FIX) -> BinaryIO:
+    """``path`` opened for reading (binary), only when it is a regular file: the open never blocks (``O_NONBLOCK``:
+    a FIFO swapped in after :func:`_check_regular` does not hang it) and the check is made on the open file
+    (``fstat``), so what is read is what was checked. The user's file is only ever opened for reading."""
+    _check_regular(path, fix)  # the messages for a missing file, a permission, a folder
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise EvalStatsError(f"file '{path}' does not exist; check the path and the spelling") from None
+    except PermissionError:
+        raise EvalStatsError(f"file '{path}' cannot be read (permission denied); check its permissions") from None
+    try:
+        _refuse_unless_regular(path, os.fstat(fd).st_mode, fix)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
 
 
 _COMPRESSED_EXT = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zip")
@@ -478,7 +504,7 @@ def open_path(source: Any, name: str | None, limits: Limits) -> tuple[OpenedFile
     def stream(limit: int | None = None) -> Any:
         import pyarrow as pa
 
-        fh = open(path, "rb")  # noqa: SIM115 - read-only (the user's file is never modified); closed when dropped
+        fh = open_regular(path)  # read-only (the user's file is never modified); closed when dropped
         fh.seek(bom)  # the bytes path parses the text without its byte-order mark: the same blocks
         if limit is not None:
             with fh:
@@ -487,7 +513,7 @@ def open_path(source: Any, name: str | None, limits: Limits) -> tuple[OpenedFile
         return pa.PythonFile(fh, mode="r")
 
     def decoded() -> str:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             return fh.read()[bom:].decode("utf-8")
 
     return open_csv_text(head, stream, decoded, n_lines, label, ext, limits, size - bom), label, ext
@@ -502,7 +528,7 @@ def _scan(path: str, size: int, label: str, limits: Limits) -> tuple[str, int, i
     decoder = codecs.getincrementaldecoder("utf-8")()
     lf = cr = crlf = 0
     count_early = limits.max_rows < size  # read_source's pre-count of a file that may hold more lines
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         block = fh.read(_BLOCK_SIZE)
         bom = 3 if block.startswith(b"\xef\xbb\xbf") else 0
         start = block[bom:bom + 4096]

@@ -65,7 +65,7 @@ def choose_engine(path: Any, limits: Limits | None = None) -> str:
     if not isinstance(path, str | os.PathLike):
         return "memory"
     path = os.fspath(path)
-    if os.path.isdir(path) or _glob.has_magic(path):
+    if os.path.isdir(path) or (_glob.has_magic(path) and not os.path.lexists(path)):
         return "duckdb"
     try:
         return "duckdb" if os.path.getsize(path) > limits.max_bytes else "memory"
@@ -74,28 +74,59 @@ def choose_engine(path: Any, limits: Limits | None = None) -> str:
 
 
 def _files(path: str) -> tuple[list[str], str]:
-    """The files a path names (a file, a folder of .parquet or .csv files, or a glob) and their type."""
+    """The files a path names and their type: a file (by its name, whatever characters it holds); a folder's
+    .parquet files, else its .csv files, in its sub-folders too (hidden ones left out, each folder once even
+    through a link loop); or, only when no file or folder has that name, the files a glob the caller wrote
+    matches (``results/*.parquet``, matched here once). Each is then read by its literal name: DuckDB and Spark
+    never expand a file's name again (issue 46: a file named ``*.parquet`` made DuckDB read its neighbours).
+
+    Only regular files are listed (a FIFO would block the engine: refused before any read), each once (two links
+    to one file are one file).
+    """
+    from ._read import _check_regular
+
     path = os.fspath(path)
-    if "://" in path:  # s3://, https://, gs://: DuckDB's httpfs reads (and expands) it
+    if "://" in path and not os.path.lexists(path):  # s3://, https://, gs://: DuckDB's httpfs reads (and expands) it
         return [path], "parquet" if path.lower().rstrip("/").endswith((".parquet", ".pq")) else "csv"
     if os.path.isdir(path):
-        found = sorted(_glob.glob(os.path.join(path, "**", "*.parquet"), recursive=True)) or sorted(
-            _glob.glob(os.path.join(path, "**", "*.csv"), recursive=True))
+        found = _folder_files(path, ".parquet") or _folder_files(path, ".csv")
         if not found:
             raise EvalStatsError(f"folder '{path}' holds no .parquet or .csv files; give a folder of Parquet (or CSV) "
                                  "files, one file, or a glob such as 'results/*.parquet'")
+    elif os.path.lexists(path):
+        found = [path]
     elif _glob.has_magic(path):
         found = sorted(_glob.glob(path, recursive=True))
         if not found:
             raise EvalStatsError(f"no file matches '{path}'; check the pattern")
-    elif os.path.isfile(path):
-        found = [path]
     else:
         raise EvalStatsError(f"file '{path}' does not exist; check the path and the spelling")
-    kinds = {"parquet" if f.lower().endswith((".parquet", ".pq")) else "csv" for f in found}
+    seen, files = set(), []
+    for f in found:
+        _check_regular(f)  # a FIFO, a device, a folder matched by a glob: refused, never opened
+        st = os.stat(f)
+        if (st.st_dev, st.st_ino) not in seen:
+            seen.add((st.st_dev, st.st_ino))
+            files.append(f)
+    kinds = {"parquet" if f.lower().endswith((".parquet", ".pq")) else "csv" for f in files}
     if len(kinds) > 1:
         raise EvalStatsError(f"'{path}' mixes Parquet and CSV files; give files of one kind")
-    return found, kinds.pop()
+    return files, kinds.pop()
+
+
+def _folder_files(folder: str, ext: str) -> list[str]:
+    """The files ending in ``ext`` in ``folder`` and its sub-folders, sorted by path; names starting with '.' are
+    left out (as a glob leaves them), and a folder reached twice (a link loop) is walked once."""
+    found, walked = [], set()
+    for top, dirs, names in os.walk(folder, followlinks=True):
+        st = os.stat(top)
+        if (st.st_dev, st.st_ino) in walked:
+            dirs[:] = []
+            continue
+        walked.add((st.st_dev, st.st_ino))
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += [os.path.join(top, n) for n in names if n.endswith(ext) and not n.startswith(".")]
+    return sorted(found)
 
 
 def duckdb_connection(memory_limit: str | None = None, temp_directory: str | None = None,
@@ -128,6 +159,27 @@ def _path_literal(path: str) -> str:
     return os.fspath(path).replace("'", "''")
 
 
+#: The characters that make DuckDB read a path as a glob pattern (it expands nothing else: no braces, and a
+#: leading '~' only, which an absolute path never has).
+_DUCKDB_GLOB = frozenset("*?[")
+
+
+def _duckdb_path(con: Any, path: str) -> str:
+    """``path`` as DuckDB reads exactly that one file: absolute (no ``~`` expansion), and when its name holds a
+    glob character, each one escaped as a one-character class (``run[1].csv`` as ``run[[]1].csv``), checked with
+    DuckDB's own ``glob()`` to match that file alone.
+    """
+    full = os.path.abspath(path)
+    if not _DUCKDB_GLOB.intersection(full):
+        return full
+    escaped = "".join(f"[{c}]" if c in "*?[{}" else c for c in full)
+    matched = [row[0] for row in con.execute("SELECT file FROM glob(?)", [escaped]).fetchall()]
+    if matched != [full]:  # e.g. a backslash beside a glob character, which DuckDB's glob cannot match literally
+        raise EvalStatsError(f"DuckDB cannot read {os.path.basename(path)!r} by its name alone (it would read it as "
+                             "a pattern); rename the file without * ? [ \\ and give it again")
+    return escaped
+
+
 class _Duck:
     """The DuckDB side: the file as a view ``es_raw``, its sample, and the tables kept between queries."""
 
@@ -135,7 +187,7 @@ class _Duck:
         self.files, self.file_type = _files(path)
         self.con = con if con is not None else duckdb_connection()
         self.dialect = q.DUCKDB
-        listed = "[" + ", ".join(f"'{_path_literal(f)}'" for f in self.files) + "]"
+        listed = "[" + ", ".join(f"'{_path_literal(_duckdb_path(self.con, f))}'" for f in self.files) + "]"
         if self.file_type == "parquet":
             self.con.execute(f"CREATE OR REPLACE TEMP VIEW es_raw AS SELECT * FROM read_parquet({listed})")
             self.order = "(file_index * 1099511627776 + file_row_number)"
@@ -183,9 +235,9 @@ class _Spark:
         if self.file_type == "table":
             frame = spark.table(path)
         elif self.file_type == "parquet":
-            frame = spark.read.parquet(*self.files)
+            frame = spark.read.parquet(*map(_spark_path, self.files))
         else:
-            frame = spark.read.option("header", "true").csv(self.files)  # every column as text
+            frame = spark.read.option("header", "true").csv(list(map(_spark_path, self.files)))  # every column text
         from pyspark.sql import functions as F  # noqa: N812 - pyspark's own spelling
 
         frame.withColumn("es_row", F.monotonically_increasing_id()).createOrReplaceTempView("es_raw")
@@ -220,6 +272,14 @@ class _Spark:
     def close(self) -> None:
         for name in ("es_cells", "es_questions", "es_models"):
             self.spark.catalog.dropTempView(name)
+
+
+def _spark_path(path: str) -> str:
+    """A local file as Spark (Hadoop's ``globStatus``) reads exactly that one file: absolute, with each of
+    ``\\ * ? [ ] { }`` escaped by a backslash (``run[1].csv`` would read ``run1.csv``, ``x{1,2}.csv`` ``x1.csv``)."""
+    if "://" in path and not os.path.lexists(path):
+        return path
+    return "".join(f"\\{c}" if c in "\\*?[]{}" else c for c in os.path.abspath(path))
 
 
 def _unmasked(values: Any) -> np.ndarray:
@@ -393,13 +453,22 @@ def server_path(name: str, environ: dict | None = None) -> str:
     if not name or os.path.isabs(name) or _glob.has_magic(name) or "://" in name:
         raise EvalStatsError(f"give a file or folder inside the server's data folder by its relative name (no "
                              f"absolute path, pattern or URL), e.g. 'evals/run1.parquet'; got {name!r}")
+    from ._read import _check_regular
+
     base = os.path.realpath(root)
-    path = os.path.realpath(os.path.join(base, name))
-    inside = [path] + ([os.path.realpath(f) for f in _files(path)[0]] if os.path.isdir(path) else [])
-    if any(os.path.commonpath([base, p]) != base for p in inside):
+    path = os.path.realpath(os.path.join(base, name))  # every link resolved before the check, for every engine
+
+    def outside(p: str) -> bool:
+        return os.path.commonpath([base, p]) != base
+
+    if outside(path):
         raise EvalStatsError(f"{name!r} leads outside the server's data folder; only files inside it can be read")
     if not os.path.exists(path):
         raise EvalStatsError(f"{name!r} is not in the server's data folder; check the name")
+    if not os.path.isdir(path):
+        _check_regular(path)  # a FIFO or a device would block the session: refused before any read
+    elif any(outside(os.path.realpath(f)) for f in _files(path)[0]):  # only regular files, each read by its name
+        raise EvalStatsError(f"{name!r} leads outside the server's data folder; only files inside it can be read")
     return path
 
 

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ._columns import unique_names
-from ._read import _check_regular
+from ._read import open_regular
 from .errors import EvalStatsError
 
 __all__ = ["HUMAN_NAMES", "MAX_LABEL_BYTES", "NotLabels", "detect_human_col", "parse_labels", "check_scale", "human_matrix",
@@ -206,11 +206,11 @@ def read_labels_bytes(source: Any, name: str) -> bytes:
         raw = source
     else:
         try:
-            _check_regular(source)  # the results reader's check: a FIFO would block, /dev/zero never ends
+            fh = open_regular(source)  # the results reader's check: a FIFO would block, /dev/zero never ends
         except EvalStatsError as exc:
             raise EvalStatsError(f"labels: {str(exc).split('; ')[0]}; give the labels as a CSV file") from None
         try:
-            with open(source, "rb") as fh:
+            with fh:  # opened without blocking, checked on the open file: a FIFO swapped in is refused too
                 raw = fh.read(MAX_LABEL_BYTES + 1)
         except OSError as exc:
             raise EvalStatsError(f"{name}: cannot be read ({exc.strerror or exc})") from None

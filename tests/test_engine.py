@@ -8,6 +8,7 @@ Oracle: ``file_sums(question_scores(load(path)))`` (numpy over the QuestionTable
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import numpy as np
@@ -372,3 +373,59 @@ def test_runs_in_ids_of_a_wide_file_equal_memory(tmp_path):
     path.write_text("question,alpha,beta\n" + "\n".join(rows) + "\n")
     memory, sql = _verdict(lambda: load(str(path))), _verdict(lambda: sums_of(str(path)))
     assert memory == sql and "3 question ids look like runs" in memory[0]
+
+
+# ------------------------------------------------------------------------- file names are never patterns
+def _models_file(path: Path, models: tuple[str, ...]) -> None:
+    path.write_text("question,model,score\n" + "".join(f"q{i},{m},{(i + j) % 2}\n" for i in range(6)
+                                                       for j, m in enumerate(models)))
+
+
+def test_a_file_is_read_by_its_literal_name_never_as_a_pattern(tmp_path):
+    """run[1].csv read run1.csv, and a file named '*.csv' or 'results_*.csv' pulled in its neighbours
+    (issue 46): DuckDB expanded the names again. Each is now read alone, by its name."""
+    _models_file(tmp_path / "run1.csv", ("A", "B"))
+    _models_file(tmp_path / "run[1].csv", ("C", "D"))
+    _models_file(tmp_path / "*.csv", ("E", "F"))
+    _models_file(tmp_path / "results_*.csv", ("G", "H"))
+    _models_file(tmp_path / "results_x.csv", ("I", "J"))
+    _models_file(tmp_path / "~x{1,2}?.csv", ("K", "L"))
+    for name, models in (("run[1].csv", ("C", "D")), ("*.csv", ("E", "F")), ("results_*.csv", ("G", "H")),
+                         ("~x{1,2}?.csv", ("K", "L"))):
+        sums = sums_of(str(tmp_path / name))
+        assert sums.models == models, name
+        assert "answers per question" not in " ".join(sums.notes)  # no neighbour read as a second run
+        assert engine.choose_engine(str(tmp_path / name)) == "memory"  # a small file, not a folder or glob
+    assert set(sums_of(str(tmp_path / "results_x*.csv")).models) == {"I", "J"}  # a glob no file is named: matched
+
+
+def test_a_folder_reads_each_regular_file_once_and_refuses_a_fifo(tmp_path):
+    """A link loop read one file 41 times as 'resamples' (issue 46); a FIFO would block the engine."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    _models_file(folder / "a.csv", ("A", "B"))
+    (folder / "loop").symlink_to(folder)
+    (folder / "twice.csv").symlink_to(folder / "a.csv")
+    assert engine._files(str(folder))[0] == [str(folder / "a.csv")]
+    assert "answers per question" not in " ".join(sums_of(str(folder)).notes)  # one answer each: no resamples
+    os.mkfifo(folder / "pipe.csv")
+    with pytest.raises(EvalStatsError, match="named pipe"):
+        sums_of(str(folder))
+    with pytest.raises(EvalStatsError, match="named pipe"):
+        sums_of(str(folder / "pipe.csv"))
+
+
+def test_the_server_folder_never_reads_a_hidden_link_outside_through_a_pattern_name(tmp_path):
+    """A file named '*.csv' beside a hidden link to a file outside: DuckDB expanded the name and the page showed
+    the outside file's models (issue 46). Only '*.csv' itself is read."""
+    root = tmp_path / "data"
+    (root / "runs").mkdir(parents=True)
+    _models_file(root / "runs" / "*.csv", ("A", "B"))
+    _models_file(tmp_path / "secret.csv", ("Secret", "Other"))
+    (root / "runs" / ".hidden.csv").symlink_to(tmp_path / "secret.csv")
+    env = {engine.SERVER_DATA: str(root)}
+    path = engine.server_path("runs", env)
+    assert sums_of(path).models == ("A", "B")
+    os.mkfifo(root / "pipe.csv")
+    with pytest.raises(EvalStatsError, match="named pipe"):
+        engine.server_path("pipe.csv", env)

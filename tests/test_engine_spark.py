@@ -113,3 +113,14 @@ def test_spark_reads_hostile_files_as_memory_does(spark, tmp_path):
                                                                for i in range(10) for m in "AB"))
     with pytest.raises(EvalStatsError, match="column 'human' of human.csv holds human labels.*spark engine"):
         sums_of(str(human), engine="spark", spark=spark, human_labels=True)
+
+
+def test_spark_reads_a_file_by_its_literal_name_never_as_a_pattern(spark, tmp_path):
+    """Hadoop's glob read run[1].csv as run1.csv and x{1,2}.csv as x1.csv (issue 46): the names are escaped."""
+    from test_engine import _models_file
+
+    for name, models in (("run1.csv", ("A", "B")), ("run[1].csv", ("C", "D")), ("x1.csv", ("E", "F")),
+                         ("x{1,2}.csv", ("G", "H")), ("*.csv", ("I", "J"))):
+        _models_file(tmp_path / name, models)
+    for name, models in (("run[1].csv", ("C", "D")), ("x{1,2}.csv", ("G", "H")), ("*.csv", ("I", "J"))):
+        assert sums_of(str(tmp_path / name), engine="spark", spark=spark).models == models, name

@@ -307,3 +307,29 @@ def test_parquet_whose_columns_unpack_beyond_the_budget_is_refused_from_its_foot
     with pytest.raises(EvalStatsError, match="decompresses to more than the limit of 4 MB"):
         load(str(path), limits=Limits.from_env(max_bytes=4 << 20))
     assert load(str(path)).n_questions == 2
+
+
+def test_a_fifo_or_a_device_as_labels_is_refused_before_any_read(tmp_path, capsys):
+    """--labels FIFO hung the command (issue 46); /dev/zero would never end: one line, exit 2, at once."""
+    import os
+    from pathlib import Path
+
+    results = str(Path(__file__).parent.parent / "examples" / "multilingual_clustered.csv")
+    os.mkfifo(tmp_path / "labels.csv")
+    for labels, kind in ((str(tmp_path / "labels.csv"), "a named pipe (FIFO)"), (os.devnull, "a device")):
+        for command in (["gate", results, "--baseline", "Galleon", "--candidate", "Frigate"], ["analyze", results]):
+            assert cli.main([*command, "--labels", labels]) == 2
+            lines = [x for x in capsys.readouterr().err.splitlines() if not x.startswith("evalbars: warning:")]
+            assert len(lines) == 1 and f"is {kind}, not a regular file" in lines[0] and "labels" in lines[0], lines
+
+
+def test_a_file_swapped_for_a_fifo_after_the_check_is_still_refused(tmp_path, monkeypatch):
+    """The open itself never blocks and checks the open file: a FIFO that replaces a checked file is refused."""
+    import os
+
+    from evalstats_core import _read
+
+    os.mkfifo(tmp_path / "pipe.csv")
+    monkeypatch.setattr(_read, "_check_regular", lambda path, fix="": 1)  # the check passed before the swap
+    with pytest.raises(EvalStatsError, match="named pipe"):
+        _read.open_regular(str(tmp_path / "pipe.csv"))

@@ -85,6 +85,28 @@ def test_a_link_out_of_the_folder_is_refused(data_dir):
     _refused(_open("out/secret.csv"), "leads outside")
 
 
+def test_a_fifo_in_the_folder_is_refused_and_nothing_hangs(data_dir):
+    """A FIFO in the server folder hung the session (issue 46): by name, or among a folder's files, refused."""
+    import os
+
+    os.mkfifo(data_dir / "pipe.csv")
+    _refused(_open("pipe.csv"), "named pipe (FIFO)")
+    os.mkfifo(data_dir / "runs" / "pipe.parquet")
+    _refused(_open("runs"), "named pipe (FIFO)")
+
+
+def test_a_file_named_like_a_pattern_never_reads_a_hidden_link_outside(data_dir):
+    """'*.parquet' beside a hidden link to a file outside: the page showed the outside file's models (issue 46)."""
+    outside = _table(7, 30)
+    pq.write_table(outside.set_column(1, "model", pa.array(["Secret"] * len(outside))),
+                   data_dir.parent / "outside.parquet")
+    (data_dir / "runs" / ".hidden.parquet").symlink_to(data_dir.parent / "outside.parquet")
+    (data_dir / "runs" / "part1.parquet").rename(data_dir / "runs" / "*.parquet")
+    at = _open("runs")
+    assert not at.error, _errors(at)
+    assert at.session_state[LAST_KEY].models and "Secret" not in {m.model for m in at.session_state[LAST_KEY].models}
+
+
 def test_a_small_file_is_read_like_an_upload(data_dir):
     at = _open(EXAMPLE.name)
     no_exceptions(at)
