@@ -10,10 +10,24 @@ the API's words.
 
 from __future__ import annotations
 
+from typing import Any
+
+from evalstats_core.escape import escape_streamlit
 from evalstats_core.flags import literal, respell
 from evalstats_core.vocabulary import INTERVAL_METHODS, SE_METHODS
 
-__all__ = ["CONTROLS", "for_workbench", "say"]
+__all__ = ["CONTROLS", "DUPLICATES", "NO_CLUSTER", "SCALES", "esc", "for_workbench", "say"]
+
+#: the values of the page's choices, as its controls show them (the page's modules and the words below share them)
+NO_CLUSTER = "(none)"
+DUPLICATES = {"resamples": "resamples (averaged)", "error": "an error (duplicated rows)"}
+SCALES = {"error": "an error (name the models)", "allow": "allowed (with a warning)"}
+
+
+def esc(text: Any) -> str:
+    """User text made inert for ``st.markdown``: the one Streamlit escaper (evalstats_core.escape)."""
+    return escape_streamlit(text)
+
 
 _RUNS = "'Read question ids like 1.1, 1.2 as runs of question 1'"
 #: keyword -> the control on the page that sets it (its label, quoted as the page shows it)
@@ -28,10 +42,7 @@ CONTROLS = {"question_col": "'Question column'", "model_col": "'Model column'", 
 
 
 def _values(key: str) -> dict[str, str]:
-    """How the control of ``key`` shows each value (imported here: the page's modules import this one)."""
-    from .workbench import DUPLICATES, NO_CLUSTER
-    from .workbench_reading import SCALES
-
+    """How the control of ``key`` shows each value ."""
     return {"duplicates": DUPLICATES, "mixed_scales": SCALES, "method": SE_METHODS, "interval": INTERVAL_METHODS,
             "use_clusters": {"False": NO_CLUSTER}}.get(key, {})
 
@@ -65,6 +76,4 @@ def for_workbench(message: str) -> str:
 
 def say(message: object) -> str:
     """A core message for ``st.error`` / ``st.warning``: in the workbench's words, made inert for Markdown."""
-    from .workbench import esc
-
     return esc(for_workbench(str(message)))

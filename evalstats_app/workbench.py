@@ -20,14 +20,14 @@ from evalstats_core import report
 from evalstats_core.analysis import ADJUST_LABELS
 from evalstats_core.data import Prepared
 from evalstats_core.errors import EvalStatsError
+from evalstats_core.reading import ReadingOptions
 
 from . import examples
-from .option_words import say
+from .option_words import DUPLICATES, NO_CLUSTER, esc, say  # noqa: F401 - DUPLICATES, NO_CLUSTER: their home before issue 38
 
 INJECT_KEY = "_analyze_injected"
 LAST_KEY = "_analyze_last"  # the Analysis the page shows (read by tests that compare with the command line)
 ALL_PAIRS = "(all pairs)"
-NO_CLUSTER = "(none)"
 DETECT = None  # a role widget left empty means "detect from the column names"
 FORMATS = {"auto": "detect", "long": "long", "wide": "wide"}
 ADJUST = {"holm": f"{ADJUST_LABELS['holm']} (family-wise)", "bh": f"{ADJUST_LABELS['bh']} (false discovery rate)",
@@ -42,7 +42,6 @@ ROLE_KEYS = ("analyze_format", "analyze_question_col", "analyze_model_col", "ana
 AUTO_CLUSTER = "(found by the importer)"
 
 
-DUPLICATES = {"resamples": "resamples (averaged)", "error": "an error (duplicated rows)"}
 #: beyond this many models the all-pairs views (matrix, every-pair chart) give way to "every model against
 #: the leader": 40 models are 780 pairs; 110 models (5,995 pairs) passed Altair's 5,000-row limit (issue 13)
 ALL_PAIRS_MAX_MODELS = 40
@@ -97,13 +96,6 @@ def _profile(folder: str, phase: str) -> None:
         prof = _profiler.pop()
         prof.disable()
         prof.dump_stats(os.path.join(folder, f"results_{len(os.listdir(folder)):03d}.prof"))
-
-
-def esc(text: Any) -> str:
-    """User text made inert for ``st.markdown``: the one Streamlit escaper (evalstats_core.escape)."""
-    from evalstats_core.escape import escape_streamlit
-
-    return escape_streamlit(text)
 
 
 def fix_choice(key: str, options: list, fallback: Any) -> None:
@@ -404,8 +396,6 @@ def run(source: Source, reading: Any, settings: dict) -> Results | None:
     """The cached analysis for these settings (and its all-pairs twin for the ranking); ``reading`` is what
     :func:`evalstats_app.workbench_reading.roles_controls` returned. The analysis names every file and every
     reading choice in its command (the command line's own)."""
-    from .workbench_reading import with_command
-
     prepared, roles_key = reading.prepared, reading.options
     opts = (settings["baseline"], settings["confidence"], settings["paired"], reading.use_clusters,
             settings["adjust"], settings["method"], settings["cluster_se"], settings["wild"])
@@ -431,3 +421,11 @@ def run(source: Source, reading: Any, settings: dict) -> Results | None:
     analysis, everything = with_command(analysis, source, roles_key), with_command(everything, source, roles_key)
     st.session_state[LAST_KEY] = analysis
     return Results(analysis, everything, guards, ranking, opts, (source.key, roles_key, opts))
+
+
+def with_command(analysis: Any, source: Source, opts: ReadingOptions) -> Any:
+    """The analysis whose ``settings.command`` names every file of ``source`` and every reading choice:
+    the command line's own (:func:`evalstats_core.cli.with_command`)."""
+    from evalstats_core.cli import with_command as cli_command
+
+    return cli_command(analysis, source.names, opts)

@@ -12,38 +12,35 @@ bytes}`` or ``{"files": [(name, bytes), ...]}`` in ``st.session_state[INJECT_KEY
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 
+from evalstats_core._read import open_regular
 from evalstats_core.data import Prepared, file_columns
 from evalstats_core.errors import EvalStatsError
 from evalstats_core.reading import ReadingOptions
 
 from . import examples
-from .option_words import say
+from .option_words import DUPLICATES, NO_CLUSTER, SCALES, esc, say
 from .workbench import (
     AUTO_CLUSTER,
     DETECT,
-    DUPLICATES,
     EXAMPLE_PREFIX,
     FORMATS,
     INJECT_KEY,
     LAST_KEY,
-    NO_CLUSTER,
     ROLE_KEYS,
     Source,
     by_scope,
-    esc,
     fix_choice,
 )
 from .workbench_bundle import open_bundle
 
 #: what the uploader reads (issue 26): said in its label and accepted by extension
 UPLOAD_TYPES = ["csv", "tsv", "txt", "gz", "bz2", "xz", "parquet", "pq", "jsonl", "json", "eval", "zip"]
-SCALES = {"error": "an error (name the models)", "allow": "allowed (with a warning)"}
 MODEL_NAME_KEY = "analyze_model_name_"  # + the file's position: one name per uploaded file
 
 
@@ -102,12 +99,10 @@ def source_controls(content) -> Source:
                                   help="Results tables: long (question, model, score) or wide (one column per "
                                        "model). Harness logs are read by their importers and joined on the question.")
     uploads = list(uploads or [])
-    from . import workbench_server
-
     right.caption("Read in memory for this session only; never written to disk or kept. A link to this page "
                   "carries the settings only, never your file: to share the analysis itself, download it (section "
                   "8) and open the .zip here.")
-    on_server = workbench_server.path_control(right)  # an upload wins over it, as over the example
+    on_server = path_control(right)  # an upload wins over it, as over the example
     injected = st.session_state.get(INJECT_KEY)
     own = bool(uploads) or bool(injected) or on_server is not None
     slug = left.selectbox("Example", list(examples.EXAMPLES), format_func=lambda s: examples.EXAMPLES[s].label,
@@ -468,9 +463,69 @@ def reading_warnings(warnings) -> None:
         st.warning(say(w), icon=":material/warning:")
 
 
-def with_command(analysis: Any, source: Source, opts: ReadingOptions) -> Any:
-    """The analysis whose ``settings.command`` names every file of ``source`` and every reading choice:
-    the command line's own (:func:`evalstats_core.cli.with_command`)."""
-    from evalstats_core.cli import with_command as cli_command
+PATH_KEY = "analyze_server_path"
 
-    return cli_command(analysis, source.names, opts)
+
+
+#: a file the in-memory path reads; anything else bigger than the budget must be a table DuckDB reads
+SQL_TABLES = (".parquet", ".pq", ".csv")
+
+
+
+def enabled() -> bool:
+    """True when the server's administrator named a data folder (``EVALSTATS_SERVER_DATA``)."""
+    from evalstats_core.engine import SERVER_DATA
+
+    return bool(os.environ.get(SERVER_DATA))
+
+
+
+def _stamp(path: str) -> str:
+    """Size and modification time of a file, or of every file a folder holds: a changed file is read again."""
+    from evalstats_core.engine import _files
+
+    files = _files(path)[0] if os.path.isdir(path) else [path]
+    stats = [os.stat(f) for f in files]
+    return f"{len(files)}:{sum(s.st_size for s in stats)}:{max(s.st_mtime_ns for s in stats)}"
+
+
+
+def path_control(where) -> Source | None:
+    """The server path box (only when the server offers one); returns the source it names, None when empty.
+
+    A refused name (outside the folder, missing, a pattern, the option off) is one ``st.error`` and a source
+    whose :attr:`~evalstats_app.workbench.Source.problem` says so (the page then stops there)."""
+    from evalstats_core.engine import SERVER_DATA, choose_engine, server_path
+    from evalstats_core.limits import Limits
+
+    if not enabled() and not st.session_state.get(PATH_KEY):
+        return None
+    name = where.text_input("Or a file or folder on this server", key=PATH_KEY, placeholder="evals/run1.parquet",
+                            help=f"A Parquet or CSV file, or a folder of them, inside the folder the server's "
+                                 f"administrator named ({SERVER_DATA}), by its relative name. Big files and folders "
+                                 "are aggregated by DuckDB without reading the rows into memory.")
+    name = str(name or "").strip()
+    if not name:
+        return None
+    try:
+        path = server_path(name)
+        stamp = _stamp(path)
+        limits = Limits.from_env()
+        engine = choose_engine(path, limits)
+        if engine != "memory" and not os.path.isdir(path) and not path.lower().endswith(SQL_TABLES):
+            raise EvalStatsError(f"{name!r} is {os.path.getsize(path) / 1e6:,.0f} MB, over the in-memory budget of "
+                                 f"{limits.max_bytes / 1e6:,.0f} MB, and only Parquet or CSV files are read through "
+                                 "DuckDB beyond it; convert it to Parquet")
+    except (EvalStatsError, OSError) as exc:
+        st.session_state.pop(LAST_KEY, None)  # nothing is analyzed: no earlier analysis stands in for it
+        where.error(f"**{esc(name)} cannot be read on the server.** {esc(exc)}", icon=":material/error:")
+        return Source(b"", name, "", True, problem=str(exc))
+    key = f"srv:{path}:{stamp}"
+    if engine == "memory":  # read like an upload: every section of the page
+        try:
+            with open_regular(path) as fh:  # a FIFO swapped in since server_path's check: refused, never waited on
+                return Source(fh.read(limits.max_bytes + 1), name, key, True)
+        except EvalStatsError as exc:
+            where.error(f"**{esc(name)} cannot be read on the server.** {esc(exc)}", icon=":material/error:")
+            return Source(b"", name, "", True, problem=str(exc))
+    return Source(b"", name, key, True, path=path)

@@ -18,6 +18,7 @@ from evalstats_app.workbench import (
     ADJUST,
     Results,
     Source,
+    bundle_settings,
     by_scope,
     esc,
     fix_choice,
@@ -431,7 +432,6 @@ def export_section(content, prepared: Prepared, res: Results, method: str) -> No
         shell.download_table("All tables (ZIP of CSV)", lambda: _zip(report.csv_tables(a)), file_name=f"{stem}_tables.zip",
                              mime="application/zip", key="analyze_dl_zip")
     _presenter_exports(a, stem)
-    from evalstats_app.workbench import bundle_settings
     from evalstats_core.bundle import make_bundle
 
     use_clusters = bool(res.opts[3])

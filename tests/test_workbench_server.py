@@ -17,7 +17,7 @@ import pytest
 from conftest import ROOT, no_exceptions, run_page
 
 from evalstats_app.workbench import LAST_KEY
-from evalstats_app.workbench_server import PATH_KEY
+from evalstats_app.workbench_reading import PATH_KEY  # moved from workbench_server (issue 38)
 from evalstats_core import engine
 from evalstats_core.analysis import analyze
 from evalstats_core.data import prepare
