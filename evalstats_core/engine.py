@@ -485,9 +485,15 @@ def _roles(side: Any, label: str, limits: Limits, o: dict) -> tuple[dict, Any]:
         raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
     given = {"question": o["question_col"], "model": o["model_col"], "score": o["score_col"],
              "cluster": o["cluster_col"]}
+    names = [str(c) for c in sample.schema.names]  # SQL needs the names as the engine calls them
+    header = _header(side.files[0], "csv") if side.file_type == "csv" else []
+    if len(header) == len(names):  # the reader sees the CSV's own names: an empty one is '(unnamed column 4)',
+        sample = sample.rename_columns(header)  # not DuckDB's 'column3' or Spark's '_c3'
+    else:
+        header = [n.strip() for n in names]
     records = read_table(None, label, ".parquet", limits, opened=opened_arrow(sample, label, limits),
                          format=o["format"], given=given, ignore_cols=o["ignore_cols"])
-    raw = {str(c).strip(): str(c) for c in sample.schema.names}  # the reader strips names; SQL needs them as written
+    raw = dict(zip(header, names, strict=True))  # the reader strips names; SQL needs them as the engine has them
     lay = records.layout
     roles = {"format": lay["format"], "question": raw[lay["question_col"]],
              "model": raw.get(lay["model_col"] or ""), "score": raw.get(lay["score_col"] or ""),

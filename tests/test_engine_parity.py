@@ -73,6 +73,10 @@ CASES = {
     "human labels in a column": (lambda t: _write(t, "human.csv", _long(human=True)), "holds human labels"),
     "gold labels in a parquet column": (lambda t: _write(t, "gold.parquet", _long(human=True).rename(
         columns={"human": "Gold"})), "holds human labels"),
+    "an unnamed column": (lambda t: _write(t, "unnamed.csv", "question,model,score,\n" + "".join(
+        f"q{i},{m},{i % 2},\n" for i in range(20) for m in "AB")), "same"),
+    " spaced , quoted names ": (lambda t: _write(t, "spaced.csv", '\ufeff" question ", model ,"score"\n' + "".join(
+        f"q{i},{m},{i % 3 == 0:d}\n" for i in range(20) for m in "AB")), "same"),
     "two columns named score": (lambda t: _write(t, "dup.csv", "question,model,score,score\n" + "".join(
         f"q{i},{m},{i % 2},{i % 3 == 0:d}\n" for i in range(20) for m in "AB")), "same"),
     "Score and 'score ' alike": (lambda t: _write(t, "dup2.csv", "question,model,Score,score \n" + "".join(
