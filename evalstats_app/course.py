@@ -15,6 +15,7 @@ import streamlit as st
 
 from .content import Content
 from .pacing import chapter_time
+from .presenter import presenting
 
 __all__ = ["header", "optional", "python_block", "script_of"]
 
@@ -28,15 +29,27 @@ _PHONE_CSS = ("<style>@media (max-width: 640px) { [data-testid=\"stMain\"] [data
 
 
 def header(content: Content) -> None:
-    """Under the chapter's promise: "After this chapter you can ..." and the measured time on screen."""
+    """Under the chapter's promise: "After this chapter you can ..." (``objectives_heading`` in the front
+    matter changes the words: the lesson plan's "After this class you can") and the measured time on screen.
+    In presenter mode both are speaker notes: the slide keeps the title and the promise."""
     objectives = content.meta.get("objectives") or []
+    lines = []
     if objectives:
         items = "\n".join(f"- {line}" for line in objectives)
-        st.markdown(f"**After this chapter you can**\n\n{items}")
+        lines.append(f"**{content.meta.get('objectives_heading', 'After this chapter you can')}**\n\n{items}")
     timing = chapter_time(content.slug)
     if timing is not None:
-        st.caption(f":material/schedule: About {timing.minutes} min on the main path: {timing.describe()}. "
-                   "Sections marked *Optional* are collapsed and not counted.")
+        lines.append(f":material/schedule: About {timing.minutes} min on the main path: {timing.describe()}. "
+                     "Sections marked *Optional* are collapsed and not counted.")
+    if presenting() and content.slug != "teach":  # the plan's objectives are the class's: projected
+        if lines:
+            with st.expander("Speaker notes", icon=":material/speaker_notes:"):
+                st.markdown("\n\n".join(lines))
+        return
+    if objectives:
+        st.markdown(lines[0])
+    if timing is not None:
+        st.caption(lines[-1])
 
 
 def _opened(keys: Sequence[str]) -> bool:

@@ -11,6 +11,11 @@ rounded up. 200 words a minute is a careful pace for technical prose (general pr
 240; Brysbaert 2019); the allowances are the time to look at a chart and its caption, to try a control
 once, to read a formula, to scan a table and to answer a quiz. tests/test_pacing.py re-measures and
 checks the file, so a chapter that grows cannot keep an old time.
+
+It also opens every chapter in presenter mode (``?present=1``) and counts the words projected there
+(``projected``): what a class reads off the screen, at :data:`PROJECTED_WPM` (130 words a minute, reading
+aloud together), while the prose sits in collapsed speaker notes. The lesson plan's projected reading is
+the sum over the chapters it opens (:func:`plan_reading_minutes`), held under 45 minutes by a test.
 """
 
 from __future__ import annotations
@@ -23,9 +28,12 @@ from functools import lru_cache
 
 from .content import CONTENT_DIR
 
-__all__ = ["Counts", "WORDS_PER_MINUTE", "ALLOWANCE", "chapter_time", "measure", "manifest", "main"]
+__all__ = ["Counts", "WORDS_PER_MINUTE", "PROJECTED_WPM", "ALLOWANCE", "chapter_time", "measure", "manifest",
+           "projected_words", "plan_reading_minutes", "main"]
 
 WORDS_PER_MINUTE = 200
+#: A class reading a projected screen together (the issue's yardstick: 130 words a minute).
+PROJECTED_WPM = 130
 #: Minutes per chart, control, formula, table and quiz.
 ALLOWANCE = {"charts": 0.75, "controls": 0.25, "formulas": 0.25, "tables": 0.5, "quizzes": 1.0}
 PACING_FILE = CONTENT_DIR / "pacing.toml"
@@ -63,12 +71,24 @@ class Counts:
 
 
 @lru_cache(maxsize=1)
+def _file() -> dict:
+    return tomllib.loads(PACING_FILE.read_text(encoding="utf-8")) if PACING_FILE.is_file() else {}
+
+
+@lru_cache(maxsize=1)
 def manifest() -> dict[str, Counts]:
     """The measured counts by chapter slug (empty when the file is missing)."""
-    if not PACING_FILE.is_file():
-        return {}
-    data = tomllib.loads(PACING_FILE.read_text(encoding="utf-8"))
-    return {slug: Counts(**row) for slug, row in data.items()}
+    return {slug: Counts(**{k: v for k, v in row.items() if k != "projected"}) for slug, row in _file().items()}
+
+
+def projected_words(slug: str) -> int | None:
+    """Words chapter ``slug`` projects in presenter mode (measured; None when not measured)."""
+    return _file().get(slug, {}).get("projected")
+
+
+def plan_reading_minutes(slugs) -> float:
+    """Minutes of projected reading for a plan that opens the chapters ``slugs`` (each counted once, whole)."""
+    return sum(projected_words(s) or 0 for s in dict.fromkeys(slugs)) / PROJECTED_WPM
 
 
 def chapter_time(slug: str) -> Counts | None:
@@ -114,37 +134,53 @@ def measure(at, slug: str) -> Counts:
     return Counts(**out, quizzes=len(quizzes))
 
 
-def measure_all(timeout: float = 120) -> dict[str, Counts]:
-    """Open every Learn chapter in AppTest at its defaults and measure it."""
+def open_chapter(slug: str, *, present: bool = False, timeout: float = 120):
+    """An AppTest run of chapter ``slug`` at its defaults (in presenter mode when ``present``)."""
     from streamlit.testing.v1 import AppTest
 
-    from .chapters import LEARN, ROOT, available
+    from .chapters import ROOT, page_by_slug
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    at.run()
+    at.switch_page(page_by_slug(slug).path)
+    if present:
+        at.query_params["present"] = "1"
+    at.run()
+    return at
+
+
+def measure_all(timeout: float = 120) -> dict[str, tuple[Counts, int]]:
+    """Open every Learn chapter in AppTest at its defaults, and in presenter mode, and measure both."""
+    from .chapters import LEARN, available
 
     result = {}
     for page in LEARN:
         if page not in available():
             continue
-        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
-        at.run()
-        at.switch_page(page.path)
-        at.run()
-        result[page.slug] = measure(at, page.slug)
+        shown = measure(open_chapter(page.slug, timeout=timeout), page.slug)
+        projected = measure(open_chapter(page.slug, present=True, timeout=timeout), page.slug).words
+        result[page.slug] = (shown, projected)
     return result
 
 
-def render(counts: dict[str, Counts]) -> str:
-    lines = ["# Written by `python -m evalstats_app.pacing` (what each chapter shows by default; see",
-             "# evalstats_app/pacing.py). tests/test_pacing.py re-measures and fails when this is stale.", ""]
+def render(counts: dict[str, Counts], projected: dict[str, int] | None = None) -> str:
+    lines = ["# Written by `python -m evalstats_app.pacing` (what each chapter shows by default, and the words it",
+             "# projects in presenter mode; see evalstats_app/pacing.py). tests/test_page_course.py and",
+             "# tests/test_page_teach.py re-measure.", ""]
     for slug, c in counts.items():
-        lines += [f"[{slug}]", *(f"{name} = {getattr(c, name)}" for name in Counts.__slots__), ""]
+        lines += [f"[{slug}]", *(f"{name} = {getattr(c, name)}" for name in Counts.__slots__)]
+        lines += [f"projected = {projected[slug]}"] if projected and slug in projected else []
+        lines.append("")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     counts = measure_all()
-    PACING_FILE.write_text(render(counts), encoding="utf-8")
-    for slug, c in counts.items():
-        print(f"{slug:12} {c.minutes:3} min  {c.describe()}")
+    PACING_FILE.write_text(render({s: c for s, (c, _) in counts.items()}, {s: p for s, (_, p) in counts.items()}),
+                           encoding="utf-8")
+    for slug, (c, projected) in counts.items():
+        print(f"{slug:12} {c.minutes:3} min  {c.describe()}; projected {projected:,} words "
+              f"({projected / PROJECTED_WPM:.1f} min at {PROJECTED_WPM} wpm)")
     return 0
 
 

@@ -34,7 +34,7 @@ from .presenter import toggle as toggle_present
 from .quiz import progress, quiz, quiz_score, remember, reset_all_button
 
 __all__ = [
-    "page_setup", "sidebar", "prose", "deeper", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
+    "page_setup", "sidebar", "prose", "speaker_notes", "deeper", "LAND", "site_root", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
     "optional", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "minus", "with_param",
 ]
 
@@ -87,7 +87,61 @@ def page_setup(slug: str | None, *, layout: str = "wide") -> Content | None:
     if content.promise:
         st.markdown(f"*{content.promise}*")
     course.header(content)  # learning objectives and the measured time on screen
+    _land(slug)
     return content
+
+
+#: The URL key of the heading a lesson-plan link lands on (``?at=<anchor>``).
+LAND = "at"
+
+
+def _plan_anchors(slug: str) -> set[str]:
+    """The headings of ``slug`` that the lesson plan links to: the only values ``?at=`` may take."""
+    meta = load_content("teach").meta
+    return {s["anchor"] for s in (*meta.get("step", []), *meta.get("second", [])) if s["slug"] == slug and s["anchor"]}
+
+
+def _land(slug: str) -> None:
+    """A lesson-plan link's ``?at=<anchor>``: scroll to that heading once the page has stopped growing (charts
+    take their height after the first paint, so an early scroll lands a screen short). The anchor must be one
+    the plan names for this page, so no text from the URL reaches the script; the key is then dropped."""
+    anchor = st.query_params.get(LAND)
+    if anchor is None:
+        return
+    del st.query_params[LAND]
+    if anchor in _plan_anchors(slug):
+        with st.container(key="evalstats_land"):
+            st.html(_LAND_JS.replace("ANCHOR", anchor), unsafe_allow_javascript=True)
+
+
+# Poll every 150 ms until the heading is there and the page's height has held for 3 polls (or 9 s), then
+# bring the heading to the top.
+_LAND_JS = """<style>.st-key-evalstats_land{display:none !important}</style><script>
+(() => {
+  const doc = window.parent && window.parent.document ? window.parent.document : document;
+  let last = -1, still = 0, tries = 0;
+  const tick = () => {
+    tries += 1;
+    const el = doc.getElementById('ANCHOR');
+    const box = doc.querySelector('[data-testid="stMain"]');
+    const height = box ? box.scrollHeight : 0;
+    still = el && height === last ? still + 1 : 0;
+    last = height;
+    if (el && (still >= 3 || tries >= 60)) { el.scrollIntoView({block: 'start'}); return; }
+    if (tries < 60) setTimeout(tick, 150);
+  };
+  setTimeout(tick, 150);
+})();
+</script>"""
+
+
+def site_root() -> str:
+    """The app's address up to its pages (``http://host:8501/``), from the request; "" when unknown."""
+    try:
+        url = st.context.url or ""
+    except Exception:  # noqa: BLE001 - no request context (bare script run)
+        url = ""
+    return url.rsplit("/", 1)[0] + "/" if "://" in url else ""
 
 
 _DISPLAY = re.compile(r"^\$\$(.+?)\$\$\s*$", re.MULTILINE | re.DOTALL)
@@ -98,13 +152,51 @@ def prose(markdown: str) -> None:
 
     A formula written alone on its lines as ``$$ ... $$`` would render inline-sized and left-aligned
     inside ``st.markdown``; each such block is drawn with ``st.latex`` between the text around it.
+
+    In presenter mode the screen is a slide: headings (the plan's links land on them) and display formulas
+    stay projected, and the paragraphs move into a collapsed "Speaker notes" expander under each heading,
+    for the teacher to open on their own screen (:func:`speaker_notes`).
     """
     parts = _DISPLAY.split(markdown)
+    if presenting():
+        _slide(parts)
+        return
     for i, part in enumerate(parts):
         if i % 2:
             st.latex(part.strip())
         elif part.strip():
             st.markdown(part.strip())
+
+
+_HEADING = re.compile(r"^#{1,4} \S.*$", re.MULTILINE)
+
+
+def speaker_notes(markdown: str) -> None:
+    """Text for the teacher, not the class: a collapsed expander (closed on the projector; the print of a
+    chapter outside presenter mode shows the text itself)."""
+    if markdown.strip():
+        with st.expander("Speaker notes", icon=":material/speaker_notes:"):
+            st.markdown(markdown.strip())
+
+
+def _slide(parts: list[str]) -> None:
+    """Presenter mode's :func:`prose`: headings and formulas projected, everything else in speaker notes."""
+    notes: list[str] = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            speaker_notes("\n\n".join(notes))
+            notes = []
+            st.latex(part.strip())
+            continue
+        last = 0
+        for match in _HEADING.finditer(part):
+            notes.append(part[last:match.start()].strip())
+            speaker_notes("\n\n".join(n for n in notes if n))
+            notes = []
+            st.markdown(match.group(0))
+            last = match.end()
+        notes.append(part[last:].strip())
+    speaker_notes("\n\n".join(n for n in notes if n))
 
 
 def deeper(content: Content, name: str, label: str) -> None:

@@ -62,8 +62,8 @@ def times(x: float) -> str:
     return "undefined" if x != x else f"{x:.2f}x"
 
 
-st.markdown(content["intro"])
-st.markdown(content["sim_intro"])
+shell.prose(content["intro"])
+shell.prose(content["sim_intro"])
 
 
 @st.fragment
@@ -123,7 +123,7 @@ def simulator() -> None:
                 f"{pct(cov.clustered)}.", name="clustering_coverage")
     shell.notice(content["coverage_notice"])
 
-    st.markdown(content["bootstrap_intro"])
+    shell.prose(content["bootstrap_intro"])
     boot, iv = sim.bootstrap, sim.intervals
     st.table(iv.assign(estimate=iv["estimate"].map(pct), se=iv["se"].map(lambda v: pct(v, 2)),
                        ci=[f"{pct(lo)} to {pct(hi)}" + (" †" if cut else "")
@@ -173,12 +173,12 @@ def few_clusters() -> None:
 
 with shell.optional("Lab: few and unequal clusters", keys=FC_KEYS,
                      why="Graduate level, off the main path: why the default is CR2 with Satterthwaite df."):
-    st.markdown(content["fc_intro"])
+    shell.prose(content["fc_intro"])
     shell.prose(content["deeper_fc"])  # the four intervals' derivation (already in an optional section)
     few_clusters()
 
 # ---- the paper's numbers -----------------------------------------------------------------------
-st.markdown(content["paper_intro"])
+shell.prose(content["paper_intro"])
 paper, ratios = _paper()
 shown = paper.assign(
     n_questions=paper["n_questions"].map("{:,}".format), n_clusters=paper["n_clusters"].map("{:,}".format),
@@ -200,7 +200,7 @@ shell.chart(ratios, f"Clustered over naive SE: DROP {paper['label'][0]}, RACE-H 
             name="clustering_paper")
 shell.notice(content["paper_notice"])
 
-st.markdown(content["when"])
+shell.prose(content["when"])
 shell.notice(content["notice"], title="What to take away")
 state.sync()
 shell.chapter_footer(content)

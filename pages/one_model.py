@@ -46,7 +46,7 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 steps, binary, atlas_chart, binary_chart = _atlas()
-st.markdown(content["intro"])
+shell.prose(content["intro"])
 
 # ---- one task, many outcomes (seed 004) ----------------------------------------------------------
 shell.prose(content["one_task"])
@@ -64,21 +64,21 @@ def one_task_section() -> None:
 one_task_section()
 
 # ---- the worked example ------------------------------------------------------------------------
-st.markdown(content["data"])
+shell.prose(content["data"])
 table = steps.table.assign(score=steps.table["score"].map("{:.2f}".format),
                            deviation=steps.table["deviation"].map(lambda v: shell.minus(f"{v:+.3f}")),
                            squared=steps.table["squared"].map("{:.4f}".format))
 table.columns = ["Q", "Task", "Score sᵢ", "sᵢ − s̄", "(sᵢ − s̄)²"]
 st.table(table.set_index("Q"))
-st.markdown(content["steps"])
+shell.prose(content["steps"])
 rows = lesson.atlas_rows(steps, pct)
 for section, formula, label, value in rows:
-    st.markdown(content[section])
+    shell.prose(content[section])
     left, right = st.columns([3, 1], vertical_alignment="center")
     left.latex(formula)
     right.metric(label, value)
 shell.chart(atlas_chart, lesson.atlas_sentence(steps), name="one_model_atlas")
-st.markdown(content["both_ways"])
+shell.prose(content["both_ways"])
 z_col, t_col = st.columns(2)
 z_col.metric(f"Normal z = {steps.z:.2f} (the paper's)", f"[{pct(steps.ci_low)}, {pct(steps.ci_high)}]")
 t_col.metric(f"Student's t = {steps.t:.3f} on {steps.df:.0f} df (evalstats' default)",
@@ -87,7 +87,7 @@ st.markdown(lesson.both_ways_sentence(steps))
 shell.notice("\n".join(f"- {note}" for note in lesson.atlas_notes(steps)))
 
 # ---- run the eval again ------------------------------------------------------------------------
-st.markdown(content["rerun"])
+shell.prose(content["rerun"])
 # Each interactive section is a fragment: moving its controls reruns that section only (in the app;
 # AppTest reruns the whole script). Each writes the URL itself, since a fragment rerun skips the end.
 @st.fragment
@@ -123,7 +123,7 @@ def rerun_section() -> None:
 rerun_section()
 
 # ---- binary vs continuous ----------------------------------------------------------------------
-st.markdown(content["binary"])
+shell.prose(content["binary"])
 left, right = st.columns(2)
 left.latex(rf"\mathrm{{SE}}_{{\mathrm{{CLT}}}} = \sqrt{{\frac{{s^2}}{{n}}}} = \sqrt{{\frac{{{binary.variance:.4f}}}"
            rf"{{{binary.n}}}}} = {binary.se_clt:.4f}")
@@ -136,7 +136,7 @@ shell.chart(binary_chart,
             name="one_model_binary")
 shell.notice(content["notice_binary"])
 
-st.markdown(content["next"])
+shell.prose(content["next"])
 
 state.sync()
 shell.chapter_footer(content)

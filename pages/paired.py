@@ -66,10 +66,10 @@ def p_text(p: float) -> str:
 ab, fixed = _atlas_breeze()
 un, pa = ab.unpaired, ab.paired
 verdict = dict(zip(ab.comparisons["method"], ab.comparisons["verdict"], strict=True))
-st.markdown(content["intro"])
+shell.prose(content["intro"])
 
 # ---- the data and the unpaired comparison --------------------------------------------------------
-st.markdown(content["data_intro"])
+shell.prose(content["data_intro"])
 table = ab.table.assign(diff=ab.table["diff"].map(lambda v: minus(f"{v:+.2f}"))).rename(columns={"task": "Task", "description": "Description", "atlas": "Atlas",
                                  "breeze": "Breeze", "diff": "Atlas − Breeze", "winner": "Won by"})
 st.dataframe(table, hide_index=True, width="stretch",
@@ -91,7 +91,7 @@ c.metric("Unpaired 95% CI", ci(un), delta=verdict["unpaired"], delta_color="off"
 shell.notice(content["naive_notice"])
 
 # ---- the paired comparison ---------------------------------------------------------------------
-st.markdown(content["differences"])
+shell.prose(content["differences"])
 shell.chart(fixed["differences"],
             f"Per-task differences Atlas − Breeze: Breeze wins {ab.b_wins} of {pa.n} tasks; "
             f"the mean difference is {minus(f'{pa.diff:+.3f}')} and the differences' SD is only {ab.sd_diff:.3f}.",
@@ -112,7 +112,7 @@ shell.chart(fixed["comparison"],
 shell.notice(content["paired_notice"])
 
 # ---- both ways: the seed's z and the paired t-test ----------------------------------------------
-st.markdown(content["both_ways"])
+shell.prose(content["both_ways"])
 pt = ab.paired_t
 a, b = st.columns(2)
 a.metric("Normal z (the paper's)", f"p = {p_text(pa.p_value)}", delta=f"95% CI {ci(pa)}", delta_color="off",
@@ -240,7 +240,7 @@ def mcnemar() -> None:
 
 with shell.optional("Right-or-wrong scores: McNemar's test", keys=tuple(CELLS),
                     why="The paired test for 0/1 scores, from the questions the models disagree on."):
-    st.markdown(content["mcnemar_intro"])
+    shell.prose(content["mcnemar_intro"])
     mcnemar()
 
 shell.notice(content["notice"], title="What to take away")

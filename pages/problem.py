@@ -38,7 +38,7 @@ def signed(x: float) -> str:
 
 
 table, scores, diffs, bare_chart, bars_chart, diffs_chart = _reported()
-st.markdown(content["intro"])
+shell.prose(content["intro"])
 bare = table.assign(galleon=table["galleon"].map(pct), dreadnought=table["dreadnought"].map(pct),
                     difference=table["difference"].map(signed), n=table["n"].map("{:,}".format))
 bare.columns = ["Eval", "Questions", "Galleon", "Dreadnought", "Galleon − Dreadnought"]
@@ -46,7 +46,7 @@ st.table(bare.set_index("Eval"))
 st.caption(content["table_caption"])
 
 # ---- error bars -------------------------------------------------------------------------------
-st.markdown(content["errorbars"])
+shell.prose(content["errorbars"])
 # Each interactive section is a fragment: its controls rerun that section only (in the app; AppTest
 # reruns the whole script). Each writes the URL itself, since a fragment rerun skips the end.
 @st.fragment
@@ -58,7 +58,7 @@ def error_bars_section() -> None:
                      rf"{1 - row.estimate:.3f}}}{{{row.n}}}}} = {pct(row.se, 2)}, \qquad "
                      rf"{pct(row.estimate)} \pm 1.96 \times {pct(row.se, 2)} = "
                      rf"({pct(row.ci_low)},\ {pct(row.ci_high)})".replace("%", r"\%"))
-        st.markdown(content["errorbars_after"])
+        shell.prose(content["errorbars_after"])
     he = scores.iloc[2]
     shell.chart(bars_chart if bars else bare_chart,
                 ("Each model's accuracy with its 95% interval: on HumanEval Galleon's 83.6% spans "
@@ -80,7 +80,7 @@ def error_bars_section() -> None:
 error_bars_section()
 
 # ---- which differences survive -----------------------------------------------------------------
-st.markdown(content["reveal"])
+shell.prose(content["reveal"])
 @st.fragment
 def reveal_section() -> None:
     if st.toggle("Reveal which differences survive", key="problem_reveal"):
@@ -101,7 +101,7 @@ def reveal_section() -> None:
         st.markdown(f"With the per-question scores, the paired SE of HumanEval's difference would lie between "
                     f"{pct(he_row.paired_se_low, 2)} and {pct(he_row.paired_se_high, 2)}, depending on how often the "
                     f"two models disagree (against {pct(he_row.se, 2)} unpaired): the reported numbers cannot settle it.")
-        st.markdown(content["reveal_after"])
+        shell.prose(content["reveal_after"])
         shell.notice(content["notice_problem"])
 
     state.sync()
@@ -110,15 +110,15 @@ def reveal_section() -> None:
 reveal_section()
 
 # ---- the key insight ---------------------------------------------------------------------------
-st.markdown(content["insight"])
+shell.prose(content["insight"])
 st.latex(r"s_i = x_i + \varepsilon_i, \qquad \mathrm{E}[\varepsilon_i \mid x_i] = 0, \quad "
          r"\mathrm{Var}(\varepsilon_i \mid x_i) = \sigma_i^2")
-st.markdown(content["insight_after"])
+shell.prose(content["insight_after"])
 st.latex(r"\mathrm{Var}(\bar s) = \frac{\mathrm{Var}(s)}{n} = "
          r"\frac{\mathrm{Var}(x) + \mathrm{E}[\sigma_i^2]}{n}")
 st.caption("Miller 2024, arXiv:2411.00640, Sec. 2.1 (law of total variance).")
 
-st.markdown(content["demo"])
+shell.prose(content["demo"])
 @st.fragment
 def demo_section() -> None:
     left, right = st.columns(2)

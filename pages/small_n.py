@@ -46,10 +46,10 @@ def pct(x: float, digits: int = 1) -> str:
     return shell.pct(x, digits, typographic=True)
 
 
-st.markdown(content["intro"])
+shell.prose(content["intro"])
 
 # ---- the CI calculator -------------------------------------------------------------------------
-st.markdown(content["calculator"])
+shell.prose(content["calculator"])
 shell.deeper(content, "deeper_methods", "the four intervals")
 @st.fragment
 def calculator_section() -> None:
@@ -65,7 +65,7 @@ def calculator_section() -> None:
     shown.columns = ["Method", "95% interval", "Half-width", "Leaves [0, 1]?"]
     st.table(shown.set_index("Method"))
     shell.chart(calc_chart, lesson.calculator_sentence(calc, k, n), name="one_model_calculator")
-    st.markdown(content["halfwidth_drag"])
+    shell.prose(content["halfwidth_drag"])
     shell.chart(sampling_chart, f"If the true accuracy were {pct(accuracy)}, the observed accuracy of runs of n "
                 "questions would spread like this (exact binomial); the vermillion bar is the 95% Wald range.",
                 name="one_model_sampling")
@@ -77,7 +77,7 @@ calculator_section()
 shell.notice(content["notice_calculator"])
 
 # ---- the small-N lab ---------------------------------------------------------------------------
-st.markdown(content["lab"])
+shell.prose(content["lab"])
 @st.fragment
 def lab_section() -> None:
     left, right = st.columns(2)
@@ -100,7 +100,7 @@ def lab_section() -> None:
     shell.chart(coverage_chart,
                 f"{lab.reps:,} simulated evals of N = {lab_n} with {truth}: Wald covers {pct(wald.coverage)}, "
                 f"Wilson {pct(wilson.coverage)} (nominal 95%).", name="one_model_coverage")
-    st.markdown(content["arrivals"])
+    shell.prose(content["arrivals"])
     first = arrivals[arrivals["eval"] == arrivals["eval"].max()].set_index("method")
     summary = (f"The first {int(first.loc['wald', 'eval'])} of these evals one by one: Wald misses the truth "
                f"{int(first.loc['wald', 'misses'])} times, Wilson {int(first.loc['wilson', 'misses'])} times.")
@@ -137,7 +137,7 @@ def lab_section() -> None:
 lab_section()
 shell.notice(content["notice_lab"])
 shell.deeper(content, "deeper_edges", "true accuracies near 0% and 100%")
-st.markdown(content["recommendation"])
+shell.prose(content["recommendation"])
 
 state.sync()
 shell.chapter_footer(content)

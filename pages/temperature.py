@@ -34,7 +34,7 @@ def temp(t: float) -> str:
     return "T → 0" if t == 0 else f"T = {t:.2f}"
 
 
-st.markdown(content["intro"])
+shell.prose(content["intro"])
 shell.prose(content["model"])
 c1, c2 = st.columns(2)
 kind = c1.selectbox("Difficulty distribution", tuple(lesson.DISTRIBUTIONS), format_func=lesson.DISTRIBUTIONS.get,

@@ -77,3 +77,35 @@ def test_no_presenter_by_default_and_print_css_everywhere():
         htmls = [h.proto.body for h in at.get("html")]
         assert any("@media print" in h for h in htmls)
         assert not any("scroll-snap-type" in h for h in htmls)
+
+
+def test_presenter_mode_projects_headings_and_moves_the_prose_to_speaker_notes():
+    """Issue 40: in presenter mode a screen shows the heading, the chart, its controls and what to notice; the
+    chapter's paragraphs sit in collapsed "Speaker notes" (objectives and timing too), and outside the mode
+    the same paragraph is on the page as before."""
+    from evalstats_app.content import load_content
+
+    intro = next(p.strip() for p in load_content("clustering")["sim_intro"].split("\n\n") if not p.startswith("#"))
+    heading = next(p.strip() for p in load_content("clustering")["sim_intro"].split("\n\n") if p.startswith("#"))
+    plain = run_page("pages/clustering.py")
+    assert any(intro[:60] in m.value for m in plain.markdown)
+    at = run_page("pages/clustering.py", query={"present": "1"})
+    no_exceptions(at)
+    notes = [e for e in at.expander if e.label == "Speaker notes"]
+    assert len(notes) >= 4 and not any(e.proto.expanded for e in notes)
+    inside = " ".join(m.value for e in notes for m in e.markdown)
+    assert intro[:60] in inside and "After this chapter you can" in inside
+    outside: list[str] = []
+
+    def walk(node) -> None:  # the main column's markdown outside every expander: what is projected
+        if getattr(node, "type", "") == "expander":
+            return
+        if getattr(node, "type", "") == "markdown":
+            outside.append(node.value)
+        for child in (getattr(node, "children", None) or {}).values():
+            walk(child)
+
+    walk(at.main)
+    assert not any(intro[:60] in v for v in outside)
+    assert any(v.startswith("**How typical is this eval?**") for v in outside)  # the counter stays projected
+    assert heading in outside  # the heading a plan link lands on stays on the slide
