@@ -84,7 +84,8 @@ def _missing_reason() -> str | None:
 # statistics, files, reports and the command line); the full suite runs everything.
 SLOW_FILES = ("test_page_", "test_notes_", "test_chart_contrast.py", "test_chart_ticks.py", "test_home.py",
               "test_hostile_app.py", "test_wheel.py", "test_container.py",
-              "test_latex_compile.py", "test_inspect_metric.py", "test_action.py", "test_interrupt.py")
+              "test_latex_compile.py", "test_inspect_metric.py", "test_action.py", "test_interrupt.py",
+              "test_quickstart.py")
 SLOW_TESTS = ("test_live_r_",)  # test_cr2_oracle.py: rerun the clubSandwich script with Rscript
 
 
