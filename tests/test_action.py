@@ -58,8 +58,8 @@ def runner(tmp_path_factory):
     def run(work: Path, **given: str) -> tuple[int, str, dict[str, str], str]:
         inputs = {k: str(v.get("default", "")) for k, v in ACTION["inputs"].items()}
         inputs.update({k.replace("_", "-"): v for k, v in given.items()})
-        for name, spec in ACTION["inputs"].items():
-            assert not spec.get("required") or inputs[name], f"required input {name} missing"
+        for name, spec in ACTION["inputs"].items():  # a test leaving a required input out says so ("")
+            assert not spec.get("required") or name.replace("-", "_") in given or inputs[name], f"{name} missing"
         temp = work / "runner_temp"
         temp.mkdir(exist_ok=True)
         summary, output = work / "step_summary.md", work / "github_output"
@@ -114,29 +114,61 @@ def test_pass_writes_the_gate_summary_and_exits_0(runner, tmp_path):
 def test_regression_fails_the_step_with_exit_1(runner, tmp_path):
     shutil.copy(EXAMPLE, tmp_path / "results.csv")
     status, summary, outputs, _ = runner(tmp_path, files="*.csv", baseline="Galleon", candidate="Frigate",
-                                         pip_args=OFFLINE)
+                                         margin="1pt", pip_args=OFFLINE)
     assert status == 1 and outputs["result"] == "regression"
     assert "REGRESSION" in summary
 
 
-def test_inconclusive_fails_unless_allowed(runner, tmp_path):
+def test_inconclusive_fails_only_when_asked(runner, tmp_path):
+    """By default only a shown regression fails the step; fail-on-inconclusive "true" fails an inconclusive one."""
     shutil.copy(ROOT / "examples" / "atlas_breeze.csv", tmp_path)
-    status, summary, outputs, _ = runner(tmp_path, files="atlas_breeze.csv", baseline="Atlas", candidate="Breeze",
-                                         pip_args=OFFLINE)
-    assert status == 3 and outputs["result"] == "inconclusive" and "INCONCLUSIVE" in summary
-    status, _, outputs, _ = runner(tmp_path, files="atlas_breeze.csv", baseline="Atlas", candidate="Breeze",
-                                   fail_on_inconclusive="false", pip_args=OFFLINE)
-    assert status == 0 and outputs["exit-code"] == "3"
+    status, summary, outputs, _ = runner(tmp_path, files="atlas_breeze.csv", baseline="Breeze", candidate="Atlas",
+                                         margin="0.01", pip_args=OFFLINE)
+    assert status == 0 and outputs["result"] == "inconclusive" and outputs["exit-code"] == "3"
+    assert "INCONCLUSIVE" in summary
+    status, _, outputs, _ = runner(tmp_path, files="atlas_breeze.csv", baseline="Breeze", candidate="Atlas",
+                                   margin="0.01", fail_on_inconclusive="true", pip_args=OFFLINE)
+    assert status == 3 and outputs["exit-code"] == "3"
+
+
+def test_an_unchanged_pull_request_does_not_fail_and_the_margin_is_the_users(runner, tmp_path):
+    """A candidate that scores exactly as the baseline (a pull request that changes nothing) never fails the
+    step with the defaults; without a margin the step refuses, naming the input (no silent margin of 0)."""
+    import pandas as pd
+
+    frame = pd.read_csv(EXAMPLE)
+    main = frame[frame.model == "Galleon"]
+    pd.concat([main.assign(model="main"), main.assign(model="pr")]).to_csv(tmp_path / "results.csv", index=False)
+    status, summary, outputs, err = runner(tmp_path, files="results.csv", baseline="main", candidate="pr",
+                                           margin="1pt", pip_args=OFFLINE)
+    assert status == 0 and outputs["result"] in ("pass", "inconclusive"), err
+    status, summary, outputs, err = runner(tmp_path, files="results.csv", baseline="main", candidate="pr",
+                                           margin="", pip_args=OFFLINE)
+    assert status == 2 and outputs["result"] == "error" and "'margin' input is required" in summary
+    assert "margin" not in {k for k, v in ACTION["inputs"].items() if "default" in v}
+
+
+def test_the_action_installs_the_pinned_requirements():
+    """The install step constrains the package's dependencies to requirements.txt (the tested pins)."""
+    (install,) = [s for s in ACTION["runs"]["steps"] if s.get("name") == "Install evalbars"]
+    assert '-c "$ACTION_PATH/requirements.txt"' in install["run"]
+    pins = dict(line.split("#")[0].strip().split("==") for line in (ROOT / "requirements.txt").read_text().splitlines()
+                if "==" in line)
+    import tomllib
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert {re.split(r"[<>=!~ ]", d)[0] for d in deps} <= set(pins)  # every dependency of the package is pinned
 
 
 def test_bad_input_exits_2_with_the_message_on_the_summary_and_runs_no_input(runner, tmp_path):
     shutil.copy(EXAMPLE, tmp_path / "results.csv")
     status, summary, outputs, err = runner(tmp_path, files="results.csv", baseline="Galleon",
-                                           candidate="$(touch pwned)", pip_args=OFFLINE)
+                                           candidate="$(touch pwned)", margin="1pt", pip_args=OFFLINE)
     assert status == 2 and outputs["result"] == "error"
     assert "is not a model" in summary and "is not a model" in err
     assert not (tmp_path / "pwned").exists()
-    status, summary, _, _ = runner(tmp_path, files="missing.csv", baseline="a", candidate="b", pip_args=OFFLINE)
+    status, summary, _, _ = runner(tmp_path, files="missing.csv", baseline="a", candidate="b", margin="1pt",
+                                   pip_args=OFFLINE)
     assert status == 2 and "missing.csv" in summary
 
 
@@ -144,11 +176,11 @@ def test_the_documented_workflow_uses_the_action_with_its_inputs():
     flow = yaml.safe_load((ROOT / "docs" / "ci-example.yml").read_text())
     steps = flow["jobs"]["gate"]["steps"]
     (gate,) = [s for s in steps if s.get("id") == "gate"]
-    assert gate["uses"].endswith("/evalstats@main")
+    assert gate["uses"].endswith("/evalstats@v0")  # a tag the repository carries (v0 and v0.X.Y)
     assert set(gate["with"]) <= set(ACTION["inputs"])
     assert {k for k, v in ACTION["inputs"].items() if v.get("required")} <= set(gate["with"])
     readme = (ROOT / "README.md").read_text()
-    assert "docs/ci-example.yml" in readme and "uses: OWNER/evalstats@main" in readme
+    assert "uses: OWNER/evalstats@v0" in readme and "@main" not in readme
 
 
 def test_a_file_a_pull_request_adds_is_a_file_never_an_option(runner, tmp_path):
@@ -163,11 +195,11 @@ def test_a_file_a_pull_request_adds_is_a_file_never_an_option(runner, tmp_path):
         tmp_path / ".evil.csv", index=False)  # labels saying the candidate is always right, the baseline never
     (tmp_path / "--labels=.evil.csv").write_text("question,model,score\n")
     status, summary, outputs, err = runner(tmp_path, files="*.csv", baseline="Galleon", candidate="Frigate",
-                                           pip_args=OFFLINE)
+                                           margin="1pt", pip_args=OFFLINE)
     assert outputs["result"] != "pass" and status != 0, summary
     assert status == 2 and "evil.csv has a header but no data rows" in err  # read (and refused) as a results file
     (tmp_path / "--labels=.evil.csv").unlink()
     (tmp_path / "results.csv").rename(tmp_path / "run 1.csv")  # a blank in a name: one file
     status, summary, outputs, err = runner(tmp_path, files="*.csv", baseline="Galleon", candidate="Frigate",
-                                           pip_args=OFFLINE)
+                                           margin="1pt", pip_args=OFFLINE)
     assert status == 1 and outputs["result"] == "regression", err
