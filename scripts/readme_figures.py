@@ -1,11 +1,14 @@
-"""Measure the README's figures (test counts, suite times, wheel size) and rewrite its marked spans.
+"""Measure the project's quoted figures (test counts, suite times, wheel size) and rewrite their marked spans.
+
+The figures live in CONTRIBUTING.md (tests, times) and docs/install.md (the wheel); the README itself quotes
+none (tests/test_readme.py checks that). Every file in :data:`FILES` is rewritten.
 
     .venv/bin/python scripts/readme_figures.py                      # counts and the wheel: about a minute
     .venv/bin/python scripts/readme_figures.py --time-fast          # also time the fast subset (one process)
     .venv/bin/python scripts/readme_figures.py --junit full.xml     # the full suite's time from a run's JUnit XML
     .venv/bin/python scripts/readme_figures.py --check              # exit 1 if the README's figures differ
 
-A figure in README.md sits between ``<!--fig:NAME-->`` and ``<!--/fig-->`` (HTML comments: invisible on
+A figure sits between ``<!--fig:NAME-->`` and ``<!--/fig-->`` (HTML comments: invisible on
 GitHub). Counts come from ``pytest --collect-only`` with the README's selections, the wheel's size from
 building it (``pip wheel --no-deps --no-build-isolation``, offline) from a copy of the source; times
 only from a run: the fast subset when ``--time-fast`` is given, the whole suite from the JUnit XML of a run
@@ -29,6 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+#: the files whose marked figures this script rewrites
+FILES = (README, ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md")))
 SPAN = re.compile(r"<!--fig:([a-z_]+)-->(.*?)<!--/fig-->", re.S)
 SELECTIONS = {"tests": (), "browser": ("-m", "browser"), "not_browser": ("-m", "not browser"),
               "fast": ("-m", "not browser and not slow")}
@@ -108,18 +113,21 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--time-fast", action="store_true", help="run the fast subset once and record its time")
     ap.add_argument("--junit", metavar="XML", help="JUnit XML of a whole-suite run: its time")
-    ap.add_argument("--load", metavar="L", help="the load average during that run (for the README's words)")
-    ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if a figure differs")
+    ap.add_argument("--load", metavar="L", help="the load average during that run (for the words beside it)")
+    ap.add_argument("--check", action="store_true", help="change nothing; exit 1 if a figure differs (naming the files)")
     opts = ap.parse_args()
-    text = README.read_text()
     new = figures(opts)
-    updated = rewrite(text, new)
-    marked = {m.group(1) for m in SPAN.finditer(text)}
+    texts = {path: path.read_text() for path in FILES if path.exists()}
+    marked = {m.group(1) for text in texts.values() for m in SPAN.finditer(text)}
     for name, value in sorted(new.items()):
-        print(f"{name:>14}: {value}" + ("" if name in marked else "   (no marker in README.md)"))
+        print(f"{name:>14}: {value}" + ("" if name in marked else "   (no marker in any file)"))
+    changed = [path for path, text in texts.items() if rewrite(text, new) != text]
     if opts.check:
-        return int(updated != text)
-    README.write_text(updated)
+        for path in changed:
+            print(f"differs: {path.relative_to(ROOT)}")
+        return int(bool(changed))
+    for path in changed:
+        path.write_text(rewrite(texts[path], new))
     return 0
 
 
