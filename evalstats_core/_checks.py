@@ -256,6 +256,8 @@ def repeated(q_codes: np.ndarray, m_codes: np.ndarray, score: np.ndarray, q_labe
 
 
 _SCALES = ((1.0, "0 to 1"), (10.0, "up to 10"), (100.0, "up to 100"))
+#: The note of a file whose every score is 0 or 100, read as 0/1 (its labels may be 0/100 too: human_labels).
+HUNDRED_NOTE = "every score is 0 or 100: read as binary 0/1 (100 = right), shown in percent"
 
 
 def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: str, mixed: str, notes: list[str],
@@ -296,6 +298,6 @@ def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: st
     if not off01.any():
         return score, True
     if not off0100.any():
-        notes.append("every score is 0 or 100: read as binary 0/1 (100 = right), shown in percent")
+        notes.append(HUNDRED_NOTE)
         return score / 100.0, True
     return score, False

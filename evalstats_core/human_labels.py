@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ._checks import HUNDRED_NOTE
 from ._columns import unique_names
 from ._read import open_regular
 from .errors import EvalStatsError
@@ -138,6 +139,9 @@ def _fill(table: Any, questions: np.ndarray, models: np.ndarray | None, labels: 
     that they are on the judge's scale (every label as given, before cells are averaged)."""
     import pandas as pd  # heavy: imported when labels are read
 
+    given = labels[~np.isnan(labels)]
+    if HUNDRED_NOTE in (getattr(table, "notes", None) or ()) and np.isin(given, (0.0, 100.0)).all():
+        labels = labels / 100.0  # the judge's 0/100 scores were read as 0/1: its 0/100 labels are read alike
     check_scale(labels, np.where(table.answered, table.scores, np.nan), where)
 
     qi = pd.Index(table.questions.astype(str)).get_indexer(questions.astype(str))

@@ -159,3 +159,14 @@ def test_a_labels_file_with_two_label_columns_named_alike_is_refused(tmp_path):
     labels.write_text("question,model,human,Human\n" + "".join(f"q{q},A,{q % 2},1\n" for q in range(10)))
     with pytest.raises(EvalStatsError, match=r"l.csv has two columns named 'Human' \(columns 3 and 4\)"):
         _section(path, labels=str(labels))
+
+
+def test_0_100_labels_beside_0_100_scores_are_read_as_the_scores_are(tmp_path):
+    """Scores all 0 or 100 are read as 0/1; labels 0/100 beside them are on the same scale, read alike."""
+    path = tmp_path / "h.csv"
+    path.write_text("question,model,score,human\n" + "".join(
+        f"q{i},{m},{100 * ((i + len(m) + i // 3) % 2)},{'' if i % 2 else 100 * (i % 4 == 0)}\n"
+        for i in range(40) for m in ("A", "BB")))
+    hundred = _section(path)
+    path.write_text(path.read_text().replace(",100\n", ",1\n"))
+    assert hundred.models[0][1] == _section(path).models[0][1]  # 0/100 labels read as the 0/1 ones
