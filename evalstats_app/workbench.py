@@ -425,7 +425,13 @@ def run(source: Source, reading: Any, settings: dict) -> Results | None:
 
 def with_command(analysis: Any, source: Source, opts: ReadingOptions) -> Any:
     """The analysis whose ``settings.command`` names every file of ``source`` and every reading choice:
-    the command line's own (:func:`evalstats_core.cli.with_command`)."""
+    the command line's own (:func:`evalstats_core.cli.with_command`). A bundled example is named by its file's
+    path, which the command writes as ``--example NAME`` (as the command line does): a command that reruns from
+    any folder."""
     from evalstats_core.cli import with_command as cli_command
 
-    return cli_command(analysis, source.names, opts)
+    names = source.names
+    if str(source.key).startswith(EXAMPLE_PREFIX) and not source.uploaded:
+        slug = str(source.key)[len(EXAMPLE_PREFIX):].split(":", 1)[0]
+        names = [str(examples.EXAMPLES_DIR / examples.EXAMPLES[slug].file)]
+    return cli_command(analysis, names, opts)

@@ -334,8 +334,9 @@ def test_unknown_baseline_in_url_falls_back_to_all_pairs():
 
 # ------------------------------------------------------------------------------- same as the CLI
 def _cli_json(file_path, command: str) -> dict:
-    args = shlex.split(command)[2:]  # drop "evalbars analyze", keep the flags after FILE
-    out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", str(file_path), *args[1:],
+    args = shlex.split(command)[2:]  # drop "evalbars analyze", keep the flags after FILE (or after --example NAME)
+    args = args[2:] if args[0] == "--example" else args[1:]
+    out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", str(file_path), *args,
                           "--format", "json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
@@ -364,9 +365,9 @@ def test_page_numbers_equal_the_command_line_json(slug, changes):
     command = report.settings(analysis)["command"]
     cli = _cli_json(EXAMPLES_DIR / EXAMPLES[slug].file, command)
     page = json.loads(json.dumps(report.json_document(analysis)))
-    # the command names the file as given: the page's file name, the CLI's path; every option the same
-    assert cli["settings"].pop("command") == command.replace(
-        shlex.quote(EXAMPLES[slug].file), shlex.quote(str(EXAMPLES_DIR / EXAMPLES[slug].file)), 1)
+    # the page's command and the CLI's name the example alike (--example NAME, never a path); every option the same
+    assert command.startswith(f"evalbars analyze --example {slug} ") and str(EXAMPLES_DIR) not in command
+    assert cli["settings"].pop("command") == command
     page["settings"].pop("command")
     assert page == cli  # same numbers, same settings
     fmt = Formatter(analysis)
@@ -512,7 +513,9 @@ def test_zip_of_csv_tables_equals_the_command_line_folder(tmp_path):
     analysis = at.session_state[LAST_KEY]
     blob = _zip(report.csv_tables(analysis))
     assert any(b.proto.label == "All tables (ZIP of CSV)" for b in at.get("download_button"))
-    cmd = shlex.split(report.settings(analysis)["command"])[5:]
+    cmd = shlex.split(report.settings(analysis)["command"])
+    assert cmd[2:4] == ["--example", "multilingual"]  # the example by name, then every option
+    cmd = cmd[4:]
     out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze",
                           str(EXAMPLES_DIR / "multilingual_clustered.csv"), *cmd, "-f", "csv", "-o",
                           str(tmp_path) + "/"], cwd=ROOT, capture_output=True, text=True, timeout=120)
