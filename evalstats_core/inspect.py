@@ -30,11 +30,18 @@ level (Pustejovsky and Tipton 2018; Imbens and Kolesár 2016).
 inspect-ai is optional: this module imports without it; asking for a metric without it raises
 ``ImportError`` saying ``pip install inspect-ai``. Tested with inspect-ai 0.3.285 (``requirements-dev.txt``).
 An undefined result (fewer than two samples, one cluster) is ``nan``, never 0.
+
+What the statistics have to say beyond the numbers (few clusters, a standard error of 0) goes through
+Inspect's own channel: Python's ``logging`` (logger ``evalstats_core.inspect``), which Inspect shows as a log
+line and keeps in the eval log, each message once per process. Never a raw ``warnings`` line (file path and
+source line) in Inspect's progress display.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,6 +50,9 @@ import numpy as np
 from .errors import EvalStatsError
 
 __all__ = ["cr2_ci", "cr2_stderr", "sample_scores"]  # noqa: F822 - the metrics are made on first use (__getattr__)
+
+LOGGER = logging.getLogger(__name__)
+_SAID: set[str] = set()  # each message once per process: Inspect computes a metric once per scorer and reducer
 
 INSTALL = ("evalstats_core.inspect needs inspect-ai, which is not installed: pip install inspect-ai "
            "(tested with 0.3.285)")
@@ -105,7 +115,15 @@ def _summary(scores: Sequence[Any], cluster: str | None, confidence: float,
     means, clusters = sample_scores(scores, cluster, to_float)
     if len(means) < 2 or (clusters is not None and len(set(clusters)) < 2):
         return None
-    return summarize(means, clusters, confidence=confidence, method="cr2")
+    with warnings.catch_warnings(record=True) as caught:  # said through logging (Inspect's channel), below
+        warnings.simplefilter("always")
+        result = summarize(means, clusters, confidence=confidence, method="cr2")
+    for w in caught:
+        text = str(w.message)
+        if text not in _SAID:
+            _SAID.add(text)
+            LOGGER.warning("evalstats %s: %s", "cr2 metric", text)
+    return result
 
 
 def _build() -> dict[str, Any]:

@@ -162,3 +162,25 @@ def test_equal_clusters_agree_with_inspects_own_t_interval(tmp_path):
     assert metrics["df"].value == pytest.approx(3.0, rel=1e-9)
     assert metrics["ci_low"].value == pytest.approx(metrics["lower"].value, rel=1e-9)
     assert metrics["ci_high"].value == pytest.approx(metrics["upper"].value, rel=1e-9)
+
+
+def test_cautions_go_to_logging_never_to_warnings(caplog):
+    """A caution of the statistics (here: few clusters) reaches Inspect through logging, once, and no raw
+    ``warnings`` line (which Inspect's display prints with its file path and source line) escapes."""
+    import warnings
+
+    from inspect_ai.scorer import SampleScore, Score
+
+    import evalstats_core.inspect as metrics
+
+    scores = [SampleScore(score=Score(value=float(i % 3 == 0)), sample_id=i, sample_metadata={"g": "abc"[i % 3]})
+              for i in range(12)]
+    metrics._SAID.clear()
+    with warnings.catch_warnings(record=True) as escaped, caplog.at_level("WARNING", logger="evalstats_core.inspect"):
+        warnings.simplefilter("always")
+        for _ in range(3):  # as Inspect computes a metric more than once
+            metrics.cr2_stderr(cluster="g")(scores)
+            metrics.cr2_ci(cluster="g")(scores)
+    assert not escaped, [str(w.message) for w in escaped]
+    said = [r.getMessage() for r in caplog.records if r.name == "evalstats_core.inspect"]
+    assert said and len(said) == len(set(said)) and all("cluster" in m for m in said), said
