@@ -18,11 +18,13 @@ from evalstats_core.judge_io import (
     agreement_frame,
     budget_frame,
     detect_human_col,
+    human_scorers,
     intervals_frame,
     model_sentence,
     section_for,
     verdict_sentences,
 )
+from evalstats_core.reading import ReadingOptions
 
 __all__ = ["judge_section", "corrected"]
 
@@ -30,12 +32,39 @@ NONE = "(no human labels)"
 _PCT = st.column_config.NumberColumn(format="%.3f")
 
 
+#: How a harness log's other scorer is offered as the human labels ("scorer 'rating'"), beside the columns.
+SCORER = "scorer '{}'"
+
+
+def _scorer_name(choice: str) -> str | None:
+    """The scorer's name of a "scorer 'x'" choice; None for a column."""
+    head, tail = SCORER.split("{}")
+    return choice[len(head):-len(tail)] if choice.startswith(head) and choice.endswith(tail) else None
+
+
 @st.cache_data(max_entries=16, show_spinner=False, scope="session")
-def _section(key: str, roles: tuple, opts: tuple, column: str, _prepared, _analysis):
+def _section(key: str, roles: tuple, opts: tuple, column: str, _prepared, _analysis, _files=()):
+    """The judge section for a column of the file, or for another scorer of the harness logs (read again with
+    that scorer as the metric, as the command line's ``--human-col`` does)."""
+    import dataclasses
+
+    scorer = _scorer_name(column)
+    loader = None
+    if scorer is not None and _files and isinstance(roles, ReadingOptions):
+        def loader(name: str):
+            return dataclasses.replace(roles, metric=name).load(list(_files))
     try:
-        return section_for(_prepared.dataset, _analysis, human_col=column, table=_prepared.table)
+        return section_for(_prepared.dataset, _analysis, human_col=scorer or column, table=_prepared.table,
+                           human_loader=loader)
     except EvalStatsError as exc:
         return str(exc)
+
+
+def _choices(prepared) -> list[str]:
+    """Every human-label source the command line reads: the file's columns (an Inspect log's metadata keys, per
+    sample and model) and the harness logs' other scorers."""
+    columns = [c for c in (prepared.dataset.extra or {}) if c != "__question__"]
+    return columns + [SCORER.format(x) for x in human_scorers(prepared.dataset)]
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -45,7 +74,7 @@ def _spec(frame, title: str) -> dict:
 
 def _column(prepared) -> str | None:
     """The human-label column chosen on the page (or found by name before the choice exists); None for none."""
-    columns = [c for c in (prepared.dataset.extra or {}) if c != "__question__"]
+    columns = _choices(prepared)
     chosen = st.session_state.get("judge_human_col")
     if chosen is not None and chosen not in (NONE, *columns):
         chosen = None
@@ -55,13 +84,15 @@ def _column(prepared) -> str | None:
 
 
 @st.cache_data(max_entries=16, show_spinner=False, scope="session")
-def _corrected(key: str, roles: tuple, opts: tuple, column: str, _prepared, _res):
+def _corrected(key: str, roles: tuple, opts: tuple, column: str, _prepared, _res, _files=()):
     from evalstats_core.judge_apply import corrected_analysis
     from evalstats_core.ranking import rank_models
 
-    section = _section(key, roles, opts, column, _prepared, _res.analysis)
-    everything = _section(key, roles, (None, *opts[1:]), column, _prepared, _res.all_pairs)
-    if isinstance(section, str) or isinstance(everything, str) or section is None or not section.models:
+    section = _section(key, roles, opts, column, _prepared, _res.analysis, _files)
+    everything = _section(key, roles, (None, *opts[1:]), column, _prepared, _res.all_pairs, _files)
+    if isinstance(section, str) or isinstance(everything, str) or section is None or everything is None:
+        return None
+    if not (section.models or section.refused):
         return None
     analysis = corrected_analysis(_res.analysis, section)
     all_pairs = corrected_analysis(_res.all_pairs, everything)
@@ -71,15 +102,17 @@ def _corrected(key: str, roles: tuple, opts: tuple, column: str, _prepared, _res
     return analysis, all_pairs, ranking
 
 
-def corrected(prepared, res, key: str, roles: tuple):
+def corrected(prepared, res, key: str, roles: tuple, files: tuple = ()):
     """``res`` with the corrected analysis, comparisons and ranking when the file has human labels (and a
-    sentence that says so); ``res`` unchanged otherwise. Every section below then reads the corrected numbers."""
+    sentence that says so); ``res`` unchanged otherwise. Every section below then reads the corrected numbers, and
+    a model or pair with too few labels shows none. ``files``: the uploaded ``(name, bytes)``, read again when the
+    labels are another scorer of the harness logs."""
     import dataclasses
 
     column = _column(prepared)
     if res is None or column is None:
         return res
-    out = _corrected(key, roles, res.opts, column, prepared, res)
+    out = _corrected(key, roles, res.opts, column, prepared, res, files)
     if out is None:
         return res
     analysis, all_pairs, ranking = out
@@ -87,26 +120,31 @@ def corrected(prepared, res, key: str, roles: tuple):
     return dataclasses.replace(res, analysis=analysis, all_pairs=all_pairs, ranking=ranking)
 
 
-def judge_section(prepared, res, key: str, roles: tuple) -> None:
-    """The section (nothing when the file has no other columns to read labels from)."""
-    columns = [c for c in (prepared.dataset.extra or {}) if c != "__question__"]
+def judge_section(prepared, res, key: str, roles: tuple, files: tuple = ()) -> None:
+    """The section (nothing when the file has no other columns or scorers to read labels from)."""
+    columns = _choices(prepared)
     if not columns:
         return
     detected = detect_human_col(prepared.dataset)
     options = [NONE, *columns]
-    choice = st.selectbox("Human labels (a column blank where no human graded the answer)", options,
-                          index=options.index(detected) if detected else 0, key="judge_human_col")
+    choice = st.selectbox("Human labels (a column blank where no human graded the answer, or another scorer of "
+                          "the logs)", options, index=options.index(detected) if detected else 0,
+                          key="judge_human_col")
     if choice == NONE:
         return
-    section = _section(key, roles, res.opts, choice, prepared, res.analysis)
+    section = _section(key, roles, res.opts, choice, prepared, res.analysis, files)
     if isinstance(section, str):
         if choice == detected:  # found by its name only (e.g. a 'label' column of categories): not an error
             st.info(f"Column {esc(choice)} was not read as human labels: {esc(section)}", icon=":material/info:")
         else:
             st.error(f"**The human labels cannot be used.** {say(section)}", icon=":material/error:")
         return
-    if section is None or not section.models:
+    if section is None or not (section.models or section.refused):
         st.info("No model has two or more human labels in this column.", icon=":material/info:")
+        return
+    for u in section.refused:  # no number in place of the corrected one
+        st.warning(esc(u.line[0].upper() + u.line[1:]) + ".", icon=":material/block:")
+    if not section.models:
         return
     _show(section, res.analysis.name)
 

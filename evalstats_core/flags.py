@@ -124,7 +124,7 @@ def reading_flags(options: Iterable[tuple[str, Any]]) -> tuple[str, ...]:
     """
     out = []
     for key, value in options:
-        flag = FLAGS[key]
+        flag = OPTIONS[key]  # FLAGS and the judge's human_col (a scorer or a column the command must name)
         if value is True:
             out.append(flag)
         else:

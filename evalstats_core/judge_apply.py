@@ -15,6 +15,8 @@ import dataclasses
 import math
 from typing import Any
 
+from .flags import reading_flags
+
 __all__ = ["corrected_analysis", "corrected_gate", "correction_note"]
 
 
@@ -90,7 +92,11 @@ def corrected_analysis(analysis: Any, section: Any) -> Any:
     adjusted = _adjust([p.p_value for p in pairs], analysis.adjust)
     pairs = tuple(dataclasses.replace(p, p_adjusted=a) for p, a in zip(pairs, adjusted, strict=True))
     lines = tuple(f"{u.line}" for u in section.refused)
+    reading = analysis.reading
+    if getattr(section, "named", None):  # a scorer or a column the command must name to read the same labels
+        reading = (*reading, *reading_flags([("human_col", section.named)]))
     return dataclasses.replace(analysis, models=tuple(models), comparisons=pairs, notes=reading_notes(analysis, section),
+                               reading=reading,
                                warnings=(correction_note(section), *lines, *analysis.warnings), judge=section)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import warnings
 from dataclasses import dataclass, replace
 from typing import Any
@@ -33,7 +34,7 @@ from .human_labels import (  # noqa: F401 - the labels' reader, re-exported (the
 )
 
 __all__ = ["HUMAN_NAMES", "JudgeSection", "detect_human_col", "human_matrix", "labels_file_matrix",
-           "judge_section", "Uncorrected", "add_to_report", "add_json_blocks", "report_frame", "section_intro", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
+           "judge_section", "Uncorrected", "human_scorers", "add_to_report", "add_json_blocks", "report_frame", "section_intro", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
            "model_sentence", "agreement_frame", "budget_frame"]
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,7 @@ class JudgeSection:
     budgets: dict = None  # type: ignore[assignment]  # model -> LabelBudget (target: today's half-width)
     refused: tuple = ()  # Uncorrected per model and comparison with too few labels: no number is shown
     column: str | None = None  # the file's column the labels came from (None: a scorer or a labels file)
+    named: str | None = None  # human_col as a command must name it (a scorer, or a column not found by its name)
 
     @property
     def n_labels(self) -> int:
@@ -298,9 +300,10 @@ def report_frame(section: JudgeSection) -> Any:
     return pd.DataFrame(_rows(section), columns=_HEAD)
 
 
-def add_to_report(text: str, fmt: str, section: JudgeSection, *, table: str = "models") -> str:
-    """The report ``text`` (as :func:`~evalstats_core.report.render` made it) with the judge section."""
-    from .report import escape_latex, escape_markdown
+def add_to_report(text: str, fmt: str, section: JudgeSection, *, table: str = "models", wide: bool = True) -> str:
+    """The report ``text`` (as :func:`~evalstats_core.report.render` made it) with the judge section (LaTeX:
+    :func:`latex_section`, ``wide`` as the report's tables)."""
+    from .report import escape_markdown
 
     if fmt == "json":
         doc = add_json_blocks(json.loads(text), section)
@@ -315,12 +318,42 @@ def add_to_report(text: str, fmt: str, section: JudgeSection, *, table: str = "m
         out += ["| " + " | ".join(escape_markdown(c) for c in r) + " |" for r in rows] + [""]
         out += [f"- {escape_markdown(s)}" for s in verdict_sentences(section)]
         return text.rstrip("\n") + "\n" + "\n".join(out) + "\n"
-    body = [" & ".join(escape_latex(c) for c in r) + r" \\" for r in rows]
-    out = [f"% judge corrected by human labels from {escape_latex(section.source)}",
-           r"\begin{tabular}{l" + "r" * (len(_HEAD) - 1) + "}", r"\toprule",
-           " & ".join(escape_latex(h) for h in _HEAD) + r" \\", r"\midrule", *body, r"\bottomrule", r"\end{tabular}"]
-    out += [r"\begin{itemize}"] + [rf"\item {escape_latex(s)}" for s in verdict_sentences(section)] + [r"\end{itemize}"]
-    return text.rstrip("\n") + "\n\n" + "\n".join(out) + "\n"
+    return text.rstrip("\n") + "\n\n" + latex_section(section, wide=wide) + "\n"
+
+
+def latex_section(section: JudgeSection, *, wide: bool = True) -> str:
+    """The judge table as a LaTeX float that fits a one-column page and a two-column one (``table*``; ``wide=False``:
+    ``table``, one column of two), with its caption, then the comparisons' sentences. Needs booktabs and tabularx."""
+    from .report import escape_latex
+
+    lines = []
+    for model, est, _ in section.models:
+        lines.append(" & ".join([
+            escape_latex(model), f"{100 * est.estimate:.1f} [{100 * est.ci_low:.1f}, {100 * est.ci_high:.1f}]",
+            f"[{100 * est.judge_only.low:.1f}, {100 * est.judge_only.high:.1f}]",
+            f"[{100 * est.human_only.low:.1f}, {100 * est.human_only.high:.1f}]", f"{est.n_labeled:,}",
+            f"{est.lam:.2f}"]) + r" \\")
+    for u in section.refused:
+        if u.baseline is None:  # no number: the judge's alone would be biased
+            need = f", needs about {u.needed:,}" if u.needed is not None else ""
+            lines.append(escape_latex(u.model) + r" & \multicolumn{3}{l}{" + escape_latex(f"not corrected{need}")
+                         + f"}} & {u.n_labeled:,} & \\\\")
+    n_total = max([e.n_total for _, e, _ in section.models] + [u.n_total for u in section.refused] + [0])
+    level = next((f"{round(100 * e.confidence, 2):g}%" for _, e, _ in section.models), "95%")
+    caption = escape_latex(f"Judge scores corrected by human labels ({section.source}; of {n_total:,} questions): "
+                           f"the PPI++ estimate with its {level} interval, beside the judge's own and the human "
+                           "labels' alone (percent); ") + r"$\lambda$ is the judge's weight"
+    env = "table*" if wide else "table"
+    spec = r">{\raggedright\arraybackslash}X" + "rrrrr"
+    head = r"Model & Corrected [CI] & Judge only & Human only & Labels & $\lambda$ \\"
+    out = [f"% judge corrected by human labels from {escape_latex(section.source)}", rf"\begin{{{env}}}[t]",
+           r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}", rf"\caption{{{caption}}}",
+           rf"\begin{{tabularx}}{{\linewidth}}{{{spec}}}", r"\toprule", head, r"\midrule", *lines, r"\bottomrule",
+           r"\end{tabularx}", rf"\end{{{env}}}"]
+    sentences = verdict_sentences(section)
+    if sentences:
+        out += [r"\begin{itemize}"] + [rf"\item {escape_latex(x)}" for x in sentences] + [r"\end{itemize}"]
+    return "\n".join(out)
 
 
 def _csv(section: JudgeSection, table: str) -> str:
@@ -329,11 +362,15 @@ def _csv(section: JudgeSection, table: str) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["model", "baseline", "estimate", "se", "ci_low", "ci_high", "df", "lam", "n_labeled", "n_total",
-                "judge_only_low", "judge_only_high", "human_only_low", "human_only_high"])
+                "judge_only_low", "judge_only_high", "human_only_low", "human_only_high", "corrected",
+                "labels_needed"])
     items = [(m, "", e) for m, e, _ in section.models] + list(section.comparisons)
     for m, b, e in items:
         w.writerow([_safe(m), _safe(b), e.estimate, e.se, e.ci_low, e.ci_high, e.df, e.lam, e.n_labeled, e.n_total,
-                    e.judge_only.low, e.judge_only.high, e.human_only.low, e.human_only.high])
+                    e.judge_only.low, e.judge_only.high, e.human_only.low, e.human_only.high, "true", ""])
+    for u in section.refused:  # no number in place of the corrected one: the judge's alone would be biased
+        w.writerow([_safe(u.model), _safe(u.baseline or ""), "", "", "", "", "", "", u.n_labeled, u.n_total,
+                    "", "", "", "", "false", "" if u.needed is None else u.needed])
     return buf.getvalue()
 
 
@@ -385,8 +422,8 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
             raise EvalStatsError(f"{dataset.name} has no columns of its own; name the human scorer with human_col= "
                                  "on the harness logs, or give the labels in a file with labels=")
         table = question_scores(dataset) if table is None else table
-        return judge_section(analysis, table, scorer_matrix(human_loader(human_col), table),
-                             f"scorer '{human_col}'")
+        return replace(judge_section(analysis, table, scorer_matrix(human_loader(human_col), table),
+                                     f"scorer '{human_col}'"), named=human_col)
     found = False
     if labels is None:
         found = human_col is None
@@ -407,7 +444,21 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
             notes.append(f"column '{human_col}' was not read as human labels ({exc}); name the labels with "
                          "human_col= if they are elsewhere")
         return None
-    return replace(judge_section(analysis, table, human, f"column '{human_col}'"), column=human_col)
+    named = None if found or human_col == detect_human_col(dataset) else human_col
+    return replace(judge_section(analysis, table, human, f"column '{human_col}'"), column=human_col, named=named)
+
+
+_OTHERS = re.compile(r"scorer '[^']*' \(others: ([^)]*)\)")
+
+
+def human_scorers(dataset: Any) -> list[str]:
+    """The scorers of harness logs other than the one read as the scores (Inspect logs with a judge scorer and a
+    human one): each can be the human labels (``section_for(..., human_col=name, human_loader=...)``)."""
+    out: list[str] = []
+    for note in getattr(dataset, "notes", ()) or ():
+        for group in _OTHERS.findall(note):
+            out += [x for x in group.split(", ") if x and x not in out]
+    return out
 
 
 def intervals_frame(section: JudgeSection, *, comparisons: bool = False) -> Any:

@@ -332,7 +332,7 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models",
     if fmt in ("latex", "markdown") and analysis.judge is not None:  # the judge section after the report
         from .judge_io import add_to_report
 
-        return add_to_report(_body(analysis, fmt, latex), fmt, analysis.judge)
+        return add_to_report(_body(analysis, fmt, latex), fmt, analysis.judge, wide=(latex or {}).get("wide", True))
     return _body(analysis, fmt, latex)
 
 

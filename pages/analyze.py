@@ -40,13 +40,14 @@ def results_part(source, read) -> None:
     wb.mark("columns and controls")
     base = wb.run(source, read, settings)
     wb.mark("analysis")
-    results = workbench_judge.corrected(prepared, base, source.key, roles_key)  # human labels: PPI++
+    files = source.files or ((source.name, source.data),)
+    results = workbench_judge.corrected(prepared, base, source.key, roles_key, files)  # human labels: PPI++
     results = wb.corrected_key(base, results)
     if results is not None:
         st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
         sections.models_section(content, sections.design_of(wb.kept_sums(source, read)), results,
                                 settings["method"])
-        workbench_judge.judge_section(prepared, results, source.key, roles_key)
+        workbench_judge.judge_section(prepared, results, source.key, roles_key, files)
         sections.compare_section(content, results)
         wb.mark("models and comparisons drawn")
         why_part(source, prepared, roles_key, results)

@@ -110,3 +110,15 @@ def test_the_cli_refuses_the_same_numbers(tmp_path, fmt):
         assert cli["models"] == api["models"] and cli["comparisons"] == api["comparisons"]
     else:
         assert "gamma: not corrected: 1 of 400 answers labelled by a human" in out.stdout
+
+
+def test_the_judge_csv_lists_the_refused_rows_without_numbers(tmp_path):
+    from evalstats_core.judge_io import add_to_report
+
+    a = _corrected(_file(tmp_path, 1))
+    rows = add_to_report("", "csv", a.judge, table="judge").splitlines()
+    head = rows[0].split(",")
+    assert head[-2:] == ["corrected", "labels_needed"]
+    gamma = next(r.split(",") for r in rows[1:] if r.startswith("gamma,,"))
+    assert gamma[head.index("corrected")] == "false" and gamma[head.index("estimate")] == ""
+    assert int(gamma[head.index("labels_needed")]) >= 2

@@ -122,3 +122,28 @@ def test_harness_logs_compile_in_one_and_two_columns(tmp_path, files, two_column
     data = load_many([str(p) for p in paths]) if len(paths) > 1 else load(str(paths[0]))
     tex = render(analyze(data), "latex")
     compile_text(tmp_path, tex, two_column=two_column)
+
+
+@pytest.mark.parametrize("two_column", [False, True])
+def test_the_judge_table_is_a_float_that_fits(tmp_path, two_column):
+    """Issue 39.6: the judge section's table is a float (table*, tabularx) that fits a one- and a two-column page,
+    with a model that could not be corrected (a row that says so and no number)."""
+    from evalstats_core.judge_apply import corrected_analysis
+    from evalstats_core.judge_io import section_for
+
+    rng = np.random.default_rng(6)
+    n = 300
+    rows = ["question,model,score,human"]
+    for j, model in enumerate(["gpt_4 & co", "a-rather-long-model-name-v2", "few-labels"]):
+        y = rng.random(n) < 0.4 + 0.2 * j
+        f = np.where(y, rng.random(n) < 0.95, rng.random(n) < 0.3)
+        keep = 1 if model == "few-labels" else 60
+        rows += [f'q{i},"{model}",{int(f[i])},{int(y[i]) if i < keep else ""}' for i in range(n)]
+    d = load(("\n".join(rows) + "\n").encode(), name="judged.csv")
+    a = analyze(d)
+    tex = render(corrected_analysis(a, section_for(d, a)), "latex")
+    judge = tex.split("% judge corrected by human labels")[1]
+    assert r"\begin{table*}" in judge and r"\begin{tabularx}{\linewidth}" in judge and r"\caption{" in judge
+    assert "not corrected, needs about" in judge
+    text = compile_text(tmp_path, tex, two_column=two_column)
+    assert "Judge scores corrected by human labels" in text

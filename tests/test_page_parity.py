@@ -65,6 +65,9 @@ CASES: dict[str, tuple[list[tuple[str, Path]], dict]] = {
     "inspect:model-a_deflate.eval": (_files(FIX / "inspect" / "model-a_deflate.eval"), {}),
     "inspect:two models (zstd)": (_files(FIX / "inspect" / "model-a_zstd.eval", FIX / "inspect" / "model-b_zstd.eval"),
                                   {}),
+    "inspect:two scorers, the human one picked (issue 39.5)": (
+        _files(FIX / "inspect" / "model-a.json", FIX / "inspect" / "model-b_zstd.eval"),
+        {"text": {"analyze_metric": "rating"}, "select": {"judge_human_col": "scorer 'match'"}}),
     "inspect:upstream json": (_files(*sorted((FIX / "inspect" / "upstream").glob("*.json"))), {}),
     "promptfoo": (_files(FIX / "promptfoo" / "results.json"), {}),
     "example:duplicates as errors": (_files(ROOT / "examples" / "atlas_breeze.csv"),
@@ -117,6 +120,9 @@ def test_the_workbench_and_its_command_give_the_same_json(case, tmp_path, monkey
     if case == "example:judged_3_models.csv":  # the judge's blocks are in the page's export (issue 23.5)
         assert page["settings"]["human_labels"] and all({"judge", "agreement"} <= set(m) for m in page["models"])
         assert page["comparisons"] and all("judge" in c for c in page["comparisons"])
+    if case.startswith("inspect:two scorers"):  # the human scorer read on the page as --human-col reads it
+        assert page["settings"]["human_labels"] == "scorer 'match'" and "--human-col match" in page["settings"]["command"]
+        assert all(m["judge"]["corrected"] and m["judge"]["n_labeled"] == 12 for m in page["models"])
     command = page["settings"]["command"]
     for name, path in files:  # the user's folder: the files under the names they uploaded
         (tmp_path / name).write_bytes(path if isinstance(path, bytes) else path.read_bytes())
