@@ -231,7 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--candidate", metavar="MODEL", required=True, help="the model under test (e.g. the change)")
     g.add_argument("--margin", type=_margin, default="0", metavar="M",
                    help="the drop you tolerate, in points of the score scale: 2pt or 2%% (2 percentage points of 0/1 "
-                        "scores) or 0.02 (score units); default 0; a margin as large as the scale is refused")
+                        "scores) or 0.02 (score units); default 0; a margin as large as the scale, or as the "
+                        "baseline's whole mean above its floor, is refused")
     g.add_argument("--wild-bootstrap", action="store_true",
                    help="add the wild cluster bootstrap p of the difference (a cross-check, as in analyze)")
     g.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B", help="wild bootstrap draws (default 9999)")

@@ -37,7 +37,8 @@ by default) and reads its interval for ``D = candidate - baseline``:
 
 The margin is in points of the score scale: :func:`parse_margin` reads ``2pt``, ``2%`` (both 2
 percentage points of a 0-1 score) or ``0.02`` (score units) and echoes the unit back; a margin as large
-as the scale itself (``--margin 5`` on 0/1 scores), infinite, NaN or negative is refused.
+as the scale itself (``--margin 5`` on 0/1 scores), or as the baseline's whole mean above the scale's floor
+(it would pass a candidate that scores the floor on every question), infinite, NaN or negative is refused.
 
 Use it as one step of a pipeline: ``evalbars gate results.csv --baseline main --candidate pr-123
 --margin 1pt``; the Markdown on stdout can be posted as a pull-request comment.
@@ -163,8 +164,8 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
         res = analyze(table, baseline=baseline, confidence=level, method=method, use_clusters=use_clusters,
                       adjust="none", interval="auto", wild_bootstrap=wild_bootstrap, n_boot=n_boot, seed=seed)
     percent = res.unit == "percent"
-    m = _margin_on_scale(value, unit, given, percent, table, (baseline, candidate))
     c = next(p for p in res.comparisons if p.model == candidate)
+    m = _margin_on_scale(value, unit, given, percent, table, (baseline, candidate), c.mean_baseline)
     unbounded = _unbounded(c)
     if unbounded is not None or not (math.isfinite(c.ci_low) and math.isfinite(c.ci_high)):
         verdict = "inconclusive"  # the data cannot bound the difference: never a pass on no information
@@ -223,9 +224,23 @@ def _stricter(c: Any, level: float) -> tuple[float, float] | None:
     return strict, c.diff - t_crit(strict, c.df) * c.se
 
 
+#: A margin within this fraction of the largest drop possible is as large as it (it prints as the same number of
+#: points: ``0.999999`` is "100.0 points"), and refused with it.
+_SAME_AS_LIMIT = 1e-3
+
+
 def _margin_on_scale(value: float, unit: str, given: str | None, percent: bool, table: Any,
-                     pair: tuple[str, str]) -> float:
-    """The margin in score units, refused when it is as large as the scale (it would pass any drop)."""
+                     pair: tuple[str, str], mean_baseline: float) -> float:
+    """The margin in score units, refused when it would let the gate pass any drop the scores allow.
+
+    The check is made on the margin in score units (after ``2pt`` or ``0.02`` is read), against two limits:
+    the scale's span (0/1 or [0, 1] scores: 1.0, 100 points; other scores, unbounded or not: the two models'
+    smallest to largest score), and the largest drop the baseline can suffer, its mean above the scale's floor
+    (0 for [0, 1] scores, else the smallest score of the two models): a margin that large passes a candidate
+    that scores the floor on every question (issue 46: ``0.999999`` passed 0% against 59.7%). A margin within
+    :data:`_SAME_AS_LIMIT` of a limit prints as it and is refused with it. A baseline already at the floor
+    leaves no drop to pass, so any margin is harmless there.
+    """
     import numpy as np
 
     shown = given if given is not None else repr(value)
@@ -234,20 +249,33 @@ def _margin_on_scale(value: float, unit: str, given: str | None, percent: bool, 
                              "score units (e.g. margin=0.5)")
     m = value / 100.0 if unit == "points" else value
     if percent:
-        span, what = 1.0, "0/1 scores span 1.0 (100 points)"
+        span, floor, what = 1.0, 0.0, "0/1 scores span 1.0 (100 points)"
     elif hasattr(table, "model_sums"):  # a file's sums: each model's smallest and largest score
         ms = [table.model_sums[list(table.models).index(name)] for name in pair]
-        span = max(x.maximum for x in ms) - min(x.minimum for x in ms)
+        floor = min(x.minimum for x in ms)
+        span = max(x.maximum for x in ms) - floor
         what = f"these scores span {span:.3g}"
     else:
         cols = [list(table.models).index(name) for name in pair]
         vals = table.scores[:, cols][table.answered[:, cols]]
-        span = float(np.nanmax(vals) - np.nanmin(vals)) if vals.size else 0.0
+        floor = float(np.nanmin(vals)) if vals.size else 0.0
+        span = float(np.nanmax(vals)) - floor if vals.size else 0.0
         what = f"these scores span {span:.3g}"
-    if m >= span and m > 0:
-        hint = f"; for {value:g} points write margin='{value:g}pt'" if percent and unit == "score" else ""
+
+    def reaches(limit: float) -> bool:
+        return m > 0 and limit > 0 and m >= limit * (1.0 - _SAME_AS_LIMIT)
+
+    hint = f"; for {value:g} points write margin='{value:g}pt'" if percent and unit == "score" else ""
+    if reaches(span) or (m > 0 and span <= 0):
         raise EvalStatsError(f"margin {shown!r} is larger than the scale allows ({what}): it would pass any drop"
                              f"{hint}")
+    room = mean_baseline - floor  # the largest drop the baseline can suffer
+    if reaches(room):
+        room_words = f"{100 * room:.1f} points" if percent else f"{room:.3g}"
+        floor_words = "0" if percent else f"{floor:.3g}"
+        raise EvalStatsError(f"margin {shown!r} is as large as {pair[0]}'s whole mean above the scale's floor "
+                             f"({room_words}): a candidate scoring {floor_words} on every question would pass; give a "
+                             f"margin smaller than the drop you would accept (e.g. margin='1pt'){hint}")
     return m
 
 

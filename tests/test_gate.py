@@ -146,6 +146,32 @@ def test_a_margin_the_scale_cannot_hold_is_refused_in_one_line(tmp_path, margin)
     assert len(lines) == 1 and lines[0].startswith("evalbars: error:") and "margin" in lines[0]
 
 
+@pytest.mark.parametrize("margin", ["0.999999", "99.99pt", 0.999999, "0.6", "59.7pt"])
+def test_a_margin_as_large_as_the_drop_the_scores_allow_is_refused(margin):
+    """Issue 46: --margin 0.999999 got past the scale check (1.0) and passed 0% against 59.7% "by not more than
+    100.0 points". The check is on the margin in score units: within 0.1% of the scale, or as large as the
+    baseline's whole mean above the floor (59.7 points here), it is refused; just below that it cannot pass."""
+    rng = np.random.default_rng(46)
+    base = rng.permutation(np.r_[np.ones(597), np.zeros(403)])  # 59.7%
+    data = load(wide(1000, base, np.zeros(1000)), name="r.csv")  # the candidate gets nothing right
+    with pytest.raises(EvalStatsError, match="margin"):
+        gate(data, baseline="base", candidate="cand", margin=margin)
+    just_under = gate(data, baseline="base", candidate="cand", margin=0.59)
+    assert just_under.verdict != "pass" and just_under.ci_low < -0.59
+
+
+def test_a_margin_is_checked_against_the_baseline_s_room_on_any_scale():
+    """Scores from 2 to 9 (no bound known): the floor is the smallest score seen; a margin as large as the
+    baseline's mean above it is refused, a smaller one is kept; a baseline at the floor leaves nothing to pass."""
+    rows = "question,base,cand\n" + "".join(f"q{i},{4 + i % 2},{2 + (i % 8 == 0) * 7}\n" for i in range(80))
+    g = load(rows.encode())
+    with pytest.raises(EvalStatsError, match="whole mean above the scale's floor"):
+        gate(g, baseline="base", candidate="cand", margin=2.5)  # base's mean 4.5, floor 2
+    assert gate(g, baseline="base", candidate="cand", margin=2.0).margin == 2.0
+    at_floor = "question,base,cand\n" + "".join(f"q{i},0,{i % 2}\n" for i in range(40))
+    assert gate(load(at_floor.encode()), baseline="base", candidate="cand", margin="5pt").verdict == "pass"
+
+
 @pytest.mark.parametrize(("written", "points"), [("2pt", 2.0), ("2%", 2.0), ("0.02", 2.0), ("2 points", 2.0)])
 def test_margin_units_are_read_and_echoed(tmp_path, written, points):
     data = pair(4000, 0.700, 0.690, seed=5)
