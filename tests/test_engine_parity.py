@@ -153,3 +153,15 @@ def test_gate_decides_the_same_on_both_engines(tmp_path, capsys, case):
     (code, out, _), (code2, out2, _) = _both(capsys, "gate", path, "--baseline", "A", "--candidate", "B")
     assert code == code2 and code in (0, 1, 3)
     assert out.splitlines()[:4] == out2.splitlines()[:4]  # the title and the decision with its interval
+
+
+def test_a_file_over_max_mb_with_human_labels_is_refused_not_read_without_them(tmp_path, capsys):
+    """The automatic route (a file above --max-mb goes to DuckDB) refuses the labels column as --engine duckdb
+    does, instead of gating on the judge alone."""
+    path = tmp_path / "big.csv"
+    path.write_text("question,model,score,human\n" + "".join(
+        f"q{i},{m},{(i * 7 + len(m)) % 3 == 0:d},{'' if i % 4 else str(int(i % 3 == 0))}\n"
+        for i in range(30_000) for m in ("A-model", "B-model")))
+    assert path.stat().st_size > 2**20
+    code, _, err = run(capsys, "gate", str(path), "--baseline", "A-model", "--candidate", "B-model", "--max-mb", "1")
+    assert code == 2 and err.count("\n") == 1 and "column 'human' of big.csv holds human labels" in err
