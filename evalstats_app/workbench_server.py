@@ -29,7 +29,7 @@ def _sql_sums(key: str, path: str, name: str) -> Any:
     from evalstats_core.engine import sums_of
 
     try:
-        return sums_of(path, engine="duckdb", name=name)
+        return sums_of(path, engine="duckdb", name=name, human_labels=True)  # an upload corrects the judge by them
     except EvalStatsError as exc:
         return str(exc)
 

@@ -156,6 +156,21 @@ def test_a_folder_with_a_bad_file_names_it(data_dir):
     assert LAST_KEY not in at.session_state
 
 
+def test_a_folder_with_human_labels_is_refused_not_shown_without_them(data_dir):
+    """An upload corrects the judge by a 'human' column; DuckDB keeps no rows, so the folder is refused in the
+    page's words (issue 46: it once showed the judge's numbers alone, without a word)."""
+    table = _table(5, 100)
+    labels = pa.array([None if i % 4 else str(i % 2) for i in range(table.num_rows)], pa.string())
+    shutil.rmtree(data_dir / "runs")
+    (data_dir / "judged").mkdir()
+    pq.write_table(table.append_column("human", labels), data_dir / "judged" / "part0.parquet")
+    at = _open("judged")
+    no_exceptions(at)
+    assert any("cannot be analyzed" in e and "column 'human'" in e and "holds human labels" in e
+               for e in _errors(at)), _errors(at)
+    assert LAST_KEY not in at.session_state
+
+
 def test_a_folder_s_reading_warnings_show_in_the_upload_s_words(data_dir):
     """DuckDB runs the reader's checks of the question ids (FileSums.warnings): the page shows them as the upload
     path shows Dataset.warnings, one warning box each, the same words."""
