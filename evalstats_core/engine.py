@@ -40,7 +40,7 @@ import numpy as np
 
 from . import engine_sql as q
 from ._columns import unique_names
-from ._sniff import delimiter
+from ._sniff import compression, delimiter, utf16
 from .errors import EvalStatsError
 from .human_labels import NotLabels, human_name, parse_labels
 from .limits import Limits
@@ -341,12 +341,13 @@ def sums_of(path: Any, *, engine: str = "duckdb", spark: Any = None, connection:
     if engine == "spark" and spark is None:
         raise EvalStatsError("the spark engine needs a SparkSession: pass spark=SparkSession.builder.getOrCreate()")
     path = os.fspath(path)
-    side = _Spark(path, spark) if engine == "spark" else _Duck(path, connection)
     label = name or os.path.basename(path.rstrip("/")) or path
-    for f in side.files if side.file_type in ("csv", "parquet") else ():
-        unique_names(_header(f, side.file_type), os.path.basename(f))  # before the engine renames a repeat
     limits = limits or Limits.from_env()
-    try:
+    side = None
+    try:  # opening the file is the engine's first reading of it: its errors are one clear line too
+        side = _Spark(path, spark) if engine == "spark" else _Duck(path, connection)
+        for f in side.files if side.file_type in ("csv", "parquet") else ():
+            unique_names(_header(f, side.file_type), os.path.basename(f))  # before the engine renames a repeat
         return aggregate(side, label, limits, dict(format=format, question_col=question_col, model_col=model_col,
                                                    score_col=score_col, cluster_col=cluster_col,
                                                    ignore_cols=tuple(ignore_cols), duplicates=duplicates,
@@ -356,7 +357,8 @@ def sums_of(path: Any, *, engine: str = "duckdb", spark: Any = None, connection:
             raise
         raise EvalStatsError(engine_message(str(exc), label, engine)) from None
     finally:
-        side.close()
+        if side is not None:
+            side.close()
 
 
 def _header(path: str, file_type: str) -> list[str]:
@@ -372,7 +374,10 @@ def _header(path: str, file_type: str) -> list[str]:
         except (OSError, ValueError):
             return []  # not Parquet after all: the engine's own message names the file
     with open(path, "rb") as fh:
-        head = fh.read(1 << 20).decode("utf-8-sig", errors="replace")
+        raw = fh.read(1 << 20)
+    if compression(raw) or utf16(raw):
+        return []  # compressed or UTF-16: the engine's own reading of the names stands
+    head = raw.decode("utf-8-sig", errors="replace")
     first = head.split("\n", 1)[0]
     try:
         return [h.strip() for h in next(csv.reader(io.StringIO(head), delimiter=delimiter(first, path)), [])]

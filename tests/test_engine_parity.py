@@ -61,6 +61,13 @@ def _dup_parquet(path: Path) -> None:
                             names=["question", "model", "score", "score"]), path)
 
 
+def _gzip(path: Path) -> str:
+    import gzip
+
+    path.write_bytes(gzip.compress(_long().to_csv(index=False).encode()))
+    return str(path)
+
+
 # name -> (file builder, what the engine does: "same" reading, or the words of its one-line refusal)
 CASES = {
     "plain long csv": (lambda t: _write(t, "plain.csv", _long()), "same"),
@@ -77,6 +84,7 @@ CASES = {
         f"q{i},{m},{i % 2},\n" for i in range(20) for m in "AB")), "same"),
     " spaced , quoted names ": (lambda t: _write(t, "spaced.csv", '\ufeff" question ", model ,"score"\n' + "".join(
         f"q{i},{m},{i % 3 == 0:d}\n" for i in range(20) for m in "AB")), "same"),
+    "gzip bytes named .csv": (lambda t: _gzip(t / "packed.csv"), "could not read"),
     "two columns named score": (lambda t: _write(t, "dup.csv", "question,model,score,score\n" + "".join(
         f"q{i},{m},{i % 2},{i % 3 == 0:d}\n" for i in range(20) for m in "AB")), "same"),
     "Score and 'score ' alike": (lambda t: _write(t, "dup2.csv", "question,model,Score,score \n" + "".join(
