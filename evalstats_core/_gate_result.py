@@ -9,8 +9,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["GateResult", "MOST_NEEDED"]
+__all__ = ["GateResult", "MOST_NEEDED", "EXIT_CODES"]
 
+#: The exit code of each verdict (2 is bad input, from the command line).
+EXIT_CODES = {"pass": 0, "regression": 1, "inconclusive": 3}
 #: The most questions (or clusters) the plan ever names; past this it says no practical number would tell.
 MOST_NEEDED = 1e9
 
@@ -77,6 +79,13 @@ class GateResult:
         On a judge-scored file, why the pair's difference could not be corrected by human labels (too few
         questions labelled for both models) and how many labels it needs; the verdict is then inconclusive and
         no difference is reported (the judge's own is biased). None otherwise.
+    judge_note : str or None
+        On a judge-scored file with human labels (``human_col=``, ``labels=``, or a column found by its name, as
+        the command line's ``--human-col`` / ``--labels``): what decided (the corrected difference, how many labels)
+        and what the judge alone gave; the last paragraph of :meth:`markdown`. None without labels.
+    label_notes : tuple of str
+        What the labels' reading left out and why (e.g. a column named ``label`` that holds no labels); the
+        command line prints each as a note on stderr.
     two_clusters : str or None
         Why a pass was withheld on two clusters (:data:`~evalstats_core.gating.TWO_CLUSTERS`); the verdict is then
         inconclusive although both lower ends lie above ``-margin``. None otherwise.
@@ -114,6 +123,8 @@ class GateResult:
     pass_low: float | None = None
     two_clusters: str | None = None
     uncorrected: str | None = None
+    judge_note: str | None = None
+    label_notes: tuple[str, ...] = ()
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False, digits: int = 1) -> str:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
@@ -291,6 +302,7 @@ class GateResult:
                else "") + f". File: {escape_markdown(self.name)}. Exit code {self.exit_code} "
             "(0 pass, 1 regression, 3 inconclusive, 2 bad input).",
             "",
+            *([escape_markdown(self.judge_note), ""] if self.judge_note else []),
         ]
         return "\n".join(rows)
 

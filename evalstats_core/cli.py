@@ -122,28 +122,24 @@ def _gate(args: argparse.Namespace) -> int:
     from .errors import EvalStatsWarning
     from .gating import gate
 
+    labels = {} if by_sql else dict(human_col=args.human_col, labels=args.labels,  # the engines refused them
+                                    labels_all_models=args.labels_all_models)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
         result = gate(dataset, baseline=args.baseline, candidate=args.candidate, margin=args.margin,
                       confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters,
-                      wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed)
-        from .judge_apply import gate_with_labels
-
-        skipped: list[str] = []
-        result, note = (result, f"Computed by the {by_sql[2]} engine from the file's sums.") if by_sql else \
-            gate_with_labels(dataset, result, human_col=args.human_col, labels=args.labels, method=args.cluster_se,
-                             use_clusters=not args.no_clusters, labels_all_models=args.labels_all_models,
-                             notes=skipped)
+                      wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed, **labels)
     from .flags import for_cli
 
-    for line in skipped:
+    for line in result.label_notes:
         print(f"evalbars: note: {' '.join(for_cli(line).split())}", file=sys.stderr)
 
     text = result.markdown(respell=for_cli)  # the core writes margin='2pt'; the command line --margin 2pt
-    if note:
+    if by_sql:
         from .report import escape_markdown
 
-        text = text.rstrip("\n") + "\n\n" + escape_markdown(note) + "\n"
+        text = text.rstrip("\n") + "\n\n" + escape_markdown(f"Computed by the {by_sql[2]} engine from the file's "
+                                                             "sums.") + "\n"
     _write(text, args.output)
     return result.exit_code
 

@@ -50,12 +50,11 @@ import math
 import re
 from typing import Any
 
-from ._gate_result import MOST_NEEDED, GateResult
+from ._gate_result import EXIT_CODES, MOST_NEEDED, GateResult
 from .errors import EvalStatsError
 
 __all__ = ["GateResult", "gate", "EXIT_CODES", "parse_margin", "MOST_NEEDED", "CLUSTERED_PASS_SHARE", "TWO_CLUSTERS"]
 
-EXIT_CODES = {"pass": 0, "regression": 1, "inconclusive": 3}
 #: With clusters (the CR2 t interval, Satterthwaite df) a pass needs the lower end of the interval whose one-sided
 #: error is this share of the gate's ``(1 - confidence) / 2``: 2% for 2.5%, the 96% interval's lower end at the
 #: default 95%. CR2 + Satterthwaite (= clubSandwich) passed 2.6-2.9% of files whose true drop was the margin on the
@@ -93,7 +92,8 @@ def parse_margin(text: str) -> tuple[float, str]:
 
 def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0, confidence: float = 0.95,
          method: str = "cr2", use_clusters: bool = True, power: float = 0.8, wild_bootstrap: bool = False,
-         n_boot: int = 9999, seed: int = 0) -> GateResult:
+         n_boot: int = 9999, seed: int = 0, human_col: str | None = None, labels: Any = None,
+         labels_all_models: bool = False) -> GateResult:
     """Decide whether ``candidate`` is shown not worse than ``baseline`` (see the module docstring).
 
     Parameters
@@ -118,6 +118,14 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
     wild_bootstrap : bool, default False
         Add the wild cluster bootstrap p of the difference as a cross-check (``n_boot`` draws, ``seed``), as
         in :func:`~evalstats_core.analysis.analyze`; the decision still reads the interval.
+    human_col : str, optional
+        The column of human labels of a judge-scored file (default: a column named ``human``, ``gold`` or
+        ``label``, as the command line's ``--human-col``); the gate then decides on the judge's scores corrected
+        by them (PPI++) and says so in :attr:`~GateResult.judge_note`. For harness logs: the human scorer.
+    labels : str, bytes or path, optional
+        Human labels in a separate CSV joined on the question (and model) id (the command line's ``--labels``).
+    labels_all_models : bool, default False
+        Labels without a model column grade every model's answer (``--labels-all-models``).
 
     Returns
     -------
@@ -190,7 +198,7 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
 
         plain = plain_paired_se(table, candidate, baseline) if sums is None else _plain_from_sums(sums, candidate,
                                                                                                  baseline)
-    return GateResult(
+    result = GateResult(
         baseline=baseline, candidate=candidate, verdict=verdict, exit_code=EXIT_CODES[verdict], diff=c.diff,
         se=c.se, df=c.df, ci_low=c.ci_low, ci_high=c.ci_high, p_value=c.p_value, mean_baseline=c.mean_baseline,
         mean_candidate=c.mean_model, n=c.n, n_left_out=c.n_left_out, n_clusters=c.n_clusters, margin=m,
@@ -200,6 +208,32 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
         interval=c.interval, skewed=skewed, pass_confidence=None if strict is None else strict[0],
         pass_low=None if strict is None else strict[1], two_clusters=two,
     )
+    return _with_labels(data, result, human_col, labels, labels_all_models, use_clusters)
+
+
+def _with_labels(data: Any, result: GateResult, human_col: str | None, labels: Any, labels_all_models: bool,
+                 use_clusters: bool) -> GateResult:
+    """``result`` decided on the judge's scores corrected by human labels when the file (or ``labels``) has them,
+    as the command line decides (:func:`~evalstats_core.judge_apply.gate_with_labels`); else ``result``."""
+    import dataclasses
+
+    from .data import Dataset
+
+    if not isinstance(data, Dataset):  # a file's sums or a QuestionTable keep no label column
+        if human_col is not None or labels is not None:
+            raise EvalStatsError("human labels (human_col=, labels=) need the rows of the file: give the Dataset "
+                                 "from load() (a file's sums from an engine keep no labels)")
+        return result
+    from .human_labels import detect_human_col
+
+    if human_col is None and labels is None and detect_human_col(data) is None:
+        return result  # no labels: nothing to correct (and no second analysis)
+    from .judge_apply import gate_with_labels
+
+    notes: list[str] = []
+    corrected, note = gate_with_labels(data, result, human_col=human_col, labels=labels, method=result.method,
+                                       use_clusters=use_clusters, labels_all_models=labels_all_models, notes=notes)
+    return dataclasses.replace(corrected, judge_note=note, label_notes=tuple(notes))
 
 
 def _skewed(c: Any, data: Any, margin: float, level: float) -> str | None:

@@ -123,7 +123,7 @@ def corrected_gate(result: Any, section: Any) -> Any:
     """The gate's decision from the corrected difference candidate - baseline; INCONCLUSIVE (exit 3) when the
     pair has too few labels to be corrected (the judge's own difference never decides a judged file)."""
     from ._clusters import t_p_value
-    from .gating import EXIT_CODES
+    from ._gate_result import EXIT_CODES
 
     key = (result.candidate, result.baseline)
     e = next((e for m, b, e in section.comparisons if (m, b) == key), None)

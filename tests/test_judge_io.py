@@ -13,6 +13,7 @@ import pytest
 
 from evalstats_core import ppi_compare, ppi_mean
 from evalstats_core.data import load, question_scores
+from evalstats_core.errors import EvalStatsError
 
 ROOT = Path(__file__).resolve().parents[1]
 JUDGED = ROOT / "examples" / "judged_3_models.csv"
@@ -70,6 +71,28 @@ def test_verdicts_and_gate_use_the_corrected_difference():
     assert gate.returncode == 3, gate.stdout + gate.stderr  # the judge alone would pass Breeze (+4.7, CI above 0)
     assert "Decided on the judge's scores corrected by human labels" in gate.stdout
     assert "The judge alone gave +4.7 points" in gate.stdout
+
+
+def test_the_api_gate_reads_the_human_labels_as_the_command_line_does(tmp_path):
+    """Issue 46: gate() ignored the 'human' column the command line decides on (the judge alone passes Breeze,
+    +4.7 points); now it takes the same human_col= / labels= and gives the command line's summary."""
+    from evalstats_core.flags import for_cli
+    from evalstats_core.gating import gate
+
+    cli = subprocess.run([sys.executable, "-m", "evalstats_core", "gate", str(JUDGED), "--baseline", "Atlas",
+                          "--candidate", "Breeze"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    data = load(JUDGED)
+    found = gate(data, baseline="Atlas", candidate="Breeze", margin="0")  # the column 'human', found as the CLI does
+    assert found.exit_code == cli.returncode == 3 and found.judge_note.startswith("Decided on the judge's scores")
+    assert found.markdown(respell=for_cli) == cli.stdout
+    assert gate(data, baseline="Atlas", candidate="Breeze", margin="0", human_col="human") == found
+    frame = data.frame.assign(human=data.extra["human"])
+    labels = tmp_path / "labels.csv"
+    frame[frame.human != ""][["question", "model", "human"]].to_csv(labels, index=False)
+    from_file = gate(data, baseline="Atlas", candidate="Breeze", labels=str(labels))
+    assert (from_file.diff, from_file.ci_low, from_file.verdict) == (found.diff, found.ci_low, found.verdict)
+    with pytest.raises(EvalStatsError, match="not a column"):
+        gate(data, baseline="Atlas", candidate="Breeze", human_col="nope")
 
 
 def test_cli_numbers_equal_the_api():
