@@ -9,7 +9,11 @@
 * :func:`cr1_se` is the cluster-robust (CR1) standard error of a mean from per-cluster sums of
   residuals, and :func:`clt_se` the i.i.d. one from the sum of squared residuals.
 * :func:`cr2_se_df` is the bias-reduced CR2 standard error of a mean with its Bell-McCaffrey
-  (Satterthwaite) degrees of freedom, from the per-cluster sums of residuals and the cluster sizes.
+  (Satterthwaite) degrees of freedom, from the per-cluster sums of residuals and the cluster sizes: the one
+  CR2 kernel (held against R's clubSandwich). Its parts serve every other caller (the judge, the planner,
+  the pilot, the coverage lab, the MOVER): :func:`hat_complement` (the adjustment ``I - H_gg``),
+  :func:`cr2_factors`, :func:`cr2_weights` (the factors and the df of the sizes alone), :func:`cr2_sum` and
+  :func:`cr2_se` (any number of rows of residual sums at once).
 * :func:`t_crit` and :func:`t_p_value` are the t(df) critical value and two-sided p-value (df = inf:
   the normal ones); :func:`sign_flip_p` is the exact randomisation p-value used when the SE is 0.
 * :func:`check_method` validates ``method`` (``"cr2"`` or ``"cr1"``).
@@ -31,7 +35,7 @@ from .errors import EvalStatsError, EvalStatsWarning
 __all__ = [
     "MIN_CLUSTERS", "MIN_CLUSTERS_CR2", "METHODS", "scores_1d", "float_scores", "centred", "ones_if_binary",
     "cluster_codes", "codes_and_sizes", "cluster_sizes", "cr1_se",
-    "cr2_se_df", "clt_se", "t_crit", "t_p_value", "sign_flip_p", "check_method", "check_n_clusters",
+    "cr2_se_df", "cr2_se", "cr2_sum", "cr2_factors", "cr2_weights", "hat_complement", "clt_se", "t_crit", "t_p_value", "sign_flip_p", "check_method", "check_n_clusters",
     "few_clusters_notes", "is_binary", "plainly_scaled", "rescale_exponent",
 ]
 
@@ -297,12 +301,27 @@ def cluster_sizes(codes: np.ndarray) -> np.ndarray:
     return np.bincount(codes).astype(np.float64)
 
 
+def hat_complement(sizes: Any, n: Any) -> Any:
+    """``1 - n_g/n``: the block ``I - H_gg`` of an intercept-only model's hat matrix on cluster ``g``'s constant
+    direction (Bell & McCaffrey 2002, Eq. 8), for sizes of any shape (``n`` broadcast against them). Every CR2
+    adjustment in the package is a power of it: ``-1`` for the variance (:func:`cr2_factors`), ``-1/2`` for the
+    residuals (the judge's two-part model)."""
+    return 1.0 - sizes / n
+
+
+def cr2_factors(sizes: Any, n: Any) -> Any:
+    """The CR2 factors ``a_g = 1 / (1 - n_g/n)`` (:func:`hat_complement` inverted) of every bin of ``sizes``, empty
+    ones included (their factor is 1, their residual sum 0)."""
+    return 1.0 / hat_complement(sizes, n)
+
+
 def cr2_weights(sizes: np.ndarray, n: int) -> tuple[np.ndarray, float]:
     """The CR2 factors ``a_g = 1 / (1 - n_g/n)`` of the non-empty clusters of ``sizes`` and the Satterthwaite
     degrees of freedom: everything of :func:`cr2_se_df` that depends on the cluster sizes alone (computed
     once per cluster-size vector and reused for every model, pair and confidence level)."""
-    f = sizes[sizes > 0.0] / n  # (C,) cluster shares f_g
-    a = 1.0 / (1.0 - f)  # (C,) CR2 factors (I - H_gg)^-1 on the constant direction
+    kept = sizes[sizes > 0.0]
+    f = kept / n  # (C,) cluster shares f_g
+    a = cr2_factors(kept, n)  # (C,) CR2 factors (I - H_gg)^-1 on the constant direction
     af2 = a * f * f
     denom = float(af2 @ (a * (1.0 - 2.0 * f))) + float(af2.sum()) ** 2  # tr(G^2) * n^2
     return a, 1.0 / denom  # Satterthwaite df = (tr G)^2 / tr(G^2), tr G = 1/n
@@ -344,8 +363,21 @@ def cr2_se_df(resid_sums: np.ndarray, sizes: np.ndarray, n: int,
         weights = cr2_weights(sizes, n)
         resid_sums = resid_sums[sizes > 0.0]
     a, df = weights
-    se = math.sqrt(float((resid_sums * resid_sums) @ a)) / n  # CR2: Bell & McCaffrey Eq. 8, intercept only
+    se = math.sqrt(float(cr2_sum(resid_sums, a))) / n
     return se, df
+
+
+def cr2_sum(resid_sums: np.ndarray, a: np.ndarray) -> Any:
+    """``sum_g S_g^2 a_g`` over the last axis of ``resid_sums`` (shape ``(..., G)``): ``n^2`` times the CR2 variance
+    of a mean, ``a`` the factors of the same bins (:func:`cr2_weights` or :func:`cr2_factors`)."""
+    return (resid_sums * resid_sums) @ a  # CR2: Bell & McCaffrey Eq. 8, intercept only
+
+
+def cr2_se(resid_sums: np.ndarray, a: np.ndarray, n: Any) -> np.ndarray:
+    """:func:`cr2_se_df`'s standard error for many rows at once: ``sqrt(sum_g S_g^2 a_g) / n`` over the last axis
+    of ``resid_sums`` (shape ``(..., G)``), ``a`` the factors of the same bins (:func:`cr2_weights` or
+    :func:`cr2_factors`)."""
+    return np.sqrt(cr2_sum(resid_sums, a)) / n
 
 
 def t_crit(confidence: float, df: float) -> float:

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ._clusters import cr2_se, cr2_weights
 from ._validate import check_confidence, check_open_unit, check_positive_int, check_unit
 from .errors import EvalStatsError
 from .simulate import _cluster_rates
@@ -233,10 +234,7 @@ def few_clusters_coverage(
     gen = np.random.default_rng(rng)
     g = n_g.size
     n = int(n_g.sum())
-    f = n_g / n  # (G,) cluster shares
-    a = 1.0 / (1.0 - f)  # (G,) CR2 factors
-    af2 = a * f * f
-    df = 1.0 / (float(af2 @ (a * (1.0 - 2.0 * f))) + float(af2.sum()) ** 2)  # as _clusters.cr2_se_df
+    a, df = cr2_weights(n_g, n)  # (G,) CR2 factors (no cluster is empty) and the Satterthwaite df
     from scipy.special import ndtri, stdtrit
 
     q = 0.5 + level / 2.0
@@ -251,7 +249,7 @@ def few_clusters_coverage(
         p = counts.sum(axis=1) / n  # (r,)
         resid = counts - n_g * p[:, None]  # (r, G) S_g
         ss = resid * resid
-        se = {"cr1": np.sqrt(g / (g - 1) * ss.sum(axis=1)) / n, "cr2": np.sqrt(ss @ a) / n}
+        se = {"cr1": np.sqrt(g / (g - 1) * ss.sum(axis=1)) / n, "cr2": cr2_se(resid, a, n)}
         err = np.abs(p - mu)
         for key, c in crit.items():
             s = se["cr2" if key == "cr2" else "cr1"]

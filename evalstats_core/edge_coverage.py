@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from scipy.special import bdtr
 
+from ._clusters import cr2_factors, cr2_se, cr2_weights, t_crit
 from .errors import EvalStatsWarning
 from .simulate import _cluster_rates
 
@@ -231,11 +232,8 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
     n = sizes.sum()
     p = x.sum(1) / n
     resid = x - sizes * p[:, None]
-    f = sizes / n
-    a = 1.0 / (1.0 - f)
-    se = np.sqrt((resid * resid) @ a) / n
-    af2 = a * f * f
-    df = 1.0 / (float(af2 @ (a * (1.0 - 2.0 * f))) + float(af2.sum()) ** 2)
+    a, df = cr2_weights(sizes, n)  # every cluster non-empty
+    se = cr2_se(resid, a, n)
     z, t = ndtri(0.5 + conf / 2), stdtrit(df, 0.5 + conf / 2)
     pq, tail = p * (1.0 - p), (1.0 - conf) / 2
     se = np.where(se <= 1e-12 * np.maximum(p, np.sqrt(pq / (n - 1))), 0.0, se)
@@ -328,14 +326,12 @@ def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float =
     sums read in whole questions (:func:`~evalstats_core.bounded_means.whole_question_counts`; ``whole=False``
     leaves it out: the rule before it, for the coverage tables). ``tests/test_cluster_means.py``
     and ``tests/test_bounded_means.py`` check both equal ``summarize``'s to 1e-9."""
-    from ._clusters import cr2_se_df, t_crit
     from .cluster_means import cluster_means_ci, few_clusters_worth
 
     n = sizes.sum()
     m = means @ (sizes / n)
-    se, df = cr2_se_df(np.zeros(sizes.size), sizes, int(n))  # df of these sizes
-    f = sizes / n
-    se = np.sqrt(((sizes * (means - m[:, None])) ** 2) @ (1.0 / (1.0 - f))) / n  # Bell & McCaffrey 2002
+    _, df = cr2_weights(sizes, int(n))  # df of these sizes
+    se = cr2_se(sizes * (means - m[:, None]), cr2_factors(sizes, n), n)  # Bell & McCaffrey 2002
     half = t_crit(conf, df) * se
     tt = (m - half, m + half)
     if m2 is not None:

@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from ._clusters import cr2_se, cr2_weights
+
 __all__ = ["PairDesign", "draw_pair_cells", "pair_design_table", "pair_intervals"]
 
 
@@ -94,10 +96,6 @@ def draw_pair_cells(design: PairDesign, reps: int, gen: np.random.Generator) -> 
     return only_a.astype(np.float64), (disc - only_a).astype(np.float64), both.astype(np.float64)
 
 
-def _cr2(resid: np.ndarray, a: np.ndarray, n: float) -> np.ndarray:
-    return np.sqrt((resid * resid) @ a) / n
-
-
 def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, sizes: Any,
                    confidence: float = 0.95) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The paired intervals of ``compare(a, b, clusters)`` (default ``interval="auto"``, CR2) and candidates.
@@ -122,12 +120,9 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     n = float(sizes.sum())
     b, c = only_a.sum(1), only_b.sum(1)
     diff = (b - c) / n
-    f = sizes / n
-    a = 1.0 / (1.0 - f)
-    af2 = a * f * f
-    df = 1.0 / (float(af2 @ (a * (1.0 - 2.0 * f))) + float(af2.sum()) ** 2)
+    a, df = cr2_weights(sizes, n)  # every cluster non-empty
     t = float(stdtrit(df, 0.5 + confidence / 2))
-    se = _cr2(only_a - only_b - sizes * diff[:, None], a, n)
+    se = cr2_se(only_a - only_b - sizes * diff[:, None], a, n)
     ssd = (b + c) - n * diff * diff
     se_naive = np.sqrt(np.maximum(ssd, 0.0) / (n * (n - 1.0)))
     scale_ref = np.maximum(np.abs(diff), np.sqrt(np.maximum(ssd, 0.0) / n))

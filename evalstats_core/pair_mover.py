@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 from scipy.special import stdtr
 
+from ._clusters import cr2_factors, hat_complement
 from ._ksection import ksection
 
 __all__ = ["cell_mover_interval", "cell_mover_p", "disagreement_df", "whole_counts"]
@@ -116,7 +117,7 @@ def row_dots(u: np.ndarray, w: np.ndarray) -> np.ndarray:
 def _cell_weights(sizes: np.ndarray) -> tuple[float, np.ndarray]:
     """``(n, 1 / (1 - n_g / n))`` of the float64 cluster ``sizes``: the CR2 weights of :func:`_cells`."""
     n = float(sizes.sum())
-    return n, 1.0 / (1.0 - sizes / n)
+    return n, cr2_factors(sizes, n)
 
 
 def _ends(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,
@@ -217,7 +218,7 @@ def variance_clusters(resid_sums: Any, sizes: Any) -> Any:
     sz = np.asarray(sizes, dtype=np.float64)
     w = s * s
     in_place = isinstance(w, np.ndarray) and w.shape == np.broadcast_shapes(w.shape, sz.shape)
-    w = np.asarray(np.divide(w, 1.0 - sz / sz.sum(), out=w if in_place else None))
+    w = np.asarray(np.divide(w, hat_complement(sz, sz.sum()), out=w if in_place else None))  # CR2 contributions
     total = w.sum(axis=-1)
     square = np.multiply(w, w, out=w).sum(axis=-1)  # w is read no more: its squares in its place
     with np.errstate(divide="ignore", invalid="ignore"):

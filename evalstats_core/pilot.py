@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ._clusters import cr2_sum, cr2_weights
 from .decomposition import _between_variance, _codes, resampling_decomposition
 from .errors import EvalStatsError
 from .plan_spread import _anova_parts, _between_sum_cdf, omega2_spread, size_mix
@@ -142,8 +143,8 @@ def _cr2_variance(diffs: np.ndarray, cluster: np.ndarray | None) -> float:
         return float(dev @ dev / (n - 1))
     totals = np.bincount(cluster, weights=dev)  # (K,) deviation sums per cluster
     sizes = np.bincount(cluster, minlength=totals.size).astype(np.float64)
-    used = sizes > 0
-    return float((totals[used] ** 2) @ (1.0 / (1.0 - sizes[used] / n))) / n  # CR2, intercept only
+    a, _ = cr2_weights(sizes, n)
+    return float(cr2_sum(totals[sizes > 0], a)) / n  # CR2, intercept only
 
 
 def _random_intercept_variance(diffs: np.ndarray, cluster: np.ndarray) -> float:

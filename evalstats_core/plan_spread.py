@@ -66,6 +66,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._clusters import hat_complement
 from .errors import EvalStatsError
 
 __all__ = ["answers_mean_power", "binary_pair_df", "calibrated_from", "calibrated_power", "calibration_pilots",
@@ -246,7 +247,7 @@ def binary_pair_df(pilot_sizes: Any, n: float, var_within: float, var_cluster: A
     var = sizes * var_within + sizes * sizes * var_c[:, None]  # (nodes, G): the clusters' sums' variances
     resid = np.sqrt(var)[:, None, :] * z  # (nodes, draws, G): the clusters' residual sums
     drawn = np.asarray(disagreement_df(max(1.0, df), sizes, resid, sizes * discordant_share), dtype=np.float64)
-    lam = var / (1.0 - sizes / sizes.sum())  # the CR2 contributions' expectations
+    lam = var / hat_complement(sizes, sizes.sum())  # the CR2 contributions' expectations
     square = (lam * lam).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):  # no variance at all (a node at 0): the design's df
         spread = np.clip(np.where(square > 0.0, lam.sum(axis=1) ** 2 / square, df), 1.0, max(1.0, df))
