@@ -4,7 +4,7 @@ Contents, by module (each module's docstring tells when to use which function):
 
 =================  =================================================================================
 ``intervals``      one model: CLT and Bernoulli SEs, normal and proportion intervals
-``clustering``     ``summarize``; cluster-robust (CR1) SE, design effect, ICC, block bootstrap
+``clustering``     ``summarize``; cluster-robust SE (CR2 by default, CR1 on request), design effect, ICC, block bootstrap
 ``comparison``     ``compare`` (unpaired / paired / clustered), McNemar's test
 ``wild``           wild cluster bootstrap: p-value and interval of a mean or paired difference
 ``judge``          an LLM judge's scores corrected by a few human labels (PPI++); agreement; label budget

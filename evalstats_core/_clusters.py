@@ -428,7 +428,7 @@ def check_n_clusters(n_clusters: int) -> None:
         )
 
 
-def few_clusters_notes(n_clusters: int, method: str = "cr1", df: float = math.inf, *,
+def few_clusters_notes(n_clusters: int, method: str = "cr2", df: float = math.inf, *,
                        stacklevel: int = 3) -> tuple[str, ...]:
     """``()`` with enough clusters; else the caution, also issued as an :class:`EvalStatsWarning`.
 

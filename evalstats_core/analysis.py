@@ -93,7 +93,7 @@ class ModelResult:
     df : float
         Degrees of freedom of the t reference (``inf``: normal).
     method : str
-        Standard-error method, ``"cr2"`` or ``"cr1"``.
+        Standard-error method, ``"cr2"`` (default) or ``"cr1"``.
     interval : str
         The interval method used, as a label (e.g. ``"Wilson"``, ``"CR2 t (Satterthwaite df)"``).
     """
@@ -138,7 +138,7 @@ class PairResult:
     df : float
         Degrees of freedom of the t reference (``inf``: normal).
     method : str
-        Standard-error method, ``"cr2"`` or ``"cr1"``.
+        Standard-error method, ``"cr2"`` (default) or ``"cr1"``.
     p_adjusted : float
         ``p_value`` adjusted across all comparisons of the analysis (Holm by default).
     correlation : float
@@ -184,7 +184,7 @@ class PairResult:
     only_model: int | None
     only_baseline: int | None
     df: float = math.inf
-    method: str = "cr1"
+    method: str = "cr2"
     mcnemar_p: float | None = None
     wild_p_value: float | None = None
     interval: str = "normal"

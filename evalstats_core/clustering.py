@@ -117,7 +117,7 @@ class Summary:
     confidence: float = 0.95
     warnings: tuple[str, ...] = ()
     df: float = math.inf
-    method: str = "cr1"
+    method: str = "cr2"
     interval: str = "normal"
 
     @property

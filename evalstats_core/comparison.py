@@ -125,7 +125,7 @@ class Comparison:
     confidence: float = 0.95
     warnings: tuple[str, ...] = ()
     df: float = math.inf
-    method: str = "cr1"
+    method: str = "cr2"
     interval: str = "normal"
     only_a: int | None = None
     only_b: int | None = None
