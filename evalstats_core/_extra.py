@@ -9,18 +9,24 @@ from typing import Any
 
 import numpy as np
 
+from ._json_records import is_records, records_table
 from ._sniff import delimiter, is_parquet
+from .limits import Limits
 
 __all__ = ["file_columns", "extra_columns", "TEXT_COLUMNS"]
 
 
 def file_columns(data: bytes, name: str) -> tuple[str, ...]:
-    """Column names of a CSV or Parquet file (empty when the header cannot be read).
+    """Column names of a CSV or Parquet file, or the keys of JSON records (empty when they cannot be read).
 
     Only the header is read (the Parquet schema, or the first CSV line), so this is cheap for any
-    file size; the loader gives the precise error for an unreadable file.
+    file size; JSON records are read whole (within the byte budget), as their keys are what the loader's
+    table has (FastChat's and HELM's given their roles). The loader gives the precise error for an
+    unreadable file.
     """
     try:
+        if is_records(data):
+            return tuple(records_table(data, name, Limits.from_env())[0].column_names)
         if is_parquet(data, name):
             import pyarrow.parquet as pq
 

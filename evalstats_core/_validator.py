@@ -96,7 +96,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
 
 def _repeats_and_scales(records: Records, q_codes: np.ndarray, q_labels: pd.Index, cells: np.ndarray, o: dict,
                         notes: list[str], warnings: list[str]) -> tuple[np.ndarray, bool]:
-    table = records.file_type in ("csv", "parquet", "dataframe")
+    table = records.file_type in ("csv", "parquet", "dataframe", "jsonl")
     if records.resample is not None and not table:  # harness epochs: a run given twice is the duplicate
         repeated(q_codes, records.m_codes, records.score, q_labels, records.m_labels, records.where,
                  o.get("duplicates", "resamples"), records.name, warnings, notes, resample=records.resample)
@@ -136,7 +136,7 @@ def same_questions(q_codes: np.ndarray, q_labels: pd.Index, records: Records) ->
 
 def _dataset(r: Records, tidy: dict[str, Any], notes: list[str], warnings: list[str], binary: bool,
              cells: np.ndarray, clusters: tuple | None, o: dict) -> dict[str, Any]:
-    table = r.file_type in ("csv", "parquet", "dataframe")
+    table = r.file_type in ("csv", "parquet", "dataframe", "jsonl")
     roles = [(k, o[k]) for k in ("format", "question_col", "model_col", "score_col") if o.get(k) is not None]
     joined = roles if r.file_type == "joined" else []  # a single table's roles are written from its layout
     options = joined + _table_options(o) + ([] if table else _harness_options(o))

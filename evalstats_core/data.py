@@ -22,6 +22,7 @@ This module is the public home of all four; :class:`Dataset` is defined in :mod:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping
@@ -30,6 +31,7 @@ from typing import Any
 
 from ._dataset import Dataset
 from ._extra import extra_columns, file_columns
+from ._json_records import is_records, records_table
 from ._question_table import QuestionTable, question_scores
 from ._records import Records, concat
 from ._validator import validate as _fields
@@ -83,6 +85,8 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
             raise EvalStatsError(f"{label} could not be read as {_sniff.FORMATS.get(kind, 'a harness log')} "
                                  f"({type(exc).__name__}: {str(exc)[:120]}); give the file the harness wrote, "
                                  "unchanged") from None
+    if is_records(data):  # JSON Lines or a JSON list of records: a table of text columns, read as a CSV is
+        return _read_records(data, label, path, limits, o)
     if ext == ".bundle":  # an analysis bundle: its data (the settings are the workbench's to apply)
         from .bundle import read_bundle
 
@@ -98,6 +102,25 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
 
     return read_table(data, label, ext, limits, format=o.get("format"), given=given,
                       ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
+
+
+def _read_records(data: bytes, label: str, path: Any, limits: Limits, o: dict) -> Records:
+    """JSON records (:mod:`evalstats_core._json_records`) through the table reader: a CSV's roles and errors,
+    its words for JSON ("keys", "record")."""
+    from ._table import opened_arrow, read_table  # light: no pyarrow or pandas until used (as in load)
+
+    table, notes, resample = records_table(data, label, limits, metric=o.get("metric"), model=o.get("model_name"),
+                                           path=path)
+    given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
+             "cluster": o.get("cluster_col")}
+    try:
+        records = read_table(None, label, ".parquet", limits, opened=opened_arrow(table, label, limits),
+                             format=o.get("format"), given=given, ignore_cols=tuple(o.get("ignore_cols") or ()),
+                             resample_col=o.get("resample_col") or resample)
+    except EvalStatsError as exc:
+        words = str(exc).replace("(columns: ", "(keys found: ").replace("data row ", "record ")
+        raise EvalStatsError(words) from None
+    return dataclasses.replace(records, file_type="jsonl", notes=(*notes, *records.notes))
 
 
 def load(source: Any, *, format: str | None = None, question_col: str | None = None,
