@@ -70,6 +70,9 @@ class JudgeEstimate:
         Confidence level of the intervals.
     warnings : tuple of str
         Cautions (few labels, few clusters), also issued as ``EvalStatsWarning``.
+    stratified : bool
+        True when the estimate is stratified by the judge's verdict because the labels look chosen by it
+        (:func:`~evalstats_core.judge_strata.ppi_stratified`; ``lam`` is then nan).
     """
 
     estimate: float
@@ -88,6 +91,7 @@ class JudgeEstimate:
     clustered: bool = False
     confidence: float = 0.95
     warnings: tuple[str, ...] = ()
+    stratified: bool = False
 
     @property
     def ci(self) -> Interval:

@@ -50,6 +50,20 @@ def _limits(e: Any) -> str:
 _NAN = math.nan
 
 
+def _model_label(e: Any) -> str:
+    if e.stratified:
+        return (f"stratified by the judge's verdict ({e.n_labeled:,} human labels chosen by it; Jeffreys limits per "
+                "verdict, MOVER)")
+    return f"t (PPI++ corrected by {e.n_labeled:,} human labels{_limits(e)})"
+
+
+def _pair_label(e: Any) -> str:
+    if e.stratified:
+        return (f"stratified by the two verdicts ({e.n_labeled:,} questions labelled for both, chosen by the judge's "
+                "verdict; Jeffreys limits per stratum, MOVER)")
+    return f"t (PPI++ on the paired differences, corrected by {e.n_labeled:,} questions labelled for both{_limits(e)})"
+
+
 def corrected_analysis(analysis: Any, section: Any) -> Any:
     """``analysis`` with the corrected numbers wherever labels suffice and no number where they do not (the
     judge's own is never left in place: :class:`~evalstats_core.judge_io.Uncorrected` says what it needs),
@@ -65,8 +79,7 @@ def corrected_analysis(analysis: Any, section: Any) -> Any:
         e, u = by_model.get(m.model), refused.get((m.model, None))
         if e is not None:
             m = dataclasses.replace(m, mean=e.estimate, se=e.se, ci_low=e.ci_low, ci_high=e.ci_high, df=e.df,
-                                    deff=math.nan, n_eff=math.nan,
-                                    interval=f"t (PPI++ corrected by {e.n_labeled:,} human labels{_limits(e)})")
+                                    deff=math.nan, n_eff=math.nan, interval=_model_label(e))
         elif u is not None:
             m = dataclasses.replace(m, mean=_NAN, se=_NAN, ci_low=_NAN, ci_high=_NAN, df=_NAN, deff=_NAN,
                                     n_eff=_NAN, se_naive=_NAN, interval=u.reason)
@@ -88,7 +101,7 @@ def corrected_analysis(analysis: Any, section: Any) -> Any:
             c, diff=e.estimate, se=e.se, ci_low=e.ci_low, ci_high=e.ci_high, df=e.df, z=z,
             p_value=t_p_value(z, e.df), se_paired=e.se, mcnemar_statistic=None, mcnemar_chi2_p=None,
             mcnemar_p=None, wild_p_value=None, only_model=None, only_baseline=None, **means,
-            interval=f"t (PPI++ on the paired differences, corrected by {e.n_labeled:,} questions labelled for both{_limits(e)})"))
+            interval=_pair_label(e)))
     adjusted = _adjust([p.p_value for p in pairs], analysis.adjust)
     pairs = tuple(dataclasses.replace(p, p_adjusted=a) for p, a in zip(pairs, adjusted, strict=True))
     lines = tuple(f"{u.line}" for u in section.refused)
@@ -97,7 +110,8 @@ def corrected_analysis(analysis: Any, section: Any) -> Any:
         reading = (*reading, *reading_flags([("human_col", section.named)]))
     return dataclasses.replace(analysis, models=tuple(models), comparisons=pairs, notes=reading_notes(analysis, section),
                                reading=reading,
-                               warnings=(correction_note(section), *lines, *analysis.warnings), judge=section)
+                               warnings=(correction_note(section), *lines, *getattr(section, "selection", ()),
+                                         *analysis.warnings), judge=section)
 
 
 _IGNORED = "ignored column(s): "

@@ -32,6 +32,7 @@ from .human_labels import (  # noqa: F401 - the labels' reader, re-exported (the
     human_matrix,
     labels_file_matrix,
 )
+from .judge_strata import ppi_compare_stratified, ppi_stratified, selection_check
 
 __all__ = ["HUMAN_NAMES", "JudgeSection", "detect_human_col", "human_matrix", "labels_file_matrix",
            "judge_section", "Uncorrected", "human_scorers", "add_to_report", "add_json_blocks", "report_frame", "section_intro", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
@@ -53,6 +54,7 @@ class JudgeSection:
     refused: tuple = ()  # Uncorrected per model and comparison with too few labels: no number is shown
     column: str | None = None  # the file's column the labels came from (None: a scorer or a labels file)
     named: str | None = None  # human_col as a command must name it (a scorer, or a column not found by its name)
+    selection: tuple = ()  # sentences: labels that look chosen by the judge's verdict (or by cluster)
 
     @property
     def n_labels(self) -> int:
@@ -118,7 +120,7 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
 
     codes = table.cluster_codes if analysis.clustered else None
     index = {m: i for i, m in enumerate(table.models)}
-    models, pairs, budgets, short, short_pairs = [], [], {}, [], []
+    models, pairs, budgets, short, short_pairs, chosen, flagged = [], [], {}, [], [], [], {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
         for m in analysis.models:
@@ -130,6 +132,13 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
                 continue
             cl = None if codes is None else codes[rows]
             est = ppi_mean(table.scores[rows, j], human[rows, j], clusters=cl, confidence=analysis.confidence)
+            sel = selection_check(table.scores[rows, j], human[rows, j], clusters=cl)
+            if sel.flagged or sel.by_cluster:
+                chosen.append(sel.sentence(m.model))
+            if sel.flagged and cl is None:  # labels chosen by the verdict: the stratified estimate stays unbiased
+                stratified = ppi_stratified(table.scores[rows, j], human[rows, j], confidence=analysis.confidence)
+                if stratified is not None:
+                    est, flagged[m.model] = _as_estimate(est, stratified), True
             models.append((m.model, est, judge_agreement(table.scores[rows, j], human[rows, j],
                                                         confidence=analysis.confidence)))
             budgets[m.model] = labels_needed(max(est.half_width, 1e-9), n_total=max(est.n_total, 3),
@@ -146,10 +155,26 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
             cl = None if codes is None else codes[rows]
             est = ppi_compare(table.scores[rows, a], ha, table.scores[rows, b], hb, clusters=cl,
                               confidence=analysis.confidence)
+            if flagged.get(c.model) or flagged.get(c.baseline):
+                stratified = ppi_compare_stratified(table.scores[rows, a], ha, table.scores[rows, b], hb,
+                                                    confidence=analysis.confidence)
+                if stratified is None:
+                    chosen.append(f"{c.model} - {c.baseline}: labels chosen by the judge's verdict, but some pair of "
+                                  "verdicts has no question labelled for both models, so the difference stays the "
+                                  "PPI++ one and may be biased; label a random subset of the questions")
+                else:
+                    est = _as_estimate(est, stratified)
             pairs.append((c.model, c.baseline, est))
         refused = _refused(short, short_pairs, models, pairs, budgets, table, human, analysis.confidence,
                            labels_needed)
-    return JudgeSection(tuple(models), tuple(pairs), source, budgets, refused)
+    return JudgeSection(tuple(models), tuple(pairs), source, budgets, refused, selection=tuple(chosen))
+
+
+def _as_estimate(est: Any, s: Any) -> Any:
+    """The PPI estimate ``est`` with the stratified numbers ``s`` in place (its judge-only and human-only intervals
+    kept; ``lam`` nan: within a verdict the judge's score is constant)."""
+    return replace(est, estimate=s.estimate, se=s.se, df=s.df, ci_low=s.ci_low, ci_high=s.ci_high, lam=math.nan,
+                   stratified=True)
 
 
 def _target(estimates: list) -> float:
@@ -206,7 +231,7 @@ def _num(x: float) -> float | None:
 
 def judge_json(est: Any) -> dict:
     """The ``judge`` object: ``estimate, se, ci, df, lam, n_labeled, n_total, judge_only, human_only``."""
-    return {"estimate": _num(est.estimate), "se": _num(est.se), "ci": [_num(est.ci_low), _num(est.ci_high)],
+    return {"stratified": est.stratified, "estimate": _num(est.estimate), "se": _num(est.se), "ci": [_num(est.ci_low), _num(est.ci_high)],
             "df": _num(est.df), "lam": _num(est.lam), "n_labeled": est.n_labeled, "n_total": est.n_total,
             "judge_only": [_num(est.judge_only.low), _num(est.judge_only.high)],
             "human_only": [_num(est.human_only.low), _num(est.human_only.high)]}

@@ -47,9 +47,9 @@ def test_json_judge_objects_cover_the_truth_and_the_judge_does_not():
     truth = _truth()
     for row in doc["models"]:
         j = row["judge"]
-        assert set(j) == {"corrected", "estimate", "se", "ci", "df", "lam", "n_labeled", "n_total", "judge_only",
-                          "human_only"}
-        assert j["corrected"] is True  # issue 39: every model says whether it is corrected
+        assert set(j) == {"corrected", "stratified", "estimate", "se", "ci", "df", "lam", "n_labeled", "n_total",
+                          "judge_only", "human_only"}
+        assert j["corrected"] is True and j["stratified"] is False  # issue 39: corrected? stratified (random labels)?
         assert j["n_labeled"] == 300 and j["n_total"] == 2000
         assert j["ci"][0] <= truth[row["model"]] <= j["ci"][1]
         assert not j["judge_only"][0] <= truth[row["model"]] <= j["judge_only"][1]
