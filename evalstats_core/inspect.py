@@ -29,7 +29,10 @@ level (Pustejovsky and Tipton 2018; Imbens and Kolesár 2016).
 
 inspect-ai is optional: this module imports without it; asking for a metric without it raises
 ``ImportError`` saying ``pip install inspect-ai``. Tested with inspect-ai 0.3.285 (``requirements-dev.txt``).
-An undefined result (fewer than two samples, one cluster) is ``nan``, never 0.
+An undefined result (fewer than two samples, one cluster) is ``nan``, never 0. A metric never raises inside
+``inspect eval``: a score value that is not one finite number or grade (None, a dict, a list, NaN, an
+infinity), a sample without its cluster, or anything else that stops the computation makes it ``nan``, with
+the reason logged as below.
 
 What the statistics have to say beyond the numbers (few clusters, a standard error of 0) goes through
 Inspect's own channel: Python's ``logging`` (logger ``evalstats_core.inspect``), which Inspect shows as a log
@@ -81,7 +84,9 @@ def sample_scores(scores: Sequence[Any], cluster: str | None = None,
     Raises
     ------
     EvalStatsError
-        A sample without the cluster key, or whose epochs name different clusters.
+        A sample without the cluster key, or whose epochs name different clusters; a score value that is not a
+        number or a grade (None, a dict, a list, bytes) or that converts to NaN or an infinity. The metrics
+        never raise: they log the message and return ``nan``.
     """
     if to_float is None:
         from inspect_ai.scorer import value_to_float
@@ -92,7 +97,7 @@ def sample_scores(scores: Sequence[Any], cluster: str | None = None,
     label: dict[Any, Any] = {}
     for row, s in enumerate(scores):
         key = s.sample_id if s.sample_id is not None else ("row", row)  # no id: its own sample
-        total[key] = total.get(key, 0.0) + float(to_float(s.score.value))
+        total[key] = total.get(key, 0.0) + _number(s.score.value, s.sample_id, to_float)
         count[key] = count.get(key, 0) + 1
         if cluster is not None:
             meta = s.sample_metadata or {}
@@ -100,11 +105,53 @@ def sample_scores(scores: Sequence[Any], cluster: str | None = None,
             if value is None or (isinstance(value, float) and math.isnan(value)):
                 raise EvalStatsError(f"sample {s.sample_id!r} has no metadata key {cluster!r} to cluster on; "
                                      f"give every sample metadata[{cluster!r}], or leave out cluster=")
+            if isinstance(value, dict | list | set):
+                raise EvalStatsError(f"sample {s.sample_id!r} has metadata[{cluster!r}] = {str(value)[:60]}, not a "
+                                     "cluster label; give each sample one label (text or a number)")
             if label.setdefault(key, value) != value:
                 raise EvalStatsError(f"sample {s.sample_id!r} names two clusters ({label[key]!r} and {value!r}) "
                                      "in its epochs; a sample must lie in one cluster")
     means = np.array([total[k] / count[k] for k in total], dtype=float)  # resamples averaged (Miller 2024, Sec. 3)
     return means, ([label[k] for k in total] if cluster is not None else None)
+
+
+def _number(value: Any, sample_id: Any, to_float: Callable[[Any], float]) -> float:
+    """A score value as a finite number (Inspect's grades C/P/I/N, numbers, booleans, numeric text), or an
+    :class:`EvalStatsError` naming the sample and the value."""
+    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+    if value is None or isinstance(value, dict | list | tuple | set | bytes):
+        per_key = " (a dict of scores: give metrics per key, e.g. metrics={'key': [cr2_stderr()]})" if isinstance(
+            value, dict) else ""
+        raise EvalStatsError(f"sample {sample_id!r} has score value {shown}, which is not a number or a grade"
+                             f"{per_key}; the scorer must give one number (or C/P/I/N) per sample")
+    try:
+        number = float(to_float(value))
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise EvalStatsError(f"sample {sample_id!r} has score value {shown}, which to_float cannot read ({exc}); "
+                             "give one number (or C/P/I/N) per sample") from None
+    if not math.isfinite(number):
+        raise EvalStatsError(f"sample {sample_id!r} has score value {shown} ({number}), which is not a finite "
+                             "number; the scorer must give one finite number (or C/P/I/N) per sample")
+    return number
+
+
+def _say(text: str) -> None:
+    """``text`` on Inspect's channel (logging), once per process."""
+    if text not in _SAID:
+        _SAID.add(text)
+        LOGGER.warning("evalstats %s: %s", "cr2 metric", text)
+
+
+def _summary_or_nan(scores: Sequence[Any], cluster: str | None, confidence: float,
+                    to_float: Callable[[Any], float] | None) -> Any:
+    """:func:`_summary`, or None (the metric is ``nan``) with the reason logged: a metric never raises inside
+    ``inspect eval`` (issue 46: odd score values raised uncaught tracebacks there)."""
+    try:
+        return _summary(scores, cluster, confidence, to_float)
+    except Exception as exc:  # noqa: BLE001 - never a traceback in the eval: the message is logged, the value nan
+        what = str(exc) if isinstance(exc, EvalStatsError) else f"unexpected {type(exc).__name__}: {exc}"
+        _say(f"{what}; the metric is nan")
+        return None
 
 
 def _summary(scores: Sequence[Any], cluster: str | None, confidence: float,
@@ -119,10 +166,7 @@ def _summary(scores: Sequence[Any], cluster: str | None, confidence: float,
         warnings.simplefilter("always")
         result = summarize(means, clusters, confidence=confidence, method="cr2")
     for w in caught:
-        text = str(w.message)
-        if text not in _SAID:
-            _SAID.add(text)
-            LOGGER.warning("evalstats %s: %s", "cr2 metric", text)
+        _say(str(w.message))
     return result
 
 
@@ -142,7 +186,7 @@ def _build() -> dict[str, Any]:
         """
 
         def compute(scores: list[Any]) -> float:
-            s = _summary(scores, cluster, 0.95, to_float)
+            s = _summary_or_nan(scores, cluster, 0.95, to_float)
             return math.nan if s is None else s.se
 
         return compute
@@ -160,7 +204,7 @@ def _build() -> dict[str, Any]:
         check_confidence(confidence)
 
         def compute(scores: list[Any]) -> dict[str, float]:
-            s = _summary(scores, cluster, confidence, to_float)
+            s = _summary_or_nan(scores, cluster, confidence, to_float)
             if s is None:
                 return {"ci_low": math.nan, "ci_high": math.nan, "df": math.nan}
             return {"ci_low": s.ci_low, "ci_high": s.ci_high, "df": s.df}

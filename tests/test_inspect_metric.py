@@ -123,20 +123,56 @@ def test_epochs_are_averaged_before_the_se(log):
     assert not math.isclose(_metrics(log)["cr2_stderr"].value, pooled.se, rel_tol=1e-6)
 
 
-def test_undefined_results_are_nan_and_missing_clusters_are_named():
+def test_undefined_results_are_nan_and_missing_clusters_are_named(caplog):
+    """Issue 46 changed the missing cluster from a raise (a traceback inside inspect eval) to nan and a log line
+    naming it; sample_scores, the function, still raises it."""
     from inspect_ai.scorer import SampleScore, Score
 
+    import evalstats_core.inspect as metrics
     from evalstats_core.errors import EvalStatsError
-    from evalstats_core.inspect import cr2_ci, cr2_stderr
+    from evalstats_core.inspect import cr2_ci, cr2_stderr, sample_scores
 
     one = [SampleScore(score=Score(value=1.0), sample_id=1, sample_metadata={"g": "a"})]
     assert math.isnan(cr2_stderr()(one))
     two_one_cluster = one + [SampleScore(score=Score(value=0.0), sample_id=2, sample_metadata={"g": "a"})]
     assert all(math.isnan(v) for v in cr2_ci(cluster="g")(two_one_cluster).values())
+    metrics._SAID.clear()
+    with caplog.at_level("WARNING", logger="evalstats_core.inspect"):
+        assert math.isnan(cr2_stderr(cluster="topic")(two_one_cluster))
+    assert any("no metadata key 'topic'" in r.getMessage() for r in caplog.records)
     with pytest.raises(EvalStatsError, match="no metadata key 'topic'"):
-        cr2_stderr(cluster="topic")(two_one_cluster)
+        sample_scores(two_one_cluster, "topic")
     with pytest.raises(EvalStatsError, match="confidence"):
         cr2_ci(confidence=95)
+
+
+@pytest.mark.parametrize("odd", [math.nan, None, "not a grade", {"a": 1.0}, math.inf, -math.inf, [1, 0], True,
+                                 "nan", b"1"])
+def test_odd_score_values_never_raise_inside_the_metric(odd, caplog):
+    """Issue 46: odd score values raised uncaught tracebacks in the metric. Each gives a number or nan, never an
+    exception; a value that is not one finite number or grade gives nan and a log line naming the sample."""
+    from inspect_ai.scorer import SampleScore, Score
+
+    import evalstats_core.inspect as metrics
+
+    scores = [SampleScore(score=Score(value=float(i % 2)), sample_id=i, sample_metadata={"g": "abc"[i % 3]})
+              for i in range(12)]
+    odd_label = [*scores[:7], SampleScore(score=Score(value=1.0), sample_id=7, sample_metadata={"g": {"x": 1}}),
+                 *scores[8:]]
+    # model_construct: a value Score's own validation refuses (None, bytes) can still reach a metric from a log
+    scores[5] = SampleScore(score=Score.model_construct(value=odd), sample_id=5, sample_metadata={"g": "c"})
+    metrics._SAID.clear()
+    with caplog.at_level("WARNING", logger="evalstats_core.inspect"):
+        se = metrics.cr2_stderr()(scores)
+        ci = metrics.cr2_ci()(scores)
+        assert math.isnan(metrics.cr2_stderr(cluster="g")(odd_label))
+    said = " ".join(r.getMessage() for r in caplog.records if r.name == "evalstats_core.inspect")
+    assert "metadata['g']" in said  # a dict is no cluster label
+    if odd is True or odd == "not a grade" or odd == "nan":  # booleans are 1/0; Inspect reads unknown text as 0
+        assert math.isfinite(se) and math.isfinite(ci["ci_low"])
+    else:
+        assert math.isnan(se) and all(math.isnan(v) for v in ci.values())
+        assert "sample 5 has score value" in said and "the metric is nan" in said
 
 
 def test_module_imports_without_inspect_and_says_how_to_install():
