@@ -238,3 +238,27 @@ def page(browser):
     pg.set_default_timeout(PAGE_TIMEOUT_MS)
     yield pg
     context.close()
+
+
+# No test writes a tracked file (screenshots go to tests/screenshots/, ignored; the README's picture is remade on
+# purpose by scripts/hero.sh): the run's summary names any tracked file whose state changed while it ran.
+def _tracked_changes() -> set[str] | None:
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return set(out.stdout.splitlines()) if out.returncode == 0 else None
+
+
+def pytest_sessionstart(session):
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        session.config._tracked_before = _tracked_changes()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    before = getattr(config, "_tracked_before", None)
+    after = _tracked_changes() if before is not None else None
+    if after is not None and after - before:
+        terminalreporter.write_line("tracked files changed during this run (no test may write one): "
+                                    + ", ".join(sorted(line[3:] for line in after - before)), red=True)

@@ -52,6 +52,7 @@ def test_quick_start_is_two_commands_and_short():
     assert len(quick.split()) <= 200, len(quick.split())
     assert "bash scripts/app.sh" in quick and "bash scripts/test.sh" in quick and "source .venv/bin/activate" in quick
     assert "not from PyPI" in quick
+    assert 'bash scripts/test.sh -m "not browser and not slow"' in " ".join(quick.split())  # the everyday command
     ci = (ROOT / ".ci" / "run").read_text()
     assert re.search(r"^bash scripts/test\.sh\b", ci, re.M)  # CI runs the README's test command
     assert "apt-get install" in (ROOT / "scripts" / "test.sh").read_text()  # which installs everything
