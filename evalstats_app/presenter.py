@@ -82,6 +82,9 @@ html { font-size: 22px; }
 /* no downloads on a projector */
 [data-testid="stMain"] [data-testid="stDownloadButton"], [data-testid="stMain"] .stDownloadButton { display: none !important; }
 .st-key-evalstats_present_exit { position: fixed; top: 0.6rem; right: 1rem; z-index: 1000000; width: auto !important; }
+/* the exit button floats over the slide's right edge at 1280 px: faint until the pointer comes near it */
+.st-key-evalstats_present_exit { opacity: 0.35; transition: opacity 0.2s; }
+.st-key-evalstats_present_exit:hover, .st-key-evalstats_present_exit:focus-within { opacity: 1; }
 .st-key-evalstats_present_js { display: none !important; }
 @media (max-width: 640px) { .st-key-evalstats_present_exit { top: auto; bottom: 0.6rem; } }
 @media print { [data-testid="stMain"] [data-testid="stElementContainer"]:has(h2),

@@ -52,7 +52,7 @@ shell.prose(content["intro"])
 shell.prose(content["one_task"])
 @st.fragment
 def one_task_section() -> None:
-    left, right = st.columns([1, 3], vertical_alignment="bottom")
+    left, right = st.columns([3, 2], vertical_alignment="bottom")  # the button's label never clipped
     left.button("Run the task 12 times again", key="one_model_task_rerun", icon=":material/replay:",
                 on_click=_next_draw)
     draw = int(right.number_input("Batch", min_value=1, max_value=10_000, step=1, key="one_model_task_draw"))

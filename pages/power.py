@@ -39,6 +39,15 @@ def _calculate(delta, alpha, power, omega2, sigma2_a, sigma2_b, k_a, k_b, deff, 
                                             grid=lesson.power_grid(p, curve), effect=p.delta)))
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _picture(delta, alpha, power, omega2, sigma2_a, sigma2_b, k_a, k_b, deff, n, var_a, var_b):
+    """The null/alternative picture: built once per setting, redrawn in the browser as the reader drags."""
+    p = lesson.plan(delta, omega2=omega2, sigma2_a=sigma2_a, sigma2_b=sigma2_b, k_a=k_a, k_b=k_b, alpha=alpha,
+                    power=power, deff=deff, n=n)
+    pic = lesson.picture(p, var_a=var_a, var_b=var_b)
+    return pic, compile_spec(charts.null_alternative_chart(pic))
+
+
 @st.cache_data(max_entries=1, show_spinner=False)
 def _worked():
     return lesson.worked_examples()
@@ -135,6 +144,18 @@ if result is not None:
                 "count at their clustered size.",
                 name="power_curve")
     shell.notice(content["chart_power_notice"])
+
+    shell.prose(content["picture"])
+    var_a, var_b = ((st.session_state["power_var_a"], st.session_state["power_var_b"])
+                    if st.session_state.get("power_omega_mode") == "variances" else (1 / 12, 1 / 12))
+    pic, picture_chart = _picture(**inputs, var_a=var_a, var_b=var_b)
+    shell.chart(picture_chart,
+                f"The test at n = {plan.n:,} and an effect of {lesson.fmt_points(plan.delta)}: under no difference the "
+                f"statistic follows the grey curve and lands beyond ±{pic.z_crit:.2f} (orange) {plan.alpha:.0%} of the "
+                f"time; under the effect it follows the blue curve, beyond {pic.z_crit:.2f} {pic.power:.0%} of the time "
+                f"(the power, shaded blue). ρ = {pic.rho:.2f} between the models' question scores gives this ω².",
+                name="power_picture")
+    shell.notice(content["picture_notice"])
 
     shell.prose(content["evals_table"])
     st.dataframe(evals.assign(mde=100 * evals["mde"], n=evals["n"].round()), hide_index=True, width="stretch",

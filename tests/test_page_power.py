@@ -41,7 +41,7 @@ def test_default_page_shows_969_questions_and_sentences(default_page):
     assert "you need 969 questions" in body
     assert "With 198 questions you can reliably detect differences of 6.6 points or more" in body
     assert "Sizes are each eval's public test split" in body
-    assert len(at.get("vega_lite_chart")) == 2
+    assert len(at.get("vega_lite_chart")) == 3  # questions needed, power curve, and the test pictured (issue 40)
 
 
 def test_worked_examples_table_shows_969_133_76(default_page):

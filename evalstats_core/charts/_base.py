@@ -126,8 +126,10 @@ def forest(frame: pd.DataFrame, *, label: str = "label", estimate: str = "estima
     fmt = ".1%" if percent else ".3g"
     tooltip = [alt.Tooltip(f"{label}:N"), alt.Tooltip(f"{estimate}:Q", format=fmt),
                alt.Tooltip(f"{low}:Q", format=fmt), alt.Tooltip(f"{high}:Q", format=fmt)]
+    # every row keeps its label: Vega would drop the ones it finds crowded (in presenter mode's large type,
+    # chapter 2b's four intervals showed only "Wald" and "Bayes")
     base = alt.Chart(frame).encode(
-        y=alt.Y(f"{label}:N", sort=None, title=None),
+        y=alt.Y(f"{label}:N", sort=None, title=None, axis=alt.Axis(labelOverlap=False, labelLimit=0)),
     )
     enc_color = (alt.Color(f"{color}:N", scale=alt.Scale(range=list(PALETTE)), legend=alt.Legend(title=None))
                  if color else alt.ColorValue(PALETTE[0]))

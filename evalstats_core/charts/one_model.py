@@ -313,7 +313,7 @@ def one_task_chart(frame: pd.DataFrame) -> alt.LayerChart:
     """
     x = alt.X("score:Q", title="Score of one run", scale=alt.Scale(domain=[0.4, 1.0]),
               axis=alt.Axis(format=".1f", values=[0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]))
-    y = alt.Y("run:O", title="Run", axis=alt.Axis(labelFontSize=10))
+    y = alt.Y("run:O", title="Run", axis=alt.Axis(labelFontSize=12))
     now = frame[frame["batch"] == "this batch"]
     before = frame[frame["batch"] == "previous batch"]
     layers = []
@@ -354,7 +354,7 @@ def sampling_drag_chart(bars: pd.DataFrame, rules: pd.DataFrame, *, accuracy: fl
     dist = alt.Chart(bars).transform_filter(alt.datum.n == drag).transform_calculate(
         acc="(datum.acc_lo + datum.acc_hi) / 2").mark_area(
         color=PALETTE[0], opacity=0.6, interpolate="step", line={"color": PALETTE[0]}).encode(
-        x=x, y=alt.Y("density:Q", title="Probability density", axis=alt.Axis(labels=False, ticks=False)),
+        x=x, y=alt.Y("density:Q", title="Density", axis=alt.Axis(labels=False, ticks=False)),  # fits the plot's height
         tooltip=[alt.Tooltip("k:Q", title="k"), alt.Tooltip("n:Q"), alt.Tooltip("prob:Q", format=".2%", title="P(k)")])
     wald = alt.Chart(rules).transform_filter(alt.datum.n == drag)
     band = wald.mark_rule(color=PALETTE[3], strokeWidth=3).encode(

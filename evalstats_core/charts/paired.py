@@ -162,7 +162,7 @@ def scatter_chart(points: pd.DataFrame, *, rects: bool, mean_a: float, mean_b: f
         corner.append(best)
     labelled = points.assign(corner=corner)
     text = [alt.Chart(labelled).transform_filter(alt.datum.corner == name).mark_text(
-        align=align, dx=dx, dy=dy, fontSize=11, color="#777777").encode(x=x, y=y, text=alt.Text("task:N"))
+        align=align, dx=dx, dy=dy, fontSize=13, color="#777777").encode(x=x, y=y, text=alt.Text("task:N"))
         for name, (dx, dy, align) in offsets.items()]
     layers = [diag, vrule, hrule]
     if rects:

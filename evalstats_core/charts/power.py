@@ -5,10 +5,16 @@
                                 labelled lines, the region beyond the largest eval shaded
 ``power_chart(curve, evals)``   power to detect the chosen effect against n (log scale), the target
                                 power and the required n as dashed rules, common evals as dots
+``null_alternative_chart(pic)`` the test's two distributions, alpha and power shaded; effect, n and
+                                rho dragged in the browser
 ==============================  ====================================================================
 
 Both draw the columns they are given (computed by ``evalstats_core.lessons.power``); none asks Vega to
-aggregate anything. Effects are proportions and are labelled in percentage points.
+aggregate anything. Effects are proportions and are labelled in percentage points. The picture shifts the
+core's standard normal curve by ``lam = delta sqrt(n / V(rho))`` in the browser, the formula of
+``lessons.power.Picture`` (its power, ``Phi(lam - z) + Phi(-lam - z)``, is printed with Vega's
+``cumulativeNormal``, the same normal CDF as ``scipy.special.ndtr``; tests/test_power_picture.py holds the two
+to the core's ``power_at``).
 """
 
 from __future__ import annotations
@@ -25,6 +31,61 @@ from ._base import PALETTE
 __all__ = ["PrevalidatedLayer", "effect_chart", "power_chart"]
 
 CURVE, MARK, EVAL, BAND = PALETTE[0], PALETTE[3], "#777777", "#999999"
+NULL_COLOR, ALT_COLOR = "#777777", PALETTE[0]
+
+
+def picture_expressions(pic) -> dict[str, str]:
+    """The Vega expressions of the picture, from its parameters ``effect`` (points), ``logn`` and ``rho``:
+    ``v`` the per-question variance, ``lam`` the alternative's shift, ``power`` (Miller 2024, Eq. 9 inverted)."""
+    sd = math.sqrt(pic.var_a * pic.var_b)
+    v = f"({pic.deff!r} * ({pic.var_a + pic.var_b!r} - 2 * rho * {sd!r}) + {pic.answer_term!r})"
+    lam = f"(effect / 100 * sqrt(pow(10, logn) / max({v}, 1e-12)))"
+    z = repr(pic.z_crit)
+    return {"v": v, "lam": lam, "power": f"(cumulativeNormal({lam} - {z}) + cumulativeNormal(-{lam} - {z}))"}
+
+
+def null_alternative_chart(pic, *, height: int = 260) -> alt.LayerChart:
+    """The null N(0, 1) and the alternative N(lam, 1) of ``difference / SE``, the rejection region beyond
+    ``±z`` shaded under the null (alpha) and under the alternative (power), with three sliders under the
+    chart (effect in points, n on a log scale, the correlation rho) that redraw it in the browser.
+
+    ``pic`` is :func:`evalstats_core.lessons.power.picture`; the curves are its ``null`` density, the
+    alternative drawn as the same curve shifted by ``lam``.
+    """
+    effect = alt.param(name="effect", value=pic.effect_pts,
+                       bind=alt.binding_range(min=0.5, max=15, step=0.5, name="Drag effect (points): "))
+    logn = alt.param(name="logn", value=round(pic.log10_n, 6),  # the plan's n exactly, until dragged
+                     bind=alt.binding_range(min=1, max=5, step=0.01, name="Drag n (log10 questions): "))
+    rho = alt.param(name="rho", value=round(pic.rho, 2),
+                    bind=alt.binding_range(min=-0.5, max=0.95, step=0.01, name="Drag ρ: "))
+    e = picture_expressions(pic)
+    z = pic.z_crit
+    x = alt.X("x:Q", title="Test statistic: difference / SE", scale=alt.Scale(domain=[-4, 10], nice=False))
+    y = alt.Y("density:Q", title=None, axis=alt.Axis(labels=False, ticks=False, grid=False))
+    base = alt.Chart(pic.grid).transform_calculate(lam=e["lam"])
+    null = base.transform_calculate(density="datum.null")
+    alt_curve = base.transform_calculate(
+        density=f"exp(-pow(datum.x - datum.lam, 2) / 2) / {math.sqrt(2 * math.pi)!r}")
+    layers = [
+        alt_curve.transform_filter(f"abs(datum.x) >= {z!r}").transform_filter("datum.x > 0").mark_area(
+            color=ALT_COLOR, opacity=0.45).encode(x=x, y=y),  # power (the upper tail; the lower is below 1e-6)
+        null.transform_filter(f"datum.x >= {z!r}").mark_area(color="#d55e00", opacity=0.6).encode(x=x, y=y),
+        null.transform_filter(f"datum.x <= -{z!r}").mark_area(color="#d55e00", opacity=0.6).encode(x=x, y=y),
+        null.mark_line(color=NULL_COLOR, strokeWidth=2).encode(x=x, y=y),
+        alt_curve.mark_line(color=ALT_COLOR, strokeWidth=2).encode(x=x, y=y),
+        alt.Chart(pd.DataFrame({"x": [-z, z]})).mark_rule(color="#d55e00", strokeDash=[4, 3]).encode(x="x:Q"),
+    ]
+    label = alt.Chart(pd.DataFrame({"x": [10.0]})).transform_calculate(
+        text=(f"'n = ' + format(pow(10, logn), ',.0f') + ', effect ' + format(effect, '.1f') + ' points, ρ = ' "
+              f"+ format(rho, '.2f') + ': power ' + format({e['power']}, '.0%') + ', α = {2 * (1 - _phi(z)):.0%}'"))
+    # top right, where the curves are low at the start (the alternative moves right as power grows)
+    layers.append(label.mark_text(align="right", baseline="top", fontSize=13, fontWeight="bold", color=ALT_COLOR).encode(
+        x=alt.X("x:Q"), y=alt.value(2), text=alt.Text("text:N")))
+    return alt.layer(*layers).add_params(effect, logn, rho).properties(height=height)
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
 POINTS_LABELS = "format(datum.value * 100, '.0f')"  # 0.05 -> "5"
 
 

@@ -45,7 +45,7 @@ def steps_chart(frame: pd.DataFrame) -> alt.LayerChart:
     evals = list(dict.fromkeys(data["eval"]))
     rows = [r for e in evals for r in [f"{e}|", *data.loc[data["eval"] == e, "row"]]]
     y = alt.Y("row:N", scale=alt.Scale(domain=rows), title=None,
-              axis=alt.Axis(labelExpr="split(datum.value, '|')[1]", labelFontSize=11, ticks=False, domain=False))
+              axis=alt.Axis(labelExpr="split(datum.value, '|')[1]", labelFontSize=13, labelLimit=0, ticks=False, domain=False))
     x = alt.X("low:Q", title="Galleon − Dreadnought (points)",
               scale=alt.Scale(domain=domain, nice=False),
               axis=alt.Axis(tickMinStep=1, labelExpr="datum.value > 0 ? '+' + datum.label : datum.label"))

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.special import ndtr, ndtri
 
 from .. import power as core
 from .._validate import check_probability
@@ -36,8 +37,10 @@ __all__ = [
     "EVAL_SIZES_SOURCE",
     "OMEGA_MODES",
     "PRESETS",
+    "Picture",
     "Plan",
     "Preset",
+    "picture",
     "WorkedExample",
     "DRAG_EFFECTS",
     "effect_sentence",
@@ -283,6 +286,63 @@ def power_grid(p: Plan, curve: pd.DataFrame) -> pd.DataFrame:
         mid[int(np.argmin(np.abs(pw - 0.5)))] = True  # where the curve's label goes
         frames.append(pd.DataFrame({"effect_pts": e, "n": grid, "power": pw, "mid": mid}))
     return pd.concat(frames, ignore_index=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """Chapter 7's picture of the test: the null and the alternative distributions of the statistic
+    ``difference / SE``, the two-sided rejection region (alpha) and the power, for the browser to redraw as
+    the reader drags the effect, n and rho (:func:`evalstats_core.charts.power.null_alternative_chart`).
+
+    With ``omega2(rho) = var_a + var_b - 2 rho sd_a sd_b`` and
+    ``V(rho) = deff * omega2(rho) + sigma2_a / k_a + sigma2_b / k_b`` the statistic is N(0, 1) under the null and
+    N(lam, 1) under the alternative, ``lam = delta * sqrt(n / V)``; power is
+    ``Phi(lam - z) + Phi(-lam - z)`` with ``z = z_{alpha/2}`` (Miller 2024, Eq. 9 and 10;
+    :func:`evalstats_core.power.power_at` with ``omega2 = deff * omega2(rho)``).
+
+    Attributes
+    ----------
+    grid : DataFrame
+        ``x`` (the statistic, -4 to 10 by 0.05), ``null`` (its standard normal density): the curve both
+        distributions share, the alternative's drawn by shifting it by ``lam``.
+    z_crit, var_a, var_b, deff, answer_term : float
+        The critical value, the two models' Var(x), the design effect and ``sigma2_a/k_a + sigma2_b/k_b``.
+    rho, effect_pts, log10_n : float
+        Where the picture starts: the rho that gives the plan's omega^2 from ``var_a, var_b`` (clipped to
+        [-0.5, 0.95]), the plan's effect in points and its log10 n.
+    power : float
+        The power at the start (the page prints it; the browser's must agree).
+    """
+
+    grid: pd.DataFrame
+    z_crit: float
+    var_a: float
+    var_b: float
+    deff: float
+    answer_term: float
+    rho: float
+    effect_pts: float
+    log10_n: float
+    power: float
+
+
+def picture(p: Plan, *, var_a: float = 1 / 12, var_b: float = 1 / 12) -> Picture:
+    """The null/alternative picture for plan ``p``, its rho found from ``p.omega2`` and ``var_a, var_b``.
+
+    >>> pic = picture(plan(0.03, omega2=1 / 9, n=198))
+    >>> round(pic.rho, 3), round(pic.z_crit, 2), round(pic.power, 3) == round(plan(0.03, omega2=1 / 9, n=198).power_at_n, 3)
+    (0.333, 1.96, True)
+    """
+    sd = math.sqrt(var_a * var_b)
+    rho = min(0.95, max(-0.5, (var_a + var_b - p.omega2) / (2 * sd))) if sd > 0 else 0.0
+    omega2 = var_a + var_b - 2 * rho * sd  # equals p.omega2 unless the clip moved rho
+    answer = p.sigma2_a / p.k_a + p.sigma2_b / p.k_b
+    z = float(ndtri(1 - p.alpha / 2))
+    lam = p.delta * math.sqrt(p.n / (p.deff * omega2 + answer)) if p.deff * omega2 + answer > 0 else math.inf
+    x = np.round(np.arange(-4.0, 10.0001, 0.05), 2)  # shape (281,)
+    grid = pd.DataFrame({"x": x, "null": np.exp(-x**2 / 2) / math.sqrt(2 * math.pi)})
+    return Picture(grid, z, float(var_a), float(var_b), float(p.deff), float(answer), float(rho),
+                   round(100 * p.delta * 2) / 2, math.log10(p.n), float(ndtr(lam - z) + ndtr(-lam - z)))
 
 
 def evals_frame(p: Plan) -> pd.DataFrame:
