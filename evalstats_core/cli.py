@@ -197,6 +197,10 @@ def _run(args: argparse.Namespace) -> int:
                                                              or os.path.isdir(args.output)):
         from .report import csv_tables
 
+        folder = args.output.rstrip("/" + os.sep) or args.output
+        if os.path.islink(folder):  # the tables would land wherever the link points
+            return _fail(f"output folder {args.output!r} is a symbolic link, not a folder; choose another name (a "
+                         "report is never written through a link)")
         os.makedirs(args.output, exist_ok=True)
         tables = csv_tables(result)  # with judge.csv when human labels were read
         for name, body in tables.items():

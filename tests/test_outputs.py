@@ -203,6 +203,13 @@ def test_csv_folder_output_never_follows_a_symlink(tmp_path):
     assert proc.returncode == 2 and target.read_text() == "keep me"
     errors = [x for x in proc.stderr.strip().splitlines() if not x.startswith("evalbars: warning:")]
     assert len(errors) == 1 and errors[0].startswith("evalbars: error:") and "symbolic link" in errors[0]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, tmp_path / "linked")  # the folder itself a link: nothing is written where it points
+    for out in (str(tmp_path / "linked") + "/", str(tmp_path / "linked")):
+        proc = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", str(EXAMPLES / "atlas_breeze.csv"),
+                               "--format", "csv", "-o", out], capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert proc.returncode == 2 and "is a symbolic link" in proc.stderr and not list(elsewhere.iterdir())
 
 
 @pytest.mark.parametrize("command", [["--format", "markdown"], ["--format", "html"], ["--format", "json"],
