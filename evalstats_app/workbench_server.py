@@ -26,10 +26,10 @@ from .workbench_reading import reading_warnings
 def _sql_sums(key: str, path: str, name: str) -> Any:
     """The files' sufficient statistics from DuckDB (one query per file set, kept for the server: the folder is
     the server's own, the same for every visitor); a problem the user can fix is its message."""
-    from evalstats_core.engine import sums_of
+    from evalstats_core.engine import SERVER_DATA, sums_of
 
-    try:
-        return sums_of(path, engine="duckdb", name=name, human_labels=True)  # an upload corrects the judge by them
+    try:  # human_labels: an upload corrects the judge by them; within: each file resolved inside the folder again
+        return sums_of(path, engine="duckdb", name=name, human_labels=True, within=os.environ.get(SERVER_DATA))
     except EvalStatsError as exc:
         return str(exc)
 

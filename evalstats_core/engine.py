@@ -73,7 +73,7 @@ def choose_engine(path: Any, limits: Limits | None = None) -> str:
         return "memory"  # the in-memory reader names the problem
 
 
-def _files(path: str) -> tuple[list[str], str]:
+def _files(path: str, within: str | None = None) -> tuple[list[str], str]:
     """The files a path names and their type: a file (by its name, whatever characters it holds); a folder's
     .parquet files, else its .csv files, in its sub-folders too (hidden ones left out, each folder once even
     through a link loop); or, only when no file or folder has that name, the files a glob the caller wrote
@@ -81,7 +81,9 @@ def _files(path: str) -> tuple[list[str], str]:
     never expand a file's name again (issue 46: a file named ``*.parquet`` made DuckDB read its neighbours).
 
     Only regular files are listed (a FIFO would block the engine: refused before any read), each once (two links
-    to one file are one file).
+    to one file are one file). ``within`` (the server's data folder): each file is resolved (every link followed)
+    and refused unless it lies inside that folder, and the engine reads the resolved path, so a link changed
+    after :func:`server_path`'s check cannot lead it outside.
     """
     from ._read import _check_regular
 
@@ -108,6 +110,12 @@ def _files(path: str) -> tuple[list[str], str]:
         if (st.st_dev, st.st_ino) not in seen:
             seen.add((st.st_dev, st.st_ino))
             files.append(f)
+    if within is not None:
+        base = os.path.realpath(within)
+        files = [os.path.realpath(f) for f in files]
+        if any(os.path.commonpath([base, f]) != base for f in files):
+            raise EvalStatsError(f"'{os.path.basename(path.rstrip('/')) or path}' leads outside the server's data "
+                                 "folder; only files inside it can be read")
     kinds = {"parquet" if f.lower().endswith((".parquet", ".pq")) else "csv" for f in files}
     if len(kinds) > 1:
         raise EvalStatsError(f"'{path}' mixes Parquet and CSV files; give files of one kind")
@@ -183,8 +191,8 @@ def _duckdb_path(con: Any, path: str) -> str:
 class _Duck:
     """The DuckDB side: the file as a view ``es_raw``, its sample, and the tables kept between queries."""
 
-    def __init__(self, path: str, con: Any | None) -> None:
-        self.files, self.file_type = _files(path)
+    def __init__(self, path: str, con: Any | None, within: str | None = None) -> None:
+        self.files, self.file_type = _files(path, within)
         self.con = con if con is not None else duckdb_connection()
         self.dialect = q.DUCKDB
         listed = "[" + ", ".join(f"'{_path_literal(_duckdb_path(self.con, f))}'" for f in self.files) + "]"
@@ -228,8 +236,8 @@ class _Duck:
 class _Spark:
     """The Spark side: the same SQL text in the caller's ``SparkSession``."""
 
-    def __init__(self, path: str, spark: Any) -> None:
-        self.files, self.file_type = _files(path) if not _is_table(path) else ([path], "table")
+    def __init__(self, path: str, spark: Any, within: str | None = None) -> None:
+        self.files, self.file_type = _files(path, within) if not _is_table(path) else ([path], "table")
         self.spark = spark
         self.dialect = q.SPARK
         if self.file_type == "table":
@@ -305,7 +313,7 @@ def sums_of(path: Any, *, engine: str = "duckdb", spark: Any = None, connection:
             format: str | None = None, question_col: str | None = None, model_col: str | None = None,
             score_col: str | None = None, cluster_col: str | None = None, ignore_cols: tuple[str, ...] = (),
             duplicates: str = "resamples", mixed_scales: str = "error", limits: Limits | None = None,
-            human_labels: bool = False, **unsupported: Any) -> Any:
+            human_labels: bool = False, within: str | None = None, **unsupported: Any) -> Any:
     """The :class:`~evalstats_core.sums.FileSums` of a results table of any size, computed in SQL.
 
     Parameters
@@ -327,6 +335,9 @@ def sums_of(path: Any, *, engine: str = "duckdb", spark: Any = None, connection:
         in memory (the command line, :func:`~evalstats_core.judge_io.section_for`): such a column is refused,
         for the correction needs the rows, unless its first rows already hold a value that is no label (a
         ``label`` column of categories, which the in-memory path leaves alone too).
+    within : str, optional
+        A folder every file must lie in once its links are resolved (the server's data folder,
+        :func:`server_path`): checked again as the files are listed, and the engine reads the resolved paths.
 
     Returns
     -------
@@ -345,7 +356,7 @@ def sums_of(path: Any, *, engine: str = "duckdb", spark: Any = None, connection:
     limits = limits or Limits.from_env()
     side = None
     try:  # opening the file is the engine's first reading of it: its errors are one clear line too
-        side = _Spark(path, spark) if engine == "spark" else _Duck(path, connection)
+        side = _Spark(path, spark, within) if engine == "spark" else _Duck(path, connection, within)
         for f in side.files if side.file_type in ("csv", "parquet") else ():
             unique_names(_header(f, side.file_type), os.path.basename(f))  # before the engine renames a repeat
         return aggregate(side, label, limits, dict(format=format, question_col=question_col, model_col=model_col,
@@ -472,8 +483,8 @@ def server_path(name: str, environ: dict | None = None) -> str:
         raise EvalStatsError(f"{name!r} is not in the server's data folder; check the name")
     if not os.path.isdir(path):
         _check_regular(path)  # a FIFO or a device would block the session: refused before any read
-    elif any(outside(os.path.realpath(f)) for f in _files(path)[0]):  # only regular files, each read by its name
-        raise EvalStatsError(f"{name!r} leads outside the server's data folder; only files inside it can be read")
+    else:
+        _files(path, within=base)  # only regular files, every one resolved inside the folder
     return path
 
 

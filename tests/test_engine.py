@@ -429,3 +429,6 @@ def test_the_server_folder_never_reads_a_hidden_link_outside_through_a_pattern_n
     os.mkfifo(root / "pipe.csv")
     with pytest.raises(EvalStatsError, match="named pipe"):
         engine.server_path("pipe.csv", env)
+    (root / "runs" / "late.csv").symlink_to(tmp_path / "secret.csv")  # a link made after server_path's check
+    with pytest.raises(EvalStatsError, match="leads outside"):
+        sums_of(path, within=str(root))
