@@ -174,15 +174,18 @@ _DUCKDB_GLOB = frozenset("*?[")
 
 def _duckdb_path(con: Any, path: str) -> str:
     """``path`` as DuckDB reads exactly that one file: absolute (no ``~`` expansion), and when its name holds a
-    glob character, each one escaped as a one-character class (``run[1].csv`` as ``run[[]1].csv``), checked with
-    DuckDB's own ``glob()`` to match that file alone.
+    glob character, each one escaped as a one-character class (``run[1].csv`` as ``run[[]1].csv``). A backslash
+    is DuckDB's glob escape, which no class spells: such a name is checked with DuckDB's own ``glob()`` (one
+    listing of its folder) to match that file alone, else refused.
     """
     full = os.path.abspath(path)
     if not _DUCKDB_GLOB.intersection(full):
         return full
     escaped = "".join(f"[{c}]" if c in "*?[{}" else c for c in full)
+    if "\\" not in full:
+        return escaped
     matched = [row[0] for row in con.execute("SELECT file FROM glob(?)", [escaped]).fetchall()]
-    if matched != [full]:  # e.g. a backslash beside a glob character, which DuckDB's glob cannot match literally
+    if matched != [full]:  # a backslash beside a glob character: DuckDB's glob cannot match it literally
         raise EvalStatsError(f"DuckDB cannot read {os.path.basename(path)!r} by its name alone (it would read it as "
                              "a pattern); rename the file without * ? [ \\ and give it again")
     return escaped

@@ -397,6 +397,9 @@ def test_a_file_is_read_by_its_literal_name_never_as_a_pattern(tmp_path):
         assert "answers per question" not in " ".join(sums.notes)  # no neighbour read as a second run
         assert engine.choose_engine(str(tmp_path / name)) == "memory"  # a small file, not a folder or glob
     assert set(sums_of(str(tmp_path / "results_x*.csv")).models) == {"I", "J"}  # a glob no file is named: matched
+    _models_file(tmp_path / "a\\*b.csv", ("M", "N"))  # DuckDB's glob escape beside a glob character: refused
+    with pytest.raises(EvalStatsError, match="by its name alone"):
+        sums_of(str(tmp_path / "a\\*b.csv"))
 
 
 def test_a_folder_reads_each_regular_file_once_and_refuses_a_fifo(tmp_path):
