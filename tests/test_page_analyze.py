@@ -799,3 +799,28 @@ def test_the_bundled_example_is_read_once_per_server_and_an_upload_once_per_sess
         no_exceptions(inject(run_page(PAGE), "private.csv", data))
     assert calls.count("multilingual_clustered.csv") == 1, calls
     assert calls.count("private.csv") == 2, calls
+
+
+def test_a_jsonl_upload_reads_as_records_with_its_keys_as_columns():
+    """A plain JSON Lines upload (one object a line) is a results table: its keys are the column choices and the
+    numbers are the CSV's; a file without a question key is refused naming the keys it has."""
+    import json as _json
+
+    rows = [{"question": f"q{q}", "model": m, "score": int((q * 7 + len(m)) % 3 != 0)} for q in range(40)
+            for m in ("A", "Bee")]
+    body = "".join(_json.dumps(r) + "\n" for r in rows).encode()
+    at = run_page(PAGE)
+    inject(at, "runs.jsonl", body)
+    no_exceptions(at)
+    assert not at.error
+    a = at.session_state[LAST_KEY]
+    csv = "question,model,score\n" + "".join(f"{r['question']},{r['model']},{r['score']}\n" for r in rows)
+    from evalstats_core.analysis import analyze
+    from evalstats_core.data import load as load_file
+
+    same = analyze(load_file(csv.encode(), name="runs.csv"))
+    assert sorted((m.model, m.mean, m.se) for m in a.models) == sorted((m.model, m.mean, m.se) for m in same.models)
+    inject(at, "bad.jsonl", b'{"prompt_no": 1, "who": "A", "ok": true}\n{"prompt_no": 2, "who": "A", "ok": false}\n')
+    no_exceptions(at)
+    shown = " ".join(e.value for e in at.error).replace("\\", "")  # Markdown-escaped on the page
+    assert at.error and "keys found: 'prompt_no', 'who', 'ok'" in shown
