@@ -30,6 +30,7 @@ in a wide file; clusters by first appearance).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import glob as _glob
 import io
 import math
@@ -506,12 +507,20 @@ def _roles(side: Any, label: str, limits: Limits, o: dict) -> tuple[dict, Any]:
              "cluster": o["cluster_col"]}
     names = [str(c) for c in sample.schema.names]  # SQL needs the names as the engine calls them
     header = _header(side.files[0], "csv") if side.file_type == "csv" else []
-    if len(header) == len(names):  # the reader sees the CSV's own names: an empty one is '(unnamed column 4)',
-        sample = sample.rename_columns(header)  # not DuckDB's 'column3' or Spark's '_c3'
+    if header and len(header) != len(names):  # e.g. DuckDB's sniffer gave up on a ragged row: one column
+        engine = "spark" if isinstance(side, _Spark) else "duckdb"
+        shown = ", ".join(repr(h) for h in header[:6]) + (" ..." if len(header) > 6 else "")
+        raise EvalStatsError(f"the {engine} engine reads {len(names)} column(s) in {label} where its header has "
+                             f"{len(header)} ({shown}); a row has more or fewer fields than the header, or the "
+                             "separator is unclear: read it in memory (engine='memory') for the row at fault")
+    opened = opened_arrow(sample.rename_columns(header) if header else sample, label, limits)
+    if header:  # the reader sees the CSV's own names (an empty one is '(unnamed column 4)', not DuckDB's
+        # 'column3' or Spark's '_c3') and names a row by its line, as the in-memory reader of a CSV does
+        opened = dataclasses.replace(opened, where=lambda i: f"row {int(i) + 2} of {label}")
     else:
         header = [n.strip() for n in names]
-    records = read_table(None, label, ".parquet", limits, opened=opened_arrow(sample, label, limits),
-                         format=o["format"], given=given, ignore_cols=o["ignore_cols"])
+    records = read_table(None, label, ".parquet", limits, opened=opened, format=o["format"], given=given,
+                         ignore_cols=o["ignore_cols"])
     raw = dict(zip(header, names, strict=True))  # the reader strips names; SQL needs them as the engine has them
     lay = records.layout
     roles = {"format": lay["format"], "question": raw[lay["question_col"]],
