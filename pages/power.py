@@ -40,12 +40,23 @@ def _calculate(delta, alpha, power, omega2, sigma2_a, sigma2_b, k_a, k_b, deff, 
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
+def _picture_spec(alpha, sigma2_a, sigma2_b, k_a, k_b, deff, var_a, var_b):
+    """The null/alternative picture's spec: it depends only on these (the effect, n and rho are its own
+    parameters, set per rerun), so moving the effect, n or the target power rebuilds nothing."""
+    p = lesson.plan(0.03, omega2=var_a + var_b, sigma2_a=sigma2_a, sigma2_b=sigma2_b, k_a=k_a, k_b=k_b,
+                    alpha=alpha, deff=deff)
+    return compile_spec(charts.null_alternative_chart(lesson.picture(p, var_a=var_a, var_b=var_b)))
+
+
 def _picture(delta, alpha, power, omega2, sigma2_a, sigma2_b, k_a, k_b, deff, n, var_a, var_b):
-    """The null/alternative picture: built once per setting, redrawn in the browser as the reader drags."""
+    """The picture at this plan: the cached spec with its effect, n and rho starting where the plan is."""
     p = lesson.plan(delta, omega2=omega2, sigma2_a=sigma2_a, sigma2_b=sigma2_b, k_a=k_a, k_b=k_b, alpha=alpha,
                     power=power, deff=deff, n=n)
     pic = lesson.picture(p, var_a=var_a, var_b=var_b)
-    return pic, compile_spec(charts.null_alternative_chart(pic))
+    spec = _picture_spec(alpha, sigma2_a, sigma2_b, k_a, k_b, deff, var_a, var_b)
+    for name, value in (("effect", pic.effect_pts), ("logn", round(pic.log10_n, 6)), ("rho", round(pic.rho, 2))):
+        spec = shell.with_param(spec, name, value)
+    return pic, spec
 
 
 @st.cache_data(max_entries=1, show_spinner=False)

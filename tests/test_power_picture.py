@@ -58,8 +58,19 @@ def test_the_chart_binds_effect_n_and_rho_and_shades_alpha_and_power():
     assert len(areas) == 3  # power under the alternative, alpha's two tails under the null
 
 
-def test_chapter_seven_shows_the_picture():
+def test_chapter_seven_shows_the_picture_starting_at_its_plan():
+    """The page serves the picture (its spec cached without the effect, n and target power) starting at the
+    plan's effect, n and rho; a new n moves the start, not the cached curves."""
+    from test_chart_ticks import _specs
+
+    def start(at) -> dict:
+        spec = next(s for s in _specs(at) if {"effect", "logn", "rho"} <= {q.get("name") for q in s.get("params", [])})
+        return {q["name"]: q["value"] for q in spec["params"]}
+
     at = run_page("pages/power.py")
     no_exceptions(at)
     assert any(c.value.startswith("The test at n = 198 and an effect of 3.0 points") and "24% of the time" in c.value
                for c in at.caption)
+    assert start(at) == {"effect": 3.0, "logn": round(math.log10(198), 6), "rho": 0.33}
+    at.number_input(key="power_n").set_value(2000).run()
+    assert start(at)["logn"] == round(math.log10(2000), 6)

@@ -294,7 +294,9 @@ def power_chart(curve: pd.DataFrame, evals: pd.DataFrame, *, target_power: float
     if grid is not None:
         efx = sorted(set(float(v) for v in grid["effect_pts"]))
         start = min(efx, key=lambda v: abs(v - (100 * effect if effect is not None else efx[0])))
-        here = alt.Chart(_rows(grid[["effect_pts", "n", "power", "mid"]])).transform_filter(
+        # the drag grid (60 effects x ~50 n) goes into the frozen spec's datasets by name: through Altair's
+        # serialisation its ~3,000 rows cost about 1 s a build on this machine, most of a slider step
+        here = alt.Chart(alt.NamedData(name="drag_grid")).transform_filter(
             "abs(datum.effect_pts - drag_effect) < 0.01")
         layers.append(here.mark_line(color=MARK, strokeWidth=2, strokeDash=[5, 3]).encode(
             x=alt.X("n:Q", scale=x_scale), y=alt.Y("power:Q", scale=y_scale),
@@ -305,6 +307,7 @@ def power_chart(curve: pd.DataFrame, evals: pd.DataFrame, *, target_power: float
             align="left", baseline="middle", dx=8, fontSize=12, fontWeight="bold", color=MARK).encode(
             x=alt.X("n:Q", scale=x_scale), y=alt.Y("power:Q", scale=y_scale), text="text:N"))
         chart = PrevalidatedLayer.of(layers, height=height)
+        chart._frozen.setdefault("datasets", {})["drag_grid"] = _rows(grid[["effect_pts", "n", "power", "mid"]]).values
         chart._frozen["params"] = [{"name": "drag_effect", "value": start, "bind": {
             "input": "range", "min": efx[0], "max": efx[-1], "step": round(efx[1] - efx[0], 6),
             "name": "Drag effect (points): "}}]

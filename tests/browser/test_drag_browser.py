@@ -13,7 +13,7 @@ CASES = {
     "clustering": [("deff", 2, 6, 40)],
     "paired": [("se_rho", 4, 6, 0.85)],
     "resampling": [("k_curve", 0, 5, 20)],
-    "power": [("power_curve", 1, 2, 10)],
+    "power": [("power_curve", 1, 3, 10), ("picture_effect", 2, 3, 8)],  # issue 40: the test pictured
 }
 
 #: chapters whose slider or chart sits in a collapsed optional section: the link opens it
