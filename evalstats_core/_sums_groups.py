@@ -100,10 +100,7 @@ def _nan_empty(v: np.ndarray, count: np.ndarray) -> np.ndarray:
 
 def binary_moments(ones: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-group mean (``nan`` where empty) and centred sum of squares ``ones (count - ones) / count`` of 0/1
-    scores from the exact counts of ones and of questions.
-
-    Its one-group twin in plain floats, for speed: :func:`~evalstats_core._sums_one.binary_table_one` (a change
-    here must be made there too; ``tests/test_sums_one.py``, ``tests/test_float_twins.py``)."""
+    scores from the exact counts of ones and of questions."""
     return _nan_empty(_ratio(ones, count), count), _ratio(ones * (count - ones), count)
 
 
@@ -112,9 +109,8 @@ def binary_pair_moments(both: np.ndarray, ones_a: np.ndarray, ones_b: np.ndarray
     """Per group ``(only a right, only b right, co-moment, centred sum of squares of a - b)`` of two 0/1
     columns from the exact counts: questions both got right, each one's ones, and the questions.
 
-    Its one-group twins in plain floats, for speed: :func:`~evalstats_core._sums_one.binary_table_one` and
-    :func:`~evalstats_core._estimate.binary_comparison` (a change here must be made in both;
-    ``tests/test_float_twins.py`` holds them equal)."""
+    Its one-group twin in plain floats, for speed: :func:`~evalstats_core._estimate.binary_comparison` (a change
+    here must be made there too; ``tests/test_float_twins.py`` holds them equal)."""
     only_a, only_b = ones_a - both, ones_b - both
     disc, net = only_a + only_b, only_a - only_b
     return only_a, only_b, _ratio(both * count - ones_a * ones_b, count), _ratio(disc * count - net * net, count)

@@ -19,8 +19,8 @@ Unclustered files have one group (``G = 1``) holding every question; a clustered
 clusters merges its groups exactly (:meth:`FileSums.merged`).
 
 The private modules beside this one hold the parts: the per-group kernels of :func:`file_sums` and the 0/1
-moments (:func:`binary_moments`, :func:`binary_pair_moments`) in :mod:`~evalstats_core._sums_groups`; one
-group's 0/1 sums in plain floats in :mod:`~evalstats_core._sums_one`; the merging algebra lives here, at the
+moments (:func:`binary_moments`, :func:`binary_pair_moments`) in :mod:`~evalstats_core._sums_groups`; the merging
+algebra lives here, at the
 end (:func:`centre`, :func:`centre_kept` and the (co-)moment and third-moment updates of
 :meth:`FileSums.merged`, after Chan, Golub & LeVeque 1983; ``_estimate_memo`` reads :func:`centre_kept` too).
 The public names among them are importable from here.
@@ -51,7 +51,6 @@ from ._sums_groups import (
     binary_moments,
     binary_pair_moments,
 )
-from ._sums_one import binary_table_one
 
 if TYPE_CHECKING:
     from .data import QuestionTable
@@ -377,8 +376,6 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
         if h.tobytes() not in runs:
             runs[h.tobytes()] = _runs(h)
     model_runs = [runs[h.tobytes()] for h in k_hist]
-    if g == 1 and count[0] > 0:  # no groups: the same doubles in Python floats (a fixed cost at any size)
-        return binary_table_one(names, gram, count, model_runs, ModelSums, PairSums)
     diag = np.arange(n_m)
     ones = gram[diag, diag]  # (m, G) each model's ones per group
     per = count.astype(np.float64)  # the same counts (below 2^53) as floats: no int-to-float cast in every operation

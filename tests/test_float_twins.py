@@ -1,15 +1,12 @@
 """The float copies of formulas kept beside their numpy versions for speed give the same doubles, over a sweep.
 
-Three formulas are written twice on purpose (a change to one must be made in its twin):
+Two formulas are written twice on purpose (a change to one must be made in its twin):
 
 - Tango's statistic: :func:`evalstats_core.pair_proportions._tango_z` (numpy) and the plain-float
   :func:`evalstats_core._pair_batch._z_float` and :func:`evalstats_core._tango_band.z_of`;
 - a 0/1 pair's co-moment and sum of squares of the difference:
   :func:`evalstats_core._sums_groups.binary_pair_moments` (numpy) and its one-group copy in floats in
-  :func:`evalstats_core._estimate.binary_comparison`;
-- a 0/1 table's sums without groups: :func:`evalstats_core._sums_one.binary_table_one` (floats) and the array
-  kernels of :func:`evalstats_core.sums._binary_table_sums` (``tests/test_sums_one.py`` holds the comparison; here
-  it runs on drawn tables).
+  :func:`evalstats_core._estimate.binary_comparison`.
 """
 
 from __future__ import annotations
@@ -21,7 +18,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sums_one import test_one_group_floats_equal_the_array_kernels as one_group_floats_equal_the_arrays
 
 from evalstats_core import _estimate
 from evalstats_core._pair_batch import _z_float
@@ -96,13 +92,3 @@ def test_binary_comparison_moments_are_binary_pair_moments(counts):
                                                   np.array([float(ones_b)]), np.array([n], dtype=np.int64))
     assert only == (int(only_a[0]), int(only_b[0])) == (ones_a - both, ones_b - both)
     assert (repr(cov), repr(ssd)) == (repr(float(co[0])), repr(float(m2d[0]))), counts
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(1, 3000), st.integers(2, 5), st.lists(st.floats(0.0, 1.0), min_size=5, max_size=5),
-       st.integers(0, 2**32 - 1))
-def test_one_group_sums_in_floats_are_the_arrays(n, m, rates, seed):
-    """binary_table_one's fields equal the array kernels' on drawn 0/1 tables (any size, 2-5 models)."""
-    rng = np.random.default_rng(seed)
-    scores = (rng.random((n, m)) < np.array(rates[:m])).astype(np.float64)
-    one_group_floats_equal_the_arrays(scores)

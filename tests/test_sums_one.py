@@ -1,5 +1,5 @@
-"""file_sums of a 0/1 table without groups in Python floats (_sums_one) gives the array kernels' doubles, and
-the lazily made cluster labels behave as the tuple they stand for."""
+"""file_sums of a 0/1 table without groups gives, element by element, the doubles of the same table stacked as two
+groups, and the lazily made cluster labels behave as the tuple they stand for."""
 
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ def _fields(s):
 
 
 @pytest.mark.parametrize("scores", list(_tables()))
-def test_one_group_floats_equal_the_array_kernels(scores):
-    """The float path (one group) against the array path on the same Gram matrix stacked twice (two equal groups:
-    every element the array kernels' arithmetic, which the float path replaced)."""
+def test_one_group_equals_the_first_of_two(scores):
+    """One group against the same Gram matrix stacked twice (two equal groups): the array kernels' arithmetic is
+    element by element, so the first group's doubles are the one group's."""
     n, m = scores.shape
     names = tuple(f"m{j}" for j in range(m))
     k_hist = [np.bincount(np.ones(n, dtype=np.int64))] * m
