@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ._clusters import check_n_clusters, cluster_codes, few_clusters_notes, t_crit
+from ._clusters import check_n_clusters, cluster_codes, few_clusters_notes, hat_complement, t_crit
 from ._results import Interval
 from ._validate import check_confidence
 from .errors import EvalStatsError, EvalStatsWarning
@@ -372,8 +372,9 @@ def _working_icc(e: np.ndarray, lab: np.ndarray, codes: np.ndarray, k: int, s_l2
 
 
 def _cr2_factor(sizes: np.ndarray, n: int) -> np.ndarray:
-    """``1 / (n sqrt(1 - sizes/n))`` per cluster; 0 where a cluster holds the whole part (its residual sum is 0)."""
-    share = 1.0 - sizes / n
+    """``1 / (n sqrt(1 - sizes/n))`` per cluster (CR2's ``(I - H_gg)^(-1/2)`` scaled by ``1/n``); 0 where a cluster
+    holds the whole part (its residual sum is 0)."""
+    share = hat_complement(sizes, n)
     out = np.zeros_like(sizes)
     ok = share > 0
     out[ok] = 1.0 / (n * np.sqrt(share[ok]))

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from scipy.special import stdtrit
 
+from ._clusters import hat_complement
 from .judge_interval import pair_count_terms, small_count_terms
 
 __all__ = ["ppi_rows", "ppi_pair_rows"]
@@ -101,7 +102,7 @@ def ppi_pair_rows(fa: np.ndarray, ya: np.ndarray, fb: np.ndarray, yb: np.ndarray
 
 
 def _cr2_factor(sizes: np.ndarray, total: np.ndarray) -> np.ndarray:
-    share = 1.0 - sizes / total[:, None]
+    share = hat_complement(sizes, total[:, None])  # CR2's I - H_gg on each part's constant direction
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(share > 0, 1.0 / (total[:, None] * np.sqrt(np.where(share > 0, share, 1.0))), 0.0)
 
