@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ._results import excludes_zero
 from ._validate import z_for
 from .analysis import ADJUST_LABELS, SMALL_N, Analysis
 from .data import Dataset, QuestionTable
@@ -289,7 +290,7 @@ def _overlap(analysis: Analysis, intervals: Mapping[str, tuple[float, float]]) -
         a = intervals.get(p.model, (analysis.model(p.model).ci_low, analysis.model(p.model).ci_high))
         b = intervals.get(p.baseline, (analysis.model(p.baseline).ci_low, analysis.model(p.baseline).ci_high))
         overlap = a[0] <= b[1] and b[0] <= a[1]
-        if overlap and (p.ci_low > 0 or p.ci_high < 0):
+        if overlap and excludes_zero(p.ci_low, p.ci_high):
             hits.append((abs(p.z), p, a, b))
     if not hits:
         return _ok("overlap", "no pair has overlapping intervals and yet a significant difference.")

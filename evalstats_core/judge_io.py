@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ._results import excludes_zero
 from .errors import EvalStatsError, EvalStatsWarning
 from .human_labels import (  # noqa: F401 - the labels' reader, re-exported (the workbench, tests)
     HUMAN_NAMES,
@@ -257,7 +258,7 @@ def verdict_sentences(section: JudgeSection) -> list[str]:
     out = [f"{u.line}." for u in section.refused if u.baseline is not None]
     for model, base, est in section.comparisons:
         lo, hi = 100 * est.ci_low, 100 * est.ci_high
-        if est.ci_low > 0 or est.ci_high < 0:
+        if excludes_zero(est.ci_low, est.ci_high):
             who = model if est.estimate > 0 else base
             verdict = f"{who} is ahead by the human-corrected estimate"
         else:

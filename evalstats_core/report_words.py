@@ -10,6 +10,7 @@ import math
 import re
 
 from ._clusters import t_crit
+from ._results import excludes_zero
 from .analysis import SMALL_DF, SMALL_N, Analysis, PairResult
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, Formatter, fmt_p, se_method_label
 
@@ -77,7 +78,7 @@ def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
         if math.isfinite(c.p_value):
             text += f"; the exact sign-flip test gives p {fmt_p(c.p_value)}" + (f" ({adj})" if adjusted else "")
         return text + "."
-    raw_sig = c.ci_low > 0 or c.ci_high < 0
+    raw_sig = excludes_zero(c.ci_low, c.ci_high)
     sig = (math.isfinite(c.p_adjusted) and c.p_adjusted < alpha) if adjusted else raw_sig
     if sig:
         win, lose = (c.model, c.baseline) if c.diff > 0 else (c.baseline, c.model)

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtr
 
+from ._results import excludes_zero
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
 from .intervals import PROPORTION_METHODS, proportion_ci
@@ -230,7 +231,7 @@ def _can_say(models: pd.DataFrame, comps: pd.DataFrame, confidence: float) -> tu
     for rec in comps.itertuples():
         if not np.isfinite(rec.p_value):
             continue
-        if rec.ci_low > 0 or rec.ci_high < 0:
+        if excludes_zero(rec.ci_low, rec.ci_high):
             lead, lag = (rec.a, rec.b) if rec.diff > 0 else (rec.b, rec.a)
             out.append(f"{lead} is ahead of {lag} by {abs(rec.diff) * 100:.1f} points even without pairing "
                        f"(unpaired {level} CI {rec.ci_low * 100:+.1f} to {rec.ci_high * 100:+.1f}); "

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._results import excludes_zero
 from .._validate import check_confidence, check_positive_int, z_for
 from ..clustering import Summary, summarize
 from ..comparison import Comparison, compare, mcnemar_from_counts
@@ -218,7 +219,7 @@ def comparison_frame(*results: Comparison) -> pd.DataFrame:
     ``estimate, se, ci_low, ci_high, p_value, significant, verdict``."""
     rows = []
     for c in results:
-        significant = c.ci_low > 0.0 or c.ci_high < 0.0
+        significant = excludes_zero(c.ci_low, c.ci_high)
         method = "paired" if c.paired else "unpaired"
         verdict = "significant" if significant else "not significant"
         rows.append({"method": method, "label": f"{method}: {verdict}", "estimate": c.diff, "se": c.se,

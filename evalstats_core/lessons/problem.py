@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._results import excludes_zero
 from .._validate import check_confidence, check_positive_int, check_probability
 from ..errors import EvalStatsError
 from ..intervals import normal_ci, se_bernoulli
@@ -145,7 +146,7 @@ def differences(*, confidence: float = 0.95) -> pd.DataFrame:
                  "se": [None, None]}
         comp = analyze_reported(table, method="wald", confidence=confidence, percent=False).comparisons.iloc[0]
         low, high = float(comp["ci_low"]), float(comp["ci_high"])
-        survives = low > 0.0 or high < 0.0
+        survives = excludes_zero(low, high)
         if not survives:
             verdict = UNRESOLVED
         else:

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._results import excludes_zero
 from .._validate import check_confidence
 from ..errors import EvalStatsError
 from ..intervals import se_bernoulli
@@ -80,7 +81,7 @@ CLUSTERS: dict[str, tuple[int, float]] = {"MGSM": (_MGSM.n_clusters, _MGSM.ratio
 
 def verdict_text(diff: float, low: float, high: float) -> str:
     """"Galleon ahead" / "Dreadnought ahead" when the interval excludes 0, else "unresolved"."""
-    if low > 0.0 or high < 0.0:
+    if excludes_zero(low, high):
         return f"{MODELS[0] if diff > 0 else MODELS[1]} ahead"
     return UNRESOLVED
 
@@ -171,7 +172,7 @@ def verdict_steps(rho: float | Mapping[str, float] | None = None, *, confidence:
                          "label": next(s.label for s in STEPS if s.key == step), "diff": diff,
                          "se_g": se_g, "se_d": se_d, "se": se, "paper_se": PAPER_SE[rep.eval],
                          "ratio": used_ratio, "df": dof, "multiplier": mult, "ci_low": low, "ci_high": high,
-                         "survives": bool(low > 0.0 or high < 0.0), "verdict": verdict_text(diff, low, high),
+                         "survives": excludes_zero(low, high), "verdict": verdict_text(diff, low, high),
                          "power": float(power_at(rep.n, DETECT, omega2=per_question, alpha=1.0 - confidence)),
                          "mde": float(mde(rep.n, omega2=per_question, alpha=1.0 - confidence))})
     return pd.DataFrame(rows)
