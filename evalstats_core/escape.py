@@ -7,6 +7,7 @@
 ``escape_html``            HTML text and attribute values
 ``escape_latex``           LaTeX text (pdfLaTeX's default font included)
 ``csv_safe``               a CSV cell or header that a spreadsheet would run as a formula gets a leading ``'``
+``elide``                  user text longer than :data:`NAME_CAP` characters, shown by its ends (reports)
 =========================  ===============================================================================
 
 Examples
@@ -21,11 +22,12 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 from typing import Any
 
-__all__ = ["escape_markdown", "escape_streamlit", "escape_html", "escape_latex", "latex_cell", "csv_safe"]
+__all__ = ["NAME_CAP", "elide", "elide_words", "escape_markdown", "escape_streamlit", "escape_html", "escape_latex", "latex_cell", "csv_safe"]
 
 # CommonMark lets a backslash escape any ASCII punctuation; these are the ones that open a link or an
 # image (brackets), a table cell (pipe), code, math (GitHub's $), HTML ("<").
@@ -39,6 +41,46 @@ _TEX_SPECIAL = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%",
                               "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
                               "|": r"\textbar{}", "–": "--", "−": "-", "\n": " ", "\r": " "})
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+#: The most characters of one user string (a model, file, column or cluster name, a question id) a report shows:
+#: longer ones are elided in the middle (:func:`elide`). A 100,000-character model name made vl-convert measure
+#: its label for 741 s in the HTML report (issue 46); elided, a report costs what a short name's does.
+NAME_CAP = 120
+_ELIDE_WORDS = re.compile(rf"\S{{{NAME_CAP + 1},}}")
+
+
+def elide(text: Any, cap: int = NAME_CAP) -> str:
+    """``text`` when it has at most ``cap`` characters, else its first and last characters around how many were
+    left out and a short digest of the whole (two long names that differ only in the middle stay apart).
+
+    >>> elide("gpt-4o")
+    'gpt-4o'
+    >>> elide("m" * 1000, cap=40)
+    'mmmmmmmmmmmmmmmmmmmm…[970 more characters, #753892]…mmmmmmmmmm'
+    """
+    text = str(text)
+    if len(text) <= cap:
+        return text
+    head, tail = cap // 2, cap // 4
+    digest = hashlib.blake2s(text.encode("utf-8", "surrogatepass"), digest_size=3).hexdigest()
+    return f"{text[:head]}…[{len(text) - head - tail:,} more characters, #{digest}]…{text[-tail:]}"
+
+
+def elide_words(text: Any, names: tuple[str, ...] = ()) -> str:
+    """A sentence with each of ``names`` longer than :data:`NAME_CAP`, and any other run of more than that many
+    characters without a space, elided (:func:`elide`): in linear time.
+
+    >>> elide_words("model " + "x" * 200 + " is best")[:22]
+    'model xxxxxxxxxxxxxxxx'
+    >>> len(elide_words("model " + "x" * 200 + " is best")) < 160
+    True
+    """
+    text = str(text)
+    for name in names:
+        if len(name) > NAME_CAP and name in text:
+            text = text.replace(name, elide(name))
+    return _ELIDE_WORDS.sub(lambda m: elide(m.group(0)), text) if len(text) > NAME_CAP else text
 
 
 def escape_markdown(text: Any) -> str:

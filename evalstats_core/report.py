@@ -329,6 +329,10 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models",
         from .report_html import html_report
 
         return html_report(analysis)
+    if fmt in ("latex", "markdown"):  # reports for people: long names elided (JSON and CSV keep them whole)
+        from .report_display import names_elided
+
+        analysis = names_elided(analysis)
     if fmt in ("latex", "markdown") and analysis.judge is not None:  # the judge section after the report
         from .judge_io import add_to_report
 

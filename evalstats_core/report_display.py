@@ -12,6 +12,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from .analysis import Analysis, _data_frame
+from .escape import NAME_CAP, elide, elide_words
 from .vocabulary import ADJUST_LABELS, NONE, TESTS, Formatter, fmt_df, fmt_p, fmt_r, level
 
 if TYPE_CHECKING:  # frames are built by _data_frame, which imports pandas when a display is asked for
@@ -19,7 +20,37 @@ if TYPE_CHECKING:  # frames are built by _data_frame, which imports pandas when 
 
 __all__ = ["model_intervals", "clipped_note", "models_display", "comparisons_display", "comparisons_details",
            "differences_frame", "mcnemar_display", "settings_document", "MATRIX_FROM", "matrix_frame",
-           "leader_frame", "quote_label"]
+           "leader_frame", "quote_label", "names_elided"]
+
+
+def names_elided(analysis: Analysis) -> Analysis:
+    """``analysis`` as a report shows it: every user string longer than :data:`~evalstats_core.escape.NAME_CAP`
+    characters (model, file, column and cluster names; any such run in a note or warning) elided by the one
+    :func:`~evalstats_core.escape.elide`, so a report and its charts cost what short names cost (issue 46). The
+    same object when no string is that long (every usual file); the JSON and CSV exports keep the names whole."""
+    import dataclasses
+
+    names = tuple(dict.fromkeys(x for x in (*(m.model for m in analysis.models), analysis.name, analysis.source,
+                                            analysis.question_col, analysis.model_col, analysis.score_col,
+                                            analysis.cluster_col) if x is not None and len(x) > NAME_CAP))
+    texts = (*analysis.notes, *analysis.warnings, *analysis.reading)
+    if not names and not any(len(t) > NAME_CAP and elide_words(t) != t for t in texts):
+        return analysis
+
+    def cut(x: str | None) -> str | None:
+        return None if x is None else elide(x)
+
+    def words(xs: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(elide_words(x, names) for x in xs)
+
+    return dataclasses.replace(
+        analysis, models=tuple(dataclasses.replace(m, model=elide(m.model)) for m in analysis.models),
+        comparisons=tuple(dataclasses.replace(c, model=elide(c.model), baseline=elide(c.baseline))
+                          for c in analysis.comparisons),
+        baseline=cut(analysis.baseline), name=elide(analysis.name), source=cut(analysis.source),
+        question_col=cut(analysis.question_col), model_col=cut(analysis.model_col),
+        score_col=cut(analysis.score_col), cluster_col=cut(analysis.cluster_col), notes=words(analysis.notes),
+        warnings=words(analysis.warnings), reading=words(analysis.reading))
 
 
 # ------------------------------------------------------------------------------------------ one model

@@ -20,6 +20,7 @@ from .report_display import (
     differences_frame,
     model_intervals,
     models_display,
+    names_elided,
 )
 from .report_words import benchmark, method_line, methods_paragraph, summary_lines, verdicts, version
 
@@ -83,8 +84,11 @@ def charts_svg(analysis: Analysis) -> list[tuple[str, str]]:
 
 
 def html_report(analysis: Analysis, *, charts: bool = True) -> str:
-    """The whole report as one self-contained HTML page (see the module docstring)."""
+    """The whole report as one self-contained HTML page (see the module docstring); user strings longer than
+    :data:`~evalstats_core.escape.NAME_CAP` characters are elided (:func:`names_elided`)."""
     from .report import settings
+
+    analysis = names_elided(analysis)
 
     name = benchmark(analysis)
     says = verdicts(analysis)
