@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import streamlit as st
@@ -142,6 +142,40 @@ def session_gone():
     return lambda: not rt.is_active_session(sid)
 
 
+@dataclass(frozen=True, slots=True)
+class AnalysisSettings:
+    """The analysis settings of a workbench rerun, built in one place (:meth:`of`, from what
+    :func:`analysis_controls` returned): the cached analyses' key and their arguments.
+
+    ``interval`` is the one-model interval choice (the core's ``interval=``), ``se_method`` the standard-error
+    method (the core's ``method=``: ``"cr2"`` or ``"cr1"``)."""
+
+    baseline: str | None
+    confidence: float
+    paired: bool
+    use_clusters: bool
+    adjust: str
+    interval: str
+    se_method: str
+    wild: bool
+
+    @classmethod
+    def of(cls, controls: dict[str, Any], use_clusters: bool, *, wild: bool = True) -> AnalysisSettings:
+        """From :func:`analysis_controls`' values and whether the clusters are used (``wild=False``: never the
+        wild bootstrap, which needs every question's score)."""
+        return cls(controls["baseline"], controls["confidence"], controls["paired"], bool(use_clusters),
+                   controls["adjust"], controls["method"], controls["cluster_se"], bool(wild and controls["wild"]))
+
+    def with_baseline(self, baseline: str | None) -> AnalysisSettings:
+        """The same settings compared against ``baseline`` (None: every pair)."""
+        return replace(self, baseline=baseline)
+
+    def analysis_kw(self) -> dict[str, Any]:
+        """The keyword arguments of ``analyze`` / ``analyze_sums`` but the baseline."""
+        return dict(confidence=self.confidence, paired=self.paired, use_clusters=self.use_clusters,
+                    adjust=self.adjust, interval=self.interval, method=self.se_method)
+
+
 EXAMPLE_PREFIX = "example:"  # the cache key of a bundled example (Source.key); anything else is a visitor's own
 
 
@@ -159,7 +193,7 @@ def by_scope(cache, **kw):
 
     from evalstats_core.reading import ReadingOptions
 
-    kw.setdefault("hash_funcs", {ReadingOptions: repr})
+    kw.setdefault("hash_funcs", {ReadingOptions: repr, AnalysisSettings: repr})
 
     def wrap(fn):
         twin = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
@@ -194,17 +228,15 @@ def kept_sums(source: Source, reading: Any):
 
 
 @by_scope(st.cache_data, max_entries=32, show_spinner=False)
-def _analyze(key: str, roles: Any, opts: tuple, _prepared: Prepared):
+def _analyze(key: str, roles: Any, opts: AnalysisSettings, _prepared: Prepared):
     """The analysis for ``opts``: from the kept sums (a new confidence level, adjustment, interval or
     baseline costs microseconds per pair), from the rows only for the wild bootstrap. Both give the command
     line's numbers (``analyze(table)`` is ``analyze_sums(file_sums(table))``)."""
     from evalstats_core.analysis import analyze, analyze_sums
 
-    baseline, confidence, paired, use_clusters, adjust, interval, cluster_se, wild = opts
-    settings = dict(baseline=baseline, confidence=confidence, paired=paired, use_clusters=use_clusters,
-                    adjust=adjust, interval=interval, method=cluster_se, should_stop=session_gone())
+    settings = dict(baseline=opts.baseline, **opts.analysis_kw(), should_stop=session_gone())
     try:  # the question table carries the file's roles and notes: the analysis is the command line's
-        if wild:
+        if opts.wild:
             return analyze(_prepared.table, wild_bootstrap=True, **settings)
         return analyze_sums(_sums(key, roles, _prepared), **settings)
     except EvalStatsError as exc:
@@ -212,7 +244,7 @@ def _analyze(key: str, roles: Any, opts: tuple, _prepared: Prepared):
 
 
 @by_scope(st.cache_data, max_entries=16, show_spinner=False)
-def _extras(key: str, roles: Any, opts: tuple, method: str, _prepared: Prepared, _analysis, _all_pairs):
+def _extras(key: str, roles: Any, opts: AnalysisSettings, method: str, _prepared: Prepared, _analysis, _all_pairs):
     """Guardrails and the ranking (from the all-pairs analysis), computed once per setting."""
     from evalstats_core.guardrails import guardrails
 
@@ -376,7 +408,7 @@ class Results:
     all_pairs: Any
     guards: tuple
     ranking: Any
-    opts: tuple
+    opts: AnalysisSettings
     #: what the numbers follow from (files' key, reading options, settings; a judge correction adds its own
     #: sentence): the charts' cache key, so a chart is never rebuilt, nor its frame hashed, on a rerun
     key: tuple = ()
@@ -397,11 +429,10 @@ def run(source: Source, reading: Any, settings: dict) -> Results | None:
     :func:`evalstats_app.workbench_reading.roles_controls` returned. The analysis names every file and every
     reading choice in its command (the command line's own)."""
     prepared, roles_key = reading.prepared, reading.options
-    opts = (settings["baseline"], settings["confidence"], settings["paired"], reading.use_clusters,
-            settings["adjust"], settings["method"], settings["cluster_se"], settings["wild"])
+    opts = AnalysisSettings.of(settings, reading.use_clusters)
     models = prepared.table.models
     many = len(models) > ALL_PAIRS_MAX_MODELS
-    if many and opts[0] is None:  # every pair would be too many comparisons to draw: compare with the leader
+    if many and opts.baseline is None:  # every pair would be too many comparisons to draw: compare with the leader
         import numpy as np
 
         leader = models[int(np.nanargmax(np.nanmean(prepared.table.scores, axis=0)))]
@@ -409,9 +440,10 @@ def run(source: Source, reading: Any, settings: dict) -> Results | None:
         st.info(f"**{len(models)} models**: every pair would be {pairs:,} comparisons, too many to show, so every "
                 f"model is compared with the leader, **{esc(leader)}** (choose another baseline above).",
                 icon=":material/info:")
-        opts = (leader, *opts[1:])
+        opts = opts.with_baseline(leader)
     analysis = _analyze(source.key, roles_key, opts, prepared)
-    everything = analysis if opts[0] is None or many else _analyze(source.key, roles_key, (None, *opts[1:]), prepared)
+    everything = (analysis if opts.baseline is None or many
+                  else _analyze(source.key, roles_key, opts.with_baseline(None), prepared))
     for result in (analysis, everything):
         if isinstance(result, str):
             st.session_state.pop(LAST_KEY, None)

@@ -10,7 +10,7 @@ import streamlit as st
 
 from evalstats_app import shell
 from evalstats_app.option_words import say
-from evalstats_app.workbench import esc
+from evalstats_app.workbench import AnalysisSettings, esc
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts.judge import three_intervals
 from evalstats_core.errors import EvalStatsError
@@ -42,8 +42,8 @@ def _scorer_name(choice: str) -> str | None:
     return choice[len(head):-len(tail)] if choice.startswith(head) and choice.endswith(tail) else None
 
 
-@st.cache_data(max_entries=16, show_spinner=False, scope="session")
-def _section(key: str, roles: tuple, opts: tuple, column: str, _prepared, _analysis, _files=()):
+@st.cache_data(max_entries=16, show_spinner=False, scope="session", hash_funcs={AnalysisSettings: repr})
+def _section(key: str, roles: tuple, opts: AnalysisSettings, column: str, _prepared, _analysis, _files=()):
     """The judge section for a column of the file, or for another scorer of the harness logs (read again with
     that scorer as the metric, as the command line's ``--human-col`` does)."""
     import dataclasses
@@ -83,13 +83,13 @@ def _column(prepared) -> str | None:
     return None if chosen in (None, NONE) else chosen
 
 
-@st.cache_data(max_entries=16, show_spinner=False, scope="session")
-def _corrected(key: str, roles: tuple, opts: tuple, column: str, _prepared, _res, _files=()):
+@st.cache_data(max_entries=16, show_spinner=False, scope="session", hash_funcs={AnalysisSettings: repr})
+def _corrected(key: str, roles: tuple, opts: AnalysisSettings, column: str, _prepared, _res, _files=()):
     from evalstats_core.judge_apply import corrected_analysis
     from evalstats_core.ranking import rank_models
 
     section = _section(key, roles, opts, column, _prepared, _res.analysis, _files)
-    everything = _section(key, roles, (None, *opts[1:]), column, _prepared, _res.all_pairs, _files)
+    everything = _section(key, roles, opts.with_baseline(None), column, _prepared, _res.all_pairs, _files)
     if isinstance(section, str) or isinstance(everything, str) or section is None or everything is None:
         return None
     if not (section.models or section.refused):

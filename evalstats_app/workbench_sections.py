@@ -257,11 +257,11 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
     labels = [f"{m} − {b}" for m, b in pairs]
     fix_choice("analyze_why_pair", labels, labels[0])
     pair = pairs[labels.index(st.selectbox("Pair", labels, key="analyze_why_pair"))]
-    clusters, disagree = _why(source.key, roles_key, bool(res.opts[3]), pair, prepared)
+    clusters, disagree = _why(source.key, roles_key, res.opts.use_clusters, pair, prepared)
     f = report.Formatter(a)
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{pair[0]}_vs_{pair[1]}")[:60]
     if clusters is not None and a.clustered:
-        shown, top = _why_table(source.key, roles_key, bool(res.opts[3]), pair, _percent(a), f.decimals,
+        shown, top = _why_table(source.key, roles_key, res.opts.use_clusters, pair, _percent(a), f.decimals,
                                 tuple(m.model for m in a.models), clusters)
         st.dataframe(shown, hide_index=True, width="stretch")
         if len(clusters) > len(shown):
@@ -274,7 +274,7 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
                f"Each cluster's share of the paired difference {esc(pair[0])} − {esc(pair[1])}; the largest, "
                f"{esc(top['cluster'])} ({int(top['n'])} questions), carries "
                + ("n/a" if not math.isfinite(top["share"]) else f"{top['share']:.0%}") + " of it.",
-               name="analyze_clusters", cache=(roles_key, bool(res.opts[3]), pair))
+               name="analyze_clusters", cache=(roles_key, res.opts.use_clusters, pair))
         shell.download_table("Clusters (CSV)", lambda: _csv(clusters), file_name=f"{stem}_clusters.csv",
                              mime="text/csv", key="analyze_dl_clusters")
     n_shared = next(c.n for c in a.comparisons if (c.model, c.baseline) == pair)
@@ -434,7 +434,7 @@ def export_section(content, prepared: Prepared, res: Results, method: str) -> No
     _presenter_exports(a, stem)
     from evalstats_core.bundle import make_bundle
 
-    use_clusters = bool(res.opts[3])
+    use_clusters = res.opts.use_clusters
     shell.download_table("Download this analysis (data + settings, .zip)",
                          lambda: make_bundle(prepared.dataset, {**bundle_settings(), "command": doc["command"]},
                                              use_clusters=use_clusters),

@@ -18,7 +18,7 @@ from evalstats_core.errors import EvalStatsError
 
 from . import workbench_sections as sections
 from .option_words import say
-from .workbench import LAST_KEY, Results, Source, analysis_controls, esc, ranking_of
+from .workbench import LAST_KEY, AnalysisSettings, Results, Source, analysis_controls, esc, ranking_of
 from .workbench_reading import reading_warnings
 
 
@@ -56,13 +56,11 @@ def sql_results(source: Source) -> tuple[Any, Results | None]:
     if settings["wild"]:
         st.info("The wild cluster bootstrap needs every question's score; DuckDB keeps only sums per model, pair "
                 "and cluster, so it is left out here.", icon=":material/info:")
-    opts = (settings["baseline"], settings["confidence"], settings["paired"], sums.clusters is not None,
-            settings["adjust"], settings["method"], settings["cluster_se"], False)
-    kw = dict(confidence=opts[1], paired=opts[2], use_clusters=opts[3], adjust=opts[4], interval=opts[5],
-              method=opts[6])
+    opts = AnalysisSettings.of(settings, sums.clusters is not None, wild=False)
+    kw = opts.analysis_kw()
     try:
-        analysis = analyze_sums(sums, baseline=opts[0], **kw)
-        everything = analysis if opts[0] is None else analyze_sums(sums, baseline=None, **kw)
+        analysis = analyze_sums(sums, baseline=opts.baseline, **kw)
+        everything = analysis if opts.baseline is None else analyze_sums(sums, baseline=None, **kw)
     except EvalStatsError as exc:
         st.session_state.pop(LAST_KEY, None)
         st.error(f"**The analysis cannot run.** {say(exc)}", icon=":material/error:")
@@ -78,7 +76,7 @@ def sql_sections(content, source: Source) -> None:
     sums, res = sql_results(source)
     if res is None:
         return
-    sections.models_section(content, sections.design_of(sums), res, res.opts[5])
+    sections.models_section(content, sections.design_of(sums), res, res.opts.interval)
     sections.compare_section(content, res)
     sections.rank_section(content, res)
     st.info("Read through DuckDB, which keeps sums per model, pair and cluster rather than the rows: the "
