@@ -190,6 +190,13 @@ def _run(args: argparse.Namespace) -> int:
         from .judge_apply import corrected_analysis
 
         result = corrected_analysis(result, judge)
+        if args.labels is not None:  # the command repeats the labels file, as it names the results files
+            import dataclasses
+
+            from .flags import reading_flags
+
+            given = [("labels", args.labels)] + ([("labels_all_models", True)] if args.labels_all_models else [])
+            result = dataclasses.replace(result, reading=(*result.reading, *reading_flags(given)))
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
             print(f"evalbars: warning: {for_cli(w)}", file=sys.stderr)

@@ -170,3 +170,19 @@ def test_0_100_labels_beside_0_100_scores_are_read_as_the_scores_are(tmp_path):
     hundred = _section(path)
     path.write_text(path.read_text().replace(",100\n", ",1\n"))
     assert hundred.models[0][1] == _section(path).models[0][1]  # 0/100 labels read as the 0/1 ones
+
+
+def test_the_command_repeats_the_labels_file_and_labels_all_models(tmp_path):
+    """settings.command reruns to the same corrected numbers (it left out --labels, and so the correction)."""
+    import json
+    import shlex
+
+    path = _results(tmp_path)
+    labels = tmp_path / "l.csv"
+    labels.write_text("question,human\n" + "".join(f"q{q},{q % 3 == 0:d}\n" for q in range(0, 40, 2)))
+    out = _cli("analyze", str(path), "--labels", str(labels), "--labels-all-models", "-f", "json")
+    doc = json.loads(out.stdout)
+    command = doc["settings"]["command"]
+    assert f"--labels {labels} --labels-all-models" in command
+    again = _cli(*shlex.split(command)[1:], "-f", "json")
+    assert again.returncode == 0 and json.loads(again.stdout)["models"] == doc["models"]
