@@ -203,3 +203,8 @@ def test_a_file_a_pull_request_adds_is_a_file_never_an_option(runner, tmp_path):
     status, summary, outputs, err = runner(tmp_path, files="*.csv", baseline="Galleon", candidate="Frigate",
                                            margin="1pt", pip_args=OFFLINE)
     assert status == 1 and outputs["result"] == "regression", err
+    (tmp_path / "run 1.csv").rename(tmp_path / "run[1].csv")  # a file's own name is never a pattern
+    (tmp_path / "run1.csv").write_text("question,model,score\n")  # what the glob run[1].csv would match
+    status, summary, outputs, err = runner(tmp_path, files="run[1].csv", baseline="Galleon", candidate="Frigate",
+                                           margin="1pt", pip_args=OFFLINE)
+    assert status == 1 and outputs["result"] == "regression", err
