@@ -13,6 +13,8 @@ import os
 import sys
 from pathlib import Path
 
+from .chapters import ROOT
+
 __all__ = ["local_address", "main", "site_dir"]
 
 USAGE = """usage: evalbars-app [--print-path] [STREAMLIT-RUN OPTIONS]
@@ -28,7 +30,6 @@ STREAMLIT_SERVER_ADDRESS. Options are those of `streamlit run`, e.g. --server.po
 
 def site_dir() -> Path:
     """The folder holding ``app.py``, ``pages/``, ``content/``, ``examples/`` and ``.streamlit/``."""
-    from .chapters import ROOT
 
     return ROOT
 

@@ -26,7 +26,10 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .content import CONTENT_DIR
+from streamlit.testing.v1 import AppTest
+
+from .chapters import LEARN, ROOT, available, page_by_slug
+from .content import CONTENT_DIR, load_content
 
 __all__ = ["Counts", "WORDS_PER_MINUTE", "PROJECTED_WPM", "ALLOWANCE", "chapter_time", "measure", "manifest",
            "projected_words", "plan_reading_minutes", "main"]
@@ -125,7 +128,6 @@ def _walk(node, out: dict[str, int], quiz_keys: set[str]) -> None:
 
 def measure(at, slug: str) -> Counts:
     """Count what an AppTest run of chapter ``slug`` shows outside expanders (quiz text from its content)."""
-    from .content import load_content
 
     quizzes = load_content(slug).quizzes
     out = dict.fromkeys(("words", "charts", "controls", "formulas", "tables"), 0)
@@ -136,9 +138,7 @@ def measure(at, slug: str) -> Counts:
 
 def open_chapter(slug: str, *, present: bool = False, timeout: float = 120):
     """An AppTest run of chapter ``slug`` at its defaults (in presenter mode when ``present``)."""
-    from streamlit.testing.v1 import AppTest
 
-    from .chapters import ROOT, page_by_slug
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
     at.run()
@@ -151,7 +151,6 @@ def open_chapter(slug: str, *, present: bool = False, timeout: float = 120):
 
 def measure_all(timeout: float = 120) -> dict[str, tuple[Counts, int]]:
     """Open every Learn chapter in AppTest at its defaults, and in presenter mode, and measure both."""
-    from .chapters import LEARN, available
 
     result = {}
     for page in LEARN:

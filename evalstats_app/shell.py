@@ -23,6 +23,8 @@ from typing import Any
 
 import streamlit as st
 
+from evalstats_core.charts import compile_spec, to_svg
+from evalstats_core.charts.slide import slide_png
 from evalstats_core.vocabulary import minus
 
 from . import course
@@ -437,8 +439,6 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     chart shown. The PNG and SVG are rendered by vl-convert only when a download button is clicked
     (Streamlit calls the ``data`` callable on click), so moving a slider never pays for the conversion.
     """
-    from evalstats_core.charts import compile_spec, to_svg
-    from evalstats_core.charts.slide import slide_png
 
     # Compiling an Altair chart costs tens of ms (and validating it more), on every rerun. Pages pass
     # the dict that a cached function compiled once (charts.compile_spec); an Altair chart still works.

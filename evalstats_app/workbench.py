@@ -9,7 +9,11 @@ themselves are not hashed again on every rerun), so moving a control never re-re
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import io
+import os
+import time
 import types
 from dataclasses import dataclass, replace
 from typing import Any
@@ -71,11 +75,9 @@ _profiler: list = []
 def mark(phase: str) -> None:
     """Note the time ``phase`` ended, when :data:`TRACE` names a file (off otherwise: one dict look-up); with
     :data:`PROFILE` set, profile each run of the results from "results start" to "results end"."""
-    import os
 
     path = os.environ.get(TRACE)
     if path:
-        import time
 
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(f"{time.time():.4f} {phase}\n")
@@ -87,7 +89,6 @@ def mark(phase: str) -> None:
 def _profile(folder: str, phase: str) -> None:
     """Start a profile at "results start", write it to ``folder`` at "results end" (numbered in order)."""
     import cProfile
-    import os
 
     if phase == "results start":
         _profiler[:] = [cProfile.Profile()]
@@ -191,7 +192,6 @@ def by_scope(cache, **kw):
     positional argument's name through ``inspect.signature`` once per argument and call."""
     import inspect
 
-    from evalstats_core.reading import ReadingOptions
 
     kw.setdefault("hash_funcs", {ReadingOptions: repr, AnalysisSettings: repr})
 
@@ -296,7 +296,6 @@ def warm_reader() -> None:
     a visitor uploads a file. Measured under load, a first 10,000-row Parquet upload read in 0.17 s of which
     0.12 s was this (0.05 s afterwards); on a cold disk the first read took 0.52 s. A failure here only
     leaves the upload to pay it."""
-    import io
 
     try:
         import pyarrow as pa
@@ -342,7 +341,6 @@ def one_blas_thread() -> None:
     the 1e7-row bench file under load, a new confidence level's ``analyze_sums`` took 0.6 s wall (0.21 s
     CPU) with two BLAS threads, 0.08 s (0.03 s CPU) with one. A page's sums are never big enough for a
     second thread to pay."""
-    import os
 
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # a BLAS loaded later reads these
         os.environ.setdefault(name, "1")
@@ -417,7 +415,6 @@ class Results:
 def corrected_key(base: Results | None, results: Results | None) -> Results | None:
     """``results`` whose key also names a judge correction (:func:`evalstats_app.workbench_judge.corrected`
     swaps the analysis but keeps the settings): the corrected charts never share the uncorrected ones' cache."""
-    import dataclasses
 
     if results is None or base is None or results.analysis is base.analysis:
         return results

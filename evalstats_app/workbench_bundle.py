@@ -8,6 +8,7 @@ from typing import Any
 
 import streamlit as st
 
+from evalstats_core.bundle import read_bundle
 from evalstats_core.errors import EvalStatsError
 
 from .workbench import BOUNDS, BUNDLED, CHOICES, DEFAULTS, Source, esc
@@ -16,7 +17,6 @@ from .workbench import BOUNDS, BUNDLED, CHOICES, DEFAULTS, Source, esc
 def open_bundle(source: Source, where) -> Source:
     """An uploaded analysis bundle becomes its Parquet data; its settings are applied once, checked
     against the page's own choices and bounds (anything else is ignored, with a note)."""
-    from evalstats_core.bundle import read_bundle
 
     if not source.table:
         return source

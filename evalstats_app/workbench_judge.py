@@ -6,6 +6,8 @@ Called from ``pages/analyze.py`` with one line; every number comes from ``evalst
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from evalstats_app import shell
@@ -14,6 +16,7 @@ from evalstats_app.workbench import AnalysisSettings, esc
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts.judge import three_intervals
 from evalstats_core.errors import EvalStatsError
+from evalstats_core.judge_apply import corrected_analysis
 from evalstats_core.judge_io import (
     agreement_frame,
     budget_frame,
@@ -24,6 +27,7 @@ from evalstats_core.judge_io import (
     section_for,
     verdict_sentences,
 )
+from evalstats_core.ranking import rank_models
 from evalstats_core.reading import ReadingOptions
 
 __all__ = ["judge_section", "corrected"]
@@ -46,7 +50,6 @@ def _scorer_name(choice: str) -> str | None:
 def _section(key: str, roles: tuple, opts: AnalysisSettings, column: str, _prepared, _analysis, _files=()):
     """The judge section for a column of the file, or for another scorer of the harness logs (read again with
     that scorer as the metric, as the command line's ``--human-col`` does)."""
-    import dataclasses
 
     scorer = _scorer_name(column)
     loader = None
@@ -85,9 +88,6 @@ def _column(prepared) -> str | None:
 
 @st.cache_data(max_entries=16, show_spinner=False, scope="session", hash_funcs={AnalysisSettings: repr})
 def _corrected(key: str, roles: tuple, opts: AnalysisSettings, column: str, _prepared, _res, _files=()):
-    from evalstats_core.judge_apply import corrected_analysis
-    from evalstats_core.ranking import rank_models
-
     section = _section(key, roles, opts, column, _prepared, _res.analysis, _files)
     everything = _section(key, roles, opts.with_baseline(None), column, _prepared, _res.all_pairs, _files)
     if isinstance(section, str) or isinstance(everything, str) or section is None or everything is None:
@@ -107,7 +107,6 @@ def corrected(prepared, res, key: str, roles: tuple, files: tuple = ()):
     sentence that says so); ``res`` unchanged otherwise. Every section below then reads the corrected numbers, and
     a model or pair with too few labels shows none. ``files``: the uploaded ``(name, bytes)``, read again when the
     labels are another scorer of the harness logs."""
-    import dataclasses
 
     column = _column(prepared)
     if res is None or column is None:

@@ -20,7 +20,10 @@ import streamlit as st
 
 from evalstats_core._read import open_regular
 from evalstats_core.data import Prepared, file_columns
+from evalstats_core.engine import SERVER_DATA, _files, choose_engine, server_path
 from evalstats_core.errors import EvalStatsError
+from evalstats_core.importers import detect
+from evalstats_core.limits import Limits
 from evalstats_core.reading import ReadingOptions
 
 from . import examples
@@ -131,7 +134,6 @@ def source_controls(content) -> Source:
         return Source(data, name, f"{EXAMPLE_PREFIX}{slug}:{len(data)}", False)
     source = open_bundle(source, right)
     if source.table:
-        from evalstats_core.importers import detect
 
         if detect(source.data) is not None:  # one harness log: read by its importer, like several
             source = _files_source([(source.name, source.data)])
@@ -209,7 +211,6 @@ def _table_columns(source: Source) -> list[str]:
     memo = st.session_state.get("_analyze_files_header")
     if memo and memo[0] == source.key:
         return memo[1]
-    from evalstats_core.importers import detect
 
     heads = [list(file_columns(d, n)) for n, d in source.files if detect(d) is None]
     common = [c for c in heads[0] if all(c in h for h in heads[1:])] if heads else []
@@ -280,7 +281,6 @@ def _cluster_keys(prepared: Prepared | str) -> list[str]:
 
 def _files_controls(source: Source) -> Reading:
     """Harness logs or several files: metric, filter, a model name per file, the cluster, duplicates."""
-    from evalstats_core.importers import detect
 
     st.session_state.setdefault("analyze_duplicates", "resamples")
     if st.session_state.get("_analyze_names_for") != source.key:  # new files: no model names carried over
@@ -474,7 +474,6 @@ SQL_TABLES = (".parquet", ".pq", ".csv")
 
 def enabled() -> bool:
     """True when the server's administrator named a data folder (``EVALSTATS_SERVER_DATA``)."""
-    from evalstats_core.engine import SERVER_DATA
 
     return bool(os.environ.get(SERVER_DATA))
 
@@ -482,7 +481,6 @@ def enabled() -> bool:
 
 def _stamp(path: str) -> str:
     """Size and modification time of a file, or of every file a folder holds: a changed file is read again."""
-    from evalstats_core.engine import _files
 
     files = _files(path)[0] if os.path.isdir(path) else [path]
     stats = [os.stat(f) for f in files]
@@ -495,8 +493,6 @@ def path_control(where) -> Source | None:
 
     A refused name (outside the folder, missing, a pattern, the option off) is one ``st.error`` and a source
     whose :attr:`~evalstats_app.workbench.Source.problem` says so (the page then stops there)."""
-    from evalstats_core.engine import SERVER_DATA, choose_engine, server_path
-    from evalstats_core.limits import Limits
 
     if not enabled() and not st.session_state.get(PATH_KEY):
         return None

@@ -9,6 +9,8 @@ import streamlit as st
 from evalstats_app.option_words import say
 from evalstats_app.workbench import CONFIDENCES, PROPORTION_METHODS, esc
 from evalstats_core.errors import EvalStatsError
+from evalstats_core.reported import analyze_reported
+from evalstats_core.vocabulary import Formatter, fmt_p
 
 _REPORTED_START = pd.DataFrame({"model": ["Galleon", "Dreadnought"], "accuracy": [83.6, 86.7],
                                 "n": pd.array([164, 164], dtype="Int64"), "se": [None, None]}).astype({"se": "float64"})
@@ -16,7 +18,6 @@ _REPORTED_START = pd.DataFrame({"model": ["Galleon", "Dreadnought"], "accuracy":
 
 def reported_section(content) -> None:
     """Accuracy and n (or ± SE) per model in, intervals and unpaired comparisons out."""
-    from evalstats_core.reported import analyze_reported
 
     st.markdown(content["reported"])
     a, b = st.columns([3, 1])
@@ -44,7 +45,6 @@ def reported_section(content) -> None:
         "SE from": r.models["se_source"], "Interval": [PROPORTION_METHODS.get(m, m) for m in r.models["method"]]})
     st.dataframe(shown, hide_index=True, width="stretch")
     if len(r.comparisons):
-        from evalstats_core.vocabulary import Formatter, fmt_p
 
         pt = Formatter(percent=True, decimals=1)  # the one formatter: differences in points, never "-0.0"
         pairs = pd.DataFrame({

@@ -5,8 +5,11 @@ file reading in :mod:`evalstats_app.workbench_reading`, the reported-numbers mod
 
 from __future__ import annotations
 
+import io
+import json
 import math
 import re
+import textwrap
 from typing import Any
 
 import pandas as pd
@@ -14,6 +17,7 @@ import streamlit as st
 
 from evalstats_app import shell
 from evalstats_app.option_words import say
+from evalstats_app.page_keys import LINK_DELTA_RANGE, power_link
 from evalstats_app.workbench import (
     ADJUST,
     Results,
@@ -26,8 +30,18 @@ from evalstats_app.workbench import (
 from evalstats_app.workbench_charts import chart as _chart
 from evalstats_app.workbench_charts import is_percent as _percent
 from evalstats_core import report
+from evalstats_core.bounded_reach import REACH_START
+from evalstats_core.breakdown import cluster_breakdown, disagreements, top_clusters
+from evalstats_core.bundle import make_bundle
+from evalstats_core.charts.slide import slide_png, slide_svg
+from evalstats_core.cluster_cost import COST_PREFIX
 from evalstats_core.data import Prepared
+from evalstats_core.display import models_frame
 from evalstats_core.errors import EvalStatsError
+from evalstats_core.planning import describe, plan_from_pilot
+from evalstats_core.report import csv_safe, method_line, summary_lines, verdicts
+from evalstats_core.report_html import html_report
+from evalstats_core.vocabulary import Formatter
 
 
 @by_scope(st.cache_resource, max_entries=8, show_spinner=False)
@@ -50,7 +64,6 @@ def _plan(key: str, roles: tuple, design: tuple, pair: tuple, delta: float, alph
     level, adjustment or one-model interval other than the normal one leaves the plan as it was, from the
     cache. A new effect, size or power reads the file's part from :func:`_pilot` (a first plan at 1e7 rows is
     about a second of CPU, a new value of these ~0.05 s)."""
-    from evalstats_core.planning import plan_from_pilot
 
     pilot = _pilot(key, roles, design, pair, _prepared, _analysis)
     if isinstance(pilot, str):
@@ -76,7 +89,6 @@ _NAMES = {name: st.column_config.TextColumn(name, width="medium", help="The whol
 
 def summary_section(a) -> None:
     """Who is ahead of whom, by how much, how sure (the one p-value to quote) and by which method: first."""
-    from evalstats_core.report import summary_lines
 
     lines = summary_lines(a)
     with st.container(border=True, key="analyze_summary"):
@@ -85,7 +97,6 @@ def summary_section(a) -> None:
 
 def _short_name(a) -> str:
     """The benchmark's name for a chart title: the harness log's task, else the file, at most 40 characters."""
-    import textwrap
 
     return textwrap.shorten(report.benchmark(a), 40, placeholder="…")
 
@@ -115,7 +126,6 @@ def models_section(content, design: tuple[str, bool], res: Results, method: str)
     st.markdown(content["models"])
     intervals = report.model_intervals(a)
     st.dataframe(report.models_display(a, intervals), hide_index=True, width="stretch", column_config=_NAMES)
-    from evalstats_core.cluster_cost import COST_PREFIX
 
     for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment;
         if w.startswith(("design effect below 1", COST_PREFIX)):  # nor clustered intervals on few clusters
@@ -124,8 +134,6 @@ def models_section(content, design: tuple[str, bool], res: Results, method: str)
         st.markdown(content["method_help"])
         if a.clustered or design[1]:
             st.caption(esc(_interval_caption(a)))
-    from evalstats_core.display import models_frame
-    from evalstats_core.report import method_line
 
     frame = models_frame(a, res.ranking)  # the frame Analysis.chart("models") draws in a notebook
     tied = set(frame.loc[frame["tied"], "model"])
@@ -146,7 +154,6 @@ def models_section(content, design: tuple[str, bool], res: Results, method: str)
 
 def compare_section(content, res: Results) -> None:
     """Pairwise table (Table 5), McNemar, the forest plot of differences and the verdicts."""
-    from evalstats_core.report import verdicts
 
     st.markdown(content["compare"])
     a = res.analysis
@@ -154,7 +161,6 @@ def compare_section(content, res: Results) -> None:
         st.info("One model only: nothing to compare. Add a second model's scores to the file.")
         return
     st.dataframe(report.comparisons_display(a), hide_index=True, width="stretch", column_config=_NAMES)
-    from evalstats_core.bounded_reach import REACH_START
 
     for w in a.warnings:  # a pair too skewed for its questions: its lower end is unreliable (the gate says so too)
         if w.startswith(REACH_START):
@@ -172,7 +178,6 @@ def compare_section(content, res: Results) -> None:
             if a.clustered:
                 st.caption("McNemar's test treats questions as independent; with clusters it is not computed "
                            "(—), as in every export: trust the clustered paired p-values.")
-    from evalstats_core.report import method_line
 
     diffs = report.differences_frame(a)
     sig = int(diffs["significant"].sum())
@@ -211,7 +216,6 @@ def _why(key: str, roles: tuple, use_clusters: bool, pair: tuple, _prepared: Pre
     """Per-cluster breakdown (None without clusters) and the first :data:`SHOWN` disagreements of one pair
     (``attrs["total"]`` counts them all). They depend on the file and the pair only (not on confidence or
     adjustment): kept as they are (``cache_resource``), never pickled on a rerun."""
-    from evalstats_core.breakdown import cluster_breakdown, disagreements
 
     table = _prepared.table
     clusters = cluster_breakdown(table, *pair) if use_clusters and table.cluster_codes is not None else None
@@ -224,7 +228,6 @@ def _why_table(key: str, roles: tuple, use_clusters: bool, pair: tuple, percent:
     """The first :data:`SHOWN` clusters of :func:`_why`'s breakdown as the page prints them (levels in
     percent, the difference in points, with ``decimals``), and the cluster with the largest share: the same
     for every confidence level, adjustment and interval, so formatted once (``cache_resource``: kept as is)."""
-    from evalstats_core.vocabulary import Formatter
 
     f = Formatter(percent=percent, decimals=decimals)
     shown = _clusters.head(SHOWN).copy()  # the download has every cluster
@@ -240,14 +243,12 @@ def _why_table(key: str, roles: tuple, use_clusters: bool, pair: tuple, percent:
 
 def _all_disagreements(prepared: Prepared, pair: tuple) -> str:
     """Every disagreement of ``pair`` as CSV, built when the download is clicked (it can be as long as the file)."""
-    from evalstats_core.breakdown import disagreements
 
     return _csv(disagreements(prepared.table, *pair, text=prepared.text_columns or None))
 
 
 def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, res: Results) -> None:
     """Which clusters carry a difference, and the questions two models disagree on (downloadable)."""
-    from evalstats_core.report import method_line
 
     a = res.analysis
     if not a.comparisons:
@@ -266,7 +267,6 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
         st.dataframe(shown, hide_index=True, width="stretch")
         if len(clusters) > len(shown):
             st.caption(f"The {len(shown):,} largest of {len(clusters):,} clusters; the CSV below has them all.")
-        from evalstats_core.breakdown import top_clusters
 
         # the clusters' shares follow from the file and the pair only: one chart for every setting
         _chart(res, "clusters", lambda: top_clusters(clusters), f"Where {pair[0]} − {pair[1]} comes from",
@@ -290,7 +290,6 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
 
 def _zip(files: dict[str, str]) -> bytes:
     """A ZIP of text files (each CSV table its own file, so any spreadsheet or pandas reads it)."""
-    import io
     import zipfile
 
     buf = io.BytesIO()
@@ -302,7 +301,6 @@ def _zip(files: dict[str, str]) -> bytes:
 
 def _csv(frame: pd.DataFrame) -> str:
     """A frame as spreadsheet-safe CSV (formula-like text cells neutralised, every field quoted as needed)."""
-    from evalstats_core.report import csv_safe
 
     safe = frame.map(lambda v: csv_safe(v) if isinstance(v, str) else v)
     safe.columns = [csv_safe(str(c)) for c in frame.columns]  # headers carry model names: defused too
@@ -358,8 +356,6 @@ def plan_controls(res: Results) -> dict[str, Any]:
 
 def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, res: Results) -> None:
     """Minimum detectable effect, questions and answers needed, and a link into the power chapter."""
-    from evalstats_app.page_keys import LINK_DELTA_RANGE, power_link
-    from evalstats_core.planning import describe
 
     st.markdown(content["plan"])
     if not res.analysis.comparisons:
@@ -403,9 +399,7 @@ def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, 
 
 def export_section(content, prepared: Prepared, res: Results, method: str) -> None:
     """Downloads of the tables, report, methods paragraph and the command that reproduces it."""
-    import json
 
-    from evalstats_core import report
 
     st.markdown(content["export"])
     a = res.analysis
@@ -432,7 +426,6 @@ def export_section(content, prepared: Prepared, res: Results, method: str) -> No
         shell.download_table("All tables (ZIP of CSV)", lambda: _zip(report.csv_tables(a)), file_name=f"{stem}_tables.zip",
                              mime="application/zip", key="analyze_dl_zip")
     _presenter_exports(a, stem)
-    from evalstats_core.bundle import make_bundle
 
     use_clusters = res.opts.use_clusters
     shell.download_table("Download this analysis (data + settings, .zip)",
@@ -452,8 +445,6 @@ def export_section(content, prepared: Prepared, res: Results, method: str) -> No
 def _presenter_exports(a, stem: str) -> None:
     """The one-page HTML report and the figures as 16:9 slides (1920 x 1080 PNG, SVG), the same charts as on
     screen; a renderer that fails (e.g. under a memory cap) leaves a message, never a dead server."""
-    from evalstats_core.charts.slide import slide_png, slide_svg
-    from evalstats_core.report_html import html_report
 
     with st.container(horizontal=True):
         shell.download_table("Report (HTML, one page)", lambda: html_report(a), file_name=f"{stem}_report.html",

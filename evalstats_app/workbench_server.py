@@ -14,7 +14,12 @@ from typing import Any
 
 import streamlit as st
 
+from evalstats_core import report
+from evalstats_core.analysis import analyze_sums
+from evalstats_core.cli import with_command
+from evalstats_core.engine import SERVER_DATA, sums_of
 from evalstats_core.errors import EvalStatsError
+from evalstats_core.reading import ReadingOptions
 
 from . import workbench_sections as sections
 from .option_words import say
@@ -26,7 +31,6 @@ from .workbench_reading import reading_warnings
 def _sql_sums(key: str, path: str, name: str) -> Any:
     """The files' sufficient statistics from DuckDB (one query per file set, kept for the server: the folder is
     the server's own, the same for every visitor); a problem the user can fix is its message."""
-    from evalstats_core.engine import SERVER_DATA, sums_of
 
     try:  # human_labels: an upload corrects the judge by them; within: each file resolved inside the folder again
         return sums_of(path, engine="duckdb", name=name, human_labels=True, within=os.environ.get(SERVER_DATA))
@@ -37,9 +41,6 @@ def _sql_sums(key: str, path: str, name: str) -> Any:
 def sql_results(source: Source) -> tuple[Any, Results | None]:
     """The analysis controls and the analysis from DuckDB's sums (every setting recomputed from the sums);
     returns the sums and the results (None after an error, shown with ``st.error``)."""
-    from evalstats_core.analysis import analyze_sums
-    from evalstats_core.cli import with_command
-    from evalstats_core.reading import ReadingOptions
 
     sums = _sql_sums(source.key, source.path, os.path.basename(source.path.rstrip("/")) or source.name)
     if isinstance(sums, str):
@@ -83,7 +84,6 @@ def sql_sections(content, source: Source) -> None:
             "per-question sections (which questions two models disagree on, the guardrails, the plan for the next "
             "run, the downloadable analysis) need the rows. Analyze a file that fits in memory for them.",
             icon=":material/info:")
-    from evalstats_core import report
 
     st.markdown("**Reproduce with the command line**")
     st.code(report.settings_document(res.analysis, file_name=source.name)["command"] + " --format json",

@@ -8,10 +8,12 @@ from the rows, so :func:`~evalstats_core.analysis.analyze_sums` says the same as
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 from typing import Any
 
 from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2
 from .analysis import SMALL_DF, SMALL_N, ModelResult, PairResult
+from .cluster_means import kish_n
 from .sums import FileSums
 
 __all__ = ["below_plain_sums", "warnings_for", "zero_se_model", "zero_se_pair"]
@@ -65,7 +67,6 @@ def warnings_for(sums: FileSums, rows: list[ModelResult], pairs: tuple[PairResul
                        "intervals as optimistic (Cameron & Miller 2015); the default CR2 with Satterthwaite "
                        "degrees of freedom (method='cr2') corrects this")
         elif method == "cr2" and few < MIN_CLUSTERS_CR2:
-            from .cluster_means import kish_n
 
             eff = kish_n(sums.cluster_sizes)
             worth = "about one cluster's worth" if eff < 1.5 else f"about {eff:.1f} clusters' worth"
@@ -132,7 +133,6 @@ def warnings_for(sums: FileSums, rows: list[ModelResult], pairs: tuple[PairResul
 def below_plain_sums(sums: FileSums, pairs: tuple[PairResult, ...]) -> list[str]:
     """The sentences for clustered paired SEs below the plain paired SE (questions as independent), as
     :func:`~evalstats_core.guardrails.below_plain` finds them, from the pairs' sums."""
-    from types import SimpleNamespace
 
     from .guardrails import below_plain, below_plain_sentence  # lazy: guardrails imports analysis
 

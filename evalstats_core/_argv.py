@@ -10,6 +10,8 @@ from __future__ import annotations
 import glob
 import os
 
+from .errors import EvalStatsError
+
 __all__ = ["expand_examples", "missing_file"]
 
 
@@ -21,7 +23,6 @@ def expand_examples(argv: list[str]) -> list[str]:
     EvalStatsError
         An unknown example name (the message lists them), or ``--example`` without a name.
     """
-    from .errors import EvalStatsError
 
     out: list[str] = []
     i = 0

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import struct
 import zipfile
 from dataclasses import dataclass
 from typing import Any
 
+from ._sniff import utf16
 from .errors import EvalStatsError
 from .limits import Limits
 
@@ -152,8 +154,6 @@ def _constant(word: str) -> float:
 
 
 def _decode(data: bytes, label: str, what: str) -> str:
-    from ._sniff import utf16
-
     if utf16(data[:4096]) is not None:
         raise EvalStatsError(f"{label} is UTF-16 text; {what} logs are UTF-8: re-save it as UTF-8 (or give the "
                              "file the harness wrote, unchanged)")
@@ -167,7 +167,6 @@ def _decode(data: bytes, label: str, what: str) -> str:
 
 def _depth(text: str) -> int:
     """Deepest nesting of ``[``/``{`` outside strings, found without recursion, in bounded blocks."""
-    import re
 
     import numpy as np
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._cells import per_model_any, per_model_max
 from ._columns import check_name, distinct
 from .errors import EvalStatsError
 from .limits import Limits, estimate
@@ -266,7 +267,6 @@ def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: st
 
     Returns the scores (0/100 divided by 100 when every model is binary on 0/100) and whether they are binary.
     """
-    from ._cells import per_model_any, per_model_max
 
     n_m = m_labels.size
     zero = score == 0.0  # per-model flags and maxima from bool masks, a chunk of rows at a time: no float

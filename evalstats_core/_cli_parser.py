@@ -9,6 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
+from .engine_cli import add_option
+from .vocabulary import INTERVAL_METHODS
+
 PROG = "evalbars"  # one name: the installed command (``python -m evalstats_core`` runs the same)
 
 _DESCRIPTION = """\
@@ -147,7 +150,6 @@ def _input_options(p: argparse.ArgumentParser) -> None:
                    help="most pairwise comparisons (default 5000, or $EVALSTATS_MAX_PAIRS)")
     p.add_argument("--max-mb", type=_positive("--max-mb"), metavar="MB",
                    help="most megabytes read, after decompression (default 512, or $EVALSTATS_MAX_MB)")
-    from .engine_cli import add_option  # argparse only: --help stays light
 
     add_option(p)
 
@@ -155,7 +157,6 @@ def _input_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (``analyze`` subcommand)."""
-    from .vocabulary import INTERVAL_METHODS  # light: no numpy
     parser = _Parser(prog=PROG, description=_DESCRIPTION, epilog=_EXAMPLES,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

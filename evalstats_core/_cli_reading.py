@@ -8,7 +8,9 @@ Imports nothing heavy at module level: the readers are imported when a file is r
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
+import shlex
 import sys
 
 
@@ -53,7 +55,6 @@ def file_args(names: list[str], model_names: tuple = ()) -> str:
     """The files of a command, every one by name, quoted for a POSIX shell; a name starting with '-' is
     written './-name' (never read as an option), a file's model name is given as NAME=PATH, and a bundled
     example as ``--example NAME`` (never its install path, which a shared report would leak)."""
-    import shlex
 
     from .examples import name_of
 
@@ -69,7 +70,6 @@ def file_args(names: list[str], model_names: tuple = ()) -> str:
 def with_command(analysis, files: list[str], opts):
     """``analysis`` whose ``settings.command`` names every file and every reading choice of ``opts`` (the
     command line and the workbench both write theirs with it, so the workbench's command reruns)."""
-    import dataclasses
 
     table = analysis.format in ("long", "wide")  # the report writes the roles it detected in a results table
     return dataclasses.replace(analysis, source=file_args(files, opts.model_names),

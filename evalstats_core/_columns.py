@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._cells import chunks, scatter
 from .errors import EvalStatsError
 
 if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name and question_clusters need neither
@@ -347,7 +348,6 @@ def question_clusters(q_codes: np.ndarray, q_labels: pd.Index, c_codes: np.ndarr
                        where: Callable[[int], str]) -> tuple[tuple[np.ndarray, Any], np.ndarray]:
     """Check that each question lies in one cluster; return the cluster column (codes of each row and the
     labels of the clusters that kept a question: :func:`categorical` makes it a column) and the cluster sizes."""
-    from ._cells import chunks, scatter
 
     of_question = scatter(np.empty(q_labels.size, dtype=np.int64), q_codes, c_codes)  # any one row's cluster ...
     for rows in chunks(q_codes.size):  # ... then every row must agree with it (a chunk at a time: issue 25)

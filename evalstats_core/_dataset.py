@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._columns import tidy_frame
 from .errors import EvalStatsError
 
 if TYPE_CHECKING:  # pandas is imported when Dataset.frame is first asked for: a small CSV is analyzed without it
@@ -105,7 +106,6 @@ class Dataset:
     def frame(self) -> pd.DataFrame:
         """The tidy frame (see the class docstring), built on first use from :attr:`tidy` and kept."""
         if "frame" not in self._cache:
-            from ._columns import tidy_frame
 
             self._cache["frame"] = tidy_frame(self.tidy)
         return self._cache["frame"]

@@ -30,6 +30,7 @@ standard errors, the t quantiles), are in :mod:`~evalstats_core._estimate_memo`.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,9 @@ from ._clusters import (
 )
 from ._estimate_memo import _cr2_of, _crit, _kept, _moments, _moments_of, _one_sum, _used, _weights
 from ._in_unit import NOT_IN_UNIT, InUnit
+from ._pair_batch import binary_pair_intervals
 from ._sums_groups import binary_moments
+from .cluster_means import cluster_means_ci, few_clusters_worth
 from .errors import EvalStatsError
 
 #: fields of Summary in score units (scaled back when huge or tiny scores were rescaled)
@@ -115,7 +118,6 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     crit = _crit(memo, confidence, df)
     low, high, kind = mu - crit * se, mu + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
     if interval == "auto" and method == "cr2" and binary:
-        from .cluster_means import few_clusters_worth
         from .proportions import binary_mean_interval
 
         # correct answers per cluster, and whether the clusters hold under two clusters' worth: made only where the
@@ -140,7 +142,6 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         if chosen is not None:
             low, high, kind = chosen
     elif interval == "auto" and method == "cr2" and clustered and se > 0.0:
-        from .cluster_means import cluster_means_ci, few_clusters_worth
 
         if few_clusters_worth(sizes):  # under two clusters' worth: at least the cluster means' interval
             c_low, c_high = cluster_means_ci(mu, mu + s / sizes, sizes, confidence=confidence)
@@ -323,7 +324,6 @@ def pair_rules(rules: list[tuple], confidence: float, memo: dict | None = None) 
     by :func:`~evalstats_core._pair_batch.binary_pair_intervals`, bit for bit the scalar rule's (``memo``: where
     it keeps what the clusters give before the confidence level). Pairs are batched by the identity of their
     ``sizes`` array (the pairs of one analysis share it): a batch gives each pair what it alone gives."""
-    from ._pair_batch import binary_pair_intervals
 
     rules = [r if len(r) > 9 else (*r, None) for r in rules]
     batches: dict[Any, list[int]] = {}
@@ -454,7 +454,6 @@ def scaled(result: Any, exponent: int) -> Any:
     """A Summary or Comparison computed on ``scores * 2**-exponent``, in the scores' own units (exact)."""
     if not exponent:
         return result
-    from dataclasses import replace
 
     from .comparison import _SCORE_UNITS, Comparison
 

@@ -9,6 +9,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .guardrails import SE_RATIO_FLAG, below_plain_sentence
+from .vocabulary import INTERVAL_LABELS, level, se_method_label, signed_zero_free
+
 __all__ = ["GateResult", "MOST_NEEDED", "EXIT_CODES"]
 
 #: The exit code of each verdict (2 is bad input, from the command line).
@@ -130,7 +133,6 @@ class GateResult:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
         rounds to zero prints ``0.0`` (never ``-0.0``). ``digits``: decimals of a percent (1), or significant
         digits beyond two of another score (3 in all)."""
-        from .vocabulary import signed_zero_free
 
         if not math.isfinite(x):
             return "n/a"
@@ -205,8 +207,6 @@ class GateResult:
 
     @staticmethod
     def _level(confidence: float | None) -> str:
-        from .vocabulary import level
-
         return level(confidence) if confidence is not None else "n/a"
 
     def _pass_level_words(self) -> str:
@@ -262,7 +262,6 @@ class GateResult:
         """A short Markdown summary for a CI log or a pull-request comment (``respell``: as for
         :meth:`margin_words`; the command line passes :func:`~evalstats_core.flags.for_cli`)."""
         from .report import escape_markdown
-        from .vocabulary import INTERVAL_LABELS, se_method_label
 
         level = self._level(self.confidence)
         how = se_method_label(self.method, "the cluster column" if self.n_clusters is not None else None)
@@ -308,7 +307,6 @@ class GateResult:
 
     def _below_plain(self) -> list[str]:
         """A note (and a blank line) when the clustered SE the decision rests on is below the plain paired SE."""
-        from .guardrails import SE_RATIO_FLAG, below_plain_sentence
 
         if self.se_plain is None or not (self.se * SE_RATIO_FLAG < self.se_plain):
             return []

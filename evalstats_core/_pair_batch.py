@@ -36,6 +36,7 @@ from ._tango_fast import float_root as _float_root
 from ._tango_fast import threshold_path
 from ._tango_fast import wald_guess as _wald
 from ._validate import check_confidence, z_for
+from .cluster_means import kish_n
 from .errors import EvalStatsError
 from .pair_mover import _cell_weights, _cells, _ends, disagreement_df, row_dots
 from .pair_proportions import (
@@ -373,7 +374,6 @@ def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, s
     cluster of questions only A and only B got right, read instead of
     :func:`~evalstats_core.pair_proportions.discordant_cells` of ``resid_sums`` and ``discordant`` (which gives
     them to rounding, then made whole by :func:`~evalstats_core.pair_mover.whole_counts`: the same numbers)."""
-    from .cluster_means import kish_n
 
     only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
     n_pairs = only_a.size

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ._cells import cell_sums, scatter
 from ._dataset import Dataset
 from .errors import EvalStatsError
 
@@ -90,7 +91,6 @@ def question_scores(dataset: Dataset) -> QuestionTable:
     answers are added into the flat cell index ``question * n_models + model`` a chunk of rows at a time
     (in row order, as ``np.bincount`` adds them), so no temporary the size of the file is made (issue 25).
     """
-    from ._cells import cell_sums, scatter
 
     if not isinstance(dataset, Dataset):
         raise EvalStatsError(f"question_scores needs a Dataset from load(), not a {type(dataset).__name__}")

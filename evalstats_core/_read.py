@@ -25,12 +25,17 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import json
 import os
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from ._bounded import Budget, decompress, zip_member
+from ._sniff import compression, delimiter, is_bundle, is_parquet, utf16
+from ._sniff import delimiter as sniff_delimiter
+from ._sniff import utf16 as sniff_utf16
 from .errors import EvalStatsError
 from .limits import Limits, estimate
 
@@ -94,7 +99,6 @@ def _count_lines(fh: Any, label: str, limits: Limits) -> None:
 
     Compressed, Parquet and zip files are left to their readers (their rows are counted after unpacking).
     """
-    from ._sniff import compression
 
     first = fh.read(_BLOCK_SIZE)
     if compression(first) is not None or first.startswith((b"PAR1", b"PK\x03\x04")) or b"\x00" in first[:4096]:
@@ -162,12 +166,10 @@ _COMPRESSED_EXT = (".gz", ".gzip", ".bz2", ".xz", ".zst", ".zip")
 
 def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[bytes, str]:
     """Decompress gzip, bz2, xz, zstd or a one-file zip (within the byte budget); return (data, inner ext)."""
-    from ._sniff import compression, is_bundle
 
     kind = compression(data)
     if kind is None and not data.startswith(b"PK\x03\x04"):
         return data, ext  # plain bytes: nothing to unpack (and no zipfile import on a small CSV's start-up)
-    from ._bounded import Budget, decompress, zip_member
 
     inner = os.path.splitext(label[: -len(ext)])[1].lower() if ext in _COMPRESSED_EXT else ext
     budget = Budget.of(limits, label)
@@ -208,7 +210,6 @@ def _check_text(data: bytes, label: str) -> tuple[bytes, str]:
         raise EvalStatsError(f"{label} looks like an Excel workbook or a zip archive, not a CSV file; "
                              "export it as 'CSV UTF-8' (or Parquet) and load that (a .zip holding one CSV is "
                              "read when its name ends in .zip)")
-    from ._sniff import utf16 as sniff_utf16
 
     utf16 = sniff_utf16(head)
     if utf16:
@@ -337,7 +338,6 @@ def _parquet_type_problem(name: str, t: pa.DataType, label: str) -> EvalStatsErr
 
 def _our_metadata(schema: pa.Schema) -> dict | None:
     """How a Parquet file written by evalstats (an analysis bundle's data) says it is read, or None."""
-    import json
 
     raw = (schema.metadata or {}).get(b"evalstats")
     try:
@@ -434,7 +434,6 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
     import pyarrow as pa  # lazy: read_source and the text checks serve the small-CSV reader without it
 
     limits = limits or Limits.from_env()
-    from ._sniff import is_parquet
 
     if is_parquet(data, ext):
         import pyarrow.parquet as pq
@@ -523,7 +522,6 @@ def _scan(path: str, size: int, label: str, limits: Limits) -> tuple[str, int, i
     """One pass over the file: (the first block's text, the length of the byte-order mark, the data lines), or
     None when the file is not a plain UTF-8 CSV. The row budget is checked block by block as
     :func:`read_source` checks it (the same blocks, the same count, the same message)."""
-    from ._sniff import compression, utf16
 
     decoder = codecs.getincrementaldecoder("utf-8")()
     lf = cr = crlf = 0
@@ -562,7 +560,6 @@ def _scan(path: str, size: int, label: str, limits: Limits) -> tuple[str, int, i
 
 def _one_line_header(head: str, ext: str) -> bool:
     """The header record ends on the first line (so the first block holds all of it)."""
-    from ._sniff import delimiter
 
     if "\n" not in head:
         return False
@@ -601,7 +598,6 @@ def open_csv_text(head: str, stream: Callable[[], Any], decoded: Callable[[], st
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    from ._sniff import delimiter as sniff_delimiter
 
     delimiter = sniff_delimiter(head.partition("\n")[0], ext)
     raw = next(csv.reader(_lines_of(head), delimiter=delimiter))

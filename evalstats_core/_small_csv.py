@@ -29,7 +29,9 @@ import numpy as np
 
 from ._checks import check_wide_budget
 from ._columns import _FALSE, _INVISIBLE, _MISSING, _TRUE, distinct, find_roles, role_notes, wide_notes
+from ._read import _line_of_record
 from ._records import Records
+from ._table import EXTRA_COLUMNS
 from .errors import EvalStatsError
 from .limits import Limits
 
@@ -110,7 +112,6 @@ def _read(text: str, label: str, limits: Limits, format: str | None, given: dict
         kept, m, scored, notes = melted
         q, c = _kept(q, kept), None if c is None else (c[0][kept], c[1])
     score, worded = scored
-    from ._table import EXTRA_COLUMNS
 
     used = {qi, roles["model"], roles["score"], ci, *roles["models"]}
     extra = [i for i in range(width) if i not in used][:EXTRA_COLUMNS]
@@ -119,8 +120,6 @@ def _read(text: str, label: str, limits: Limits, format: str | None, given: dict
     notes += role_notes(header, roles, worded)
 
     def where(i: int) -> str:  # the file line of data row i, found as the Arrow reader finds it
-        from ._read import _line_of_record
-
         return f"row {_line_of_record(original, ',', int(i) if kept is None else int(kept[i]))} of {label}"
 
     layout = {"format": roles["format"], "question_col": header[qi],

@@ -15,7 +15,7 @@ import numpy as np
 
 from ._checks import check_wide_budget
 from ._columns import find_roles, label_codes, role_notes, score_values, wide_cells
-from ._read import OpenedFile, open_file
+from ._read import OpenedFile, open_arrow, open_file
 from ._records import Records
 from .errors import EvalStatsError
 from .limits import Limits
@@ -152,7 +152,6 @@ def arrow_of(source: Any) -> Any | None:
 def opened_arrow(table: Any, label: str, limits: Limits) -> OpenedFile:
     """An :class:`OpenedFile` over an in-memory Arrow table: the same column rules as a Parquet file, no copy
     through a file."""
-    from ._read import open_arrow
 
     return open_arrow(table.schema, table.num_rows, lambda cols, coded: table.select(cols), label, limits,
                       "dataframe", pieces=lambda cols, coded: [table.select(cols)])

@@ -56,6 +56,9 @@ import math
 
 import numpy as np
 
+from .betabinomial import betabinomial_profile_ci
+from .proportions import binary_mean_interval, use_proportion_interval
+
 __all__ = ["WHOLE_MIN_SIZE", "bounded_mean_interval", "whole_question_counts", "within_dispersion"]
 
 #: ``phi`` below this counts as this (scores that do not vary within clusters: the effective number of
@@ -217,7 +220,6 @@ def bounded_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.n
     See :mod:`evalstats_core.bounded_means` and
     :func:`~evalstats_core.proportions.binary_mean_interval`.
     """
-    from .proportions import binary_mean_interval, use_proportion_interval
 
     trials = n / max(within_dispersion(float(n), mean, sums, sizes, ss), _PHI_FLOOR)
     successes = np.clip(sums + sizes * mean, 0.0, sizes)  # the cluster sums, rounding kept inside [0, n_g]
@@ -229,7 +231,6 @@ def bounded_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.n
     n_eff = mean * (1.0 - mean) / (se * se) if se > 0.0 else 0.0
     whole = whole_question_counts(successes, sizes, mean)
     if (se == 0.0 or use_proportion_interval(mean, min(n_eff, trials))) and np.any(whole != successes):
-        from .betabinomial import betabinomial_profile_ci  # the whole-question member (module docstring)
 
         bb_low, bb_high = betabinomial_profile_ci(whole, sizes, confidence=confidence)
         low, high = min(low, bb_low), max(high, bb_high)

@@ -44,6 +44,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ._clusters import clt_se, t_crit, t_p_value
+from ._validate import check_confidence
+from .sums import FileSums
+from .vocabulary import INTERVAL_LABELS, signed_zero_free
+
 __all__ = ["Reach", "hall_rate", "pair_reach", "reach_of", "reach_sentence", "reach_notes", "SAMPLE_START",
            "SAMPLE_FACTOR", "sample_skewness", "sampled_interval", "skew_corrected_t"]
 
@@ -92,7 +97,6 @@ def pair_reach(ma: float, mb: float, squares: tuple[float, float, float, float],
     """The :class:`Reach` of ``a - b`` (means ``ma``, ``mb``; ``squares = (ssa, ssb, ssd, cov)``; ``n`` shared
     questions; ``low`` the interval's lower end), or None where the pair rule keeps t or its cap does not bind on
     the lower end's side. Only for scores in [0, 1], unclustered (the caller's check)."""
-    from ._clusters import clt_se
     from .bounded_unclustered import hall_request
 
     if n < 3 or not math.isfinite(low) or not squares[2] > 0.0:
@@ -110,7 +114,6 @@ def pair_reach(ma: float, mb: float, squares: tuple[float, float, float, float],
 def reach_of(data: Any, model: str, baseline: str, low: float, confidence: float = 0.95) -> Reach | None:
     """:func:`pair_reach` of ``model - baseline`` from a :class:`~evalstats_core.sums.FileSums` or a question table
     (through the sums of those two models alone, unclustered), or None (scores rescaled, i.e. not in [0, 1])."""
-    from .sums import FileSums
 
     if not isinstance(data, FileSums):
         from .guardrails import two_model_sums
@@ -130,7 +133,6 @@ REACH_START = "the scores are too skewed for "
 def reach_sentence(r: Reach, model: str, baseline: str, margin: float | None = None) -> str:
     """Why the lower end of ``model - baseline`` is unreliable, with the numbers, and the fix; with ``margin`` (the
     gate's, score units) why the gate cannot pass."""
-    from .vocabulary import signed_zero_free
 
     def points(x: float) -> str:
         return signed_zero_free(100.0 * x, 1, signed=True) + " points"
@@ -148,7 +150,6 @@ def comparison_reach(data: Any, c: Any, confidence: float, *, upper: bool = Fals
     """The :class:`Reach` of a comparison ``c`` (``Comparison`` or an analysis' pair) that is unclustered and whose
     interval is the bounded pair rule's, from ``data`` (sums or a question table): of its lower end, or with
     ``upper`` of its upper end read as the lower end of ``baseline - model``; None otherwise."""
-    from .vocabulary import INTERVAL_LABELS
 
     if c.n_clusters is not None or c.interval != INTERVAL_LABELS["t-tango"]:
         return None
@@ -200,8 +201,6 @@ def sampled_interval(ma: float, mb: float, squares: tuple[float, float, float, f
                      t_interval: tuple[float, float, float], confidence: float, m3: float,
                      gamma: float) -> tuple[float, float, float, bool]:
     """``t_interval`` widened by Hall's correction on :func:`sample_skewness`, and whether it moved (skew11b)."""
-    from ._clusters import t_crit
-    from ._validate import check_confidence
     from .bounded_unclustered import difference_skewness, hall_cap, quasi_binomial_counts
 
     low, high, p = t_interval
@@ -238,7 +237,6 @@ def skew_corrected_t(mean: float, se: float, skewness: float, crit: float, df: f
     >>> skew_corrected_t(-0.02, 0.01, 0.0, 1.96, float("inf"))[:2] == (-0.02 - 0.0196, -0.02 + 0.0196)
     True
     """
-    from ._clusters import t_p_value
 
     lam = skewness / 3.0
     if lam == 0.0:

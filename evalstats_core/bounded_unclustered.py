@@ -86,8 +86,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from ._clusters import t_crit
 from ._in_unit import InUnit
+from ._validate import check_confidence, z_for
 from .bounded_reach import SAMPLE_START, skew_corrected_t
+from .pair_proportions import paired_proportion_ci, paired_proportion_p
 
 __all__ = ["SAMPLE_START", "SKEW_START", "SKEW_FULL", "SKEW_FULL_PAIR", "COUNT_SHARE", "HALL_FACTOR", "HALL_CAP", "HALL_CAP_N",
            "HALL_CAP_ROOT", "hall_cap", "hall_request", "quasi_binomial_skewness", "near_bound_weight", "quasi_binomial_counts", "difference_skewness", "skew_corrected_t",
@@ -365,8 +368,6 @@ def hall_request(ma: float, mb: float, squares: tuple[float, float, float, float
     quasi-binomial counts times ``(z / t_{n-1})^2 COUNT_SHARE / w``; :data:`HALL_FACTOR` times their
     :func:`difference_skewness`, the skewness asked of Hall's correction; :func:`hall_cap`; t's critical value), or
     None where it keeps t. ``weight``: the near-bound weight if known (else from ``squares = (ssa, ssb, ssd, cov)``)."""
-    from ._clusters import t_crit
-    from ._validate import check_confidence, z_for
 
     ssa, ssb, ssd, cov = squares
     w = weight if weight is not None else near_bound_weight(
@@ -462,7 +463,6 @@ def bounded_pair_interval(ma: float, mb: float, squares: tuple[float, float, flo
     t_low, t_high, t_p = low, high, p
     request = hall_request(ma, mb, squares, n, confidence, weight=w)
     if request is not None and finite:
-        from .pair_proportions import paired_proportion_ci, paired_proportion_p
 
         b, c, size, asked, cap, crit = request
         s_low, s_high = paired_proportion_ci(b, c, size, confidence=confidence)

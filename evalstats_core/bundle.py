@@ -20,7 +20,10 @@ import zipfile
 from dataclasses import dataclass
 from typing import Any
 
+from ._bounded import Budget, parse_json, zip_member
+from ._sniff import is_bundle
 from .errors import EvalStatsError
+from .limits import Limits
 
 __all__ = ["Bundle", "make_bundle", "read_bundle", "MARKER"]
 
@@ -90,9 +93,6 @@ def read_bundle(data: bytes, limits: Any = None) -> Bundle | None:
     EvalStatsError
         A ZIP that says it is a bundle but is damaged or oversized.
     """
-    from ._bounded import Budget, parse_json, zip_member
-    from ._sniff import is_bundle
-    from .limits import Limits
 
     if not is_bundle(data):
         return None  # not a ZIP with a bundle's parts (e.g. a workbook): the loader names what it is

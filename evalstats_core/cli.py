@@ -11,12 +11,15 @@ the file, row, column and value; the input file is only ever read.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import os
 import stat
 import sys
+import warnings
 from typing import NoReturn
 
+from ._argv import expand_examples, missing_file
 from ._cli_parser import PROG, build_parser
 from ._cli_reading import (  # noqa: F401 - re-exported (tests, the workbench)
     _limits,
@@ -28,6 +31,8 @@ from ._cli_reading import (  # noqa: F401 - re-exported (tests, the workbench)
     reading_options,
     with_command,
 )
+from .engine_cli import by_sql as sql_sums
+from .errors import EvalStatsError, EvalStatsWarning
 
 __all__ = ["main", "build_parser"]
 
@@ -65,7 +70,6 @@ def write_file(path: str, body: str) -> None:
     refused before anything is written (the open does not block on a FIFO: ``O_NONBLOCK``). The file is
     emptied only once it is known to be a regular file. Raises an :class:`EvalStatsError` naming the path.
     """
-    from .errors import EvalStatsError
 
     def refuse(kind: str) -> EvalStatsError:
         return EvalStatsError(f"output {path!r} is {kind}, not a regular file; choose another name (a report is "
@@ -109,17 +113,13 @@ def _kind(mode: int) -> str:
 
 
 def _gate(args: argparse.Namespace) -> int:
-    import warnings
-
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    from .engine_cli import by_sql as sql_sums
 
     by_sql = sql_sums(args, _limits(args))
     _say_warnings(by_sql[0].warnings if by_sql else ())
     dataset = by_sql[0] if by_sql else _load(args)[0]
-    from .errors import EvalStatsWarning
     from .gating import gate
 
     labels = {} if by_sql else dict(human_col=args.human_col, labels=args.labels,  # the engines refused them
@@ -145,14 +145,11 @@ def _gate(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import warnings
-
     if args.command == "gate":
         return _gate(args)
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
-    from .engine_cli import by_sql as sql_sums
 
     by_sql = sql_sums(args, _limits(args))  # --engine duckdb / spark (auto: a file above --max-mb): sums in SQL
     _say_warnings(by_sql[0].warnings if by_sql else ())
@@ -161,7 +158,6 @@ def _run(args: argparse.Namespace) -> int:
 
     check_pairs(len(dataset.models), args.baseline, limits, dataset.name)
     from .analysis import analyze, analyze_sums  # the statistics (scipy.special) only for a file that loaded
-    from .errors import EvalStatsWarning
     from .report import render
 
     with warnings.catch_warnings():
@@ -174,7 +170,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.file != ["-"]:  # settings.command names the files as given, so it reruns from where it was started
         result = with_command(result, _named_files(args.file)[0], opts)
     if by_sql:  # the command repeats the engine; the notes say it ran
-        import dataclasses
 
         result = dataclasses.replace(result, reading=(*result.reading, f"--engine {by_sql[2]}"))
     from .flags import for_cli
@@ -244,7 +239,6 @@ def exit_now(code: int) -> NoReturn:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input or options)."""
-    from ._argv import expand_examples, missing_file  # nothing heavy: a missing file is refused at once
 
     try:
         argv = expand_examples(sys.argv[1:] if argv is None else list(argv))

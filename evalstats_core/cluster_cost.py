@@ -19,6 +19,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ._in_unit import InUnit
+
 __all__ = ["COST_PREFIX", "FEW_CLUSTERS", "ClusterCost", "clustering_cost", "cost_sentence"]
 
 #: below this many clusters the default analysis shows what clustering costs
@@ -78,7 +80,6 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
         Empty unless some model is clustered on fewer than :data:`FEW_CLUSTERS` clusters.
     """
     from ._estimate import scaled, summary_from
-    from ._in_unit import InUnit
     from .analysis import _model_interval, normal_label
     from .sums import FileSums, file_sums
 

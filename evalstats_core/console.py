@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+from . import cli
+
 __all__ = ["main"]
 
 
 def main() -> None:
     """Run :func:`evalstats_core.cli.main` under the installed command's name and exit with its status."""
-    from . import cli
 
     cli.PROG = "evalbars"  # usage lines and hints name the command the user typed
     cli.exit_now(cli.main())

@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import _sniff
 from ._dataset import Dataset
 from ._extra import extra_columns, file_columns
 from ._json_records import is_records, records_table
@@ -58,7 +59,6 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
               opened: Any = None) -> Records:
     """Detect what ``data`` is and read it with its reader (a harness importer or the table reader); ``opened``:
     a large CSV file read from the disk (:func:`evalstats_core._read.open_path`), ``data`` None."""
-    from . import _sniff
 
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
              "cluster": o.get("cluster_col")}

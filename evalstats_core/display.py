@@ -25,6 +25,8 @@ from typing import Any
 
 import pandas as pd
 
+from .errors import EvalStatsError
+
 __all__ = ["CHARTS", "analysis_html", "analysis_markdown", "chart", "models_frame", "result_html",
            "result_markdown"]
 
@@ -141,7 +143,6 @@ def chart(analysis: Any, kind: str = "models") -> Any:
     Each carries the workbench's title and its method line as the subtitle. ``"matrix"`` needs an analysis
     of all pairs (no ``baseline``). Display it in a notebook, or ``chart.save("models.svg")``.
     """
-    from .errors import EvalStatsError
 
     if kind not in CHARTS:
         raise EvalStatsError(f"chart kind {kind!r} is not one of {', '.join(CHARTS)}")

@@ -29,7 +29,10 @@ import numpy as np
 from scipy.special import bdtr
 
 from ._clusters import cr2_factors, cr2_se, cr2_weights, t_crit
+from .betabinomial import betabinomial_profile_ci
+from .cluster_means import cluster_means_ci, few_clusters_worth, logit_cluster_means_ci
 from .errors import EvalStatsWarning
+from .proportions import FAILURES_FOR_T
 from .simulate import _cluster_rates
 
 __all__ = ["BBH_SIZES", "COVERAGE_CLAIMS", "MMLU_SIZES", "SWE_SIZES", "claim", "clustered_binary_coverage", "clustered_binary_intervals", "clustered_mean_intervals",
@@ -225,9 +228,6 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
     """
     from scipy.special import betaincinv, expit, logit, ndtri, stdtrit
 
-    from .betabinomial import betabinomial_profile_ci
-    from .cluster_means import cluster_means_ci, few_clusters_worth, logit_cluster_means_ci
-    from .proportions import FAILURES_FOR_T
 
     n = sizes.sum()
     p = x.sum(1) / n
@@ -326,7 +326,6 @@ def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float =
     sums read in whole questions (:func:`~evalstats_core.bounded_means.whole_question_counts`; ``whole=False``
     leaves it out: the rule before it, for the coverage tables). ``tests/test_cluster_means.py``
     and ``tests/test_bounded_means.py`` check both equal ``summarize``'s to 1e-9."""
-    from .cluster_means import cluster_means_ci, few_clusters_worth
 
     n = sizes.sum()
     m = means @ (sizes / n)

@@ -35,16 +35,22 @@ import glob as _glob
 import io
 import math
 import os
+import re
 from typing import Any
 
 import numpy as np
 
 from . import engine_sql as q
+from ._checks import resamples_note, runs_warning, scales, scores_in_question_col
+from ._clusters import rescale_exponent
 from ._columns import unique_names
 from ._sniff import compression, delimiter, utf16
+from ._table import opened_arrow, read_table
+from .analysis import analyze_sums
 from .errors import EvalStatsError
 from .human_labels import NotLabels, human_name, parse_labels
 from .limits import Limits
+from .sums import FileSums, ModelSums, PairSums
 
 __all__ = ["ENGINES", "NOT_FROM_SUMS", "SERVER_DATA", "sums_of", "analyze_file", "choose_engine", "duckdb_connection",
            "server_path"]
@@ -157,8 +163,6 @@ def duckdb_connection(memory_limit: str | None = None, temp_directory: str | Non
 
 
 def _size(text: str) -> str:
-    import re
-
     if not re.fullmatch(r"\d+(\.\d+)?\s*[KMGT]?i?B", str(text).strip(), flags=re.IGNORECASE):
         raise EvalStatsError(f"memory limit {text!r} must look like '1GB' or '512MB'")
     return str(text).strip()
@@ -416,7 +420,6 @@ def engine_message(text: str, label: str, engine: str) -> str:
     ...                '"/d/b.parquet". Candidate names: question, A', "d", "duckdb")
     "the files of 'd' do not have the same columns: column 'model' is in a.parquet but not in b.parquet; a folder or glob is read as one table, so give files with the same columns (or analyze each file on its own)"
     """
-    import re
 
     found = re.search(r'column "([^"]*)" was read from the original file "([^"]*)", but could not be found in '
                       r'file "([^"]*)"', text)
@@ -437,7 +440,6 @@ def analyze_file(path: Any, *, engine: str = "duckdb", spark: Any = None, connec
                  reading: dict | None = None, **settings: Any) -> Any:
     """:func:`sums_of` (with the reading choices ``reading``) then
     :func:`~evalstats_core.analysis.analyze_sums` with ``settings`` (baseline, confidence, ...)."""
-    from .analysis import analyze_sums
 
     if settings.pop("wild_bootstrap", False):
         raise EvalStatsError(f"the wild bootstrap {NOT_FROM_SUMS.format(engine=engine)}")
@@ -447,7 +449,6 @@ def analyze_file(path: Any, *, engine: str = "duckdb", spark: Any = None, connec
 
 def exponent_of(big: float) -> int:
     """The power of two every score is divided by when the largest is huge or tiny (as the in-memory path)."""
-    from ._clusters import rescale_exponent
 
     return rescale_exponent(np.array([big])) if math.isfinite(big) else 0
 
@@ -498,7 +499,6 @@ WORDED = "words such as true/false and yes/no were read as 1/0"
 
 def _roles(side: Any, label: str, limits: Limits, o: dict) -> tuple[dict, Any]:
     """The column roles, found by the in-memory reader on the first rows (its checks and messages too)."""
-    from ._table import opened_arrow, read_table
 
     sample = side.sample(q_sample())
     if sample.num_rows == 0:
@@ -553,8 +553,6 @@ def q_sample() -> int:
 
 def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     """The :class:`~evalstats_core.sums.FileSums` of the file behind ``side`` (an engine wrapper)."""
-    from ._checks import resamples_note, scales
-    from .sums import FileSums, ModelSums, PairSums
 
     roles, records = _roles(side, label, limits, o)
     if o.get("human_labels"):
@@ -668,7 +666,6 @@ def _label_checks(side: Any, label: str, records: Any) -> list[str]:
     aggregates of ``es_questions``, :func:`~evalstats_core.engine_sql.runs_sql` and
     :func:`~evalstats_core.engine_sql.scores_sql`), with its words: the warning that ids look like runs of
     another question, or the refusal of ids that look like scores (not made when they look like runs)."""
-    from ._checks import runs_warning, scores_in_question_col
 
     ids, numbers, fractions = side.run(q.scores_sql("es_questions"))[0]
     if ids >= 4:  # runs_in_ids: fewer than four ids are never runs

@@ -46,12 +46,23 @@ Use it as one step of a pipeline: ``evalbars gate results.csv --baseline main --
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from typing import Any
 
+from ._clusters import clt_se, t_crit
 from ._gate_result import EXIT_CODES, MOST_NEEDED, GateResult
+from ._validate import check_confidence, check_finite, check_probability
+from .analysis import analyze_sums
+from .bounded_reach import comparison_reach, reach_sentence
+from .data import Dataset, question_scores
 from .errors import EvalStatsError
+from .guardrails import plain_paired_se
+from .human_labels import detect_human_col
+from .power import sample_size
+from .sums import FileSums
+from .vocabulary import normal_label
 
 __all__ = ["GateResult", "gate", "EXIT_CODES", "parse_margin", "MOST_NEEDED", "CLUSTERED_PASS_SHARE", "TWO_CLUSTERS"]
 
@@ -139,7 +150,6 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
     >>> g.verdict, g.exit_code
     ('pass', 0)
     """
-    from ._validate import check_confidence, check_finite, check_probability
     from .analysis import analyze
 
     level = check_confidence(confidence)
@@ -150,8 +160,6 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
     power = check_probability(power, "power")
     if baseline == candidate:
         raise EvalStatsError(f"baseline and candidate are both {baseline!r}; name two different models")
-    from .data import Dataset, question_scores
-    from .sums import FileSums
 
     sums = data if isinstance(data, FileSums) else None  # a file's sums (the duckdb / spark engines)
     table = question_scores(data) if isinstance(data, Dataset) else data
@@ -161,7 +169,6 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
             raise EvalStatsError(f"{role} {name!r} is not a model in {getattr(table, 'name', 'the data')}; its "
                                  f"models are: {', '.join(repr(x) for x in models)} (names must match exactly)")
     if sums is not None:
-        from .analysis import analyze_sums
 
         if wild_bootstrap:
             raise EvalStatsError("the wild bootstrap needs the rows, which a file's sums do not keep; gate a file "
@@ -194,7 +201,6 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
               if verdict == "inconclusive" and skewed is None and two is None else None)
     plain = None
     if c.n_clusters is not None:
-        from .guardrails import plain_paired_se
 
         plain = plain_paired_se(table, candidate, baseline) if sums is None else _plain_from_sums(sums, candidate,
                                                                                                  baseline)
@@ -215,16 +221,13 @@ def _with_labels(data: Any, result: GateResult, human_col: str | None, labels: A
                  use_clusters: bool) -> GateResult:
     """``result`` decided on the judge's scores corrected by human labels when the file (or ``labels``) has them,
     as the command line decides (:func:`~evalstats_core.judge_apply.gate_with_labels`); else ``result``."""
-    import dataclasses
 
-    from .data import Dataset
 
     if not isinstance(data, Dataset):  # a file's sums or a QuestionTable keep no label column
         if human_col is not None or labels is not None:
             raise EvalStatsError("human labels (human_col=, labels=) need the rows of the file: give the Dataset "
                                  "from load() (a file's sums from an engine keep no labels)")
         return result
-    from .human_labels import detect_human_col
 
     if human_col is None and labels is None and detect_human_col(data) is None:
         return result  # no labels: nothing to correct (and no second analysis)
@@ -240,7 +243,6 @@ def _skewed(c: Any, data: Any, margin: float, level: float) -> str | None:
     """Why a pass of a pair of [0, 1] scores near a bound, unclustered, rests on a lower end that Hall's capped
     correction leaves unreliable (:func:`~evalstats_core.bounded_reach.comparison_reach` at or below ``-margin``),
     or None."""
-    from .bounded_reach import comparison_reach, reach_sentence
 
     r = comparison_reach(data, c, level)
     return reach_sentence(r, c.model, c.baseline, margin) if r is not None and r.reach <= -margin else None
@@ -249,8 +251,6 @@ def _skewed(c: Any, data: Any, margin: float, level: float) -> str | None:
 def _stricter(c: Any, level: float) -> tuple[float, float] | None:
     """``(level, lower end)`` of the stricter interval a clustered pass needs (:data:`CLUSTERED_PASS_SHARE`), for a
     comparison read on the CR2 t interval (Satterthwaite df); None otherwise."""
-    from ._clusters import t_crit
-    from .vocabulary import normal_label
 
     if c.n_clusters is None or not c.se > 0.0 or c.interval != normal_label("cr2", True):
         return None
@@ -315,7 +315,6 @@ def _margin_on_scale(value: float, unit: str, given: str | None, percent: bool, 
 
 def _plain_from_sums(sums: Any, model: str, baseline: str) -> float:
     """The paired SE with questions as independent, sd(d) / sqrt(n), from a file's sums (clusters merged)."""
-    from ._clusters import clt_se
 
     p = sums.merged().pair(list(sums.models).index(model), list(sums.models).index(baseline))
     n = int(p.count[0])
@@ -326,7 +325,6 @@ def _needed(c: Any, margin: float, level: float, power: float, pass_level: float
     """Questions (clusters when clustered) like these that would tell, capped at :data:`MOST_NEEDED`: the fewer of
     those that would show "not worse" (at ``pass_level``, the stricter level a clustered pass needs, when given)
     and those that would show "worse", at the observed difference."""
-    from .power import sample_size
 
     if not c.se > 0.0:
         return None

@@ -12,16 +12,20 @@ import math
 
 import numpy as np
 
+from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2
 from .analysis import Analysis, ModelResult
+from .cluster_means import few_clusters_worth, kish_n
 from .data import QuestionTable
 from .guardrails import Guardrail, _ok, _pct, _score, _warn
+from .intervals import proportion_ci
+from .proportions import FAILURES_FOR_T
+from .vocabulary import INTERVAL_LABELS
+from .wild import WILD_MIN_CLUSTERS
 
 __all__ = ["SKEW_FLAG", "extremes", "few_clusters"]
 
 
 def extremes(table: QuestionTable, analysis: Analysis) -> Guardrail:
-    from .intervals import proportion_ci
-
     hits = [m for m in analysis.models if m.se == 0.0]
     if not hits:
         return _ceiling(table, analysis)
@@ -41,7 +45,6 @@ def extremes(table: QuestionTable, analysis: Analysis) -> Guardrail:
 def _ceiling(table: QuestionTable, analysis: Analysis) -> Guardrail:
     """Near 0% or 100%: few failures make the mean's distribution skewed and the t interval too narrow."""
     from .edge_coverage import claim
-    from .proportions import FAILURES_FOR_T
 
     if table.score_kind != "binary":
         return _skewed(table, analysis)
@@ -99,7 +102,6 @@ def _skewed(table: QuestionTable, analysis: Analysis) -> Guardrail:
 
 def _shown(m: ModelResult, analysis: Analysis) -> str:
     """The interval a model got when it is not the t / normal one (e.g. clustered scores in [0, 1])."""
-    from .vocabulary import INTERVAL_LABELS
 
     widened = m.interval == INTERVAL_LABELS["quasi-binomial-t"]  # unclustered scores in [0, 1] near a bound
     if (m.interval.startswith(("t ", "CR", "CLT")) and not widened) or not math.isfinite(m.ci_low):
@@ -113,7 +115,6 @@ def _information(table: QuestionTable, analysis: Analysis, sizes: np.ndarray | N
     interval does with under two clusters' worth. ``sizes``: the questions per cluster when already counted
     (``FileSums.cluster_sizes``), else counted from the table's cluster codes."""
     from ._clusters import cluster_sizes
-    from .cluster_means import few_clusters_worth, kish_n
     from .edge_coverage import claim
 
     if table.cluster_codes is None:
@@ -135,9 +136,7 @@ def _information(table: QuestionTable, analysis: Analysis, sizes: np.ndarray | N
 
 
 def few_clusters(table: QuestionTable, analysis: Analysis, sizes: np.ndarray | None = None) -> Guardrail:
-    from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2
     from .edge_coverage import claim as _claim
-    from .wild import WILD_MIN_CLUSTERS
 
     if not analysis.clustered:
         return _ok("few_clusters", "not clustered.")

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -43,6 +43,7 @@ from ._validate import z_for
 from .analysis import ADJUST_LABELS, SMALL_N, Analysis
 from .data import Dataset, QuestionTable
 from .errors import EvalStatsWarning
+from .intervals import proportion_ci
 from .sums import FileSums
 from .vocabulary import signed_zero_free
 
@@ -124,8 +125,6 @@ def _halves(a: float, b: float, analysis: Analysis) -> tuple[str, str]:
 
 
 def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
-    from .intervals import proportion_ci
-
     def units(r: Any) -> int:
         return r.n_clusters if r.n_clusters is not None else r.n
 
@@ -342,7 +341,6 @@ def plain_paired_se(data: QuestionTable | FileSums, model: str, baseline: str) -
 def two_model_sums(table: QuestionTable, model: str, baseline: str) -> FileSums:
     """The unclustered :class:`~evalstats_core.sums.FileSums` of ``model`` and ``baseline`` alone (models 0 and 1):
     one pass over those two columns of a question table."""
-    from dataclasses import replace
 
     from .sums import file_sums
 

@@ -50,6 +50,8 @@ from typing import Any
 
 import numpy as np
 
+from ._validate import check_confidence
+from .clustering import summarize
 from .errors import EvalStatsError
 
 __all__ = ["cr2_ci", "cr2_stderr", "sample_scores"]  # noqa: F822 - the metrics are made on first use (__getattr__)
@@ -157,7 +159,6 @@ def _summary_or_nan(scores: Sequence[Any], cluster: str | None, confidence: floa
 def _summary(scores: Sequence[Any], cluster: str | None, confidence: float,
              to_float: Callable[[Any], float] | None) -> Any:
     """``summarize`` of the per-sample means with CR2, or None where it is undefined (< 2 samples, 1 cluster)."""
-    from .clustering import summarize
 
     means, clusters = sample_scores(scores, cluster, to_float)
     if len(means) < 2 or (clusters is not None and len(set(clusters)) < 2):
@@ -199,7 +200,6 @@ def _build() -> dict[str, Any]:
         With ``cluster``: CR2 SE and Bell-McCaffrey (Satterthwaite) degrees of freedom; without: the
         one-sample t interval on ``n - 1``. Epochs are averaged per sample first.
         """
-        from ._validate import check_confidence
 
         check_confidence(confidence)
 

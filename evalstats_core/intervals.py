@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._clusters import t_crit
 from ._proportion_checks import PROPORTION_METHODS, _as_counts, _check_method, _check_prior
 from ._results import Interval
 from ._validate import as_scores, check_confidence, check_finite, check_positive_int, z_for
@@ -271,7 +272,6 @@ def interval_from_se(mean: float, se: float, *, df: float | None = None, confide
     if not dof > 0.0:  # also refuses NaN
         raise EvalStatsError(f"df ({df!r}) must be positive (questions or clusters minus one); use None for z")
     m, s = _mean_and_se(mean, se)
-    from ._clusters import t_crit
 
     half = t_crit(check_confidence(confidence), dof) * s  # Student's t interval on df degrees of freedom
     return Interval(m - half, m + half)

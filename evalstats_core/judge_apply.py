@@ -15,7 +15,11 @@ import dataclasses
 import math
 from typing import Any
 
+from ._clusters import t_p_value
+from ._gate_result import EXIT_CODES
+from .analysis import _adjust
 from .flags import reading_flags
+from .judge_io import section_for
 
 __all__ = ["corrected_analysis", "corrected_gate", "correction_note"]
 
@@ -69,8 +73,6 @@ def corrected_analysis(analysis: Any, section: Any) -> Any:
     judge's own is never left in place: :class:`~evalstats_core.judge_io.Uncorrected` says what it needs),
     carrying ``section`` as ``Analysis.judge`` so every report format (JSON, Markdown, LaTeX, CSV) adds the
     judge's blocks."""
-    from ._clusters import t_p_value
-    from .analysis import _adjust
 
     by_model = {m: e for m, e, _ in section.models}
     refused = {(u.model, u.baseline): u for u in section.refused}
@@ -136,8 +138,6 @@ def reading_notes(analysis: Any, section: Any) -> tuple[str, ...]:
 def corrected_gate(result: Any, section: Any) -> Any:
     """The gate's decision from the corrected difference candidate - baseline; INCONCLUSIVE (exit 3) when the
     pair has too few labels to be corrected (the judge's own difference never decides a judged file)."""
-    from ._clusters import t_p_value
-    from ._gate_result import EXIT_CODES
 
     key = (result.candidate, result.baseline)
     e = next((e for m, b, e in section.comparisons if (m, b) == key), None)
@@ -176,7 +176,6 @@ def gate_with_labels(dataset: Any, result: Any, *, human_col: str | None = None,
     INCONCLUSIVE with the labels it needs when the pair has too few to be corrected. ``labels_all_models`` and
     ``notes`` as :func:`~evalstats_core.judge_io.section_for`."""
     from .analysis import analyze
-    from .judge_io import section_for
 
     a = analyze(dataset, baseline=result.baseline, confidence=result.confidence, method=method,
                 use_clusters=use_clusters, adjust="none", interval="normal")

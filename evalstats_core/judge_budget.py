@@ -10,6 +10,7 @@ stated sensitivity and specificity and a guessed pass rate.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,7 +18,9 @@ import numpy as np
 
 from ._clusters import t_crit
 from ._validate import check_confidence, check_positive_int, check_probability
-from .errors import EvalStatsError
+from .errors import EvalStatsError, EvalStatsWarning
+from .judge_interval import count_terms
+from .proportions import binary_mean_interval
 
 __all__ = ["LabelBudget", "labels_needed", "ppi_half_width", "expected_half_width", "budget_from_moments"]
 
@@ -115,7 +118,6 @@ class LabelBudget:
         ``round(n p)`` passes when few failures are expected, Korn & Graubard's effective-n interval with
         clusters (:func:`~evalstats_core.proportions.binary_mean_interval`), else ``t se``; ``se^2 =
         var_human / n + between_human``, t on ``n - 1`` degrees of freedom (``df_human`` with clusters)."""
-        from .proportions import binary_mean_interval
 
         n = int(n_labels)
         se = math.sqrt(max(self.var_human / n + self.between_human, 0.0))
@@ -323,7 +325,6 @@ def ppi_counts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: 
     """
     from scipy.special import stdtrit
 
-    from .judge_interval import count_terms
 
     n11, n10, n01, n00, c = (np.asarray(x, dtype=float) for x in (n11, n10, n01, n00, passes))
     n = n11 + n10 + n01 + n00
@@ -374,10 +375,8 @@ def _allocate(n: int, shares: Any) -> np.ndarray:
 def _cluster_design(judge: Any, human: Any, clusters: Any, level: float) -> dict:
     """The clusters' part of the plan from a pilot (:func:`labels_needed`, Notes): ``between_judge``,
     ``between_human``, ``df``, ``df_human`` and ``cluster_shares``."""
-    import warnings
 
     from .clustering import summarize
-    from .errors import EvalStatsWarning
     from .judge import _as_pair, _codes, ppi_fit
 
     f, h = _as_pair(judge, human, ("judge", "human"))

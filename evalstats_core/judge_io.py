@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import math
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ._results import excludes_zero
+from .data import question_scores
 from .errors import EvalStatsError, EvalStatsWarning
 from .human_labels import (  # noqa: F401 - the labels' reader, re-exported (the workbench, tests)
     HUMAN_NAMES,
@@ -383,8 +385,6 @@ def latex_section(section: JudgeSection, *, wide: bool = True) -> str:
 
 
 def _csv(section: JudgeSection, table: str) -> str:
-    import csv
-
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["model", "baseline", "estimate", "se", "ci_low", "ci_high", "df", "lam", "n_labeled", "n_total",
@@ -410,7 +410,6 @@ def scorer_matrix(human: Any, table: Any) -> np.ndarray:
     the metric), aligned to ``table`` by question and model; NaN where the human scorer gave no score."""
     import pandas as pd
 
-    from .data import question_scores
 
     other = question_scores(human)
     out = np.full(table.scores.shape, np.nan)
@@ -440,7 +439,6 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
     For harness logs (no columns of their own) ``human_col`` names the human scorer, and ``human_loader(name)``
     reads the same logs again with that scorer as the metric (Inspect logs with two scorers).
     """
-    from .data import question_scores
 
     harness = dataset.file_type not in ("csv", "parquet")  # a harness log: its scorers can be the human labels
     if labels is None and human_col is not None and harness and human_col not in (dataset.extra or {}):

@@ -22,6 +22,7 @@ import numpy as np
 from scipy.special import expit, logit, roots_hermitenorm
 
 from ._validate import check_confidence, check_positive_int, check_unit
+from .clustering import summarize
 from .errors import EvalStatsError, EvalStatsWarning
 from .judge_rows import ppi_rows
 
@@ -124,7 +125,6 @@ def judged_rows(
 
 def _judge_only(f: np.ndarray, codes: np.ndarray | None, level: float) -> tuple[np.ndarray, np.ndarray]:
     """Row-wise ``(mean, half-width)`` of ``summarize``'s interval for the judge's scores (as summarize)."""
-    from .clustering import summarize
 
     out = np.empty((f.shape[0], 2))
     with warnings.catch_warnings():

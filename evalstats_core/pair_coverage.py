@@ -24,6 +24,10 @@ from typing import Any
 import numpy as np
 
 from ._clusters import cr2_se, cr2_weights
+from .pair_mover import cell_mover_interval, disagreement_df
+from .pair_proportions import discordant_cells, pair_effective_scale, pair_t
+from .pair_proportions import paired_proportion_ci as tango
+from .proportions import FAILURES_FOR_T
 
 __all__ = ["PairDesign", "draw_pair_cells", "pair_design_table", "pair_intervals"]
 
@@ -111,10 +115,6 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     """
     from scipy.special import stdtrit
 
-    from .pair_mover import cell_mover_interval, disagreement_df
-    from .pair_proportions import discordant_cells, pair_effective_scale, pair_t
-    from .pair_proportions import paired_proportion_ci as tango
-    from .proportions import FAILURES_FOR_T
 
     sizes = np.asarray(sizes, dtype=np.float64)
     n = float(sizes.sum())

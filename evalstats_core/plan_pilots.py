@@ -28,8 +28,12 @@ from typing import Any
 
 import numpy as np
 
+from ._clusters import cr2_weights
+from .comparison import compare
+from .data import load, question_scores
 from .errors import EvalStatsWarning
 from .plan_spread import planned_sizes
+from .power import sample_size_t
 
 __all__ = ["binary_scores", "pilot_file", "plan_binary_pilots", "plan_from_pilots", "planned_sizes", "realised_power"]
 
@@ -52,7 +56,6 @@ def realised_power(sizes: Any, delta: float, sd_cluster: float, sd_question: flo
     """Power of the paired CR2 t-test on an eval with clusters of ``sizes``, by simulation of cluster totals."""
     from scipy.special import stdtrit
 
-    from ._clusters import cr2_weights
 
     sizes = np.asarray(sizes, dtype=np.float64)
     n = float(sizes.sum())
@@ -77,9 +80,7 @@ def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: f
     from the median omega2 alone (the planner before the average over its confidence distribution).
     """
     from .analysis import analyze
-    from .data import load, question_scores
     from .planning import _test_df, plan_pair
-    from .power import sample_size_t
 
     gen = np.random.default_rng(seed)
     sizes = np.asarray(sizes, dtype=np.int64)
@@ -150,8 +151,6 @@ def plan_binary_pilots(sizes: Any, p_a: float, p_b: float, var_cluster: float, v
     import pandas as pd
 
     from .analysis import analyze
-    from .comparison import compare
-    from .data import load, question_scores
     from .planning import plan_pair
 
     gen = np.random.default_rng(seed)

@@ -68,6 +68,8 @@ import numpy as np
 
 from ._clusters import hat_complement
 from .errors import EvalStatsError
+from .pair_mover import disagreement_df
+from .power_t import sample_size_t
 
 __all__ = ["answers_mean_power", "binary_pair_df", "calibrated_from", "calibrated_power", "calibration_pilots",
            "mean_power", "omega2_spread", "planned_sizes", "sample_size_mean_power"]
@@ -235,7 +237,6 @@ def binary_pair_df(pilot_sizes: Any, n: float, var_within: float, var_cluster: A
     df delivered 58-62% instead of 80% with the true omega2 in SWE-like mixes (the held-out audit's design and
     ``tests/test_plan_binary.py``), 75.5% now (the rest: see the module's notes).
     """
-    from .pair_mover import disagreement_df
 
     count = n / float(np.mean(pilot_sizes))
     grow = max(1.0, count / MAX_CLUSTERS)  # the df grow with the clusters: drawn on fewer of the same mix, scaled up
@@ -286,7 +287,6 @@ def sample_size_mean_power(delta: float, omegas: np.ndarray, weights: np.ndarray
     """
     from scipy.optimize import brentq
 
-    from .power_t import sample_size_t
 
     om = np.asarray(omegas, dtype=np.float64)
     kw = {"alpha": alpha, "power": power, "df_per_question": df_per_question}

@@ -31,7 +31,19 @@ import pandas as pd
 from ._validate import check_probability
 from .analysis import Analysis
 from .data import Dataset, QuestionTable
+from .decomposition import _codes
 from .errors import EvalStatsError
+from .pilot import pilot_estimates
+from .plan_spread import (
+    _anova_parts,
+    answers_mean_power,
+    binary_pair_df,
+    calibrated_from,
+    calibration_pilots,
+    sample_size_mean_power,
+)
+from .power import mde_t
+from .report_words import se_range
 
 __all__ = ["PairPilot", "PairPlan", "pair_pilot", "plan_from_pilot", "plan_pair", "answers_needed", "K_GRID"]
 
@@ -151,8 +163,6 @@ class PairPlan:
 
         Only meaningful when ``resampled``; without resamples every row equals the K = 1 row.
         """
-        from .plan_spread import sample_size_mean_power
-        from .power import mde_t
 
         kw = {**self._kw(), "alpha": self.alpha, "power": self.power}
         aim = self.power if math.isnan(self.power_aimed) else self.power_aimed
@@ -307,8 +317,6 @@ def pair_pilot(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
     """The part of :func:`plan_pair` that reads the file (estimates, degrees of freedom, the calibration's pilots)
     and none of ``delta``, ``alpha``, ``power``: compute it once per pair and design, then
     :func:`plan_from_pilot` for each effect, size and power."""
-    from .pilot import pilot_estimates
-    from .plan_spread import calibration_pilots
 
     if model not in table.models or baseline not in table.models or model == baseline:
         raise EvalStatsError(f"choose two different models of {table.name} (got {model!r} and {baseline!r})")
@@ -362,8 +370,6 @@ def pair_pilot(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
 def plan_from_pilot(pilot: PairPilot, *, delta: float, alpha: float = 0.05, power: float = 0.8) -> PairPlan:
     """The plan of :func:`plan_pair` for this effect, test size and power from the file's part
     (:func:`pair_pilot`): the MDE (Eq. 10), the calibrated aim, the questions and answers needed."""
-    from .plan_spread import answers_mean_power, calibrated_from, sample_size_mean_power
-    from .power import mde_t
 
     alpha = check_probability(alpha, "alpha")
     power = check_probability(power, "power")
@@ -392,8 +398,6 @@ def plan_from_pilot(pilot: PairPilot, *, delta: float, alpha: float = 0.05, powe
 
 def _diff_parts(a: np.ndarray, b: np.ndarray, clusters: np.ndarray) -> tuple | None:
     """:func:`~evalstats_core.plan_spread._anova_parts` of the question-level differences (answers averaged) in ``clusters``."""
-    from .decomposition import _codes
-    from .plan_spread import _anova_parts
 
     diffs = (a.mean(axis=1) if a.ndim == 2 else a) - (b.mean(axis=1) if b.ndim == 2 else b)
     return _anova_parts(diffs, _codes(clusters, "clusters", clusters.size)[0])
@@ -431,7 +435,6 @@ def _binary_pair_test_df(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | No
     if not (np.isin(a, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all()):
         return None
     from ._clusters import cluster_sizes
-    from .plan_spread import binary_pair_df
 
     if parts is ...:  # not given: :func:`_diff_parts` (plan_pair passes the ones it computed once)
         parts = _diff_parts(a, b, clusters)
@@ -475,7 +478,6 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
     if g >= MIN_CLUSTERS:
         return None
     _, df = cr2_se_df(np.zeros_like(sizes), sizes, int(sizes.sum()))
-    from .report_words import se_range
 
     hi, lo = (1.0 / x**2 for x in se_range(df))  # the variance's truth over its estimate, 95%
     return (f"with only {g} clusters the variance behind this plan rests on about {df:.1f} degrees of freedom: the "

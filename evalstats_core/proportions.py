@@ -32,7 +32,9 @@ from scipy.special import betaincinv
 from ._clusters import t_crit
 from ._results import Interval
 from ._validate import check_confidence, z_for
+from .betabinomial import betabinomial_profile_ci
 from .cluster_means import cluster_means_ci, few_clusters_worth, kish_n, logit_cluster_means_ci
+from .intervals import proportion_ci
 from .pair_proportions import (  # noqa: F401  (re-exported: the paired part lives there)
     binary_pair_interval,
     discordant_cells,
@@ -223,7 +225,6 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     if sizes is None:
         if not use_proportion_interval(mean, float(n)):
             return None
-        from .intervals import proportion_ci
 
         k = int(round(mean * n))
         kind = "wilson" if min(k, n - k) >= FAILURES_FOR_WILSON else "clopper-pearson"
@@ -249,7 +250,6 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
             lg_low, lg_high = logit_ci(mean, se, df, confidence=confidence)
             low, high = min(low, lg_low), max(high, lg_high)
         if successes is not None:  # the union with the beta-binomial profile interval (Notes)
-            from .betabinomial import betabinomial_profile_ci
 
             successes = successes() if callable(successes) else successes
 

@@ -17,9 +17,11 @@ tested to parse back to the same options.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
+from .data import Prepared, extra_columns, load, load_many, question_scores
 from .errors import EvalStatsError
 
 __all__ = ["ReadingOptions"]
@@ -118,7 +120,6 @@ class ReadingOptions:
         """Read ``sources`` (each a path, bytes or ``(name, bytes)``) with these choices into a
         :class:`~evalstats_core.data.Dataset`: one file as :func:`~evalstats_core.data.load` reads it,
         several joined on the question as :func:`~evalstats_core.data.load_many` joins them."""
-        from .data import load, load_many
 
         sources = list(sources)
         kw = self._many(sources)
@@ -131,7 +132,6 @@ class ReadingOptions:
     def prepare(self, sources: list[Any], *, limits: Any = None) -> Any:
         """:meth:`load`, reduced to question level with the unused columns
         (a :class:`~evalstats_core.data.Prepared`, as :func:`~evalstats_core.data.prepare` gives)."""
-        from .data import Prepared, extra_columns, question_scores
 
         dataset = self.load(sources, limits=limits)
         table = question_scores(dataset)
@@ -141,7 +141,6 @@ class ReadingOptions:
 
 def _source_name(source: Any) -> str:
     """The name a file is known by: an upload's name, or a path as given."""
-    import os
 
     if isinstance(source, tuple):
         return str(source[0])

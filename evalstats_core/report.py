@@ -26,11 +26,13 @@ import csv
 import io
 import json
 import math
+import shlex
 from typing import Any
 
 from .analysis import Analysis, PairResult
 from .errors import EvalStatsError
 from .escape import csv_safe, escape_latex, escape_markdown
+from .flags import analysis_flags, reading_flags
 from .report_display import (
     MATRIX_FROM,
     clipped_note,
@@ -198,7 +200,6 @@ def _clean(x: Any) -> Any:
 
 def settings(analysis: Analysis) -> dict[str, Any]:
     """Everything needed to reproduce the analysis, including the command line."""
-    from .flags import analysis_flags, reading_flags  # spellings: flags.OPTIONS; defaults: ANALYSIS_DEFAULTS
 
     cmd = [f"{COMMAND} analyze", analysis.source or quote_path(analysis.name)]  # source: quoted paths
     if analysis.format in ("long", "wide"):  # a results table: its layout and roles (harness logs: their importers)
@@ -227,8 +228,6 @@ def settings(analysis: Analysis) -> dict[str, Any]:
 
 
 def _quote(text: str) -> str:
-    import shlex
-
     return shlex.quote(str(text))
 
 

@@ -8,6 +8,7 @@ p-value to quote is the adjusted one (:func:`comparisons_display`), the others a
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +29,6 @@ def names_elided(analysis: Analysis) -> Analysis:
     characters (model, file, column and cluster names; any such run in a note or warning) elided by the one
     :func:`~evalstats_core.escape.elide`, so a report and its charts cost what short names cost (issue 46). The
     same object when no string is that long (every usual file); the JSON and CSV exports keep the names whole."""
-    import dataclasses
 
     names = tuple(dict.fromkeys(x for x in (*(m.model for m in analysis.models), analysis.name, analysis.source,
                                             analysis.question_col, analysis.model_col, analysis.score_col,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .analysis import Analysis
+from .charts import to_svg
 from .escape import escape_html
 from .report_display import (
     comparisons_details,
@@ -61,7 +62,6 @@ def charts_svg(analysis: Analysis) -> list[tuple[str, str]]:
     instead of failing the report.
     """
     from .charts import analyze as charts
-    from .charts import to_svg
 
     out = []
     name = benchmark(analysis)

@@ -25,7 +25,7 @@ from .analysis import Analysis, PairResult
 from .errors import EvalStatsError
 from .escape import escape_latex, latex_cell
 from .report_words import benchmark, judge_method, methods_paragraph, verdicts
-from .vocabulary import ADJUST_LABELS, NONE, Formatter, fmt_df, fmt_p, fmt_r, level
+from .vocabulary import ADJUST_LABELS, NONE, Formatter, fmt_df, fmt_p, fmt_r, level, se_method_label
 
 __all__ = ["latex_report", "latex_table", "latex_pairs", "COLUMNS", "DEFAULT_COLUMNS", "LONGTABLE_ROWS"]
 
@@ -221,8 +221,6 @@ def latex_table(analysis: Analysis, *, columns: Any = DEFAULT_COLUMNS, caption: 
 
 
 def _how(analysis: Analysis) -> str:
-    from .vocabulary import se_method_label
-
     se = se_method_label(analysis.method, analysis.cluster_col if analysis.clustered else None,
                          analysis.n_clusters if analysis.clustered else None)
     judged = judge_method(analysis)

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._clusters import rescale_exponent
+from ._clusters import clt_se, rescale_exponent
 from ._labels import Labels
 from ._patterns import Patterns, runs_histograms
 from ._sums_groups import (
@@ -239,7 +239,6 @@ class FileSums:
     def plain_paired_se(self, j: int, b: int) -> float:
         """The paired SE of ``models[j] - models[b]`` with every question independent: ``sd(d) / sqrt(n)``
         over the shared questions (nan with fewer than two), in the scores' own units."""
-        from ._clusters import clt_se
 
         if self.clusters is None:
             p = self.pair(j, b)

@@ -8,6 +8,8 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
+from ._render import render
+
 __all__ = ["PALETTE", "compile_spec", "forest", "legend", "to_png", "to_svg", "with_export_config"]
 
 #: Okabe-Ito: distinguishable with the common colour-vision deficiencies, readable on light and dark.
@@ -97,7 +99,6 @@ def to_svg(chart: Any, *, title: str | None = None, subtitle: str | None = None)
     ``title`` replaces the chart's own title and ``subtitle`` (e.g. the settings it was drawn with) goes
     under it; both are wrapped to a few lines.
     """
-    from ._render import render  # in a child process under a memory cap: a crash is a message
 
     return render(_spec(chart, title, subtitle), "svg")
 
@@ -105,7 +106,6 @@ def to_svg(chart: Any, *, title: str | None = None, subtitle: str | None = None)
 def to_png(chart: Any, *, scale: float = 2.0, title: str | None = None, subtitle: str | None = None) -> bytes:
     """Render ``chart`` to PNG bytes with vl-convert, at ``scale`` times its size (2 = slide quality);
     ``title`` and ``subtitle`` as in :func:`to_svg`."""
-    from ._render import render
 
     return render(_spec(chart, title, subtitle), "png", scale=scale)
 

@@ -14,11 +14,13 @@ order): its frames only feed the datasets.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ._base import compile_spec
@@ -50,9 +52,7 @@ def records(frame: pd.DataFrame) -> list[dict]:
 def _plain_columns(frame: pd.DataFrame) -> dict[str, list] | None:
     """Each column as a list of Python values the way Altair sanitises it, or None when a column is of a
     kind this does not handle (or the frame is not a plain one: names not text, a hierarchical index)."""
-    import math
 
-    import numpy as np
 
     if not isinstance(frame, pd.DataFrame) or isinstance(frame.index, pd.MultiIndex) \
             or isinstance(frame.columns, pd.MultiIndex | pd.RangeIndex) or frame.columns.has_duplicates:

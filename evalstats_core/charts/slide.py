@@ -19,6 +19,9 @@ import copy
 import textwrap
 from typing import Any
 
+from ._base import compile_spec
+from ._render import render
+
 __all__ = ["SLIDE", "SCALE", "slide_spec", "slide_svg", "slide_png"]
 
 SLIDE = (960, 540)
@@ -29,7 +32,6 @@ _TITLE_CHARS, _SUBTITLE_CHARS = 80, 130
 def slide_spec(chart: Any, *, title: str | None = None, subtitle: str | None = None) -> dict:
     """``chart`` (Altair chart or compiled dict) as a 16:9 spec: fitted to :data:`SLIDE`, larger type, the
     title on one line and the method line under it, axis labels that cannot collide."""
-    from ._base import compile_spec
 
     spec = copy.deepcopy(compile_spec(chart))
     spec.pop("height", None)
@@ -76,13 +78,11 @@ def _drop_sizes(node: Any) -> None:
 
 def slide_svg(chart: Any, *, title: str | None = None, subtitle: str | None = None) -> str:
     """The 16:9 SVG of ``chart`` (see :func:`slide_spec`); rendered by vl-convert, no network."""
-    from ._render import render
 
     return render(slide_spec(chart, title=title, subtitle=subtitle), "svg")
 
 
 def slide_png(chart: Any, *, title: str | None = None, subtitle: str | None = None) -> bytes:
     """The 16:9 PNG of ``chart``: 1920 x 1080 pixels (960 x 540 at scale 2)."""
-    from ._render import render
 
     return render(slide_spec(chart, title=title, subtitle=subtitle), "png", scale=SCALE)

@@ -24,6 +24,9 @@ from .._records import Records
 from .._sniff import FORMATS, detect
 from ..errors import EvalStatsError
 from ..limits import Limits
+from .inspect_log import read_inspect
+from .lm_eval import read_samples
+from .promptfoo import read_promptfoo
 
 __all__ = ["FORMATS", "detect", "import_records"]
 
@@ -55,12 +58,10 @@ def import_records(data: bytes, name: str, kind: str | None = None, *, metric: s
         raise EvalStatsError(f"{name} is {what}: a cluster column applies to Inspect logs' metadata keys only; "
                              "leave the cluster to the importer")
     if kind == "lm_eval":
-        from .lm_eval import read_samples
 
         return read_samples(data, name, metric=metric, filter=filter, model=model, path=path, limits=limits,
                             results=results)
     if kind in ("inspect_eval", "inspect_json"):
-        from .inspect_log import read_inspect
 
         return read_inspect(data, name, scorer=metric, model=model, archive=kind == "inspect_eval",
                             cluster_key=cluster, limits=limits)
@@ -69,7 +70,6 @@ def import_records(data: bytes, name: str, kind: str | None = None, *, metric: s
                              "the samples_<task>_<date>.jsonl files written with --log_samples (with this file "
                              "beside them, or uploaded with them)")
     if kind == "promptfoo":
-        from .promptfoo import read_promptfoo
 
         return read_promptfoo(data, name, model=model, limits=limits)
     raise EvalStatsError(f"{name} is not a harness log this version reads (lm-evaluation-harness samples, Inspect "

@@ -12,13 +12,15 @@ that belongs to a group in the results file (MMLU's subjects) carries the task a
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .._bounded import parse_json
+from .._bounded import MAX_JSON_DEPTH, _constant, json_lines_depth, parse_json
 from .._records import Records, from_columns
 from .._sniff import detect
 from ..errors import EvalStatsError
@@ -150,9 +152,7 @@ def _fast_lines(data: bytes) -> list[dict] | None:
     documents are dropped at once; collecting among them cost 3-7x the parse, issue 25); None when anything
     is odd (bad bytes, deep nesting, a line that is not an object), for :func:`_careful_lines` to name it."""
     import gc
-    import json
 
-    from .._bounded import MAX_JSON_DEPTH, _constant, json_lines_depth
 
     try:
         text = data.decode("utf-8-sig")
@@ -277,8 +277,6 @@ def _finite(v: float) -> bool:
 
 
 def _with_run(records: Records, run: str | None, named: bool) -> Records:
-    from dataclasses import replace
-
     return replace(records, layout={**records.layout, "run": run, "named": named})
 
 
@@ -286,7 +284,6 @@ def name_runs(parts: list[Records]) -> list[Records]:
     """Two runs of one model (lm-eval samples of different dates naming the same model, e.g. repeated runs in
     one folder) become two models named by their run, ``"org/model (run 2026-11-25T17-21-19)"``, with a note;
     never one model whose answers are silently merged or renamed. Names the user gave are kept."""
-    from dataclasses import replace
 
     import pandas as pd
 

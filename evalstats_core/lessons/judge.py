@@ -25,6 +25,7 @@ from scipy.special import stdtrit
 from .._validate import check_confidence
 from ..errors import EvalStatsError
 from ..judge import ppi_compare
+from ..judge_budget import labels_needed
 from ..judge_rows import ppi_rows
 from ..judge_sim import judged_eval
 from .problem import UNRESOLVED
@@ -144,7 +145,6 @@ def flip_sentence(frame: pd.DataFrame) -> str:
 def budget_sentence(sensitivity: float, specificity: float, *, pass_rate: float = 0.7, n_total: int = 8000,
                     half_width: float = 0.03) -> str:
     """How often this judge passes, and the labels a +/-``half_width`` interval needs with it and without it."""
-    from ..judge_budget import labels_needed
 
     passes = sensitivity * pass_rate + (1 - specificity) * (1 - pass_rate)
     b = labels_needed(half_width, n_total=n_total, sensitivity=sensitivity, specificity=specificity,
