@@ -186,8 +186,6 @@ def _run(args: argparse.Namespace) -> int:
 
         result = corrected_analysis(result, judge)
         if args.labels is not None:  # the command repeats the labels file, as it names the results files
-            import dataclasses
-
             from .flags import reading_flags
 
             given = [("labels", args.labels)] + ([("labels_all_models", True)] if args.labels_all_models else [])
