@@ -25,6 +25,7 @@ from evalstats_core.analysis import ADJUST_LABELS
 from evalstats_core.data import Prepared
 from evalstats_core.errors import EvalStatsError
 from evalstats_core.reading import ReadingOptions
+from evalstats_core.vocabulary import INTERVAL_LABELS
 
 from . import examples
 from .option_words import DUPLICATES, NO_CLUSTER, esc, say  # noqa: F401 - DUPLICATES, NO_CLUSTER: their home before issue 38
@@ -39,7 +40,7 @@ ADJUST = {"holm": f"{ADJUST_LABELS['holm']} (family-wise)", "bh": f"{ADJUST_LABE
 MODES = {"results": "Per-question results", "reported": "Only reported numbers"}
 CONFIDENCES = (0.8, 0.9, 0.95, 0.99)
 PROPORTION_METHODS = {"wilson": "Wilson", "wald": "Wald (CLT)", "clopper_pearson": "Clopper-Pearson",
-                      "bayes": "Bayesian (Beta)"}
+                      "bayes": INTERVAL_LABELS["bayes"]}  # one label for Bayes, the report's
 ROLE_KEYS = ("analyze_format", "analyze_question_col", "analyze_model_col", "analyze_score_col",
              "analyze_cluster_col", "analyze_duplicates")
 #: the harness-log cluster choice: the importer's own (a metadata key named subject, category...), or none

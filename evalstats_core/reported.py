@@ -28,12 +28,14 @@ from ._results import excludes_zero
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
 from .intervals import PROPORTION_METHODS, proportion_ci
+from .vocabulary import INTERVAL_LABELS
 
 __all__ = ["ReportedAnalysis", "analyze_reported", "paired_se_bounds", "REPORTED_COLUMNS"]
 
 #: Columns of the input table (n and se may be missing, but not both).
 REPORTED_COLUMNS: tuple[str, ...] = ("model", "accuracy", "n", "se")
-_METHOD_NAMES = {"wilson": "Wilson", "wald": "Wald (CLT)", "clopper_pearson": "Clopper-Pearson", "bayes": "Bayesian"}
+_METHOD_NAMES = {"wilson": "Wilson", "wald": "Wald (CLT)", "clopper_pearson": "Clopper-Pearson",
+                 "bayes": INTERVAL_LABELS["bayes"]}  # one label for Bayes, the report's
 
 CANNOT_SAY: tuple[str, ...] = (
     "The paired comparison: it needs each question's score from both models (Miller 2024, Eq. 7). "
