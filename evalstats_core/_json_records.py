@@ -16,9 +16,9 @@ write are recognised by their keys and given the roles they mean:
   ``question_id``, and a score of -1 (the judge gave no rating) is left out, as FastChat's ``show_result`` does,
   with a note. Pairwise judgment files (``model_1, model_2``, no ``score``) are not scores and are refused.
 - **HELM per-instance predictions** (``display_predictions.json``: ``instance_id, train_trial_index, stats``):
-  the question is ``instance_id``, the trial a resample, the score ``stats.<metric>`` (``metric=``/``--metric``,
+  the question is ``instance_id``, the trial a resample, the score ``stats.<metric>`` (``metric=``,
   else the first of :data:`HELM_METRICS` present), the model the ``model=`` part of the run's folder name (or
-  ``model_name=``/``--model-name``); perturbed instances are left out with a note.
+  ``model_name=``); perturbed instances are left out with a note.
 
 Read through :mod:`evalstats_core._bounded`'s limits: no more JSON text than ``json_limit`` at once, nesting
 at most ``MAX_JSON_DEPTH``.
@@ -129,7 +129,7 @@ def _helm(records: list[dict], label: str, metric: str | None, model: str | None
         model = found.group(1) if found else None
     if model is None:
         raise EvalStatsError(f"{label} holds HELM predictions, which do not name their model; give it with "
-                             "--model-name NAME (API: model_name=), or keep the file in its run folder "
+                             "model_name='NAME', or keep the file in its run folder "
                              "(…,model=org_name)")
     kept = [r for r in records if not r.get("perturbation")]
     if len(kept) < len(records):
@@ -140,11 +140,11 @@ def _helm(records: list[dict], label: str, metric: str | None, model: str | None
     chosen = metric if metric is not None else next((m for m in HELM_METRICS if m in stats), None)
     if chosen not in stats:
         raise EvalStatsError(f"{label} holds HELM predictions {'without the statistic ' + repr(metric) if metric else 'with no score statistic'}; "
-                             f"its stats are: {', '.join(sorted(stats)) or 'none'}; choose one with --metric NAME "
-                             "(API: metric=)")
+                             f"its stats are: {', '.join(sorted(stats)) or 'none'}; choose one with "
+                             "metric='NAME'")
     if metric is None:
         notes.append(f"score: HELM's {chosen!r} (others: {', '.join(sorted(stats - {chosen})) or 'none'}; "
-                     "--metric chooses)")
+                     "metric= chooses)")
     return [{"question": r.get("instance_id"), "model": model, "score": (r.get("stats") or {}).get(chosen),
              "trial": r.get("train_trial_index", 0)} for r in kept], chosen
 
