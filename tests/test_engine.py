@@ -146,6 +146,18 @@ def test_folder_equals_the_whole_file(tmp_path):
     assert differences(a, b) == [] and differences(file_sums(question_scores(load(str(whole)))), b) == []
 
 
+def test_a_folder_whose_files_differ_in_columns_is_refused_naming_them(tmp_path):
+    """A folder is one table: files without the same columns get one line naming the column and both files."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    pd.DataFrame({"question": ["q1", "q2"], "model": ["A", "A"], "score": [1, 0]}).to_parquet(
+        folder / "a.parquet", index=False)
+    pd.DataFrame({"question": ["q1", "q2"], "A": [1, 0]}).to_parquet(folder / "b.parquet", index=False)
+    with pytest.raises(EvalStatsError, match=r"do not have the same columns: column 'model' is in a\.parquet but "
+                                             r"not in b\.parquet"):
+        sums_of(str(folder))
+
+
 def test_beyond_the_sample_the_rows_are_checked_in_sql(tmp_path, monkeypatch):
     """A bad row after the sample the reader sees is caught by the SQL checks, naming its row."""
     monkeypatch.setattr(engine, "SAMPLE_ROWS", 10)
