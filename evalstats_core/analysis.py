@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._clusters import check_method
+from ._results import notebook_view
 from ._validate import check_confidence
 from .data import Dataset, QuestionTable, load, question_scores
 from .errors import EvalStatsError
@@ -287,19 +288,13 @@ class Analysis:
 
         See :func:`evalstats_core.display.chart`.
         """
-        from .display import chart
-
-        return chart(self, kind)
+        return notebook_view(self, "chart", kind)
 
     def _repr_html_(self) -> str:  # Jupyter: the workbench's tables
-        from .display import analysis_html
-
-        return analysis_html(self)
+        return notebook_view(self, "analysis_html")
 
     def _repr_markdown_(self) -> str:  # Jupyter without HTML: the command line's Markdown report
-        from .display import analysis_markdown
-
-        return analysis_markdown(self)
+        return notebook_view(self, "analysis_markdown")
 
     def model(self, name: str) -> ModelResult:
         """The result of model ``name``."""

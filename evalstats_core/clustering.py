@@ -39,7 +39,7 @@ from ._clusters import (
 )
 from ._estimate import binary_model, scaled, summary_from_moments
 from ._in_unit import NOT_IN_UNIT, InUnit
-from ._results import Interval
+from ._results import Interval, notebook_view
 from ._validate import check_confidence
 from .cluster_bootstrap import BootstrapCI, _cluster_totals, cluster_bootstrap_ci  # re-exported (moved)
 from .errors import EvalStatsError
@@ -126,14 +126,10 @@ class Summary:
         return Interval(self.ci_low, self.ci_high)
 
     def _repr_html_(self) -> str:  # Jupyter: a one-row table
-        from .display import result_html
-
-        return result_html(self)
+        return notebook_view(self, "result_html")
 
     def _repr_markdown_(self) -> str:
-        from .display import result_markdown
-
-        return result_markdown(self)
+        return notebook_view(self, "result_markdown")
 
 
 #: ``interval`` choices of :func:`summarize` and :func:`~evalstats_core.comparison.compare`: ``"auto"``

@@ -36,7 +36,7 @@ from ._clusters import (
 )
 from ._estimate import binary_comparison, comparison_from_moments, scaled
 from ._in_unit import InUnit
-from ._results import Interval
+from ._results import Interval, notebook_view
 from ._validate import check_confidence, check_positive_int
 from .errors import EvalStatsError
 
@@ -136,14 +136,10 @@ class Comparison:
         return Interval(self.ci_low, self.ci_high)
 
     def _repr_html_(self) -> str:  # Jupyter: a one-row table
-        from .display import result_html
-
-        return result_html(self)
+        return notebook_view(self, "result_html")
 
     def _repr_markdown_(self) -> str:
-        from .display import result_markdown
-
-        return result_markdown(self)
+        return notebook_view(self, "result_markdown")
 
 
 def compare(

@@ -473,16 +473,3 @@ def ppi_compare(
 
 def _zero_one(x: np.ndarray) -> bool:
     return bool(np.all((x == 0.0) | (x == 1.0)))
-
-
-def __getattr__(name: str) -> Any:
-    """The agreement and budget parts live in their own modules; they are re-exported here."""
-    if name in ("judge_agreement", "Agreement"):
-        from . import judge_agree
-
-        return getattr(judge_agree, name)
-    if name in ("labels_needed", "LabelBudget"):
-        from . import judge_budget
-
-        return getattr(judge_budget, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

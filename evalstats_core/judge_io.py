@@ -28,6 +28,7 @@ import numpy as np
 from ._results import excludes_zero
 from .data import question_scores
 from .errors import EvalStatsError, EvalStatsWarning
+from .escape import escape_latex, escape_markdown
 from .human_labels import (  # noqa: F401 - the labels' reader, re-exported (the workbench, tests)
     HUMAN_NAMES,
     NotLabels,
@@ -331,7 +332,6 @@ def report_frame(section: JudgeSection) -> Any:
 def add_to_report(text: str, fmt: str, section: JudgeSection, *, table: str = "models", wide: bool = True) -> str:
     """The report ``text`` (as :func:`~evalstats_core.report.render` made it) with the judge section (LaTeX:
     :func:`latex_section`, ``wide`` as the report's tables)."""
-    from .report import escape_markdown
 
     if fmt == "json":
         doc = add_json_blocks(json.loads(text), section)
@@ -352,7 +352,6 @@ def add_to_report(text: str, fmt: str, section: JudgeSection, *, table: str = "m
 def latex_section(section: JudgeSection, *, wide: bool = True) -> str:
     """The judge table as a LaTeX float that fits a one-column page and a two-column one (``table*``; ``wide=False``:
     ``table``, one column of two), with its caption, then the comparisons' sentences. Needs booktabs and tabularx."""
-    from .report import escape_latex
 
     lines = []
     for model, est, _ in section.models:

@@ -26,14 +26,13 @@ import csv
 import io
 import json
 import math
-import shlex
 from typing import Any
 
 from .analysis import Analysis, PairResult
 from .errors import EvalStatsError
 from .escape import csv_safe, escape_latex, escape_markdown
-from .flags import analysis_flags, reading_flags
 from .report_display import (
+    COMMAND,
     MATRIX_FROM,
     clipped_note,
     comparisons_details,
@@ -45,6 +44,8 @@ from .report_display import (
     model_intervals,
     models_display,
     quote_label,
+    quote_path,
+    settings,
     settings_document,
 )
 from .report_latex import LONGTABLE_ROWS
@@ -71,8 +72,6 @@ __all__ = ["render", "models_table", "comparisons_table", "models_csv", "compari
            "csv_safe", "version", "benchmark", "quote_path", "COMMAND", "LONGTABLE_ROWS", "summary_lines"]
 
 FORMATS = ("markdown", "latex", "csv", "json", "html")
-#: The command the reports print (``python -m evalstats_core`` runs the same).
-COMMAND = "evalbars"
 
 
 # ---------------------------------------------------------------------------------------------- tables
@@ -196,50 +195,6 @@ def _clean(x: Any) -> Any:
     if isinstance(x, float) and not math.isfinite(x):
         return None
     return x
-
-
-def settings(analysis: Analysis) -> dict[str, Any]:
-    """Everything needed to reproduce the analysis, including the command line."""
-
-    cmd = [f"{COMMAND} analyze", analysis.source or quote_path(analysis.name)]  # source: quoted paths
-    if analysis.format in ("long", "wide"):  # a results table: its layout and roles (harness logs: their importers)
-        roles = (("format", analysis.format), ("question_col", analysis.question_col),
-                 ("model_col", analysis.model_col), ("score_col", analysis.score_col),
-                 ("cluster_col", analysis.cluster_col))
-        cmd += reading_flags((k, v) for k, v in roles if v is not None)
-    cmd += list(analysis.reading)  # --ignore-col, --runs-in-ids, --duplicates ...: how the file was read
-    cmd += analysis_flags({"baseline": analysis.baseline, "confidence": analysis.confidence,
-                           "adjust": analysis.adjust, "paired": analysis.paired, "use_clusters": analysis.clustered,
-                           "method": analysis.method, "interval": analysis.interval,
-                           "wild_bootstrap": analysis.wild_bootstrap, "n_boot": analysis.n_boot,
-                           "seed": analysis.seed})
-    return {
-        "file": analysis.name, "format": analysis.format, "question_col": analysis.question_col,
-        "model_col": analysis.model_col, "score_col": analysis.score_col, "cluster_col": analysis.cluster_col,
-        "confidence": analysis.confidence, "baseline": analysis.baseline, "paired": analysis.paired,
-        "clustered": analysis.clustered, "adjust": analysis.adjust, "se_method": analysis.method,
-        "cluster_se": analysis.method,
-        "interval": analysis.interval, "wild_bootstrap": analysis.wild_bootstrap,
-        "n_boot": analysis.n_boot if analysis.wild_bootstrap else None,
-        "seed": analysis.seed if analysis.wild_bootstrap else None, "score_kind": analysis.score_kind,
-        "n_questions": analysis.n_questions, "n_clusters": analysis.n_clusters, "notes": list(analysis.notes),
-        "command": " ".join(cmd), "evalstats_version": version(),
-    }
-
-
-def _quote(text: str) -> str:
-    return shlex.quote(str(text))
-
-
-def quote_path(path: str) -> str:
-    """A file name for a shell command line: quoted, and ``./`` before a name starting with ``-`` (else the
-    command would read it as an option).
-
-    >>> print(quote_path("-x.csv"), quote_path("my file.csv"))
-    ./-x.csv 'my file.csv'
-    """
-    path = str(path)
-    return _quote("./" + path if path.startswith("-") else path)
 
 
 def _model_doc(m: Any) -> dict[str, Any]:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import shlex
 from typing import TYPE_CHECKING, Any
 
 from .analysis import Analysis, _data_frame
 from .escape import NAME_CAP, elide, elide_words
+from .flags import analysis_flags, reading_flags
+from .report_words import version
 from .vocabulary import ADJUST_LABELS, NONE, TESTS, Formatter, fmt_df, fmt_p, fmt_r, level
 
 if TYPE_CHECKING:  # frames are built by _data_frame, which imports pandas when a display is asked for
@@ -207,8 +210,6 @@ def settings_document(analysis: Analysis, *, interval_method: str | None = None,
     carries the interval (``--interval``) and standard-error (``--cluster-se``) choices, so the command
     line's numbers are the page's.
     """
-    from .report import settings
-
     doc = settings(analysis)
     doc["interval_method"] = interval_method or analysis.interval
     doc["file"] = file_name
@@ -247,3 +248,54 @@ def leader_frame(analysis: Analysis, leader: str) -> pd.DataFrame:
                      "significant": bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)})
     frame = _data_frame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
     return frame.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)  # closest first
+
+
+#: The command the reports print (``python -m evalstats_core`` runs the same).
+COMMAND = "evalbars"
+
+
+
+def settings(analysis: Analysis) -> dict[str, Any]:
+    """Everything needed to reproduce the analysis, including the command line."""
+
+    cmd = [f"{COMMAND} analyze", analysis.source or quote_path(analysis.name)]  # source: quoted paths
+    if analysis.format in ("long", "wide"):  # a results table: its layout and roles (harness logs: their importers)
+        roles = (("format", analysis.format), ("question_col", analysis.question_col),
+                 ("model_col", analysis.model_col), ("score_col", analysis.score_col),
+                 ("cluster_col", analysis.cluster_col))
+        cmd += reading_flags((k, v) for k, v in roles if v is not None)
+    cmd += list(analysis.reading)  # --ignore-col, --runs-in-ids, --duplicates ...: how the file was read
+    cmd += analysis_flags({"baseline": analysis.baseline, "confidence": analysis.confidence,
+                           "adjust": analysis.adjust, "paired": analysis.paired, "use_clusters": analysis.clustered,
+                           "method": analysis.method, "interval": analysis.interval,
+                           "wild_bootstrap": analysis.wild_bootstrap, "n_boot": analysis.n_boot,
+                           "seed": analysis.seed})
+    return {
+        "file": analysis.name, "format": analysis.format, "question_col": analysis.question_col,
+        "model_col": analysis.model_col, "score_col": analysis.score_col, "cluster_col": analysis.cluster_col,
+        "confidence": analysis.confidence, "baseline": analysis.baseline, "paired": analysis.paired,
+        "clustered": analysis.clustered, "adjust": analysis.adjust, "se_method": analysis.method,
+        "cluster_se": analysis.method,
+        "interval": analysis.interval, "wild_bootstrap": analysis.wild_bootstrap,
+        "n_boot": analysis.n_boot if analysis.wild_bootstrap else None,
+        "seed": analysis.seed if analysis.wild_bootstrap else None, "score_kind": analysis.score_kind,
+        "n_questions": analysis.n_questions, "n_clusters": analysis.n_clusters, "notes": list(analysis.notes),
+        "command": " ".join(cmd), "evalstats_version": version(),
+    }
+
+
+
+def _quote(text: str) -> str:
+    return shlex.quote(str(text))
+
+
+
+def quote_path(path: str) -> str:
+    """A file name for a shell command line: quoted, and ``./`` before a name starting with ``-`` (else the
+    command would read it as an option).
+
+    >>> print(quote_path("-x.csv"), quote_path("my file.csv"))
+    ./-x.csv 'my file.csv'
+    """
+    path = str(path)
+    return _quote("./" + path if path.startswith("-") else path)

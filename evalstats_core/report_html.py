@@ -22,6 +22,7 @@ from .report_display import (
     model_intervals,
     models_display,
     names_elided,
+    settings,
 )
 from .report_words import benchmark, method_line, methods_paragraph, summary_lines, verdicts, version
 
@@ -86,8 +87,6 @@ def charts_svg(analysis: Analysis) -> list[tuple[str, str]]:
 def html_report(analysis: Analysis, *, charts: bool = True) -> str:
     """The whole report as one self-contained HTML page (see the module docstring); user strings longer than
     :data:`~evalstats_core.escape.NAME_CAP` characters are elided (:func:`names_elided`)."""
-    from .report import settings
-
     analysis = names_elided(analysis)
 
     name = benchmark(analysis)
