@@ -20,6 +20,7 @@ from evalstats_core.judge_apply import corrected_analysis
 from evalstats_core.judge_io import (
     agreement_frame,
     budget_frame,
+    chart_subtitle,
     detect_human_col,
     human_scorers,
     intervals_frame,
@@ -71,8 +72,8 @@ def _choices(prepared) -> list[str]:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _spec(frame, title: str) -> dict:
-    return compile_spec(three_intervals(frame, title=title))
+def _spec(frame, title: str, subtitle: str = "") -> dict:
+    return compile_spec(three_intervals(frame, title=title, subtitle=subtitle))
 
 
 def _column(prepared) -> str | None:
@@ -152,10 +153,11 @@ def _show(section, name: str) -> None:
     st.markdown("### The judge against the human labels")
     st.markdown(f"Human labels from {esc(section.source)}. The **corrected** estimate (prediction-powered, PPI++) "
                 "combines the judge's verdict on every question with the humans' on the labelled ones; it is the "
-                "number to report. The tables above treat the judge's verdicts as the truth.")
+                "number to report, and the tables above show it.")
     frame = intervals_frame(section)
-    shell.chart(_spec(frame, f"Judge only, human only and corrected, {name}"),
-                " ".join(esc(model_sentence(m, e, section.budgets[m])) for m, e, _ in section.models
+    title, subtitle = f"Judge, humans, corrected: {name}", chart_subtitle(section)
+    shell.chart(_spec(frame, title, subtitle), title=title, subtitle=subtitle,
+                summary=" ".join(esc(model_sentence(m, e, section.budgets[m])) for m, e, _ in section.models
                          if section.budgets.get(m) is not None),
                 name="analyze_judge")
     if section.comparisons:

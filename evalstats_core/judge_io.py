@@ -39,7 +39,7 @@ from .human_labels import (  # noqa: F401 - the labels' reader, re-exported (the
 from .judge_strata import ppi_compare_stratified, ppi_stratified, selection_check
 
 __all__ = ["HUMAN_NAMES", "JudgeSection", "detect_human_col", "human_matrix", "labels_file_matrix",
-           "judge_section", "Uncorrected", "human_scorers", "add_to_report", "add_json_blocks", "report_frame", "section_intro", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
+           "judge_section", "Uncorrected", "human_scorers", "chart_subtitle", "add_to_report", "add_json_blocks", "report_frame", "section_intro", "judge_json", "verdict_sentences", "section_for", "intervals_frame",
            "model_sentence", "agreement_frame", "budget_frame"]
 
 @dataclass(frozen=True, slots=True)
@@ -482,6 +482,17 @@ def human_scorers(dataset: Any) -> list[str]:
         for group in _OTHERS.findall(note):
             out += [x for x in group.split(", ") if x and x not in out]
     return out
+
+
+def chart_subtitle(section: JudgeSection) -> str:
+    """The judge chart's subtitle: the method and the labels (e.g. "95% intervals · corrected: PPI++ with 300
+    human labels per model (column 'human') · judge only · human labels only")."""
+    counts = sorted({e.n_labeled for _, e, _ in section.models})
+    labels = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}-{counts[-1]:,}" if counts else "no"
+    level = next((f"{round(100 * e.confidence, 2):g}%" for _, e, _ in section.models), "95%")
+    method = ("stratified by the judge's verdict" if any(e.stratified for _, e, _ in section.models) else "PPI++")
+    return (f"{level} intervals · corrected: {method} with {labels} human labels per model ({section.source}) · "
+            "judge only · human labels only")
 
 
 def intervals_frame(section: JudgeSection, *, comparisons: bool = False) -> Any:

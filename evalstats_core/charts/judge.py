@@ -18,29 +18,40 @@ _COLORS = [PALETTE[3], PALETTE[7], PALETTE[0]]
 
 
 def three_intervals(frame: pd.DataFrame, *, title: str = "", truth: float | None = None, zero_line: bool = False,
-                    x_title: str = "Score with 95% interval") -> alt.LayerChart:
-    """One row per model (``label``), three intervals per row (``kind``): ``estimate, ci_low, ci_high``."""
+                    x_title: str = "Score with 95% interval", subtitle: str = "") -> alt.LayerChart:
+    """One row per model (``label``), its three intervals (``kind``) side by side in the row: ``estimate, ci_low,
+    ci_high``. One axis label per model (never one per interval, which overprinted at 10 models), the x axis from
+    the lowest end to the highest (with the truth or zero line when drawn), ``subtitle`` under the title (the
+    method and the labels)."""
     fmt = ".1%"
     color = alt.Color("kind:N", sort=list(KIND_ORDER), scale=alt.Scale(domain=list(KIND_ORDER), range=_COLORS),
                       legend=legend(title=None, orient="top"))
     tooltip = [alt.Tooltip("label:N", title="model"), alt.Tooltip("kind:N"),
                alt.Tooltip("estimate:Q", format=fmt), alt.Tooltip("ci_low:Q", format=fmt),
                alt.Tooltip("ci_high:Q", format=fmt)]
-    one = frame["label"].nunique() == 1  # a single estimate: its rows are just the three kinds
-    frame = frame.assign(row=[kind if one else f"{lab} · {kind}"
-                              for lab, kind in zip(frame["label"], frame["kind"], strict=True)])
-    base = alt.Chart(frame).encode(y=alt.Y("row:N", sort=None, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
-                                   color=color, tooltip=tooltip)
+    ends = pd.concat([frame["ci_low"], frame["ci_high"], frame["estimate"]]).dropna()
+    if truth is not None or zero_line:
+        ends = pd.concat([ends, pd.Series([0.0 if truth is None else truth])])
+    lo, hi = (float(ends.min()), float(ends.max())) if len(ends) else (0.0, 1.0)
+    pad = 0.03 * (hi - lo) if hi > lo else 0.01
+    x_scale = alt.Scale(zero=False, nice=False, domain=[lo - pad, hi + pad])
+    n_rows = max(int(frame["label"].nunique()), 1)
+    base = alt.Chart(frame).encode(
+        y=alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=220)),
+        yOffset=alt.YOffset("kind:N", sort=list(KIND_ORDER), scale=alt.Scale(domain=list(KIND_ORDER))),
+        color=color, tooltip=tooltip)
     bars = base.mark_rule(strokeWidth=3).encode(
-        x=alt.X("ci_low:Q", title=x_title, axis=alt.Axis(format=fmt), scale=alt.Scale(zero=False)), x2="ci_high:Q")
-    points = base.mark_point(filled=True, size=70).encode(x="estimate:Q")
+        x=alt.X("ci_low:Q", title=x_title, axis=alt.Axis(format=fmt), scale=x_scale), x2="ci_high:Q")
+    points = base.mark_point(filled=True, size=60).encode(x="estimate:Q")
     layers = [bars, points]
     if truth is not None or zero_line:
         value = 0.0 if truth is None else truth
         layers.insert(0, alt.Chart(pd.DataFrame({"x": [value]})).mark_rule(strokeDash=[4, 4], color="#888888")
-                      .encode(x="x:Q"))
-    chart = alt.layer(*layers).properties(height=180 + 30 * len(frame))  # plot, legend (3 lines on a phone) and title
-    return chart.properties(title=title) if title else chart
+                      .encode(x=alt.X("x:Q", scale=x_scale)))
+    chart = alt.layer(*layers).properties(height=120 + 42 * n_rows)  # three intervals a row, legend and title
+    if title or subtitle:
+        return chart.properties(title=alt.TitleParams(title or "", subtitle=subtitle or alt.Undefined))
+    return chart
 
 
 def coverage_lab(frame: pd.DataFrame, *, title: str = "") -> alt.LayerChart:
