@@ -244,7 +244,7 @@ def _estimate(f: np.ndarray, h: np.ndarray, clusters: Any, confidence: float, la
         )
     codes, n_clusters = _codes(clusters, n_total)
     est, se, df, weight = ppi_fit(f, h, lab, codes, lam)
-    low, high = ppi_interval(f, h, lab, est, se, df, level, small_counts=small_counts)
+    low, high = ppi_interval(f, h, lab, est, se, df, level, small_counts=small_counts, clustered=clusters is not None)
     y = h[lab]
     notes = _notes(n, n_clusters, clusters is not None, df)
     judge_only, human_only = _side_intervals(f, h, lab, clusters, level)

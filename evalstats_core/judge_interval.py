@@ -18,11 +18,11 @@ import numpy as np
 
 from ._clusters import t_crit
 
-__all__ = ["ppi_interval", "pair_count_terms", "small_count_terms", "count_terms", "jeffreys_limits"]
+__all__ = ["ppi_interval", "effective_count_limits", "effective_floor", "EFFECTIVE_SKEW", "pair_count_terms", "small_count_terms", "count_terms", "jeffreys_limits"]
 
 
 def ppi_interval(f: np.ndarray, h: np.ndarray, lab: np.ndarray, est: float, se: float, df: float,
-                 level: float, *, small_counts: bool = True) -> tuple[float, float]:
+                 level: float, *, small_counts: bool = True, clustered: bool = False) -> tuple[float, float]:
     """``(ci_low, ci_high)`` of :func:`~evalstats_core.judge.ppi_mean` from
     :func:`~evalstats_core.judge.ppi_fit`'s numbers.
 
@@ -172,7 +172,57 @@ def ppi_interval(f: np.ndarray, h: np.ndarray, lab: np.ndarray, est: float, se: 
     if small_counts and _zero_one(h[lab]) and _zero_one(f):
         d_lo, d_hi = small_count_terms(h[None, :], f[None, :], lab[None, :], level)
         lo2, hi2 = lo2 + float(d_lo[0]), hi2 + float(d_hi[0])
+        if clustered and se > 0:  # near 0% or 100% with clusters: at least the effective-count limits
+            low, high = effective_floor(np.array([est]), np.array([se]), np.array([df]), level,
+                                        np.array([est - math.sqrt(max(lo2, 0.0))]),
+                                        np.array([est + math.sqrt(max(hi2, 0.0))]))
+            return float(low[0]), float(high[0])
     return est - math.sqrt(max(lo2, 0.0)), est + math.sqrt(max(hi2, 0.0))
+
+
+#: The effective-count floor applies where the binomial skewness ``|1 - 2p| / sqrt(n* p (1 - p))`` on the effective
+#: number of questions exceeds this (clustered 0/1 near 0% or 100%; never at a pass rate of 0.5).
+EFFECTIVE_SKEW = 0.2
+
+
+def effective_floor(est: Any, se: Any, df: Any, level: float, low: Any, high: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` widened to at least :func:`effective_count_limits` where the effective binomial skewness
+    exceeds :data:`EFFECTIVE_SKEW`; unchanged elsewhere (row-wise arrays)."""
+    est, se, df = (np.asarray(x, dtype=float) for x in (est, se, df))
+    ok = se > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        k_lo, k_hi, n_eff = effective_count_limits(est, np.where(ok, se, 1.0), df, level, counts=True)
+        p = np.clip(est, 1e-12, 1 - 1e-12)
+        skew = np.abs(1 - 2 * p) / np.sqrt(n_eff * p * (1 - p))
+    use = ok & (skew > EFFECTIVE_SKEW)
+    return np.where(use, np.minimum(low, k_lo), low), np.where(use, np.maximum(high, k_hi), high)
+
+
+def effective_count_limits(est: Any, se: Any, df: Any, level: float, *, counts: bool = False) -> tuple[np.ndarray, ...]:
+    """Clopper-Pearson limits on the effective number of questions (Korn & Graubard 1998), row-wise arrays.
+
+    ``n* = p (1 - p) / se^2 * (z / t(df))^2`` with ``p`` the estimate and ``se`` its clustered (CR2) standard
+    error, ``x* = p n*``; the limits are the Beta quantiles of Clopper & Pearson at ``(x*, n*)``. A clustered 0/1
+    judge-corrected interval is at least this wide: near 0% or 100% the clustered mean is skewed, and the
+    symmetric t arms missed on the far side (``bench/bench_judge39_grid.py``: a 0.99 / 0.99 judge at a true pass
+    rate of 0.95, 300 labels of 1,000 in 12 unequal clusters, covered 89.5% with t arms; 94.7% with these limits
+    taken as the floor, at 18% more width). ``counts=True`` adds ``n*`` (:func:`effective_floor` applies the limits only
+    where the skewness on ``n*`` exceeds :data:`EFFECTIVE_SKEW`: at a pass rate of 0.5 they would only widen an
+    interval that already covers).
+
+    Korn & Graubard 1998, "Confidence intervals for proportions with small expected number of positive counts
+    estimated from survey data", Survey Methodology 24(2).
+    """
+    from scipy.special import betaincinv, ndtri, stdtrit
+
+    a = (1.0 - level) / 2.0
+    p = np.clip(np.asarray(est, dtype=float), 1e-12, 1 - 1e-12)
+    se, df = np.asarray(se, dtype=float), np.asarray(df, dtype=float)
+    n_eff = p * (1 - p) / np.maximum(se * se, 1e-300) * (ndtri(1 - a) / stdtrit(df, 1 - a)) ** 2
+    x = p * n_eff
+    low = betaincinv(np.maximum(x, 1e-12), n_eff - x + 1, a)  # Clopper & Pearson 1934 at the effective counts
+    high = betaincinv(x + 1, np.maximum(n_eff - x, 1e-12), 1 - a)
+    return (low, high, n_eff) if counts else (low, high)
 
 
 def pair_count_terms(ya: np.ndarray, fa: np.ndarray, yb: np.ndarray, fb: np.ndarray, lab: np.ndarray,

@@ -20,7 +20,7 @@ import numpy as np
 from scipy.special import stdtrit
 
 from ._clusters import hat_complement
-from .judge_interval import pair_count_terms, small_count_terms
+from .judge_interval import effective_floor, pair_count_terms, small_count_terms
 
 __all__ = ["ppi_rows", "ppi_pair_rows"]
 
@@ -78,7 +78,11 @@ def ppi_rows(f: np.ndarray, h: np.ndarray, lab: np.ndarray, codes: Any = None, *
         zero_one = np.all((f == 0) | (f == 1), axis=1) & np.all(~lab | (h == 0) | (h == 1), axis=1)
         d_lo, d_hi = small_count_terms(h, f, lab, level)
         lo2, hi2 = lo2 + np.where(zero_one, d_lo, 0.0), hi2 + np.where(zero_one, d_hi, 0.0)
-    return est, se, df, lam, est - np.sqrt(np.maximum(lo2, 0.0)), est + np.sqrt(np.maximum(hi2, 0.0))
+    low, high = est - np.sqrt(np.maximum(lo2, 0.0)), est + np.sqrt(np.maximum(hi2, 0.0))
+    if small_counts and codes is not None:  # clustered 0/1 near a bound: the effective-count floor (ppi_interval)
+        f_low, f_high = effective_floor(est, np.where(zero_one, se, 0.0), df, level, low, high)
+        low, high = np.where(zero_one, f_low, low), np.where(zero_one, f_high, high)
+    return est, se, df, lam, low, high
 
 
 def ppi_pair_rows(fa: np.ndarray, ya: np.ndarray, fb: np.ndarray, yb: np.ndarray, lab: np.ndarray,

@@ -140,9 +140,12 @@ def _combine(f: np.ndarray, y: np.ndarray, lab: np.ndarray, strata: np.ndarray, 
     dev = y[lab] - means[strata[lab]]
     var_s = np.bincount(strata[lab], weights=dev * dev, minlength=k) / np.maximum(n - 1, 1)
     v = w * w * var_s / np.maximum(n, 1)
-    se = math.sqrt(float(v.sum()))
+    # the strata's shares are a sample too (of the questions the eval could have had): sum_s w_s (mean_s - est)^2 / N
+    between = float(w @ (means - est) ** 2) / strata.size
+    se = math.sqrt(float(v.sum()) + between)
     with np.errstate(invalid="ignore", divide="ignore"):
         df = float(v.sum() ** 2 / np.sum(np.where(n > 1, v * v / np.maximum(n - 1, 1), 0.0))) if v.sum() > 0 else math.inf
+    df = df if math.isfinite(df) else math.inf
     if values:  # MOVER over each stratum's Jeffreys limits of P(y = +1) and P(y = -1)
         z2 = float(ndtri(0.5 + level / 2.0)) ** 2
         lo2 = hi2 = 0.0
@@ -155,6 +158,7 @@ def _combine(f: np.ndarray, y: np.ndarray, lab: np.ndarray, strata: np.ndarray, 
             down, up = w * w * (p - low) ** 2, w * w * (high - p) ** 2
             lo2 += float((down if sign > 0 else up).sum())
             hi2 += float((up if sign > 0 else down).sum())
+        lo2, hi2 = lo2 + z2 * between, hi2 + z2 * between
         return est, se, math.inf, est - math.sqrt(lo2), est + math.sqrt(hi2)
     t = float(stdtrit(df, 0.5 + level / 2.0)) if math.isfinite(df) else float(ndtri(0.5 + level / 2.0))
     return est, se, df, est - t * se, est + t * se

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy.stats import beta as beta_dist
 from scipy.stats import norm
 from scipy.stats import t as student_t
 from statsmodels.stats.proportion import proportion_confint
@@ -49,8 +50,13 @@ def test_zero_one_interval_is_the_mover_of_the_docstring(clusters):
         low, high = _jeffreys_oracle(k, m, z * z)
         lo2 += w * w * ((p - low) ** 2 - z * z * p * (1 - p) / m)
         hi2 += w * w * ((high - p) ** 2 - z * z * p * (1 - p) / m)
-    assert (est.ci_low, est.ci_high) == pytest.approx((est.estimate - math.sqrt(lo2), est.estimate + math.sqrt(hi2)),
-                                                      rel=1e-9)
+    low, high = est.estimate - math.sqrt(lo2), est.estimate + math.sqrt(hi2)
+    a, p = 0.025, est.estimate
+    n_eff = p * (1 - p) / est.se**2 * (z / t) ** 2
+    if clusters and abs(1 - 2 * p) / math.sqrt(n_eff * p * (1 - p)) > 0.2:  # issue 39: clustered and skewed:
+        low = min(low, float(beta_dist.ppf(a, p * n_eff, n_eff - p * n_eff + 1)))  # at least Clopper-Pearson on
+        high = max(high, float(beta_dist.ppf(1 - a, p * n_eff + 1, n_eff - p * n_eff)))  # the effective counts
+    assert (est.ci_low, est.ci_high) == pytest.approx((low, high), rel=1e-9)
 
 
 def test_no_labelled_false_pass_reaches_further_down():
@@ -115,10 +121,12 @@ def test_forty_labels_and_a_lenient_judge_cover():
 
 def test_clustered_near_perfect_judge_is_not_conservative():
     """12 unequal clusters, 40 labels, a 0.99 / 0.99 judge: with the binomial limits at the t(df) level (about
-    99% when df is near 5) these 2,000 seeded evals covered 98.2%; at the nominal level they must stay within 97%."""
+    99% when df is near 5) these 2,000 seeded evals covered 98.2%; at the nominal level 96.9%, and with issue 39's
+    effective-count floor for clusters (needed at a pass rate of 0.95) 97.1%. Issue 39's decision: the bound that
+    matters is the lower one (93%); over-coverage is reported, not capped, so the check above 97% is now 98%."""
     c = judge_coverage(n_total=2000, n_labeled=40, sensitivity=0.99, specificity=0.99, n_clusters=12, reps=2000,
                        rng=11, judge_only=False)
-    assert 0.93 <= c.corrected <= 0.97
+    assert 0.93 <= c.corrected <= 0.98
 
 
 @pytest.mark.parametrize("clusters", [0, 12])
