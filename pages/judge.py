@@ -9,15 +9,15 @@ from evalstats_core.lessons import judge as lesson
 
 content = shell.page_setup("judge")
 state = shell.UrlState(
-    {"judge_sens": 0.97, "judge_spec": 0.47, "judge_labels": 200, "judge_bias": 0.25},
+    {"judge_sens": 0.97, "judge_spec": 0.83, "judge_labels": 200, "judge_bias": 0.25, "judge_selected": False},
     bounds={"judge_sens": (0.5, 0.99), "judge_spec": (0.3, 0.99), "judge_labels": (30, 240),
             "judge_bias": (0.0, 0.3)},
 )
 
 
-@st.cache_data(max_entries=64, show_spinner="Simulating 2,400 evals…")
-def _lab(sens: float, spec: float, labels: int):
-    frame = lesson.coverage_lab(sens, spec, labels)
+@st.cache_data(max_entries=64, show_spinner="Simulating 1,200 evals…")
+def _lab(sens: float, spec: float, labels: int, selected: bool):
+    frame = lesson.coverage_lab(sens, spec, labels, selected=selected)
     return frame, compile_spec(charts.coverage_lab(frame)), lesson.coverage_sentence(frame)
 
 
@@ -38,7 +38,8 @@ left, mid, right = st.columns(3)
 sens = left.slider("Judge sensitivity", 0.5, 0.99, step=0.01, key="judge_sens", format="%.2f")
 spec = mid.slider("Judge specificity", 0.3, 0.99, step=0.01, key="judge_spec", format="%.2f")
 labels = right.slider("Human labels", 30, 240, step=10, key="judge_labels")
-frame, chart, sentence = _lab(sens, spec, labels)
+selected = st.toggle("Labels chosen by the judge (humans audit its fails first)", key="judge_selected")
+frame, chart, sentence = _lab(sens, spec, labels, selected)
 shell.chart(chart, sentence, name="judge_coverage", title="How often each 95% interval covers the true pass rate")
 st.markdown(_budget(sens, spec))
 

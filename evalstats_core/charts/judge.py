@@ -54,21 +54,28 @@ def three_intervals(frame: pd.DataFrame, *, title: str = "", truth: float | None
     return chart
 
 
-def coverage_lab(frame: pd.DataFrame, *, title: str = "") -> alt.LayerChart:
-    """Coverage (``coverage``) against questions (``n_total``), one line per interval (``kind``), 95% rule."""
-    color = alt.Color("kind:N", scale=alt.Scale(domain=["judge only", "corrected"], range=[_COLORS[0], _COLORS[2]]),
+def coverage_lab(frame: pd.DataFrame, *, title: str = "") -> alt.HConcatChart:
+    """Coverage (``coverage``) against questions (``n_total``), one line per interval (``kind``: judge only,
+    corrected, and stratified when the labels were chosen by the judge), with the 95% rule; beside it the same
+    intervals' mean half-width (``half_width``), so the price of covering is in the picture."""
+    kinds = [k for k in ("judge only", "corrected", "stratified") if k in set(frame["kind"])]
+    colors = {"judge only": _COLORS[0], "corrected": _COLORS[2], "stratified": PALETTE[2]}
+    color = alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[colors[k] for k in kinds]),
                       legend=legend(title=None, orient="top"))
+    x = alt.X("n_total:Q", title="Questions the judge graded",
+              scale=alt.Scale(type="log", domain=[float(frame["n_total"].min()), float(frame["n_total"].max())]),
+              axis=alt.Axis(values=sorted(frame["n_total"].unique().tolist()), format=","))
+    tooltip = [alt.Tooltip("kind:N"), alt.Tooltip("n_total:Q", format=","), alt.Tooltip("coverage:Q", format=".1%"),
+               alt.Tooltip("half_width:Q", format=".1%", title="half-width")]
     lines = alt.Chart(frame).mark_line(point=True).encode(
-        x=alt.X("n_total:Q", title="Questions the judge graded",
-                scale=alt.Scale(type="log", domain=[float(frame["n_total"].min()), float(frame["n_total"].max())]),
-                axis=alt.Axis(values=sorted(frame["n_total"].unique().tolist()), format=",")),
-        y=alt.Y("coverage:Q", title="Intervals that cover the truth",
-                axis=alt.Axis(format=".0%", values=[0, 0.25, 0.5, 0.75, 0.95]), scale=alt.Scale(domain=[0, 1])),
-        color=color,
-        tooltip=[alt.Tooltip("kind:N"), alt.Tooltip("n_total:Q", format=","), alt.Tooltip("coverage:Q", format=".1%")],
-    )
+        x=x, y=alt.Y("coverage:Q", title="Intervals that cover the truth",
+                     axis=alt.Axis(format=".0%", values=[0, 0.25, 0.5, 0.75, 0.95]), scale=alt.Scale(domain=[0, 1])),
+        color=color, tooltip=tooltip)
     target = alt.Chart(pd.DataFrame({"y": [0.95]})).mark_rule(strokeDash=[4, 4], color="#888888").encode(y="y:Q")
-    chart = alt.layer(target, lines).properties(height=260)
+    widths = alt.Chart(frame).mark_line(point=True).encode(
+        x=x, y=alt.Y("half_width:Q", title="Mean half-width", axis=alt.Axis(format=".1%"),
+                     scale=alt.Scale(zero=True)), color=color, tooltip=tooltip)
+    chart = alt.hconcat(alt.layer(target, lines).properties(height=260), widths.properties(height=260))
     return chart.properties(title=title) if title else chart
 
 

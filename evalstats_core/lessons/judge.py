@@ -3,7 +3,8 @@
 ==============================  =====================================================================
 ``coverage_lab(...)``           coverage of the judge-only and the corrected (PPI++) 95% intervals as
                                 the number of judged questions grows (vectorised, seeded)
-``coverage_sentence(frame)``    the sentence under the lab, built from its table
+``coverage_sentence(frame)``    the sentence under the lab, built from its table (with labels chosen by
+                                the judge: PPI's bias and the stratified estimate's coverage)
 ``flip_panel(...)``             one seeded comparison whose judge is more lenient with model B: the
                                 difference as the judge sees it, from the humans alone, and corrected
 ``flip_sentence(frame)``        the sentence under the panel, built from its table
@@ -26,25 +27,35 @@ from .._validate import check_confidence
 from ..errors import EvalStatsError
 from ..judge import ppi_compare
 from ..judge_budget import labels_needed
+from ..judge_interval import jeffreys_limits
 from ..judge_rows import ppi_rows
 from ..judge_sim import judged_eval
 from .problem import UNRESOLVED
 
-__all__ = ["SIZES", "budget_sentence", "coverage_lab", "coverage_sentence", "flip_panel", "flip_sentence",
+__all__ = ["SIZES", "SELECTED_WEIGHT", "budget_sentence", "coverage_lab", "coverage_sentence", "flip_panel", "flip_sentence",
            "lab_draws"]
 
 #: Numbers of judged questions in the lab.
 SIZES = (250, 500, 1000, 2000, 4000, 8000)
 
 
+#: With "labels chosen by the judge", a judge fail is this many times as likely to be labelled as a judge pass.
+SELECTED_WEIGHT = 4.0
+
+
 def lab_draws(n_total: int, n_labels: int, sensitivity: float, specificity: float, *, pass_rate: float = 0.7,
-              reps: int = 200, rng=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(truth, judge, labelled)`` arrays of shape (reps, n_total): seeded draws of the lab's evals."""
+              reps: int = 200, rng=None, selected: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(truth, judge, labelled)`` arrays of shape (reps, n_total): seeded draws of the lab's evals. ``selected``:
+    the ``n_labels`` are drawn with a judge fail :data:`SELECTED_WEIGHT` times as likely as a pass (weighted
+    sampling without replacement, by exponential keys), as when humans audit the judge's fails first."""
     gen = np.random.default_rng(rng)
     truth = gen.random((reps, n_total)) < pass_rate
     u = gen.random((reps, n_total))
     judge = np.where(truth, u < sensitivity, u < 1 - specificity)
-    order = np.argsort(gen.random((reps, n_total)), axis=1)
+    keys = gen.random((reps, n_total))
+    if selected:  # Efraimidis & Spirakis 2006: the n smallest Exp(1) / w are a weighted sample without replacement
+        keys = -np.log1p(-keys) / np.where(judge, 1.0, SELECTED_WEIGHT)
+    order = np.argsort(keys, axis=1)
     labelled = np.zeros((reps, n_total), dtype=bool)
     np.put_along_axis(labelled, order[:, :n_labels], True, axis=1)
     return truth.astype(float), judge.astype(float), labelled
@@ -56,17 +67,45 @@ def _ppi_rows(y: np.ndarray, f: np.ndarray, lab: np.ndarray, level: float) -> tu
     return est, low, high
 
 
+def _stratified_rows(y: np.ndarray, f: np.ndarray, lab: np.ndarray, level: float) -> tuple[np.ndarray, ...]:
+    """Row-wise :func:`~evalstats_core.judge_strata.ppi_stratified` (0/1): ``(estimate, ci_low, ci_high)``, NaN
+    where a verdict has no label."""
+    z2 = float(stdtrit(np.inf, 0.5 + level / 2.0)) ** 2
+    est, lo2, hi2 = 0.0, 0.0, 0.0
+    ok = np.ones(f.shape[0], dtype=bool)
+    means = []
+    for verdict in (1.0, 0.0):
+        cell = f == verdict
+        w = cell.mean(1)
+        m = (cell & lab).sum(1).astype(float)
+        k = (cell & lab & (y == 1)).sum(1).astype(float)
+        ok &= (m > 0) | (w == 0)
+        p = k / np.maximum(m, 1)
+        low, high = jeffreys_limits(k, np.maximum(m, 1), z2)
+        est = est + w * p  # post-stratified mean: sum_s (N_s / N) mean_{L,s}(y)
+        lo2, hi2 = lo2 + (w * (p - low)) ** 2, hi2 + (w * (high - p)) ** 2
+        means.append((w, p))
+    (w1, p1), (w0, p0) = means
+    between = z2 * w1 * w0 * (p1 - p0) ** 2 / f.shape[1]  # the verdicts' shares vary too (judge_strata._combine)
+    lo2, hi2 = lo2 + between, hi2 + between
+    nan = np.where(ok, 0.0, np.nan)
+    return est + nan, est - np.sqrt(lo2) + nan, est + np.sqrt(hi2) + nan
+
+
 def coverage_lab(sensitivity: float, specificity: float, n_labels: int, *, pass_rate: float = 0.7,
                  sizes: tuple[int, ...] = SIZES, reps: int = 200, confidence: float = 0.95,
-                 seed: int = 0) -> pd.DataFrame:
-    """Coverage of both intervals at each size: columns ``n_total, kind, coverage, half_width, bias``."""
+                 seed: int = 0, selected: bool = False) -> pd.DataFrame:
+    """Coverage of the intervals at each size: columns ``n_total, kind, coverage, half_width, bias``.
+
+    ``selected``: labels chosen by the judge's verdict (:func:`lab_draws`); the frame then adds the stratified
+    estimate (kind ``"stratified"``), which such labels leave unbiased and PPI does not."""
     level = check_confidence(confidence)
     if not 2 <= n_labels <= min(sizes) - 2:
         raise EvalStatsError(f"n_labels ({n_labels}) must be between 2 and {min(sizes) - 2}")
     rows = []
     for i, n_total in enumerate(sizes):
         y, f, lab = lab_draws(n_total, n_labels, sensitivity, specificity, pass_rate=pass_rate, reps=reps,
-                              rng=[seed, i])
+                              rng=[seed, i], selected=selected)
         est, low, high = _ppi_rows(y, f, lab, level)
         jm = f.mean(1)
         jh = stdtrit(n_total - 1, 0.5 + level / 2) * f.std(1, ddof=1) / np.sqrt(n_total)
@@ -75,6 +114,10 @@ def coverage_lab(sensitivity: float, specificity: float, n_labels: int, *, pass_
         rows.append((n_total, "corrected", float(((low <= pass_rate) & (pass_rate <= high)).mean()),
                      float((high - low).mean() / 2),
                      float(est.mean() - pass_rate)))
+        if selected:
+            s_est, s_low, s_high = _stratified_rows(y, f, lab, level)
+            rows.append((n_total, "stratified", float(np.nan_to_num((s_low <= pass_rate) & (pass_rate <= s_high)).mean()),
+                         float(np.nanmean(s_high - s_low) / 2), float(np.nanmean(s_est) - pass_rate)))
     return pd.DataFrame(rows, columns=["n_total", "kind", "coverage", "half_width", "bias"])
 
 
@@ -93,6 +136,14 @@ def coverage_sentence(frame: pd.DataFrame) -> str:
                  f"{100 * judge.loc[lo, 'coverage']:.0f}% of the time at {lo:,} questions and "
                  f"{100 * judge.loc[hi, 'coverage']:.0f}% at {hi:,}: more questions only narrow it around the "
                  "wrong value.")
+    strat = frame[frame["kind"] == "stratified"].set_index("n_total")
+    if len(strat):  # labels chosen by the judge: PPI is biased, the stratified estimate is not
+        return (f"{first} With labels chosen by the judge (a judge fail {SELECTED_WEIGHT:g} times as likely to be "
+                f"labelled), the PPI interval is off by {100 * corr['bias'].mean():+.1f} points and covers "
+                f"{100 * corr['coverage'].min():.0f}% to {100 * corr['coverage'].max():.0f}%; stratified by the "
+                f"judge's verdict it covers {100 * strat['coverage'].min():.0f}% to "
+                f"{100 * strat['coverage'].max():.0f}%, with a half-width of {100 * strat.loc[hi, 'half_width']:.1f} "
+                f"points at {hi:,} questions.")
     return (f"{first} The corrected interval covers {100 * corr['coverage'].min():.0f}% to "
             f"{100 * corr['coverage'].max():.0f}% at every size, with a half-width of "
             f"{100 * corr.loc[hi, 'half_width']:.1f} points at {hi:,} questions against the judge's "
