@@ -57,7 +57,9 @@ def test_all_agreeing_strata_never_give_zero_width():
     f = np.array([1.0] * 50 + [0.0] * 50)
     h = np.where(np.arange(100) % 5 == 0, f, np.nan)  # every labelled answer agrees with the judge
     s = ppi_stratified(f, h)
-    assert s.se == 0.0 and s.ci_low < s.estimate < s.ci_high
+    assert s.ci_low < s.estimate < s.ci_high  # no labelled error in either verdict: still a width
+    one = ppi_stratified(np.ones(100), np.where(np.arange(100) % 5 == 0, 1.0, np.nan))  # one verdict, all agree
+    assert one.se == 0.0 and one.ci_low < one.estimate == 1.0
     d = ppi_compare_stratified(f, h, f, h)
     assert d.ci_low < 0.0 < d.ci_high
     assert ppi_stratified(f, np.where(f == 1, h, np.nan)) is None  # no labelled fail: nothing to stratify on
