@@ -34,7 +34,7 @@ recommendations. *The American Statistician* 37(3), 242-247.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -541,3 +541,13 @@ def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str
 def _within_plus(within: np.ndarray, count: np.ndarray, dev_a: np.ndarray, dev_b: np.ndarray) -> np.ndarray:
     """One group's centred (co-)moment: the within-group sums plus ``sum_g n_g dev_a,g dev_b,g``."""
     return np.array([float(within.sum()) + float(count @ (dev_a * dev_b))])
+
+
+def two_model_sums(table: QuestionTable, model: str, baseline: str) -> FileSums:
+    """The unclustered :class:`~evalstats_core.sums.FileSums` of ``model`` and ``baseline`` alone (models 0 and 1):
+    one pass over those two columns of a question table."""
+
+    cols = [list(table.models).index(model), list(table.models).index(baseline)]
+    return file_sums(replace(table, models=(model, baseline), scores=table.scores[:, cols], k=table.k[:, cols],
+                             answered=table.answered[:, cols], cluster_codes=None, clusters=None, n_clusters=None,
+                             cluster_col=None))
