@@ -89,7 +89,7 @@ def check(rng, count=40) -> int:
             s_g = (d - d.mean()) @ onehot
             se = math.sqrt(float((s_g * s_g) @ consts[0])) / n
             old, gate, _, _ = verdicts(np.array([d.mean()]), np.array([se]), s_g[None, :], n, m, consts)
-            g = es.gate(es.load(frame(a[r], b[r], lab)), baseline="B", candidate="A", margin=m)
+            g = es.gate(es.load(frame(a[r], b[r], lab), cluster_col="cluster"), baseline="B", candidate="A", margin=m)
             want = "pass" if gate[0] else g.verdict if g.verdict != "pass" else "inconclusive"
             worst = max(worst, abs(g.pass_low - (d.mean() - consts[5] * se)))
             held += bool(old[0] and not gate[0])
@@ -143,7 +143,7 @@ def direct(reps: int, seed: int) -> None:
         passes = ends = 0
         kinds = {}
         for r in range(reps):
-            g = es.gate(es.load(frame(a[r], b[r], lab)), baseline="B", candidate="A", margin=m)
+            g = es.gate(es.load(frame(a[r], b[r], lab), cluster_col="cluster"), baseline="B", candidate="A", margin=m)
             passes += g.verdict == "pass"
             ends += g.interval.startswith("CR2") and g.ci_low > -m  # the gate of afe256d (CR2's 95% end alone)
             kinds[g.interval] = kinds.get(g.interval, 0) + 1

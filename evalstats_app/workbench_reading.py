@@ -27,7 +27,7 @@ from evalstats_core.limits import Limits
 from evalstats_core.reading import ReadingOptions
 
 from . import examples
-from .option_words import DUPLICATES, NO_CLUSTER, SCALES, esc, say
+from .option_words import DUPLICATES, NO_CLUSTER, SCALES, esc, for_workbench, say
 from .workbench import (
     AUTO_CLUSTER,
     DETECT,
@@ -442,8 +442,10 @@ def _inferred(prepared: Prepared, use_clusters: bool) -> None:
         cl = f"**{ds.n_clusters:,}** clusters in column '{esc(ds.cluster_col)}', of {sizes}"
     elif ds.n_clusters is not None:
         cl = f"cluster column '{esc(ds.cluster_col)}' found but **not used** (cluster set to none)"
-    else:
-        cl = "**no** cluster column: questions are treated as independent"
+    else:  # a cluster column found by its name with too few clusters is not read: its note says so (issue 46)
+        unread = next((n for n in ds.notes if " found by its name but not used: " in n), None)
+        cl = ("**no** cluster column: questions are treated as independent" if unread is None else
+              f"**not clustered**: {say(unread)}")
     st.markdown(
         f"**What was inferred** from {esc(ds.name)} ("
         + (f"{ds.file_type.upper()}, {ds.format} form, " if ds.format in ("long", "wide") else
@@ -452,8 +454,8 @@ def _inferred(prepared: Prepared, use_clusters: bool) -> None:
         f"({', '.join(esc(m) for m in ds.models)}); scores are {kind}; {k}; {cl}.")
     reading_warnings(ds.warnings)
     with st.expander("How the file was read"):
-        for note in ds.notes:
-            st.text("• " + note)
+        for note in ds.notes:  # an option named as the API names it (cluster_col=) is named as its control here
+            st.text("• " + for_workbench(note))
 
 
 def reading_warnings(warnings) -> None:

@@ -4,7 +4,8 @@
 names, else case-insensitive synonyms) and decides long or wide form. :func:`label_codes` and
 :func:`score_values` turn one column into integer codes or float scores, naming the file row of the
 first bad cell; :func:`wide_cells` melts the model columns of a wide file; :func:`question_clusters`
-checks that every question lies in one cluster.
+checks that every question lies in one cluster; :func:`unread_clusters` decides whether a cluster column
+nobody chose is read (one rule for every reader, engine and surface).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ if TYPE_CHECKING:  # imported where a column is parsed: find_roles, check_name a
     import pandas as pd
     import pyarrow as pa
 
-__all__ = ["categorical", "check_name", "code_dtype", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "role_notes", "score_values",
-           "tidy_frame", "wide_cells", "wide_notes"]
+__all__ = ["CLUSTERED_ON", "FOUND_CLUSTERS", "categorical", "check_name", "code_dtype", "distinct", "find_roles", "hidden_character", "label_codes", "question_clusters", "role_notes", "score_values",
+           "tidy_frame", "unread_clusters", "wide_cells", "wide_notes"]
 
 # Role -> accepted column names (normalised: lower case, spaces and dashes as "_"), in priority order.
 _SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -38,6 +39,21 @@ _TRUE = frozenset({"true", "yes", "t", "y", "pass", "passed"})
 _FALSE = frozenset({"false", "no", "f", "n", "fail", "failed"})
 _MISSING = frozenset({"", "na", "n/a", "nan", "null", "none"})
 _SCORE_FIX = "scores must be numbers, true/false or 0/1"
+
+#: How every reader's note on the cluster it found ends (a table's column, an Inspect metadata key, lm-eval's
+#: subtask): the validator takes these notes back when :func:`unread_clusters` leaves the clusters unread.
+CLUSTERED_ON = "standard errors are clustered on it"
+
+#: A cluster column nobody chose (found by its name, an Inspect key named subject..., lm-eval's subtasks) is read
+#: only with at least this many clusters. The gate never passes on 2 clusters (``gating.TWO_CLUSTERS``); on 3 or 4
+#: the CR2 t interval has 1-3 Satterthwaite degrees of freedom, so a pass needs the difference 4.5-7 standard
+#: errors above ``-margin`` (t at the 96% end): a ``category`` column of 2, 3 or 4 values unrelated to how the
+#: questions were drawn, read by its name, made the gate pass 0%, 64% and 74% of true +4-point gains (margin 2
+#: points, 400 paired questions) that it passes 100% of without it; with 5-8 values 88-92% (issue 46,
+#: ``bench/bench_found_clusters.py``, 200 files a row, seed 46). Below this many, the clustered interval is also
+#: the one the analysis sets beside the unclustered one (``cluster_cost.FEW_CLUSTERS``). A column the user chose
+#: is always read.
+FOUND_CLUSTERS = 5
 
 
 # ----------------------------------------------------------------------------------------------- roles
@@ -135,12 +151,34 @@ def role_notes(header: list[str], roles: dict[str, Any], worded: bool) -> list[s
     scores written as words."""
     notes = []
     if roles.get("cluster") is not None:
-        notes.append(f"cluster column '{header[roles['cluster']]}': standard errors are clustered on it")
+        notes.append(f"cluster column '{header[roles['cluster']]}': {CLUSTERED_ON}")
     if roles["ignored"]:
         notes.append(f"ignored column(s): {', '.join(roles['ignored'])}")
     if worded:
         notes.append("words such as true/false and yes/no were read as 1/0")
     return notes
+
+
+def unread_clusters(name: str, n_clusters: int, chosen: bool) -> str | None:
+    """Why a cluster column is not read, as the one-line note that says so and how to read it; None to read it.
+
+    Every reading (the in-memory validator, the DuckDB and Spark engines) asks this one function, so the command
+    line, the API and the workbench agree. A column the user chose (``chosen``) is always read; one found by its
+    name alone only with :data:`FOUND_CLUSTERS` clusters or more.
+
+    Examples
+    --------
+    >>> unread_clusters("category", 3, chosen=True) is None, unread_clusters("category", 40, chosen=False) is None
+    (True, True)
+    >>> print(unread_clusters("category", 3, chosen=False))
+    cluster column 'category' found by its name but not used: 3 clusters are too few for a clustered standard error (fewer than 5 leave it at most 3 degrees of freedom), so questions are treated as independent; to cluster on it anyway choose cluster_col='category'
+    """
+    if chosen or n_clusters >= FOUND_CLUSTERS:
+        return None
+    return (f"cluster column '{name}' found by its name but not used: {n_clusters} cluster"
+            f"{'' if n_clusters == 1 else 's'} {'is' if n_clusters == 1 else 'are'} too few for a clustered standard "
+            f"error (fewer than {FOUND_CLUSTERS} leave it at most 3 degrees of freedom), so questions are treated as "
+            f"independent; to cluster on it anyway choose cluster_col='{name}'")
 
 
 # ---------------------------------------------------------------------------------------------- values

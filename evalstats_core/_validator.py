@@ -22,7 +22,7 @@ from ._checks import (
     runs_warning,
     scales,
 )
-from ._columns import code_dtype, question_clusters
+from ._columns import CLUSTERED_ON, code_dtype, question_clusters, unread_clusters
 from ._records import Records
 from .errors import EvalStatsError
 from .flags import reading_flags
@@ -89,7 +89,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     tidy: dict[str, Any] = {"question": (q_codes, q_labels), "model": (m_small, m_labels), "score": score}
     if records.resample is not None:
         tidy["resample"] = records.resample
-    clusters = _clusters(records, q_codes, q_labels, tidy)
+    clusters = _clusters(records, q_codes, q_labels, tidy, o, notes)
     notes.append("scores are binary (0/1)" if binary else "scores are continuous")
     return _dataset(records, tidy, notes, warnings, binary, cells, clusters, o)
 
@@ -108,10 +108,18 @@ def _repeats_and_scales(records: Records, q_codes: np.ndarray, q_labels: pd.Inde
                   notes, warnings, wide=records.layout.get("format") == "wide")
 
 
-def _clusters(records: Records, q_codes: np.ndarray, q_labels: pd.Index, tidy: dict) -> tuple | None:
+def _clusters(records: Records, q_codes: np.ndarray, q_labels: pd.Index, tidy: dict, o: dict,
+              notes: list[str]) -> tuple | None:
+    """The cluster sizes (and ``tidy["cluster"]``), or None: no cluster column, or one nobody chose with too few
+    clusters (:func:`~evalstats_core._columns.unread_clusters`; its note replaces the reader's)."""
     if records.c_codes is None:
         return None
-    tidy["cluster"], sizes = question_clusters(q_codes, q_labels, records.c_codes, records.c_labels, records.where)
+    column, sizes = question_clusters(q_codes, q_labels, records.c_codes, records.c_labels, records.where)
+    unread = unread_clusters(records.cluster_name or "cluster", int(sizes.size), o.get("cluster_col") is not None)
+    if unread is not None:
+        notes[:] = [n for n in notes if not n.endswith(CLUSTERED_ON)] + [unread]
+        return None
+    tidy["cluster"] = column
     return int(sizes.size), int(sizes.min()), int(sizes.max()), float(q_labels.size / sizes.size)
 
 

@@ -61,7 +61,7 @@ def cluster_breakdown(table: QuestionTable, model: str, baseline: str) -> pd.Dat
     >>> from evalstats_core.data import load, question_scores
     >>> rows = "question,A,B,cluster\\n" + "".join(f"q{i},{int(i < 6)},0,{'x' if i < 8 else 'y'}\\n"
     ...                                         for i in range(12))
-    >>> t = question_scores(load(rows.encode()))
+    >>> t = question_scores(load(rows.encode(), cluster_col="cluster"))  # two clusters: read when chosen
     >>> cluster_breakdown(t, "A", "B")[["cluster", "n", "diff", "share"]].to_dict("records")
     [{'cluster': 'x', 'n': 8, 'diff': 0.75, 'share': 1.0}, {'cluster': 'y', 'n': 4, 'diff': 0.0, 'share': 0.0}]
     """

@@ -169,10 +169,13 @@ def _run(args: argparse.Namespace) -> int:
             dataset, **settings, wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed)
     if args.file != ["-"]:  # settings.command names the files as given, so it reruns from where it was started
         result = with_command(result, _named_files(args.file)[0], opts)
-    if by_sql:  # the command repeats the engine; the notes say it ran
 
+    if by_sql:  # the command repeats the engine; the notes say it ran
         result = dataclasses.replace(result, reading=(*result.reading, f"--engine {by_sql[2]}"))
     from .flags import for_cli
+
+    # the notes name options as the API does (cluster_col='category'): the report says --cluster-col category
+    result = dataclasses.replace(result, notes=tuple(for_cli(n) for n in result.notes))
     from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
 
     skipped: list[str] = []

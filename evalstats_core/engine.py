@@ -43,7 +43,7 @@ import numpy as np
 from . import engine_sql as q
 from ._checks import resamples_note, runs_warning, scales, scores_in_question_col
 from ._clusters import rescale_exponent
-from ._columns import unique_names
+from ._columns import CLUSTERED_ON, unique_names, unread_clusters
 from ._sniff import compression, delimiter, utf16
 from ._table import opened_arrow, read_table
 from .analysis import analyze_sums
@@ -547,6 +547,14 @@ def _refuse_labels(records: Any, label: str, side: Any) -> None:
                          "judge's scores alone")
 
 
+def _unread_clusters(side: Any, source: str, roles: dict, records: Any, o: dict) -> str | None:
+    """:func:`~evalstats_core._columns.unread_clusters` on the file's count of clusters (one SQL count)."""
+    if roles["cluster"] is None or o["cluster_col"] is not None:
+        return None  # no cluster column, or one the user chose: always read
+    (n,), = side.run(f"SELECT COUNT(DISTINCT c) FROM ({source}) src")
+    return unread_clusters(records.cluster_name or "cluster", int(n), False)
+
+
 def q_sample() -> int:
     return SAMPLE_ROWS
 
@@ -569,6 +577,12 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
                                  "of floating-point numbers, which the SQL engines write differently from the "
                                  "in-memory reader (1e+10, 1e-05); write the ids as text or whole numbers")
     source = q.source_sql(d, side.from_, roles, kinds, side.order)
+    unread = _unread_clusters(side, source, roles, records, o)
+    if unread is not None:  # a cluster column nobody chose, with too few clusters: the in-memory reader's rule
+        roles["cluster"] = None
+        source = q.source_sql(d, side.from_, roles, kinds, side.order)
+        records = dataclasses.replace(records, notes=(*(n for n in records.notes if not n.endswith(CLUSTERED_ON)),
+                                                      unread))
     clustered = roles["cluster"] is not None
     wide = roles["format"] == "wide"
     integer = tuple(x for x, col in (("q", roles["question"]), ("m", roles["model"])) if kinds.get(col) == "integer")

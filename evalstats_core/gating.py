@@ -49,6 +49,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from statistics import NormalDist
 from typing import Any
 
 from ._clusters import clt_se, t_crit
@@ -60,7 +61,7 @@ from .data import Dataset, question_scores
 from .errors import EvalStatsError
 from .guardrails import plain_paired_se
 from .human_labels import detect_human_col
-from .power import sample_size
+from .power import sample_size, sample_size_t
 from .sums import FileSums
 from .vocabulary import normal_label
 
@@ -197,7 +198,7 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
     two = TWO_CLUSTERS if verdict == "pass" and strict is not None and c.n_clusters == 2 else None
     if verdict == "pass" and strict is not None and (two is not None or not strict[1] > -m):
         verdict = "inconclusive"  # CR2's end alone passes slightly more than (1 - level) / 2 of drops at the margin
-    needed = (_needed(c, m, level, power, None if strict is None else strict[0])
+    needed = (_needed(c, m, level, power, strict, method)
               if verdict == "inconclusive" and skewed is None and two is None else None)
     plain = None
     if c.n_clusters is not None:
@@ -321,18 +322,39 @@ def _plain_from_sums(sums: Any, model: str, baseline: str) -> float:
     return math.ldexp(clt_se(float(p.m2_diff[0]), n), sums.exponent) if n > 1 else math.nan
 
 
-def _needed(c: Any, margin: float, level: float, power: float, pass_level: float | None = None) -> float | None:
+def _needed(c: Any, margin: float, level: float, power: float, strict: tuple[float, float] | None = None,
+            method: str = "cr2") -> float | None:
     """Questions (clusters when clustered) like these that would tell, capped at :data:`MOST_NEEDED`: the fewer of
-    those that would show "not worse" (at ``pass_level``, the stricter level a clustered pass needs, when given)
-    and those that would show "worse", at the observed difference."""
+    those that would show "not worse" (at ``strict``'s level and lower end, the stricter interval a clustered pass
+    needs, when given) and those that would show "worse", at the observed difference.
 
+    The plan never names fewer units than an inconclusive file has (issue 46: "About 2 clusters ... would tell,
+    against 2 here"). An interval read on t (CR2's Satterthwaite df, or ``n - 1``) is planned on t
+    (:func:`~evalstats_core.power.sample_size_t`, the degrees of freedom growing as this file's do per unit), and
+    each side's spread is the one its interval end shows, ``(diff - low) / q`` or ``(high - diff) / q`` with ``q``
+    the interval's quantile, when that is wider than the standard error (a score interval, Tango or
+    Korn-Graubard, reaches further than ``q * se``). Then a side that did not tell here has ``target <= q * spread``
+    and its plan, ``(q + q_power)^2 spread^2 / target^2`` per unit, exceeds this file's units."""
     if not c.se > 0.0:
         return None
     units = c.n_clusters if c.n_clusters is not None else c.n  # independent units: clusters when clustered
-    omega2 = units * c.se * c.se  # per-unit variance of the differences (clustered when clustered)
-    sides = ((c.diff + margin, level if pass_level is None else pass_level), (-c.diff, level))
-    needed = min((float(sample_size(target, omega2=omega2, alpha=1.0 - lv, power=power))  # Eq. 9
-                  for target, lv in sides if target > 0.0), default=math.inf)
+    on_t = c.interval in (normal_label(method, True), normal_label(method, False)) and math.isfinite(c.df) and c.df > 0
+    pass_level, pass_low = (level, c.ci_low) if strict is None else strict
+
+    def spread(width: float, lv: float) -> float:  # the SE the interval end at level lv shows (never below se)
+        q = t_crit(lv, c.df) if on_t else NormalDist().inv_cdf(0.5 + lv / 2.0)
+        return max(c.se, width / q) if math.isfinite(width) else c.se
+
+    def plan(target: float, lv: float, se: float) -> float:
+        omega2 = units * se * se  # per-unit variance of the differences (clustered when clustered)
+        if on_t:  # Eq. 9 with t quantiles on df(n) = (df + 1) n / units - 1
+            return float(sample_size_t(target, omega2=omega2, alpha=1.0 - lv, power=power,
+                                       df_per_question=(c.df + 1.0) / units))
+        return float(sample_size(target, omega2=omega2, alpha=1.0 - lv, power=power))  # Eq. 9
+
+    sides = ((c.diff + margin, pass_level, spread(c.diff - pass_low, pass_level)),
+             (-c.diff, level, spread(c.ci_high - c.diff, level)))
+    needed = min((plan(target, lv, se) for target, lv, se in sides if target > 0.0), default=math.inf)
     return needed if math.isfinite(needed) and needed <= MOST_NEEDED else None
 
 

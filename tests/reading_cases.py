@@ -34,6 +34,13 @@ def cases() -> dict[str, list[str]]:
     gen = sorted(str(p.relative_to(ROOT)) for p in lm.glob("*/samples_quiz_gen*.jsonl"))
     out["lm_eval/gen strict"] = [*gen, "--filter", "strict-match"]
     out["promptfoo"] = [str((FIX / "promptfoo" / "results.json").relative_to(ROOT))]
+    # clusters too few to be read unless chosen (issue 46): chosen, so each case reads what it read before
+    for name, args in out.items():
+        chosen = ("cluster" if name in ("cr2/tiny_3.csv", "cr2/two_clusters.csv") else
+                  "subject" if name.startswith("inspect/") and "upstream" not in name else
+                  "task" if name == "lm_eval/group" else None)
+        if chosen is not None:
+            args += ["--cluster-col", chosen]
     return out
 
 

@@ -230,21 +230,21 @@ def test_question_table_input_gives_the_same_numbers(mgsm_ds):
 
 
 def test_warnings_few_clusters_small_n_and_perfect_scores():
-    rows = "".join(f"q{i},A,1,c{i % 4}\nq{i},B,{i % 2},c{i % 4}\n" for i in range(12))
-    res = analyze(load(("question,model,score,cluster\n" + rows).encode()), method="cr1")
+    rows = "".join(f"q{i},A,1,c{i % 4}\nq{i},B,{i % 2},c{i % 4}\n" for i in range(12))  # 4 clusters: chosen (46)
+    res = analyze(load(("question,model,score,cluster\n" + rows).encode(), cluster_col="cluster"), method="cr1")
     text = " | ".join(res.warnings)
     assert "only 4 clusters" in text and "Cameron & Miller" in text and "cr2" in text
     assert "fewer than 300 clusters (smallest: 4)" in text and "Bowyer" in text
     assert "A scored 100.0% on every question" in text
     # the default counts clusters and degrees of freedom, and says the t reference handles them
-    res = analyze(load(("question,model,score,cluster\n" + rows).encode()))
+    res = analyze(load(("question,model,score,cluster\n" + rows).encode(), cluster_col="cluster"))
     text = " | ".join(res.warnings)
     df = min(m.df for m in res.models)
     assert f"only 4 clusters (column 'cluster'), as little as {df:.1f} degrees of freedom" in text
     assert f"only 4 independent clusters at the fewest ({df:.1f} degrees of freedom)" in text
     assert "Cameron & Miller" not in text
     # without clusters, 12 questions: Wilson is named for 0/1 scores
-    res = analyze(load(("question,model,score,cluster\n" + rows).encode()), use_clusters=False)
+    res = analyze(load(("question,model,score,cluster\n" + rows).encode(), cluster_col="cluster"), use_clusters=False)
     text = " | ".join(res.warnings)
     assert "only 12 independent questions at the fewest (11.0 degrees of freedom)" in text
     assert "Wilson" in text
@@ -252,10 +252,11 @@ def test_warnings_few_clusters_small_n_and_perfect_scores():
 
 def test_a_single_cluster_is_not_clustered():
     """One cluster value (for the file, or for one model's questions) falls back to the plain SE, with a warning."""
-    one = analyze(load(b"question,model,score,group\nq1,A,1,g\nq2,A,0,g\nq3,A,1,g\nq1,B,0,g\nq2,B,0,g\nq3,B,1,g\n"))
+    one = analyze(load(b"question,model,score,group\nq1,A,1,g\nq2,A,0,g\nq3,A,1,g\nq1,B,0,g\nq2,B,0,g\nq3,B,1,g\n",
+                       cluster_col="group"))  # chosen: found by its name, 1-4 values are not read (issue 46)
     assert not one.clustered and any("single value" in w for w in one.warnings)
     rows = "".join(f"q{i},A,{i % 2},c{i % 3}\n" for i in range(9)) + "q0,B,1,c0\nq3,B,0,c0\nq6,B,1,c0\n"
-    res = analyze(load(("question,model,score,cluster\n" + rows).encode()))
+    res = analyze(load(("question,model,score,cluster\n" + rows).encode(), cluster_col="cluster"))
     assert res.clustered and res.model("A").n_clusters == 3 and res.model("B").n_clusters is None
     assert res.model("B").se == res.model("B").se_naive
     assert any("B: every question it answered lies in one cluster" in w for w in res.warnings)

@@ -90,10 +90,12 @@ def test_explicit_format_wide_with_model_like_column_names():
 
 
 def test_cluster_column_codes_and_sizes():
-    """A cluster column gives cluster codes per question (computed once) and cluster sizes."""
+    """A cluster column gives cluster codes per question (computed once) and cluster sizes; with 3 clusters only
+    when chosen (issue 46: found by its name, too few to read by default)."""
     data = b"question,model,score,passage\n" + b"".join(
         f"q{i},{m},{(i + j) % 2},p{i // 3}\n".encode() for j, m in enumerate("AB") for i in range(7))
-    ds = load(data)
+    assert load(data).n_clusters is None
+    ds = load(data, cluster_col="passage")
     assert ds.cluster_col == "passage" and ds.n_clusters == 3
     assert (ds.cluster_size_min, ds.cluster_size_max) == (1, 3) and ds.cluster_size_mean == pytest.approx(7 / 3)
     qt = question_scores(ds)

@@ -279,7 +279,7 @@ def clustered_equal_means() -> bytes:
 
 
 def test_equal_cluster_means_give_no_zero_width_interval_and_true_sentences():
-    res = quiet(analyze, load(clustered_equal_means(), name="r.csv"))
+    res = quiet(analyze, load(clustered_equal_means(), name="r.csv", cluster_col="cluster"))  # 2: chosen (issue 46)
     c_model = res.model("C")
     assert c_model.se == 0.0 and c_model.ci_high - c_model.ci_low > 0.5  # two clusters: little information
     assert 0.0 <= c_model.ci_low and c_model.ci_high <= 1.0
@@ -509,7 +509,7 @@ def test_live_r_unpaired_clustered_df_equals_clubsandwich(tmp_path):
 def test_unpaired_warning_names_the_df():
     rows = ["question,cluster,A,B"] + [f"q{i},{g},{a},{b}" for i, (g, a, b) in
                                        enumerate(zip(UNPAIRED_G, UNPAIRED_A, UNPAIRED_B, strict=True))]
-    res = quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="u.csv"), paired=False)
+    res = quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="u.csv", cluster_col="cluster"), paired=False)
     assert any("clubSandwich's Satterthwaite degrees of freedom" in w for w in res.warnings)
     res = analyze(load(("\n".join(r.split(",", 2)[0] + "," + r.split(",", 2)[2] for r in rows) + "\n").encode()),
                   paired=False)
@@ -533,7 +533,7 @@ def test_verdicts_say_every_cluster_not_every_question():
     rows = ["question,model,score,cluster"]
     for q in range(100):
         rows += [f"q{q},C,{(q % 50) / 50},c{q // 50}", f"q{q},E,{((q * 7) % 50) / 50},c{q // 50}"]
-    res = quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="x.csv"))
+    res = quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="x.csv", cluster_col="cluster"))  # 2 clusters
     (text,) = verdicts(res)
     assert "have the same mean score difference in every cluster" in text and "every shared question" not in text
     assert math.isnan(res.comparisons[0].ci_low)
@@ -622,7 +622,7 @@ def test_guardrails_quote_the_simulated_claims():
                 rows.append(f"q{g}_{i},c{g},{int(gen.random() < mean)},{int(gen.random() < 0.5)}")
         from evalstats_core.data import question_scores
 
-        ds = load(("\n".join(rows) + "\n").encode(), name="g.csv")
+        ds = load(("\n".join(rows) + "\n").encode(), name="g.csv", cluster_col="cluster")  # chosen (issue 46)
         tb = question_scores(ds)
         return {g.check: g for g in quiet(guardrails, ds, tb, quiet(analyze, tb))}
 
@@ -655,7 +655,7 @@ def test_few_df_caveat_says_what_is_true():
     gen = np.random.default_rng(41)
     rows = ["question,cluster,A,B"] + [f"q{i},c{0 if i < 900 else 1 + (i >= 950)},{gen.random():.4f},{gen.random():.4f}"
                                         for i in range(1000)]
-    (text,) = verdicts(quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="one.csv")))
+    (text,) = verdicts(quiet(analyze, load(("\n".join(rows) + "\n").encode(), name="one.csv", cluster_col="cluster")))
     assert "with 3 clusters the standard error rests on 1.1 degrees of freedom, about one cluster's worth of " \
            "information" in text and "fragile" not in text
 

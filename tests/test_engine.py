@@ -190,9 +190,10 @@ def test_mixed_scales_use_the_readers_words(tmp_path):
 def test_roles_and_errors_come_from_the_reader(tmp_path):
     path = tmp_path / "f.csv"
     path.write_text("item,system,passed,passage\nq1,A,1,p\nq2,A,0,p\nq1,B,1,p\nq2,B,1,p\n")
-    sums = sums_of(str(path))
+    sums = sums_of(str(path), cluster_col="passage")  # one cluster: read only when chosen (issue 46)
     assert (sums.question_col, sums.model_col, sums.score_col, sums.cluster_col) == ("item", "system", "passed",
                                                                                      "passage")
+    assert sums_of(str(path)).cluster_col is None and load(str(path)).cluster_col is None
     path.write_text("foo,bar\n1,2\n")
     assert_same_error(path)
 

@@ -31,6 +31,34 @@ def pair(n: int, p_base: float, p_cand: float, seed: int) -> bytes:
     return wide(n, difficulty < p_base, difficulty < p_cand)  # shared difficulty: strongly paired
 
 
+def plan_of(g, level: float = 0.95, power: float = 0.8) -> float:
+    """The gate's plan by hand (issue 46): Eq. 9 per side at the observed difference, the fewer of the two; a t
+    interval planned on t with its df growing per unit (df(n) = (df + 1) n / units - 1, scipy's brentq), any other
+    on z; each side's spread the one its interval end shows, max(se, width / q), q the interval's quantile."""
+    from scipy.optimize import brentq
+
+    units = g.n_clusters or g.n
+    on_t = g.interval.startswith(("t (", "CR2 t"))
+    pass_level, pass_low = (g.pass_confidence, g.pass_low) if g.pass_confidence else (level, g.ci_low)
+
+    def q(lv: float, k: float) -> float:
+        return stats.t.ppf(0.5 + lv / 2, k) if on_t else stats.norm.ppf(0.5 + lv / 2)
+
+    def one(target: float, lv: float, width: float) -> float:
+        se = max(g.se, width / q(lv, g.df))
+        if not on_t:
+            return (q(lv, 0) + stats.norm.ppf(power)) ** 2 * units * se**2 / target**2
+
+        def gap(n: float) -> float:
+            k = max(1.0, (g.df + 1.0) * n / units - 1.0)
+            return n - (q(lv, k) + stats.t.ppf(power, k)) ** 2 * units * se**2 / target**2
+
+        return brentq(gap, 1e-6, 1e9, xtol=1e-12, rtol=1e-14)
+
+    sides = [(g.diff + g.margin, pass_level, g.diff - pass_low), (-g.diff, level, g.ci_high - g.diff)]
+    return min(one(t, lv, w) for t, lv, w in sides if t > 0)
+
+
 def run_cli(tmp_path: Path, data: bytes, *args: str) -> subprocess.CompletedProcess:
     f = tmp_path / "results.csv"
     f.write_bytes(data)
@@ -56,10 +84,9 @@ def test_underpowered_pair_exits_3_and_says_how_many_questions(tmp_path):
     assert proc.returncode == 3, proc.stdout + proc.stderr
     g = gate(load(data, name="r.csv"), baseline="base", candidate="cand")
     assert g.verdict == "inconclusive" and g.ci_low < 0 < g.ci_high
-    # Eq. 9 by hand: n = (z_{a/2} + z_b)^2 omega2 / delta^2, omega2 = n SE^2, delta the easier decision
-    delta = max(g.diff, -g.diff)
-    want = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2 * g.n * g.se**2 / delta**2
-    assert g.n_needed == pytest.approx(want, rel=1e-12)
+    # Eq. 9 by hand (plan_of): omega2 = n spread^2, the easier decision; Tango's interval reaches further than z SE
+    want = plan_of(g)
+    assert g.n_needed == pytest.approx(want, rel=1e-8) and math.ceil(want) > g.n
     assert f"About {math.ceil(want):,} questions like these would tell" in proc.stdout
 
 
@@ -215,10 +242,9 @@ def test_with_clusters_the_plan_counts_clusters():
             rows.append(f"q{c}_{q},c{c},{int(rng.random() < p)},{int(rng.random() < p - 0.01)}")
     g = gate(load(("\n".join(rows) + "\n").encode(), name="r.csv"), baseline="base", candidate="cand")
     assert g.n_clusters == 8 and g.needed_unit == "clusters" and g.verdict == "inconclusive"
-    # Eq. 9 on clusters: omega2 = C * SE^2 per cluster, the easier decision at the observed difference
-    delta = max(g.diff + g.margin, -g.diff)
-    want = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) ** 2 * 8 * g.se**2 / delta**2
-    assert g.n_needed == pytest.approx(want, rel=1e-12)
+    # Eq. 9 on clusters (plan_of): omega2 = C * spread^2 per cluster, the easier decision at the observed difference
+    want = plan_of(g)
+    assert g.n_needed == pytest.approx(want, rel=1e-8) and math.ceil(want) > 8
     assert f"About {math.ceil(want):,} clusters like these (of about 30.0 questions each) would tell" in g.markdown()
     assert "against 8 here" in g.markdown() and "questions like these" not in g.markdown()
 

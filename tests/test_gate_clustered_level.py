@@ -155,7 +155,7 @@ def test_two_clusters_never_pass_and_the_summary_says_why(tmp_path, capsys):
     from evalstats_core.gating import TWO_CLUSTERS
 
     frame = _two_cluster_file()
-    g = es.gate(es.load(frame), baseline="B", candidate="A", margin="4pt")
+    g = es.gate(es.load(frame, cluster_col="cluster"), baseline="B", candidate="A", margin="4pt")
     assert g.n_clusters == 2 and g.interval == "CR2 t (Satterthwaite df)"
     assert g.ci_low > g.pass_low > -0.04  # both ends clear the margin
     assert (g.verdict, g.exit_code, g.two_clusters, g.n_needed) == ("inconclusive", 3, TWO_CLUSTERS, None)
@@ -165,12 +165,12 @@ def test_two_clusters_never_pass_and_the_summary_says_why(tmp_path, capsys):
     assert g.headline().endswith("a pass needs 3 clusters or more.") and "would tell" not in g.headline()
     path = tmp_path / "two.csv"
     frame.to_csv(path, index=False)
-    code = main(["gate", str(path), "--baseline", "B", "--candidate", "A", "--margin", "4pt"])
+    code = main(["gate", str(path), "--baseline", "B", "--candidate", "A", "--margin", "4pt", "--cluster-col", "cluster"])
     out, _ = capsys.readouterr()
     assert code == 3 and escape_markdown(g.reason()) in out
     # three clusters: the rule stays the 96% end (a file of three clusters passes where both ends clear the margin)
     three = frame.assign(cluster=np.where(np.arange(len(frame)) % 7 == 0, "c2", frame["cluster"]))
-    g3 = es.gate(es.load(three), baseline="B", candidate="A", margin="4pt")
+    g3 = es.gate(es.load(three, cluster_col="cluster"), baseline="B", candidate="A", margin="4pt")
     assert g3.n_clusters == 3 and g3.two_clusters is None
     assert g3.pass_low > -0.04 and (g3.verdict, g3.exit_code) == ("pass", 0)
 
@@ -183,7 +183,7 @@ def test_on_two_unequal_clusters_the_95_percent_end_alone_passes_too_often_and_t
     lab = audit.labels_of(TWO)
     ends = passes = 0
     for r in range(a.shape[0]):
-        g = es.gate(es.load(audit.frame(a[r], b[r], lab)), baseline="B", candidate="A", margin=0.04)
+        g = es.gate(es.load(audit.frame(a[r], b[r], lab), cluster_col="cluster"), baseline="B", candidate="A", margin=0.04)
         ends += g.interval.startswith("CR2") and g.ci_low > -0.04
         passes += g.verdict == "pass"
     assert ends / a.shape[0] > 0.025 and passes == 0

@@ -69,9 +69,13 @@ def test_lm_eval_filters_and_the_missing_model_name(tmp_path):
 
 def test_lm_eval_subtasks_of_a_group_are_clusters_and_models_join():
     """MMLU-like: quiz_algebra and quiz_history are subtasks of 'quiz' (results file): the task is the cluster;
-    two models' files join on the question."""
+    two models' files join on the question. Two subtasks are too few to cluster on by default (issue 46): the
+    note says so and names cluster_col='task', which reads them."""
     files = [str(_samples(m, t)) for m in ("model-a", "model-b") for t in ("quiz_algebra", "quiz_history")]
-    ds = load_many(files)
+    auto = load_many(files)
+    assert auto.n_clusters is None and any(n.startswith("cluster column 'task' found by its name but not used: 2 ")
+                                           and n.endswith("cluster_col='task'") for n in auto.notes)
+    ds = load_many(files, cluster_col="task")
     assert ds.models == ("org/model-a", "org/model-b") and ds.n_clusters == 2
     assert set(ds.frame["cluster"].astype(str)) == {"quiz_algebra", "quiz_history"}
     res = analyze(ds)
@@ -88,7 +92,8 @@ def _summaries(path: Path) -> list[dict]:
 
 
 def test_inspect_eval_to_its_table():
-    """Question = sample id, epochs averaged as resamples, C/P/I -> 1/0.5/0, 'subject' metadata as cluster."""
+    """Question = sample id, epochs averaged as resamples, C/P/I -> 1/0.5/0, 'subject' metadata as cluster when
+    chosen (its 3 values are too few to be read by default)."""
     path = INSPECT / "model-a_deflate.eval"
     ds = load(str(path))
     summ = _summaries(path)
@@ -97,7 +102,8 @@ def test_inspect_eval_to_its_table():
         want.setdefault((str(s["id"]), "mockllm/model-a"), []).append({"C": 1.0, "P": 0.5, "I": 0.0}[s["scores"]
                                                                                                 ["match"]["value"]])
     assert _scores(ds) == {k: float(np.mean(v)) for k, v in want.items()}
-    assert ds.k_typical == 2 and ds.n_clusters == 3 and ds.format == "inspect_eval"
+    assert ds.k_typical == 2 and ds.n_clusters is None and ds.format == "inspect_eval"  # 3 subjects: too few (46)
+    assert load(str(path), cluster_col="subject").n_clusters == 3
     rating = load(str(path), metric="rating")
     assert rating.score_kind == "continuous" and "scorer 'rating'" in rating.notes[0]
 
@@ -123,8 +129,11 @@ def test_inspect_cluster_is_the_metadata_key_the_user_names():
     """The cluster is a metadata key: the importer's own choice ('subject'), the one named with cluster_col (the
     CLI's --cluster-col), or an error that lists the keys; the other scalar keys are kept as columns."""
     path = str(INSPECT / "model-a.json")
-    auto = load(path)
-    assert auto.n_clusters == 3 and any("'subject' is each sample's cluster (found by its name" in n for n in auto.notes)
+    auto = load(path)  # 3 subjects found by the key's name: too few to read by default (issue 46), said in a note
+    assert auto.n_clusters is None and auto.cluster_col is None
+    assert any(n.startswith("cluster column 'subject' found by its name but not used: 3 clusters") and
+               n.endswith("cluster_col='subject'") for n in auto.notes)
+    assert not any("each sample's cluster" in n for n in auto.notes)
     assert {"metadata.subject", "metadata.skill"} <= set(auto.extra)
     chosen = load(path, cluster_col="metadata.subject")
     assert chosen.n_clusters == 3 and "--cluster-col metadata.subject" in chosen.reading
@@ -134,7 +143,7 @@ def test_inspect_cluster_is_the_metadata_key_the_user_names():
     both = load_many([path, str(INSPECT / "model-b_zstd.eval")], cluster_col="subject")
     assert both.n_clusters == 3 and analyze(both).clustered
     assert both.cluster_col == "subject"  # the table (and "clustered on ...") names the key, not "cluster"
-    with pytest.raises(EvalStatsError, match="applies to Inspect logs' metadata keys only"):
+    with pytest.raises(EvalStatsError, match="applies to Inspect logs' metadata keys"):
         load(str(sorted((FIX / "lm_eval" / "org__model-a").glob("samples_*"))[0]), cluster_col="subject")
 
 
@@ -214,7 +223,8 @@ def test_cli_analyzes_several_harness_files():
     doc = json.loads(out.stdout)
     assert [m["model"] for m in doc["models"]] == ["mockllm/model-a", "mockllm/model-b"]
     assert all(m["k"] == 2 for m in doc["models"])  # two epochs averaged per question
-    assert doc["settings"]["command"].endswith("model-b_zstd.eval --metric rating")
+    # the 3 subjects are too few to cluster on unless chosen (issue 46): the command says so, as for any unclustered file
+    assert doc["settings"]["command"].endswith("model-b_zstd.eval --metric rating --no-clusters")
     assert doc["settings"]["command"].startswith("evalbars analyze ")  # one name: the installed command
     rerun = subprocess.run([sys.executable, "-m", "evalstats_core", *doc["settings"]["command"].split()[1:], "-f",
                             "json"], capture_output=True, text=True, cwd=ROOT, timeout=120)

@@ -78,8 +78,8 @@ def test_two_models_uploaded_with_results_of_one_date_keep_their_groups():
             paths.append(f"{model}={p}")
         results = next((root / folder).glob("results_*.json"))
         files.append((f"{folder}/{results.name}", results.read_bytes()))
-    uploaded = load_many(files, model_names=names)
+    uploaded = load_many(files, model_names=names, cluster_col="task")  # 2 subtasks: read when chosen (issue 46)
     by_path = load_many([p.split("=", 1)[1] for p in paths], model_names={p.split("=", 1)[1]: p.split("=")[0]
-                                                                         for p in paths})
+                                                                         for p in paths}, cluster_col="task")
     assert uploaded.models == by_path.models == ("A", "B")
     assert uploaded.n_clusters == by_path.n_clusters == 2 and uploaded.cluster_col == by_path.cluster_col == "task"

@@ -46,17 +46,18 @@ def import_records(data: bytes, name: str, kind: str | None = None, *, metric: s
     model : the model's name, when the log cannot say it (or says it wrongly).
     path : the file's path, when it has one (lm-eval: the results file of its run beside it, the folder's name).
     cluster : the Inspect ``metadata`` key to cluster on (default: one named subject, category, group, source
-        or cluster). lm-eval samples are clustered by their subtask and promptfoo results are not clustered,
-        so naming a cluster for them is an error rather than silently ignored.
+        or cluster). lm-eval samples are clustered by their subtask (``"task"``, the one name they take: with
+        fewer than :data:`~evalstats_core._columns.FOUND_CLUSTERS` subtasks only when chosen) and promptfoo
+        results are not clustered, so naming another cluster for them is an error rather than silently ignored.
     limits : the byte budget for what archives decompress to (default :meth:`Limits.from_env`).
     """
     kind = kind or detect(data)
     limits = limits or Limits.from_env()
-    if cluster is not None and kind not in ("inspect_eval", "inspect_json"):
+    if cluster is not None and kind not in ("inspect_eval", "inspect_json") and (kind, cluster) != ("lm_eval", "task"):
         what = {"lm_eval": "an lm-evaluation-harness samples file (clustered by its subtask when several subtask "
                            "files are given)", "promptfoo": "a promptfoo results file"}.get(kind, "this file")
-        raise EvalStatsError(f"{name} is {what}: a cluster column applies to Inspect logs' metadata keys only; "
-                             "leave the cluster to the importer")
+        raise EvalStatsError(f"{name} is {what}: a cluster column applies to Inspect logs' metadata keys (and "
+                             "lm-eval's cluster_col='task') only; leave the cluster to the importer")
     if kind == "lm_eval":
 
         return read_samples(data, name, metric=metric, filter=filter, model=model, path=path, limits=limits,

@@ -19,6 +19,7 @@ import zipfile
 from typing import Any
 
 from .._bounded import Budget, parse_json, zip_member
+from .._columns import CLUSTERED_ON
 from .._records import Records, from_columns
 from ..errors import EvalStatsError
 from ..limits import Limits
@@ -186,7 +187,8 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
         notes.append(f"{len(samples) - n} samples have no '{chosen}' score and are left out")
     if keys:
         notes.append(f"metadata '{keys[0]}' is each sample's cluster"
-                     + (" (chosen)" if cluster_key is not None else " (found by its name; choose another key, or none)"))
+                     + (" (chosen)" if cluster_key is not None else " (found by its name; choose another key, or none)")
+                     + f": {CLUSTERED_ON}")
     return from_columns(name, "inspect_eval" if archive else "inspect_json", cols["question"], [str(who)] * n,
                         cols["score"], resample=cols["epoch"], cluster=cols["cluster"] if keys else None,
                         cluster_name=keys[0] if keys else None, identity=[identity] * n, unused=unused, notes=notes)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .._bounded import MAX_JSON_DEPTH, _constant, json_lines_depth, parse_json
+from .._columns import CLUSTERED_ON
 from .._records import Records, from_columns
 from .._sniff import detect
 from ..errors import EvalStatsError
@@ -262,7 +263,7 @@ def read_samples(data: bytes, name: str, *, metric: str | None = None, filter: s
              + f", filter '{chosen_filter}'"
              + (f" (others: {', '.join(f for f in filters if f != chosen_filter)})" if len(filters) > 1 else "")]
     if group is not None:
-        notes.append(f"task '{task}' is a subtask of group '{group}': it is the cluster of its questions")
+        notes.append(f"task '{task}' is a subtask of group '{group}', the cluster of its questions: {CLUSTERED_ON}")
     records = from_columns(name, "lm_eval", questions, [str(who)] * len(rows), scores, resample=[0] * len(rows),
                            cluster=[task] * len(rows) if group is not None else None,
                            cluster_name="task" if group is not None else None, notes=notes)
