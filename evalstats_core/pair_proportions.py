@@ -57,10 +57,6 @@ def _tango_z(b: np.ndarray, c: np.ndarray, n: np.ndarray, delta: np.ndarray, cor
     root of ``2n q^2 + W q - c delta (1 - delta) = 0``, ``W = -b - c + (2n - b + c) delta``
     (Tango 1998, Eq. 4, with A's and B's cells named b and c). A ``correction`` moves the numerator
     that much towards 0 (and not past it): the continuity correction.
-
-    Twins in plain floats, for speed: :func:`~evalstats_core._pair_batch._z_float` and
-    :func:`~evalstats_core._tango_band.z_of` repeat these operations in this order (the same doubles); a
-    change here must be made there too (``tests/test_float_twins.py`` holds the three equal).
     """
     w = -b - c + (2.0 * n - b + c) * delta
     q = (np.sqrt(np.maximum(w * w + 8.0 * n * c * delta * (1.0 - delta), 0.0)) - w) / (4.0 * n)

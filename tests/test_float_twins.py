@@ -1,9 +1,7 @@
 """The float copies of formulas kept beside their numpy versions for speed give the same doubles, over a sweep.
 
-Two formulas are written twice on purpose (a change to one must be made in its twin):
+One formula is written twice on purpose (a change to one must be made in its twin):
 
-- Tango's statistic: :func:`evalstats_core.pair_proportions._tango_z` (numpy) and the plain-float
-  :func:`evalstats_core._pair_batch._z_float` and :func:`evalstats_core._tango_band.z_of`;
 - a 0/1 pair's co-moment and sum of squares of the difference:
   :func:`evalstats_core._sums_groups.binary_pair_moments` (numpy) and its one-group copy in floats in
   :func:`evalstats_core._estimate.binary_comparison`.
@@ -11,7 +9,6 @@ Two formulas are written twice on purpose (a change to one must be made in its t
 
 from __future__ import annotations
 
-import math
 import warnings
 
 import numpy as np
@@ -20,37 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalstats_core import _estimate
-from evalstats_core._pair_batch import _z_float
 from evalstats_core._sums_groups import binary_pair_moments
-from evalstats_core._tango_band import z_of
 from evalstats_core.comparison import compare
-from evalstats_core.pair_proportions import _tango_z
-
-
-@st.composite
-def _tango_points(draw):
-    """Whole or effective (scaled) counts ``b + c <= n``, a ``delta`` in [-1, 1] (the ends and ``(b - c) / n``
-    among them) and a continuity correction of 0, 1 or between."""
-    n = draw(st.sampled_from([1.0, 2.0, 5.0, 40.0, 1000.0, 1e6, 1e9]) | st.floats(1.0, 1e7))
-    b = draw(st.floats(0.0, 1.0)) * n
-    c = draw(st.floats(0.0, 1.0)) * (n - b)
-    if draw(st.booleans()):
-        b, c = math.floor(b), math.floor(c)
-    d = (b - c) / n
-    x = draw(st.sampled_from([-1.0, 0.0, 1.0, d, math.nextafter(d, 2.0), math.nextafter(d, -2.0)])
-             | st.floats(-1.0, 1.0))
-    cc = draw(st.sampled_from([0.0, 1.0]) | st.floats(0.0, 1.0))
-    return float(b), float(c), float(n), float(x), float(cc)
-
-
-@settings(max_examples=500, deadline=None)
-@given(_tango_points())
-def test_tango_statistic_in_floats_is_numpys(point):
-    """_z_float and z_of give _tango_z's double, bit for bit (the k-section's counts, so its brackets, rest on it)."""
-    b, c, n, x, cc = point
-    want = float(_tango_z(np.float64(b), np.float64(c), np.float64(n), np.array([x]), cc)[0])
-    assert repr(_z_float(b, c, n, x, cc)) == repr(want), point
-    assert repr(z_of(b, c, n, cc)(x)) == repr(want), point
 
 
 @st.composite
