@@ -15,10 +15,10 @@ The reference, measured in the same run, is a second visitor opening ``/analyze`
 (warm server): every time is also printed as a ratio to it. The first visitor's open is printed too (a cold
 server: imports, the example read and analysed once per server).
 
-Each step also prints its phases: the page's own marks (``EVALSTATS_WB_TRACE``), the bytes sent over the
-websocket, when the key press or click reached the page (the timed change starts earlier, when this script asks
-Playwright for it: finding the option and waiting for it to stand still are inside it) and when the browser
-had drawn. ``--profile DIR`` writes a cProfile of each run of the results (``results_000.prof``, ...).
+Each step also prints its phases: the bytes sent over the websocket, when the key press or click reached the
+page (the timed change starts earlier, when this script asks Playwright for it: finding the option and waiting
+for it to stand still are inside it) and when the browser had drawn. (The page's own phase marks and
+``--profile`` went with issue 38: profile the server with ``py-spy`` instead.)
 
 Targets (issue 25): upload -> drawn <= 1.5 s at 1e4 rows, <= 10 s and <= 1.5 GB server peak at 1e7 rows; a
 control set to a new value at 1e7 rows <= 0.5 s.
@@ -144,12 +144,12 @@ def open_example(browser, base: str, meter: Meter) -> tuple[float, float, float]
 
 
 class Phases:
-    """Per-phase timestamps of one step: the upload request's end (the browser's ``requestfinished``), the
-    page's own marks (``EVALSTATS_WB_TRACE``, :func:`evalstats_app.workbench.mark`), the bytes the server sent
-    over the websocket (the deltas: elements, tables, chart specs) and the moment the browser had drawn."""
+    """Per-phase timestamps of one step: the upload request's end (the browser's ``requestfinished``), the bytes
+    the server sent over the websocket (the deltas: elements, tables, chart specs) and the moment the browser had
+    drawn."""
 
-    def __init__(self, page, trace: Path) -> None:
-        self.trace, self.uploaded, self.ws_bytes, self.t0, self.forest, self.event = trace, None, 0, 0.0, None, None
+    def __init__(self, page) -> None:
+        self.uploaded, self.ws_bytes, self.t0, self.forest, self.event = None, 0, 0.0, None, None
         page.on("requestfinished", self._request)
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
 
@@ -166,8 +166,7 @@ class Phases:
     def report(self, label: str) -> None:
         """Print each phase's end (seconds after the step began) and its length."""
         end = time.time()
-        marks = [(float(t), name) for t, name in (line.split(" ", 1) for line in
-                 self.trace.read_text().splitlines()) if float(t) >= self.t0] if self.trace.exists() else []
+        marks = []
         if self.uploaded is not None:
             marks.append((self.uploaded, "upload request finished (browser -> server)"))
         if self.event is not None:
@@ -184,11 +183,11 @@ class Phases:
             last = t
 
 
-def upload_and_move(browser, base: str, path: Path, meter: Meter, trace: Path) -> tuple:
+def upload_and_move(browser, base: str, path: Path, meter: Meter) -> tuple:
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
-    phases = Phases(page, trace)
+    phases = Phases(page)
     page.goto(base + "/analyze")
     drawn(page)
     reset_peak(meter.pid)
@@ -250,19 +249,11 @@ CONTROLS = (
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 1_000_000, 10_000_000])
-    parser.add_argument("--profile", metavar="DIR", help="write a cProfile of each run of the results to DIR "
-                        "(results_000.prof, ... in order: the example's opens, then each upload and its controls)")
     args = parser.parse_args()
-    if args.profile:
-        Path(args.profile).mkdir(parents=True, exist_ok=True)
-        os.environ["EVALSTATS_WB_PROFILE"] = str(Path(args.profile).resolve())
     from bench_workbench_reruns import parquet
     from conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server
     from playwright.sync_api import sync_playwright
 
-    tmp_trace = tempfile.NamedTemporaryFile(suffix=".trace", delete=False)
-    trace = Path(tmp_trace.name)
-    os.environ["EVALSTATS_WB_TRACE"] = str(trace)  # the server inherits it: the page's phase marks
     print(f"load average before: {Path('/proc/loadavg').read_text().strip()}")
     with tempfile.TemporaryDirectory() as tmp, streamlit_server() as base, sync_playwright() as pw:
         files = {}
@@ -280,14 +271,13 @@ def main() -> None:
         print(f"{'rows':>12} {'MB':>6} | {'upload->drawn':>13} {'ratio':>6} {'srv CPU':>8} {'brw CPU':>8} "
               f"{'srv peak':>9} | {'control':>10} {'change':>8} {'ratio':>6} {'srv CPU':>8} {'brw CPU':>8}")
         for rows, path in files.items():
-            (t_up, s_up, b_up), peak, moves = upload_and_move(browser, base, path, meter, trace)
+            (t_up, s_up, b_up), peak, moves = upload_and_move(browser, base, path, meter)
             for i, (name, (t_mv, s_mv, b_mv)) in enumerate(moves):
                 head = (f"{rows:>12,} {path.stat().st_size / 1e6:>6.1f} | {t_up:>11.2f} s {t_up / ref[0]:>5.1f}x "
                         f"{s_up:>6.2f} s {b_up:>6.2f} s {peak:>6.2f} GB" if i == 0 else " " * 64)
                 print(f"{head} | {name:>10} {t_mv:>6.2f} s {t_mv / ref[0]:>5.1f}x {s_mv:>6.2f} s {b_mv:>6.2f} s",
                       flush=True)
         browser.close()
-    trace.unlink(missing_ok=True)
     print(f"load average after: {Path('/proc/loadavg').read_text().strip()}")
 
 

@@ -13,7 +13,6 @@ import dataclasses
 import functools
 import io
 import os
-import time
 import types
 from dataclasses import dataclass, replace
 from typing import Any
@@ -63,42 +62,6 @@ CHOICES = {"analyze_mode": tuple(MODES), "analyze_example": tuple(examples.EXAMP
            "analyze_confidence": CONFIDENCES, "analyze_method": tuple(report.INTERVAL_METHODS),
            "analyze_cluster_se": tuple(report.SE_METHODS),
            "analyze_adjust": tuple(ADJUST), "analyze_reported_method": tuple(PROPORTION_METHODS)}
-
-#: a file the page appends "<unix time> <phase>" lines to (bench/bench_workbench_browser.py reads them)
-TRACE = "EVALSTATS_WB_TRACE"
-
-
-#: a folder the page writes a cProfile of each results run to (``bench_workbench_browser.py --profile``)
-PROFILE = "EVALSTATS_WB_PROFILE"
-_profiler: list = []
-
-
-def mark(phase: str) -> None:
-    """Note the time ``phase`` ended, when :data:`TRACE` names a file (off otherwise: one dict look-up); with
-    :data:`PROFILE` set, profile each run of the results from "results start" to "results end"."""
-
-    path = os.environ.get(TRACE)
-    if path:
-
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(f"{time.time():.4f} {phase}\n")
-        folder = os.environ.get(PROFILE)
-        if folder:
-            _profile(folder, phase)
-
-
-def _profile(folder: str, phase: str) -> None:
-    """Start a profile at "results start", write it to ``folder`` at "results end" (numbered in order)."""
-    import cProfile
-
-    if phase == "results start":
-        _profiler[:] = [cProfile.Profile()]
-        _profiler[0].enable()
-    elif phase == "results end" and _profiler:
-        prof = _profiler.pop()
-        prof.disable()
-        prof.dump_stats(os.path.join(folder, f"results_{len(os.listdir(folder)):03d}.prof"))
-
 
 def fix_choice(key: str, options: list, fallback: Any) -> None:
     """Reset a widget's state when it is not among ``options`` (e.g. the file changed)."""

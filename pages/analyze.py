@@ -33,13 +33,10 @@ def results_part(source, read) -> None:
     """The analysis controls and every result they change: moving one (a confidence level, an adjustment, an
     interval) reruns this part only, so the browser redraws the results, not the reading controls above them
     nor the notes and quizzes below (in the app; AppTest reruns the whole script)."""
-    wb.mark("results start")
     prepared, roles_key = read.prepared, read.options
     st.markdown("---")
     settings = wb.analysis_controls(prepared.table.models)
-    wb.mark("columns and controls")
     base = wb.run(source, read, settings)
-    wb.mark("analysis")
     files = source.files or ((source.name, source.data),)
     results = workbench_judge.corrected(prepared, base, source.key, roles_key, files)  # human labels: PPI++
     results = wb.corrected_key(base, results)
@@ -49,18 +46,14 @@ def results_part(source, read) -> None:
                                 settings["method"])
         workbench_judge.judge_section(prepared, results, source.key, roles_key, files)
         sections.compare_section(content, results)
-        wb.mark("models and comparisons drawn")
         why_part(source, prepared, roles_key, results)
         sections.rank_section(content, results)
         sections.guardrails_section(content, results)
         plan_part(source, prepared, roles_key, results)
-        wb.mark("why, ranking, guardrails, plan")
         sections.export_section(content, prepared, results, settings["method"])
     state.sync()  # a rerun of this part skips the end of the page, where the URL is written
-    wb.mark("results end")
 
 
-wb.mark("script start")
 st.markdown(content["intro"])
 mode = wb.mode_control(content)
 
@@ -68,7 +61,6 @@ if mode == "reported":
     workbench_reported.reported_section(content)
 else:
     source = reading.source_controls(content)
-    wb.mark("file read")
     read = None if source.problem or source.path else reading.roles_controls(content, source)
     if source.path:  # a folder or big table on the server: DuckDB's sums, the sections they give
         server.sql_sections(content, source)
@@ -80,4 +72,3 @@ state.sync()
 for i, q in enumerate(content.quizzes):
     shell.quiz(q, key=f"analyze_quiz{i}")
 st.page_link("app.py", label="← All chapters", icon=":material/home:")
-wb.mark("script end")
