@@ -43,10 +43,12 @@ from ._clusters import (
     cr2_weights,
     few_clusters_notes,
     sign_flip_p,
+    t_p_value,
 )
 from ._estimate_memo import _cr2_of, _crit, _kept, _moments, _moments_of, _one_sum, _used, _weights
 from ._in_unit import NOT_IN_UNIT, InUnit
 from ._pair_batch import binary_pair_intervals
+from ._results import _SCORE_UNITS, Comparison, Summary
 from ._sums_groups import binary_moments
 from .cluster_means import cluster_means_ci, few_clusters_worth
 from .errors import EvalStatsError
@@ -92,7 +94,6 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     :func:`~evalstats_core.bounded_means.bounded_mean_interval`; if known to or to be checked, unclustered ones near
     0% or 100% that of :func:`~evalstats_core.bounded_unclustered.bounded_mean_t_interval`, which checks only
     near a bound)."""
-    from .clustering import Summary, _deff
 
     if n < 2:
         raise EvalStatsError(
@@ -227,7 +228,6 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     ``diff_sums``: ``sa - sb`` when kept, so that the pair rule finds its kept part by the array's identity;
     ``cells``: a function giving, per non-empty cluster, the questions only ``a`` and only ``b`` got right, exact
     (then ``discordant`` is None: the rule reads these instead))."""
-    from .comparison import Comparison, _permutation_p, _welch_df, _z_and_p
 
     (n, n_b), (ma, mb), (sa, sb) = ns, means, sums
     ssa, ssb, ssd, cov = squares
@@ -455,7 +455,46 @@ def scaled(result: Any, exponent: int) -> Any:
     if not exponent:
         return result
 
-    from .comparison import _SCORE_UNITS, Comparison
 
     names = _SCORE_UNITS if isinstance(result, Comparison) else _SUMMARY_UNITS
     return replace(result, **{f: math.ldexp(getattr(result, f), exponent) for f in names})
+
+
+def _deff(se: float, se_naive: float, n: int, *, clustered: bool) -> tuple[float, float]:
+    """Design effect ``(se/se_naive)^2`` and effective n ``n/deff``; nan where undefined."""
+    if not clustered:
+        return 1.0, float(n)
+    if se_naive == 0.0:
+        return math.nan, math.nan
+    deff = (se / se_naive) ** 2  # design effect, Kish 1965, Sec. 8.2
+    return deff, (n / deff if deff > 0.0 else math.nan)
+
+
+def _welch_df(se_a: float, se_b: float, df_a: float, df_b: float) -> float:
+    """Welch-Satterthwaite df of ``sqrt(se_a^2 + se_b^2)`` (Welch 1947); inf when both SEs are 0."""
+    va, vb = se_a * se_a, se_b * se_b
+    denom = va * va / df_a + vb * vb / df_b
+    return (va + vb) ** 2 / denom if denom > 0.0 else math.inf
+
+
+
+def _permutation_p(n_a: int, n_b: int) -> float:
+    """Exact permutation p-value when both models are constant at different values (SE 0).
+
+    Of the ``binom(n_a + n_b, n_a)`` ways to split the pooled scores, only the observed one (and its
+    mirror image when ``n_a == n_b``) reaches the observed ``|diff|``.
+    """
+    return min(1.0, (1 + (n_a == n_b)) / math.comb(n_a + n_b, n_a))
+
+
+
+def _z_and_p(diff: float, se: float, df: float = math.inf, *, p_value: bool = True) -> tuple[float, float]:
+    """``z = diff / se`` and its two-sided p-value under t(df); inf/nan (not 0) where se is 0 (``p_value=False``:
+    nan, for a caller whose rule gives the p-value)."""
+    if se > 0.0:
+        z = diff / se
+    elif diff != 0.0:
+        return math.copysign(math.inf, diff), math.nan  # the caller supplies the exact p-value
+    else:
+        return math.nan, math.nan
+    return z, t_p_value(z, df) if p_value else math.nan  # two-sided t(df), or normal (Miller Eq. 6)

@@ -20,7 +20,6 @@ few clusters, and :func:`icc` / :func:`design_effect` to plan a clustered eval.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -39,7 +38,7 @@ from ._clusters import (
 )
 from ._estimate import binary_model, scaled, summary_from_moments
 from ._in_unit import NOT_IN_UNIT, InUnit
-from ._results import Interval, notebook_view
+from ._results import Summary
 from ._validate import check_confidence
 from .cluster_bootstrap import BootstrapCI, _cluster_totals, cluster_bootstrap_ci  # re-exported (moved)
 from .errors import EvalStatsError
@@ -53,83 +52,6 @@ __all__ = [
     "BootstrapCI",
     "cluster_bootstrap_ci",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    """One model's mean score and its uncertainty (all plain Python numbers).
-
-    Attributes
-    ----------
-    n : int
-        Number of questions (scores).
-    n_clusters : int
-        Number of distinct cluster labels; equal to ``n`` when no clusters were given (every question
-        is its own cluster).
-    mean : float
-        Mean score ``s_bar``.
-    se : float
-        Standard error of the mean: cluster-robust (CR2, or CR1 with ``method="cr1"``) when clusters
-        were given, else equal to ``se_naive``.
-    ci_low, ci_high : float
-        Interval at ``confidence``: ``mean -/+ t(df) * se`` (normal ``z`` when ``df`` is infinite; not
-        clipped to [0, 1]) or, for 0/1 scores, the interval named by ``interval``; ``nan`` (no
-        interval) when the SE is 0 and no score interval applies (every question, or every cluster, has
-        the same mean) unless ``interval="normal"`` asked for the raw one.
-    se_naive : float
-        CLT standard error ``sd(ddof=1) / sqrt(n)``, which pretends the questions are independent.
-    deff : float
-        Design effect ``(se / se_naive)**2`` when clustered; exactly 1.0 without clusters (there is no
-        design to correct for). With clusters and all scores equal, ``se_naive`` is 0 and the ratio is
-        undefined: ``nan``, never a made-up 0 or 1.
-    n_eff : float
-        Effective number of independent questions ``n / deff``; ``nan`` when ``deff`` is ``nan`` or 0.
-    clustered : bool
-        True when ``se`` is the cluster-robust one (clusters were given).
-    confidence : float
-        Confidence level of the interval.
-    warnings : tuple of str
-        Cautions about this result (e.g. few clusters); also issued as
-        :class:`~evalstats_core.errors.EvalStatsWarning`.
-    df : float
-        Degrees of freedom of the t reference: Bell-McCaffrey (Satterthwaite) with clusters, ``n - 1``
-        without; ``inf`` for the normal reference of ``method="cr1"``.
-    method : str
-        ``"cr2"`` (default) or ``"cr1"``.
-    interval : str
-        ``"normal"`` (t or z), ``"wilson"``, ``"korn-graubard"`` (0/1 scores, see
-        :func:`~evalstats_core.proportions.binary_mean_interval`), ``"cluster-means"`` (under two clusters'
-        worth of information, :mod:`~evalstats_core.cluster_means`), ``"quasi-binomial-t"`` (scores in [0, 1]
-        not all 0/1, unclustered, near 0% or 100%: :mod:`~evalstats_core.bounded_unclustered`) or ``"none"``
-        (SE 0: no interval).
-    """
-
-    n: int
-    n_clusters: int
-    mean: float
-    se: float
-    ci_low: float
-    ci_high: float
-    se_naive: float
-    deff: float
-    n_eff: float
-    clustered: bool = False
-    confidence: float = 0.95
-    warnings: tuple[str, ...] = ()
-    df: float = math.inf
-    method: str = "cr2"
-    interval: str = "normal"
-
-    @property
-    def ci(self) -> Interval:
-        """The interval as ``Interval(low, high)``."""
-        return Interval(self.ci_low, self.ci_high)
-
-    def _repr_html_(self) -> str:  # Jupyter: a one-row table
-        return notebook_view(self, "result_html")
-
-    def _repr_markdown_(self) -> str:
-        return notebook_view(self, "result_markdown")
 
 
 #: ``interval`` choices of :func:`summarize` and :func:`~evalstats_core.comparison.compare`: ``"auto"``
@@ -275,16 +197,6 @@ def summarize(scores: Any, clusters: Any = None, *, confidence: float = 0.95, me
                                 confidence=level, method=method, interval=interval, in_unit=in_unit)
 
 
-def _deff(se: float, se_naive: float, n: int, *, clustered: bool) -> tuple[float, float]:
-    """Design effect ``(se/se_naive)^2`` and effective n ``n/deff``; nan where undefined."""
-    if not clustered:
-        return 1.0, float(n)
-    if se_naive == 0.0:
-        return math.nan, math.nan
-    deff = (se / se_naive) ** 2  # design effect, Kish 1965, Sec. 8.2
-    return deff, (n / deff if deff > 0.0 else math.nan)
-
-
 def icc(scores: Any, clusters: Any) -> float:
     """Intra-cluster correlation of the scores: the one-way ANOVA estimator.
 
@@ -333,7 +245,6 @@ def icc(scores: Any, clusters: Any) -> float:
     n0 = (n - float(sizes @ sizes) / n) / (n_clusters - 1)  # Snedecor & Cochran n0
     denom = msb + (n0 - 1.0) * msw
     return (msb - msw) / denom if denom > 0.0 else math.nan  # one-way ANOVA ICC
-
 
 
 def design_effect(cluster_size: float, icc: float) -> float:

@@ -32,16 +32,12 @@ from ._clusters import (
     ones_if_binary,
     plainly_scaled,
     rescale_exponent,
-    t_p_value,
 )
 from ._estimate import binary_comparison, comparison_from_moments, scaled
 from ._in_unit import InUnit
-from ._results import Interval, notebook_view
+from ._results import Comparison
 from ._validate import check_confidence, check_positive_int
 from .errors import EvalStatsError
-
-# fields of Comparison in score units (scaled back when huge or tiny scores were rescaled)
-_SCORE_UNITS = ("mean_a", "mean_b", "diff", "se", "ci_low", "ci_high", "se_unpaired", "se_paired")
 
 __all__ = [
     "Comparison",
@@ -50,96 +46,6 @@ __all__ = [
     "mcnemar",
     "mcnemar_from_counts",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    """The difference ``mean(a) - mean(b)`` with its standard error and test (plain Python numbers).
-
-    Attributes
-    ----------
-    n : int
-        Number of questions of ``a`` (and of ``b`` when paired).
-    n_b : int
-        Number of questions of ``b`` (differs from ``n`` only when ``paired=False``).
-    n_clusters : int
-        Distinct cluster labels; ``n`` when no clusters were given.
-    mean_a, mean_b : float
-        The two mean scores.
-    diff : float
-        ``mean_a - mean_b`` (positive: A scored higher).
-    se : float
-        Standard error of ``diff`` used for the interval and test: ``se_paired`` when paired, else
-        ``se_unpaired``.
-    ci_low, ci_high : float
-        Interval ``diff -/+ t(df) * se`` at ``confidence`` (normal ``z`` when ``df`` is infinite).
-    z : float
-        The test statistic ``diff / se`` (a t statistic when ``df`` is finite); ``+-inf`` when ``se``
-        is 0 and ``diff`` is not, ``nan`` when both are 0.
-    p_value : float
-        Two-sided p-value of ``z`` under t(df) (normal when ``df`` is infinite). When ``se`` is 0 and
-        ``diff`` is not, the exact randomisation p-value (sign flips of the questions or clusters when
-        paired, label permutations when unpaired), never 0; ``nan`` when ``diff`` is 0 too.
-    se_unpaired : float
-        ``sqrt(SE_a^2 + SE_b^2)`` from each model's own (clustered, if clusters given) SE.
-    se_paired : float
-        SE of the per-question differences (CR2, or CR1, of the differences when clustered); ``nan``
-        when ``paired=False``.
-    correlation : float
-        Pearson correlation of the two models' per-question scores; ``nan`` when unpaired or when one
-        model's scores are all equal.
-    variance_removed : float
-        ``1 - se_paired^2 / se_unpaired^2``: the share of the unpaired variance that pairing removed
-        (negative if the scores are negatively correlated); ``nan`` when unpaired or undefined.
-    paired, clustered : bool
-        How ``se`` was computed.
-    confidence : float
-        Confidence level of the interval.
-    warnings : tuple of str
-        Cautions (e.g. few clusters), also issued as ``EvalStatsWarning``.
-    df : float
-        Degrees of freedom of the t reference: ``n - 1`` paired, Bell-McCaffrey with clusters, Welch-
-        Satterthwaite unpaired (Welch's t-test), and unpaired with clusters the Satterthwaite df of the
-        two-group CR2 model as R's clubSandwich computes it; ``inf`` (normal) with ``method="cr1"``.
-    method : str
-        ``"cr2"`` (default) or ``"cr1"``.
-    """
-
-    n: int
-    n_b: int
-    n_clusters: int
-    mean_a: float
-    mean_b: float
-    diff: float
-    se: float
-    ci_low: float
-    ci_high: float
-    z: float
-    p_value: float
-    se_unpaired: float
-    se_paired: float
-    correlation: float
-    variance_removed: float
-    paired: bool = True
-    clustered: bool = False
-    confidence: float = 0.95
-    warnings: tuple[str, ...] = ()
-    df: float = math.inf
-    method: str = "cr2"
-    interval: str = "normal"
-    only_a: int | None = None
-    only_b: int | None = None
-
-    @property
-    def ci(self) -> Interval:
-        """The interval as ``Interval(low, high)``."""
-        return Interval(self.ci_low, self.ci_high)
-
-    def _repr_html_(self) -> str:  # Jupyter: a one-row table
-        return notebook_view(self, "result_html")
-
-    def _repr_markdown_(self) -> str:
-        return notebook_view(self, "result_markdown")
 
 
 def compare(
@@ -293,34 +199,6 @@ def compare(
                                    m3_diff=m3,
                                    in_unit=InUnit(check=lambda: min(xa.min(), xb.min()) >= 0.0
                                                   and max(xa.max(), xb.max()) <= 1.0))  # asked only near a bound
-
-
-def _welch_df(se_a: float, se_b: float, df_a: float, df_b: float) -> float:
-    """Welch-Satterthwaite df of ``sqrt(se_a^2 + se_b^2)`` (Welch 1947); inf when both SEs are 0."""
-    va, vb = se_a * se_a, se_b * se_b
-    denom = va * va / df_a + vb * vb / df_b
-    return (va + vb) ** 2 / denom if denom > 0.0 else math.inf
-
-
-def _permutation_p(n_a: int, n_b: int) -> float:
-    """Exact permutation p-value when both models are constant at different values (SE 0).
-
-    Of the ``binom(n_a + n_b, n_a)`` ways to split the pooled scores, only the observed one (and its
-    mirror image when ``n_a == n_b``) reaches the observed ``|diff|``.
-    """
-    return min(1.0, (1 + (n_a == n_b)) / math.comb(n_a + n_b, n_a))
-
-
-def _z_and_p(diff: float, se: float, df: float = math.inf, *, p_value: bool = True) -> tuple[float, float]:
-    """``z = diff / se`` and its two-sided p-value under t(df); inf/nan (not 0) where se is 0 (``p_value=False``:
-    nan, for a caller whose rule gives the p-value)."""
-    if se > 0.0:
-        z = diff / se
-    elif diff != 0.0:
-        return math.copysign(math.inf, diff), math.nan  # the caller supplies the exact p-value
-    else:
-        return math.nan, math.nan
-    return z, t_p_value(z, df) if p_value else math.nan  # two-sided t(df), or normal (Miller Eq. 6)
 
 
 @dataclass(frozen=True, slots=True)
