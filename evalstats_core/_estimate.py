@@ -477,7 +477,6 @@ def _welch_df(se_a: float, se_b: float, df_a: float, df_b: float) -> float:
     return (va + vb) ** 2 / denom if denom > 0.0 else math.inf
 
 
-
 def _permutation_p(n_a: int, n_b: int) -> float:
     """Exact permutation p-value when both models are constant at different values (SE 0).
 
@@ -485,7 +484,6 @@ def _permutation_p(n_a: int, n_b: int) -> float:
     mirror image when ``n_a == n_b``) reaches the observed ``|diff|``.
     """
     return min(1.0, (1 + (n_a == n_b)) / math.comb(n_a + n_b, n_a))
-
 
 
 def _z_and_p(diff: float, se: float, df: float = math.inf, *, p_value: bool = True) -> tuple[float, float]:
@@ -498,3 +496,5 @@ def _z_and_p(diff: float, se: float, df: float = math.inf, *, p_value: bool = Tr
     else:
         return math.nan, math.nan
     return z, t_p_value(z, df) if p_value else math.nan  # two-sided t(df), or normal (Miller Eq. 6)
+
+

@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .guardrails import SE_RATIO_FLAG, below_plain_sentence
+from .analysis import SE_RATIO_FLAG, below_plain_sentence
 from .vocabulary import INTERVAL_LABELS, level, se_method_label, signed_zero_free
 
 __all__ = ["GateResult", "MOST_NEEDED", "EXIT_CODES"]

@@ -20,17 +20,22 @@ The command line (``evalbars analyze``) and the app's workbench both call
 from __future__ import annotations
 
 import math
+import warnings as _warnings
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._clusters import check_method
+from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, check_method
 from ._results import notebook_view
 from ._validate import check_confidence
+from .cluster_means import kish_n
 from .data import Dataset, QuestionTable, load, question_scores
-from .errors import EvalStatsError
+from .errors import EvalStatsError, EvalStatsWarning
+from .intervals import _model_interval
+from .sums import FileSums, two_model_sums
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, normal_label  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:  # pandas is imported when a frame is asked for: the command line's reports never need one
@@ -329,27 +334,6 @@ def _adjust(p: list[float], method: str) -> list[float]:
     return [float(x) for x in out]
 
 
-def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: str,
-                    clustered: bool, confidence: float) -> tuple[float, float, str]:
-    """``(low, high, label)`` of one model's interval by the ``interval`` rule (see :data:`INTERVALS`)."""
-    chosen = interval
-    if interval == "auto":
-        if s.interval != "normal":  # summarize applied the 0/1 rule
-            return s.ci_low, s.ci_high, INTERVAL_LABELS[s.interval]
-        chosen = "normal"
-    if chosen == "normal":
-        return s.ci_low, s.ci_high, normal_label(method, clustered)
-    if not proportion:
-        why = "clusters" if clustered else ("resamples" if kind == "resampled" else "scores not 0/1")
-        return (s.ci_low, s.ci_high, f"{normal_label(method, clustered)}; {INTERVAL_LABELS[chosen]} needs "
-                f"independent 0/1 answers ({why})")
-    from .intervals import proportion_ci
-
-    k = int(round(s.mean * s.n))  # 0/1 scores, one answer each: the count of right answers
-    low, high = proportion_ci(k, s.n, method=chosen.replace("-", "_"), confidence=confidence)
-    return float(low), float(high), INTERVAL_LABELS[chosen]
-
-
 def _is_frame(data: Any) -> bool:
     from ._table import arrow_of
 
@@ -474,4 +458,334 @@ def _check_baseline(models: tuple[str, ...], baseline: str, name: str) -> None:
                          f"{', '.join(repr(m) for m in models)} (names must match exactly)")
 
 
-from ._sums_analysis import analyze_sums  # noqa: E402 - it reads this module's result types
+def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: float = 0.95, paired: bool = True,
+                 use_clusters: bool = True, adjust: str = "holm", method: str = "cr2", interval: str = "auto",
+                 should_stop: Callable[[], bool] | None = None) -> Analysis:
+    """:func:`analyze` from a file's sufficient statistics, without the rows.
+
+    Parameters
+    ----------
+    sums : FileSums
+        From :func:`~evalstats_core.sums.file_sums` (in memory) or from a SQL engine (same fields).
+    baseline, confidence, paired, use_clusters, adjust, method, interval, should_stop
+        As for :func:`analyze`. The wild bootstrap is not available here (without clusters it needs each
+        question's difference): :func:`analyze` adds it from the rows.
+
+    Returns
+    -------
+    Analysis
+        The same numbers as ``analyze`` on the rows the sums came from (to rounding, about 1e-15).
+
+    Notes
+    -----
+    Nothing here is proportional to the number of questions: a new confidence level, adjustment or interval
+    choice costs a few microseconds per model and pair.
+    """
+    from ._estimate import comparison_from, pair_rules, scaled, summary_from
+    from ._in_unit import InUnit
+    from .comparison import _mcnemar as mcnemar_cells
+
+    confidence = check_confidence(confidence)
+    _check_choices(method, adjust, interval)
+    models = sums.models
+    if baseline is not None and baseline not in models:
+        _check_baseline(models, baseline, sums.name)
+    if len(models) < 2 and baseline is not None:
+        raise EvalStatsError(f"{sums.name} has one model, so there is nothing to compare with the baseline")
+    clustered = bool(use_clusters and sums.clusters is not None)
+    warn: list[str] = []
+    if clustered and len(sums.clusters or ()) < 2:
+        clustered = False
+        warn.append(f"the cluster column '{sums.cluster_col}' has a single value, so the standard errors are "
+                    "not clustered (clustering needs at least two clusters)")
+    fs = sums if clustered else sums.merged()
+    e = sums.exponent
+    with _warnings.catch_warnings():  # per-call warnings are gathered below, once each
+        _warnings.simplefilter("ignore", EvalStatsWarning)
+        rows = []
+        for j, ms in enumerate(fs.model_sums):
+            if should_stop is not None and should_stop():
+                raise AnalysisStopped(f"stopped after {j} of {len(models)} models: nobody is waiting for it")
+            cl = clustered and _once(fs.memo, "nonzero", ms.count) >= 2
+            if clustered and not cl:
+                warn.append(f"{ms.model}: every question it answered lies in one cluster, so its standard error is "
+                            "not clustered")
+            s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not _once(fs.memo, "any", ms.not01), clustered=cl,
+                                    confidence=confidence, method=method,
+                                    interval="auto" if interval == "auto" else "normal", memo=fs.memo,
+                                    in_unit=InUnit(not e and 0.0 <= ms.minimum and ms.maximum <= 1.0)), e)
+            k_values, k_counts = ms.k_values.tolist(), ms.k_counts.tolist()  # a few distinct runs per question
+            k_max, k_min = max(k_values), min(k_values)
+            proportion = sums.score_kind == "binary" and k_max == 1 and not cl
+            low, high, label = _model_interval(s, "resampled" if k_max > 1 else sums.score_kind, interval,
+                                               proportion, method, cl, confidence)
+            rows.append(ModelResult(
+                model=ms.model, n=s.n, n_clusters=s.n_clusters if cl else None,
+                k=k_values[k_counts.index(max(k_counts))], k_min=k_min, k_max=k_max,
+                mean=s.mean, se=s.se, ci_low=low, ci_high=high, se_naive=s.se_naive,
+                deff=s.deff, n_eff=s.n_eff, df=s.df, method=method, interval=label))
+        raw: list[dict[str, Any]] = []
+        pending: list[tuple] = []  # the 0/1 pair rule's arguments, solved for every pair at once below
+        waiting: list[int] = []  # the pairs (indices into raw) that wait for it
+        for done, (j, b) in enumerate(_pairs(models, baseline)):
+            if should_stop is not None and should_stop():
+                raise AnalysisStopped(f"stopped after {done} comparisons: nobody is waiting for it")
+            p = fs.pair(j, b)
+            n_shared = _once(fs.memo, "total", p.count)
+            if n_shared < 2:
+                raise EvalStatsError(
+                    f"models {models[j]!r} and {models[b]!r} share {n_shared} question(s) in {sums.name}; a "
+                    "paired comparison needs at least two questions that both models answered")
+            cl = clustered and _once(fs.memo, "nonzero", p.count) >= 2
+            if clustered and not cl:
+                warn.append(f"{models[j]} vs {models[b]}: the shared questions lie in one cluster, so this "
+                            "comparison is not clustered")
+            only = (_total(p.only_model), _total(p.only_baseline)) if paired and not _once(fs.memo, "any", p.not01) else None
+            c = scaled(comparison_from(p.count, p.mean_model, p.mean_baseline, p.m2_model, p.m2_baseline,
+                                       p.m2_diff, p.comoment, only, paired=paired, clustered=cl,
+                                       confidence=confidence, method=method,
+                                       interval="normal" if interval == "normal" else "auto", memo=fs.memo,
+                                       pending=pending, in_unit=InUnit(sums.unit01),
+                                       cells=None if only is None else (p.only_model, p.only_baseline),
+                                       m3_diff=p.m3_diff), e)
+            if len(pending) > len(waiting):
+                waiting.append(len(raw))
+            mc: tuple[Any, ...] = (None, None, None, None, None)
+            if only is not None:
+                cells = mcnemar_cells(0, only[0], only[1], 0, exact=not cl)  # the exact p is reported unclustered
+                mc = ((None, None) if cells.discordant == 0 else (float(cells.statistic), float(cells.p_value)))
+                mc += (only[0], only[1], None if cells.discordant == 0 or cl else float(cells.p_exact))
+            if c.se == 0.0 and paired:
+                warn.append(zero_se_pair(c, models[j], models[b], every_question=p.diff_min == p.diff_max))
+            raw.append(dict(model=models[j], baseline=models[b], n=c.n, n_left_out=p.n_left_out,
+                            n_clusters=c.n_clusters if cl else None, mean_model=c.mean_a,
+                            mean_baseline=c.mean_b, diff=c.diff, se=c.se, ci_low=c.ci_low, ci_high=c.ci_high,
+                            z=c.z, p_value=c.p_value, correlation=c.correlation, se_unpaired=c.se_unpaired,
+                            se_paired=c.se_paired, mcnemar_statistic=mc[0], mcnemar_chi2_p=mc[1],
+                            only_model=mc[2], only_baseline=mc[3], df=c.df, method=method,
+                            mcnemar_p=mc[4],
+                            interval=(normal_label(method, cl) if c.interval == "normal"
+                                      else INTERVAL_LABELS[_label_key(c.interval, only)])))
+        for i, (low, high, p_value, _) in zip(waiting, pair_rules(pending, confidence, fs.memo), strict=True):
+            raw[i].update(ci_low=math.ldexp(low, e), ci_high=math.ldexp(high, e), p_value=p_value)
+    adjusted = _adjust([r["p_value"] for r in raw], adjust)
+    pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
+
+    warn += warnings_for(sums, rows, pairs, clustered=clustered, paired=paired, method=method)
+    if paired:  # a skewed pair's lower end that Hall's capped correction leaves unreliable (the gate's reason)
+        from .bounded_reach import reach_notes
+
+        warn += reach_notes(sums, pairs, confidence)
+    if clustered and paired:  # a clustered SE of a difference below the plain one: say what it means
+        warn += below_plain_sums(sums, pairs)  # from each pair's merged sum of squares (no whole merge)
+    if clustered:  # few clusters: the clustered and unclustered intervals side by side (issue 19)
+        from .cluster_cost import clustering_cost, cost_sentence
+
+        costs = clustering_cost(sums, rows, confidence=confidence, method=method, interval=interval)
+        warn += [s for s in [cost_sentence(costs, sums.cluster_col, percent=sums.unit01)] if s]
+    return Analysis(
+        models=tuple(rows), comparisons=pairs, warnings=tuple(dict.fromkeys(warn)), notes=tuple(sums.notes),
+        name=sums.name, confidence=confidence, baseline=baseline, paired=bool(paired), clustered=clustered,
+        adjust=adjust, score_kind=sums.score_kind, n_questions=int(sums.n_questions),
+        n_clusters=len(sums.clusters or ()) if clustered else None,
+        unit="percent" if sums.unit01 else "score",
+        format=sums.format, question_col=sums.question_col, model_col=sums.model_col,
+        score_col=sums.score_col, cluster_col=sums.cluster_col if clustered else None,
+        reading=tuple(sums.reading), method=method, interval=interval)
+
+
+_ONCE = {"any": lambda a: _any(a), "total": lambda a: _total(a), "nonzero": lambda a: int(np.count_nonzero(a))}
+
+
+def _once(memo: dict, what: str, a: np.ndarray) -> Any:
+    """``_any(a)``, ``_total(a)`` or ``count_nonzero(a)`` (``what``), once per array in ``memo``: every model and pair
+    of a full table holds the same count vector and the same zero ``not01`` vector (a pass over the clusters each);
+    the entry holds the array, so its identity is not reused while kept."""
+    key = (what, id(a))
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = (a, _ONCE[what](a))
+    return hit[1]
+
+
+def _any(a: np.ndarray) -> bool:
+    """``a.any()``; of one element (the groups of an unclustered analysis) without numpy's reduction."""
+    return bool(a[0]) if a.shape == (1,) else bool(a.any())
+
+
+def _total(a: np.ndarray) -> int:
+    """``int(a.sum())`` of integer counts; of one element without numpy's reduction."""
+    return int(a[0]) if a.shape == (1,) else int(a.sum())
+
+
+def _label_key(kind: str, only: tuple[int, int] | None) -> str:
+    """The label of a pair's interval ``kind``: Tango's without clusters says when it is continuity-corrected
+    (:func:`~evalstats_core.pair_proportions.continuity_correction` is above 0 from one discordant answer on)."""
+    if kind == "tango" and only is not None and only[0] + only[1] > 0:
+        return "tango-corrected"
+    return kind
+
+
+def _percent(x: float) -> str:
+    return f"{100.0 * x:.1f}%"
+
+
+def zero_se_model(r: ModelResult, binary: bool) -> str:
+    """The sentence for a model whose standard error is 0: what is true of its scores, and its interval."""
+    if r.se_naive > 0.0:  # clustered: the scores vary, but every cluster has the same mean
+        what = f"{r.model}: every cluster has the same mean score ({_percent(r.mean) if binary else f'{r.mean:g}'})"
+    elif binary:
+        what = f"{r.model} scored {_percent(r.mean)} on every question"
+    else:
+        what = f"{r.model} has the same score ({r.mean:g}) on every question"
+    if r.interval.startswith(("Wilson", "Korn", "Clopper", "Bayes", "quasi-binomial", "cluster means")):
+        return (f"{what}: its standard error is 0, which understates the uncertainty; its interval is "
+                f"{r.interval}, which does not")
+    if r.interval.startswith("no interval"):
+        return f"{what}: its standard error is 0, so there is no interval (the data cannot bound its mean)"
+    return f"{what}: its standard error is 0 and its t interval has zero width, which understates the uncertainty"
+
+
+def zero_se_pair(c: Any, model: str, baseline: str, *, every_question: bool) -> str:
+    """The sentence for a comparison whose standard error is 0: what is true, and what interval it has."""
+    where = ("have the same score difference on every shared question" if every_question else
+             "have the same mean score difference in every cluster")
+    if c.interval.startswith("tango"):
+        return (f"{model} and {baseline} {where}: the t standard error is 0, so the interval is Tango's score "
+                f"interval on the {c.only_a + c.only_b} discordant answers, which does not have zero width")
+    if c.interval == "none":
+        return (f"{model} and {baseline} {where}: the difference has standard error 0, so there is no interval "
+                "(the data cannot bound the difference; the gate reports inconclusive)")
+    return (f"{model} and {baseline} {where}: the difference has standard error 0 and its t interval has zero "
+            "width, which understates the uncertainty")
+
+
+def warnings_for(sums: FileSums, rows: list[ModelResult], pairs: tuple[PairResult, ...], *,
+                  clustered: bool, paired: bool, method: str = "cr2") -> list[str]:
+    """Plain-words cautions about the analysis, most important first."""
+    out: list[str] = []
+    counted = [r.n_clusters for r in rows if r.n_clusters is not None]
+    if clustered and counted:
+        few = min(counted)
+        low_df = min(r.df for r in rows if r.n_clusters is not None)
+        if method == "cr1" and few < MIN_CLUSTERS:
+            out.append(f"only {few} clusters (column '{sums.cluster_col}'): with fewer than about {MIN_CLUSTERS} "
+                       "clusters the CR1 standard error with a normal interval tends to be too small, so read the "
+                       "intervals as optimistic (Cameron & Miller 2015); the default CR2 with Satterthwaite "
+                       "degrees of freedom (method='cr2') corrects this")
+        elif method == "cr2" and few < MIN_CLUSTERS_CR2:
+            eff = kish_n(sums.cluster_sizes)
+            worth = "about one cluster's worth" if eff < 1.5 else f"about {eff:.1f} clusters' worth"
+            wild = ("the wild cluster bootstrap is a useful cross-check" if few >= 6 else
+                    "the wild cluster bootstrap is no cross-check with so few (it covered less than CR2 in "
+                    "simulations with 2 clusters)")
+            out.append(f"only {few} clusters (column '{sums.cluster_col}'), as little as {low_df:.1f} degrees of "
+                       f"freedom, {worth} of information (Kish's effective number of clusters): the CR2 intervals "
+                       f"account for this and are wide; a difference must be large to be told apart, and {wild}")
+        under = [r for r in rows if r.n_clusters is not None and math.isfinite(r.deff) and r.deff < 1.0]
+        if under:
+            names = ", ".join(f"{r.model} ({r.deff:.2f})" for r in under[:5]) + (", ..." if len(under) > 5 else "")
+            out.append(f"design effect below 1 for {names}: the clustered standard error came out smaller than "
+                       "the naive one, as if questions in a cluster disagreed more than chance would make them. "
+                       + (f"With only {few} clusters this is as likely noise in the clustered variance estimate "
+                          "as a real negative within-cluster correlation; an effective n above the number of "
+                          "questions is not credible" if few < MIN_CLUSTERS else
+                          "It means a negative within-cluster correlation estimate; check that the cluster "
+                          "column groups related questions"))
+    # small samples: what counts is the independent units (clusters when clustered) and the df
+    units = [(r.n_clusters if r.n_clusters is not None else r.n) for r in rows]
+    small = [r for r, u in zip(rows, units, strict=True) if u < SMALL_N]
+    if small:
+        u_min = min(units)
+        what = "clusters" if clustered else "questions"
+        tail = ("for 0/1 scores the default interval is Wilson's (Clopper-Pearson's below 10 failures) when fewer "
+                "than 100 failures are expected" if sums.score_kind == "binary" and not clustered else
+                "t assumes a roughly normal mean, which scores bunched at one end of the scale do not give with "
+                "so few")
+        if method == "cr1":
+            out.append(f"{'every model has' if len(small) == len(rows) else 'some models have'} fewer than "
+                       f"{SMALL_N} {what} (smallest: {u_min}): normal (CLT) intervals can be too narrow with fewer "
+                       f"than a few hundred independent {what} (Bowyer et al. 2025); the default t reference "
+                       f"(method='cr2') widens them; {tail}")
+        elif min(r.df for r in rows) < SMALL_DF:
+            df_min = min(r.df for r in rows)
+            out.append(f"only {u_min} independent {what} at the fewest ({df_min:.1f} degrees of freedom): the "
+                       f"intervals use t on those degrees of freedom, noticeably wider than normal ones; {tail}")
+    for r in rows:
+        if r.se == 0.0:
+            out.append(zero_se_model(r, sums.score_kind == "binary"))
+    partial = [r for r in rows if r.n < sums.n_questions]
+    if partial:
+        out.append("questions missing for some models: " + "; ".join(
+            f"{r.model} answered {r.n} of {sums.n_questions}" for r in partial)
+            + " - each comparison uses only the questions both models answered")
+    if any(r.k_max > 1 for r in rows):
+        ks = sorted({(r.k_min, r.k_max) for r in rows})
+        span = ", ".join(f"{lo}" if lo == hi else f"{lo}-{hi}" for lo, hi in ks)
+        out.append(f"resamples averaged: each question's answers (K = {span}) were averaged into one score "
+                   "per question before computing standard errors (not pooled)")
+    if clustered and paired and any(p.mcnemar_statistic is not None for p in pairs):
+        out.append("McNemar's test assumes independent questions; with clusters, use the clustered paired "
+                   "test (the p-values in the table)")
+    if not paired:
+        dfs = ("" if method != "cr2" else
+               "; their t uses clubSandwich's Satterthwaite degrees of freedom of the two-group CR2 model"
+               if clustered else "; their t uses Welch's degrees of freedom (Welch's t-test)")
+        out.append("comparisons are unpaired: the standard errors ignore that both models answered the same "
+                   f"questions and are larger than the paired ones{dfs}")
+    return out
+
+
+def below_plain_sums(sums: FileSums, pairs: tuple[PairResult, ...]) -> list[str]:
+    """The sentences for clustered paired SEs below the plain paired SE (questions as independent), as
+    :func:`~evalstats_core.guardrails.below_plain` finds them, from the pairs' sums."""
+
+
+    found = below_plain(sums, SimpleNamespace(clustered=True, paired=True, comparisons=pairs))
+    return [below_plain_sentence(c, plain, sums.unit01) for c, plain in found]
+
+
+#: An ignored column counts as cluster-like when clustering on it changes some SE by this factor.
+SE_RATIO_FLAG = 1.1
+
+
+def plain_paired_se(data: QuestionTable | FileSums, model: str, baseline: str) -> float:
+    """The paired SE of ``model - baseline`` with questions as independent: sd(d) / sqrt(n) on shared questions.
+
+    From a file's sums (:meth:`FileSums.plain_paired_se <evalstats_core.sums.FileSums.plain_paired_se>`, no
+    pass over the questions), or from a question table through the sums of those two models alone.
+    """
+    if isinstance(data, FileSums):
+        return data.plain_paired_se(data.models.index(model), data.models.index(baseline))
+    return two_model_sums(data, model, baseline).plain_paired_se(0, 1)
+
+
+def below_plain(data: QuestionTable | FileSums, analysis: Any) -> list[tuple[Any, float]]:
+    """The paired comparisons whose clustered SE is below the plain paired SE (by more than the noise of
+    :data:`SE_RATIO_FLAG`: plain / clustered > 1.1), with that plain SE. ``data`` is the file's
+    :class:`~evalstats_core.sums.FileSums` (or its question table); ``analysis`` needs ``clustered``,
+    ``paired`` and ``comparisons`` (an :class:`Analysis`, or the same while it is being built)."""
+    if not (analysis.clustered and analysis.paired):
+        return []
+    out = []
+    for c in analysis.comparisons:
+        plain = plain_paired_se(data, c.model, c.baseline)
+        if math.isfinite(plain) and plain > 0 and math.isfinite(c.se) and c.se * SE_RATIO_FLAG < plain:
+            out.append((c, plain))
+    return out
+
+
+def below_plain_sentence(c: Any, plain: float, percent: bool) -> str:
+    """What a clustered SE below the plain paired one means, in one sentence with its numbers."""
+    def pts(x: float) -> str:
+        return f"{100.0 * x:.2f} points" if percent else f"{x:.3g}"
+
+    clusters = c.n_clusters if c.n_clusters is not None else 0
+    return (f"{c.model} − {c.baseline}: the clustered SE ({pts(c.se)}) is below the plain paired SE with questions "
+            f"as independent ({pts(plain)}), as if questions in a cluster disagreed more than chance would make them. "
+            + (f"With {clusters} clusters this is as likely noise in the clustered variance estimate as a real negative "
+               "within-cluster correlation, and an interval built on it is then too narrow: read the wider, "
+               "plain interval as the safer one, or cross-check with the wild cluster bootstrap."
+               if clusters < 30 else
+               "It means a negative within-cluster correlation of the differences; check that the cluster column "
+               "groups related questions."))

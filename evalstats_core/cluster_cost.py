@@ -80,8 +80,9 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
         Empty unless some model is clustered on fewer than :data:`FEW_CLUSTERS` clusters.
     """
     from ._estimate import scaled, summary_from
-    from .analysis import _model_interval, normal_label
+    from .intervals import _model_interval
     from .sums import FileSums, file_sums
+    from .vocabulary import normal_label
 
     if not any(r.n_clusters is not None and r.n_clusters < FEW_CLUSTERS for r in rows):
         return []  # no model on few clusters (the usual file): no merge, no sums

@@ -55,11 +55,10 @@ from typing import Any
 from ._clusters import clt_se, t_crit
 from ._gate_result import EXIT_CODES, MOST_NEEDED, GateResult
 from ._validate import check_confidence, check_finite, check_probability
-from .analysis import analyze_sums
+from .analysis import analyze_sums, plain_paired_se
 from .bounded_reach import comparison_reach, reach_sentence
 from .data import Dataset, question_scores
 from .errors import EvalStatsError
-from .guardrails import plain_paired_se
 from .human_labels import detect_human_col
 from .power import sample_size, sample_size_t
 from .sums import FileSums

@@ -41,13 +41,21 @@ import numpy as np
 from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2
 from ._results import excludes_zero
 from ._validate import z_for
-from .analysis import ADJUST_LABELS, SMALL_N, Analysis, ModelResult
+from .analysis import (
+    ADJUST_LABELS,
+    SE_RATIO_FLAG,
+    SMALL_N,
+    Analysis,
+    ModelResult,
+    below_plain,
+    below_plain_sentence,
+)
 from .cluster_means import few_clusters_worth, kish_n
 from .data import Dataset, QuestionTable
 from .errors import EvalStatsWarning
 from .intervals import proportion_ci
 from .proportions import FAILURES_FOR_T
-from .sums import FileSums, two_model_sums
+from .sums import FileSums
 from .vocabulary import INTERVAL_LABELS, signed_zero_free
 from .wild import WILD_MIN_CLUSTERS
 
@@ -65,8 +73,6 @@ CHECKS: dict[str, str] = {
     "clustered_below_plain": "Clustered SE of a difference below the plain paired one",
     "missing": "Questions missing for some models",
 }
-#: An ignored column counts as cluster-like when clustering on it changes some SE by this factor.
-SE_RATIO_FLAG = 1.1
 
 @dataclass(frozen=True, slots=True)
 class Guardrail:
@@ -329,48 +335,6 @@ def _multiplicity(analysis: Analysis) -> Guardrail:
             f"adjustment. Claiming the other {raw - adj} would ignore that about {expected:.1f} false positives "
             "are expected by chance."))
     return _ok("multiplicity", f"{m} comparisons, adjusted with {name}: {adj} significant before and after.")
-
-
-def plain_paired_se(data: QuestionTable | FileSums, model: str, baseline: str) -> float:
-    """The paired SE of ``model - baseline`` with questions as independent: sd(d) / sqrt(n) on shared questions.
-
-    From a file's sums (:meth:`FileSums.plain_paired_se <evalstats_core.sums.FileSums.plain_paired_se>`, no
-    pass over the questions), or from a question table through the sums of those two models alone.
-    """
-    if isinstance(data, FileSums):
-        return data.plain_paired_se(data.models.index(model), data.models.index(baseline))
-    return two_model_sums(data, model, baseline).plain_paired_se(0, 1)
-
-
-def below_plain(data: QuestionTable | FileSums, analysis: Any) -> list[tuple[Any, float]]:
-    """The paired comparisons whose clustered SE is below the plain paired SE (by more than the noise of
-    :data:`SE_RATIO_FLAG`: plain / clustered > 1.1), with that plain SE. ``data`` is the file's
-    :class:`~evalstats_core.sums.FileSums` (or its question table); ``analysis`` needs ``clustered``,
-    ``paired`` and ``comparisons`` (an :class:`Analysis`, or the same while it is being built)."""
-    if not (analysis.clustered and analysis.paired):
-        return []
-    out = []
-    for c in analysis.comparisons:
-        plain = plain_paired_se(data, c.model, c.baseline)
-        if math.isfinite(plain) and plain > 0 and math.isfinite(c.se) and c.se * SE_RATIO_FLAG < plain:
-            out.append((c, plain))
-    return out
-
-
-def below_plain_sentence(c: Any, plain: float, percent: bool) -> str:
-    """What a clustered SE below the plain paired one means, in one sentence with its numbers."""
-    def pts(x: float) -> str:
-        return f"{100.0 * x:.2f} points" if percent else f"{x:.3g}"
-
-    clusters = c.n_clusters if c.n_clusters is not None else 0
-    return (f"{c.model} − {c.baseline}: the clustered SE ({pts(c.se)}) is below the plain paired SE with questions "
-            f"as independent ({pts(plain)}), as if questions in a cluster disagreed more than chance would make them. "
-            + (f"With {clusters} clusters this is as likely noise in the clustered variance estimate as a real negative "
-               "within-cluster correlation, and an interval built on it is then too narrow: read the wider, "
-               "plain interval as the safer one, or cross-check with the wild cluster bootstrap."
-               if clusters < 30 else
-               "It means a negative within-cluster correlation of the differences; check that the cluster column "
-               "groups related questions."))
 
 
 def _clustered_below_plain(data: QuestionTable | FileSums, analysis: Analysis) -> Guardrail:

@@ -29,6 +29,7 @@ from ._proportion_checks import PROPORTION_METHODS, _as_counts, _check_method, _
 from ._results import Interval
 from ._validate import as_scores, check_confidence, check_finite, check_positive_int, z_for
 from .errors import EvalStatsError
+from .vocabulary import INTERVAL_LABELS, normal_label
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -428,3 +429,22 @@ def proportion_ci_arrays(
     if clip:
         low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
     return low, high
+
+
+def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: str,
+                    clustered: bool, confidence: float) -> tuple[float, float, str]:
+    """``(low, high, label)`` of one model's interval by the ``interval`` rule (see :data:`INTERVALS`)."""
+    chosen = interval
+    if interval == "auto":
+        if s.interval != "normal":  # summarize applied the 0/1 rule
+            return s.ci_low, s.ci_high, INTERVAL_LABELS[s.interval]
+        chosen = "normal"
+    if chosen == "normal":
+        return s.ci_low, s.ci_high, normal_label(method, clustered)
+    if not proportion:
+        why = "clusters" if clustered else ("resamples" if kind == "resampled" else "scores not 0/1")
+        return (s.ci_low, s.ci_high, f"{normal_label(method, clustered)}; {INTERVAL_LABELS[chosen]} needs "
+                f"independent 0/1 answers ({why})")
+    k = int(round(s.mean * s.n))  # 0/1 scores, one answer each: the count of right answers
+    low, high = proportion_ci(k, s.n, method=chosen.replace("-", "_"), confidence=confidence)
+    return float(low), float(high), INTERVAL_LABELS[chosen]

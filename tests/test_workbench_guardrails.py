@@ -279,7 +279,7 @@ def _negatively_clustered(n_clusters: int = 8, per: int = 20, seed: int = 0) -> 
 
 
 def test_clustered_se_of_a_difference_below_the_plain_one_is_flagged_with_its_meaning():
-    from evalstats_core.guardrails import plain_paired_se
+    from evalstats_core.analysis import plain_paired_se  # moved from guardrails (issue 38)
 
     checks, ds, tb, a = run(_negatively_clustered(), extra=False)
     c = a.comparisons[0]
@@ -319,7 +319,7 @@ def test_the_gate_says_when_its_clustered_se_is_below_the_plain_one():
 def test_guardrails_from_the_kept_sums_are_the_rows_ones(seed):
     """The workbench passes its kept FileSums: every guardrail says what the rows say, and each plain paired
     SE equals sd(d) / sqrt(n) on the shared questions (the former rows computation) to 1e-12."""
-    from evalstats_core.guardrails import below_plain, plain_paired_se
+    from evalstats_core.analysis import below_plain, plain_paired_se  # moved from guardrails (issue 38)
     from evalstats_core.sums import file_sums
 
     rng = np.random.default_rng(seed)
