@@ -21,7 +21,7 @@ import streamlit as st
 from evalstats_core._read import open_regular
 from evalstats_core.data import Prepared, file_columns
 from evalstats_core.engine import SERVER_DATA, _files, choose_engine, server_path
-from evalstats_core.errors import EvalStatsError
+from evalstats_core.errors import RUNS_IN_IDS, EvalStatsError
 from evalstats_core.importers import detect
 from evalstats_core.limits import Limits
 from evalstats_core.reading import ReadingOptions
@@ -319,7 +319,7 @@ def _files_controls(source: Source) -> Reading:
                       "results table's column named cluster, group, passage... Choose none, or another Inspect "
                       "metadata key or table column, to change it.")
     runs = bool(st.session_state.get("analyze_runs_in_ids", False))
-    if cols and not isinstance(prepared, str) and (runs or any("look like runs" in w for w in prepared.dataset.warnings)):
+    if cols and not isinstance(prepared, str) and (runs or any(getattr(w, "code", None) == RUNS_IN_IDS for w in prepared.dataset.warnings)):
         st.checkbox("Read question ids like 1.1, 1.2 as runs of question 1 (resamples averaged per question)",
                     key="analyze_runs_in_ids")
     if isinstance(prepared, str):
@@ -403,7 +403,7 @@ def _table_controls(source: Source) -> Reading:
     use_clusters = st.session_state.get("analyze_cluster_col") != NO_CLUSTER
     prepared = prepared_for(source, opts)  # the same options as the first read when nothing changed: one parse
     runs = bool(st.session_state.get("analyze_runs_in_ids", False))
-    if not isinstance(prepared, str) and (runs or any("look like runs" in w for w in prepared.dataset.warnings)):
+    if not isinstance(prepared, str) and (runs or any(getattr(w, "code", None) == RUNS_IN_IDS for w in prepared.dataset.warnings)):
         st.checkbox("Read question ids like 1.1, 1.2 as runs of question 1 (resamples averaged per question)",
                     key="analyze_runs_in_ids",
                     help="Offered because many ids look like runs of another question; never applied unless you "

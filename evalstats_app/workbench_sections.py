@@ -30,14 +30,12 @@ from evalstats_app.workbench import (
 from evalstats_app.workbench_charts import chart as _chart
 from evalstats_app.workbench_charts import is_percent as _percent
 from evalstats_core import report
-from evalstats_core.bounded_reach import REACH_START
 from evalstats_core.breakdown import cluster_breakdown, disagreements, top_clusters
 from evalstats_core.bundle import make_bundle
 from evalstats_core.charts.slide import slide_png, slide_svg
-from evalstats_core.cluster_cost import COST_PREFIX
 from evalstats_core.data import Prepared
 from evalstats_core.display import models_frame
-from evalstats_core.errors import EvalStatsError
+from evalstats_core.errors import CLUSTERING_COST, DEFF_BELOW_ONE, SKEWED_LOWER_END, EvalStatsError
 from evalstats_core.planning import describe, plan_from_pilot
 from evalstats_core.report import csv_safe, method_line, summary_lines, verdicts
 from evalstats_core.report_html import html_report
@@ -128,7 +126,7 @@ def models_section(content, design: tuple[str, bool], res: Results, method: str)
     st.dataframe(report.models_display(a, intervals), hide_index=True, width="stretch", column_config=_NAMES)
 
     for w in a.warnings:  # a design effect below 1 (effective n above n) is never shown without comment;
-        if w.startswith(("design effect below 1", COST_PREFIX)):  # nor clustered intervals on few clusters
+        if getattr(w, "code", None) in (DEFF_BELOW_ONE, CLUSTERING_COST):  # nor clustered intervals on few clusters
             st.info(esc(w[0].upper() + w[1:]), icon=":material/info:")
     if design[0] == "binary":
         st.markdown(content["method_help"])
@@ -163,7 +161,7 @@ def compare_section(content, res: Results) -> None:
     st.dataframe(report.comparisons_display(a), hide_index=True, width="stretch", column_config=_NAMES)
 
     for w in a.warnings:  # a pair too skewed for its questions: its lower end is unreliable (the gate says so too)
-        if w.startswith(REACH_START):
+        if getattr(w, "code", None) == SKEWED_LOWER_END:
             st.warning(esc(w[0].upper() + w[1:]) + ".", icon=":material/warning:")
     quote = report.quote_label(a)
     st.caption(f"Differences are in percentage points{'' if _percent(a) else ' (score units)'}. The p-value to "

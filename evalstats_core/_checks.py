@@ -10,7 +10,7 @@ import numpy as np
 
 from ._cells import per_model_any, per_model_max
 from ._columns import check_name, distinct
-from .errors import EvalStatsError
+from .errors import RUNS_IN_IDS, EvalStatsError, Note
 from .limits import Limits, estimate
 
 if TYPE_CHECKING:  # pandas and pyarrow are imported where they are used: the small-CSV path needs neither
@@ -113,9 +113,9 @@ def scores_in_question_col(first: list, n: int, col: str, label: str) -> str:
 
 def runs_warning(example: tuple[str, str, int]) -> str:
     """The warning for question ids that look like runs: ``(id, base, count)`` as :func:`runs_in_ids` gives it."""
-    return (f"{example[2]:,} question ids look like runs of another question (e.g. '{example[0]}' of "
-            f"'{example[1]}'); they are counted as separate questions, which makes the standard errors "
-            "too small if they are repeated runs: read them as runs with runs_in_ids=True")
+    return Note(f"{example[2]:,} question ids look like runs of another question (e.g. '{example[0]}' of "
+                f"'{example[1]}'); they are counted as separate questions, which makes the standard errors "
+                "too small if they are repeated runs: read them as runs with runs_in_ids=True", RUNS_IN_IDS)
 
 
 def _fractions(labels: np.ndarray) -> bool:

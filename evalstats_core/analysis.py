@@ -33,7 +33,7 @@ from ._results import notebook_view
 from ._validate import check_confidence
 from .cluster_means import kish_n
 from .data import Dataset, QuestionTable, load, question_scores
-from .errors import EvalStatsError, EvalStatsWarning
+from .errors import DEFF_BELOW_ONE, EvalStatsError, EvalStatsWarning, Note
 from .intervals import _model_interval
 from .sums import FileSums, two_model_sums
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, normal_label  # noqa: F401 - re-exported
@@ -685,13 +685,13 @@ def warnings_for(sums: FileSums, rows: list[ModelResult], pairs: tuple[PairResul
         under = [r for r in rows if r.n_clusters is not None and math.isfinite(r.deff) and r.deff < 1.0]
         if under:
             names = ", ".join(f"{r.model} ({r.deff:.2f})" for r in under[:5]) + (", ..." if len(under) > 5 else "")
-            out.append(f"design effect below 1 for {names}: the clustered standard error came out smaller than "
-                       "the naive one, as if questions in a cluster disagreed more than chance would make them. "
-                       + (f"With only {few} clusters this is as likely noise in the clustered variance estimate "
-                          "as a real negative within-cluster correlation; an effective n above the number of "
-                          "questions is not credible" if few < MIN_CLUSTERS else
-                          "It means a negative within-cluster correlation estimate; check that the cluster "
-                          "column groups related questions"))
+            out.append(Note(f"design effect below 1 for {names}: the clustered standard error came out smaller than "
+                            "the naive one, as if questions in a cluster disagreed more than chance would make them. "
+                            + (f"With only {few} clusters this is as likely noise in the clustered variance estimate "
+                               "as a real negative within-cluster correlation; an effective n above the number of "
+                               "questions is not credible" if few < MIN_CLUSTERS else
+                               "It means a negative within-cluster correlation estimate; check that the cluster "
+                               "column groups related questions"), DEFF_BELOW_ONE))
     # small samples: what counts is the independent units (clusters when clustered) and the df
     units = [(r.n_clusters if r.n_clusters is not None else r.n) for r in rows]
     small = [r for r, u in zip(rows, units, strict=True) if u < SMALL_N]

@@ -53,6 +53,7 @@ from .bounded_unclustered import (
     sampled_interval,
     skew_corrected_t,
 )
+from .errors import SKEWED_LOWER_END, Note
 from .sums import FileSums, two_model_sums
 from .vocabulary import INTERVAL_LABELS, signed_zero_free
 
@@ -140,8 +141,8 @@ def reach_sentence(r: Reach, model: str, baseline: str, margin: float | None = N
             f"{r.n:,} questions, so the interval's lower end, {points(r.low)}, is unreliable (continued at the "
             f"correction's rate it reaches {points(r.reach)}")
     if margin is None:
-        return head + "; a gate passes only with a margin beyond that); add questions"
-    return head + f", at or below {points(-margin)}, minus the margin); add questions"
+        return Note(head + "; a gate passes only with a margin beyond that); add questions", SKEWED_LOWER_END)
+    return Note(head + f", at or below {points(-margin)}, minus the margin); add questions", SKEWED_LOWER_END)
 
 
 def comparison_reach(data: Any, c: Any, confidence: float, *, upper: bool = False) -> Reach | None:

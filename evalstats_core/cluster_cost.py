@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._in_unit import InUnit
+from .errors import CLUSTERING_COST, Note
 
 __all__ = ["COST_PREFIX", "FEW_CLUSTERS", "ClusterCost", "clustering_cost", "cost_sentence"]
 
@@ -127,7 +128,7 @@ def cost_sentence(costs: list[ClusterCost], cluster_col: str | None, *, percent:
                      f"({width(*c.unclustered)}{un_df}) unclustered")
     more = f"; and {len(costs) - shown} more model{'s' if len(costs) - shown > 1 else ''}" if len(costs) > shown else ""
     few = min(c.n_clusters for c in costs)
-    return (f"{COST_PREFIX} {few} clusters (column '{cluster_col}') costs: " + "; ".join(parts) + more
-            + f". The clustered interval treats the {few} clusters as a sample of many possible ones, and so few "
-            "leave few degrees of freedom; if they are the fixed set you care about (these clusters, not others "
-            "like them), the unclustered interval answers for them (use_clusters=False)")
+    return Note(f"{COST_PREFIX} {few} clusters (column '{cluster_col}') costs: " + "; ".join(parts) + more
+                + f". The clustered interval treats the {few} clusters as a sample of many possible ones, and so few "
+                "leave few degrees of freedom; if they are the fixed set you care about (these clusters, not others "
+                "like them), the unclustered interval answers for them (use_clusters=False)", CLUSTERING_COST)
