@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pyarrow as pa
 import streamlit as st
 
 from evalstats_app import shell
@@ -83,7 +84,6 @@ def _arrow(spec: dict) -> dict:
     """``spec`` with its datasets as Arrow tables: Streamlit sends a chart's datasets as Arrow, and converts a
     list of rows through a pandas frame first (a millisecond or two each, on every rerun); the rows the
     browser reads are the same."""
-    import pyarrow as pa
 
     datasets = {}
     for name, rows in spec.get("datasets", {}).items():

@@ -26,6 +26,7 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.special import expit, gammaln
 
 from ._results import Interval
 from ._validate import check_confidence, z_for
@@ -56,7 +57,6 @@ def _table(x: np.ndarray, n: np.ndarray, mu: np.ndarray, rho: np.ndarray) -> tup
     """Per distinct ``(n_g, x_g)`` pair, ``log Gamma(x_g + a) + log Gamma(n_g - x_g + b)`` on the grid
     ``(U, M, K)``; the index of each cluster's pair ``(R, G)``; the rest of the log-likelihood, the
     same for every file of these sizes ``(M, K)``."""
-    from scipy.special import gammaln
 
     a, b, phi = _shapes(mu, rho)
     size_term = (gammaln(n[:, None] + phi[None, :]) - gammaln(phi)[None, :]).sum(0)  # (K,)
@@ -131,7 +131,6 @@ def _peak(y: np.ndarray) -> np.ndarray:
 def _ends(stat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where ``stat`` (rows x logit grid, <= 0 inside the interval) crosses 0 on each side, interpolated
     linearly on the logit scale; the end of the scale when the grid's end is inside."""
-    from scipy.special import expit
 
     rows, m = stat.shape
     inside = stat <= 0.0
@@ -198,7 +197,6 @@ def betabinomial_profile_ci(successes: Any, sizes: Any, *, confidence: float = 0
     n = np.asarray(sizes, dtype=np.float64)
     if n.ndim != 1 or x.shape[1] != n.size or n.size < 2 or np.any(n < 1) or np.any(x < 0) or np.any(x > n):
         raise EvalStatsError("betabinomial_profile_ci needs 0 <= successes <= sizes per cluster, at least 2 clusters")
-    from scipy.special import expit
 
     mu, crit = expit(LOGIT_GRID), z_for(level) ** 2
     if np.array_equal(np.rint(x), x):  # counts

@@ -20,6 +20,9 @@ import zipfile
 from dataclasses import dataclass
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.parquet as pq
+
 from ._bounded import Budget, parse_json, zip_member
 from ._sniff import is_bundle
 from .errors import EvalStatsError
@@ -56,8 +59,6 @@ def make_bundle(dataset: Any, settings: dict[str, Any], *, use_clusters: bool = 
     >>> b.name, b.settings["analyze_confidence"], load(b.data, name="r.parquet").n_questions
     ('r.csv', 0.9, 3)
     """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
 
     frame = dataset.frame
     if not use_clusters and "cluster" in frame.columns:

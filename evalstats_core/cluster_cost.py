@@ -21,6 +21,7 @@ from typing import Any
 
 from ._in_unit import InUnit
 from .errors import CLUSTERING_COST, Note
+from .vocabulary import normal_label
 
 __all__ = ["COST_PREFIX", "FEW_CLUSTERS", "ClusterCost", "clustering_cost", "cost_sentence"]
 
@@ -83,7 +84,6 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
     from ._estimate import scaled, summary_from
     from .intervals import _model_interval
     from .sums import FileSums, file_sums
-    from .vocabulary import normal_label
 
     if not any(r.n_clusters is not None and r.n_clusters < FEW_CLUSTERS for r in rows):
         return []  # no model on few clusters (the usual file): no merge, no sums

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtri, stdtrit
 
 from ._clusters import cr2_se, cr2_weights
 from ._validate import check_confidence, check_open_unit, check_positive_int, check_unit
@@ -235,7 +236,6 @@ def few_clusters_coverage(
     g = n_g.size
     n = int(n_g.sum())
     a, df = cr2_weights(n_g, n)  # (G,) CR2 factors (no cluster is empty) and the Satterthwaite df
-    from scipy.special import ndtri, stdtrit
 
     q = 0.5 + level / 2.0
     crit = {"cr1_z": float(ndtri(q)), "cr1_t": float(stdtrit(g - 1, q)), "cr2": float(stdtrit(df, q))}

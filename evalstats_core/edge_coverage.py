@@ -26,11 +26,13 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy.special import bdtr
+from scipy.special import bdtr, betaincinv, expit, logit, ndtri, stdtrit
 
 from ._clusters import cr2_factors, cr2_se, cr2_weights, t_crit
 from .betabinomial import betabinomial_profile_ci
 from .cluster_means import cluster_means_ci, few_clusters_worth, logit_cluster_means_ci
+from .clustering import summarize
+from .comparison import compare
 from .errors import EvalStatsWarning
 from .proportions import FAILURES_FOR_T
 from .simulate import _cluster_rates
@@ -96,7 +98,6 @@ def exact_binary_coverage(p: float, n: int, *, interval: str = "auto", confidenc
     >>> round(exact_binary_coverage(0.99, 300, interval="normal"), 3), round(exact_binary_coverage(0.99, 300), 3)
     (0.799, 0.989)
     """
-    from .clustering import summarize
 
     covered = np.zeros(n + 1, dtype=bool)
     for k in range(n + 1):
@@ -117,7 +118,6 @@ def clustered_binary_coverage(sizes: Any, mean: float, icc: float, *, reps: int 
     and ``sizes[g]`` questions answered correctly with probability ``r_g`` (the model of
     :func:`~evalstats_core.simulate.clustered_binary_eval`).
     """
-    from .clustering import summarize
 
     gen = np.random.default_rng(rng)
     sizes = np.asarray(sizes, dtype=np.int64)
@@ -160,7 +160,6 @@ def paired_binary_coverage(n: int, only_a: float, only_b: float, *, sizes: Any =
     models agree; the true difference is ``only_a - only_b``. With ``sizes`` (summing to ``n``) the
     questions are clustered and the disagreement rate varies between clusters (ICC ``icc``).
     """
-    from .comparison import compare
 
     gen = np.random.default_rng(rng)
     sz = None if sizes is None else np.asarray(sizes, dtype=np.int64)
@@ -183,7 +182,6 @@ def gate_pass_rate(n: int, drop: float, margin: float, *, sizes: Any = None, icc
     the interval's lower end lies above ``-margin`` (:func:`~evalstats_core.gating.gate`). With
     ``drop > margin`` a correct gate passes at most ``(1 - confidence) / 2`` of the time.
     """
-    from .comparison import compare
 
     gen = np.random.default_rng(rng)
     sz = None if sizes is None else np.asarray(sizes, dtype=np.int64)
@@ -226,7 +224,6 @@ def clustered_binary_intervals(x: np.ndarray, sizes: np.ndarray, conf: float = 0
     arithmetic as :func:`~evalstats_core.clustering.summarize` (``tests/test_edges.py`` checks equality
     to 1e-9), thousands of times faster for coverage tables.
     """
-    from scipy.special import betaincinv, expit, logit, ndtri, stdtrit
 
 
     n = sizes.sum()

@@ -39,6 +39,8 @@ import re
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from . import engine_sql as q
 from ._checks import resamples_note, runs_warning, scales, scores_in_question_col
@@ -261,8 +263,6 @@ class _Spark:
         self.from_ = "es_raw"
 
     def sample(self, n: int) -> Any:
-        import pyarrow as pa
-
         frame = self.spark.sql(f"SELECT * FROM es_raw LIMIT {int(n)}").drop("es_row").toPandas()
         return pa.Table.from_pandas(frame, preserve_index=False)
 
@@ -386,7 +386,6 @@ def _header(path: str, file_type: str) -> list[str]:
     if "://" in path:
         return []  # a remote file: its engine reads the header
     if file_type == "parquet":
-        import pyarrow.parquet as pq  # heavy: only for a Parquet file
 
         try:
             return [str(n).strip() for n in pq.read_schema(path).names]

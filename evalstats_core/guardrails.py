@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.special import stdtrit
 
 from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2
 from ._results import excludes_zero
@@ -51,10 +52,14 @@ from .analysis import (
     below_plain_sentence,
 )
 from .cluster_means import few_clusters_worth, kish_n
+from .clustering import summarize
 from .data import Dataset, QuestionTable
+from .edge_coverage import claim
+from .edge_coverage import claim as _claim
 from .errors import EvalStatsWarning
 from .intervals import proportion_ci
 from .proportions import FAILURES_FOR_T
+from .report_words import se_range
 from .sums import FileSums
 from .vocabulary import INTERVAL_LABELS, signed_zero_free
 from .wild import WILD_MIN_CLUSTERS
@@ -163,11 +168,9 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
             "2025), so the default uses Wilson's interval, or Clopper-Pearson's exact one below 10 failures "
             "(Wilson's own coverage dips near 0% and 100%)." + shown))
     if analysis.method == "cr2":
-        from scipy.special import stdtrit  # lazy: the gate imports this module for its SE sentence (issue 25)
 
         t = float(stdtrit(m.df, 0.5 + analysis.confidence / 2.0))  # the t quantile the interval uses
         wide, narrow = _halves(t * m.se, z * m.se, analysis)
-        from .report_words import se_range
 
         lo, hi = se_range(m.df, analysis.confidence)
         return _ok("small_n", (
@@ -176,7 +179,6 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
             f"{100.0 * (t / z - 1.0):.0f}% wider, as it should be with so few: the standard error itself is within "
             f"{lo:.2f}x to {hi:.2f}x of the true one (95%). t assumes the mean is roughly normal; when most scores "
             "sit at one end of the scale (skewed, near a ceiling) the interval covers less than it claims."))
-    from scipy.special import stdtrit
 
     df = max(int(u) - 1, 1)
     t = float(stdtrit(df, 0.5 + analysis.confidence / 2.0))  # Student-t quantile with units - 1 df
@@ -189,8 +191,6 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
 
 
 def _summarize_quiet(scores: np.ndarray, codes: np.ndarray | None, confidence: float):
-    from .clustering import summarize
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
         return summarize(scores, codes, confidence=confidence)
@@ -435,7 +435,6 @@ def extremes(table: QuestionTable, analysis: Analysis) -> Guardrail:
 
 def _ceiling(table: QuestionTable, analysis: Analysis) -> Guardrail:
     """Near 0% or 100%: few failures make the mean's distribution skewed and the t interval too narrow."""
-    from .edge_coverage import claim
 
     if table.score_kind != "binary":
         return _skewed(table, analysis)
@@ -506,7 +505,6 @@ def _information(table: QuestionTable, analysis: Analysis, sizes: np.ndarray | N
     interval does with under two clusters' worth. ``sizes``: the questions per cluster when already counted
     (``FileSums.cluster_sizes``), else counted from the table's cluster codes."""
     from ._clusters import cluster_sizes
-    from .edge_coverage import claim
 
     if table.cluster_codes is None:
         return ""
@@ -527,8 +525,6 @@ def _information(table: QuestionTable, analysis: Analysis, sizes: np.ndarray | N
 
 
 def few_clusters(table: QuestionTable, analysis: Analysis, sizes: np.ndarray | None = None) -> Guardrail:
-    from .edge_coverage import claim as _claim
-
     if not analysis.clustered:
         return _ok("few_clusters", "not clustered.")
     c = analysis.n_clusters or 0

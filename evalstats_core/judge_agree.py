@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.stats import spearmanr
 
 from ._results import Interval
 from ._validate import check_confidence, z_for
@@ -160,7 +161,6 @@ def judge_agreement(judge: Any, human: Any, *, confidence: float = 0.95) -> Agre
     >>> a.n, a.true_pass, a.false_pass, a.true_fail, round(a.accuracy, 2)
     (5, 2, 1, 2, 0.8)
     """
-    from scipy.stats import spearmanr
 
     from .judge import _as_pair
 

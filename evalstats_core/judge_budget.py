@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+from scipy.special import stdtrit
 
 from ._clusters import t_crit
 from ._validate import check_confidence, check_positive_int, check_probability
@@ -163,7 +164,6 @@ def ppi_half_width(
 
     (Angelopoulos, Duchi & Zrnic 2023, Sec. 2). ``lam = 0`` (no judge) gives ``var_y / n``.
     """
-    from scipy.special import stdtrit
 
     n = np.asarray(n_labels, dtype=np.float64)
     unl = n_total - n
@@ -323,7 +323,6 @@ def ppi_counts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: 
     through these counts. ``limits``, ``small_counts``: other binomial limits in the small-count terms
     (:func:`~evalstats_core.judge_interval.count_terms`), or none (the plain t interval).
     """
-    from scipy.special import stdtrit
 
 
     n11, n10, n01, n00, c = (np.asarray(x, dtype=float) for x in (n11, n10, n01, n00, passes))

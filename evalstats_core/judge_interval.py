@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 import numpy as np
+from scipy.special import betaincinv, ndtr, ndtri, stdtrit
 
 from ._clusters import t_crit
 
@@ -213,7 +214,6 @@ def effective_count_limits(est: Any, se: Any, df: Any, level: float, *, counts: 
     Korn & Graubard 1998, "Confidence intervals for proportions with small expected number of positive counts
     estimated from survey data", Survey Methodology 24(2).
     """
-    from scipy.special import betaincinv, ndtri, stdtrit
 
     a = (1.0 - level) / 2.0
     p = np.clip(np.asarray(est, dtype=float), 1e-12, 1 - 1e-12)
@@ -289,7 +289,6 @@ def jeffreys_limits(k: Any, m: Any, crit: Any) -> tuple[np.ndarray, np.ndarray]:
     beyond ``sqrt(crit)``: the ``alpha/2`` and ``1 - alpha/2`` quantiles of Beta(k + 1/2, m - k + 1/2), the
     lower limit 0 when ``k = 0`` and the upper 1 when ``k = m`` (Brown, Cai & DasGupta 2001, Sec. 4.1.2).
     """
-    from scipy.special import betaincinv, ndtr
 
     k, m, crit = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (k, m, crit)))
     tail = ndtr(-np.sqrt(crit))  # alpha / 2

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.special import stdtrit
 
 from ._clusters import cr2_se, cr2_weights
 from .pair_mover import cell_mover_interval, disagreement_df
@@ -113,7 +114,6 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     :data:`~evalstats_core.proportions.FAILURES_FOR_T` effective discordant answers on); the default (the
     same score interval and union at every count: no switch to t with clusters).
     """
-    from scipy.special import stdtrit
 
 
     sizes = np.asarray(sizes, dtype=np.float64)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.optimize import brentq
 
 from ._clusters import cr2_sum, cr2_weights
 from .decomposition import _between_variance, _codes, resampling_decomposition
@@ -206,7 +207,6 @@ def _random_intercept_variance(diffs: np.ndarray, cluster: np.ndarray) -> float:
     if ssb <= 0.0 or (msw > 0.0 and _between_sum_cdf(ssb, sizes, 0.0, msw) <= 0.5):
         return msw  # SSB at or below its median without a cluster effect: sigma_c^2 = 0
 
-    from scipy.optimize import brentq
 
     def excess(var_cluster: float) -> float:  # P(SSB <= observed) - 1/2, falling in var_cluster
         return _between_sum_cdf(ssb, sizes, var_cluster, msw) - 0.5

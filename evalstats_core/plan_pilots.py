@@ -27,6 +27,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtri, stdtrit
 
 from ._clusters import cr2_weights
 from .comparison import compare
@@ -54,7 +55,6 @@ def pilot_file(sizes: Any, delta: float, sd_cluster: float, sd_question: float, 
 def realised_power(sizes: Any, delta: float, sd_cluster: float, sd_question: float, *, reps: int,
                    gen: np.random.Generator, alpha: float = 0.05) -> float:
     """Power of the paired CR2 t-test on an eval with clusters of ``sizes``, by simulation of cluster totals."""
-    from scipy.special import stdtrit
 
 
     sizes = np.asarray(sizes, dtype=np.float64)
@@ -127,7 +127,6 @@ def binary_scores(sizes: Any, p_a: float, p_b: float, var_cluster: float, var_qu
     of a part common to the two models (correlation ``corr^2``: they find the same clusters and questions hard); ``mu_m`` makes ``p_m`` the
     expected accuracy (a normal mixture of probits is a probit), so the true difference is ``p_a - p_b``.
     """
-    from scipy.special import ndtri
 
     labels = np.repeat(np.arange(len(sizes)), np.asarray(sizes))
     scale = math.sqrt(1.0 + var_cluster + var_question)

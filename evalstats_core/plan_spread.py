@@ -65,6 +65,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+from scipy.integrate import quad
+from scipy.optimize import brentq
+from scipy.special import chdtr, chdtri, stdtr, stdtrit
 
 from ._clusters import hat_complement
 from .errors import EvalStatsError
@@ -121,7 +124,6 @@ def omega2_spread(diffs: np.ndarray, cluster: np.ndarray | None, noise: float = 
     n = diffs.size
     parts = None if cluster is None else _anova_parts(diffs, cluster)
     if parts is None:
-        from scipy.special import chdtri
 
         dev = diffs - diffs.mean()
         nu = n - 1.0
@@ -136,8 +138,6 @@ def omega2_spread(diffs: np.ndarray, cluster: np.ndarray | None, noise: float = 
 def _cluster_levels(ssb: float, sizes: Any, msw: float, nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """Nodes of ``sigma_c^2`` (the first 0) and their weights under the inverted between sum of squares;
     ``sizes`` the cluster sizes or their :class:`SizeMix`."""
-    from scipy.optimize import brentq
-    from scipy.special import chdtr
 
 
     sizes = size_mix(sizes)
@@ -263,7 +263,6 @@ def mean_power(n: float, delta: float, omegas: np.ndarray, weights: np.ndarray, 
     ``test_df`` (:func:`binary_pair_df`: draws ``(nodes, draws)`` of the test's df and the statistic's df
     ``(nodes,)``) each node's power is the mean over its draws of ``F_spread(delta sqrt(n / V) - t_{alpha/2, nu})``.
     """
-    from scipy.special import stdtr, stdtrit
 
     v = np.asarray(omegas, dtype=np.float64) + noise
     with np.errstate(divide="ignore"):
@@ -285,7 +284,6 @@ def sample_size_mean_power(delta: float, omegas: np.ndarray, weights: np.ndarray
     when given, returns the df the test will use at ``n`` questions (:func:`binary_pair_df`): fewer than the
     design's, so the plan is longer.
     """
-    from scipy.optimize import brentq
 
 
     om = np.asarray(omegas, dtype=np.float64)
@@ -318,7 +316,6 @@ def answers_mean_power(n: float, delta: float, omegas: np.ndarray, weights: np.n
     ``noise_sum = sigma2_a + sigma2_b``; None when even infinitely many answers fall short (omega2 alone),
     1 when one answer is enough.
     """
-    from scipy.optimize import brentq
 
     if not (delta > 0 and n > 0):
         raise EvalStatsError(f"delta ({delta!r}) and n ({n!r}) must be positive")
@@ -387,7 +384,6 @@ def calibration_pilots(sizes: np.ndarray, var_within: float, var_cluster: float,
     """The part of :func:`calibrated_power` that reads neither the effect, the test's size nor the power: the
     truth's omega2 and each pilot's confidence distribution (the Imhof inversions, most of its time), or None when
     the two-moment approximation of ``SSB`` is degenerate (the plan then asks for ``power`` itself)."""
-    from scipy.special import chdtri
 
 
     sizes = size_mix(sizes)  # grouped once: 8 pilots of 13 levels each evaluate SSB's distribution
@@ -408,7 +404,6 @@ def calibration_pilots(sizes: np.ndarray, var_within: float, var_cluster: float,
 def calibrated_from(pilots_now: tuple | None, delta: float, *, alpha: float, power: float,
                     df_per_question: float) -> float:
     """:func:`calibrated_power` from its :func:`calibration_pilots`: ``tau`` for this effect, size and power."""
-    from scipy.optimize import brentq
 
     if pilots_now is None:
         return power
@@ -488,7 +483,6 @@ def _between_sum_cdf(x: float, sizes: np.ndarray | SizeMix, var_cluster: float, 
     Imhof, J. P. (1961). Computing the distribution of quadratic forms in normal variables.
     Biometrika 48(3/4), 419-426.
     """
-    from scipy.integrate import quad
 
     mix = size_mix(sizes)  # clusters of one size share their factors
     n, size, count = mix.n, mix.size, mix.count
@@ -497,7 +491,6 @@ def _between_sum_cdf(x: float, sizes: np.ndarray | SizeMix, var_cluster: float, 
     b2 = count * size * size * v / n
     if not d.min() > 0.0:  # no variance at all: SSB is 0
         return float(x >= 0.0)
-    from scipy.special import chdtr
 
     # the nonzero lambda_j lie in [min D, max D] (interlacing): min D chi2_{G-1} <= SSB <= max D chi2_{G-1}
     g = int(count.sum()) - 1

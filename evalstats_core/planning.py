@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.special import stdtrit
 
 from ._validate import check_probability
 from .analysis import Analysis
@@ -209,7 +210,6 @@ def answers_needed(n: float, delta: float, *, omega2: float, sigma2_a: float, si
     >>> round(answers_needed(198, 0.10, omega2=1/9, sigma2_a=1/6, sigma2_b=1/6), 2)  # t on 197 df
     2.4
     """
-    from scipy.special import stdtrit
 
     a = check_probability(alpha, "alpha")
     p = check_probability(power, "power")

@@ -33,6 +33,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtr, ndtri
 
 from ._power_inputs import _plan_variance, _positive, _z_sum
 from ._results import scalar_or_array as _out
@@ -203,7 +204,6 @@ def power_at(
     >>> round(power_at(969, 0.03, omega2=1/9), 4)
     0.8
     """
-    from scipy.special import ndtr, ndtri
 
     nn = _positive(n, "n", "it is the number of questions")
     d = _positive(delta, "delta", "it is the true difference, e.g. 0.03")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+from scipy.special import stdtrit
+
 from ._power_inputs import _plan_variance, _positive, _z_sum
 from ._validate import check_probability
 
@@ -45,7 +47,6 @@ def sample_size_t(
     >>> math.ceil(sample_size_t(0.03, omega2=1.0, df_per_question=0.01))  # clusters of 100: 90 of them
     8918
     """
-    from scipy.special import stdtrit
 
     d = float(_positive(delta, "delta", "it is the difference to detect, e.g. 0.03"))
     var = _plan_variance(omega2, sigma2_a, sigma2_b, k_a, k_b)
@@ -80,7 +81,6 @@ def mde_t(n: float, *, omega2: float, sigma2_a: float = 0.0, sigma2_b: float = 0
     >>> round(mde_t(969, omega2=1/9), 4), round(mde(969, omega2=1/9), 4)
     (0.03, 0.03)
     """
-    from scipy.special import stdtrit
 
     size = float(_positive(n, "n", "the number of questions"))
     var = _plan_variance(omega2, sigma2_a, sigma2_b, k_a, k_b)

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from altair.utils.data import to_values
 
 from ._base import compile_spec
 
@@ -42,7 +43,6 @@ def records(frame: pd.DataFrame) -> list[dict]:
     equal lists (tests/test_chart_template.py compares them)."""
     columns = _plain_columns(frame)
     if columns is None:
-        from altair.utils.data import to_values
 
         return to_values(frame)["values"]
     names = list(columns)

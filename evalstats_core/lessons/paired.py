@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._results import excludes_zero
 from .._validate import check_confidence, check_positive_int, z_for
@@ -303,7 +304,6 @@ def tasks_for_t_power(delta: float, sd: float, *, power: float = 0.8, alpha: flo
     >>> tasks_for_t_power(0.05, 0.0733)
     19
     """
-    from scipy import stats
 
     if not (delta > 0 and sd > 0):
         raise EvalStatsError(f"delta ({delta!r}) and sd ({sd!r}) must be positive")

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .._validate import check_confidence, check_positive_int, z_for
 from ..coverage import coverage_experiment
@@ -347,7 +348,6 @@ def sampling_grid(accuracy: float, *, n: int | None = None, confidence: float = 
     ``prob`` (Binomial(n, p) probability of k) and ``density`` (``prob * n``, so bars of any width compare),
     keeping the k whose probability is at least ``tail``; ``rules`` has ``n, low, high, se``.
     """
-    from scipy import stats
 
     p = float(accuracy)
     if not 0.0 <= p <= 1.0 or math.isnan(p):
