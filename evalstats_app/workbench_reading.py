@@ -273,10 +273,12 @@ def _error(source: Source, message: str) -> None:
 
 
 def _cluster_keys(prepared: Prepared | str) -> list[str]:
-    """The cluster choices a harness log offers besides its importer's own: Inspect metadata keys."""
+    """The cluster choices a harness log offers besides its importer's own: Inspect metadata keys, and lm-eval's
+    subtasks ('task': read by default only with enough of them, so offered to choose, issue 46)."""
     if isinstance(prepared, str):
         return []
-    return [c.removeprefix("metadata.") for c in (prepared.dataset.extra or {}) if c.startswith("metadata.")]
+    task = ["task"] if prepared.dataset.file_type == "lm_eval" else []
+    return task + [c.removeprefix("metadata.") for c in (prepared.dataset.extra or {}) if c.startswith("metadata.")]
 
 
 def _files_controls(source: Source) -> Reading:

@@ -174,8 +174,9 @@ def _run(args: argparse.Namespace) -> int:
         result = dataclasses.replace(result, reading=(*result.reading, f"--engine {by_sql[2]}"))
     from .flags import for_cli
 
-    # the notes name options as the API does (cluster_col='category'): the report says --cluster-col category
-    result = dataclasses.replace(result, notes=tuple(for_cli(n) for n in result.notes))
+    if args.format in ("markdown", "html", "latex"):  # a report for people names options as the command line does
+        # (cluster_col='category' -> --cluster-col category); JSON and CSV keep the API's words, as the workbench's
+        result = dataclasses.replace(result, notes=tuple(for_cli(n) for n in result.notes))
     from .judge_io import add_to_report, section_for  # judge-corrected estimates when human labels exist
 
     skipped: list[str] = []

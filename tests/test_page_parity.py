@@ -160,16 +160,19 @@ def _lines(texts) -> list[str]:
 
 def test_an_lm_eval_group_clusters_on_its_subtasks_in_both_places(tmp_path):
     """Issue 19.1: an lm-eval group's subtasks are the clusters on the page as on the command line, the page
-    shows the choice (the importer's own, changeable to none), and the few-clusters cost is said in both."""
+    shows the choice, and the few-clusters cost is said in both. Issue 46: 2 subtasks are too few to be read by
+    default (the page says so and offers 'task'); chosen, they are read in both places."""
     files, _ = CASES["lm_eval:model-a algebra+history (a group of 2 subtasks)"]
     at = _upload(files, {})
+    assert not at.session_state[LAST_KEY].clustered
+    assert at.selectbox(key="analyze_harness_cluster").value == "(found by the importer)"
+    at.selectbox(key="analyze_harness_cluster").set_value("task").run()
     a = at.session_state[LAST_KEY]
     assert a.clustered and a.n_clusters == 2 and a.cluster_col == "task"
-    assert at.selectbox(key="analyze_harness_cluster").value == "(found by the importer)"
     assert any("what clustering on 2 clusters" in _UNESCAPE.sub(r"\1", i.value).lower() for i in at.info)
     cli = json.loads(subprocess.run(
         [sys.executable, "-m", "evalstats_core", "analyze", *[str(p) for _, p in files if "samples" in p.name],
-         "--format", "json"], capture_output=True, text=True, cwd=ROOT, timeout=120).stdout)
+         "--cluster-col", "task", "--format", "json"], capture_output=True, text=True, cwd=ROOT, timeout=120).stdout)
     assert [m["ci"] for m in cli["models"]] == [[m.ci_low, m.ci_high] for m in a.models]
     assert any(w.startswith("what clustering on 2 clusters") for w in cli["warnings"])
 
