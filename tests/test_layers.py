@@ -233,3 +233,15 @@ def _inner_imports() -> list[tuple[str, int, str]]:
 def test_imports_inside_functions_are_few():
     found = _inner_imports()
     assert 100 < len(found) <= MAX_INNER_IMPORTS, len(found)  # the walk sees them, and no new one came in
+
+
+def test_contributing_names_every_module_once():
+    """CONTRIBUTING.md's Layout names every module of the two packages in one line each, and no module that is gone."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text.split("### Every module", 1)[1].split("```", 2)[1]
+    listed = [line.split()[0] for line in section.splitlines() if line.strip()]
+    tree = sorted(str(f.relative_to(ROOT)) for pkg in PACKAGES for f in _modules(ROOT / pkg)
+                  if "site" not in f.relative_to(ROOT / pkg).parts)
+    assert len(listed) == len(set(listed))  # once each
+    assert sorted(listed) == tree
+    assert all(len(line.split(maxsplit=1)) == 2 for line in section.splitlines() if line.strip())  # each says what it is
