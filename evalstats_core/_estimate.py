@@ -49,7 +49,7 @@ from ._estimate_memo import _cr2_of, _crit, _kept, _moments, _moments_of, _one_s
 from ._in_unit import NOT_IN_UNIT, InUnit
 from ._pair_batch import binary_pair_intervals
 from ._results import _SCORE_UNITS, Comparison, Summary
-from ._sums_groups import binary_moments
+from ._sums_groups import binary_moments, binary_pair_moments
 from .cluster_means import cluster_means_ci, few_clusters_worth
 from .errors import EvalStatsError
 
@@ -436,11 +436,9 @@ def binary_comparison(xa: np.ndarray, xb: np.ndarray, ones: tuple[int, int], cod
     only = None
     if paired:  # the totals need no clusters: cov = both - n_a n_b / n, ss_d = disc - net^2 / n
         both = float(xa @ xb) if both_g is None else float(both_g.sum())  # exact integers
-        # binary_pair_moments of one group, in floats (the same operations on the same doubles)
-        ka, kb, size = float(ones[0]), float(ones[1]), float(n)
-        only_a, only_b = ka - both, kb - both
-        disc, net = only_a + only_b, only_a - only_b
-        cov, ssd, only = (both * size - ka * kb) / size, (disc * size - net * net) / size, (int(only_a), int(only_b))
+        only_a, only_b, co, m2d = binary_pair_moments(np.array([both]), np.array([float(ones[0])]),
+                                                      np.array([float(ones[1])]), np.array([n], dtype=np.int64))
+        cov, ssd, only = float(co[0]), float(m2d[0]), (int(only_a[0]), int(only_b[0]))  # file_sums' one group
 
     def discordant() -> np.ndarray:  # the questions the two disagree on, per non-empty cluster
         return (per[0] + per[1] - 2.0 * both_g)[sizes > 0.0]

@@ -107,10 +107,7 @@ def binary_moments(ones: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.
 def binary_pair_moments(both: np.ndarray, ones_a: np.ndarray, ones_b: np.ndarray,
                         count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per group ``(only a right, only b right, co-moment, centred sum of squares of a - b)`` of two 0/1
-    columns from the exact counts: questions both got right, each one's ones, and the questions.
-
-    Its one-group twin in plain floats, for speed: :func:`~evalstats_core._estimate.binary_comparison` (a change
-    here must be made there too; ``tests/test_float_twins.py`` holds them equal)."""
+    columns from the exact counts: questions both got right, each one's ones, and the questions."""
     only_a, only_b = ones_a - both, ones_b - both
     disc, net = only_a + only_b, only_a - only_b
     return only_a, only_b, _ratio(both * count - ones_a * ones_b, count), _ratio(disc * count - net * net, count)
