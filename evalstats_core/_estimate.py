@@ -43,9 +43,10 @@ from ._clusters import (
     cr2_weights,
     few_clusters_notes,
     sign_flip_p,
+    t_crit,
     t_p_value,
 )
-from ._estimate_memo import _cr2_of, _crit, _kept, _moments, _moments_of, _one_sum, _used, _weights
+from ._estimate_memo import _cr2_of, _kept, _moments, _moments_of, _used, _weights
 from ._in_unit import NOT_IN_UNIT, InUnit
 from ._pair_batch import binary_pair_intervals
 from ._results import _SCORE_UNITS, Comparison, Summary
@@ -116,7 +117,7 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     if se <= 1e-12 * max(abs(mu), se_naive):  # rounding-level SE: every cluster has the same mean
         se = 0.0
     deff, n_eff = _deff(se, se_naive, n, clustered=clustered)
-    crit = _crit(memo, confidence, df)
+    crit = t_crit(confidence, df)
     low, high, kind = mu - crit * se, mu + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
     if interval == "auto" and method == "cr2" and binary:
         from .proportions import binary_mean_interval
@@ -171,15 +172,9 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
         n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
         _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
         used, sizes = _used(memo, count)
-        sd = None
-        if count.shape == (1,) and n:  # one group: the same doubles in Python floats
-            d1, sz = float(sa[0]) - float(sb[0]), float(sizes[0])
-            ssd = max(0.0, _one_sum(float(m2_d[0])) + _one_sum(d1 * (d1 / sz)))
-            cov = _one_sum(float(comoment[0])) + _one_sum(float(sa[0]) * (float(sb[0]) / sz))
-        else:
-            sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
-            ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
-            cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
+        sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
+        ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
+        cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
         w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no comparison for a known count
         cr2 = None if w is None else (_cr2_of(memo, (count, mean_a, m2_a), sa, sizes, n, w),
                                       _cr2_of(memo, (count, mean_b, m2_b), sb, sizes, n, w), cr2_se_df(sd, sizes, n, w))
@@ -279,7 +274,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     z, p = _z_and_p(diff, se, df, p_value=not by_rule)
     if se == 0.0 and diff != 0.0:  # no t statistic: the exact randomisation test, never p = 0
         p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)
-    crit = _crit(memo, confidence, df)
+    crit = t_crit(confidence, df)
     low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
     if by_rule:  # the 0/1 pair rule (binary_pair_interval)
         if callable(discordant):

@@ -1,16 +1,14 @@
 """What the estimators read from per-group sums, each made once per :attr:`FileSums.memo
 <evalstats_core.sums.FileSums.memo>` (private): the moments of one model's sums, the non-empty groups, the CR2
-weights of each cluster-size vector, the CR2 standard errors and the t quantiles.
+weights of each cluster-size vector and the CR2 standard errors.
 
 =================  ==========================================================================================
 ``_moments``       ``(n, mean, S_g, total centred sum of squares)`` of one model's per-group sums
-``_one_sum``       numpy's sum of one element, in Python floats (one group's moments are numpy's doubles)
 ``_used``          the index of the non-empty groups and their sizes as floats
 ``_kept``          ``make()``, kept in the memo under a tag and the identity of the arrays it reads
 ``_moments_of``    :func:`_moments`, once per model
 ``_cr2_of``        :func:`~evalstats_core._clusters.cr2_se_df` of a model's residual sums, once per model
 ``_weights``       the CR2 weights and Satterthwaite df of one cluster-size vector, once per distinct vector
-``_crit``          :func:`~evalstats_core._clusters.t_crit`, once per ``(confidence, df)``
 =================  ==========================================================================================
 
 The estimators that read them (:func:`~evalstats_core._estimate.summary_from`,
@@ -25,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ._clusters import cr2_se_df, cr2_weights, t_crit
+from ._clusters import cr2_se_df, cr2_weights
 from .sums import _kept, centre_kept
 
 
@@ -35,20 +33,12 @@ def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, used: Any = No
     :func:`_used`, when known; ``memo``: where the centring is kept, shared with :meth:`FileSums.merged
     <evalstats_core.sums.FileSums.merged>`)."""
     n, overall, dev = centre_kept(memo, count, mean)
-    if count.shape == (1,) and count[0] > 0:  # one group: the same doubles in Python floats (see _one_sum)
-        s1 = float(count[0]) * float(dev[0])
-        return n, overall, np.array([s1]), max(0.0, _one_sum(float(m2[0])) + _one_sum(s1 * float(dev[0])))
     if used is None:
         used = count > 0
     # (C,) residual sums S_g = n_g (mean_g - mean); with a memo from the kept float sizes (the same doubles as the cast)
     s = (count[used] if memo is None else _used(memo, count)[1]) * dev[used]
     ss = max(0.0, float(np.sum(m2[used])) + float(s @ dev[used]))
     return n, overall, s, ss
-
-
-def _one_sum(x: float) -> float:
-    """``np.sum`` (or a dot product) of one element in floats: numpy adds it to 0.0, so -0.0 becomes 0.0."""
-    return 0.0 + x
 
 
 def _used(memo: dict | None, count: np.ndarray) -> tuple[Any, np.ndarray]:
@@ -88,15 +78,3 @@ def _weights(memo: dict | None, sizes: np.ndarray, n: int) -> tuple[np.ndarray, 
     w = cr2_weights(sizes, n)
     known.append((sizes, w))
     return w
-
-
-def _crit(memo: dict | None, confidence: float, df: float) -> float:
-    """:func:`~evalstats_core._clusters.t_crit`, once per distinct ``(confidence, df)`` in ``memo``: every model
-    and pair on the same cluster sizes (or the same n) shares its df, and a t quantile costs ~0.1 ms in Python."""
-    if memo is None:
-        return t_crit(confidence, df)
-    key = ("crit", float(confidence), float(df))
-    hit = memo.get(key)
-    if hit is None:
-        hit = memo[key] = t_crit(confidence, df)
-    return hit
