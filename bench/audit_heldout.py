@@ -367,7 +367,7 @@ def coverage(rng, quick: bool) -> None:
     a, b = latent(rng, 10, SWE, 0.95, 0.9, 0.6, 0.8, 0.4, 0.6)
     lab, worst = labels_of(SWE), 0.0
     for r in range(10):
-        res = es.analyze(es.load(frame(a[r], b[r], lab)), baseline="B")
+        res = es.analyze(es.load(frame(a[r], b[r], lab), cluster_col="cluster"), baseline="B")
         s, c = es.summarize(a[r], lab), es.compare(a[r], b[r], lab)
         m = next(x for x in res.models if x.model == "A")
         worst = max(worst, abs(m.ci_low - s.ci_low), abs(m.ci_high - s.ci_high),
@@ -402,7 +402,8 @@ def gate(rng, quick: bool) -> None:
             continue
         clusters = labels_of(sizes) if max(sizes) > 1 else None
         a, b = draw(rng, reps, sizes, pb - margin, pb, su2, ru, se2, re, kind)
-        passed = sum(es.gate(es.load(frame(a[r], b[r], clusters)), baseline="B", candidate="A",
+        chosen = None if clusters is None else "cluster"  # chosen: a design of 2-4 clusters is read too (issue 46)
+        passed = sum(es.gate(es.load(frame(a[r], b[r], clusters), cluster_col=chosen), baseline="B", candidate="A",
                              margin=margin).exit_code == 0 for r in range(reps))
         rate = passed / reps
         se = math.sqrt(max(rate * (1 - rate), 0.25 / reps) / reps)
@@ -439,7 +440,7 @@ def plans(rng, quick: bool) -> None:
         t0 = time.process_time()
         for _ in range(pilots):
             a, b = latent(rng, 1, sizes, pa, pb, su2, ru, se2, re)
-            ds = es.load(frame(a[0], b[0], lab))
+            ds = es.load(frame(a[0], b[0], lab), cluster_col=None if lab is None else "cluster")
             table = es.question_scores(ds)
             plan = es.plan_pair(ds, table, es.analyze(table), "A", "B", delta=delta)
             need = math.ceil(min(plan.n_needed, 50_000.0))  # a plan of more is counted at 50,000

@@ -122,7 +122,8 @@ def check(rng, count=50) -> float:
     a, b = latent(rng, count, sizes, design[2] - design[3], design[2], *design[4:])
     worst = 0.0
     for r in range(count):
-        g = es.gate(es.load(frame(a[r], b[r], labels_of(sizes))), baseline="B", candidate="A", margin=design[3])
+        g = es.gate(es.load(frame(a[r], b[r], labels_of(sizes)), cluster_col="cluster"), baseline="B", candidate="A",
+                    margin=design[3])  # the column chosen: designs of 2-4 clusters are read too (issue 46)
         d = a[r] - b[r]
         onehot = np.zeros((d.size, len(sizes)))
         onehot[np.arange(d.size), labels_of(sizes)] = 1.0
