@@ -49,6 +49,7 @@ STATIC: dict[tuple[str, str], str] = {
     ("temperature", "notice"): "take-aways, general",
     ("power", "chart_n_notice"): "a formula fact (n ~ 1/delta^2); the sentence before it is built",
     ("power", "chart_power_notice"): "general, about the power curve's shape",
+    ("power", "picture_notice"): "general: how each dragged control moves the curves; the chart's sentence is built",
     ("power", "notice"): "take-aways, general",
 }
 

@@ -222,7 +222,7 @@ SCENARIOS = [
     ("verdict", {"verdict_rho_math": ("0.8", 0.8), "verdict_rho_humaneval": ("0.3", 0.3), "verdict_rho_mgsm": ("0.6", 0.6),
                  "verdict_step": ("2 · Paired", "2 · Paired")}),
     ("judge", {"judge_sens": ("0.9", 0.9), "judge_spec": ("0.8", 0.8), "judge_labels": ("120", 120),
-               "judge_bias": ("0.1", 0.1)}),
+               "judge_bias": ("0.1", 0.1), "judge_selected": ("1", True)}),
 ]
 
 
