@@ -665,8 +665,10 @@ def test_skewness_caution_is_true_by_simulation_and_shown():
     the quoted 86% (n = 30, skewness -3.6) / 92% (n = 100); a file like that gets the caution, a symmetric
     one does not."""
     from evalstats_core.data import question_scores
-    from evalstats_core.guardrails import SKEW_FLAG  # guardrail_edges merged into guardrails (issue 38)
-    from evalstats_core.guardrails import guardrails
+    from evalstats_core.guardrails import (
+        SKEW_FLAG,  # guardrail_edges merged into guardrails (issue 38)
+        guardrails,
+    )
 
     gen = np.random.default_rng(42)
 
