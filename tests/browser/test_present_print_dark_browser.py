@@ -45,15 +45,34 @@ _BLOCKS = """() => {
       return {i, text: (e.innerText || e.firstElementChild?.dataset?.testid || '').trim().slice(0, 60),
               top: r.top - Math.max(0, view.top), bottom: r.bottom - Math.max(0, view.top), view: h}; });
 }"""
+# presenter mode's "Speaker notes" expanders (issue 40: a chapter's paragraphs): whether each is open, its whole
+# text (a closed expander keeps its body in the page) and where its summary line is, relative to the scrolling view
+_NOTES = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const view = main.getBoundingClientRect();
+  const h = Math.min(window.innerHeight, view.bottom) - Math.max(0, view.top);
+  return Array.from(main.querySelectorAll('[data-testid="stExpander"]'))
+    .filter(x => (x.querySelector('summary')?.innerText || '').trim().endsWith('Speaker notes'))
+    .map((x, i) => { const d = x.querySelector('details'); const r = x.querySelector('summary').getBoundingClientRect();
+      return {i, open: d.open, text: d.textContent,
+              top: r.top - Math.max(0, view.top), bottom: r.bottom - Math.max(0, view.top), view: h}; });
+}"""
 _SCROLL = """() => document.querySelector('[data-testid="stMain"]').scrollTop"""
 _VIEW = """() => document.querySelector('[data-testid="stMain"]').clientHeight"""
 
 
-def _press_through(page, key: str = "n", limit: int = 200, shots: str | None = None
-                   ) -> tuple[list[int], set[int], list[dict]]:
-    """Press ``key`` until the page stops moving: the scroll offsets, the blocks seen on screen, all blocks."""
+def _on_screen(items: list[dict]) -> set[int]:
+    return {b["i"] for b in items if b["bottom"] > 0 and b["top"] < b["view"]}
+
+
+def _press_through(page, key: str = "n", limit: int = 200, shots: str | None = None,
+                   notes: set[int] | None = None) -> tuple[list[int], set[int], list[dict]]:
+    """Press ``key`` until the page stops moving: the scroll offsets, the blocks seen on screen, all blocks.
+    ``notes``, when given, collects the speaker-notes expanders (:data:`_NOTES`) whose summary was on screen."""
     blocks = page.evaluate(_BLOCKS)
-    seen = {b["i"] for b in blocks if b["bottom"] > 0 and b["top"] < b["view"]}
+    seen = _on_screen(blocks)
+    if notes is not None:
+        notes |= _on_screen(page.evaluate(_NOTES))
     offsets = [page.evaluate(_SCROLL)]
     for _ in range(limit):
         page.keyboard.press(key)
@@ -61,8 +80,9 @@ def _press_through(page, key: str = "n", limit: int = 200, shots: str | None = N
         offsets.append(page.evaluate(_SCROLL))
         if shots and len(offsets) <= 4:
             shot(page, f"{shots}_{len(offsets) - 1}")
-        now = page.evaluate(_BLOCKS)
-        seen |= {b["i"] for b in now if b["bottom"] > 0 and b["top"] < b["view"]}
+        seen |= _on_screen(page.evaluate(_BLOCKS))
+        if notes is not None:
+            notes |= _on_screen(page.evaluate(_NOTES))
         if offsets[-1] == offsets[-2]:
             break
     return offsets, seen, blocks
@@ -117,7 +137,11 @@ def test_presenter_reaches_every_block_of_chapter_8(server, page):
     """Issue 24: at 1920x1080 the first 'next' skipped the MGSM rows, the table and steps 2-4. Pressing
     'next' until the page stops now shows every block of chapter 8 on the screen at least once; no press
     moves more than one screen; formulas are not clipped; chart text is larger than outside the mode;
-    no download button shows; the columns holding the sliders' chart and table stack."""
+    no download button shows; the columns holding the sliders' chart and table stack.
+
+    Issue 40 made presenter mode a slide with speaker notes: the paragraphs of steps 2-4 are in collapsed
+    "Speaker notes" expanders (not projected), so each step's notes must be there, closed, reached on the
+    screen by the presses like every block, and open to show the step's text."""
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(server + "/verdict")
     wait_ready(page)
@@ -140,15 +164,25 @@ def test_presenter_reaches_every_block_of_chapter_8(server, page):
     page.locator("h1").first.click()
     view = page.evaluate(_VIEW)
     shot(page, "present_verdict_1920_0")
-    offsets, seen, blocks = _press_through(page, shots="present_verdict_1920")
+    notes_seen: set[int] = set()
+    offsets, seen, blocks = _press_through(page, shots="present_verdict_1920", notes=notes_seen)
     steps = [b - a for a, b in zip(offsets, offsets[1:], strict=False) if b != a]
     assert steps and max(steps) <= 0.86 * view + 1, (steps, view)
     missed = [b["text"] for b in blocks if b["i"] not in seen]
     assert not missed, missed
     texts = " ".join(b["text"] for b in blocks)
-    for needed in ("MGSM", "Step 2", "Step 3", "Step 4", "Table 5 SE"):
+    for needed in ("MGSM", "Table 5 SE"):
         assert needed in texts, needed
+    notes = page.evaluate(_NOTES)
+    for needed in ("Step 2", "Step 3", "Step 4"):
+        holders = [n for n in notes if needed in n["text"]]
+        assert holders, (needed, [n["text"][:60] for n in notes])
+        assert not any(n["open"] for n in holders), needed  # collapsed: not on the projector
+        assert any(n["i"] in notes_seen for n in holders), (needed, notes_seen)  # the presses reached it
     shot(page, "present_verdict_1920")
+    step2 = page.locator('[data-testid="stExpander"]').filter(has_text="Step 2: pair the questions")
+    step2.locator("summary").click()
+    page.get_by_text("Step 2: pair the questions").wait_for(state="visible")  # the teacher can open the notes
 
 
 def test_no_grey_frame_after_the_first_press(server, page):
@@ -232,6 +266,7 @@ def test_print_chapter_two_is_a_clean_handout(server, page):
     wait_charts(page, 3)
     page.wait_for_timeout(1000)
     pdf = page.pdf(format="A4")
+    SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / "print_one_model.pdf"
     path.write_bytes(pdf)
     pages = _pdf_pages(pdf)
@@ -239,7 +274,8 @@ def test_print_chapter_two_is_a_clean_handout(server, page):
     for selector in ('[data-testid="stSidebar"]', '[data-testid="stHeader"]', '[data-testid="stButton"]',
                      '[data-testid="stDownloadButton"]', '[data-testid="stPageLink"]'):
         loc = page.locator(selector)
-        assert loc.count() > 0 and not any(loc.nth(i).is_visible() for i in range(loc.count())), selector
+        shown = [i for i in range(loc.count()) if loc.nth(i).is_visible()]
+        assert loc.count() > 0 and not shown, (selector, loc.count(), shown)  # on the page, hidden in print
     assert page.get_by_text("Quiz.").last.is_visible()
     wide = page.evaluate("""() => { const w = document.querySelector('[data-testid="stMain"]').clientWidth;
         return Array.from(document.querySelectorAll('.katex-display > .katex > .katex-html'))
