@@ -16,11 +16,13 @@ FOLDER = ROOT / "tests" / "fixtures" / "lm_eval" / "org__model-a"
 
 
 def test_an_lm_eval_group_shows_its_clusters_and_the_cli_interval(server, page):
-    """Two subtasks of group 'quiz' and their results file: clustered on 'task' (2 clusters), the choice shown
-    as the importer's own, the few-clusters cost beside it with the CLI's clustered and unclustered numbers."""
+    """Two subtasks of group 'quiz' and their results file: 'task' has 2 values, too few to cluster on by default
+    (issue 46.6), and the page says so; chosen in the Cluster box, the few-clusters cost shows beside it with the
+    CLI's numbers for --cluster-col task."""
     samples = sorted(FOLDER.glob("samples_quiz_[ah][li]*.jsonl"))
     files = [*samples, *FOLDER.glob("results_*.json")]
-    out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", *map(str, samples), "--format", "json"],
+    out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", *map(str, samples), "--cluster-col", "task",
+                          "--format", "json"],
                          capture_output=True, text=True, timeout=120, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     cli = json.loads(out.stdout)
@@ -29,13 +31,17 @@ def test_an_lm_eval_group_shows_its_clusters_and_the_cli_interval(server, page):
     page.goto(server + "/analyze")
     wait_ready(page)
     page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files([str(p) for p in files])
-    page.get_by_text("clusters in column 'task'").first.wait_for(timeout=60_000)
+    page.get_by_text("cluster column 'task' found by its name but not used: 2 clusters are too few").first.wait_for(
+        timeout=60_000)
     wait_ready(page)
     choice = page.locator('[data-testid="stSelectbox"]').filter(has_text="Cluster").first
-    shown = choice.text_content() + " ".join(i.input_value() for i in choice.locator("input").all())
-    assert "(found by the importer)" in shown, shown
+    box = page.get_by_role("combobox", name="Cluster", exact=True)
+    box.click()
+    box.fill("task")
+    page.get_by_role("option", name="task", exact=True).click()
+    wait_ready(page)
     cost = page.get_by_text("What clustering on 2 clusters").first
-    cost.wait_for()
+    cost.wait_for(timeout=60_000)
     assert f"{low} to {high}" in cost.inner_text() and model["n_clusters"] == 2
     assert page.locator('[data-testid="stException"]').count() == 0
     page.set_viewport_size({"width": 1400, "height": 2400})
