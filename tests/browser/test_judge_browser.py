@@ -13,7 +13,7 @@ def test_judge_chapter_desktop(server, page):
     wait_ready(page)
     wait_charts(page, 2)
     page.get_by_role("heading", name="9 · The judge is an instrument").wait_for()
-    page.get_by_text(lesson.coverage_sentence(lesson.coverage_lab(0.97, 0.47, 200))).wait_for()
+    page.get_by_text(lesson.coverage_sentence(lesson.coverage_lab(0.97, 0.83, 200))).wait_for()
     page.get_by_text(lesson.flip_sentence(lesson.flip_panel(0.25, 200))).wait_for()
     charts = page.locator('[data-testid="stVegaLiteChart"]')
     charts.nth(0).screenshot(path=str(SHOTS / "judge_coverage_desktop.png"))
@@ -53,20 +53,20 @@ def test_judge_chapter_phone(server, browser):
 
 def test_workbench_judge_section(server, page):
     """The workbench's judge section on the judged example (one page load for both checks): the judge's
-    verdict and its intervals chart draw, and the three-interval chart gets one readable row per interval
-    (9 rows for 3 models)."""
+    verdict and its intervals chart draw, and the three-interval chart gets one readable row per model with its
+    three intervals side by side (issue 39.6), its subtitle naming the method and the labels."""
     page.set_viewport_size(TALL)
     page.goto(server + "/analyze?analyze_example=judged")
     wait_ready(page)
     page.get_by_text("The judge against the human labels").wait_for()
     page.get_by_text("The judge over-states Breeze by 18.9 points", exact=False).first.wait_for()
     wait_charts(page, 3)
-    # the judge chart is the one whose row labels name the kinds; wait for it to draw at its full height
-    page.wait_for_function("""() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"] svg'))
-        .some(s => s.textContent.includes('Atlas · corrected') && s.getBoundingClientRect().height >= 445)""")
-    labels = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"] svg'))
-        .filter(s => s.textContent.includes('Atlas · corrected'))[0].querySelectorAll('text').length""")
-    assert labels >= 9 + 6  # nine row labels and the x ticks: no row label dropped for overlap
+    # the judge chart is the one whose subtitle names the correction and its labels
+    find = """Array.from(document.querySelectorAll('[data-testid="stVegaLiteChart"] svg'))
+        .filter(s => s.textContent.includes('PPI++ with 300 human labels per model'))"""
+    page.wait_for_function(f"() => {find}.some(s => ['Atlas', 'Breeze', 'Cirrus'].every(m => s.textContent.includes(m)))")
+    labels = page.evaluate(f"() => {find}[0].querySelectorAll('text').length")
+    assert labels >= 3 + 6  # three row labels and the x ticks: no row label dropped for overlap
     section = page.locator('[data-testid="stVegaLiteChart"]').nth(1)
     section.scroll_into_view_if_needed()
     page.wait_for_timeout(800)
