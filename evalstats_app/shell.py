@@ -25,6 +25,7 @@ import streamlit as st
 
 from evalstats_core.charts import compile_spec, to_svg
 from evalstats_core.charts.slide import slide_png
+from evalstats_core.escape import elide_spec
 from evalstats_core.vocabulary import minus
 
 from . import course
@@ -269,7 +270,7 @@ def chapter_footer(content: Content) -> None:
 _WRITTEN = "_evalstats_url_written"
 _STATES = "_evalstats_url_states"  # this run's UrlStates (reset by page_setup)
 _PAGE = "_evalstats_page"          # this run's page slug (None on home)
-_EXPORTS = "_evalstats_exports"    # this run's chart SVG exports, by name (callables; reset by page_setup)
+_EXPORTS = "_evalstats_exports"    # this run's chart exports: SVG by name, PNG by name + ".png" (callables; reset by page_setup)
 
 
 def _format(value: Any) -> str:
@@ -453,20 +454,27 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     # the method line the chart carries on screen is the export's subtitle (else the page's settings)
     subtitle = subtitle or (" ".join(own_sub) if isinstance(own_sub, list) else own_sub) or settings_line()
 
-    def drawn() -> Any:
-        return spec if export is None else export()
+    def drawn() -> tuple[Any, str, str]:  # a long user name elided as the reports elide it (issue 46)
+        chart_spec, (head, sub) = elide_spec(spec if export is None else compile_spec(export()), (heading, subtitle))
+        return chart_spec, head, sub
 
     def svg() -> str:
-        return to_svg(drawn(), title=heading, subtitle=subtitle)
+        chart_spec, head, sub = drawn()
+        return to_svg(chart_spec, title=head, subtitle=sub)
+
+    def png() -> bytes:
+        chart_spec, head, sub = drawn()
+        return slide_png(chart_spec, title=head, subtitle=sub)
 
     exports = st.session_state.get(_EXPORTS)
     if isinstance(exports, dict):
         exports[name] = svg  # this run's SVG exports by chart name (the tests render one)
+        exports[f"{name}.png"] = png
     # one row of buttons: a horizontal container is one message to the browser, columns are one per column
     # plus one (a rerun of a page with several charts sends and redraws every one of them)
     row = st.container(horizontal=True)
     # the PNG is sized for a 16:9 slide (1920 x 1080, outputs' preset charts.slide), not the on-screen banner
-    row.download_button("PNG", data=lambda: slide_png(drawn(), title=heading, subtitle=subtitle),
+    row.download_button("PNG", data=png,
                         file_name=f"{name}.png", mime="image/png", key=f"{name}_png", icon=":material/download:",
                         on_click="ignore")
     row.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml", key=f"{name}_svg",

@@ -36,6 +36,7 @@ from evalstats_core.charts.slide import slide_png, slide_svg
 from evalstats_core.data import Prepared
 from evalstats_core.display import models_frame
 from evalstats_core.errors import CLUSTERING_COST, DEFF_BELOW_ONE, SKEWED_LOWER_END, EvalStatsError
+from evalstats_core.escape import elide_spec
 from evalstats_core.planning import describe, plan_from_pilot
 from evalstats_core.report import csv_safe, method_line, summary_lines, verdicts
 from evalstats_core.report_html import html_report
@@ -452,9 +453,9 @@ def _presenter_exports(a, stem: str) -> None:
             spec = st.session_state.get(f"_slide_{kind}")
             if not callable(spec):
                 continue
-            shell.download_table(f"{kind.capitalize()} figure, 16:9 (PNG)", _safe(lambda s=spec: slide_png(s())),
+            shell.download_table(f"{kind.capitalize()} figure, 16:9 (PNG)", _safe(lambda s=spec: slide_png(elide_spec(s())[0])),
                                  file_name=f"{stem}_{kind}_slide.png", mime="image/png", key=f"analyze_slide_{kind}_png")
-            shell.download_table(f"{kind.capitalize()} figure, 16:9 (SVG)", _safe(lambda s=spec: slide_svg(s())),
+            shell.download_table(f"{kind.capitalize()} figure, 16:9 (SVG)", _safe(lambda s=spec: slide_svg(elide_spec(s())[0])),
                                  file_name=f"{stem}_{kind}_slide.svg", mime="image/svg+xml",
                                  key=f"analyze_slide_{kind}_svg")
 

@@ -8,6 +8,7 @@
 ``escape_latex``           LaTeX text (pdfLaTeX's default font included)
 ``csv_safe``               a CSV cell or header that a spreadsheet would run as a formula gets a leading ``'``
 ``elide``                  user text longer than :data:`NAME_CAP` characters, shown by its ends (reports)
+``elide_spec``             the same in a compiled chart (its rows, sorts, titles) before it is drawn to a file
 =========================  ===============================================================================
 
 Examples
@@ -27,7 +28,7 @@ import html
 import re
 from typing import Any
 
-__all__ = ["NAME_CAP", "elide", "elide_words", "escape_markdown", "escape_streamlit", "escape_html", "escape_latex", "latex_cell", "csv_safe"]
+__all__ = ["NAME_CAP", "elide", "elide_words", "elide_spec", "escape_markdown", "escape_streamlit", "escape_html", "escape_latex", "latex_cell", "csv_safe"]
 
 # CommonMark lets a backslash escape any ASCII punctuation; these are the ones that open a link or an
 # image (brackets), a table cell (pipe), code, math (GitHub's $), HTML ("<").
@@ -81,6 +82,57 @@ def elide_words(text: Any, names: tuple[str, ...] = ()) -> str:
         if len(name) > NAME_CAP and name in text:
             text = text.replace(name, elide(name))
     return _ELIDE_WORDS.sub(lambda m: elide(m.group(0)), text) if len(text) > NAME_CAP else text
+
+
+def elide_spec(spec: Any, texts: tuple[str, ...] = ()) -> tuple[Any, tuple[str, ...]]:
+    """A compiled chart ``spec`` (Vega-Lite as a dict) and its ``texts`` (a title, a subtitle) with every user string
+    longer than :data:`NAME_CAP` elided (:func:`elide`), as the reports show it: the rows' long strings (in
+    ``datasets`` or ``values``) are the names, elided wherever they occur (rows, sort orders, titles; keys too), so
+    the chart stays consistent; any other run of more than :data:`NAME_CAP` characters without a space likewise
+    (:func:`elide_words`). vl-convert then measures what a short name costs (a 100,000-character label took it
+    minutes, issue 46). The same objects when nothing is that long.
+
+    >>> spec = {"datasets": {"d": [{"model": "m" * 200, "x": 1}]}, "encoding": {"y": {"sort": ["m" * 200]}}}
+    >>> out, (title,) = elide_spec(spec, ("best: " + "m" * 200,))
+    >>> out["datasets"]["d"][0]["model"] == out["encoding"]["y"]["sort"][0] == elide("m" * 200)
+    True
+    >>> title == "best: " + elide("m" * 200)
+    True
+    """
+    names: set[str] = set()
+
+    def rows(node: Any, inside: bool) -> None:  # the strings of the chart's rows
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if inside and isinstance(key, str) and len(key) > NAME_CAP:
+                    names.add(key)
+                rows(value, inside or key in ("datasets", "values"))
+        elif isinstance(node, list):
+            for value in node:
+                rows(value, inside)
+        elif inside and isinstance(node, str) and len(node) > NAME_CAP:
+            names.add(node)
+
+    def long(node: Any) -> bool:
+        if isinstance(node, dict):
+            return any(long(k) or long(v) for k, v in node.items())
+        if isinstance(node, list):
+            return any(long(v) for v in node)
+        return isinstance(node, str) and len(node) > NAME_CAP
+
+    rows(spec, False)
+    if not names and not long(spec) and not any(len(t) > NAME_CAP for t in texts):
+        return spec, tuple(texts)
+    ordered = tuple(sorted(names, key=len))  # a name inside a longer row label (a pair "A − B") goes first
+
+    def cut(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {cut(k): cut(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [cut(v) for v in node]
+        return elide_words(node, ordered) if isinstance(node, str) and len(node) > NAME_CAP else node
+
+    return cut(spec), tuple(elide_words(t, ordered) for t in texts)
 
 
 def escape_markdown(text: Any) -> str:

@@ -59,3 +59,34 @@ def test_two_long_names_that_differ_in_the_middle_stay_apart():
     a, b = "p" * 300 + "A" + "q" * 300, "p" * 300 + "B" + "q" * 300
     assert elide(a) != elide(b) and len(elide(a)) < NAME_CAP + 40
     assert elide("gpt-4o") == "gpt-4o" and elide("n" * NAME_CAP) == "n" * NAME_CAP
+
+
+def test_the_workbench_chart_downloads_elide_a_10000_character_model_name():
+    """The workbench's PNG and SVG downloads show a long model name as the reports do (issue 46): by its ends,
+    with the one elider, in the chart's rows and its subtitle, and cost what a short name's chart costs."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from conftest import no_exceptions, run_page
+
+    from evalstats_app.shell import _EXPORTS
+    from evalstats_app.workbench import INJECT_KEY
+
+    long = "M" * 10_000
+    rng = np.random.default_rng(1)
+    rows = ["question,model,score"] + [f"q{i},{m},{int(rng.random() < 0.6)}" for m in (long, "B") for i in range(60)]
+    at = run_page("pages/analyze.py")
+    at.session_state[INJECT_KEY] = {"name": "long.csv", "data": ("\n".join(rows) + "\n").encode()}
+    at.run()
+    no_exceptions(at)
+    exports = at.session_state[_EXPORTS]
+    for name in ("analyze_models", "analyze_differences"):
+        start = time.perf_counter()
+        svg = exports[name]()
+        png = exports[f"{name}.png"]()
+        took = time.perf_counter() - start
+        assert "M" * (NAME_CAP + 1) not in svg, name  # nowhere: rows, labels, titles, aria descriptions
+        assert "B − MMMMMMMMMM" in svg or "9,910 more characters" in svg, name  # the axis may cut the pair's label
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and took < 10.0, (name, took)
+    assert "9,910 more characters" in exports["analyze_models"]()  # the models' axis shows the elided name whole
