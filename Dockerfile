@@ -28,6 +28,9 @@ COPY evalstats_core/ ./evalstats_core/
 COPY evalstats_app/ ./evalstats_app/
 
 USER evalstats
+# The live class's SQLite store in the user's home (the app folder is not writable); EVALSTATS_DATABASE_URL
+# names a PostgreSQL database instead, shared by several containers.
+ENV EVALSTATS_CLASS_DB=/home/evalstats/class_data/classes.sqlite3
 # The port: $PORT when the host sets it (Cloud Run, Heroku-style hosts, Fly.io), else 8501.
 ENV PORT=8501
 EXPOSE 8501

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install everything (Python packages into .venv; Debian's chromium for the browser tests, R's
 # clubSandwich for the CR2 oracle, LaTeX and poppler for the LaTeX-table test, a Java runtime for Spark's
-# local mode) and run every test.
+# local mode, PostgreSQL for the live class's store) and run every test.
 # Debian packages are installed only when missing, with one apt-get update. Extra arguments go to
 # pytest (bash scripts/test.sh -m "not browser" runs the fast tests alone). EVALSTATS_SKIP_INSTALL=1 skips
 # the installs (for a second run right after a first one, as .ci/run does).
@@ -16,6 +16,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v pdflatex >/dev/null 2>&1 || missing+=(texlive-latex-recommended)
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)  # Spark local mode (tests/test_engine_spark.py)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)  # the class store on PostgreSQL (tests/test_class_store.py)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else SUDO="none"; fi
   echo "installing Debian packages: ${missing[*]}" >&2
