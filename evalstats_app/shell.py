@@ -16,12 +16,17 @@ A chapter page reads top to bottom::
 
 from __future__ import annotations
 
+import hashlib
 import math
+import pickle
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
+from streamlit import dataframe_util
 
 from evalstats_core.charts import compile_spec, to_svg
 from evalstats_core.charts.slide import slide_png
@@ -428,6 +433,51 @@ def _first_sentence(text: str) -> str:
     return " ".join((match.group(1) if match else plain).split())
 
 
+#: A chart's datasets as the Arrow bytes Streamlit sends, by a digest of their rows: shared by every session of
+#: the server and bounded (entries and bytes). Streamlit turns each dataset of a spec into a pandas frame and
+#: then Arrow on every rerun (about 2-5 ms a dataset, 30 ms a rerun of chapter 2b); a slider step that shows a
+#: chart already drawn (by this session or another) now pays a digest of its rows instead (0.01-0.5 ms).
+_ARROW: OrderedDict[bytes, bytes] = OrderedDict()
+_ARROW_LOCK = threading.Lock()
+_ARROW_MAX_ENTRIES, _ARROW_MAX_BYTES = 2048, 64 * 2**20
+_arrow_bytes = [0]
+
+
+def _arrow(rows: list) -> bytes:
+    """``dataframe_util.convert_anything_to_arrow_bytes(rows)`` (what ``st.vega_lite_chart`` does with a named
+    dataset), from the bounded memo :data:`_ARROW` when the same rows were converted before."""
+    # the digest of the rows' pickle (dumped only, never loaded: ten times faster than JSON on floats); equal
+    # bytes mean equal rows, so a digest never stands for other rows
+    digest = hashlib.blake2b(pickle.dumps(rows, protocol=5), digest_size=20).digest()
+    with _ARROW_LOCK:
+        data = _ARROW.get(digest)
+        if data is not None:
+            _ARROW.move_to_end(digest)
+            return data
+    data = dataframe_util.convert_anything_to_arrow_bytes(rows)
+    with _ARROW_LOCK:
+        if digest not in _ARROW:
+            _ARROW[digest] = data
+            _arrow_bytes[0] += len(data)
+        while _ARROW and (len(_ARROW) > _ARROW_MAX_ENTRIES or _arrow_bytes[0] > _ARROW_MAX_BYTES):
+            _arrow_bytes[0] -= len(_ARROW.popitem(last=False)[1])
+    return data
+
+
+def _with_arrow_datasets(spec: dict) -> dict:
+    """A shallow copy of ``spec`` whose tabular datasets (lists of row dicts) are Arrow bytes (:func:`_arrow`);
+    Streamlit passes bytes through as they are. Anything else (GeoJSON, an empty list) is left to Streamlit."""
+    datasets = spec.get("datasets")
+    if not isinstance(datasets, dict) or not datasets:
+        return spec
+    out = {}
+    for name, rows in datasets.items():
+        tabular = isinstance(rows, list) and rows and all(type(r) is dict for r in rows[:1]) \
+            and not (rows[0].get("type") == "Feature" and "geometry" in rows[0])
+        out[name] = _arrow(rows) if tabular else rows
+    return {**spec, "datasets": out}
+
+
 def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None, title: str | None = None,
           width: str = "stretch", subtitle: str | None = None, export: Callable[[], Any] | None = None) -> None:
     """Show an Altair chart, its one-sentence summary, and PNG (16:9 slide, 1920 x 1080) / SVG downloads.
@@ -444,7 +494,7 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     # Compiling an Altair chart costs tens of ms (and validating it more), on every rerun. Pages pass
     # the dict that a cached function compiled once (charts.compile_spec); an Altair chart still works.
     spec = compile_spec(altair_chart)
-    st.vega_lite_chart(spec=spec, width=width, key=key)
+    st.vega_lite_chart(spec=_with_arrow_datasets(spec), width=width, key=key)
     st.caption(summary)
     own = spec.get("title")
     own = own.get("text") if isinstance(own, dict) else own

@@ -85,3 +85,20 @@ def test_budget_sentence_numbers():
     b = labels_needed(0.03, n_total=8000, sensitivity=0.9, specificity=0.8, pass_rate=0.7)
     assert f"passes {100 * (0.9 * 0.7 + 0.2 * 0.3):.1f}%" in text
     assert f"needs {b.with_judge:,} labels" in text and f"alone need {b.without_judge:,}" in text
+
+
+@pytest.mark.parametrize("selected", [False, True])
+def test_lab_labels_the_rows_smallest_keys(selected):
+    """The labelled questions are each row's n_labels smallest sampling keys (the readable full sort, redrawn
+    from the same seed, against the lab's partition)."""
+    n_total, n_labels, reps = 400, 37, 6
+    _, judge, lab = lesson.lab_draws(n_total, n_labels, 0.9, 0.7, reps=reps, rng=5, selected=selected)
+    gen = np.random.default_rng(5)
+    gen.random((reps, n_total)), gen.random((reps, n_total))  # truth and judge draws, as lab_draws makes them
+    keys = gen.random((reps, n_total))
+    if selected:
+        keys = -np.log1p(-keys) / np.where(judge == 1.0, 1.0, lesson.SELECTED_WEIGHT)
+    for r in range(reps):
+        expected = np.zeros(n_total, dtype=bool)
+        expected[np.argsort(keys[r])[:n_labels]] = True
+        assert (lab[r] == expected).all() and lab[r].sum() == n_labels

@@ -55,9 +55,11 @@ def lab_draws(n_total: int, n_labels: int, sensitivity: float, specificity: floa
     keys = gen.random((reps, n_total))
     if selected:  # Efraimidis & Spirakis 2006: the n smallest Exp(1) / w are a weighted sample without replacement
         keys = -np.log1p(-keys) / np.where(judge, 1.0, SELECTED_WEIGHT)
-    order = np.argsort(keys, axis=1)
+    # the n_labels smallest keys of each row: a partition finds the same set as a full sort (the keys are
+    # continuous draws), at a third of its cost (the chapter's slider step, issue 44.4)
+    smallest = np.argpartition(keys, n_labels - 1, axis=1)[:, :n_labels]
     labelled = np.zeros((reps, n_total), dtype=bool)
-    np.put_along_axis(labelled, order[:, :n_labels], True, axis=1)
+    np.put_along_axis(labelled, smallest, True, axis=1)
     return truth.astype(float), judge.astype(float), labelled
 
 
