@@ -8,6 +8,7 @@ Contents, by module (each module's docstring tells when to use which function):
 ``comparison``     ``compare`` (unpaired / paired / clustered), McNemar's test
 ``wild``           wild cluster bootstrap: p-value and interval of a mean or paired difference
 ``judge``          an LLM judge's scores corrected by a few human labels (PPI++); agreement; label budget
+``pairwise``       pairwise preferences: win rates and Bradley-Terry ratings clustered by prompt (``pairwise_data`` reads them)
 ``multiple``       Holm and Benjamini-Hochberg adjusted p-values for many comparisons
 ``variance``       the K curve (what K answers per question buy) and budget allocation
 ``decomposition``  Var(x) and E[sigma^2] estimated from resampled answers (optionally clustered)
@@ -53,6 +54,9 @@ from .errors import EvalStatsError, EvalStatsWarning
 
 # public name -> submodule that defines it (imported on first use)
 _PUBLIC: dict[str, str] = {
+    "pairwise_analysis": "pairwise", "PairwiseResult": "pairwise", "bradley_terry": "pairwise",
+    "win_rates": "pairwise", "arena_bootstrap": "pairwise", "battles_to_separate": "pairwise",
+    "read_battles": "pairwise_data", "load_battles": "pairwise_data", "Battles": "pairwise_data",
     "ppi_mean": "judge",
     "ppi_compare": "judge",
     "JudgeEstimate": "judge",
