@@ -31,7 +31,7 @@ _PHONE_CSS = ("<style>@media (max-width: 640px) { [data-testid=\"stMain\"] [data
 def header(content: Content) -> None:
     """Under the chapter's promise: "After this chapter you can ..." (``objectives_heading`` in the front
     matter changes the words: the lesson plan's "After this class you can") and the measured time on screen.
-    In presenter mode both are speaker notes: the slide keeps the title and the promise."""
+    In presenter mode both are in the speaker notes (pages/notes.py): the slide keeps the title and the promise."""
     objectives = content.meta.get("objectives") or []
     lines = []
     if objectives:
@@ -42,10 +42,7 @@ def header(content: Content) -> None:
         lines.append(f":material/schedule: About {timing.minutes} min on the main path: {timing.describe()}. "
                      "Sections marked *Optional* are collapsed and not counted.")
     if presenting() and content.slug != "teach":  # the plan's objectives are the class's: projected
-        if lines:
-            with st.expander("Speaker notes", icon=":material/speaker_notes:"):
-                st.markdown("\n\n".join(lines))
-        return
+        return  # a chapter's are the teacher's: in its speaker notes (pages/notes.py)
     if objectives:
         st.markdown(lines[0])
     if timing is not None:

@@ -40,6 +40,8 @@ PROJECTED_WPM = 130
 #: Minutes per chart, control, formula, table and quiz.
 ALLOWANCE = {"charts": 0.75, "controls": 0.25, "formulas": 0.25, "tables": 0.5, "quizzes": 1.0}
 PACING_FILE = CONTENT_DIR / "pacing.toml"
+#: Elements keyed with this prefix are for the teacher (shell.notes_link), not counted.
+TEACHER_KEY = "evalstats_teacher_"
 
 _TEXT = {"markdown", "caption", "title", "header", "subheader", "info", "warning", "success", "error",
          "exception"}
@@ -107,6 +109,8 @@ def _walk(node, out: dict[str, int], quiz_keys: set[str]) -> None:
     if kind in ("expander", "sidebar", "event"):  # collapsed by default, or not the main column
         return
     key = getattr(node, "key", None) or ""
+    if key.startswith(TEACHER_KEY):  # the teacher's own (the speaker notes' link), not read off the screen
+        return
     in_quiz = any(key.startswith(q) for q in quiz_keys)
     if kind in _TEXT and not in_quiz:
         out["words"] += len(str(getattr(node, "value", "") or "").split())

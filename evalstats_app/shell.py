@@ -37,12 +37,13 @@ from . import course
 from .chapters import FORWARD, PAGES, TRY_IT, available, neighbours, page_by_slug
 from .content import Content, load_content
 from .course import optional
+from .notes import parts
 from .presenter import PRESENT_WIDGET, presenting, styles
 from .presenter import toggle as toggle_present
 from .quiz import progress, quiz, quiz_score, remember, reset_all_button
 
 __all__ = [
-    "page_setup", "sidebar", "prose", "speaker_notes", "deeper", "LAND", "site_root", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
+    "page_setup", "sidebar", "prose", "notes_link", "deeper", "LAND", "site_root", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
     "optional", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "minus", "with_param",
 ]
 
@@ -155,56 +156,39 @@ def site_root() -> str:
 _DISPLAY = re.compile(r"^\$\$(.+?)\$\$\s*$", re.MULTILINE | re.DOTALL)
 
 
-def prose(markdown: str) -> None:
+def prose(markdown: str, *, full: bool = False) -> None:
     """Chapter Markdown with its display formulas drawn full size and centred.
 
     A formula written alone on its lines as ``$$ ... $$`` would render inline-sized and left-aligned
     inside ``st.markdown``; each such block is drawn with ``st.latex`` between the text around it.
 
     In presenter mode the screen is a slide: headings (the plan's links land on them) and display formulas
-    stay projected, and the paragraphs move into a collapsed "Speaker notes" expander under each heading,
-    for the teacher to open on their own screen (:func:`speaker_notes`).
+    stay projected, and the paragraphs are left out; the teacher reads them in the notes view, a second
+    window (``notes?notes_chapter=<slug>``, :mod:`evalstats_app.notes`, linked by :func:`notes_link`). ``full``
+    draws everything even then (text inside a collapsed expander is not projected).
     """
-    parts = _DISPLAY.split(markdown)
-    if presenting():
-        _slide(parts)
+    if presenting() and not full:
+        for kind, text in parts(markdown):
+            if kind == "formula":
+                st.latex(text)
+            elif kind == "heading":
+                st.markdown(text)
         return
-    for i, part in enumerate(parts):
+    for i, part in enumerate(_DISPLAY.split(markdown)):
         if i % 2:
             st.latex(part.strip())
         elif part.strip():
             st.markdown(part.strip())
 
 
-_HEADING = re.compile(r"^#{1,4} \S.*$", re.MULTILINE)
-
-
-def speaker_notes(markdown: str) -> None:
-    """Text for the teacher, not the class: a collapsed expander (closed on the projector; the print of a
-    chapter outside presenter mode shows the text itself)."""
-    if markdown.strip():
-        with st.expander("Speaker notes", icon=":material/speaker_notes:"):
-            st.markdown(markdown.strip())
-
-
-def _slide(parts: list[str]) -> None:
-    """Presenter mode's :func:`prose`: headings and formulas projected, everything else in speaker notes."""
-    notes: list[str] = []
-    for i, part in enumerate(parts):
-        if i % 2:
-            speaker_notes("\n\n".join(notes))
-            notes = []
-            st.latex(part.strip())
-            continue
-        last = 0
-        for match in _HEADING.finditer(part):
-            notes.append(part[last:match.start()].strip())
-            speaker_notes("\n\n".join(n for n in notes if n))
-            notes = []
-            st.markdown(match.group(0))
-            last = match.end()
-        notes.append(part[last:].strip())
-    speaker_notes("\n\n".join(n for n in notes if n))
+def notes_link(slug: str, *, label: str = "Speaker notes", where: Any = None, key: str = "") -> None:
+    """A link to chapter ``slug``'s speaker notes (the notes view), opened in a new window: Streamlit opens
+    a Markdown link to another address in a new tab, which the teacher drags to their own screen. ``where``:
+    a column or container to draw in (default: the page); ``key`` tells apart several links to one chapter."""
+    # keyed evalstats_teacher_*: the teacher's, not the class's (pacing does not count it as projected reading)
+    with (where or st).container(key=f"evalstats_teacher_notes_{key or slug}"):
+        st.caption(f":material/speaker_notes: [{label}](notes?notes_chapter={slug}) opens in a new window: drag "
+                   "it to your own screen, not the projector.")
 
 
 def deeper(content: Content, name: str, label: str) -> None:
@@ -214,7 +198,7 @@ def deeper(content: Content, name: str, label: str) -> None:
     main path (sections whose names do not start with ``deeper``).
     """
     with st.expander(f"Go deeper (optional): {label}", icon=":material/school:"):
-        prose(content[name])
+        prose(content[name], full=True)
 
 
 def notice(markdown: str, *, title: str = "What to notice") -> None:
@@ -253,6 +237,8 @@ def try_it(slug: str) -> None:
 def chapter_footer(content: Content) -> None:
     """"Check yourself" (quizzes and the score), "Do it in Python", "Try it on data", then links to the
     previous and next chapters."""
+    if presenting():  # below the fold: the teacher's notes for this chapter, in a second window
+        notes_link(content.slug, label="Speaker notes for this chapter")
     if content.quizzes:
         st.subheader("Check yourself", anchor="check-yourself")
     quizzes(content)

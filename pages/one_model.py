@@ -71,8 +71,10 @@ table = steps.table.assign(score=steps.table["score"].map("{:.2f}".format),
 table.columns = ["Q", "Task", "Score sᵢ", "sᵢ − s̄", "(sᵢ − s̄)²"]
 st.table(table.set_index("Q"))
 shell.prose(content["steps"])
-rows = lesson.atlas_rows(steps, pct)
-for section, formula, label, value in rows:
+rows = {section: rest for section, *rest in lesson.atlas_rows(steps, pct)}
+# the sections named here, in order, so the speaker notes (evalstats_app.notes) read them without running the page
+for section in ("step_mean", "step_variance", "step_sd", "step_se", "step_ci"):
+    formula, label, value = rows[section]
     shell.prose(content[section])
     left, right = st.columns([3, 1], vertical_alignment="center")
     left.latex(formula)

@@ -4,7 +4,8 @@ and a second 45-minute session (chapter 9 and the labs).
 The plan lives in content/teach.md (``[[step]]`` and ``[[second]]`` tables); this page only lays it out.
 Each step's link opens its chapter in the same tab (presenter mode kept) and lands on its heading once the
 page has laid out (``?at=``, shell.land_on). A handout (Markdown) carries the answers and the links'
-addresses; "Show the answers" prints them on the page. Not a Learn chapter: no previous/next links.
+addresses; "Show the answers" prints them on the page. Each step links its chapter's speaker notes (pages/notes.py),
+which the teacher opens in a second window. Not a Learn chapter: no previous/next links.
 """
 
 import streamlit as st
@@ -52,7 +53,8 @@ def handout() -> str:
             q = quizzes[step["quiz"]]
             end = start + int(step["minutes"])
             lines += [f"### {i}. {clock(start)}–{clock(end)} · {page_by_slug(step['slug']).title}: {step['heading']}", "",
-                      f"Open: <{address(step)}>", "", step["do"], "", f"**Ask the class:** {step['ask']}", "",
+                      f"Open: <{address(step)}>", "",
+                      f"Speaker notes: <{shell.site_root()}notes?notes_chapter={step['slug']}>", "", step["do"], "", f"**Ask the class:** {step['ask']}", "",
                       f"**Quiz:** {q.question}", "", *(f"- {option}" for option in q.options), "",
                       f"**Answer:** {q.options[q.answer]}. {q.explanation}", ""]
             start = end
@@ -70,6 +72,8 @@ def show(step: dict, i: int, start: int, key: str, answers: bool) -> None:
         right.page_link(chapter.path, label=step["heading"], icon=":material/arrow_forward:",
                         query_params=params(step))
         right.caption(f"`{address(step)}`")
+        shell.notes_link(step["slug"], label=f"Speaker notes for {chapter.title}", where=right,
+                         key=f"{key}{i}")
         right.markdown(f"{step['do']}\n\n**Ask the class:** {step['ask']}\n\n**Quiz to run:** {q.question}")
         if answers:
             right.markdown(f"**{q.options[q.answer]}**. {q.explanation}")

@@ -45,18 +45,6 @@ _BLOCKS = """() => {
       return {i, text: (e.innerText || e.firstElementChild?.dataset?.testid || '').trim().slice(0, 60),
               top: r.top - Math.max(0, view.top), bottom: r.bottom - Math.max(0, view.top), view: h}; });
 }"""
-# presenter mode's "Speaker notes" expanders (issue 40: a chapter's paragraphs): whether each is open, its whole
-# text (a closed expander keeps its body in the page) and where its summary line is, relative to the scrolling view
-_NOTES = """() => {
-  const main = document.querySelector('[data-testid="stMain"]');
-  const view = main.getBoundingClientRect();
-  const h = Math.min(window.innerHeight, view.bottom) - Math.max(0, view.top);
-  return Array.from(main.querySelectorAll('[data-testid="stExpander"]'))
-    .filter(x => (x.querySelector('summary')?.innerText || '').trim().endsWith('Speaker notes'))
-    .map((x, i) => { const d = x.querySelector('details'); const r = x.querySelector('summary').getBoundingClientRect();
-      return {i, open: d.open, text: d.textContent,
-              top: r.top - Math.max(0, view.top), bottom: r.bottom - Math.max(0, view.top), view: h}; });
-}"""
 _SCROLL = """() => document.querySelector('[data-testid="stMain"]').scrollTop"""
 _VIEW = """() => document.querySelector('[data-testid="stMain"]').clientHeight"""
 
@@ -65,14 +53,11 @@ def _on_screen(items: list[dict]) -> set[int]:
     return {b["i"] for b in items if b["bottom"] > 0 and b["top"] < b["view"]}
 
 
-def _press_through(page, key: str = "n", limit: int = 200, shots: str | None = None,
-                   notes: set[int] | None = None) -> tuple[list[int], set[int], list[dict]]:
-    """Press ``key`` until the page stops moving: the scroll offsets, the blocks seen on screen, all blocks.
-    ``notes``, when given, collects the speaker-notes expanders (:data:`_NOTES`) whose summary was on screen."""
+def _press_through(page, key: str = "n", limit: int = 200,
+                   shots: str | None = None) -> tuple[list[int], set[int], list[dict]]:
+    """Press ``key`` until the page stops moving: the scroll offsets, the blocks seen on screen, all blocks."""
     blocks = page.evaluate(_BLOCKS)
     seen = _on_screen(blocks)
-    if notes is not None:
-        notes |= _on_screen(page.evaluate(_NOTES))
     offsets = [page.evaluate(_SCROLL)]
     for _ in range(limit):
         page.keyboard.press(key)
@@ -81,8 +66,6 @@ def _press_through(page, key: str = "n", limit: int = 200, shots: str | None = N
         if shots and len(offsets) <= 4:
             shot(page, f"{shots}_{len(offsets) - 1}")
         seen |= _on_screen(page.evaluate(_BLOCKS))
-        if notes is not None:
-            notes |= _on_screen(page.evaluate(_NOTES))
         if offsets[-1] == offsets[-2]:
             break
     return offsets, seen, blocks
@@ -139,9 +122,9 @@ def test_presenter_reaches_every_block_of_chapter_8(server, page):
     moves more than one screen; formulas are not clipped; chart text is larger than outside the mode;
     no download button shows; the columns holding the sliders' chart and table stack.
 
-    Issue 40 made presenter mode a slide with speaker notes: the paragraphs of steps 2-4 are in collapsed
-    "Speaker notes" expanders (not projected), so each step's notes must be there, closed, reached on the
-    screen by the presses like every block, and open to show the step's text."""
+    Issue 40 made presenter mode a slide: the paragraphs of steps 2-4 are not on the projected page at all but in
+    the speaker notes, a second window opened from a link below the fold (the link's last block, reached by the
+    presses like every block); the notes window shows the step's text."""
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(server + "/verdict")
     wait_ready(page)
@@ -164,25 +147,31 @@ def test_presenter_reaches_every_block_of_chapter_8(server, page):
     page.locator("h1").first.click()
     view = page.evaluate(_VIEW)
     shot(page, "present_verdict_1920_0")
-    notes_seen: set[int] = set()
-    offsets, seen, blocks = _press_through(page, shots="present_verdict_1920", notes=notes_seen)
+    offsets, seen, blocks = _press_through(page, shots="present_verdict_1920")
     steps = [b - a for a, b in zip(offsets, offsets[1:], strict=False) if b != a]
     assert steps and max(steps) <= 0.86 * view + 1, (steps, view)
     missed = [b["text"] for b in blocks if b["i"] not in seen]
     assert not missed, missed
     texts = " ".join(b["text"] for b in blocks)
-    for needed in ("MGSM", "Table 5 SE"):
+    for needed in ("MGSM", "Table 5 SE", "Speaker notes for this chapter"):
         assert needed in texts, needed
-    notes = page.evaluate(_NOTES)
-    for needed in ("Step 2", "Step 3", "Step 4"):
-        holders = [n for n in notes if needed in n["text"]]
-        assert holders, (needed, [n["text"][:60] for n in notes])
-        assert not any(n["open"] for n in holders), needed  # collapsed: not on the projector
-        assert any(n["i"] in notes_seen for n in holders), (needed, notes_seen)  # the presses reached it
+    body = page.locator('[data-testid="stMain"]').inner_text()
+    for prose in ("Step 2: pair the questions", "Step 3: cluster MGSM", "Chapter 1 ended on a count"):
+        assert prose not in body, prose  # not projected, not even collapsed
+    assert page.locator('[data-testid="stExpander"]').filter(has_text="Speaker notes").count() == 0
     shot(page, "present_verdict_1920")
-    step2 = page.locator('[data-testid="stExpander"]').filter(has_text="Step 2: pair the questions")
-    step2.locator("summary").click()
-    page.get_by_text("Step 2: pair the questions").wait_for(state="visible")  # the teacher can open the notes
+    link = page.get_by_role("link", name="Speaker notes for this chapter")
+    assert link.get_attribute("target") == "_blank"  # a second window, not the projected tab
+    with page.context.expect_page() as opened:
+        link.click()
+    notes = opened.value
+    notes.set_default_timeout(PAGE_TIMEOUT_MS)
+    wait_ready(notes)
+    notes.get_by_text("Step 2: pair the questions").first.wait_for(state="visible")
+    assert "notes_chapter=verdict" in notes.url and "present" not in notes.url
+    assert notes.locator('[data-testid="stSidebar"]').count() == 1  # the teacher's window is not in presenter mode
+    shot(notes, "notes_verdict_1440")
+    notes.close()
 
 
 def test_no_grey_frame_after_the_first_press(server, page):
