@@ -6,11 +6,12 @@ Each step's link opens its chapter in the same tab (presenter mode kept) and lan
 page has laid out (``?at=``, shell.land_on). A handout (Markdown) carries the answers and the links'
 addresses; "Show the answers" prints them on the page. Each step links its chapter's speaker notes (pages/notes.py),
 which the teacher opens in a second window. Not a Learn chapter: no previous/next links.
+In presenter mode the teacher can run a live class here (evalstats_app.live_class; students use pages/class.py).
 """
 
 import streamlit as st
 
-from evalstats_app import shell
+from evalstats_app import live_class, shell
 from evalstats_app.chapters import LEARN, page_by_slug
 from evalstats_app.pacing import PROJECTED_WPM, chapter_time, plan_reading_minutes, projected_words
 from evalstats_app.quiz import all_quizzes, reset_all_button
@@ -97,6 +98,7 @@ shell.prose(content["before"])
 answers = st.toggle("Show the answers on the page (for a printed handout)", key="teach_answers")
 shell.download_table("Handout (Markdown): steps, link addresses, questions and answers", handout,
                      file_name="evalstats_lesson_plan.md", mime="text/markdown", key="teach_handout")
+live_class.teacher_panel(shell.site_root())  # presenter mode: a class answers the plan's questions on their phones
 
 for name, label in sessions:
     if name != "step":
