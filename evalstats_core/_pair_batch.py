@@ -175,10 +175,27 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
             if cells[5]:  # ok
                 low[p], high[p] = min(low[p], float(m_low[p])), max(high[p], float(m_high[p]))
                 ps[p] = max(ps[p], float(mover_ps[p])) if math.isfinite(ps[p]) else ps[p]
+    if sizes is not None:  # never wider than the design's worst case (as the scalar rule)
+        w_low, w_high, w_ps = _worst_cases(only_a, only_b, sizes, level)
+        low, high = np.maximum(low, w_low), np.minimum(high, w_high)
+        ps = [min(x, float(y)) if math.isfinite(x) and math.isfinite(y) else x for x, y in zip(ps, w_ps, strict=True)]
     kind = "tango" if sizes is None else "tango-effective"
     for p in range(n_pairs):
         out.append((float(low[p]), float(high[p]), ps[p], kind))
     return out
+
+
+def _worst_cases(only_a: np.ndarray, only_b: np.ndarray, sizes: Any, level: float) -> tuple[np.ndarray, ...]:
+    """:func:`~evalstats_core.pair_proportions.worst_case_interval` of every pair, bit for bit: the same scaled
+    counts, Tango's ends of every pair in one k-section (:func:`tango_intervals`), the test of each."""
+    sz = np.asarray(sizes, dtype=np.float64)
+    k = kish_n(sz)
+    scale = k / float(sz[sz > 0].sum())
+    b, c = only_a * scale, only_b * scale  # elementwise: the scalar function's doubles
+    cc = continuity_correction(b, c)
+    low, high = tango_intervals(b, c, np.full(b.shape, k), confidence=level, correction=cc)
+    ps = [paired_proportion_p(float(x), float(y), correction=float(z)) for x, y, z in zip(b, c, cc, strict=True)]
+    return low, high, ps
 
 
 _KEPT_BATCHES = 16  # batches of pairs whose clusters' part is kept per FileSums (one per baseline, or all pairs)

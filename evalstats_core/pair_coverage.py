@@ -26,7 +26,7 @@ from scipy.special import stdtrit
 
 from ._clusters import cr2_se, cr2_weights
 from .pair_mover import cell_mover_interval, disagreement_df
-from .pair_proportions import discordant_cells, pair_effective_scale, pair_t
+from .pair_proportions import discordant_cells, pair_effective_scale, pair_t, worst_case_interval
 from .pair_proportions import paired_proportion_ci as tango
 from .proportions import FAILURES_FOR_T
 
@@ -152,6 +152,9 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
                                                 pair_t(nu, confidence))
             lo, hi = np.minimum(lo, m_lo), np.maximum(hi, m_hi)
             out["union"] = (lo, hi)
+        if name == "default":  # never wider than the design's worst case (binary_pair_interval)
+            w_lo, w_hi, _ = worst_case_interval(b, c, sizes, confidence=confidence)
+            lo, hi = np.maximum(lo, w_lo), np.minimum(hi, w_hi)
         out[name] = (np.where(use, lo, tt[0]), np.where(use, hi, tt[1]))
     del out["union"]
     return out

@@ -10,6 +10,8 @@ these names).
 :func:`binary_pair_interval`      the rule for a paired difference of 0/1 scores, with or without clusters
 :func:`pair_effective_scale`      the factor that makes clustered paired counts effective ones
 :func:`discordant_cells`          per cluster, the questions only A and only B got right
+:func:`worst_case_interval`       the bound of the clustered rule: the rule without clusters on the counts
+                                  scaled to the cluster sizes' effective n (every cluster answering as one)
 ================================  ====================================================================
 
 It stands on :mod:`evalstats_core.pair_mover` (the MOVER of the discordant cells, :func:`variance_clusters`) and
@@ -42,6 +44,7 @@ __all__ = [
     "paired_proportion_ci",
     "paired_proportion_p",
     "variance_clusters",
+    "worst_case_interval",
 ]
 
 _BISECT_STEPS = 64  # halvings of [d, +-1]: 2^-64 is below double precision
@@ -237,7 +240,9 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
     the interval is widened to contain the MOVER interval of the two discordant cells (Notes). ``p`` is
     the larger of the score test's at 0 on the same counts and the MOVER's
     (:func:`~evalstats_core.pair_mover.cell_mover_p`), so ``p < 1 - confidence`` exactly when the
-    interval excludes 0.
+    interval excludes 0. With clusters the interval is never wider than :func:`worst_case_interval` (the rule
+    without clusters on the counts scaled to the cluster sizes' effective n: the largest design effect the sizes
+    allow); ``p`` is then the smaller of the two tests', so it still says whether this interval excludes 0.
 
     Notes
     -----
@@ -336,8 +341,44 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
         if defined:
             low, high = min(low, float(m_low)), max(high, float(m_high))
             p = max(p, cell_mover_p(*cells, sizes, nu)) if math.isfinite(p) else p
+    if sizes is not None:  # never wider than the design's worst case (Notes)
+        w_low, w_high, w_p = worst_case_interval(float(only_a), float(only_b), sizes, confidence=confidence)
+        low, high = max(low, w_low), min(high, w_high)
+        p = min(p, w_p) if math.isfinite(p) and math.isfinite(w_p) else p
     kind = "tango" if sizes is None else "tango-effective"
     return float(low), float(high), p, kind
+
+
+def worst_case_interval(only_a: Any, only_b: Any, sizes: Any, *, confidence: float = 0.95) -> tuple[Any, Any, Any]:
+    """``(low, high, p)``: the rule without clusters (Tango's interval with :func:`continuity_correction`, and its
+    test at 0) on the counts scaled to the cluster sizes' effective n, :func:`~evalstats_core.cluster_means.kish_n`
+    (``b k / n``, ``c k / n`` of ``k = (sum n_g)^2 / sum n_g^2``): the design effect at its largest, every cluster
+    answering as one (ICC 1), so the variance of the mean difference is at most ``Var(d) / k``.
+
+    The clustered rule (:func:`binary_pair_interval`) is never wider than this: its ``t`` on few df (one when all
+    the disagreements lie in two clusters) and the MOVER's logit limits can reach +-99 points where the
+    questions say a point or less (3 disagreements among 600 questions in 30 clusters of 20: the rule alone
+    [-99.5, +99.8] points, this bound [-11.4, +11.9], the CR2 t interval [-0.6, +0.9]). ``p`` is its own test
+    at 0, so the rule's ``p`` stays the test its interval inverts. Arrays of counts give arrays (``p`` then
+    through :func:`paired_proportion_p` one by one).
+
+    Examples
+    --------
+    >>> [round(100 * v, 1) for v in worst_case_interval(2, 1, [20] * 30)[:2]]
+    [-11.4, 11.9]
+    """
+    sz = np.asarray(sizes, dtype=np.float64)
+    k = kish_n(sz)
+    scale = k / float(sz[sz > 0].sum())
+    b, c = np.asarray(only_a, dtype=np.float64) * scale, np.asarray(only_b, dtype=np.float64) * scale
+    cc = continuity_correction(b, c)
+    low, high = paired_proportion_ci(b, c, np.full(np.shape(b), k) if np.ndim(b) else k, confidence=confidence,
+                                     correction=cc)
+    if np.ndim(b) == 0:
+        return low, high, paired_proportion_p(float(b), float(c), correction=float(cc))
+    ps = np.array([paired_proportion_p(float(x), float(y), correction=float(z))
+                   for x, y, z in zip(b.ravel(), c.ravel(), np.broadcast_to(cc, b.shape).ravel(), strict=True)])
+    return low, high, ps.reshape(b.shape)
 
 
 def discordant_cells(only_a: Any, only_b: Any, sizes: Any, resid_sums: Any, discordant: Any) -> tuple[Any, Any]:
