@@ -28,6 +28,7 @@ Contents, by module (each module's docstring tells when to use which function):
 ``ranking``        the workbench's ranks: which models the pairwise tests can tell apart
 ``reported``       the workbench's reported-numbers mode: accuracy with n or SE, no file
 ``planning``       the workbench's next-run planning: MDE now, questions or answers needed
+``passk``          pass@k (Chen et al.'s unbiased estimator) with CR2 intervals, paired differences and a plan
 ``report``         paper-format tables (Markdown, LaTeX, CSV, JSON), verdicts, methods paragraph
 ``gating``         the CI regression gate: candidate shown not worse (exit 0), worse (1), can't tell (3)
 ``charts``         Altair chart builders (tidy frame in, chart out) and PNG/SVG export
@@ -156,6 +157,8 @@ _PUBLIC: dict[str, str] = {
     "json_document": "report",
     "verdicts": "report",
     "methods_paragraph": "report",
+    "pass_at_k": "passk", "pass_at_k_compare": "passk", "pass_at_k_plan": "passk", "pass_at_section": "passk",
+    "PassAtK": "passk", "PassAtKComparison": "passk", "PassAtKPlan": "passk", "PassAtSection": "passk",
     "gate": "gating",
     "GateResult": "gating",
 }

@@ -206,9 +206,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-boot", type=_n_boot, default=9999, metavar="B",
                    help="wild bootstrap draws (default 9999; every weight vector when there are at most B)")
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the wild bootstrap draws (default 0)")
-    p.add_argument("--table", choices=("models", "comparisons", "judge"), default="models",
+    p.add_argument("--pass-at", metavar="K,K,...",
+                   help="also pass@k at each k (e.g. 1,5,10) for 0/1 answers with several samples a question (the "
+                        "resample column numbers them): Chen et al.'s unbiased estimator with a CR2 interval over "
+                        "questions (clustered when clustered), for every model and pair")
+    p.add_argument("--table", choices=("models", "comparisons", "judge", "pass_at"), default="models",
                    help="with --format csv: which table to print (one table per file; default models); with -o DIR "
-                        "every table is written to DIR as models.csv, comparisons.csv")
+                        "every table is written to DIR as models.csv, comparisons.csv (and pass_at.csv)")
     p.add_argument("--human-col", metavar="C",
                    help="column with human labels of the judged scores, blank where unlabelled (default: a column "
                         "named human, gold or label), or for harness logs the human scorer (Inspect logs with two "

@@ -35,6 +35,7 @@ from .cluster_means import kish_n
 from .data import Dataset, QuestionTable, load, question_scores
 from .errors import DEFF_BELOW_ONE, EvalStatsError, EvalStatsWarning, Note
 from .intervals import _model_interval
+from .passk import PassAtSection, pass_at_section
 from .sums import FileSums, two_model_sums
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, normal_label  # noqa: F401 - re-exported
 
@@ -248,6 +249,9 @@ class Analysis:
     judge : JudgeSection or None
         The judge-corrected (PPI++) results when human labels were read
         (:func:`~evalstats_core.judge_apply.corrected_analysis` sets it); every report format adds them.
+    pass_at : PassAtSection or None
+        pass@k of every model and comparison at the k asked for (``analyze(pass_at=...)``); every report format
+        adds it. None when not asked for.
     """
 
     models: tuple[ModelResult, ...]
@@ -277,6 +281,7 @@ class Analysis:
     source: str | None = None
     reading: tuple[str, ...] = ()
     judge: Any = None
+    pass_at: PassAtSection | None = None
 
     def models_frame(self) -> pd.DataFrame:
         """One row per model, one column per :class:`ModelResult` field."""
@@ -343,7 +348,7 @@ def _is_frame(data: Any) -> bool:
 def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confidence: float = 0.95,
             paired: bool = True, use_clusters: bool = True, adjust: str = "holm", method: str = "cr2",
             interval: str = "auto", wild_bootstrap: bool = False, n_boot: int = 9999,
-            seed: int = 0, should_stop: Callable[[], bool] | None = None) -> Analysis:
+            seed: int = 0, should_stop: Callable[[], bool] | None = None, pass_at: Any = None) -> Analysis:
     """Summarise every model and compare every pair (or every model against a baseline) in one pass.
 
     Parameters
@@ -376,6 +381,10 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     should_stop : callable, optional
         Asked before each model and each pair; when it returns True the work stops at once with
         :class:`AnalysisStopped` (the app passes "has this browser session gone away?").
+    pass_at : int, sequence of int or str, optional
+        Also pass@k at each of these k (``"1,5,10"``), for 0/1 answers with several samples a question (the
+        resample column numbers them): :func:`~evalstats_core.passk.pass_at_section` on the same questions,
+        clusters and pairs, in :attr:`Analysis.pass_at`.
 
     Returns
     -------
@@ -423,6 +432,10 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     res = analyze_sums(file_sums(table), baseline=baseline, confidence=confidence, paired=paired,
                        use_clusters=use_clusters, adjust=adjust, method=method, interval=interval,
                        should_stop=should_stop)
+    if pass_at is not None:  # pass@k on the same questions, clusters and pairs
+        res = replace(res, pass_at=pass_at_section(
+            table, pass_at, pairs=[(c.model, c.baseline) for c in res.comparisons] if paired else (),
+            use_clusters=res.clustered, confidence=confidence))
     wild = bool(wild_bootstrap and paired)
     if not wild and (int(n_boot), int(seed)) == (res.n_boot, res.seed):  # the defaults analyze_sums set: kept
         return res

@@ -160,13 +160,17 @@ def _run(args: argparse.Namespace) -> int:
     from .analysis import analyze, analyze_sums  # the statistics (scipy.special) only for a file that loaded
     from .report import render
 
+    if by_sql and args.pass_at is not None:
+        return _fail(f"--pass-at needs each question's samples, which the {by_sql[2]} engine's sums do not keep; "
+                     "analyze this file in memory (--engine memory) for pass@k")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)  # they are part of the report (and stderr below)
         settings = dict(baseline=args.baseline, confidence=args.confidence, paired=not args.unpaired,
                         use_clusters=not args.no_clusters, adjust=args.adjust, method=args.cluster_se,
                         interval=args.interval)
         result = analyze_sums(dataset, **settings) if by_sql else analyze(
-            dataset, **settings, wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed)
+            dataset, **settings, wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed,
+            pass_at=args.pass_at)
     if args.file != ["-"]:  # settings.command names the files as given, so it reruns from where it was started
         result = with_command(result, _named_files(args.file)[0], opts)
 

@@ -28,6 +28,7 @@ import json
 import math
 from typing import Any
 
+from . import report_passk
 from .analysis import Analysis, PairResult
 from .errors import EvalStatsError
 from .escape import csv_safe, escape_latex, escape_markdown
@@ -228,6 +229,8 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
         from .judge_io import add_json_blocks
 
         add_json_blocks(doc, analysis.judge)
+    if analysis.pass_at is not None:  # pass@k asked for: a 'pass_at' list per model and comparison
+        report_passk.add_json(doc, analysis.pass_at)
     return doc
 
 
@@ -262,6 +265,8 @@ def csv_tables(analysis: Analysis) -> dict[str, str]:
         from .judge_io import add_to_report
 
         out["judge.csv"] = add_to_report("", "csv", analysis.judge, table="judge")
+    if analysis.pass_at is not None:
+        out["pass_at.csv"] = report_passk.csv_table(analysis.pass_at)
     return out
 
 
@@ -276,6 +281,10 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models",
     if fmt == "json":
         return to_json(analysis) + "\n"
     if fmt == "csv":
+        if table == "pass_at":
+            if analysis.pass_at is None:
+                raise EvalStatsError("table='pass_at' needs pass@k: ask for it with pass_at=, e.g. 1,5,10")
+            return report_passk.csv_table(analysis.pass_at)
         if table not in CSV_TABLES:
             raise EvalStatsError(f"table ({table!r}) must be one of {', '.join(CSV_TABLES)}")
         return models_csv(analysis) if table == "models" else comparisons_csv(analysis)
@@ -299,11 +308,14 @@ def _body(analysis: Analysis, fmt: str, latex: dict | None) -> str:
     if fmt == "latex":
         from .report_latex import latex_report
 
-        return latex_report(analysis, **(latex or {}))
+        text = latex_report(analysis, **(latex or {}))
+        return text if analysis.pass_at is None else text + report_passk.latex(analysis.pass_at)
     if fmt == "markdown":
         out = [f"# Results: {escape_markdown(benchmark(analysis))}", "", escape_markdown(_header_line(analysis)), "",
                "## In short", ""] + [f"{escape_markdown(line)}  " for line in summary_lines(analysis)]
         out += ["", "## Models", "", models_table(analysis, "markdown"), ""]
+        if analysis.pass_at is not None:
+            out += [report_passk.markdown(analysis.pass_at)]
         if analysis.comparisons:
             out += ["## Comparisons", "", comparisons_table(analysis, "markdown"), "", "## Verdicts", ""]
             out += [f"- {escape_markdown(v)}" for v in verdicts(analysis)] + [""]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .analysis import Analysis, _data_frame
 from .escape import NAME_CAP, elide, elide_words
-from .flags import analysis_flags, reading_flags
+from .flags import OPTIONS, analysis_flags, reading_flags
 from .report_words import version
 from .vocabulary import ADJUST_LABELS, NONE, TESTS, Formatter, fmt_df, fmt_p, fmt_r, level
 
@@ -270,6 +270,8 @@ def settings(analysis: Analysis) -> dict[str, Any]:
                            "method": analysis.method, "interval": analysis.interval,
                            "wild_bootstrap": analysis.wild_bootstrap, "n_boot": analysis.n_boot,
                            "seed": analysis.seed})
+    if analysis.pass_at is not None:  # pass@k asked for: the command asks for the same k
+        cmd.append(f"{OPTIONS['pass_at']} {','.join(map(str, analysis.pass_at.ks))}")
     return {
         "file": analysis.name, "format": analysis.format, "question_col": analysis.question_col,
         "model_col": analysis.model_col, "score_col": analysis.score_col, "cluster_col": analysis.cluster_col,

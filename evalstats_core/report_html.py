@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from . import report_passk
 from .analysis import Analysis
 from .charts import to_svg
 from .escape import escape_html
@@ -105,6 +106,8 @@ def html_report(analysis: Analysis, *, charts: bool = True) -> str:
         parts += ["<h2>Judge corrected by human labels</h2>", f"<p>{escape_html(section_intro(analysis.judge))}</p>",
                   _table(report_frame(analysis.judge))]
         parts += ["<ul>"] + [f"<li>{escape_html(v)}</li>" for v in verdict_sentences(analysis.judge)] + ["</ul>"]
+    if analysis.pass_at is not None:
+        parts += report_passk.html(analysis.pass_at)
     if analysis.comparisons:
         parts += ["<h2>Comparisons</h2>", _table(comparisons_display(analysis)),
                   "<details><summary>Details: correlation, df, every p-value, unpaired SE</summary>",

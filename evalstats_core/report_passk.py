@@ -1,0 +1,158 @@
+"""pass@k in every report format: the JSON blocks, the Markdown, LaTeX and HTML tables, the CSV table, and the rows
+the workbench shows, all from one :class:`~evalstats_core.passk.PassAtSection` with one formatter.
+
+==================  ==============================================================================
+:func:`add_json`    ``models[].pass_at`` and ``comparisons[].pass_at`` (``[{k, estimate, se, ci, df}]``)
+:func:`rows`        the two tables as plain rows (header, then one row per model or pair and k)
+:func:`markdown`    the section of the Markdown report
+:func:`latex`       the section of the LaTeX report (booktabs)
+:func:`html`        the section of the HTML report
+:func:`csv_table`   ``pass_at.csv``: every number at full precision
+:func:`sentence`    one plain-words sentence that says what pass@k is and what the naive count would say
+==================  ==============================================================================
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from typing import Any
+
+from .escape import csv_safe, escape_html, escape_latex, escape_markdown
+from .passk import PassAtSection
+from .vocabulary import Formatter, fmt_df, fmt_p, level
+
+__all__ = ["add_json", "rows", "markdown", "latex", "html", "csv_table", "sentence", "CSV_KEYS"]
+
+#: The columns of ``pass_at.csv``: one row per model and k, then one per pair and k (``baseline`` empty for a model).
+CSV_KEYS = ("model", "baseline", "k", "estimate", "se", "ci_low", "ci_high", "df", "p_value", "n_questions",
+            "n_samples", "n_clusters", "any_of_n")
+
+
+def _clean(x: Any) -> Any:
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
+def _block(r: Any) -> dict[str, Any]:
+    out = {"k": r.k, "estimate": _clean(r.estimate), "se": _clean(r.se), "ci": [_clean(r.ci.low), _clean(r.ci.high)],
+           "df": _clean(r.df), "n": r.n_questions}
+    if hasattr(r, "p_value"):
+        out["p_value"] = _clean(r.p_value)
+    else:
+        out["n_samples"], out["any_of_n"] = r.n_samples, _clean(r.any_of_n)
+    return out
+
+
+def add_json(doc: dict[str, Any], section: PassAtSection) -> None:
+    """Add ``pass_at`` to every model and comparison of the JSON document ``doc`` and its ``settings``."""
+    by_model = {m.model: m for m in section.models}
+    for entry in doc["models"]:
+        entry["pass_at"] = [_block(r) for r in by_model[entry["model"]].results]
+    by_pair = {(p.model, p.baseline): p for p in section.comparisons}
+    for entry in doc["comparisons"]:
+        pair = by_pair.get((entry["model"], entry["baseline"]))
+        if pair is not None:
+            entry["pass_at"] = [_block(r) for r in pair.results]
+    doc["settings"]["pass_at"] = list(section.ks)
+
+
+def _formatter(section: PassAtSection) -> Formatter:
+    """Percent, with as many decimals as the smallest standard error needs for one significant digit (the
+    report's rule, :class:`~evalstats_core.vocabulary.Formatter`)."""
+    ses = [r.se for m in (*section.models, *section.comparisons) for r in m.results if r.se > 0 and math.isfinite(r.se)]
+    smallest = 100.0 * min(ses) if ses else 1.0
+    return Formatter(percent=True, decimals=int(min(6, max(1, -math.floor(math.log10(smallest))))))
+
+
+def rows(section: PassAtSection) -> tuple[list[list[str]], list[list[str]]]:
+    """The models' table and the comparisons' table as rows of text, each starting with its header."""
+    f = _formatter(section)
+    ci = f"{level(section.confidence)} CI"
+    models = [["Model", "k", "pass@k", "SE", ci, "df", f"any of {section.n_samples} (naive)"]]
+    for m in section.models:
+        for r in m.results:
+            models.append([m.model, str(r.k), f.num(r.estimate), f.diff(r.se, signed=False),
+                           f.interval(r.ci.low, r.ci.high), fmt_df(r.df), f.num(r.any_of_n)])
+    pairs = [["Comparison", "k", "difference", "SE", ci, "df", "p"]]
+    for p in section.comparisons:
+        for r in p.results:
+            pairs.append([f"{p.model} − {p.baseline}", str(r.k), f.diff(r.estimate), f.diff(r.se, signed=False),
+                          f.diff_interval(r.ci.low, r.ci.high), fmt_df(r.df), fmt_p(r.p_value)])
+    return models, (pairs if len(pairs) > 1 else [])
+
+
+def sentence(section: PassAtSection) -> str:
+    """What the section's numbers are, in one paragraph (every format prints it)."""
+    clustered = "clustered by the file's clusters, " if section.clustered else ""
+    return (f"pass@k is the chance that at least one of k sampled answers to a question passes, averaged over "
+            f"questions: Chen et al. (2021)'s unbiased estimate 1 - C(n - c, k) / C(n, k) from each question's n = "
+            f"{section.n_samples} samples with c passes, with a CR2 standard error over questions ({clustered}t on "
+            f"Bell-McCaffrey degrees of freedom); differences are paired by question. The naive count of questions "
+            f"with any of their {section.n_samples} samples passing is pass@{section.n_samples}, which over-states "
+            f"pass@k for every smaller k.")
+
+
+def _md_table(table: list[list[str]]) -> list[str]:
+    head, *body = table
+    out = ["| " + " | ".join(escape_markdown(h) for h in head) + " |", "|" + "---|" * len(head)]
+    return out + ["| " + " | ".join(escape_markdown(c) for c in row) + " |" for row in body]
+
+
+def markdown(section: PassAtSection) -> str:
+    """The ``## pass@k`` section of the Markdown report."""
+    models, pairs = rows(section)
+    out = ["## pass@k", "", escape_markdown(sentence(section)), "", *_md_table(models), ""]
+    if pairs:
+        out += ["### pass@k comparisons", "", *_md_table(pairs), ""]
+    return "\n".join(out)
+
+
+def _latex_table(table: list[list[str]], caption: str) -> list[str]:
+    head, *body = table
+    cols = "l" + "r" * (len(head) - 1)
+    out = [r"\begin{table}[t]", r"\centering", rf"\caption{{{escape_latex(caption)}}}", rf"\begin{{tabular}}{{{cols}}}",
+           r"\toprule", " & ".join(escape_latex(h) for h in head) + r" \\", r"\midrule"]
+    out += [" & ".join(escape_latex(c) for c in row) + r" \\" for row in body]
+    return out + [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+
+
+def latex(section: PassAtSection) -> str:
+    """The pass@k tables for the LaTeX report (booktabs, as the report's own table)."""
+    models, pairs = rows(section)
+    out = ["", "% pass@k: " + sentence(section).replace("\n", " "), *_latex_table(models, "pass@k of each model")]
+    if pairs:
+        out += _latex_table(pairs, "pass@k differences, paired by question")
+    return "\n".join(out) + "\n"
+
+
+def _html_table(table: list[list[str]]) -> str:
+    head, *body = table
+    out = ["<table><thead><tr>" + "".join(f"<th>{escape_html(h)}</th>" for h in head) + "</tr></thead><tbody>"]
+    out += ["<tr>" + "".join(f"<td>{escape_html(c)}</td>" for c in row) + "</tr>" for row in body]
+    return "".join(out) + "</tbody></table>"
+
+
+def html(section: PassAtSection) -> list[str]:
+    """The parts of the HTML report's pass@k section."""
+    models, pairs = rows(section)
+    out = ["<h2>pass@k</h2>", f"<p>{escape_html(sentence(section))}</p>", _html_table(models)]
+    if pairs:
+        out += ["<h3>pass@k comparisons</h3>", _html_table(pairs)]
+    return out
+
+
+def csv_table(section: PassAtSection) -> str:
+    """``pass_at.csv``: every model and pair at every k, at full precision (empty where undefined)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_KEYS)
+    for m in section.models:
+        for r in m.results:
+            w.writerow([csv_safe(m.model), "", r.k, r.estimate, r.se, r.ci.low, r.ci.high, r.df, "", r.n_questions,
+                        r.n_samples, "" if r.n_clusters is None else r.n_clusters, r.any_of_n])
+    for p in section.comparisons:
+        for r in p.results:
+            w.writerow([csv_safe(p.model), csv_safe(p.baseline), r.k, r.estimate, r.se, r.ci.low, r.ci.high, r.df,
+                        r.p_value, r.n_questions, "", "" if r.n_clusters is None else r.n_clusters, ""])
+    return buf.getvalue()
