@@ -30,6 +30,7 @@ import hmac
 import importlib
 import io
 import os
+import queue
 import re
 import secrets
 import sqlite3
@@ -130,24 +131,25 @@ def open_store(environ: dict[str, str] | None = None, **bounds) -> ClassStore:
 class ClassStore:
     """Classes and their answers in one SQLite file (``path``) or one PostgreSQL database (``url``).
 
-    Thread-safe: each thread keeps its own connection (Streamlit runs each session's script in a thread).
-    ``clock`` (seconds since the epoch) is for tests of expiry and rate limits.
+    Thread-safe: a pool of at most ``pool`` connections serves every thread (Streamlit runs each session's
+    script in a thread). ``clock`` (seconds since the epoch) is for tests of expiry and rate limits.
     """
 
     def __init__(self, *, path: str | Path | None = None, url: str | None = None, max_students: int = 300,
                  rate: int = 20, window: float = 60.0, hours: float = 3.0, keep_hours: float = 24.0,
-                 clock: Callable[[], float] = time.time) -> None:
+                 pool: int = 8, clock: Callable[[], float] = time.time) -> None:
         if (path is None) == (url is None):
             raise ClassError("a class store needs either a SQLite path or a PostgreSQL url (one of them)")
-        if max_students < 1 or rate < 1 or window <= 0 or hours <= 0 or keep_hours < 0:
+        if max_students < 1 or rate < 1 or window <= 0 or hours <= 0 or keep_hours < 0 or pool < 1:
             raise ClassError(f"the class bounds must be positive (max_students={max_students}, rate={rate}, "
-                             f"window={window}, hours={hours}, keep_hours={keep_hours})")
+                             f"window={window}, hours={hours}, keep_hours={keep_hours}, pool={pool})")
         self.path = None if path is None else Path(path)
         self.url = url
         self.max_students, self.rate, self.window = int(max_students), int(rate), float(window)
         self.hours, self.keep_hours, self.clock = float(hours), float(keep_hours), clock
-        self._local = threading.local()
-        self._connections: list = []
+        self.pool = int(pool)
+        self._idle: queue.SimpleQueue = queue.SimpleQueue()
+        self._opened = 0
         self._lock = threading.Lock()
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -169,19 +171,38 @@ class ClassStore:
             conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a committed answer survives the app's crash
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA busy_timeout=30000")
-        else:
-            # psycopg (PostgreSQL) is an optional dependency, imported only when a database address is set
-            psycopg = importlib.import_module("psycopg")
-            conn = psycopg.connect(self.url, autocommit=True)
-        with self._lock:
-            self._connections.append(conn)
-        return conn
+            return conn
+        # psycopg (PostgreSQL) is an optional dependency, imported only when a database address is set
+        psycopg = importlib.import_module("psycopg")
+        return psycopg.connect(self.url, autocommit=True)
 
-    def _conn(self):
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._local.conn = self._connect()
-        return conn
+    @contextmanager
+    def _borrow(self) -> Iterator:
+        """A connection from the pool (at most ``pool`` open; a thread waits for a free one).
+
+        Streamlit runs each rerun in a new thread, so a connection per thread would grow with every rerun; the
+        pool keeps the count fixed (PostgreSQL's max_connections is shared by every app server)."""
+        try:
+            conn = self._idle.get_nowait()
+        except queue.Empty:
+            with self._lock:
+                fresh = self._opened < self.pool
+                self._opened += fresh
+            try:
+                conn = self._connect() if fresh else self._idle.get(timeout=60)
+            except BaseException:
+                if fresh:
+                    with self._lock:
+                        self._opened -= 1
+                raise
+        try:
+            yield conn
+        finally:
+            if getattr(conn, "closed", False):  # a PostgreSQL connection the server dropped: open a new one later
+                with self._lock:
+                    self._opened -= 1
+            else:
+                self._idle.put(conn)
 
     def _sql(self, statement: str) -> str:
         return statement if self.url is None else statement.replace("?", "%s")
@@ -189,38 +210,41 @@ class ClassStore:
     @contextmanager
     def _write(self) -> Iterator[_Cursor]:
         """One write transaction (SQLite: BEGIN IMMEDIATE, so writers queue instead of failing to upgrade)."""
-        conn = self._conn()
-        if self.url is None:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield _Cursor(self, conn.cursor())
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-        else:
-            with conn.transaction(), conn.cursor() as cur:
-                yield _Cursor(self, cur)
+        with self._borrow() as conn:
+            if self.url is None:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield _Cursor(self, conn.cursor())
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+            else:
+                with conn.transaction(), conn.cursor() as cur:
+                    yield _Cursor(self, cur)
 
     @contextmanager
     def _read(self) -> Iterator[_Cursor]:
-        conn = self._conn()
-        if self.url is None:
-            yield _Cursor(self, conn.cursor())
-        else:
-            with conn.cursor() as cur:
-                yield _Cursor(self, cur)
+        with self._borrow() as conn:
+            if self.url is None:
+                yield _Cursor(self, conn.cursor())
+            else:
+                with conn.cursor() as cur:
+                    yield _Cursor(self, cur)
 
     def close(self) -> None:
-        """Close every connection this store opened (any thread's)."""
-        with self._lock:
-            for conn in self._connections:
-                try:
-                    conn.close()
-                except Exception:  # noqa: BLE001 - a connection already gone is closed
-                    pass
-            self._connections.clear()
-        self._local = threading.local()
+        """Close the pool's idle connections (a store is closed when its process or its test ends)."""
+        while True:
+            try:
+                conn = self._idle.get_nowait()
+            except queue.Empty:
+                break
+            with self._lock:
+                self._opened -= 1
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001 - a connection already gone is closed
+                pass
 
     # ------------------------------------------------------------------ checks
     @staticmethod

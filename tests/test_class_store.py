@@ -276,7 +276,9 @@ def test_bad_input_is_one_clear_message(make):
 
 
 def test_answers_from_many_threads_at_once_are_all_counted(make):
-    store = make()
+    """12 threads at once through a pool of 3 connections: every answer counted, never more than 3 connections
+    (Streamlit runs each rerun in a new thread: a connection per thread would grow without bound)."""
+    store = make(pool=3)
     code, key = store.start()
     store.open(code, key, "problem_quiz0", 4)
     browsers = ids(60)
@@ -299,6 +301,7 @@ def test_answers_from_many_threads_at_once_are_all_counted(make):
     assert errors == []
     snap = store.snapshot(code)
     assert snap.answered == 60 and snap.students == 60 and sum(snap.counts) == 60
+    assert 1 <= store._opened <= 3
 
 
 def test_settings_choose_the_backend(tmp_path):
