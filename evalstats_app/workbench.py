@@ -86,6 +86,8 @@ class Source:
     path: str = ""
     #: why the named server path was refused (already shown): the page stops there
     problem: str = ""
+    #: pairwise preferences (battles of two models), not scores: :mod:`evalstats_app.workbench_pairwise` reads them
+    pairwise: bool = False
 
     @property
     def names(self) -> list[str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
@@ -24,6 +24,7 @@ from evalstats_core.engine import SERVER_DATA, _files, choose_engine, server_pat
 from evalstats_core.errors import RUNS_IN_IDS, EvalStatsError
 from evalstats_core.importers import detect
 from evalstats_core.limits import Limits
+from evalstats_core.pairwise_data import pairwise_kind
 from evalstats_core.reading import ReadingOptions
 
 from . import examples
@@ -90,7 +91,9 @@ def uploader_label(limit: int) -> str:
     """What the uploader reads, said where the user drops a file."""
     return (f"Or upload results files (up to {limit} MB each): a CSV or Parquet table (or gzip/bz2/xz "
             "compressed), JSONL, lm-eval samples (.jsonl, with their results_*.json), Inspect logs (.eval, .json), "
-            "promptfoo results (.json), or an analysis you downloaded here (.zip). One file per model is fine.")
+            "promptfoo results (.json), or an analysis you downloaded here (.zip). One file per model is fine. "
+            "Pairwise preferences too: a table of prompt, model_a, model_b, winner, AlpacaEval annotations (.json) "
+            "or Arena-Hard judgments (.jsonl).")
 
 
 def source_controls(content) -> Source:
@@ -132,6 +135,8 @@ def source_controls(content) -> Source:
     else:
         data, name = _example_bytes(slug)
         return Source(data, name, f"{EXAMPLE_PREFIX}{slug}:{len(data)}", False)
+    if all(pairwise_kind(data, name) is not None for name, data in (source.files or ((source.name, source.data),))):
+        return replace(source, pairwise=True, table=False)  # battles, not scores: workbench_pairwise reads them
     source = open_bundle(source, right)
     if source.table:
 

@@ -261,4 +261,47 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the labels have no model column: each question's label grades every model's answer")
     g.add_argument("--output", "-o", metavar="OUT", help="write the Markdown summary to OUT instead of stdout")
     _input_options(g)
+    _pairwise_parser(sub)
     return parser
+
+
+_PAIRWISE_DESCRIPTION = """\
+Win rates and Bradley-Terry ratings from pairwise preferences, with intervals clustered by prompt.
+
+FILE is a table with the columns prompt, model_a, model_b, winner (winner: a, b or tie; CSV, TSV, JSON
+or JSONL), AlpacaEval's annotations.json, or Arena-Hard judgment files (.jsonl, one per model; name
+their baseline with --baseline). Several files are joined.
+
+Ratings are the maximum-likelihood Bradley-Terry fit (no penalty) on the Elo scale (400 points are
+10-to-1 odds), the ratings averaging 1000 (or --anchor MODEL at 1000); a tie counts half a win for
+each model. Intervals: a sandwich covariance clustered by prompt (battles on one prompt are not
+independent); Chatbot Arena's bootstrap (battles resampled) beside it. Each pair's win rate (a tie
+counts half) has a CR2 interval clustered by prompt.
+"""
+
+
+def _pairwise_parser(sub) -> None:
+    w = sub.add_parser("pairwise", help="win rates and Bradley-Terry ratings from pairwise preferences",
+                       description=_PAIRWISE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="examples:\n  evalbars pairwise battles.csv\n  evalbars pairwise annotations.json "
+                              "--format json\n  evalbars pairwise judgments/*.jsonl --baseline gpt-4-0314\n\n"
+                              "exit status: 0 on success, 2 when the input or the options cannot be used")
+    w.add_argument("file", metavar="FILE", nargs="+", help="pairwise file(s): long table, AlpacaEval annotations, "
+                                                           "Arena-Hard judgments")
+    w.add_argument("--format", "-f", choices=("markdown", "json", "latex", "html", "csv"), default="markdown",
+                   help="output format (default: markdown)")
+    w.add_argument("--table", choices=("ratings", "win_rates"), default="ratings",
+                   help="with --format csv: which table (default ratings)")
+    w.add_argument("--confidence", type=_confidence, default=0.95, metavar="LEVEL",
+                   help="confidence level of the intervals (default: 0.95)")
+    w.add_argument("--anchor", metavar="MODEL", help="fix MODEL's rating at 1000 (default: the ratings average 1000)")
+    w.add_argument("--n-boot", type=_bounded("--n-boot", int, lambda v: 0 <= v <= 100_000,
+                                             "between 0 and 100000", "1000"), default=1000, metavar="B",
+                   help="Chatbot Arena bootstrap resamples (default 1000; 0 for none)")
+    w.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the bootstrap (default 0)")
+    w.add_argument("--baseline", metavar="MODEL",
+                   help="Arena-Hard judgments: the baseline model the judge compared against (default: the one the "
+                        "file names, else Arena-Hard's default, gpt-4-0314 for v0.1)")
+    w.add_argument("--strong-weight", type=_positive("--strong-weight"), default=3, metavar="W",
+                   help="Arena-Hard judgments: battles a strong verdict (A>>B) counts as (default 3, as Arena-Hard)")
+    w.add_argument("--output", "-o", metavar="OUT", help="write the report to OUT instead of printing it")

@@ -33,15 +33,14 @@ from ._cli_reading import (  # noqa: F401 - re-exported (tests, the workbench)
 )
 from .engine_cli import by_sql as sql_sums
 from .errors import EvalStatsError, EvalStatsWarning
+from .flags import for_cli  # light (re, shlex): no numpy before the arguments are parsed
+from .flags import reading_flags as spell_flags
 
 __all__ = ["main", "build_parser"]
 
 
 def _fail(message: str) -> int:
-    from .flags import (
-        for_cli,  # the core names options as the API does (question_col=); we print --question-col
-    )
-
+    # the core names options as the API does (question_col=); we print --question-col
     print(f"evalbars: error: {' '.join(for_cli(str(message)).split())}", file=sys.stderr)
     return 2
 
@@ -129,8 +128,6 @@ def _gate(args: argparse.Namespace) -> int:
         result = gate(dataset, baseline=args.baseline, candidate=args.candidate, margin=args.margin,
                       confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters,
                       wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed, **labels)
-    from .flags import for_cli
-
     for line in result.label_notes:
         print(f"evalbars: note: {' '.join(for_cli(line).split())}", file=sys.stderr)
 
@@ -144,9 +141,29 @@ def _gate(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
+def _pairwise(args: argparse.Namespace) -> int:
+    """``evalbars pairwise FILE...``: read the battles, fit, render (:mod:`evalstats_core.pairwise`)."""
+    if args.output is not None and any(_same_file(f, args.output) for f in args.file):
+        return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
+                     "overwritten)")
+    # the statistics (numpy, scipy) only once the arguments are good
+    from .pairwise_report import files_report
+
+    text, notes = files_report(args.file, baseline=args.baseline, strong_weight=args.strong_weight,
+                               confidence=args.confidence, anchor=args.anchor, n_boot=args.n_boot, seed=args.seed,
+                               fmt=args.format, table=args.table)
+    if args.format in ("csv", "latex"):  # no place for notes in these formats: tell the user here
+        for note in notes:
+            print(f"evalbars: note: {for_cli(note)}", file=sys.stderr)
+    _write(text, args.output)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.command == "gate":
         return _gate(args)
+    if args.command == "pairwise":
+        return _pairwise(args)
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
@@ -176,8 +193,6 @@ def _run(args: argparse.Namespace) -> int:
 
     if by_sql:  # the command repeats the engine; the notes say it ran
         result = dataclasses.replace(result, reading=(*result.reading, f"--engine {by_sql[2]}"))
-    from .flags import for_cli
-
     if args.format in ("markdown", "html", "latex"):  # a report for people names options as the command line does
         # (cluster_col='category' -> --cluster-col category); JSON and CSV keep the API's words, as the workbench's
         result = dataclasses.replace(result, notes=tuple(for_cli(n) for n in result.notes))
@@ -194,10 +209,8 @@ def _run(args: argparse.Namespace) -> int:
 
         result = corrected_analysis(result, judge)
         if args.labels is not None:  # the command repeats the labels file, as it names the results files
-            from .flags import reading_flags
-
             given = [("labels", args.labels)] + ([("labels_all_models", True)] if args.labels_all_models else [])
-            result = dataclasses.replace(result, reading=(*result.reading, *reading_flags(given)))
+            result = dataclasses.replace(result, reading=(*result.reading, *spell_flags(given)))
     if args.format in ("csv", "latex"):  # these formats have no place for warnings: tell the user here
         for w in result.warnings:
             print(f"evalbars: warning: {for_cli(w)}", file=sys.stderr)

@@ -35,7 +35,8 @@ OPTIONS = {**FLAGS, "interval": "--interval", "method": "--cluster-se", "confide
            "adjust": "--adjust", "use_clusters": "--no-clusters", "engine": "--engine", "margin": "--margin",
            "human_col": "--human-col", "labels": "--labels", "labels_all_models": "--labels-all-models",
            "wild_bootstrap": "--wild-bootstrap",
-           "paired": "--unpaired", "n_boot": "--n-boot", "seed": "--seed", "pass_at": "--pass-at"}
+           "paired": "--unpaired", "n_boot": "--n-boot", "seed": "--seed", "pass_at": "--pass-at",
+           "anchor": "--anchor", "strong_weight": "--strong-weight"}  # the last two: evalbars pairwise
 
 #: the options whose command-line switch turns the keyword off (``use_clusters=False``, ``paired=False``)
 _NEGATED = frozenset({"use_clusters", "paired"})

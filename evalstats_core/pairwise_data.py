@@ -39,6 +39,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -254,11 +255,11 @@ def _arena_hard(records: list, label: str, baseline: str | None, strong_weight: 
             base = ARENA_HARD_BASELINES.get(key)
             if base is None:
                 raise _fail(label, where, f"category {key!r} has no known baseline",
-                            "name the baseline model (baseline=, or --baseline-model on the command line)")
+                            "name the baseline model (baseline=)")
             assumed.add(base)
         if base == model:
             raise _fail(label, where, f"the model is the baseline {base!r}",
-                        "name the baseline the judge compared against (baseline=, or --baseline-model)")
+                        "name the baseline the judge compared against (baseline=)")
         for g, game in enumerate(games):
             score = game.get("score") if isinstance(game, dict) else None
             if score is None:
@@ -304,26 +305,29 @@ def _decoded(data: bytes, label: str) -> str:
                              "it as UTF-8") from None
 
 
-def _first_json(data: bytes) -> Any:
-    """The first JSON object of a JSON list or of JSON lines (None when neither starts the text)."""
-    head = data.lstrip()[:1]
-    if head not in (b"[", b"{"):
-        return None
-    if head == b"{":
-        line = data.lstrip().split(b"\n", 1)[0]
+_SNIFF = 1 << 20  # bytes a sniff reads: the first record of a JSON list, the first line of JSON lines
+
+
+def _first_keys(data: bytes) -> set[str] | None:
+    """The keys of the first JSON object of a JSON list or of JSON lines, read from the first MB only (a results
+    file of hundreds of MB is never parsed to be sniffed); None when the data does not start like either."""
+    head = data[:_SNIFF].lstrip()
+    if head[:1] == b"{":
+        line = head.split(b"\n", 1)[0]
         try:
-            return parse_json(line, "line 1", "JSON")
+            first = parse_json(line, "line 1", "JSON")
         except EvalStatsError:
             return None
-    try:
-        value = parse_json(data, "file", "JSON")
-    except EvalStatsError:
-        return None
-    return value[0] if isinstance(value, list) and value else None
+        return {str(k).lower() for k in first} if isinstance(first, dict) else None
+    if head[:1] == b"[":  # a JSON list: the quoted keys its first record names (outputs may run long)
+        return {k.decode("utf-8", "replace").lower() for k in
+                re.findall(rb'"([A-Za-z_0-9]{1,40})"\s*:', head[:_SNIFF])}
+    return None
 
 
 def pairwise_kind(data: bytes, name: str = "") -> str | None:
-    """Which pairwise format ``data`` holds (a key of :data:`KINDS`), or None for any other file.
+    """Which pairwise format ``data`` holds (a key of :data:`KINDS`), or None for any other file. Reads at most the
+    first MB.
 
     >>> pairwise_kind(b"prompt,model_a,model_b,winner\\np1,x,y,a\\n")
     'long'
@@ -332,9 +336,8 @@ def pairwise_kind(data: bytes, name: str = "") -> str | None:
     >>> pairwise_kind(b"question,model,score\\nq1,x,1\\n") is None
     True
     """
-    first = _first_json(data)
-    if isinstance(first, dict):
-        keys = {str(k).lower() for k in first}
+    keys = _first_keys(data)
+    if keys is not None:
         if {"generator_1", "generator_2", "preference"} <= keys:
             return "alpaca_eval"
         if "games" in keys and "model" in keys and keys & {"question_id", "uid"}:
@@ -401,7 +404,7 @@ def load_battles(paths: Iterable[str], *, baseline: str | None = None, strong_we
     """The battles of one or more pairwise files on disk, joined (each at most ``limits.max_bytes``)."""
     limits = limits or Limits()
     parts = []
-    for path in paths:
+    for path in map(str, paths):
         with open_regular(path, "give a pairwise file (CSV, JSON or JSONL)") as fh:
             data = fh.read(limits.max_bytes + 1)
         if len(data) > limits.max_bytes:

@@ -3,7 +3,7 @@ error bars, the paired comparisons, an honest ranking, the guardrails and the pl
 
 import streamlit as st
 
-from evalstats_app import shell, workbench_judge, workbench_reported
+from evalstats_app import shell, workbench_judge, workbench_pairwise, workbench_reported
 from evalstats_app import workbench as wb
 from evalstats_app import workbench_reading as reading
 from evalstats_app import workbench_sections as sections
@@ -61,8 +61,10 @@ if mode == "reported":
     workbench_reported.reported_section(content)
 else:
     source = reading.source_controls(content)
-    read = None if source.problem or source.path else reading.roles_controls(content, source)
-    if source.path:  # a folder or big table on the server: DuckDB's sums, the sections they give
+    read = None if source.problem or source.path or source.pairwise else reading.roles_controls(content, source)
+    if source.pairwise:  # battles of two models (prompt, model_a, model_b, winner; AlpacaEval; Arena-Hard)
+        workbench_pairwise.pairwise_section(content, source)
+    elif source.path:  # a folder or big table on the server: DuckDB's sums, the sections they give
         server.sql_sections(content, source)
     elif read is not None and read.prepared is not None:
         results_part(source, read)
