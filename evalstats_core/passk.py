@@ -7,6 +7,7 @@
 :func:`pass_at_k_plan`     how many questions, and how many samples a question, for a target half-width
 :func:`pass_at_section`    every model and pair of a results file at several k (``analyze(pass_at=...)``)
 :func:`question_pass_at`   the per-question estimates ``1 - C(n - c, k) / C(n, k)`` (the kernel of the above)
+:func:`largest_k`          whether a file offers pass@k, and the largest k it can take
 =========================  ===========================================================================
 
 Use these when a file holds several sampled answers (0 fail, 1 pass) to each question -- the resample column
@@ -51,7 +52,7 @@ from .data import Dataset, QuestionTable, question_scores
 from .errors import EvalStatsError
 
 __all__ = ["PassAtK", "PassAtKComparison", "PassAtKPlan", "PlanOption", "ModelPassAt", "PairPassAt", "PassAtSection",
-           "pass_at_k", "pass_at_k_compare", "pass_at_k_plan", "pass_at_section", "question_pass_at", "check_ks"]
+           "pass_at_k", "pass_at_k_compare", "pass_at_k_plan", "pass_at_section", "question_pass_at", "check_ks", "largest_k"]
 
 #: The most questions a plan names; past this it says no practical number would do.
 MOST_QUESTIONS = 10**9
@@ -610,3 +611,18 @@ def pass_at_section(data: Dataset | QuestionTable, ks: Any, /, *, pairs: Sequenc
     n_all = {n for _, _, n in counts.values()}
     return PassAtSection(ks=want, models=tuple(models), comparisons=tuple(comps),
                          n_samples=min(n_all), clustered=codes is not None, confidence=level)
+
+
+def largest_k(data: Dataset | QuestionTable) -> int | None:
+    """The largest k a file's pass@k can take (the fewest samples of any answered question), when every answer is
+    0/1 and some question has at least two samples; None when pass@k does not apply to the file.
+
+    >>> from evalstats_core.data import load
+    >>> largest_k(load(b"question,model,score\\nq1,A,1\\nq1,A,0\\nq2,A,1\\nq2,A,1\\n", name="s.csv"))
+    2
+    """
+    table = question_scores(data) if isinstance(data, Dataset) else data
+    counts = table.k[table.answered]
+    if table.score_kind != "binary" or counts.size == 0 or int(counts.max()) < 2:
+        return None
+    return int(counts.min())

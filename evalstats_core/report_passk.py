@@ -9,6 +9,8 @@ the workbench shows, all from one :class:`~evalstats_core.passk.PassAtSection` w
 :func:`html`        the section of the HTML report
 :func:`csv_table`   ``pass_at.csv``: every number at full precision
 :func:`sentence`    one plain-words sentence that says what pass@k is and what the naive count would say
+:func:`chart_frame` the tidy frame :func:`evalstats_core.charts.passk.pass_at_chart` draws
+:func:`summary`     the chart's one-sentence summary
 ==================  ==============================================================================
 """
 
@@ -19,11 +21,12 @@ import io
 import math
 from typing import Any
 
+from .analysis import _data_frame
 from .escape import csv_safe, escape_html, escape_latex, escape_markdown
 from .passk import PassAtSection
 from .vocabulary import Formatter, fmt_df, fmt_p, level
 
-__all__ = ["add_json", "rows", "markdown", "latex", "html", "csv_table", "sentence", "CSV_KEYS"]
+__all__ = ["add_json", "rows", "markdown", "latex", "html", "csv_table", "sentence", "chart_frame", "summary", "CSV_KEYS"]
 
 #: The columns of ``pass_at.csv``: one row per model and k, then one per pair and k (``baseline`` empty for a model).
 CSV_KEYS = ("model", "baseline", "k", "estimate", "se", "ci_low", "ci_high", "df", "p_value", "n_questions",
@@ -156,3 +159,24 @@ def csv_table(section: PassAtSection) -> str:
             w.writerow([csv_safe(p.model), csv_safe(p.baseline), r.k, r.estimate, r.se, r.ci.low, r.ci.high, r.df,
                         r.p_value, r.n_questions, "", "" if r.n_clusters is None else r.n_clusters, ""])
     return buf.getvalue()
+
+
+def chart_frame(section: PassAtSection) -> Any:
+    """One row per model and k: ``model, k, estimate, ci_low, ci_high, any_of_n`` (a pandas DataFrame)."""
+    rows_ = [(m.model, r.k, r.estimate, r.ci.low, r.ci.high, r.any_of_n) for m in section.models for r in m.results]
+    return _data_frame(rows_, columns=["model", "k", "estimate", "ci_low", "ci_high", "any_of_n"])
+
+
+def summary(section: PassAtSection) -> str:
+    """The chart's one sentence: the best model at the largest k asked for, and what the naive count says."""
+    f = _formatter(section)
+    k = section.ks[-1]
+    best = max(section.models, key=lambda m: m.results[-1].estimate)
+    r = best.results[-1]
+    text = (f"pass@k of each model at k = {', '.join(map(str, section.ks))} with {level(section.confidence)} "
+            f"intervals; highest at k = {k}: {best.model} at {f.num(r.estimate)} ({f.num(r.ci.low)} to "
+            f"{f.num(r.ci.high)}).")
+    if k < section.n_samples:
+        text += (f" The dashes mark the naive share of questions with any of their {section.n_samples} samples "
+                 f"passing ({f.num(r.any_of_n)} for {best.model}): pass@{section.n_samples}, above pass@{k}.")
+    return text

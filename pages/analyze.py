@@ -3,7 +3,7 @@ error bars, the paired comparisons, an honest ranking, the guardrails and the pl
 
 import streamlit as st
 
-from evalstats_app import shell, workbench_judge, workbench_pairwise, workbench_reported
+from evalstats_app import shell, workbench_judge, workbench_pairwise, workbench_passk, workbench_reported
 from evalstats_app import workbench as wb
 from evalstats_app import workbench_reading as reading
 from evalstats_app import workbench_sections as sections
@@ -44,6 +44,7 @@ def results_part(source, read) -> None:
         st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
         sections.models_section(content, sections.design_of(wb.kept_sums(source, read)), results,
                                 settings["method"])
+        workbench_passk.passk_section(content, source, read, results)  # several 0/1 samples a question: pass@k
         workbench_judge.judge_section(prepared, results, source.key, roles_key, files)
         sections.compare_section(content, results)
         why_part(source, prepared, roles_key, results)

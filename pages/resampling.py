@@ -34,6 +34,11 @@ def _pooling(n: int, k: int, seed: int, alpha: float, beta: float):
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
+def _pass_at(n: int, k: int, seed: int, alpha: float, beta: float):
+    return lesson.pass_at_lesson(n, k, seed=seed, alpha=alpha, beta=beta)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
 def _budget(calls: int, cost_q: float, cap: int | None, alpha: float, beta: float):
     b = lesson.budget_lesson(calls, cost_question=cost_q, max_questions=cap, alpha=alpha, beta=beta)
     return b, compile_spec(charts.budget_chart(b.frame, k_best=b.result.k_best))
@@ -94,6 +99,16 @@ shell.chart(evals, f"{lesson.EXAMPLE_EVALS} simulated evals: the pooled interval
             f"({pct(pool.true_mean)}) {pool.pooled_misses} times, the question-mean interval {pool.question_misses} times.",
             name="resampling_evals")
 shell.notice(content["pool_notice"])
+
+# --- pass@k ----------------------------------------------------------------------------------
+shell.prose(content["passk"])
+pk = _pass_at(pool_n, pool_k, seed, alpha, beta)
+st.table({"k": pk.frame["k"].tolist(), "True pass@k": [pct(v) for v in pk.frame["truth"]],
+          "Estimate (95% interval)": [f"{pct(e)} ({pct(lo)}–{pct(hi)})" for e, lo, hi in
+                                      pk.frame[["estimate", "ci_low", "ci_high"]].itertuples(index=False)],
+          f"Naive: any of the {pool_k} answers": [pct(v) for v in pk.frame["naive"]]})
+st.caption(f"One simulated eval of {pool_n} questions × {pool_k} answers (seed {seed}): the naive count, "
+           f"{pct(pk.naive)}, estimates pass@{pool_k} ({pct(pk.naive_truth)}), whatever k you meant.")
 
 # --- a fixed budget --------------------------------------------------------------------------
 with shell.optional("A fixed budget: more questions or more answers?",

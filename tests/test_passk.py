@@ -15,7 +15,9 @@ from scipy.special import comb
 from evalstats_core import EvalStatsError, pass_at_k, pass_at_k_compare, pass_at_k_plan
 from evalstats_core.analysis import analyze
 from evalstats_core.data import load
+from evalstats_core.lessons.resampling import pass_at_lesson
 from evalstats_core.passk import pass_at_section, question_pass_at
+from evalstats_core.simulate import resampled_answers
 
 
 def brute_force(sample: list[int], k: int) -> float:
@@ -210,3 +212,17 @@ def test_scores_that_are_not_0_1_in_a_file_are_refused():
     ds = load(b"question,model,resample,score\nq1,A,1,0.5\nq1,A,2,1\nq2,A,1,0\nq2,A,2,0\n", name="c.csv")
     with pytest.raises(EvalStatsError, match=r"pass@k needs every answer scored 0 \(fail\) or 1 \(pass\); c.csv"):
         pass_at_section(ds, 1)
+
+
+def test_the_chapter_lesson_shows_the_naive_count_over_stating():
+    """Chapter 5's pass@k table (uniform difficulty, 400 questions x 10 answers): the naive "any of 10" share sits near
+    pass@10's truth (10/11) and above the truth of pass@k for every k < 10; each estimate is pass_at_k's."""
+    les = pass_at_lesson(400, 10, seed=3)
+    f = les.frame
+    np.testing.assert_allclose(f["truth"], [k / (k + 1) for k in range(1, 11)], rtol=1e-12)
+    assert les.naive_truth == pytest.approx(10 / 11)
+    assert les.naive == pytest.approx(10 / 11, abs=0.03)
+    assert (les.naive > f["truth"].iloc[:-1]).all() and (f["naive"] == les.naive).all()
+    answers = resampled_answers(400, 10, difficulty=(1.0, 1.0), rng=3)
+    assert f["estimate"].tolist() == [pass_at_k(answers, k).estimate for k in range(1, 11)]
+    assert ((f["ci_low"] <= f["truth"]) & (f["truth"] <= f["ci_high"])).sum() >= 8

@@ -10,6 +10,8 @@
                                 their Monte Carlo intervals, the coverage curve and a few example evals
 ``budget_lesson(...)``          a fixed number of model calls spent on questions or on answers
 ``mde_lesson(...)``             the minimum detectable effect against K (13.3% -> 7.6% at n = 198)
+``pass_at_lesson(...)``         one simulated eval's pass@k at each k against the truth and the naive
+                                "any of the K answers" count (:mod:`evalstats_core.passk`)
 ==============================  ====================================================================
 
 Everything is built on :mod:`evalstats_core.variance` (Miller 2024, arXiv:2411.00640, Sec. 3.1-3.2),
@@ -25,14 +27,17 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtr
+from scipy.special import betaln, ndtr
 
 from .. import coverage, power, simulate, variance
 from .._validate import check_confidence, check_positive_int, z_for
 from ..intervals import proportion_ci
+from ..passk import pass_at_k
 from ..temperature import BetaDifficulty, UniformDifficulty
 
 __all__ = [
+    "PassAtLesson",
+    "pass_at_lesson",
     "mde_sentence",
     "BudgetLesson",
     "KCurve",
@@ -420,3 +425,42 @@ def mde_sentence(m: MdeLesson) -> str:
     if m.n == 198:
         text += " (The paper prints 13.2% and 7.5%, truncating rather than rounding.)"
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class PassAtLesson:
+    """One simulated eval's pass@k (:func:`pass_at_lesson`).
+
+    ``frame`` has one row per k = 1 .. K: ``k``, ``truth`` (the population's pass@k, ``1 - B(a, b + k) / B(a, b)``
+    for Beta(a, b) difficulty), ``estimate, ci_low, ci_high`` (:func:`~evalstats_core.passk.pass_at_k`) and ``naive``
+    (the share of questions with any of their K answers right, the same at every k). ``naive_truth`` is what the
+    naive count estimates: pass@K.
+    """
+
+    n: int
+    k: int
+    seed: int
+    frame: pd.DataFrame
+    naive: float
+    naive_truth: float
+
+
+def pass_at_lesson(n: int, k: int, *, seed: int, alpha: float = 1.0, beta: float = 1.0) -> PassAtLesson:
+    """``n`` questions of Beta(alpha, beta) difficulty answered ``k`` times (seeded): pass@j for j = 1 .. k with its
+    interval, the truth, and the naive "any of the k answers" share that over-states pass@j for every j < k.
+
+    >>> les = pass_at_lesson(200, 5, seed=7)
+    >>> les.frame["truth"].round(4).tolist()
+    [0.5, 0.6667, 0.75, 0.8, 0.8333]
+    """
+    rows = check_positive_int(n, "n", minimum=2)
+    kk = check_positive_int(k, "k")
+    answers = simulate.resampled_answers(rows, kk, difficulty=(alpha, beta), rng=seed)  # (n, K) 0/1
+    out = []
+    for j in range(1, kk + 1):
+        r = pass_at_k(answers, j)
+        truth = 1.0 - math.exp(betaln(alpha, beta + j) - betaln(alpha, beta))  # E[1 - (1 - x)^j], x ~ Beta(a, b)
+        out.append((j, truth, r.estimate, r.ci.low, r.ci.high, r.any_of_n))
+    frame = pd.DataFrame(out, columns=["k", "truth", "estimate", "ci_low", "ci_high", "naive"])
+    return PassAtLesson(n=rows, k=kk, seed=int(seed), frame=frame, naive=float(frame["naive"].iloc[0]),
+                        naive_truth=float(frame["truth"].iloc[-1]))

@@ -1,0 +1,75 @@
+"""The workbench's pass@k section: for a file of 0/1 answers with several samples a question, a control for the k
+values, one cached core call (:func:`evalstats_core.passk.pass_at_section`), its table and its chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from evalstats_core import report_passk
+from evalstats_core.charts import compile_spec
+from evalstats_core.charts.passk import pass_at_chart
+from evalstats_core.errors import EvalStatsError
+from evalstats_core.passk import largest_k, pass_at_section
+from evalstats_core.report_words import method_line
+
+from . import shell
+from . import workbench as wb
+from .option_words import esc, say
+
+#: The session key of the pass@k section the page shows (tests compare it with the command line's).
+LAST_KEY = "_analyze_pass_at"
+
+
+@wb.by_scope(st.cache_data, max_entries=16, show_spinner=False)
+def _section(key: str, roles: Any, ks: tuple[int, ...], pairs: tuple[tuple[str, str], ...], use_clusters: bool,
+             confidence: float, _prepared: Any) -> Any:
+    """pass@k for these settings (the analysis's pairs, clusters and level), or the core's message."""
+    try:
+        return pass_at_section(_prepared.table, ks, pairs=pairs, use_clusters=use_clusters, confidence=confidence)
+    except EvalStatsError as exc:
+        return str(exc)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _chart(key: tuple, ks: tuple[int, ...], _section: Any, title: str, subtitle: str) -> dict:
+    """The chart's compiled spec, once per setting."""
+    return compile_spec(pass_at_chart(report_passk.chart_frame(_section), n_samples=_section.n_samples,
+                                      confidence=_section.confidence, title=title, subtitle=subtitle))
+
+
+def pass_at_controls(largest: int) -> tuple[int, ...]:
+    """The k values to show (1 to ``largest``): 1, 5 and 10 where the file has that many samples."""
+    default = [k for k in (1, 5, 10) if k <= largest] or [1]
+    chosen = st.multiselect("k (tries counted)", list(range(1, largest + 1)), default=default, key="analyze_pass_at",
+                            help="pass@k: the chance that at least one of k sampled answers to a question passes")
+    return tuple(sorted(chosen))
+
+
+def passk_section(content: Any, source: Any, read: Any, results: Any) -> None:
+    """Offered only when the file's answers are 0/1 with several samples a question."""
+    prepared = read.prepared
+    largest = largest_k(prepared.table)
+    if largest is None:
+        return
+    st.markdown(content["passk"])
+    ks = pass_at_controls(largest)
+    if not ks:
+        st.info("Choose at least one k to see pass@k.")
+        return
+    a = results.analysis
+    pairs = tuple((c.model, c.baseline) for c in a.comparisons) if a.paired else ()
+    section = _section(source.key, read.options, ks, pairs, a.clustered, a.confidence, prepared)
+    if isinstance(section, str):
+        st.error(say(section), icon=":material/error:")
+        return
+    st.session_state[LAST_KEY] = section
+    models, pair_rows = report_passk.rows(section)
+    st.table({h: [row[i] for row in models[1:]] for i, h in enumerate(models[0])})
+    title = f"{a.name}: pass@k by model"
+    shell.chart(_chart((results.key, ks), ks, section, title, method_line(a)), esc(report_passk.summary(section)),
+                name="analyze_pass_at", title=title)
+    if pair_rows:
+        st.table({h: [row[i] for row in pair_rows[1:]] for i, h in enumerate(pair_rows[0])})
+    st.caption(esc(report_passk.sentence(section)))
