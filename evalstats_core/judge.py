@@ -25,10 +25,11 @@ from typing import Any
 import numpy as np
 
 from ._clusters import check_n_clusters, cluster_codes, few_clusters_notes, hat_complement, t_crit
-from ._results import Interval
+from ._results import Interval, Summary
 from ._validate import check_confidence
 from .errors import EvalStatsError, EvalStatsWarning
 from .judge_interval import pair_count_terms, ppi_interval
+from .judge_rows import _narrower, human_only
 
 __all__ = ["JudgeEstimate", "ppi_mean", "ppi_compare", "ppi_fit", "ppi_interval", "ppi_lambda"]
 
@@ -52,7 +53,9 @@ class JudgeEstimate:
     df : float
         Satterthwaite (Bell-McCaffrey) degrees of freedom of the t reference.
     lam : float
-        The judge's weight in [0, 1] (1: classic PPI; 0: human labels alone).
+        The judge's weight in [0, 1] (1: classic PPI; 0: human labels alone). With ``lam="auto"`` it is 0 exactly,
+        and the estimate, SE, df and interval are the human labels' own (``human_only``), when their interval is
+        the narrower one (:data:`~evalstats_core.judge_rows.HUMAN_ONLY`).
     n_labeled, n_total : int
         Questions with a human label; all questions.
     judge_only : Interval
@@ -246,8 +249,11 @@ def _estimate(f: np.ndarray, h: np.ndarray, clusters: Any, confidence: float, la
     est, se, df, weight = ppi_fit(f, h, lab, codes, lam)
     low, high = ppi_interval(f, h, lab, est, se, df, level, small_counts=small_counts, clustered=clusters is not None)
     y = h[lab]
+    judge_only, humans = _side_intervals(f, h, lab, clusters, level)
+    human_only = _NAN_INTERVAL if humans is None else humans.ci
+    if small_counts and isinstance(lam, str) and _narrower(humans, low, high):  # HUMAN_ONLY: lam = 0 exactly
+        est, se, df, weight, low, high = humans.mean, humans.se, humans.df, 0.0, humans.ci_low, humans.ci_high
     notes = _notes(n, n_clusters, clusters is not None, df)
-    judge_only, human_only = _side_intervals(f, h, lab, clusters, level)
     return JudgeEstimate(
         estimate=est, se=se, ci_low=low, ci_high=high, df=df, lam=weight, n_labeled=n,
         n_total=n_total, judge_only=judge_only, human_only=human_only, judge_mean=float(f.mean()),
@@ -397,20 +403,12 @@ def _notes(n: int, n_clusters: int, clustered: bool, df: float) -> tuple[str, ..
     return tuple(notes)
 
 
-def _side_intervals(f: np.ndarray, h: np.ndarray, lab: np.ndarray, clusters: Any, level: float) -> tuple[Interval, Interval]:
-    """The judge-only and human-only intervals, each as ``summarize`` computes it."""
-    from .clustering import summarize
-
+def _side_intervals(f: np.ndarray, h: np.ndarray, lab: np.ndarray, clusters: Any, level: float) -> tuple[Interval, Summary | None]:
+    """The judge-only interval and the human labels' own summary (None: no interval of their own, e.g. every
+    label in one cluster), each as ``summarize`` computes it."""
     lab_clusters = None if clusters is None else np.asarray(clusters, dtype=object)[lab]
-    out = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", EvalStatsWarning)
-        for scores, groups in ((f, clusters), (h[lab], lab_clusters)):
-            try:
-                out.append(summarize(scores, groups, confidence=level).ci)
-            except EvalStatsError:  # e.g. every label in one cluster: no interval of its own
-                out.append(_NAN_INTERVAL)
-    return out[0], out[1]
+    judge = human_only(f, clusters, level)
+    return (_NAN_INTERVAL if judge is None else judge.ci), human_only(h[lab], lab_clusters, level)
 
 
 def ppi_compare(

@@ -2,8 +2,9 @@
 
 ==============================  =====================================================================
 ``ppi_rows(f, h, lab, codes)``  row-wise ``(estimate, se, df, lam, ci_low, ci_high)``: each row one
-                                eval, the same numbers :func:`~evalstats_core.judge.ppi_fit` and
-                                :func:`~evalstats_core.judge_interval.ppi_interval` give it alone
+                                eval, the same numbers :func:`~evalstats_core.judge.ppi_mean` gives it alone
+``human_only(y, groups, level)`` the human labels' own summary (``summarize``), or None
+``HUMAN_ONLY``                  what the corrected interval does when the human labels alone give a narrower one
 ==============================  =====================================================================
 
 The cluster codes are shared by all rows (the simulated designs fix the clusters and draw the labelled
@@ -14,15 +15,45 @@ every row at once (K is small in simulations). Tests check every number against 
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 from scipy.special import stdtrit
 
 from ._clusters import hat_complement
+from ._results import Summary
+from .clustering import summarize
+from .errors import EvalStatsError, EvalStatsWarning
 from .judge_interval import effective_floor, pair_count_terms, small_count_terms
 
-__all__ = ["ppi_rows", "ppi_pair_rows"]
+__all__ = ["ppi_rows", "ppi_pair_rows", "human_only", "HUMAN_ONLY"]
+
+#: Issue 39's criterion, held per eval: the corrected interval of a model (``lam="auto"``) is never wider than
+#: the human labels' own interval (``summarize`` on the labelled rows alone, as the judge section shows it). PPI++
+#: with ``lam = 0`` *is* the human labels alone, so where their own interval is the narrower one the estimate
+#: is theirs: ``lam = 0``, their mean, SE, df and interval. It happens where the judge tells the humans little
+#: (a judge no better than chance, or few labels near 0%/100% in few clusters), where the t arms and the 0/1
+#: small-count terms of the corrected interval are wider than Wilson's (or the clustered 0/1 rule's) interval
+#: on the labels alone. Before: 5 of issue 39's 72 grid cells were up to 3% wider on average
+#: (``bench/results/judge39_grid_2000.txt``); after: none, coverage in ``bench/results/judge39_grid_human.txt``.
+HUMAN_ONLY = "the human labels alone give the narrower interval: lam = 0"
+
+
+def human_only(y: np.ndarray, groups: Any, level: float) -> Summary | None:
+    """``summarize`` of the human labels ``y`` alone (``groups`` their clusters or None), as the judge section shows
+    it; None when they give no interval of their own (e.g. every label in one cluster)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        try:
+            return summarize(y, groups, confidence=level)
+        except EvalStatsError:
+            return None
+
+
+def _narrower(s: Summary | None, low: float, high: float) -> bool:
+    """Whether the human labels' own interval ``s`` is narrower than ``(low, high)`` (and has a width)."""
+    return s is not None and np.isfinite(s.ci_low) and np.isfinite(s.ci_high) and 0 < s.ci_high - s.ci_low < high - low
 
 
 def _row_mean(x: np.ndarray, mask: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -31,7 +62,8 @@ def _row_mean(x: np.ndarray, mask: np.ndarray, count: np.ndarray) -> np.ndarray:
 
 def ppi_rows(f: np.ndarray, h: np.ndarray, lab: np.ndarray, codes: Any = None, *, level: float = 0.95,
              small_counts: bool = True) -> tuple[np.ndarray, ...]:
-    """Row-wise PPI++ with the variance-optimal ``lam`` (``ppi_mean(..., lam="auto")`` per row).
+    """Row-wise PPI++ with the variance-optimal ``lam`` (``ppi_mean(..., lam="auto")`` per row), the human labels
+    alone where their own interval is narrower (:data:`HUMAN_ONLY`; with ``small_counts``, as ``ppi_mean``).
 
     Parameters
     ----------
@@ -82,6 +114,14 @@ def ppi_rows(f: np.ndarray, h: np.ndarray, lab: np.ndarray, codes: Any = None, *
     if small_counts and codes is not None:  # clustered 0/1 near a bound: the effective-count floor (ppi_interval)
         f_low, f_high = effective_floor(est, np.where(zero_one, se, 0.0), df, level, low, high)
         low, high = np.where(zero_one, f_low, low), np.where(zero_one, f_high, high)
+    if small_counts:  # a model's interval never wider than the human labels' own (HUMAN_ONLY): one eval at a time
+        est, se, df, lam, low, high = (np.array(x, dtype=float) for x in (est, se, df, lam, low, high))
+        groups = None if codes is None else np.asarray(codes)
+        for r in range(f.shape[0]):
+            row = lab[r]
+            s = human_only(h[r, row], None if groups is None else groups[row], level)
+            if _narrower(s, low[r], high[r]):
+                est[r], se[r], df[r], lam[r], low[r], high[r] = s.mean, s.se, s.df, 0.0, s.ci_low, s.ci_high
     return est, se, df, lam, low, high
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 import pytest
 
 from evalstats_core import EvalStatsError, judge_agreement, labels_needed, ppi_compare, ppi_mean, summarize
+from evalstats_core.judge import ppi_fit
 from evalstats_core.judge_agree import cohen_kappa
 from evalstats_core.judge_sim import judge_compare_coverage, judge_coverage, judged_eval
 
@@ -26,7 +28,16 @@ def test_estimate_lambda_and_se_equal_ppi_py(seed):
         f = f * 0.7 + np.random.default_rng(seed).random(f.size) * 0.3
     lab = ~np.isnan(h)
     y, fl, fu = h[lab], f[lab], f[~lab]
-    est = ppi_mean(f, h)
+    mean = ppi_mean(f, h)
+    fit = ppi_fit(f, h, lab, np.arange(f.size))  # PPI++ itself, before HUMAN_ONLY's choice
+    est = types.SimpleNamespace(lam=fit[3], estimate=fit[0], se=fit[1])
+    human = summarize(y)
+    if mean.lam == 0.0 and fit[3] > 0.0:  # issue 39: the human labels' own interval was the narrower one
+        assert (mean.estimate, mean.ci_low, mean.ci_high) == (human.mean, human.ci_low, human.ci_high)
+        assert human.ci_high - human.ci_low < (ppi_mean(f, h, lam=fit[3]).ci_high - ppi_mean(f, h, lam=fit[3]).ci_low)
+    else:
+        assert (mean.estimate, mean.se, mean.lam) == fit[0:2] + (fit[3],)
+        assert mean.ci_high - mean.ci_low <= human.ci_high - human.ci_low
     # lambda: ppi_py's own clipped variance-optimal weight
     c = float(ppi_py.ppi_mean_pointestimate(y, fl, fu, lam=1)[0])  # ppi_py's own centring
     grads, grads_hat, grads_unl = y - c, fl - c, fu - c
@@ -42,7 +53,7 @@ def test_estimate_lambda_and_se_equal_ppi_py(seed):
     )
     assert se_biased == pytest.approx(math.sqrt(np.var(lam * fu) / big_n + np.var(y - lam * fl) / n), rel=1e-9)
     assert est.se == pytest.approx(se_ours_from_ppi, rel=1e-10)
-    assert est.ci_low < est.estimate < est.ci_high
+    assert mean.ci_low < mean.estimate < mean.ci_high
 
 
 @pytest.mark.parametrize("lam", [0.0, 1.0, 0.37])
@@ -282,3 +293,28 @@ def test_compare_with_a_judge_biased_toward_b_covers():
     c = judge_compare_coverage(n_total=2000, n_labeled=200, sensitivity=0.9, specificity=0.8, reps=300, rng=5)
     assert 0.91 <= c.corrected <= 0.99
     assert c.judge_only < 0.5
+
+
+@pytest.mark.parametrize(("sens", "spec", "acc", "n_lab", "k"), [(0.6, 0.5, 0.5, 30, 0), (0.8, 0.5, 0.5, 30, 0),
+                                                              (0.6, 0.99, 0.95, 300, 12), (0.99, 0.99, 0.5, 30, 0)])
+def test_a_model_s_corrected_interval_is_never_wider_than_the_human_labels_own(sens, spec, acc, n_lab, k):
+    """Issue 39: in every eval the corrected interval is at most as wide as the human-only one (summarize on the
+    labelled rows); where the human labels' own is narrower it is theirs (lam = 0, their mean and ends). The first
+    three designs were wider on average before (bench/results/judge39_grid_2000.txt); the last never needs it."""
+    from evalstats_core.judge_rows import ppi_rows
+    from evalstats_core.judge_sim import judged_rows
+
+    truth, judge, lab, codes = judged_rows(1000, n_lab, 40, sensitivity=sens, specificity=spec, pass_rate=acc,
+                                           n_clusters=k, rng=[39, n_lab + k])
+    est, _, _, lam, low, high = ppi_rows(judge, truth, lab, codes)
+    fell_back = 0
+    for r in range(truth.shape[0]):
+        groups = None if codes is None else codes[lab[r]]
+        human = summarize(truth[r, lab[r]], groups)
+        one = ppi_mean(judge[r], np.where(lab[r], truth[r], np.nan), clusters=None if codes is None else codes)
+        assert (one.estimate, one.ci_low, one.ci_high, one.lam) == pytest.approx((est[r], low[r], high[r], lam[r]))
+        assert one.ci_high - one.ci_low <= human.ci_high - human.ci_low + 1e-12
+        if one.lam == 0.0 and ppi_fit(judge[r], truth[r], lab[r], np.arange(1000) if codes is None else codes)[3] > 0:
+            fell_back += 1
+            assert (one.estimate, one.ci_low, one.ci_high) == (human.mean, human.ci_low, human.ci_high)
+    assert (fell_back > 0) == (sens < 0.99), fell_back  # the chance judges need it; the near-perfect one never does

@@ -5,6 +5,7 @@ symmetric, and the corner the limits are for (40 labels, a lenient judge)."""
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 import pytest
@@ -13,8 +14,9 @@ from scipy.stats import norm
 from scipy.stats import t as student_t
 from statsmodels.stats.proportion import proportion_confint
 
-from evalstats_core import ppi_compare, ppi_mean
-from evalstats_core.judge_interval import jeffreys_limits, pair_count_terms
+from evalstats_core import ppi_compare, ppi_mean, summarize
+from evalstats_core.judge import ppi_fit
+from evalstats_core.judge_interval import jeffreys_limits, pair_count_terms, ppi_interval
 from evalstats_core.judge_sim import judge_coverage, judged_eval
 
 
@@ -38,8 +40,12 @@ def test_jeffreys_limits_equal_statsmodels(k, m, crit):
 @pytest.mark.parametrize("clusters", [0, 12])
 def test_zero_one_interval_is_the_mover_of_the_docstring(clusters):
     ev = judged_eval(2000, 40, sensitivity=0.99, specificity=0.8, n_clusters=clusters, rng=3)
-    est = ppi_mean(ev.judge, ev.human, clusters=ev.clusters)
     lab = ~np.isnan(ev.human)
+    mean = ppi_mean(ev.judge, ev.human, clusters=ev.clusters)
+    codes = np.arange(lab.size) if not clusters else np.unique(ev.clusters, return_inverse=True)[1]
+    fit = ppi_fit(ev.judge, ev.human, lab, codes)  # PPI++ before HUMAN_ONLY's choice
+    est = types.SimpleNamespace(estimate=fit[0], se=fit[1], df=fit[2])
+    kernel = ppi_interval(ev.judge, ev.human, lab, *fit[:3], 0.95, clustered=bool(clusters))
     y, f = ev.human[lab], ev.judge[lab]
     t, z = float(student_t.ppf(0.975, est.df)), float(norm.ppf(0.975))
     lo2 = hi2 = (t * est.se) ** 2
@@ -56,7 +62,12 @@ def test_zero_one_interval_is_the_mover_of_the_docstring(clusters):
     if clusters and abs(1 - 2 * p) / math.sqrt(n_eff * p * (1 - p)) > 0.2:  # issue 39: clustered and skewed:
         low = min(low, float(beta_dist.ppf(a, p * n_eff, n_eff - p * n_eff + 1)))  # at least Clopper-Pearson on
         high = max(high, float(beta_dist.ppf(1 - a, p * n_eff + 1, n_eff - p * n_eff)))  # the effective counts
-    assert (est.ci_low, est.ci_high) == pytest.approx((low, high), rel=1e-9)
+    assert kernel == pytest.approx((low, high), rel=1e-9)
+    human = summarize(y, None if not clusters else ev.clusters[lab])
+    if mean.lam == 0.0:  # issue 39: the human labels' own interval is narrower, and reported (lam = 0)
+        assert (mean.ci_low, mean.ci_high) == (human.ci_low, human.ci_high) and human.ci_high - human.ci_low < high - low
+    else:
+        assert (mean.ci_low, mean.ci_high) == pytest.approx((low, high), rel=1e-9)
 
 
 def test_no_labelled_false_pass_reaches_further_down():
