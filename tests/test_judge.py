@@ -295,6 +295,36 @@ def test_compare_with_a_judge_biased_toward_b_covers():
     assert c.judge_only < 0.5
 
 
+def test_the_near_perfect_judge_s_width_over_ppi_py_is_its_small_count_allowance():
+    """Issue 39's grid cell at 2.1 x ppi_py's width (judge 0.99 / 0.99, 30 labels, pass rate 0.5) is the 0/1
+    small-count allowance and nothing else: without it the interval is ppi_py's (the same estimate; t instead of z
+    and divisor k - 1: 1.00-1.07 x its width in every eval); with it, wider. The allowance is there because 30
+    labels of a lenient judge look the same (no labelled error, most of the time): ppi_py's interval covers such a
+    judge (0.99 / 0.90, pass rate 0.7) under 90%, ours at least 93%."""
+    from evalstats_core.judge_rows import ppi_rows
+    from evalstats_core.judge_sim import judged_rows, true_mean
+
+    def ppi_py_rows(truth, judge, lab):
+        out = [ppi_py.ppi_mean_ci(truth[r, lab[r]], judge[r, lab[r]], judge[r, ~lab[r]], alpha=0.05)
+               for r in range(truth.shape[0])]
+        return np.array([float(np.ravel(lo)[0]) for lo, _ in out]), np.array([float(np.ravel(hi)[0]) for _, hi in out])
+
+    truth, judge, lab, _ = judged_rows(1000, 30, 200, sensitivity=0.99, specificity=0.99, pass_rate=0.5, rng=[7, 1])
+    p_low, p_high = ppi_py_rows(truth, judge, lab)
+    est, _, _, _, low, high = ppi_rows(judge, truth, lab, small_counts=False)
+    ratio = (high - low) / (p_high - p_low)
+    assert est == pytest.approx((p_low + p_high) / 2, abs=1e-9)
+    assert ratio.min() >= 1.0 and ratio.max() <= 1.07, (ratio.min(), ratio.max())
+    _, _, _, _, low, high = ppi_rows(judge, truth, lab)
+    assert np.mean(high - low) > 1.15 * np.mean(p_high - p_low)  # the flagged cell: the allowance
+    truth, judge, lab, _ = judged_rows(1000, 30, 600, sensitivity=0.99, specificity=0.9, pass_rate=0.7, rng=[7, 2])
+    target = true_mean(0.7, False)
+    p_low, p_high = ppi_py_rows(truth, judge, lab)
+    _, _, _, _, low, high = ppi_rows(judge, truth, lab)
+    assert np.mean((p_low <= target) & (target <= p_high)) < 0.90
+    assert np.mean((low <= target) & (target <= high)) >= 0.93
+
+
 @pytest.mark.parametrize(("sens", "spec", "acc", "n_lab", "k"), [(0.6, 0.5, 0.5, 30, 0), (0.8, 0.5, 0.5, 30, 0),
                                                               (0.6, 0.99, 0.95, 300, 12), (0.99, 0.99, 0.5, 30, 0)])
 def test_a_model_s_corrected_interval_is_never_wider_than_the_human_labels_own(sens, spec, acc, n_lab, k):
