@@ -7,9 +7,13 @@ It takes only files it reads exactly as the Arrow reader (:mod:`evalstats_core._
 for anything else, which the Arrow reader then reads (with its own notes and error messages, so a bad file
 gets the same one message whichever reader saw it first):
 
-* at most :data:`SMALL_CSV_BYTES` bytes (after decompression), UTF-8 without a byte-order mark, comma-separated,
-  no double quote anywhere (no quoted values), no control or invisible character but the line ends (``\\n``, or
+* at most :data:`SMALL_CSV_BYTES` bytes (after decompression), UTF-8 (a byte-order mark is skipped, as the
+  Arrow reader skips it), comma-separated, no control or invisible character but the line ends (``\\n``, or
   ``\\r\\n`` throughout), no blank line before the header;
+* double quotes only around a whole header name or cell that holds no quote, comma or line end (as pyarrow's
+  ``write_csv``, R's ``write.csv`` and pandas' ``QUOTE_ALL`` write them: issue 44.1); such a cell reads as its
+  text without the quotes, as the Arrow reader reads it. Any other quote (``""`` inside a cell, a comma or a
+  line end inside quotes, a quote within a cell) sends the file to the Arrow reader;
 * no resample column, every data row as wide as the header, at most the row and model budgets;
 * labels (question, model, cluster) without surrounding spaces and none missing (empty, NA, null...);
 * every score a plain decimal number (``-?digits[.digits][e±digits]``, not -0), or a true/false word of the
@@ -45,6 +49,8 @@ SMALL_CSV_BYTES = 4 << 20
 # a character the Arrow reader treats differently (quotes, other separators and line ends, controls and the
 # invisible characters the label checks refuse): any of them sends the file to the Arrow reader
 _ODD = re.compile("[\"\x00-\x09\x0b-\x1f\x7f-\x9f" + "".join(chr(c) for c in _INVISIBLE) + "]")
+# a whole header name or cell in double quotes, holding no quote, comma or line end: its text is the unquoted text
+_QUOTED = re.compile(r'(?<![^,\n])"([^",\n]*)"(?![^,\n])')
 _NUMBER = r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
 _NUMBERS = re.compile(f"(?:{_NUMBER}\n)*")
 _ONE_NUMBER = re.compile(_NUMBER)
@@ -56,10 +62,10 @@ def read_small(data: bytes, label: str, ext: str, limits: Limits, *, format: str
     """The Records of a small plain long-form CSV (see the module docstring), or None for the Arrow reader."""
     if len(data) > SMALL_CSV_BYTES or resample_col is not None or not data:
         return None
-    if ext.lower().endswith((".parquet", ".pq", ".tsv")) or data.startswith((b"PAR1", b"\xef\xbb\xbf")):
+    if ext.lower().endswith((".parquet", ".pq", ".tsv")) or data.startswith(b"PAR1"):
         return None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8").removeprefix("\ufeff")  # the byte-order mark, skipped as the Arrow reader does
     except UnicodeDecodeError:
         return None
     try:
@@ -75,6 +81,8 @@ def _read(text: str, label: str, limits: Limits, format: str | None, given: dict
         if text.count("\r") != text.count("\r\n"):
             return None
         text = text.replace("\r\n", "\n")
+    if '"' in text:
+        text = _QUOTED.sub(r"\1", text)  # "cell" -> cell; any quote left over is one the Arrow reader must read
     if _ODD.search(text) or text.startswith("\n") or not text.strip():
         return None
     lines = text.split("\n")

@@ -78,14 +78,39 @@ def _cases() -> dict[str, bytes]:
     c["wide_repeated_rows"] = _csv(("question", "A", "B"), [(f"q{i % 20}", int(rng.random() < 0.5), 1) for i in range(60)])
     c["crlf"] = c["binary"].replace(b"\n", b"\r\n")
     c["blank_line"] = c["binary"].replace(b"q5,m0", b"\nq5,m0", 1)
+    # CSV as it is written (issue 44.1): quoted header and text cells (pyarrow's write_csv, R's write.csv), every
+    # cell quoted (pandas' QUOTE_ALL, NaN as ""), with CRLF, behind a byte-order mark
+    c["quoted_text"] = _quoted(c["clusters"], numbers=False)
+    c["quoted_all"] = _quoted(c["missing_answers"], numbers=True)
+    c["quoted_crlf"] = _quoted(c["k_runs"], numbers=False).replace(b"\n", b"\r\n")
+    c["quoted_wide"] = _quoted(c["wide"], numbers=True)
+    c["quoted_words"] = _quoted(c["words"], numbers=True)
+    c["bom"] = b"\xef\xbb\xbf" + c["binary"]
+    c["bom_quoted_crlf"] = b"\xef\xbb\xbf" + c["quoted_crlf"]
     return c
+
+
+def _quoted(data: bytes, *, numbers: bool) -> bytes:
+    """``data`` with every header name and text cell in double quotes (and numbers too with ``numbers``)."""
+    def cell(v: str) -> str:
+        try:
+            float(v)
+        except ValueError:
+            return f'"{v}"'
+        return f'"{v}"' if numbers else v
+    lines = data.decode().split("\n")
+    return "\n".join(",".join(cell(v) for v in line.split(",")) if line else line for line in lines).encode()
 
 
 CASES = _cases()
 # what the small reader leaves to the Arrow reader (which words the error, or reads what it alone can)
 DECLINED = {
-    "quoted": b'question,model,score\n"q1",A,1\nq2,A,0\nq1,B,1\nq2,B,0\n',
-    "bom": b"\xef\xbb\xbf" + CASES["binary"],
+    "doubled_quote": b'question,model,score\n"q""1",A,1\nq2,A,0\n"q""1",B,1\nq2,B,0\n',
+    "comma_in_quotes": b'question,model,score\n"q,1",A,1\nq2,A,0\n"q,1",B,1\nq2,B,0\n',
+    "line_end_in_quotes": b'question,model,score\n"q\n1",A,1\nq2,A,0\n"q\n1",B,1\nq2,B,0\n',
+    "quote_within_a_cell": b'question,model,score\nq"1",A,1\nq2,A,0\nq"1",B,1\nq2,B,0\n',
+    "quoted_spaces": b'question,model,score\n" q1",A,1\n" q2",A,0\n" q1",B,1\n" q2",B,0\n',
+    "quoted_na": b'question,model,score\nq1,A,"NA"\nq2,A,0\nq1,B,1\nq2,B,0\n',
     "semicolons": CASES["binary"].replace(b",", b";"),
     "tabs": CASES["binary"].replace(b",", b"\t"),
     "wide_na": b"question,A,B\nq1,1,NA\nq2,0,1\nq3,1,1\n",
@@ -252,10 +277,11 @@ _PROBE = ("import sys; from evalstats_core.cli import main; code = main(sys.argv
     ["analyze", "{clusters}"], ["analyze", "{binary}", "--format", "json"], ["analyze", "{k_runs}", "--format", "csv"],
     ["analyze", "{words}", "--format", "latex"], ["gate", "{binary}", "--baseline", "m0", "--candidate", "m1"],
     ["gate", "{clusters}", "--baseline", "m0", "--candidate", "m1", "--margin", "5pt"],
+    ["analyze", "{quoted_text}"], ["gate", "{bom_quoted_crlf}", "--baseline", "m0", "--candidate", "m1"],
 ], ids=lambda a: " ".join(a[:1] + a[2:]))
 def test_cli_on_a_small_csv_imports_no_pandas_pyarrow_or_scipy_stats(args, tmp_path):
     """The CLI's tails are scipy.special's; scipy.stats (another ~0.5 s of start-up) is never imported."""
-    for name in ("binary", "clusters", "k_runs", "words"):
+    for name in ("binary", "clusters", "k_runs", "words", "quoted_text", "bom_quoted_crlf"):
         (tmp_path / f"{name}.csv").write_bytes(CASES[name])
     argv = [a.format(**{n: str(tmp_path / f"{n}.csv") for n in CASES}) for a in args]
     proc = subprocess.run([sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, cwd=ROOT,
