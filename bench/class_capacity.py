@@ -34,6 +34,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_sessions import _rss_mb  # noqa: E402  (server + children resident memory, MB)
 
 EXAMPLES = ("atlas_breeze", "multilingual", "synthetic")
+#: ``--mix sliders``: each chapter's main slider and the ten values a class moves it through.
+SLIDERS = {
+    "small_n": ("one_model_acc", tuple(round(0.5 + 0.05 * i, 2) for i in range(10))),
+    "clustering": ("clustering_icc", tuple(round(0.05 * i, 2) for i in range(10))),
+    "power": ("power_power", tuple(round(0.5 + 0.05 * i, 2) for i in range(10))),
+    "judge": ("judge_sens", tuple(round(0.9 + 0.01 * i, 2) for i in range(10))),
+}
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -95,12 +102,18 @@ class Session:
         n, seed = self.rng.randint(20, 1000), self.rng.randint(0, 2**31 - 1)
         return "problem", f"problem_n={n}&problem_seed={seed}&problem_errorbars=true&problem_reveal=true"
 
+    def slider(self) -> tuple[str, str]:
+        """A chapter's main slider set to one of the values a class tries (issue 44.4: the class shares them)."""
+        page = self.rng.choice(tuple(SLIDERS))
+        key, values = SLIDERS[page]
+        return page, f"{key}={self.rng.choice(values)}"
+
     def workbench(self) -> tuple[str, str]:
         conf = self.rng.choice((0.9, 0.95, 0.99))
         return "analyze", f"analyze_example={self.rng.choice(EXAMPLES)}&analyze_confidence={conf}"
 
 
-async def _measure(n: int, seconds: float, think: float, seed: int) -> dict:
+async def _measure(n: int, seconds: float, think: float, seed: int, mix: str = "problem") -> dict:
     server, port = _start_server()
     try:
         warm = Session(port, random.Random(seed))
@@ -116,7 +129,8 @@ async def _measure(n: int, seconds: float, think: float, seed: int) -> dict:
         await asyncio.gather(*(s.run(*s.chapter()) for s in sessions))  # each opens a chapter and the workbench
         await asyncio.gather(*(s.run(*s.workbench()) for s in sessions))
         rss1 = _rss_mb(server.pid)
-        latencies: dict[str, list[float]] = {"problem": [], "analyze": []}
+        latencies: dict[str, list[float]] = {"problem": [], "analyze": []} if mix == "problem" else \
+            {page: [] for page in SLIDERS}
         failures = 0
         deadline = time.perf_counter() + seconds
         cpu0, wall0, mine0 = _cpu_seconds(server.pid), time.perf_counter(), time.process_time()
@@ -125,7 +139,10 @@ async def _measure(n: int, seconds: float, think: float, seed: int) -> dict:
             nonlocal failures
             await asyncio.sleep(s.rng.uniform(0, think))  # students do not click in step
             while time.perf_counter() < deadline:
-                page, query = s.chapter() if i % 2 == 0 else s.workbench()
+                if mix == "sliders":
+                    page, query = s.slider()
+                else:
+                    page, query = s.chapter() if i % 2 == 0 else s.workbench()
                 try:
                     latencies[page].append(await s.run(page, query))
                 except Exception as exc:  # noqa: BLE001 - counted and shown, the load goes on
@@ -160,6 +177,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=40.0)
     ap.add_argument("--think", type=float, default=3.0, help="mean seconds between a session's actions")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--mix", choices=("problem", "sliders"), default="problem",
+                    help="problem: chapter-1 simulations never seen and workbench changes (default); sliders: "
+                         "chapters 2b, 3, 7 and 9 with their main slider at one of ten values a class shares")
     opts = ap.parse_args()
     if max(opts.sessions) > 100 or opts.seconds > 300:
         raise SystemExit("bounded: at most 100 sessions and 300 s")
@@ -167,9 +187,17 @@ def main() -> None:
     print(f"{os.cpu_count()} cores, load average {load:.1f} at the start; think time {opts.think} s, "
           f"{opts.seconds:.0f} s per N")
     for n in opts.sessions:
-        r = asyncio.run(_measure(n, opts.seconds, opts.think, opts.seed))
+        r = asyncio.run(_measure(n, opts.seconds, opts.think, opts.seed, opts.mix))
         lat = r["lat"]
         rss0, rss1, rss2 = r["rss"]
+        if opts.mix == "sliders":
+            every = [x for xs in lat.values() for x in xs]
+            per_page = ", ".join(f"{page} {_quantile(xs, .5):.2f}/{_quantile(xs, .9):.2f} s" for page, xs in lat.items())
+            print(f"N={n:3d}: {len(every)} slider steps, latency median {_quantile(every, .5):.2f} s / p90 "
+                  f"{_quantile(every, .9):.2f} s ({per_page}), server CPU {100 * r['cpu']:.0f}% of a core, "
+                  f"{r['cpu'] * r['wall'] / max(1, len(every)):.3f} CPU s per step, RSS {rss0:.0f} -> {rss2:.0f} MB, "
+                  f"{r['failures']} failures")
+            continue
         print(f"N={n:3d}: {len(lat['problem'])} chapter + {len(lat['analyze'])} workbench actions, "
               f"chapter latency median {_quantile(lat['problem'], .5):.2f} s / p90 {_quantile(lat['problem'], .9):.2f} s, "
               f"workbench median {_quantile(lat['analyze'], .5):.2f} s / p90 {_quantile(lat['analyze'], .9):.2f} s, "

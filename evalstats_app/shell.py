@@ -44,7 +44,7 @@ from .quiz import progress, quiz, quiz_score, remember, reset_all_button
 
 __all__ = [
     "page_setup", "sidebar", "prose", "notes_link", "deeper", "LAND", "site_root", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
-    "optional", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "minus", "with_param",
+    "optional", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "minus", "with_param", "shared",
 ]
 
 SECTIONS = ("Learn", "Analyze", "Reference", "Teach")
@@ -515,6 +515,18 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
                         on_click="ignore")
     row.download_button("SVG", data=svg, file_name=f"{name}.svg", mime="image/svg+xml", key=f"{name}_svg",
                         icon=":material/download:", on_click="ignore")
+
+
+def shared(*, max_entries: int, show_spinner: bool | str = False) -> Callable:
+    """A chapter's cache: ``st.cache_resource(max_entries=..., show_spinner=...)``, one result per setting for every
+    session of the server, handed to each as the same objects.
+
+    ``st.cache_data`` gives each hit a fresh unpickled copy: 3-8 ms a cached call on chapter 2b, on every slider
+    step of every student (issue 44.4). The chapters' results (the core's frames and result objects, compiled
+    chart specs) are only read by the pages, never changed in place (a page that needs a changed frame makes one:
+    ``.assign``, :func:`with_param`), so one shared copy is safe.
+    """
+    return st.cache_resource(max_entries=max_entries, show_spinner=show_spinner)
 
 
 def with_param(spec: dict, name: str, value: Any) -> dict:

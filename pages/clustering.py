@@ -20,7 +20,7 @@ state = shell.UrlState(
 )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _simulate(k: int, m: int, icc: float, seed: int):
     """One simulated eval and its two charts (built once per setting: Altair building is not free)."""
     sim = lesson.simulate_eval(k, m, icc, seed=seed)
@@ -28,24 +28,24 @@ def _simulate(k: int, m: int, icc: float, seed: int):
             compile_spec(charts.intervals_chart(sim.intervals, truth=sim.truth)))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _coverage(k: int, m: int, icc: float, seed: int):
     cov = lesson.coverage(k, m, icc, seed=seed)
     return cov, compile_spec(charts.coverage_chart(cov.frame))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _few_clusters(preset: str, g: int, share: float, icc: float, seed: int):
     fc = lesson.few_clusters(preset, g, share, icc, seed=seed)
     return fc, compile_spec(charts.few_clusters_chart(fc.frame))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _deff(m: int, icc: float):
     return compile_spec(charts.deff_drag_chart(lesson.deff_grid(), m=m, icc=icc))
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@shell.shared(max_entries=1, show_spinner=False)
 def _paper():
     paper = lesson.paper_table()
     return paper, compile_spec(charts.paper_ratios(paper))

@@ -15,19 +15,19 @@ state = shell.UrlState(
 )
 
 
-@st.cache_data(max_entries=64, show_spinner="Simulating 1,200 evals…")
+@shell.shared(max_entries=64, show_spinner="Simulating 1,200 evals…")
 def _lab(sens: float, spec: float, labels: int, selected: bool):
     frame = lesson.coverage_lab(sens, spec, labels, selected=selected)
     return frame, compile_spec(charts.coverage_lab(frame)), lesson.coverage_sentence(frame)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _flip(bias: float, labels: int):
     frame = lesson.flip_panel(bias, labels)
     return frame, compile_spec(charts.flip_chart(frame)), lesson.flip_sentence(frame)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@shell.shared(max_entries=256, show_spinner=False)
 def _budget(sens: float, spec: float) -> str:
     return lesson.budget_sentence(sens, spec)
 

@@ -17,21 +17,21 @@ state = shell.UrlState(
 
 # Each cached function returns the core's numbers together with their (pure) charts, so a rerun that
 # revisits a setting rebuilds nothing.
-@st.cache_data(max_entries=4, show_spinner=False)
+@shell.shared(max_entries=4, show_spinner=False)
 def _atlas():
     steps, binary = lesson.atlas_steps(), lesson.binary_vs_continuous()
     atlas = compile_spec(charts.atlas_chart(steps.table, mean=steps.mean, sd=steps.sd, ci_low=steps.ci_low, ci_high=steps.ci_high))
     return steps, binary, atlas, compile_spec(charts.binary_chart(binary.frame))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _reruns(means: tuple[float, ...], seed: int):
     runs = lesson.rerun_history_frame(means)
     tasks = compile_spec(charts.rerun_tasks_chart(lesson.rerun_tasks_frame(seed, len(means))))
     return runs, compile_spec(charts.rerun_chart(runs)), tasks, lesson.rerun_notes(runs)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _one_task(draw: int):
     runs = lesson.one_task_runs(draw)
     return runs, compile_spec(charts.one_task_chart(runs)), lesson.one_task_sentence(runs)

@@ -18,7 +18,7 @@ state = shell.UrlState(
 )
 
 
-@st.cache_data(max_entries=2, show_spinner=False)
+@shell.shared(max_entries=2, show_spinner=False)
 def _atlas_breeze():
     """The worked example and its fixed charts (Altair building is not free: build once)."""
     ab = lesson.atlas_breeze()
@@ -27,7 +27,7 @@ def _atlas_breeze():
                 "comparison": compile_spec(charts.comparison_chart(ab.comparisons))}
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@shell.shared(max_entries=8, show_spinner=False)
 def _scatter(rects: bool, partner: str):
     ab = lesson.atlas_breeze()
     if partner == "Atlas":  # Atlas against itself: the rectangles are squares and their mean is the variance
@@ -39,13 +39,13 @@ def _scatter(rects: bool, partner: str):
     return compile_spec(spec), lesson.deviation_products(partner)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _sweep(rho: float, n: int, seed: int):
     sw = lesson.correlation_sweep(rho, n, seed=seed)
     return sw, compile_spec(charts.correlation_chart(sw.curve, sw.simulated, current=rho))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _mcnemar(both: int, only_a: int, only_b: int, neither: int):
     mc = lesson.mcnemar_lesson(both, only_a, only_b, neither)
     return mc, compile_spec(charts.mcnemar_table_chart(mc.table))

@@ -28,7 +28,7 @@ state = shell.UrlState(
 MODES = {"direct": "Type it in", "variances": "From two variances and a correlation", "preset": "Preset"}
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _calculate(delta, alpha, power, omega2, sigma2_a, sigma2_b, k_a, k_b, deff, n):
     """The plan, the evals table and both charts: a revisited setting rebuilds nothing."""
     p = lesson.plan(delta, omega2=omega2, sigma2_a=sigma2_a, sigma2_b=sigma2_b, k_a=k_a, k_b=k_b,
@@ -39,7 +39,7 @@ def _calculate(delta, alpha, power, omega2, sigma2_a, sigma2_b, k_a, k_b, deff, 
                                             grid=lesson.power_grid(p, curve), effect=p.delta)))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _picture_spec(alpha, sigma2_a, sigma2_b, k_a, k_b, deff, var_a, var_b):
     """The null/alternative picture's spec: it depends only on these (the effect, n and rho are its own
     parameters, set per rerun), so moving the effect, n or the target power rebuilds nothing."""
@@ -59,7 +59,7 @@ def _picture(delta, alpha, power, omega2, sigma2_a, sigma2_b, k_a, k_b, deff, n,
     return pic, spec
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@shell.shared(max_entries=1, show_spinner=False)
 def _worked():
     return lesson.worked_examples()
 

@@ -16,14 +16,14 @@ state = shell.UrlState(
 
 
 # The cached functions return the core's numbers with their (pure) charts: a revisit rebuilds nothing.
-@st.cache_data(max_entries=4, show_spinner=False)
+@shell.shared(max_entries=4, show_spinner=False)
 def _reported():
     scores, diffs = lesson.score_intervals(), lesson.differences()
     return (lesson.reported_table(), scores, diffs, compile_spec(charts.scores_chart(scores, error_bars=False)),
             compile_spec(charts.scores_chart(scores, error_bars=True)), compile_spec(charts.differences_chart(diffs)))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _superpopulation(n: int, share: float, seed: int):
     demo = lesson.superpopulation_demo(0.655, share, n, reps=2000, rng=seed)
     return demo, compile_spec(charts.superpopulation_chart(demo.histogram, accuracy=demo.accuracy, se_total=demo.se_total))

@@ -12,7 +12,7 @@ from evalstats_core.lessons import reference as lesson
 content = shell.page_setup("reference")
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@shell.shared(max_entries=1, show_spinner=False)
 def _drop():
     return lesson.llama3_drop()
 

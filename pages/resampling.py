@@ -21,30 +21,30 @@ state = shell.UrlState(
 )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _k_curve(k: int, alpha: float, beta: float):
     c = lesson.k_curve(k, alpha=alpha, beta=beta)
     return c, compile_spec(charts.k_curve_chart(c.frame, k=k, floor=c.floor))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _pooling(n: int, k: int, seed: int, alpha: float, beta: float):
     p = lesson.pooling_lesson(n, k, seed=seed, alpha=alpha, beta=beta)
     return p, compile_spec(charts.coverage_chart(p.coverage_frame, p.sim_frame)), compile_spec(charts.evals_chart(p.evals_frame, truth=p.true_mean))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _pass_at(n: int, k: int, seed: int, alpha: float, beta: float):
     return lesson.pass_at_lesson(n, k, seed=seed, alpha=alpha, beta=beta)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _budget(calls: int, cost_q: float, cap: int | None, alpha: float, beta: float):
     b = lesson.budget_lesson(calls, cost_question=cost_q, max_questions=cap, alpha=alpha, beta=beta)
     return b, compile_spec(charts.budget_chart(b.frame, k_best=b.result.k_best))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _mde(n: int, k: int):
     m = lesson.mde_lesson(n, k)
     return m, compile_spec(charts.mde_chart(m.frame, k=k, floor=m.mde_floor))

@@ -23,7 +23,7 @@ state = shell.UrlState(
 )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _calculator(accuracy: float, n: int):
     calc, curve = lesson.ci_calculator(accuracy, n), lesson.halfwidth_grid(accuracy)
     bars, rules = lesson.sampling_grid(accuracy, n=n)
@@ -31,7 +31,7 @@ def _calculator(accuracy: float, n: int):
             compile_spec(charts.sampling_drag_chart(bars, rules, accuracy=accuracy, n=n)))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _lab(n: int, theta: float | None, seed: int):
     lab = lesson.small_n_lab(n, theta, reps=20_000, rng=seed)
     by_n = lesson.coverage_by_n((3, 10, 30, 100, 300, 1000), theta, reps=20_000, rng=seed)

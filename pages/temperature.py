@@ -19,14 +19,14 @@ state = shell.UrlState(
 )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _view(kind: str, t: float, low: float, high: float, alpha: float, beta: float):
     v = lesson.temperature_view(kind, t, low=low, high=high, alpha=alpha, beta=beta)
     return v, compile_spec(charts.histogram_chart(v.histogram, t=t)), compile_spec(charts.mean_chart(v.curve, t=t)), compile_spec(charts.variance_chart(v.curve, t=t))
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
-def _temperature_examples():  # a name unique across pages: st.cache_data keys on name and source
+@shell.shared(max_entries=1, show_spinner=False)
+def _temperature_examples():  # a name unique across pages: the cache keys on name and source
     return lesson.worked_examples()
 
 

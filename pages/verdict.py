@@ -19,7 +19,7 @@ state = shell.UrlState(
 )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shell.shared(max_entries=64, show_spinner=False)
 def _steps(rhos: tuple[tuple[str, float], ...], upto: str):
     steps = lesson.verdict_steps(dict(rhos))
     shown = steps[steps["label"].isin(LABELS[:LABELS.index(upto) + 1])]
