@@ -243,6 +243,22 @@ with shell.optional("Right-or-wrong scores: McNemar's test", keys=tuple(CELLS),
     shell.prose(content["mcnemar_intro"])
     mcnemar()
 
+# ---- preferences: battles on one prompt (optional) -----------------------------------------------
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def _battles():
+    return lesson.prompt_battles()
+
+
+with shell.optional("Preferences: battles on one prompt",
+                    why="Why a judge's verdicts on one prompt are not independent, and what that does to ratings."):
+    shell.prose(content["battles"])
+    battle_table, battle_sentence = _battles()
+    st.dataframe(battle_table, hide_index=True)
+    st.markdown(battle_sentence)
+    shell.notice(content["battles_notice"])
+
 shell.notice(content["notice"], title="What to take away")
 state.sync()
 shell.chapter_footer(content)
