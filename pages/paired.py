@@ -246,7 +246,7 @@ with shell.optional("Right-or-wrong scores: McNemar's test", keys=tuple(CELLS),
 # ---- preferences: battles on one prompt (optional) -----------------------------------------------
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@shell.shared(max_entries=1, show_spinner=False)
 def _battles():
     return lesson.prompt_battles()
 

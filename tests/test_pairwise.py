@@ -17,6 +17,7 @@ from evalstats_core import examples
 from evalstats_core._clusters import t_crit
 from evalstats_core.clustering import summarize
 from evalstats_core.errors import EvalStatsError
+from evalstats_core.lessons.paired import BATTLE_COVERAGE, BATTLE_DESIGN, prompt_battles
 from evalstats_core.pairwise import (
     CENTRE,
     SCALE,
@@ -249,8 +250,8 @@ def test_clustered_intervals_cover_with_prompt_effects_where_the_plain_ones_do_n
     prompt's verdict on that pair with probability 0.7 (a judge's taste), so every battle's win chance is still the
     Bradley–Terry one. Measured (2,000 files): ratings 94.6-95.4%, win rates 94.3%, the plain (model-based) rating
     interval 82%."""
-    true = np.array([1000.0, 1050.0, 950.0])
-    names = ("x", "y", "z")
+    d = BATTLE_DESIGN  # chapter 4's design, whose coverage the chapter quotes (BATTLE_COVERAGE)
+    true, names = np.array(d["ratings"]), d["names"]
     truth = true - true.mean() + CENTRE
     rng = np.random.default_rng(2026)
     hits = np.zeros(3)
@@ -258,7 +259,8 @@ def test_clustered_intervals_cover_with_prompt_effects_where_the_plain_ones_do_n
     rate_hits = []
     reps = 400
     for _ in range(reps):
-        b = simulate_battles(true, n_prompts=60, per_prompt=8, copy=0.7, rng=rng, names=names)
+        b = simulate_battles(true, n_prompts=d["n_prompts"], per_prompt=d["per_prompt"], copy=d["copy"], rng=rng,
+                             names=names)
         fit = bradley_terry(b)
         idx = [fit.models.index(n) for n in names]
         est = fit.ratings[idx]
@@ -270,3 +272,15 @@ def test_clustered_intervals_cover_with_prompt_effects_where_the_plain_ones_do_n
     assert np.all(hits / reps >= 0.93), hits / reps
     assert np.mean(rate_hits) >= 0.93, np.mean(rate_hits)
     assert np.all(plain / reps <= 0.88), plain / reps
+
+
+def test_the_chapter_shows_the_clustered_se_above_the_independent_one_and_says_so():
+    """Chapter 4's table: every model's SE clustered by prompt exceeds the one that treats battles as independent,
+    and the sentence quotes the coverage this file's simulation holds (clustered >= 93%, independent <= 88%)."""
+    frame, sentence = prompt_battles()
+    clustered = frame["SE, battles clustered by prompt"].astype(float)
+    plain = frame["SE if battles were independent"].astype(float)
+    assert (clustered > plain).all() and list(frame["model"])[0] == "Breeze"
+    assert BATTLE_COVERAGE[0] >= 0.93 and BATTLE_COVERAGE[1] <= 0.88
+    assert f"{BATTLE_COVERAGE[0]:.0%}" in sentence and f"{BATTLE_COVERAGE[1]:.0%}" in sentence
+    assert "480 battles over 60 prompts" in sentence
