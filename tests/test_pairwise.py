@@ -284,3 +284,35 @@ def test_the_chapter_shows_the_clustered_se_above_the_independent_one_and_says_s
     assert BATTLE_COVERAGE[0] >= 0.93 and BATTLE_COVERAGE[1] <= 0.88
     assert f"{BATTLE_COVERAGE[0]:.0%}" in sentence and f"{BATTLE_COVERAGE[1]:.0%}" in sentence
     assert "480 battles over 60 prompts" in sentence
+
+
+def test_exports_escape_user_text_and_neutralise_formula_cells():
+    """Model names from the file go through each target's one escaper; CSV text cells starting = + - @ get a '."""
+    names = ("=HYPERLINK(1)", "<script>x</script>", "a|b_$c", "@sum")
+    from evalstats_core.pairwise_report import csv_tables, render_pairwise
+
+    res = pairwise_analysis(simulate_battles([1000, 1010, 990, 1000], n_prompts=40, per_prompt=6, rng=5, names=names),
+                            n_boot=0)
+    tables = csv_tables(res)
+    assert "'=HYPERLINK(1)" in tables["ratings.csv"] and "'@sum" in tables["win_rates.csv"]
+    assert "\n=HYPERLINK" not in tables["ratings.csv"] and ",@sum" not in tables["win_rates.csv"]
+    html = render_pairwise(res, "html")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    md = render_pairwise(res, "markdown")
+    assert "a\\|b" in md and "a|b" not in md
+    tex = render_pairwise(res, "latex")
+    assert r"a\textbar{}b\_\$c" in tex and "<script>" not in tex
+
+
+def test_the_charts_draw_the_frames_the_core_computed():
+    from evalstats_core.charts.pairwise import BOOTSTRAP, CLUSTERED, ratings_forest, win_matrix
+    from evalstats_core.pairwise_report import ratings_frame, win_matrix_frame
+
+    res = pairwise_analysis(load_battles([str(EXAMPLE)]), n_boot=30, seed=2)
+    spec = ratings_forest(ratings_frame(res)).to_dict()
+    rows = [r for d in spec["datasets"].values() for r in d if "interval" in r]
+    top = res.ratings[0]
+    assert {(r["model"], r["interval"], r["low"], r["high"]) for r in rows if r["model"] == top.model} == {
+        (top.model, CLUSTERED, top.ci_low, top.ci_high), (top.model, BOOTSTRAP, top.boot_low, top.boot_high)}
+    cells = [r for d in win_matrix(win_matrix_frame(res)).to_dict()["datasets"].values() for r in d]
+    assert len(cells) == len(res.win_rates) and {c["label"] for c in cells} >= {"52.0%", "48.0%"}
