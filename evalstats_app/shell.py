@@ -44,7 +44,8 @@ from .quiz import progress, quiz, quiz_score, remember, reset_all_button
 
 __all__ = [
     "page_setup", "sidebar", "prose", "notes_link", "deeper", "LAND", "site_root", "notice", "quiz", "quizzes", "quiz_score", "try_it", "chapter_footer", "progress",
-    "optional", "presenting", "UrlState", "seed_control", "chart", "settings_line", "download_table", "pct", "minus", "with_param", "shared",
+    "optional", "presenting", "UrlState", "seed_control", "chart", "whole_labels", "settings_line", "download_table", "pct", "minus",
+    "with_param", "shared",
 ]
 
 SECTIONS = ("Learn", "Analyze", "Reference", "Teach")
@@ -480,7 +481,7 @@ def chart(altair_chart: Any, summary: str, *, name: str, key: str | None = None,
     # Compiling an Altair chart costs tens of ms (and validating it more), on every rerun. Pages pass
     # the dict that a cached function compiled once (charts.compile_spec); an Altair chart still works.
     spec = compile_spec(altair_chart)
-    st.vega_lite_chart(spec=_with_arrow_datasets(spec), width=width, key=key)
+    st.vega_lite_chart(spec=_with_arrow_datasets(whole_labels(spec)), width=width, key=key)
     st.caption(summary)
     own = spec.get("title")
     own = own.get("text") if isinstance(own, dict) else own
@@ -527,6 +528,18 @@ def shared(*, max_entries: int, show_spinner: bool | str = False) -> Callable:
     ``.assign``, :func:`with_param`), so one shared copy is safe.
     """
     return st.cache_resource(max_entries=max_entries, show_spinner=show_spinner)
+
+
+def whole_labels(spec: dict) -> dict:
+    """A compiled chart ``spec`` whose axis labels, legend labels and legend titles are never cut short with an
+    ellipsis (Vega's default limits cut "Clopper-Pe…", "block boots…", "Deviations from the …" in presenter
+    mode's large type) and whose category labels are never dropped as crowded (chapter 2a's Q2, Q4...); a
+    chart's own limit or overlap rule still wins. A shallow copy: the cached spec is not changed."""
+    config = dict(spec.get("config") or {})
+    config["axis"] = {"labelLimit": 0, **(config.get("axis") or {})}
+    config["axisDiscrete"] = {"labelOverlap": False, **(config.get("axisDiscrete") or {})}
+    config["legend"] = {"labelLimit": 0, "titleLimit": 0, **(config.get("legend") or {})}
+    return {**spec, "config": config}
 
 
 def with_param(spec: dict, name: str, value: Any) -> dict:

@@ -204,6 +204,10 @@ def test_effect_chart_separates_close_labels():
     # ~100 px per decade: 198 is 8 px above 164 and 14,042 is 16 px above 9,622, closer than 18 px
     assert charts._label_above([164, 198, 1319, 5000, 9622, 14042], px_per_decade=100) == [
         False, True, False, False, False, True]
+    # issue 40: MGSM (worth 707), DROP (worth 1,034) and GSM8K 1,319 within ~28 px: by the rule alone DROP's label
+    # went above its line, onto GSM8K's line and label; now DROP's goes below (between DROP and MGSM), GSM8K's above
+    assert charts._label_above([164, 198, 707, 1034, 1319, 5000, 14042], px_per_decade=102) == [
+        False, True, False, False, True, False, False]
     assert charts._aligns([164, 198, 1319, 9622, 14042], min_ratio=1.8) == [
         "right", "left", "center", "right", "left"]
 

@@ -133,7 +133,9 @@ def rerun_tasks_chart(frame: pd.DataFrame) -> alt.LayerChart:
     now = alt.Chart(frame).mark_point(filled=True, size=90, color=PALETTE[0], opacity=1).encode(
         x=x, y=y, tooltip=[alt.Tooltip("task:N"), alt.Tooltip("score:Q", format=".2f", title="Score"),
                            alt.Tooltip("moved:Q", format="+.2f", title="Moved")])
-    return alt.layer(moves, before, now).properties(height=alt.Step(18))
+    # 24 px a task: "Q1" ... "Q10" each keep their row in presenter mode's large type (at 18 px Vega dropped
+    # every other one, issue 40)
+    return alt.layer(moves, before, now).properties(height=alt.Step(24))
 
 
 def halfwidth_chart(curve: pd.DataFrame, *, n: int) -> alt.LayerChart:
@@ -210,7 +212,8 @@ def possible_intervals_chart(frame: pd.DataFrame) -> alt.FacetChart:
     hi = max(float(frame["ci_high"].max()), 1.0) + 0.02
     x = alt.X("ci_low:Q", title="95% interval", scale=alt.Scale(domain=[lo, hi], nice=False),
               axis=alt.Axis(format=".0%", values=[0, 0.5, 1]))
-    y = alt.Y("k:O", title="Questions correct (k)", sort="descending")
+    # k is a count: at many k Vega may leave out every other number (the app keeps category labels otherwise)
+    y = alt.Y("k:O", title="Questions correct (k)", sort="descending", axis=alt.Axis(labelOverlap=True))
     bars = alt.Chart().mark_rule(strokeWidth=3).encode(
         x=x, x2="ci_high:Q", y=y, color=method_color(legend=False),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("k:O"),
