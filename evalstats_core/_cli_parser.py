@@ -244,6 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the wild bootstrap draws (default 0)")
     g.add_argument("--confidence", type=_confidence, default=0.95, metavar="LEVEL",
                    help="confidence level of the interval the gate reads (default: 0.95)")
+    g.add_argument("--pass-at", metavar="K",
+                   help="decide on pass@K instead of the mean score (0/1 answers with several samples a question, "
+                        "numbered by --resample-col): the same rules on the paired pass@K difference")
     g.add_argument("--cluster-se", choices=("cr2", "cr1"), default="cr2",
                    help="standard errors: cr2 (default) or cr1 (the paper's, normal reference)")
     for flag, what in (("--question-col", "question id"), ("--model-col", "model name (long form)"),

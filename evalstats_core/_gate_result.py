@@ -92,6 +92,9 @@ class GateResult:
     two_clusters : str or None
         Why a pass was withheld on two clusters (:data:`~evalstats_core.gating.TWO_CLUSTERS`); the verdict is then
         inconclusive although both lower ends lie above ``-margin``. None otherwise.
+    pass_at : int or None
+        The k of a gate on pass@k (:func:`~evalstats_core.gating.gate_pass_at_k`): the means are then each model's
+        pass@k on the shared questions and the difference theirs. None for the gate on the mean score.
     """
 
     baseline: str
@@ -128,6 +131,7 @@ class GateResult:
     uncorrected: str | None = None
     judge_note: str | None = None
     label_notes: tuple[str, ...] = ()
+    pass_at: int | None = None
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False, digits: int = 1) -> str:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
@@ -274,7 +278,8 @@ class GateResult:
                   else f"{self.n:,} shared questions")
         p = self._p(self.p_value)
         rows = [
-            f"## evalbars gate: {escape_markdown(self.candidate)} vs {escape_markdown(self.baseline)}",
+            f"## evalbars gate: {escape_markdown(self.candidate)} vs {escape_markdown(self.baseline)}"
+            + ("" if self.pass_at is None else f", pass@{self.pass_at}"),
             "",
             f"**{escape_markdown(self.headline(respell))}**",
             "",
@@ -282,7 +287,7 @@ class GateResult:
             "",
             escape_markdown(self.reason()),
             "",
-            "| | mean | |",
+            "| | mean | |" if self.pass_at is None else f"| | pass@{self.pass_at} | |",
             "| --- | ---: | --- |",
             f"| {escape_markdown(self.baseline)} (baseline) | {self._num(self.mean_baseline)} | |",
             f"| {escape_markdown(self.candidate)} (candidate) | {self._num(self.mean_candidate)} | |",

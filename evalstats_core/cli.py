@@ -119,15 +119,23 @@ def _gate(args: argparse.Namespace) -> int:
     by_sql = sql_sums(args, _limits(args))
     _say_warnings(by_sql[0].warnings if by_sql else ())
     dataset = by_sql[0] if by_sql else _load(args)[0]
-    from .gating import gate
+    from .gating import gate, gate_pass_at_k
 
+    if args.pass_at is not None and (by_sql or args.human_col or args.labels or args.wild_bootstrap):
+        return _fail("--pass-at decides on each question's samples in memory, without --engine duckdb/spark, "
+                     "human labels or --wild-bootstrap; leave those out")
     labels = {} if by_sql else dict(human_col=args.human_col, labels=args.labels,  # the engines refused them
                                     labels_all_models=args.labels_all_models)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
-        result = gate(dataset, baseline=args.baseline, candidate=args.candidate, margin=args.margin,
-                      confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters,
-                      wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed, **labels)
+        if args.pass_at is not None:  # the gate on pass@k: the rows' samples (no labels, no wild bootstrap)
+            k = int(args.pass_at) if args.pass_at.strip().isdigit() else args.pass_at
+            result = gate_pass_at_k(dataset, baseline=args.baseline, candidate=args.candidate, k=k,
+                                    margin=args.margin, confidence=args.confidence, use_clusters=not args.no_clusters)
+        else:
+            result = gate(dataset, baseline=args.baseline, candidate=args.candidate, margin=args.margin,
+                          confidence=args.confidence, method=args.cluster_se, use_clusters=not args.no_clusters,
+                          wild_bootstrap=args.wild_bootstrap, n_boot=args.n_boot, seed=args.seed, **labels)
     for line in result.label_notes:
         print(f"evalbars: note: {' '.join(for_cli(line).split())}", file=sys.stderr)
 

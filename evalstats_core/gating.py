@@ -2,6 +2,7 @@
 
 =====================  ==============================================================================
 :func:`gate`           the paired comparison ``candidate - baseline`` and its pass / fail / can't-tell
+:func:`gate_pass_at_k` the same rules on ``pass@k(candidate) - pass@k(baseline)`` (:mod:`~evalstats_core.passk`)
 ``GateResult``         the verdict, its exit code, the numbers behind it and a Markdown summary
 ``EXIT_CODES``         ``{"pass": 0, "regression": 1, "inconclusive": 3}`` (2 is bad input, from the CLI)
 =====================  ==============================================================================
@@ -50,6 +51,7 @@ import dataclasses
 import math
 import re
 from statistics import NormalDist
+from types import SimpleNamespace
 from typing import Any
 
 from ._clusters import clt_se, t_crit
@@ -60,11 +62,12 @@ from .bounded_reach import comparison_reach, reach_sentence
 from .data import Dataset, question_scores
 from .errors import EvalStatsError
 from .human_labels import detect_human_col
+from .passk import check_ks, pass_at_section
 from .power import sample_size, sample_size_t
 from .sums import FileSums
 from .vocabulary import normal_label
 
-__all__ = ["GateResult", "gate", "EXIT_CODES", "parse_margin", "MOST_NEEDED", "CLUSTERED_PASS_SHARE", "TWO_CLUSTERS"]
+__all__ = ["GateResult", "gate", "gate_pass_at_k", "EXIT_CODES", "parse_margin", "MOST_NEEDED", "CLUSTERED_PASS_SHARE", "TWO_CLUSTERS"]
 
 #: With clusters (the CR2 t interval, Satterthwaite df) a pass needs the lower end of the interval whose one-sided
 #: error is this share of the gate's ``(1 - confidence) / 2``: 2% for 2.5%, the 96% interval's lower end at the
@@ -215,6 +218,96 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
         pass_low=None if strict is None else strict[1], two_clusters=two,
     )
     return _with_labels(data, result, human_col, labels, labels_all_models, use_clusters)
+
+
+def gate_pass_at_k(data: Any, *, baseline: str, candidate: str, k: int, margin: float | str = 0.0,
+                   confidence: float = 0.95, use_clusters: bool = True, power: float = 0.8) -> GateResult:
+    """:func:`gate`'s decision on pass@k: is ``candidate``'s pass@k shown not worse than ``baseline``'s?
+
+    Parameters
+    ----------
+    data : Dataset or QuestionTable
+        A file of 0/1 answers with several samples a question (as :func:`~evalstats_core.passk.pass_at_section`).
+    baseline, candidate : str
+        Model names as written in the file.
+    k : int
+        Tries counted.
+    margin, confidence, use_clusters, power
+        As for :func:`gate` (the margin in points of pass@k).
+
+    Returns
+    -------
+    GateResult
+        With :attr:`~GateResult.pass_at` set: the means are each model's pass@k on the shared questions.
+
+    Notes
+    -----
+    The difference is :func:`~evalstats_core.passk.pass_at_k_compare`'s (paired by question, CR2 over questions or
+    clusters, t on Bell-McCaffrey df), and the rules are :func:`gate`'s: a pass needs the interval's lower end above
+    ``-margin`` (with clusters the stricter :data:`CLUSTERED_PASS_SHARE` end too, never on two clusters), a
+    regression its upper end below 0; a standard error of 0 bounds nothing (inconclusive); an inconclusive file gets
+    the questions (clusters) that would tell. The rows' wild bootstrap, human labels and the skewness rule of scores
+    near a bound are not applied here.
+
+    Examples
+    --------
+    >>> from evalstats_core.data import load
+    >>> rows = "question,model,score\\n" + "".join(f"q{q},{m},{int((q * 7 + r * 3 + j) % 5 < 3)}\\n"
+    ...     for q in range(300) for j, m in enumerate(("old", "new")) for r in range(4))
+    >>> g = gate_pass_at_k(load(rows.encode(), name="s.csv"), baseline="old", candidate="new", k=2, margin="5pt")
+    >>> g.verdict, g.pass_at
+    ('pass', 2)
+    """
+    level = check_confidence(confidence)
+    given = margin if isinstance(margin, str) else None
+    value, unit = parse_margin(margin) if given is not None else (check_finite(margin, "margin"), "score")
+    if value < 0:
+        raise EvalStatsError(f"margin ({margin!r}) must be >= 0: the drop you tolerate, e.g. 1pt for 1 point")
+    power = check_probability(power, "power")
+    if baseline == candidate:
+        raise EvalStatsError(f"baseline and candidate are both {baseline!r}; name two different models")
+    if isinstance(data, FileSums):
+        raise EvalStatsError("pass@k needs each question's samples, which a file's sums do not keep; gate a file "
+                             "that fits in memory (engine='memory') on pass@k")
+    table = question_scores(data) if isinstance(data, Dataset) else data
+    models = getattr(table, "models", ())
+    for role, name in (("baseline", baseline), ("candidate", candidate)):
+        if name not in models:
+            raise EvalStatsError(f"{role} {name!r} is not a model in {getattr(table, 'name', 'the data')}; its "
+                                 f"models are: {', '.join(repr(x) for x in models)} (names must match exactly)")
+    if len(check_ks(k)) != 1:
+        raise EvalStatsError(f"k ({k!r}) must be one whole number >= 1: the gate decides on one pass@k at a time")
+    section = pass_at_section(table, k, pairs=[(candidate, baseline)], use_clusters=use_clusters, confidence=level)
+    r = section.comparisons[0].results[0]
+    i, j = models.index(candidate), models.index(baseline)
+    n_left_out = int((table.answered[:, i] ^ table.answered[:, j]).sum())
+    c = SimpleNamespace(model=candidate, baseline=baseline, diff=r.estimate, se=r.se, df=r.df, ci_low=r.ci.low,
+                        ci_high=r.ci.high, n=r.n_questions, n_clusters=r.n_clusters,
+                        interval=normal_label("cr2", r.n_clusters is not None))  # the pair as the gate's rules read it
+    m = _margin_on_scale(value, unit, given, True, table, (baseline, candidate), r.estimate_baseline)
+    unbounded = _unbounded(c)
+    if unbounded is not None:
+        verdict = "inconclusive"  # a zero-width interval bounds nothing
+    elif c.ci_low > -m:
+        verdict = "pass"
+    elif c.ci_high < 0.0:
+        verdict = "regression"
+    else:
+        verdict = "inconclusive"
+    strict = _stricter(c, level) if unbounded is None else None
+    two = TWO_CLUSTERS if verdict == "pass" and strict is not None and c.n_clusters == 2 else None
+    if verdict == "pass" and strict is not None and (two is not None or not strict[1] > -m):
+        verdict = "inconclusive"  # as gate(): CR2's end alone passes slightly more than (1 - level) / 2 at the margin
+    needed = _needed(c, m, level, power, strict) if verdict == "inconclusive" and two is None else None
+    return GateResult(
+        baseline=baseline, candidate=candidate, verdict=verdict, exit_code=EXIT_CODES[verdict], diff=c.diff,
+        se=c.se, df=c.df, ci_low=c.ci_low, ci_high=c.ci_high, p_value=r.p_value, mean_baseline=r.estimate_baseline,
+        mean_candidate=r.estimate_model, n=c.n, n_left_out=n_left_out, n_clusters=c.n_clusters, margin=m,
+        confidence=level, n_needed=needed, method="cr2", percent=True, name=table.name,
+        needed_unit="clusters" if c.n_clusters is not None else "questions",
+        margin_given=given.strip() if given is not None else None, unbounded=unbounded, interval=c.interval,
+        pass_confidence=None if strict is None else strict[0], pass_low=None if strict is None else strict[1],
+        two_clusters=two, pass_at=section.ks[0])
 
 
 def _with_labels(data: Any, result: GateResult, human_col: str | None, labels: Any, labels_all_models: bool,

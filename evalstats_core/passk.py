@@ -120,6 +120,8 @@ class PassAtKComparison:
         Clusters among them (None when not clustered).
     confidence : float
         Level of ``ci``.
+    estimate_model, estimate_baseline : float
+        Each model's pass@k on the shared questions (``estimate`` is their difference).
     """
 
     k: int
@@ -131,6 +133,8 @@ class PassAtKComparison:
     n_questions: int
     n_clusters: int | None
     confidence: float
+    estimate_model: float = math.nan
+    estimate_baseline: float = math.nan
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,14 +338,15 @@ def _diff(passes_a: np.ndarray, n_a: int, passes_b: np.ndarray, n_b: int, k: int
     ea, eb = question_pass_at(n_a, passes_a, k), question_pass_at(n_b, passes_b, k)
     d = ea - eb  # (m,) paired by question
     _, se, df, _, g, t = _mean_interval(d, clusters, confidence, -1.0, 1.0)
-    mean = float(ea.mean()) - float(eb.mean())  # the difference of the two means, as the analysis prints it
+    mean_a, mean_b = float(ea.mean()), float(eb.mean())
+    mean = mean_a - mean_b  # the difference of the two means, as the analysis prints it
     ci = Interval(max(-1.0, mean - t * se), min(1.0, mean + t * se))
     if se > 0.0:
         p = t_p_value(mean / se, df)
     else:  # every question (cluster) moved by the same amount: the exact sign-flip p, or 1 when nothing moved
         p = 1.0 if mean == 0.0 else sign_flip_p(d.size if g is None else g)
     return PassAtKComparison(k=k, estimate=mean, se=se, ci=ci, df=df, p_value=float(p), n_questions=int(d.size),
-                             n_clusters=g, confidence=confidence)
+                             n_clusters=g, confidence=confidence, estimate_model=mean_a, estimate_baseline=mean_b)
 
 
 def pass_at_k(scores_per_sample: Any, k: int, /, *, clusters: Any = None, confidence: float = 0.95) -> PassAtK:

@@ -13,7 +13,10 @@ import numpy as np
 import pytest
 
 from evalstats_core import analyze, load, pass_at_k, pass_at_k_compare
+from evalstats_core._clusters import t_crit
 from evalstats_core.cli import main
+from evalstats_core.flags import for_cli
+from evalstats_core.gating import gate_pass_at_k
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,3 +130,48 @@ def test_the_same_file_through_load_and_analyze(tmp_path):
     path, samples, topics = _file(tmp_path)
     res = analyze(load(path, resample_col="run"), pass_at=[5])
     assert res.pass_at.model("beta").results[0] == pass_at_k(samples["beta"], 5, clusters=topics)
+
+
+# ------------------------------------------------------------------------------------------------ the gate
+def test_the_gate_on_pass_at_k_reads_the_paired_interval(tmp_path, capsys):
+    """gate_pass_at_k's verdict follows pass_at_k_compare's interval (clustered by topic: the stricter 96% end for a
+    pass), and `evalbars gate --pass-at K` exits with its code and prints its numbers."""
+    path, samples, topics = _file(tmp_path)
+    ds = load(path, resample_col="run")
+    for cand, base, k in (("gamma", "alpha", 5), ("alpha", "gamma", 5), ("gamma", "beta", 8)):
+        g = gate_pass_at_k(ds, baseline=base, candidate=cand, k=k, margin="2pt")
+        r = pass_at_k_compare(samples[cand], samples[base], k, clusters=topics)
+        assert (g.diff, g.se, g.df, g.ci_low, g.ci_high, g.p_value) == (r.estimate, r.se, r.df, *r.ci, r.p_value)
+        assert (g.mean_candidate, g.mean_baseline, g.n, g.n_clusters, g.pass_at) == (
+            r.estimate_model, r.estimate_baseline, 30, 6, k)
+        strict_low = r.estimate - t_crit(0.96, r.df) * r.se
+        want = ("inconclusive" if r.se == 0.0 else  # gamma and beta both pass within 8 tries everywhere: unbounded
+                "pass" if r.ci.low > -0.02 and strict_low > -0.02 else "regression" if r.ci.high < 0 else
+                "inconclusive")
+        assert g.verdict == want
+        code, out, err = cli("gate", str(path), "--resample-col", "run", "--baseline", base, "--candidate", cand,
+                             "--pass-at", str(k), "--margin", "2pt", capsys=capsys)
+        assert code == g.exit_code, err
+        assert out == g.markdown(respell=for_cli)
+        assert f", pass@{k}" in out.splitlines()[0] and f"| | pass@{k} | |" in out
+    assert (g.verdict, g.unbounded) == ("inconclusive", "every cluster has the same mean score difference (standard "
+                                                        "error 0)")
+    verdicts = {gate_pass_at_k(ds, baseline=b, candidate=c, k=5).verdict for c, b in (("gamma", "alpha"),
+                                                                                     ("alpha", "gamma"))}
+    assert verdicts == {"pass", "regression"}
+
+
+def test_the_gate_on_pass_at_k_refuses_what_it_cannot_do(tmp_path):
+    path, _, _ = _file(tmp_path)
+    proc = _run("gate", str(path), "--resample-col", "run", "--baseline", "alpha", "--candidate", "beta",
+                "--pass-at", "5", "--wild-bootstrap")
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and "--pass-at decides on each question's samples" in lines[0]
+    proc = _run("gate", str(path), "--resample-col", "run", "--baseline", "alpha", "--candidate", "beta",
+                "--pass-at", "1,5")
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and "must be one whole number >= 1" in lines[0]
+    proc = _run("gate", str(path), "--resample-col", "run", "--baseline", "alpha", "--candidate", "beta",
+                "--pass-at", "9")
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and "k (9) must not be greater than the samples" in lines[0]
