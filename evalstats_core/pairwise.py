@@ -199,11 +199,24 @@ def _as_battles(battles: Any) -> Battles:
     return battles_from_rows(battles)
 
 
-def _reach(a: np.ndarray, b: np.ndarray, y: np.ndarray, m: int) -> np.ndarray:
+def _pair_sums(a: np.ndarray, b: np.ndarray, y: np.ndarray, m: int,
+               weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The battles summed by ordered pair: ``(pa, pb, count, wins)`` over the pairs that met, ``wins`` the sum of A's
+    outcomes (``weights``: how many times each battle counts, e.g. a bootstrap resample's). The likelihood, its
+    gradient and its information depend on the battles only through these sums, so the fit costs O(m^2) a step."""
+    key = a * m + b
+    count = np.bincount(key, weights=weights, minlength=m * m)
+    wins = np.bincount(key, weights=y if weights is None else weights * y, minlength=m * m)
+    met = np.flatnonzero(count)
+    return met // m, met % m, count[met].astype(np.float64), wins[met]
+
+
+def _reach(pa: np.ndarray, pb: np.ndarray, count: np.ndarray, wins: np.ndarray, m: int) -> np.ndarray:
     """``R[i, j]``: a chain of battles leads from ``i`` to ``j``, each won (at least in part) by the earlier model."""
     beat = np.zeros((m, m), dtype=bool)
-    beat[a[y > 0.0], b[y > 0.0]] = True  # A took something from B
-    beat[b[y < 1.0], a[y < 1.0]] = True  # B took something from A
+    beat[pa[wins > 0.0], pb[wins > 0.0]] = True  # A took something from B
+    lost = wins < count
+    beat[pb[lost], pa[lost]] = True  # B took something from A
     reach = beat | np.eye(m, dtype=bool)
     for k in range(m):  # transitive closure (Warshall)
         reach |= reach[:, k:k + 1] & reach[k:k + 1, :]
@@ -235,27 +248,28 @@ def _information(a: np.ndarray, b: np.ndarray, w: np.ndarray, m: int) -> np.ndar
     return np.diag(pair.sum(axis=1)) - pair
 
 
-def _loglik(theta: np.ndarray, a: np.ndarray, b: np.ndarray, y: np.ndarray) -> float:
-    d = theta[a] - theta[b]
-    return float(y @ log_expit(d) + (1.0 - y) @ log_expit(-d))
+def _loglik(theta: np.ndarray, pa: np.ndarray, pb: np.ndarray, count: np.ndarray, wins: np.ndarray) -> float:
+    d = theta[pa] - theta[pb]
+    return float(wins @ log_expit(d) + (count - wins) @ log_expit(-d))  # sum of y log p + (1 - y) log(1 - p)
 
 
-def _fit_theta(a: np.ndarray, b: np.ndarray, y: np.ndarray, m: int) -> tuple[np.ndarray, int]:
-    """Logits maximising the Bradley–Terry likelihood with ``theta[0] = 0``: Newton's method with step halving (the
-    log-likelihood is concave; the caller has checked that the maximum exists)."""
+def _fit_theta(pa: np.ndarray, pb: np.ndarray, count: np.ndarray, wins: np.ndarray, m: int) -> tuple[np.ndarray, int]:
+    """Logits maximising the Bradley–Terry likelihood with ``theta[0] = 0``, from the pair sums (:func:`_pair_sums`):
+    Newton's method with step halving (the log-likelihood is concave; the caller has checked that the maximum
+    exists)."""
     theta = np.zeros(m)
-    ll = _loglik(theta, a, b, y)
+    ll = _loglik(theta, pa, pb, count, wins)
     for it in range(1, _MAX_ITER + 1):
-        p = expit(theta[a] - theta[b])
-        r = y - p
-        grad = np.bincount(a, weights=r, minlength=m) - np.bincount(b, weights=r, minlength=m)
-        info = _information(a, b, p * (1.0 - p), m)
+        p = expit(theta[pa] - theta[pb])
+        r = wins - count * p  # sum over the pair's battles of y - p
+        grad = np.bincount(pa, weights=r, minlength=m) - np.bincount(pb, weights=r, minlength=m)
+        info = _information(pa, pb, count * p * (1.0 - p), m)
         step = np.zeros(m)
         step[1:] = np.linalg.solve(info[1:, 1:], grad[1:])  # Newton: (X'WX) step = X'(y - p)
         t = 1.0
         while True:
             new = theta + t * step
-            new_ll = _loglik(new, a, b, y)
+            new_ll = _loglik(new, pa, pb, count, wins)
             if new_ll >= ll - 1e-12 * abs(ll) or t < 1e-8:
                 break
             t /= 2.0
@@ -326,10 +340,11 @@ def bradley_terry(battles: Any, *, anchor: str | None = None) -> BattleFit:
     if n_prompts < 2:
         raise EvalStatsError(f"every battle is on one prompt ({battles.prompts[0]!r}); clustered intervals need "
                              "battles on at least two prompts")
-    problem = _unbeaten(models, _reach(a, b, y, m))
+    sums = _pair_sums(a, b, y, m)
+    problem = _unbeaten(models, _reach(*sums, m))
     if problem is not None:
         raise problem
-    theta, iterations = _fit_theta(a, b, y, m)
+    theta, iterations = _fit_theta(*sums, m)
     p = expit(theta[a] - theta[b])
     r = y - p
     info = _information(a, b, p * (1.0 - p), m)[1:, 1:]
@@ -375,11 +390,11 @@ def arena_bootstrap(battles: Any, *, n_boot: int = 1000, seed: int = 0, confiden
     failed = 0
     for k in range(int(n_boot)):
         idx = rng.choice(n, size=n, replace=True)
-        ak, bk, yk = a[idx], b[idx], y[idx]
-        if not _reach(ak, bk, yk, m).all():
+        sums = _pair_sums(a, b, y, m, weights=np.bincount(idx, minlength=n))  # each battle as often as it was drawn
+        if not _reach(*sums, m).all():
             failed += 1
             continue
-        theta, _ = _fit_theta(ak, bk, yk, m)
+        theta, _ = _fit_theta(*sums, m)
         rows[k] = CENTRE + t @ theta
     if failed == n_boot:
         return np.full(m, np.nan), np.full(m, np.nan), failed
