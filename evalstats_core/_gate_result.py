@@ -46,7 +46,8 @@ class GateResult:
     n_needed : float or None
         When inconclusive: questions like these that would tell, with 80% power if the true difference
         were the observed one; None otherwise, or when no number can tell (observed difference exactly
-        at the boundary).
+        at the boundary). On a judge-scored file decided on corrected numbers (``needed_unit`` ``"labels"``):
+        questions labelled for both models that would tell (None: labelling every question would not).
     method : str
         ``"cr2"`` or ``"cr1"``.
     percent : bool
@@ -54,7 +55,10 @@ class GateResult:
     name : str
         The results file.
     needed_unit : str
-        What :attr:`n_needed` counts: ``"questions"``, or ``"clusters"`` when clustered.
+        What :attr:`n_needed` counts: ``"questions"``, or ``"clusters"`` when clustered, or ``"labels"``
+        (questions labelled for both models) when the judge's scores were corrected by human labels.
+    n_labeled : int or None
+        With ``needed_unit`` ``"labels"``: the questions labelled for both models here. None otherwise.
     wild_p_value : float or None
         The wild cluster bootstrap p of the difference, when asked for (a cross-check, not the decision).
     margin_given : str or None
@@ -132,6 +136,7 @@ class GateResult:
     judge_note: str | None = None
     label_notes: tuple[str, ...] = ()
     pass_at: int | None = None
+    n_labeled: int | None = None
 
     def _num(self, x: float, *, signed: bool = False, points: bool = False, bare: bool = False, digits: int = 1) -> str:
         """A score (``65.0%``), a difference (``+2.2 points``) or a bare number in the same units; a value that
@@ -246,12 +251,15 @@ class GateResult:
                 ("The difference has standard error 0 here (" + ("every cluster has the same mean difference"
                  if self.n_clusters is not None else "every shared question has the same score difference")
                  + "): the interval comes from the discordant answers, and there is no variance to plan a "
-                 "number of questions with.") if self.n_needed is None and self.se == 0.0 else self._tell())
+                 "number of questions with.") if (self.n_needed is None and self.se == 0.0
+                                                  and self.needed_unit != "labels") else self._tell())
         return (f"INCONCLUSIVE: the data cannot tell whether {self.candidate} is worse than {self.baseline} "
                 f"({ci}). {tell}")
 
     def _tell(self) -> str:
         units = self.needed_unit
+        if units == "labels":  # decided on the judge's scores corrected by human labels: more labels would tell
+            return self._tell_labels()
         have = self.n_clusters if units == "clusters" and self.n_clusters is not None else self.n
         if self.n_needed is None:
             return (f"No number of {units} up to {MOST_NEEDED:,.0f} would tell: the observed difference "
@@ -261,6 +269,23 @@ class GateResult:
         return (f"About {math.ceil(self.n_needed):,} {units} like these{each} would tell (80% power if the true "
                 f"difference is the observed {self._num(self.diff, signed=True, points=True)}), against "
                 f"{have:,} here.")
+
+    def _tell_labels(self) -> str:
+        """The corrected gate's plan: questions labelled for both models that would tell (80% power if the true
+        corrected difference is the observed one), against those labelled here; or why no number of labels would."""
+        diff = self._num(self.diff, signed=True, points=True)
+        if self.n_needed is None and max(self.diff + self.margin, -self.diff) <= 0.0:
+            return (f"No number of human labels would tell: the corrected difference ({diff}) is (practically) on the "
+                    "boundary.")
+        if self.n_needed is None and (self.n_labeled or 0) < 3:
+            return (f"Only {self.n_labeled or 0:,} questions are labelled for both models: too few to plan how many "
+                    "would tell; label more of them.")
+        if self.n_needed is None:
+            return (f"Labelling all {self.n:,} questions for both models would not tell (80% power if the true "
+                    f"corrected difference is the observed {diff}): more questions, judged and labelled, would.")
+        return (f"About {math.ceil(self.n_needed):,} questions labelled for both models (of {self.n:,}) would tell "
+                f"(80% power if the true corrected difference is the observed {diff}), against "
+                f"{self.n_labeled or 0:,} here.")
 
     def markdown(self, respell: Callable[[str], str] | None = None) -> str:
         """A short Markdown summary for a CI log or a pull-request comment (``respell``: as for

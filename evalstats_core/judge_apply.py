@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from statistics import NormalDist
 from typing import Any
 
 from ._clusters import t_p_value
@@ -158,10 +159,33 @@ def corrected_gate(result: Any, section: Any) -> Any:
     else:
         verdict = "inconclusive"
     z = e.estimate / e.se if e.se > 0 else math.nan
+    plan = (section.pair_budgets or {}).get(key)
+    needed = _labels_to_tell(e, result.margin, result.confidence, plan) if verdict == "inconclusive" else None
     return dataclasses.replace(
         result, verdict=verdict, exit_code=EXIT_CODES[verdict], diff=e.estimate, se=e.se, df=e.df, ci_low=e.ci_low,
-        ci_high=e.ci_high, p_value=t_p_value(z, e.df), n_needed=None, skewed=None, pass_confidence=None, pass_low=None,
-        two_clusters=None, interval="t (PPI++ on the paired differences)", **means)
+        ci_high=e.ci_high, p_value=t_p_value(z, e.df), n_needed=needed, needed_unit="labels", n_labeled=e.n_labeled,
+        skewed=None, pass_confidence=None, pass_low=None, two_clusters=None,
+        interval="t (PPI++ on the paired differences)", **means)
+
+
+#: The power the corrected gate's label plan is for (the plain gate's: 80%).
+LABEL_PLAN_POWER = 0.8
+
+
+def _labels_to_tell(e: Any, margin: float, confidence: float, plan: Any) -> int | None:
+    """Questions labelled for both models that would tell, with 80% power if the true corrected difference is the
+    observed one: the label plan of the difference (``plan``, :func:`~evalstats_core.judge_budget.labels_needed` on
+    the paired differences) for the half-width ``gap z / (z + z_power)``, ``gap`` the distance from the estimate to
+    the nearer decision (``-margin`` for a pass, 0 for a regression); never fewer than are labelled here (this many
+    did not tell). None when no number of labels up to every question would tell, or without a plan."""
+    gap = max(e.estimate + margin, -e.estimate)
+    if plan is None or not gap > 0.0:
+        return None
+    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    target = gap * z / (z + NormalDist().inv_cdf(LABEL_PLAN_POWER))
+    need = plan.for_target(target).with_judge
+    need = None if need is None else max(int(need), e.n_labeled + 1)
+    return need if need is not None and need <= e.n_total else None
 
 
 def _pair_section(section: Any, key: tuple) -> Any:

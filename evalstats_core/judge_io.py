@@ -59,6 +59,7 @@ class JudgeSection:
     column: str | None = None  # the file's column the labels came from (None: a scorer or a labels file)
     named: str | None = None  # human_col as a command must name it (a scorer, or a column not found by its name)
     selection: tuple = ()  # sentences: labels that look chosen by the judge's verdict (or by cluster)
+    pair_budgets: dict = None  # type: ignore[assignment]  # (model, baseline) -> LabelBudget of the difference
 
     @property
     def n_labels(self) -> int:
@@ -125,6 +126,7 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
     codes = table.cluster_codes if analysis.clustered else None
     index = {m: i for i, m in enumerate(table.models)}
     models, pairs, budgets, short, short_pairs, chosen, flagged = [], [], {}, [], [], [], {}
+    pair_budgets: dict = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvalStatsWarning)
         for m in analysis.models:
@@ -169,9 +171,15 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
                 else:
                     est = _as_estimate(est, stratified)
             pairs.append((c.model, c.baseline, est))
+            if est.n_labeled >= 3:  # the label plan of the difference itself (the corrected gate's "would tell")
+                pair_budgets[(c.model, c.baseline)] = labels_needed(
+                    max(est.half_width, 1e-9), n_total=max(est.n_total, 3),
+                    judge=table.scores[rows, a] - table.scores[rows, b], human=ha - hb, clusters=cl,
+                    confidence=analysis.confidence)
         refused = _refused(short, short_pairs, models, pairs, budgets, table, human, analysis.confidence,
                            labels_needed)
-    return JudgeSection(tuple(models), tuple(pairs), source, budgets, refused, selection=tuple(chosen))
+    return JudgeSection(tuple(models), tuple(pairs), source, budgets, refused, selection=tuple(chosen),
+                        pair_budgets=pair_budgets)
 
 
 def _as_estimate(est: Any, s: Any) -> Any:
