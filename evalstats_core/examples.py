@@ -4,7 +4,7 @@
     >>> examples.path("multilingual").name
     'multilingual_clustered.csv'
     >>> sorted(examples.EXAMPLES)
-    ['atlas_breeze', 'judged', 'multilingual', 'synthetic']
+    ['atlas_breeze', 'code_samples', 'judged', 'multilingual', 'synthetic']
 
 The same files open in the workbench (its "Example" picker) and on the command line
 (``evalbars analyze --example multilingual``). They live in ``examples/`` at the repository root in a
@@ -45,6 +45,10 @@ EXAMPLES: dict[str, Example] = {
                             "250 source questions asked in 10 languages; right/wrong scores (long form)"),
     "synthetic": Example("Synthetic benchmark, resampled (5 answers per question)", "synthetic_resampled.csv",
                          "400 questions, 3 models, each question answered 5 times (long form)"),
+    "code_samples": Example("Code eval, 10 samples a problem (164 problems, 8 topics, 3 models): pass@k",
+                            "code_samples.csv",
+                            "each problem solved 10 times, 0/1 passed (long form; resample column 'attempt', "
+                            "clusters 'topic')"),
     "judged": Example("LLM-judged, 15% human-labelled (2,000 questions, 3 models)", "judged_3_models.csv",
                       "a judge's verdicts on every answer and a human's on a random 300 questions (long form)"),
 }

@@ -93,12 +93,14 @@ def sentence(section: PassAtSection) -> str:
             f"{section.n_samples} samples with c passes, with a CR2 standard error over questions ({clustered}t on "
             f"Bell-McCaffrey degrees of freedom); differences are paired by question. The naive count of questions "
             f"with any of their {section.n_samples} samples passing is pass@{section.n_samples}, which over-states "
-            f"pass@k for every smaller k.")
+            f"pass@k for every smaller k. pass@1 is each model's mean with its standard error; its interval here is "
+            f"the plain t one, which the models table may widen near 0% or 100%.")
 
 
 def _md_table(table: list[list[str]]) -> list[str]:
     head, *body = table
-    out = ["| " + " | ".join(escape_markdown(h) for h in head) + " |", "|" + "---|" * len(head)]
+    out = ["| " + " | ".join(escape_markdown(h) for h in head) + " |", "| --- | " + "---: | " * (len(head) - 1)]
+    out[1] = out[1].rstrip()
     return out + ["| " + " | ".join(escape_markdown(c) for c in row) + " |" for row in body]
 
 

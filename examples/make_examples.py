@@ -1,6 +1,6 @@
 """Regenerate the bundled example results files (deterministic: fixed numpy seeds).
 
-    python examples/make_examples.py            # rewrites the six CSVs beside this script
+    python examples/make_examples.py            # rewrites the seven CSVs beside this script
 
 ==============================  ==============================================================
 ``atlas_breeze.csv``            the 10 travel tasks of "Is That Improvement Real?" (wide form,
@@ -15,6 +15,9 @@
 ``chat_5_sources.csv``          an AlpacaEval-like chat eval: 805 prompts from 5 source sets
                                 (helpful_base, koala, oasst, selfinstruct, vicuna), 6 models, 0/1
                                 win-vs-reference judgements (wide form, ``cluster`` = source set)
+``code_samples.csv``            a HumanEval-like code eval for pass@k: 164 problems in 8 topics of unequal
+                                size, 3 models, 10 sampled solutions a problem numbered in ``attempt``
+                                (long form, 0/1 "passed the tests"; read with --resample-col attempt)
 ``judged_3_models.csv``         an LLM-judged eval: 2,000 questions x 3 models, the judge's 0/1 verdict
                                 in ``score`` and a human's on a random 15% in ``human`` (long form; made
                                 by ``make_judged_example.py``, which says how and keeps the truth)
@@ -153,6 +156,29 @@ def chat(rng: np.random.Generator) -> list[list[object]]:
                         question_id=lambda src, j: f"{src}-{j + 1:03d}")
 
 
+# Problems per topic of the pass@k example (164 in all, HumanEval's count) and its models' abilities (logit scale).
+TOPICS = {"strings": 40, "lists": 32, "arithmetic": 28, "dicts": 20, "recursion": 16, "parsing": 12, "dates": 10,
+          "regex": 6}
+SAMPLERS = {"coder-s": -1.2, "coder-m": -0.3, "coder-l": 0.6}
+
+
+def code_samples(rng: np.random.Generator, samples: int = 10) -> list[list[object]]:
+    """164 problems in 8 topics, 3 models, ``samples`` solutions a problem: ``logit p = ability_m + u_topic + v_problem``
+    (topic SD 0.7, problem SD 1.6, shared by the models), each solution passing with probability ``p``."""
+    sizes = np.array(list(TOPICS.values()))
+    g = np.repeat(np.arange(sizes.size), sizes)  # (n,) topic of each problem
+    u = rng.normal(0.0, 0.7, sizes.size)  # (G,)
+    v = rng.normal(0.0, 1.6, g.size)  # (n,)
+    names = list(TOPICS)
+    rows = []
+    for model, ability in SAMPLERS.items():
+        p = _expit(ability + u[g] + v)  # (n,)
+        passed = rng.random((g.size, samples)) < p[:, None]  # (n, samples)
+        for i in range(g.size):
+            rows.extend([f"code/{i:03d}", names[g[i]], model, a + 1, int(passed[i, a])] for a in range(samples))
+    return rows
+
+
 def main(out: Path = HERE) -> None:
     """Write every example file into ``out`` (default: beside this script)."""
     _write(out / "atlas_breeze.csv", ["question", "Atlas", "Breeze"], atlas_breeze())
@@ -161,6 +187,8 @@ def main(out: Path = HERE) -> None:
     _write(out / "synthetic_resampled.csv", ["question", "model", "score"], resampled(np.random.default_rng(2411)))
     _write(out / "coding_12_repos.csv", ["question", "cluster", *CODERS], coding(np.random.default_rng(20250910)))
     _write(out / "chat_5_sources.csv", ["question", "cluster", *CHATTERS], chat(np.random.default_rng(20250905)))
+    _write(out / "code_samples.csv", ["question", "topic", "model", "attempt", "score"],
+           code_samples(np.random.default_rng(20211207)))
     _judged().main(out)  # judged_3_models.csv: its own script says how it is made
 
 
