@@ -190,11 +190,13 @@ class ClassStore:
                 self._opened += fresh
             try:
                 conn = self._connect() if fresh else self._idle.get(timeout=60)
-            except BaseException:
+            except Exception as exc:  # noqa: BLE001 - sqlite3's or psycopg's own errors: one message for the pages
                 if fresh:
                     with self._lock:
                         self._opened -= 1
-                raise
+                where = self.path if self.url is None else "the PostgreSQL database (EVALSTATS_DATABASE_URL)"
+                raise ClassError(f"the class store cannot be reached ({where}: {type(exc).__name__}); check the "
+                                 "setting and that the folder is writable") from exc
         try:
             yield conn
         finally:

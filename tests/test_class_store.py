@@ -324,3 +324,6 @@ def test_settings_choose_the_backend(tmp_path):
         ClassStore()
     with pytest.raises(ClassError, match="must be positive"):
         ClassStore(path=tmp_path / "x.sqlite3", max_students=0)
+    (tmp_path / "a_folder.sqlite3").mkdir()  # a path that cannot be opened as a database file
+    with pytest.raises(ClassError, match="cannot be reached"):
+        ClassStore(path=tmp_path / "a_folder.sqlite3")

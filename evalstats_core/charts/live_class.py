@@ -29,11 +29,10 @@ def answer_counts(frame: pd.DataFrame, *, revealed: bool = False) -> alt.LayerCh
         label=[("✓ " if revealed and right else "") + "\n".join(textwrap.wrap(str(text), WRAP) or [""])
                for text, right in zip(rows["option"], rows["right"], strict=True)],
         shade=["right answer" if revealed and right else ("other" if revealed else "answers") for right in rows["right"]],
-        order=range(len(rows)),
     )
     top = int(shown["count"].max()) if len(shown) else 0
     lines = sum(max(1, label.count("\n") + 1) for label in shown["label"])
-    y = alt.Y("label:N", sort=alt.EncodingSortField("order"), title=None,
+    y = alt.Y("label:N", sort=list(shown["label"]), title=None,
               axis=alt.Axis(labelExpr="split(datum.label, '\\n')", labelLimit=0, labelFontSize=14, ticks=False))
     x = alt.X("count:Q", title="Answers", scale=alt.Scale(domain=[0, max(4, top + 1)]),
               axis=alt.Axis(tickMinStep=1, format="d"))
