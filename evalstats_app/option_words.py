@@ -16,7 +16,7 @@ from evalstats_core.escape import escape_streamlit
 from evalstats_core.flags import literal, respell
 from evalstats_core.vocabulary import INTERVAL_METHODS, SE_METHODS
 
-__all__ = ["CONTROLS", "DUPLICATES", "NO_CLUSTER", "SCALES", "esc", "for_workbench", "say"]
+__all__ = ["CLUSTER_LABEL", "CONTROLS", "DUPLICATES", "NO_CLUSTER", "SCALES", "esc", "for_workbench", "say"]
 
 #: the values of the page's choices, as its controls show them (the page's modules and the words below share them)
 NO_CLUSTER = "(none)"
@@ -30,15 +30,18 @@ def esc(text: Any) -> str:
 
 
 _RUNS = "'Read question ids like 1.1, 1.2 as runs of question 1'"
+#: the label of the page's cluster choice, for files (a column) and harness logs (a metadata key, a column) alike:
+#: the notes that name it ('Cluster column': task) then name the box the reader sees
+CLUSTER_LABEL = "Cluster column"
 #: keyword -> the control on the page that sets it (its label, quoted as the page shows it)
 CONTROLS = {"question_col": "'Question column'", "model_col": "'Model column'", "score_col": "'Score column'",
-            "cluster_col": "'Cluster column'", "ignore_cols": "'Columns to leave out'",
+            "cluster_col": f"'{CLUSTER_LABEL}'", "ignore_cols": "'Columns to leave out'",
             "resample_col": "'Resample column'", "runs_in_ids": _RUNS, "format": "'Layout'",
             "duplicates": "'Several rows for one question and model are'",
             "mixed_scales": "'Models on different scales (0-1 against 0-100) are'",
             "metric": "'Metric or scorer (harness logs)'", "harness_filter": "'Filter (lm-eval)'",
             "baseline": "'Compare'", "interval": "'Interval for one model'", "method": "'Standard errors'",
-            "use_clusters": "'Cluster column'", "human_col": "'Human labels'", "confidence": "'Confidence level'"}
+            "use_clusters": f"'{CLUSTER_LABEL}'", "human_col": "'Human labels'", "confidence": "'Confidence level'"}
 
 
 def _values(key: str) -> dict[str, str]:

@@ -28,7 +28,7 @@ from evalstats_core.pairwise_data import pairwise_kind
 from evalstats_core.reading import ReadingOptions
 
 from . import examples
-from .option_words import DUPLICATES, NO_CLUSTER, SCALES, esc, for_workbench, say
+from .option_words import CLUSTER_LABEL, DUPLICATES, NO_CLUSTER, SCALES, esc, for_workbench, say
 from .workbench import (
     AUTO_CLUSTER,
     DETECT,
@@ -319,7 +319,7 @@ def _files_controls(source: Source) -> Reading:
     if choice not in (AUTO_CLUSTER, NO_CLUSTER) and choice not in keys:
         keys.insert(0, choice)  # kept (and named by the error) until the user chooses again
     fix_choice("analyze_harness_cluster", [AUTO_CLUSTER, NO_CLUSTER, *keys], AUTO_CLUSTER)
-    st.selectbox("Cluster", [AUTO_CLUSTER, NO_CLUSTER, *keys], key="analyze_harness_cluster",
+    st.selectbox(CLUSTER_LABEL, [AUTO_CLUSTER, NO_CLUSTER, *keys], key="analyze_harness_cluster",
                  help="Questions that share a cluster were drawn together: standard errors are clustered on it. "
                       "The importer's own (the command line's default): lm-eval's subtasks of a group (MMLU's "
                       "subjects); an Inspect metadata key named subject, category, group, source or cluster; a "
@@ -367,7 +367,7 @@ def _role_widgets(header: list) -> None:
                       disabled=wide, help="Wide form has one column per model instead.")
     cols[3].selectbox("Score column", header, key="analyze_score_col", placeholder="detect",
                       disabled=wide, help="Wide form has one column per model instead.")
-    cols[4].selectbox("Cluster column", [NO_CLUSTER, *header], key="analyze_cluster_col",
+    cols[4].selectbox(CLUSTER_LABEL, [NO_CLUSTER, *header], key="analyze_cluster_col",
                       placeholder="detect", help="Questions that share a value were sampled together "
                                                  "(a passage, a source question): standard errors are clustered on "
                                                  "it. A column named cluster, group, passage... is found by itself "

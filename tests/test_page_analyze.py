@@ -825,3 +825,19 @@ def test_a_jsonl_upload_reads_as_records_with_its_keys_as_columns():
     no_exceptions(at)
     shown = " ".join(e.value for e in at.error).replace("\\", "")  # Markdown-escaped on the page
     assert at.error and "keys found: 'prompt_no', 'who', 'ok'" in shown
+
+
+def test_the_note_on_an_unread_cluster_names_the_box_the_harness_logs_show():
+    """Issue 46: the note on a cluster key too few to read by default says "choose 'Cluster column': subject", and
+    the box for harness logs carries that label (one label, option_words.CLUSTER_LABEL; it was 'Cluster')."""
+    from evalstats_app.option_words import CLUSTER_LABEL
+
+    fix = ROOT / "tests" / "fixtures" / "inspect"
+    at = run_page(PAGE)
+    at.session_state[INJECT_KEY] = {"files": [("model-a_deflate.eval", (fix / "model-a_deflate.eval").read_bytes()),
+                                              ("model-b_zstd.eval", (fix / "model-b_zstd.eval").read_bytes())]}
+    at.run()
+    no_exceptions(at)
+    named = re.findall(r"'([^']+)': subject", text_of(at))
+    assert named and set(named) == {CLUSTER_LABEL}, named
+    assert at.selectbox(key="analyze_harness_cluster").label == CLUSTER_LABEL

@@ -11,13 +11,15 @@ from pathlib import Path
 
 from _pw import SHOTS, wait_ready
 
+from evalstats_app.option_words import CLUSTER_LABEL
+
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "tests" / "fixtures" / "lm_eval" / "org__model-a"
 
 
 def test_an_lm_eval_group_shows_its_clusters_and_the_cli_interval(server, page):
     """Two subtasks of group 'quiz' and their results file: 'task' has 2 values, too few to cluster on by default
-    (issue 46.6), and the page says so; chosen in the Cluster box, the few-clusters cost shows beside it with the
+    (issue 46.6), and the page says so; chosen in the 'Cluster column' box, the few-clusters cost shows beside it with the
     CLI's numbers for --cluster-col task."""
     samples = sorted(FOLDER.glob("samples_quiz_[ah][li]*.jsonl"))
     files = [*samples, *FOLDER.glob("results_*.json")]
@@ -34,8 +36,8 @@ def test_an_lm_eval_group_shows_its_clusters_and_the_cli_interval(server, page):
     page.get_by_text("cluster column 'task' found by its name but not used: 2 clusters are too few").first.wait_for(
         timeout=60_000)
     wait_ready(page)
-    choice = page.locator('[data-testid="stSelectbox"]').filter(has_text="Cluster").first
-    box = page.get_by_role("combobox", name="Cluster", exact=True)
+    choice = page.locator('[data-testid="stSelectbox"]').filter(has_text=CLUSTER_LABEL).first
+    box = page.get_by_role("combobox", name=CLUSTER_LABEL, exact=True)  # the label the notes name
     box.click()
     box.fill("task")
     page.get_by_role("option", name="task", exact=True).click()
