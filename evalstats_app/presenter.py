@@ -24,6 +24,12 @@ _PRINT_CSS = """<style>
   [data-testid="stMain"] .katex-display > .katex { white-space: normal; }
   /* charts of side-by-side panels keep their panels' width: they scroll sideways instead of being cut */
   [data-testid="stMain"] [data-testid="stVegaLiteChart"] { max-width: 100%; overflow-x: auto; overflow-y: hidden; }
+  /* tables in smaller type with narrow cells, so chapter 8's eight columns fit 390 px ("Verdict" and "Power" were
+     cut off); a table still wider scrolls sideways instead of being clipped */
+  [data-testid="stMain"] [data-testid="stTable"] { overflow-x: auto; }
+  [data-testid="stMain"] [data-testid="stTable"] table { font-size: 0.7rem; }
+  [data-testid="stMain"] [data-testid="stTable"] th, [data-testid="stMain"] [data-testid="stTable"] td {
+    padding: 0.25rem 0.15rem; }
 }
 @media print {
   @page { margin: 12mm 11mm; }
@@ -49,6 +55,18 @@ _PRINT_CSS = """<style>
   [data-testid="stHorizontalBlock"] { flex-wrap: wrap !important; }
   [data-testid="stColumn"] { min-width: 9rem !important; }
   h1, h2, h3, h4 { break-after: avoid; page-break-after: avoid; }
+  /* a slider prints as its label and its value, not as a track and a knob */
+  [data-testid="stSlider"] [data-testid="stSliderTickBar"],
+  [data-testid="stSlider"] [role="group"] > div > div:first-child { display: none !important; }
+  [data-testid="stSlider"] [role="group"] > div { height: auto !important; background: none !important; }
+  [data-testid="stSlider"] [role="group"] > div > div[data-rac] {
+    position: static !important; transform: none !important; display: inline-block !important; width: auto !important;
+    height: auto !important; background: none !important; border: 0 !important; box-shadow: none !important;
+    margin-right: 1.5em; }
+  [data-testid="stSlider"] [data-testid="stSliderThumbValue"] { position: static !important; font-weight: 600; }
+  /* a quiz's options stay on one page with their question's box */
+  [data-testid="stSlider"], [data-testid="stRadio"], [class*="st-key-"][class*="_quiz"][class*="_box"] {
+    break-inside: avoid; page-break-inside: avoid; }
   [data-testid="stVegaLiteChart"], [data-testid="stAlert"], .katex-display, [data-testid="stMetric"],
   [data-testid="stExpander"], [data-testid="stTable"], [data-testid="stDataFrame"], pre, li {
     break-inside: avoid; page-break-inside: avoid;

@@ -199,7 +199,7 @@ def quiz(q: Quiz, *, key: str) -> None:
     if locked is not None and st.session_state.get(choice_key) != q.options[locked[0]]:
         st.session_state[choice_key] = q.options[locked[0]]  # before the widget: the locked pick is shown
     shown = [q.options[i] for i in option_order(q, key, reader_id())]
-    with st.container(border=True):
+    with st.container(border=True, key=f"{key}_box"):  # printed whole on one page (presenter._PRINT_CSS)
         st.markdown(f"**Quiz.** {q.question}")
         st.radio("Your answer", shown, index=None, key=choice_key, label_visibility="collapsed",
                  disabled=locked is not None)
