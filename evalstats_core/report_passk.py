@@ -179,6 +179,7 @@ def summary(section: PassAtSection) -> str:
             f"intervals; highest at k = {k}: {best.model} at {f.num(r.estimate)} ({f.num(r.ci.low)} to "
             f"{f.num(r.ci.high)}).")
     if k < section.n_samples:
-        text += (f" The dashes mark the naive share of questions with any of their {section.n_samples} samples "
-                 f"passing ({f.num(r.any_of_n)} for {best.model}): pass@{section.n_samples}, above pass@{k}.")
+        text += (f" The hollow points at the right are the naive share of questions with any of their "
+                 f"{section.n_samples} samples passing ({f.num(r.any_of_n)} for {best.model}): pass@"
+                 f"{section.n_samples}, above pass@{k}.")
     return text

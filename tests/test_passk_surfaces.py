@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalstats_core import analyze, load, pass_at_k, pass_at_k_compare
+from evalstats_core import analyze, load, pass_at_k, pass_at_k_compare, report_passk
 from evalstats_core._clusters import t_crit
+from evalstats_core.charts.passk import pass_at_chart
 from evalstats_core.cli import main
 from evalstats_core.flags import for_cli
 from evalstats_core.gating import gate_pass_at_k
@@ -175,3 +176,19 @@ def test_the_gate_on_pass_at_k_refuses_what_it_cannot_do(tmp_path):
                 "--pass-at", "9")
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1 and "k (9) must not be greater than the samples" in lines[0]
+
+
+def test_the_chart_draws_the_core_s_numbers(tmp_path):
+    """The chart's rows are chart_frame's (estimate, ci_low, ci_high per model and k, and any_of_n in a last column);
+    Vega aggregates nothing."""
+    path, samples, topics = _file(tmp_path)
+    s = analyze(load(path, resample_col="run"), pass_at=(1, 5)).pass_at
+    frame = report_passk.chart_frame(s)
+    assert frame[["estimate", "ci_low", "ci_high"]].values.tolist() == [
+        [r.estimate, *r.ci] for m in s.models for r in m.results]
+    spec = pass_at_chart(frame, n_samples=s.n_samples, confidence=s.confidence).to_dict()
+    text = json.dumps(spec)
+    assert "aggregate" not in text and "ci0" not in text and "any of 8 (naive)" in text
+    rows = [row for data in spec["datasets"].values() for row in data]
+    assert {(r["model"], r["estimate"]) for r in rows if r["x"] == "any of 8 (naive)"} == {
+        (m.model, m.results[0].any_of_n) for m in s.models}
