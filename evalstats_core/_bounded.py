@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import struct
 import zipfile
 from dataclasses import dataclass
@@ -136,7 +135,7 @@ def parse_json(data: bytes | str, label: str, what: str = "JSON", limits: Limits
         text = _decode(bytes(data), label, what)
     else:
         text = data
-    depth = _depth(text)
+    depth = _depth(data if isinstance(data, bytes | bytearray) else text.encode("utf-8", "surrogatepass"))
     if depth > MAX_JSON_DEPTH:
         raise EvalStatsError(f"{label} nests {what} more than {MAX_JSON_DEPTH} levels deep; no harness writes "
                              "that: give the log the harness wrote")
@@ -165,45 +164,36 @@ def _decode(data: bytes, label: str, what: str) -> str:
                              "the file the harness wrote, unchanged (or re-save it as UTF-8)") from None
 
 
-def _depth(text: str) -> int:
-    """Deepest nesting of ``[``/``{`` outside strings, found without recursion, in bounded blocks."""
+# every byte but quotes and brackets: what the depth scan drops (escaped quotes dropped first)
+_NOT_MARKS = bytes(range(256)).translate(None, b'"[]{}')
 
-    import numpy as np
 
-    if "[" not in text and "{" not in text:
+def _depth(data: bytes) -> int:
+    """Deepest nesting of ``[``/``{`` outside strings in UTF-8 JSON text (escaped quotes and quoted brackets
+    skipped); the level runs on across lines, so for JSON lines it is the deepest line's nesting.
+
+    The text is cut down at C speed and numpy counts the levels on what remains, usually a few percent of the
+    text: escaped backslashes, then escaped quotes are dropped (``bytes.replace``, left to right, so an escaped
+    backslash before a closing quote keeps that quote; any other escape holds no quote or bracket),
+    ``bytes.translate`` keeps only quotes and brackets, and a bracket counts where an even number of quotes came
+    before it (issue 44.3: 12 ms against the 114 ms of the regex over the whole text it replaces, on 3.2 MB of
+    Inspect summaries).
+    """
+    import numpy as np  # not on the start-up path of a command that reads no JSON
+
+    if b"\\" in data:
+        data = bytes(data).replace(b"\\\\", b"").replace(b'\\"', b"")
+    marks = data.translate(None, _NOT_MARKS)
+    if not marks:
         return 0
-    brackets = re.sub(r'"(?:[^"\\]|\\.)*"|[^\[\]{}"]+', "", text)  # strings may hold brackets: drop them
-    deepest = level = 0
-    for i in range(0, len(brackets), _STEP):
-        b = np.frombuffer(brackets[i:i + _STEP].encode("ascii"), dtype=np.uint8)
-        step = ((b == ord("[")) | (b == ord("{"))).astype(np.int64) - ((b == ord("]")) | (b == ord("}")))
-        run = level + np.cumsum(step)
-        deepest, level = max(deepest, int(run.max())), int(run[-1])
-    return deepest
+    b = np.frombuffer(marks, dtype=np.uint8)
+    quote = b == ord('"')
+    outside = ~quote & (np.cumsum(quote) % 2 == 0)  # a bracket after an even number of quotes is outside strings
+    step = np.where((b == ord("[")) | (b == ord("{")), 1, -1) * outside
+    return max(0, int(np.cumsum(step).max()))
 
 
 def json_lines_depth(data: bytes) -> int:
-    """Deepest ``[``/``{`` nesting in UTF-8 JSON text, quoted brackets and escaped quotes skipped, by numpy in
-    blocks of :data:`_STEP` bytes (the regex of :func:`_depth` takes 2 s for 20 MB of lm-eval samples).
-
-    The level runs on across lines: for a file whose every line is one valid JSON value (each balanced,
-    the caller checks that by parsing) it is the deepest line's nesting, as :func:`_depth` finds it.
-    """
-    import numpy as np
-
-    deepest = level = quotes = 0
-    carry = 0  # backslashes just before the block
-    for i in range(0, len(data), _STEP):
-        b = np.frombuffer(data, dtype=np.uint8, count=min(_STEP, len(data) - i), offset=i)
-        pos = np.arange(len(b))
-        last = np.maximum.accumulate(np.where(b != 92, pos, -1))  # last non-backslash at or before each byte
-        prev = np.concatenate(([-1], last[:-1]))
-        run = pos - 1 - prev + np.where(prev == -1, carry, 0)  # backslashes right before each byte
-        real = (b == 34) & (run % 2 == 0)  # a quote that is not escaped
-        inside = (quotes + np.cumsum(real)) % 2 == 1
-        step = (((b == 91) | (b == 123)) & ~inside).astype(np.int64) - (((b == 93) | (b == 125)) & ~inside)
-        levels = level + np.cumsum(step)
-        deepest, level = max(deepest, int(levels.max())), int(levels[-1])
-        quotes = (quotes + int(real.sum())) % 2
-        carry = len(b) - 1 - int(last[-1]) if last[-1] >= 0 else carry + len(b)
-    return deepest
+    """Deepest ``[``/``{`` nesting in UTF-8 JSON text: :func:`_depth` (for a file whose every line is one valid JSON
+    value, each balanced, the caller checks that by parsing, it is the deepest line's nesting)."""
+    return _depth(data)

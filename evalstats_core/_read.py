@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ._bounded import Budget, decompress, zip_member
-from ._sniff import compression, delimiter, is_bundle, is_parquet, utf16
+from ._sniff import compression, delimiter, is_bundle, is_parquet, utf16, zip_archive
 from ._sniff import delimiter as sniff_delimiter
 from ._sniff import utf16 as sniff_utf16
 from .errors import EvalStatsError
@@ -179,7 +179,7 @@ def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[byte
         import zipfile
 
         try:
-            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            with zip_archive(data, release=True) or zipfile.ZipFile(io.BytesIO(data)) as zf:
                 members = [i for i in zf.infolist() if not i.is_dir()]
                 if len(members) != 1:
                     raise EvalStatsError(f"{label} is a zip archive with {len(members)} files; put exactly one CSV "

@@ -6,6 +6,7 @@
 :func:`is_parquet`       Parquet by extension or ``PAR1`` magic
 :func:`delimiter`        a CSV header line's separator (tab for ``.tsv``, else comma, else tab or semicolon)
 :func:`utf16`            UTF-16 text (with or without a byte-order mark), or None
+:func:`zip_archive`      the ZIP archive on a file's bytes, its directory read once for every reader that asks
 =======================  ======================================================================================
 
 Every reader, the uploader's header preview (:func:`evalstats_core.data.file_columns`) and the importers ask
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import io
 
-__all__ = ["FORMATS", "detect", "compression", "is_parquet", "delimiter", "is_bundle", "utf16"]
+__all__ = ["FORMATS", "detect", "compression", "is_parquet", "delimiter", "is_bundle", "utf16", "zip_archive"]
 
 #: Harness formats, as :func:`detect` names them.
 FORMATS = {"lm_eval": "an lm-evaluation-harness samples file",
@@ -59,13 +60,34 @@ def delimiter(first_line: str, ext: str) -> str:
     return sep
 
 
-def _zip_names(data: bytes) -> set[str] | None:
-    try:
-        import zipfile  # only for a file that starts as a zip: ~9 ms of start-up otherwise (issue 25)
+#: The last ZIP archive opened, as ``(data, archive)``: the bundle check, :func:`detect` and the reader (the Inspect
+#: log's, the bundle's, a one-file .zip's) ask for the same upload's archive in turn, and its central directory
+#: is parsed once (issue 44.3: three parses of a 10,000-sample .eval's directory were a third of its reading).
+#: The reader that uses the archive releases it (``release=True``), so no upload's bytes stay held after it is read.
+_LAST_ZIP: tuple[bytes, object] | None = None
 
-        return set(zipfile.ZipFile(io.BytesIO(data)).namelist())  # the central directory only: nothing inflated
-    except Exception:  # noqa: BLE001 - any unreadable central directory (even NotImplementedError): not ours
-        return None
+
+def zip_archive(data: bytes, *, release: bool = False):
+    """The ``zipfile.ZipFile`` on ``data`` (the same object for the same bytes until it is released), or None when
+    its central directory cannot be read. ``release``: the last use; forget it afterwards."""
+    global _LAST_ZIP
+    last = _LAST_ZIP
+    if last is not None and last[0] is data:
+        archive = last[1]
+    else:
+        try:
+            import zipfile  # only for a file that starts as a zip: ~9 ms of start-up otherwise (issue 25)
+
+            archive = zipfile.ZipFile(io.BytesIO(data))  # the central directory only: nothing inflated
+        except Exception:  # noqa: BLE001 - any unreadable central directory (even NotImplementedError): not ours
+            archive = None
+    _LAST_ZIP = None if release or archive is None else (data, archive)
+    return archive
+
+
+def _zip_names(data: bytes) -> set[str] | None:
+    archive = zip_archive(data)
+    return None if archive is None else set(archive.namelist())
 
 
 def is_bundle(data: bytes) -> bool:
@@ -82,8 +104,10 @@ def detect(data: bytes) -> str | None:
     head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if data[:4] == b"PK\x03\x04":
         names = _zip_names(data) or set()
-        return "inspect_eval" if "header.json" in names and ("summaries.json" in names or any(
-            n.startswith("_journal/") for n in names)) else None
+        if "header.json" in names and ("summaries.json" in names or any(n.startswith("_journal/") for n in names)):
+            return "inspect_eval"  # its reader takes the archive (and releases it)
+        zip_archive(data, release=True)  # no reader of ours wants it: not held
+        return None
     if head.startswith(b"{"):
         first = head.split(b"\n", 1)[0]
         if b'"doc_id"' in first and (b'"resps"' in first or b'"filtered_resps"' in first or b'"doc"' in first):

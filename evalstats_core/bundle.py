@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ._bounded import Budget, parse_json, zip_member
-from ._sniff import is_bundle
+from ._sniff import is_bundle, zip_archive
 from .errors import EvalStatsError
 from .limits import Limits
 
@@ -99,7 +99,7 @@ def read_bundle(data: bytes, limits: Any = None) -> Bundle | None:
         return None  # not a ZIP with a bundle's parts (e.g. a workbook): the loader names what it is
     limits = limits or Limits.from_env()
     try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
+        zf = zip_archive(data, release=True) or zipfile.ZipFile(io.BytesIO(data))  # the directory is_bundle read
         small = Budget(_MAX_SETTINGS_BYTES, "the analysis bundle's settings.json", _MAX_SETTINGS_BYTES)
         doc = parse_json(zip_member(data, zf, "settings.json", small), "the analysis bundle's settings.json")
         if not isinstance(doc, dict) or MARKER not in doc:

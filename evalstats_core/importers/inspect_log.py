@@ -21,6 +21,7 @@ from typing import Any
 from .._bounded import Budget, parse_json, zip_member
 from .._columns import CLUSTERED_ON
 from .._records import Records, from_columns
+from .._sniff import zip_archive
 from ..errors import EvalStatsError
 from ..limits import Limits
 
@@ -84,7 +85,9 @@ def _read_parts(data: bytes, name: str, archive: bool, limits: Limits) -> tuple[
         return header, _sample_list(header.get("samples") or [], name, "'samples'")
     budget = Budget.of(limits, name)
     try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
+        zf = zip_archive(data, release=True)  # the directory the sniffer read, not parsed again
+        if zf is None:
+            zf = zipfile.ZipFile(io.BytesIO(data))  # raises the damaged archive's own error (below)
         names = zf.namelist()
 
         def member(n: str) -> Any:  # one JSON member: within a quarter of the budget, charged to the file's
