@@ -1,6 +1,10 @@
 """Class capacity: N concurrent sessions on the chapters and the workbench against one local server (prints).
 
-    .venv/bin/python bench/class_capacity.py [--sessions 1 10 30] [--seconds 40] [--think 3]
+    .venv/bin/python bench/class_capacity.py [--sessions 1 10 30] [--seconds 40] [--think 3] [--mix sliders]
+
+``--mix sliders`` (issue 44.4): the sessions move the main slider of chapters 2b, 3, 7 and 9 through ten values a
+class shares, each computed once before the class starts; it prints the latency per chapter and the server's CPU
+seconds per step (what one more student costs, whatever else the machine runs).
 
 For each N a fresh ``streamlit run app.py`` starts on 127.0.0.1 (a free port; loopback only) and N
 sessions connect over Streamlit's own WebSocket protocol (what a browser tab sends, without a browser:
@@ -121,13 +125,20 @@ async def _measure(n: int, seconds: float, think: float, seed: int, mix: str = "
         for example in EXAMPLES:  # the app's caches as a class finds them after the first student
             await warm.run("analyze", f"analyze_example={example}")
         await warm.run(*warm.chapter())
+        if mix == "sliders":  # every shared setting computed once, as the class finds them after the first student
+            for page, (key, values) in SLIDERS.items():
+                for value in values:
+                    await warm.run(page, f"{key}={value}")
         await warm.ws.close()
         await asyncio.sleep(2)
         rss0 = _rss_mb(server.pid)
         sessions = [Session(port, random.Random(seed * 1000 + i)) for i in range(n)]
         await asyncio.gather(*(s.connect() for s in sessions))
-        await asyncio.gather(*(s.run(*s.chapter()) for s in sessions))  # each opens a chapter and the workbench
-        await asyncio.gather(*(s.run(*s.workbench()) for s in sessions))
+        if mix == "sliders":
+            await asyncio.gather(*(s.run(*s.slider()) for s in sessions))  # each opens a chapter
+        else:
+            await asyncio.gather(*(s.run(*s.chapter()) for s in sessions))  # each opens a chapter and the workbench
+            await asyncio.gather(*(s.run(*s.workbench()) for s in sessions))
         rss1 = _rss_mb(server.pid)
         latencies: dict[str, list[float]] = {"problem": [], "analyze": []} if mix == "problem" else \
             {page: [] for page in SLIDERS}
@@ -179,7 +190,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--mix", choices=("problem", "sliders"), default="problem",
                     help="problem: chapter-1 simulations never seen and workbench changes (default); sliders: "
-                         "chapters 2b, 3, 7 and 9 with their main slider at one of ten values a class shares")
+                         "chapters 2b, 3, 7 and 9 with their main slider at one of ten values a class shares, each "
+                         "computed once before the class starts (the shared cache)")
     opts = ap.parse_args()
     if max(opts.sessions) > 100 or opts.seconds > 300:
         raise SystemExit("bounded: at most 100 sessions and 300 s")
