@@ -5,7 +5,8 @@ The core names an option by its keyword, as the API takes it (``question_col=``,
 here, as the control that sets it (``'Question column'``), so a message on the page names something the reader
 can click. A budget (``limits=Limits(max_rows=...)``) is the server's to set, in its environment, which the
 message names beside it; an option the page has no control for (the SQL engine, a labels file, a margin) keeps
-the API's words.
+the API's words, unless a message asks the reader to set it (labels for every model): then it is the command
+line's flag, said to be set there.
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ _SWITCHES = frozenset({"runs_in_ids", "use_clusters"})
 _BUDGETS = ("max_rows", "max_bytes", "max_models", "max_pairs")
 
 
+#: options with no control on the page whose message asks the reader to set them: said as the command line's flag,
+#: with where to set it (the API's keyword means nothing on the page)
+_ELSEWHERE = {"labels_all_models": "--labels-all-models on the command line, which this page does not offer"}
+
+
 def for_workbench(message: str) -> str:
     """``message`` in the workbench's words: each option it names as the control that sets it.
 
@@ -65,6 +71,8 @@ def for_workbench(message: str) -> str:
     "choose 'Several rows for one question and model are': an error (duplicated rows) to stop on them; or pass 'Question column'"
     """
     def spell(key: str, value: str | None) -> str | None:
+        if key in _ELSEWHERE:
+            return _ELSEWHERE[key]
         if key in _BUDGETS:
             return "the server's settings"
         control = CONTROLS.get(key)

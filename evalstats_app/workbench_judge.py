@@ -135,7 +135,7 @@ def judge_section(prepared, res, key: str, roles: tuple, files: tuple = ()) -> N
     section = _section(key, roles, res.opts, choice, prepared, res.analysis, files)
     if isinstance(section, str):
         if choice == detected:  # found by its name only (e.g. a 'label' column of categories): not an error
-            st.info(f"Column {esc(choice)} was not read as human labels: {esc(section)}", icon=":material/info:")
+            st.info(f"Column {esc(choice)} was not read as human labels: {say(section)}", icon=":material/info:")
         else:
             st.error(f"**The human labels cannot be used.** {say(section)}", icon=":material/error:")
         return

@@ -76,6 +76,8 @@ def test_every_control_the_workbench_names_is_a_label_on_its_pages():
     ("raise it with limits=Limits(max_rows=...) or", "raise it with --max-rows or",
      "raise it with the server's settings or"),
     ("(engine='memory')", "(--engine memory)", "(engine='memory')"),  # no control on the page: the API's words
+    ("with labels_all_models=True (it", "with --labels-all-models (it",  # asked of the reader: where to set it
+     "with --labels-all-models on the command line, which this page does not offer (it"),
     ("model 'x=y' and use_clusters=True", "model 'x=y' and use_clusters=True", "model 'x=y' and use_clusters=True"),
 ])
 def test_each_surface_respells_the_core_words(core, cli_words, page_words):

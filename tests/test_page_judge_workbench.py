@@ -70,3 +70,33 @@ def test_no_judge_section_on_a_file_without_other_columns():
     at = run_page(PAGE)
     no_exceptions(at)
     assert not [s for s in at.selectbox if s.key == "judge_human_col"]
+
+
+def test_the_refusal_of_labels_without_a_model_is_worded_for_the_page():
+    """Issue 46: a wide file's one label per question is refused, and the page names what it cannot set as the
+    command line's flag (--labels-all-models, "which this page does not offer"), never the API's
+    labels_all_models=True; the command line keeps its flag, the API its keyword."""
+    import numpy as np
+
+    from evalstats_app.workbench import INJECT_KEY
+    from evalstats_core.analysis import analyze
+    from evalstats_core.data import load
+    from evalstats_core.errors import EvalStatsError
+    from evalstats_core.judge_io import section_for
+
+    rng = np.random.default_rng(0)
+    rows = ["question,alpha,beta,human"] + [
+        f"q{i},{int(rng.random() < .7)},{int(rng.random() < .6)},{int(rng.random() < .6) if i < 40 else ''}"
+        for i in range(200)]
+    data = ("\n".join(rows) + "\n").encode()
+    at = run_page(PAGE)
+    at.session_state[INJECT_KEY] = {"name": "w.csv", "data": data}
+    at.run()
+    at.multiselect(key="analyze_ignore_cols").set_value(["human"]).run()
+    no_exceptions(at)
+    shown = [_UNESCAPE.sub(r"\1", box.value) for box in [*at.info, *at.error] if "human labels" in box.value]
+    assert len(shown) == 1 and "labels_all_models" not in shown[0], shown
+    assert "--labels-all-models on the command line, which this page does not offer" in shown[0]
+    dataset = load(data, name="w.csv", ignore_cols=("human",))
+    with pytest.raises(EvalStatsError, match=r"labels_all_models=True"):  # the API keeps its keyword
+        section_for(dataset, analyze(dataset), human_col="human")
