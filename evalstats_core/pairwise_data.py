@@ -396,7 +396,7 @@ def join_battles(parts: Sequence[Battles]) -> Battles:
     name = f"{parts[0].name} and {len(parts) - 1} more file" + ("s" if len(parts) > 2 else "")
     return Battles(*(tuple(x for p in parts for x in getattr(p, f)) for f in ("prompts", "model_a", "model_b",
                                                                               "outcome")),
-                   kinds, name, tuple(dict.fromkeys(n for p in parts for n in p.notes)))
+                   kinds, name, tuple(f"{p.name}: {n}" for p in parts for n in p.notes))  # each file's own
 
 
 def load_battles(paths: Iterable[str], *, baseline: str | None = None, strong_weight: int = STRONG_WEIGHT,

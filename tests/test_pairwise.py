@@ -118,6 +118,7 @@ def test_several_files_are_joined(tmp_path):
     one.write_text("prompt,model_a,model_b,winner\np1,x,y,a\np2,x,y,b\n")
     b = load_battles([str(one), str(FIX / "arena_hard_v01_judgment.jsonl")])
     assert len(b) == 19 and b.kind == "long+arena_hard" and "1 more file" in b.name
+    assert any(n.startswith(f"{FIX / 'arena_hard_v01_judgment.jsonl'}: 1 game(s) whose score is null") for n in b.notes)
 
 
 @pytest.mark.parametrize("text, words", [
