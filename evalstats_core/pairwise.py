@@ -7,6 +7,7 @@
 :func:`bradley_terry`          maximum-likelihood ratings (no penalty) with the sandwich covariance clustered by prompt
 :func:`arena_bootstrap`        Chatbot Arena's percentile bootstrap (battles resampled with replacement, seeded)
 :func:`battles_to_separate`    how many battles of the same mix would separate two models
+:func:`simulate_battles`       seeded battles with a known truth and prompt effects (coverage checks, chapter 4)
 =============================  ======================================================================================
 
 **Why cluster by prompt.** A judge (or a person) that reads one prompt judges every pair of answers to it with the
@@ -376,7 +377,10 @@ def arena_bootstrap(battles: Any, *, n_boot: int = 1000, seed: int = 0, confiden
     that never lost) is counted in ``failed`` and left out of the percentiles.
 
     It treats battles as independent: with several battles per prompt it is too narrow, as the model-based interval
-    is (``bench`` and ``tests/test_pairwise.py`` measure it); it is here to compare with the clustered interval.
+    is. ``bench/bench_pairwise_coverage.py`` (200 seeded files a design, ``bench/results/pairwise_coverage.txt``): 3
+    models, 60 prompts of 8 battles, a judge repeating its verdict within a prompt with probability 0.7: this
+    bootstrap covers 81.5%, the model-based interval 83.5%, the clustered one 95.2%; with independent battles all
+    three cover 95.5-96.0%. It is here to compare with the clustered interval.
     """
     battles = _as_battles(battles)
     confidence = check_probability(confidence, "confidence")
