@@ -39,7 +39,8 @@ def ratings_forest(frame: pd.DataFrame, *, level: str = "95%") -> alt.LayerChart
         tooltip=tooltip)
     points = alt.Chart(frame).mark_point(filled=True, size=90, color=PALETTE[0]).encode(
         y=y, x="rating:Q", tooltip=[alt.Tooltip("model:N"), alt.Tooltip("rating:Q", format=".1f")])
-    return alt.layer(rules, points).properties(height=max(90, 46 * len(order)))
+    # Streamlit fits the legend and the axis inside the height: room for both beside the rows
+    return alt.layer(rules, points).properties(height=46 * len(order) + 90)
 
 
 def win_matrix(frame: pd.DataFrame) -> alt.LayerChart:
@@ -59,4 +60,7 @@ def win_matrix(frame: pd.DataFrame) -> alt.LayerChart:
         tooltip=tooltip)
     text = base.mark_text(fontSize=12).encode(text="label:N", tooltip=tooltip)
     side = max(120, 56 * len(order))
-    return alt.layer(cells, text).properties(width=side, height=side)
+    names = max((len(str(m)) for m in order), default=4)
+    # Streamlit fits the axes' labels and the legend inside the width and height: room for them beside the cells
+    return alt.layer(cells, text).properties(width=side + 7 * min(names, 30) + 110,
+                                             height=side + 6 * min(names, 30) + 40)
