@@ -94,7 +94,7 @@ def _shown(values: np.ndarray, most: int = 6) -> str:
     return text + (f" and {distinct.size - most:,} more" if distinct.size > most else "")
 
 
-def check_scale(labels: np.ndarray, judge: np.ndarray, where: str) -> None:
+def check_scale(labels: np.ndarray, judge: np.ndarray, where: str, *, cell: Any = None) -> None:
     """Refuse labels that are not on the scale of the judge's scores, naming the values found and the scale.
 
     ``labels``: the parsed labels (NaN where unlabelled), any shape; ``judge``: the judge's scores the labels sit
@@ -102,10 +102,12 @@ def check_scale(labels: np.ndarray, judge: np.ndarray, where: str) -> None:
     0/1 labels (true/false); a judge between 0 and 1 needs labels between 0 and 1; a judge on another scale needs
     labels of the same magnitude (up to 10, up to 100, above) and no negative label beside a judge that has none.
     0/100, -1/+1 or 1-10 labels beside a 0/1 judge would otherwise be read as numbers on its scale (a corrected
-    mean of 7838%).
+    mean of 7838%). ``cell``: names the first label off the scale from its flat index in ``labels`` (a harness
+    log's sample and model), when given.
     """
-    lab = np.asarray(labels, dtype=float)
-    lab = lab[~np.isnan(lab)]
+    full = np.asarray(labels, dtype=float).ravel()
+    where_labelled = np.flatnonzero(~np.isnan(full))
+    lab = full[where_labelled]
     jud = np.asarray(judge, dtype=float)
     jud = jud[~np.isnan(jud)]
     if lab.size == 0 or jud.size == 0:
@@ -130,7 +132,9 @@ def check_scale(labels: np.ndarray, judge: np.ndarray, where: str) -> None:
     if not bad.any():
         return
     hint = " (e.g. divide 0-100 labels by 100)" if lab.max() > 1.0 and hi <= 1.0 else ""
-    raise EvalStatsError(f"{where}: the labels are not on the judge's scale: values found {_shown(lab)}, scale "
+    first = int(np.flatnonzero(bad)[0])
+    at = f" (the first: {cell(int(where_labelled[first]))}, {float(lab[first]):g})" if cell is not None else ""
+    raise EvalStatsError(f"{where}: the labels are not on the judge's scale: values found {_shown(lab)}{at}, scale "
                          f"expected {scale}; give labels as {fix}{hint}, so that a label and a score mean the same")
 
 

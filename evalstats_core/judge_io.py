@@ -32,6 +32,7 @@ from .escape import escape_latex, escape_markdown
 from .human_labels import (  # noqa: F401 - the labels' reader, re-exported (the workbench, tests)
     HUMAN_NAMES,
     NotLabels,
+    check_scale,
     detect_human_col,
     human_matrix,
     labels_file_matrix,
@@ -412,9 +413,11 @@ def _safe(cell: str) -> str:
     return "'" + cell if cell[:1] in ("=", "+", "-", "@") else cell
 
 
-def scorer_matrix(human: Any, table: Any) -> np.ndarray:
+def scorer_matrix(human: Any, table: Any, scorer: str = "the human scorer") -> np.ndarray:
     """Human labels from a second reading of the same logs (``human``: a Dataset read with the human scorer as
-    the metric), aligned to ``table`` by question and model; NaN where the human scorer gave no score."""
+    the metric), aligned to ``table`` by question and model; NaN where the human scorer gave no score. Checked
+    on the judge's scale as a column of labels is (:func:`~evalstats_core.human_labels.check_scale`), naming the
+    first sample off it."""
     import pandas as pd
 
 
@@ -429,7 +432,11 @@ def scorer_matrix(human: Any, table: Any) -> np.ndarray:
         out[ok, j] = np.where(other.answered[qi[ok], k], other.scores[qi[ok], k], np.nan)
     if not np.isfinite(out).any():
         raise EvalStatsError(f"the human scorer's scores match no question and model of {table.name}")
-    return np.where(table.answered, out, np.nan)
+    out = np.where(table.answered, out, np.nan)
+    k = len(table.models)
+    check_scale(out, np.where(table.answered, table.scores, np.nan), f"{table.name}, {scorer}",
+                cell=lambda i: f"sample {str(table.questions[i // k])!r} of model {table.models[i % k]!r}")
+    return out
 
 
 def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, labels: Any = None,
@@ -453,7 +460,7 @@ def section_for(dataset: Any, analysis: Any, *, human_col: str | None = None, la
             raise EvalStatsError(f"{dataset.name} has no columns of its own; name the human scorer with human_col= "
                                  "on the harness logs, or give the labels in a file with labels=")
         table = question_scores(dataset) if table is None else table
-        return replace(judge_section(analysis, table, scorer_matrix(human_loader(human_col), table),
+        return replace(judge_section(analysis, table, scorer_matrix(human_loader(human_col), table, f"scorer '{human_col}'"),
                                      f"scorer '{human_col}'"), named=human_col)
     found = False
     if labels is None:

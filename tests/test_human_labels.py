@@ -186,3 +186,46 @@ def test_the_command_repeats_the_labels_file_and_labels_all_models(tmp_path):
     assert f"--labels {labels} --labels-all-models" in command
     again = _cli(*shlex.split(command)[1:], "-f", "json")
     assert again.returncode == 0 and json.loads(again.stdout)["models"] == doc["models"]
+
+
+def test_an_inspect_human_scorer_off_the_judge_s_scale_is_refused_naming_the_sample():
+    """Issue 46: a harness log's human scorer is checked on the judge's scale as a column is: the fixture's 1-10
+    'rating' beside its 0/1 'match' judge is refused in one line naming the scorer, the values, the first sample
+    off the scale with its value, and the fix; in the API, the command line (exit 2, one stderr line) and the
+    workbench (one error box)."""
+    import dataclasses
+
+    from evalstats_core.data import load_many
+    from evalstats_core.reading import ReadingOptions
+
+    fix = ROOT / "tests" / "fixtures" / "inspect"
+    files = [fix / "model-a.json", fix / "model-b_zstd.eval"]
+    data = load_many([str(f) for f in files])
+    opts = ReadingOptions()
+
+    def loader(name: str):
+        return dataclasses.replace(opts, metric=name).load([str(f) for f in files])
+
+    with pytest.raises(EvalStatsError) as info:
+        section_for(data, analyze(data), human_col="rating", human_loader=loader)
+    message = str(info.value)
+    assert "scorer 'rating': the labels are not on the judge's scale" in message
+    assert "(the first: sample '1' of model 'mockllm/model-a', 5)" in message
+    assert "scale expected 0 to 1 (as the judge's scores); give labels as numbers from 0 to 1" in message
+    out = subprocess.run([sys.executable, "-m", "evalstats_core", "analyze", *map(str, files), "--human-col", "rating"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert message in out.stderr
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest import no_exceptions, run_page
+
+    from evalstats_app.workbench import INJECT_KEY
+
+    at = run_page("pages/analyze.py")
+    at.session_state[INJECT_KEY] = {"files": [(f.name, f.read_bytes()) for f in files]}
+    at.run()
+    at.selectbox(key="judge_human_col").set_value("scorer 'rating'").run()
+    no_exceptions(at)
+    (box,) = [e.value for e in at.error if "human labels" in e.value]
+    assert "the labels are not on the judge" in box and "sample '1' of model 'mockllm/model-a'" in box.replace("\\", "")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, no_exceptions, run_page
+from judged_logs import two_logs
 
 from evalstats_app.option_words import for_workbench
 from evalstats_app.workbench import INJECT_KEY, LAST_KEY
@@ -65,9 +66,9 @@ CASES: dict[str, tuple[list[tuple[str, Path]], dict]] = {
     "inspect:model-a_deflate.eval": (_files(FIX / "inspect" / "model-a_deflate.eval"), {}),
     "inspect:two models (zstd)": (_files(FIX / "inspect" / "model-a_zstd.eval", FIX / "inspect" / "model-b_zstd.eval"),
                                   {}),
-    "inspect:two scorers, the human one picked (issue 39.5)": (
-        _files(FIX / "inspect" / "model-a.json", FIX / "inspect" / "model-b_zstd.eval"),
-        {"text": {"analyze_metric": "rating"}, "select": {"judge_human_col": "scorer 'match'"}}),
+    # the human scorer on the judge's 0/1 scale (issue 46: the fixture's 'match' beside a 1-10 'rating' judge, which
+    # this case read before, is refused now: tests/test_human_labels.py)
+    "inspect:two scorers, the human one picked (issue 39.5)": (two_logs(), {"select": {"judge_human_col": "scorer 'human'"}}),
     "inspect:upstream json": (_files(*sorted((FIX / "inspect" / "upstream").glob("*.json"))), {}),
     "promptfoo": (_files(FIX / "promptfoo" / "results.json"), {}),
     "example:duplicates as errors": (_files(ROOT / "examples" / "atlas_breeze.csv"),
@@ -121,7 +122,7 @@ def test_the_workbench_and_its_command_give_the_same_json(case, tmp_path, monkey
         assert page["settings"]["human_labels"] and all({"judge", "agreement"} <= set(m) for m in page["models"])
         assert page["comparisons"] and all("judge" in c for c in page["comparisons"])
     if case.startswith("inspect:two scorers"):  # the human scorer read on the page as --human-col reads it
-        assert page["settings"]["human_labels"] == "scorer 'match'" and "--human-col match" in page["settings"]["command"]
+        assert page["settings"]["human_labels"] == "scorer 'human'" and "--human-col human" in page["settings"]["command"]
         assert all(m["judge"]["corrected"] and m["judge"]["n_labeled"] == 12 for m in page["models"])
     command = page["settings"]["command"]
     for name, path in files:  # the user's folder: the files under the names they uploaded
