@@ -191,10 +191,12 @@ def human_matrix(dataset: Any, table: Any, human_col: str, *, labels_all_models:
     labels = parse_labels(np.asarray(extra[human_col], dtype=object), where)
     questions = np.asarray(extra["__question__"], dtype=object)
     models = None
-    if dataset.format == "long":
-        frame = dataset.frame
-        same = len(frame) == len(questions) and np.array_equal(frame["question"].astype(str).to_numpy(),
-                                                               questions.astype(str))
+    frame = dataset.frame
+    same = (len(frame) == len(questions) and "model" in frame
+            and np.array_equal(frame["question"].astype(str).to_numpy(), questions.astype(str)))
+    # a long file, or harness logs (an Inspect sample's metadata key: one value per sample and model, never
+    # averaged across models)
+    if dataset.format == "long" or (dataset.format != "wide" and same):
         if not same:
             raise EvalStatsError(
                 f"{where}: the rows of the file could not be matched to its answers (rows were dropped or reordered "

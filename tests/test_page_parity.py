@@ -69,6 +69,8 @@ CASES: dict[str, tuple[list[tuple[str, Path]], dict]] = {
     # the human scorer on the judge's 0/1 scale (issue 46: the fixture's 'match' beside a 1-10 'rating' judge, which
     # this case read before, is refused now: tests/test_human_labels.py)
     "inspect:two scorers, the human one picked (issue 39.5)": (two_logs(), {"select": {"judge_human_col": "scorer 'human'"}}),
+    "inspect:a metadata key per sample and model (issue 39.5)": (
+        two_logs(), {"select": {"judge_human_col": "metadata.human_label"}}),
     "inspect:upstream json": (_files(*sorted((FIX / "inspect" / "upstream").glob("*.json"))), {}),
     "promptfoo": (_files(FIX / "promptfoo" / "results.json"), {}),
     "example:duplicates as errors": (_files(ROOT / "examples" / "atlas_breeze.csv"),
@@ -124,6 +126,12 @@ def test_the_workbench_and_its_command_give_the_same_json(case, tmp_path, monkey
     if case.startswith("inspect:two scorers"):  # the human scorer read on the page as --human-col reads it
         assert page["settings"]["human_labels"] == "scorer 'human'" and "--human-col human" in page["settings"]["command"]
         assert all(m["judge"]["corrected"] and m["judge"]["n_labeled"] == 12 for m in page["models"])
+    if case.startswith("inspect:a metadata key"):  # per sample and model, never averaged across the models
+        assert "--human-col metadata.human_label" in page["settings"]["command"]
+        a, b = (m["judge"]["estimate"] for m in page["models"])
+        (pair,) = page["comparisons"]
+        assert all(m["judge"]["corrected"] and m["judge"]["n_labeled"] == 12 for m in page["models"])
+        assert pair["judge"]["estimate"] != 0.0 and abs(pair["judge"]["estimate"]) == pytest.approx(abs(b - a))
     command = page["settings"]["command"]
     for name, path in files:  # the user's folder: the files under the names they uploaded
         (tmp_path / name).write_bytes(path if isinstance(path, bytes) else path.read_bytes())
