@@ -163,14 +163,19 @@ def _latex_table(frame: pd.DataFrame, caption: str) -> str:
     spec = "ll" + "r" * (len(frame.columns) - 2)
     head = " & ".join(latex_cell(c) for c in frame.columns) + r" \\"
     body = [" & ".join(latex_cell(elide(v)) for v in row) + r" \\" for row in frame.itertuples(index=False)]
-    return "\n".join([r"\begin{table*}[t]", r"\centering", r"\small", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
+    return "\n".join([r"\begin{table*}[t]", r"\centering", r"\footnotesize", r"\setlength{\tabcolsep}{4pt}",
+                      rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
                       head, r"\midrule", *body, r"\bottomrule", r"\end{tabular}", rf"\caption{{{caption}}}",
                       r"\end{table*}"])
 
 
 def _latex(result: PairwiseResult) -> str:
     how = escape_latex(summary_line(result))
-    ratings = _latex_table(ratings_display(result), "Bradley--Terry ratings. " + how)
+    lv = level(result.confidence)
+    short = ratings_display(result).rename(columns={  # headers that fit a two-column paper's full width
+        f"{lv} CI (by prompt)": "CI by prompt", "SE if battles were independent": "SE indep.",
+        f"{lv} CI (Arena bootstrap)": "CI Arena boot."}).drop(columns=["battles"])
+    ratings = _latex_table(short, "Bradley--Terry ratings. " + how)
     rates = _latex_table(win_rates_display(result), "Win rates (a tie counts half), clustered by prompt.")
     return (f"% evalbars pairwise: {escape_latex(elide(result.name))}\n"
             "% needs \\usepackage{booktabs}\n" + ratings + "\n\n" + rates + "\n")
