@@ -534,11 +534,15 @@ def whole_labels(spec: dict) -> dict:
     """A compiled chart ``spec`` whose axis labels, legend labels and legend titles are never cut short with an
     ellipsis (Vega's default limits cut "Clopper-Pe…", "block boots…", "Deviations from the …" in presenter
     mode's large type) and whose category labels are never dropped as crowded (chapter 2a's Q2, Q4...); a
-    chart's own limit or overlap rule still wins. A shallow copy: the cached spec is not changed."""
+    chart's own limit or overlap rule still wins; a text mark without a colour takes the page's. A shallow copy:
+    the cached spec is not changed (the PNG/SVG exports draw on white and keep their own colours)."""
     config = dict(spec.get("config") or {})
     config["axis"] = {"labelLimit": 0, **(config.get("axis") or {})}
     config["axisDiscrete"] = {"labelOverlap": False, **(config.get("axisDiscrete") or {})}
     config["legend"] = {"labelLimit": 0, "titleLimit": 0, **(config.get("legend") or {})}
+    # a text mark with no colour of its own takes the page's text colour (SVG's currentColor), so it reads on the
+    # dark theme too (it was black on black: chapter 8's benchmark names, chapter 3's coverage labels)
+    config["text"] = {"color": "currentColor", **(config.get("text") or {})}
     return {**spec, "config": config}
 
 

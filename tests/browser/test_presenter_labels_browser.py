@@ -120,3 +120,32 @@ def test_the_reader_finds_each_kind_of_problem():
     ]}
     found = problems([chart])
     assert len(found) == 5, found
+
+
+# every drawn chart text whose fill is dark (relative luminance under 0.3): unreadable on the dark theme
+_DARK_TEXT = r"""() => { const out = [];
+ document.querySelectorAll('[data-testid="stVegaLiteChart"]').forEach((c, i) => c.querySelectorAll('svg text').forEach(t => {
+   const m = getComputedStyle(t).fill.match(/\d+(\.\d+)?/g); if (!m || !t.textContent.trim()) return;
+   const [r, g, b] = m.map(Number);
+   if ((0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 < 0.3 && t.getAttribute('opacity') !== '0')
+     out.push(`chart ${i}: '${t.textContent.trim().slice(0, 30)}'`); }));
+ return out; }"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", ["clustering", "verdict"])
+def test_chart_text_reads_on_the_dark_theme(server, browser, slug):
+    """Under a dark preference no chart text is drawn in a dark colour: chapter 8's benchmark names and chapter
+    3's coverage labels and ratios were black on the dark background (a text mark without a colour of its own
+    now takes the page's text colour, shell.whole_labels)."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme="dark")
+    page = context.new_page()
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
+    try:
+        page.goto(f"{server}/{slug}")
+        wait_ready(page)
+        wait_charts(page, 1)
+        dark = read_settled(page, _DARK_TEXT)
+        assert not dark, dark
+    finally:
+        context.close()
