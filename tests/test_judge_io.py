@@ -173,19 +173,26 @@ def test_csv_cells_are_neutralised(cell):
     assert _safe(cell).startswith("'")
 
 
-def test_inspect_logs_with_two_scorers_name_the_human_one():
-    logs = [str(ROOT / "tests/fixtures/inspect/model-a.json"), str(ROOT / "tests/fixtures/inspect/model-b_zstd.eval")]
-    out = _cli(*logs, "--metric", "rating", "--human-col", "match", "-f", "json")
+def test_inspect_logs_with_two_scorers_name_the_human_one(tmp_path):
+    # two logs whose 'human' scorer is on the judge's 0/1 scale (the fixture's 'match' read as labels of its 1-10
+    # 'rating' judge, as this test did before, is refused since issue 46: tests/test_human_labels.py)
+    from judged_logs import two_logs
+
+    logs = []
+    for name, data in two_logs():
+        (tmp_path / name).write_bytes(data)
+        logs.append(str(tmp_path / name))
+    out = _cli(*logs, "--metric", "match", "--human-col", "human", "-f", "json")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
-    human = json.loads(_cli(*logs, "--metric", "match", "-f", "json").stdout)
-    judge = json.loads(_cli(*logs, "--metric", "rating", "-f", "json").stdout)
+    human = json.loads(_cli(*logs, "--metric", "human", "-f", "json").stdout)
+    judge = json.loads(_cli(*logs, "--metric", "match", "-f", "json").stdout)
     for row, h, j in zip(doc["models"], human["models"], judge["models"], strict=True):
         assert row["judge"]["n_labeled"] == row["judge"]["n_total"] == 12  # the human scorer scored every sample
         assert row["judge"]["estimate"] == pytest.approx(h["mean"])  # every question labelled: lam = 0
         assert row["judge"]["judge_only"] == j["ci"]
-    assert doc["settings"]["human_labels"] == "scorer 'match'"
-    bad = _cli(*logs, "--metric", "rating", "--human-col", "nope")
+    assert doc["settings"]["human_labels"] == "scorer 'human'"
+    bad = _cli(*logs, "--metric", "match", "--human-col", "nope")
     assert bad.returncode == 2 and "no scorer 'nope'" in bad.stderr
 
 
