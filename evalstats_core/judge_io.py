@@ -141,7 +141,7 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
             est = ppi_mean(table.scores[rows, j], human[rows, j], clusters=cl, confidence=analysis.confidence)
             sel = selection_check(table.scores[rows, j], human[rows, j], clusters=cl)
             if sel.flagged or sel.by_cluster:
-                chosen.append(sel.sentence(m.model))
+                chosen.append(sel.sentence(m.model, clustered=cl is not None))
             if sel.flagged and cl is None:  # labels chosen by the verdict: the stratified estimate stays unbiased
                 stratified = ppi_stratified(table.scores[rows, j], human[rows, j], confidence=analysis.confidence)
                 if stratified is not None:

@@ -20,7 +20,9 @@ the judge's verdicts, the answers a human labelled are like those they did not.*
 Its interval for 0/1 labels combines each stratum's Jeffreys limits by MOVER (Zou & Donner 2008), as the 0/1
 small-count terms of :mod:`evalstats_core.judge_interval` do, so it never has zero width; for graded labels it is
 ``estimate -/+ t(df) se`` with Satterthwaite's df. Clusters are not modelled here: with clusters the check still
-says when the labelled share differs between clusters, and the estimate treats questions as independent.
+says when the labelled share differs between verdicts and between clusters, but the stratified estimate is refused
+(``clusters=`` raises :class:`~evalstats_core.errors.EvalStatsError`; the judge section keeps the PPI++ estimate and
+says that it may be biased), since its variance treats questions as independent.
 """
 
 from __future__ import annotations
@@ -65,13 +67,20 @@ class Selection:
     def by_cluster(self) -> bool:
         return bool(self.p_cluster < SELECTION_ALPHA)
 
-    def sentence(self, what: str) -> str:
-        """What the check found, in words (for a warning)."""
+    def sentence(self, what: str, *, clustered: bool = False) -> str:
+        """What the check found, in words (for a warning); ``clustered``: the estimate could not be stratified
+        (clusters), and the sentence says so."""
         out = []
-        if self.flagged:
-            out.append(f"{what}: the labels look chosen by the judge's verdict ({100 * self.share_pass:.1f}% of the "
-                       f"judge's passes are labelled, {100 * self.share_fail:.1f}% of its fails; chi-square p "
-                       f"{self.p_verdict:.2g}), so the estimate is stratified by the verdict (the labels' mean within "
+        found = (f"{what}: the labels look chosen by the judge's verdict ({100 * self.share_pass:.1f}% of the "
+                 f"judge's passes are labelled, {100 * self.share_fail:.1f}% of its fails; chi-square p "
+                 f"{self.p_verdict:.2g})")
+        if self.flagged and clustered:
+            out.append(f"{found}; the estimate stratified by the verdict does not allow for clusters, so with "
+                       "clusters the estimate stays the PPI++ one and may be biased: label a random subset of the "
+                       "judged answers, or read the file without clusters (use_clusters=False) for the stratified "
+                       "estimate")
+        elif self.flagged:
+            out.append(f"{found}, so the estimate is stratified by the verdict (the labels' mean within "
                        "the judge's passes and within its fails, weighted by their counts), which assumes that within "
                        "each verdict the labelled answers are like the others")
         if self.by_cluster:
@@ -171,11 +180,20 @@ def _checked(*arrays: Any) -> list[np.ndarray]:
     return out
 
 
-def ppi_stratified(judge: Any, human: Any, *, confidence: float = 0.95) -> Stratified | None:
+def _no_clusters(clusters: Any) -> None:
+    if clusters is not None:
+        raise EvalStatsError(
+            "the estimate stratified by the judge's verdict treats questions as independent and does not allow for "
+            "clusters (its interval would be too narrow); label a random subset of the judged answers and use "
+            "ppi_mean(..., clusters=), or pass clusters=None to stratify questions read as independent")
+
+
+def ppi_stratified(judge: Any, human: Any, *, confidence: float = 0.95, clusters: Any = None) -> Stratified | None:
     """A model's mean from labels chosen by the judge's verdict: the labels' mean within each verdict, weighted by
     the verdict's share of every question; None when a verdict has no labelled answer (nothing to stratify on).
 
-    ``judge``: a score per question; ``human``: a label or NaN per question.
+    ``judge``: a score per question; ``human``: a label or NaN per question. ``clusters``: refused (an
+    :class:`~evalstats_core.errors.EvalStatsError` naming what to do): the estimate does not model clusters.
 
     Examples
     --------
@@ -184,6 +202,7 @@ def ppi_stratified(judge: Any, human: Any, *, confidence: float = 0.95) -> Strat
     >>> round(est.estimate, 3), est.n_labeled
     (0.25, 5)
     """
+    _no_clusters(clusters)
     f, h = _checked(judge, human)
     level = check_confidence(confidence)
     lab = ~np.isnan(h)
@@ -193,10 +212,11 @@ def ppi_stratified(judge: Any, human: Any, *, confidence: float = 0.95) -> Strat
     return None if got is None else Stratified(*got, int(lab.sum()))
 
 
-def ppi_compare_stratified(judge_a: Any, human_a: Any, judge_b: Any, human_b: Any, *, confidence: float = 0.95
-                           ) -> Stratified | None:
+def ppi_compare_stratified(judge_a: Any, human_a: Any, judge_b: Any, human_b: Any, *, confidence: float = 0.95,
+                           clusters: Any = None) -> Stratified | None:
     """The paired difference A - B with strata the pair of verdicts (labels on both answers of a question);
-    None when a stratum has no labelled question."""
+    None when a stratum has no labelled question. ``clusters``: refused, as for :func:`ppi_stratified`."""
+    _no_clusters(clusters)
     fa, ha, fb, hb = _checked(judge_a, human_a, judge_b, human_b)
     level = check_confidence(confidence)
     d = ha - hb

@@ -95,3 +95,34 @@ def test_labels_that_differ_by_cluster_are_said(k):
     h = np.where(rng.random(codes.size) < np.where(codes < 3, 0.6, 0.02), f, np.nan)
     sel = selection_check(f, h, clusters=codes)
     assert sel.by_cluster and "differs between clusters" in sel.sentence("alpha")
+
+
+def test_with_clusters_the_stratified_estimate_is_refused_and_the_page_says_the_estimate_is_not_stratified():
+    """Issue 39: the stratified estimate treats questions as independent. Asked for with clusters it is refused in one
+    clear line (what to do instead); a clustered file whose labels look chosen by the verdict keeps the PPI++
+    estimate, not stratified, and its warning says so and that it may be biased (it said "so the estimate is
+    stratified by the verdict" before, with no stratification done)."""
+    from evalstats_core.errors import EvalStatsError
+
+    rng = np.random.default_rng(7)
+    _, f, h = _draw(rng)
+    codes = np.repeat(np.arange(20), 50)
+    with pytest.raises(EvalStatsError, match=r"does not allow for clusters .* ppi_mean\(\.\.\., clusters=\)"):
+        ppi_stratified(f, h, clusters=codes)
+    with pytest.raises(EvalStatsError, match="does not allow for clusters"):
+        ppi_compare_stratified(f, h, f, h, clusters=codes)
+    assert ppi_stratified(f, h) is not None  # unclustered: stratified as before
+    rows = ["question,cluster,model,score,human"]
+    for model, rate in (("alpha", 0.3), ("beta", 0.5)):
+        _, f, h = _draw(rng, rate=rate)
+        rows += [f"q{i},c{i // 50},{model},{int(f[i])},{'' if np.isnan(h[i]) else int(h[i])}" for i in range(f.size)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        d = load(("\n".join(rows) + "\n").encode(), name="audit.csv")
+        a = analyze(d)
+        section = section_for(d, a)
+    assert a.clustered and a.n_clusters == 20
+    assert all(not e.stratified for _, e, _ in section.models)
+    said = [s for s in section.selection if "look chosen by the judge's verdict" in s]
+    assert len(said) == 2 and all("stays the PPI++ one and may be biased" in s for s in said)
+    assert not any("so the estimate is stratified" in s for s in section.selection)
