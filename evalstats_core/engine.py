@@ -805,36 +805,59 @@ def _joined_pairs(side: Any, sql: str, m_of: dict, g_of: dict) -> dict:
 def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict, scale: str,
                 complete: bool = False) -> tuple[list[dict], dict, int]:
     """Every model's and pair's sums per cluster from one pass over the pivot (``es_questions``), fetched as one
-    array per column and placed by cluster index (no Python loop over clusters)."""
+    array per column, :data:`FETCH_ROWS` clusters at a time (:func:`_batches`), and placed by cluster index (no
+    Python loop over clusters)."""
     sql, _ = q.pivot_sums_sql("es_questions", n_models, clustered, scale, complete)
-    v = side.columns(sql)
     g = len(g_of)
-    x = np.fromiter((g_of[c] for c in v["g"].tolist()), dtype=np.int64, count=len(v["g"]))
-    models = []
-    for j in range(n_models):
-        r = {**_empty(g), "lo": math.nan, "hi": math.nan}
-        n = v[f"n_{j}"].astype(np.int64)
-        has = n > 0
-        at = x[has]
-        r["count"][at], r["mean"][at], r["m2"][at] = n[has], v[f"mean_{j}"][has], v[f"m2_{j}"][has]
-        r["not01"][at] = v[f"not01_{j}"][has].astype(np.int64)
-        if has.any():
-            r["lo"], r["hi"] = float(v[f"lo_{j}"][has].min()), float(v[f"hi_{j}"][has].max())
-        r["n"] = int(n.sum())
-        models.append(r)
-    acc: dict[tuple[int, int], dict] = {}
-    for j in range(n_models):
-        for i in range(j):
+    models = [{**_empty(g), "lo": math.nan, "hi": math.nan, "n": 0} for _ in range(n_models)]
+    acc: dict[tuple[int, int], dict] = {(j, i): _new_pair(g) for j in range(n_models) for i in range(j)}
+    partial = 0
+    for v in _batches(side, sql):
+        x = np.fromiter((g_of[c] for c in v["g"].tolist()), dtype=np.int64, count=len(v["g"]))
+        for j, r in enumerate(models):
+            n = v[f"n_{j}"].astype(np.int64)
+            has = n > 0
+            at = x[has]
+            r["count"][at], r["mean"][at], r["m2"][at] = n[has], v[f"mean_{j}"][has], v[f"m2_{j}"][has]
+            r["not01"][at] = v[f"not01_{j}"][has].astype(np.int64)
+            if has.any():
+                lo, hi = float(v[f"lo_{j}"][has].min()), float(v[f"hi_{j}"][has].max())
+                r["lo"] = lo if math.isnan(r["lo"]) else min(r["lo"], lo)
+                r["hi"] = hi if math.isnan(r["hi"]) else max(r["hi"], hi)
+            r["n"] += int(n.sum())
+        for (j, i), p in acc.items():
             k = f"{j}_{i}"
-            p = acc[(j, i)] = _new_pair(g)
             has = v[f"count_{k}"] > 0
             at = x[has]
             for key in _PAIR_KEYS:
                 p[key][at] = v[f"{key}_{k}"][has].astype(p[key].dtype)
             if has.any():
-                p["diff_min"], p["diff_max"] = float(v[f"d_lo_{k}"][has].min()), float(v[f"d_hi_{k}"][has].max())
-    partial = int(np.nansum(v["partial"])) if len(v["partial"]) else 0
+                lo, hi = float(v[f"d_lo_{k}"][has].min()), float(v[f"d_hi_{k}"][has].max())
+                p["diff_min"] = lo if math.isnan(p["diff_min"]) else min(p["diff_min"], lo)
+                p["diff_max"] = hi if math.isnan(p["diff_max"]) else max(p["diff_max"], hi)
+        partial += int(np.nansum(v["partial"])) if len(v["partial"]) else 0
     return models, acc, partial
+
+
+#: Rows of per-cluster sums fetched at once (issue 44.2): with many clusters (750,000 string ids) one fetch held
+#: the whole result twice over (the engine's and numpy's) beside the arrays it is placed in.
+FETCH_ROWS = 1 << 17
+
+
+def _batches(side: Any, sql: str) -> Any:
+    """The result of ``sql`` as dicts of one array per column (``side.columns``), at most :data:`FETCH_ROWS` rows
+    each: on DuckDB kept as a numbered temporary table (the engine's memory, bounded and spilled to disk, not
+    Python's) and fetched by ranges of the number; on Spark in one fetch."""
+    if side.dialect is not q.DUCKDB:
+        yield side.columns(sql)
+        return
+    side.keep("es_fetch", f"SELECT ROW_NUMBER() OVER () - 1 AS es_i, * FROM ({sql}) es_s")
+    try:
+        (n,), = side.run("SELECT COUNT(*) FROM es_fetch")
+        for lo in range(0, int(n), FETCH_ROWS):
+            yield side.columns(f"SELECT * EXCLUDE (es_i) FROM es_fetch WHERE es_i >= {lo} AND es_i < {lo + FETCH_ROWS}")
+    finally:
+        side.run("DROP TABLE IF EXISTS es_fetch")
 
 
 def _finish_pairs(acc: dict, names: list[str], g: int, model_sums: list) -> list[dict]:
