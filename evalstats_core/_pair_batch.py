@@ -36,11 +36,15 @@ from .errors import EvalStatsError
 from .pair_mover import _cell_weights, _cells, _ends, disagreement_df, row_dots
 from .pair_proportions import (
     _BISECT_STEPS,
+    T_SKEW_ROOM,
     _tango_z,
     continuity_correction,
+    discordance_spread,
     discordant_cells,
     pair_t,
     paired_proportion_p,
+    t_skew_error,
+    t_within_worst_case,
 )
 
 __all__ = ["binary_pair_intervals", "cell_mover_ps", "tango_intervals"]
@@ -153,16 +157,15 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
     only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
     b, c, size = only_a, only_b, np.asarray(n, dtype=np.float64)
     n_pairs = b.size
-    mover = mover_ps = None
+    n_given = size
+    mover = mover_ps = spreads = None
     if sizes is not None:
         args = (only_a, only_b, se, se_naive, df, sizes, resid_sums, discordant, cells)
-        scale, nus, mover, mover_ps = _clustered_kept(memo, args)
+        scale, nus, mover, mover_ps, spreads = _clustered_kept(memo, args)
         crit = [pair_t(nu, level) for nu in nus]
-        if all(math.isfinite(nu) for nu in nus):
-            scale = scale * (z_for(level) / np.array(crit)) ** 2
-        else:  # never with clusters (the df is finite); kept as the scalar rule has it
-            scale = np.array([s * (z_for(level) / t) ** 2 if math.isfinite(nu) else s
-                              for s, t, nu in zip(scale, crit, nus, strict=True)])
+        # pair by pair, as the scalar rule (numpy's scalar power and an array's square may differ in the last bit)
+        scale = np.array([s * (z_for(level) / t) ** 2 if math.isfinite(nu) else s
+                          for s, t, nu in zip(scale, crit, nus, strict=True)])
         b, c, size = b * scale, c * scale, size * scale
     cc = continuity_correction(b, c) if sizes is None else np.zeros(b.shape)  # without clusters (the scalar rule)
     low, high = tango_intervals(b, c, size, confidence=level, correction=cc)
@@ -180,8 +183,21 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
         low, high = np.maximum(low, w_low), np.minimum(high, w_high)
         ps = [min(x, float(y)) if math.isfinite(x) and math.isfinite(y) else x for x, y in zip(ps, w_ps, strict=True)]
     kind = "tango" if sizes is None else "tango-effective"
+    kinds = [kind] * n_pairs
+    if spreads is not None:  # where the rule reads the CR2 t interval (as the scalar rule, pair by pair)
+        ses, dfs = np.broadcast_to(np.asarray(se, dtype=np.float64), (n_pairs,)), np.broadcast_to(
+            np.asarray(df, dtype=np.float64), (n_pairs,))
+        room = T_SKEW_ROOM * (1.0 - level) / 2.0
+        for p in range(n_pairs):
+            se_p, df_p = float(ses[p]), float(dfs[p])
+            if se_p > 0.0 and math.isfinite(df_p) and t_skew_error(*spreads[p], float(n_given[p]), float(low[p]),
+                                                                   float(high[p]), level) <= room:
+                low[p], high[p], ps[p] = t_within_worst_case(float(only_a[p]), float(only_b[p]), float(n_given[p]),
+                                                             se_p, df_p, level,
+                                                             (float(w_low[p]), float(w_high[p]), w_ps[p]))
+                kinds[p] = "normal"
     for p in range(n_pairs):
-        out.append((float(low[p]), float(high[p]), ps[p], kind))
+        out.append((float(low[p]), float(high[p]), ps[p], kinds[p]))
     return out
 
 
@@ -201,7 +217,7 @@ def _worst_cases(only_a: np.ndarray, only_b: np.ndarray, sizes: Any, level: floa
 _KEPT_BATCHES = 16  # batches of pairs whose clusters' part is kept per FileSums (one per baseline, or all pairs)
 
 
-def _clustered_kept(memo: dict | None, args: tuple) -> tuple[np.ndarray, list[float], list | None, Any]:
+def _clustered_kept(memo: dict | None, args: tuple) -> tuple[np.ndarray, list[float], list | None, Any, Any]:
     """:func:`_clustered_part` of ``args``, kept in ``memo`` under the identity of the arrays ``args`` holds (kept
     in the entry, so an identity is never reused while kept) and the bytes of its counts, SEs and df; at most
     :data:`_KEPT_BATCHES` entries (then the oldest goes). Nothing in it depends on the confidence level."""
@@ -224,11 +240,12 @@ def _clustered_kept(memo: dict | None, args: tuple) -> tuple[np.ndarray, list[fl
 
 
 def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, sizes: np.ndarray, resid_sums: Any,
-                    discordant: Any, cells: Any = None) -> tuple[np.ndarray, list[float], list | None, Any]:
+                    discordant: Any, cells: Any = None) -> tuple[np.ndarray, list[float], list | None, Any, Any]:
     """What :func:`binary_pair_intervals` derives from the clusters before the confidence level: every pair's
     ``1 / deff`` (before the ``(z / t)^2`` shrinkage), its df (:func:`~evalstats_core.pair_mover.disagreement_df`),
     the MOVER's two cells (:func:`~evalstats_core.pair_mover._cells`; None without the clusters' sums) and its
-    p-value at 0 (:func:`cell_mover_ps`). ``cells``: each pair's exact counts per
+    p-value at 0 (:func:`cell_mover_ps`), and each pair's disagreements and their spread
+    (:func:`~evalstats_core.pair_proportions.discordance_spread`; None without the clusters' sums). ``cells``: each pair's exact counts per
     cluster of questions only A and only B got right, read instead of
     :func:`~evalstats_core.pair_proportions.discordant_cells` of ``resid_sums`` and ``discordant`` (which gives
     them to rounding, then made whole by :func:`~evalstats_core.pair_mover.whole_counts`: the same numbers)."""
@@ -252,17 +269,18 @@ def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, s
     fewest = disagreement_df(math.inf, sz, resid, disc, whole=cells is not None)  # exact cells: whole already
     design = np.asarray(df, dtype=np.float64)  # every pair's at once: the same elementwise min and clip
     nus = np.broadcast_to(np.clip(np.minimum(design, fewest), 1.0, design), (n_pairs,)).tolist()
-    mover = mover_ps = None
+    mover = mover_ps = spreads = None
     if resid is not None and disc is not None:
         if cells is None:
             only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
+        spreads = [discordance_spread(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]  # one file's each
         weights = _cell_weights(sz)  # one cluster-size vector for every pair of the batch
         stacked = _cells(only_a_g, only_b_g, sz, weights, dot=row_dots)  # every pair's cells at once, row by row
         mover = [tuple(v[p] for v in stacked) for p in range(n_pairs)]
         mover_ps = cell_mover_ps(mover, np.array(nus))
         mover_ps.setflags(write=False)
     scale.setflags(write=False)  # shared by later calls (and sessions): read, never written
-    return scale, nus, mover, mover_ps
+    return scale, nus, mover, mover_ps, spreads
 
 
 def _mover_ksection(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,

@@ -579,8 +579,10 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
                             mcnemar_p=mc[4],
                             interval=(normal_label(method, cl) if c.interval == "normal"
                                       else INTERVAL_LABELS[_label_key(c.interval, only)])))
-        for i, (low, high, p_value, _) in zip(waiting, pair_rules(pending, confidence, fs.memo), strict=True):
+        for i, (low, high, p_value, kind) in zip(waiting, pair_rules(pending, confidence, fs.memo), strict=True):
             raw[i].update(ci_low=math.ldexp(low, e), ci_high=math.ldexp(high, e), p_value=p_value)
+            if kind == "normal":  # the clustered 0/1 rule read the CR2 t interval (pair_proportions.t_skew_error)
+                raw[i].update(interval=normal_label(method, True))
     adjusted = _adjust([r["p_value"] for r in raw], adjust)
     pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
 

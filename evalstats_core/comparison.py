@@ -75,7 +75,8 @@ def compare(
         ``"auto"`` with ``method="cr2"`` and paired 0/1 scores, at any count of discordant questions
         (with clusters on effective counts, :func:`~evalstats_core.pair_proportions.binary_pair_interval`):
         Tango's score interval and test on the discordant counts (without clusters continuity-corrected
-        by ``min(1, discordant / 10)`` answers), which never has zero
+        by ``min(1, discordant / 10)`` answers; with clusters the CR2 t interval where the disagreements are
+        many and spread enough for t, ``interval`` then ``"normal"``), which never has zero
         width and stays inside [-1, 1] (two models that agree on 30 questions: about +-11.4 points).
         ``"normal"``: always ``diff -/+ t(df) se``.
 

@@ -20,8 +20,16 @@ by default) and reads its interval for ``D = candidate - baseline``:
   margin on 7 of 9 clustered designs of scores that are not 0/1 (4-40 clusters; 2.5-2.7% with 60-160),
   against the 2.5% promised; on the 96% end 1.4-2.3% (2.0-2.2% with 60-160). The price: 1-4 points fewer
   passes when the two models are equal, 0-7 at a true gain of one margin (``bench/bench_gate14_clusters.py``,
-  100,000 files a design). Score intervals (Tango, Korn-Graubard) are not touched: the clustered 0/1 gate
-  passed at most 1% of such files on them. On two clusters it never passes (:data:`TWO_CLUSTERS`: the
+  100,000 files a design). A clustered 0/1 pair read on the score rule (Tango on effective counts with the MOVER
+  union) needs its own stricter end, the rule's interval at one-sided ``CLUSTERED_SCORE_PASS_SHARE * (1 -
+  confidence) / 2`` (the 98.5% interval at 95%): on MMLU's 57 subjects at 97-99% accuracy with the disagreements
+  bunched in a few subjects, drops of exactly the margin passed 1.0-3.9% of files on the 95% end (issue 45
+  measured 5.73% through ``gate``), and pass 0.05-1.95% with it (2,000 files a design, Monte Carlo SE 0.35
+  points; ``bench/results/zeroone_gate_after_2000.txt``, ``..._before_2000.txt``). The price there: a candidate
+  truly one margin better passes 60-80% of the time instead of 65-83%, an equal one 12-37% instead of 28-55%.
+  On the 44 held-out designs of ``bench/bench_zeroone.py --quick`` (12-60 clusters, 55-99% accuracy; 400 files
+  each, SE 0.78 points) the gate's false pass is at most 3.25% (one design, where the rule reads CR2 t; 1.3 SE
+  above 2.5%) and below 2.5% on the other 43. On two clusters it never passes (:data:`TWO_CLUSTERS`: the
   clustered SE then rests on one number; with one cluster five times the other, 2.4-2.7% of drops at the
   margin passed even at the 96% end, against 5-11% of files with no drop or a gain).
 * **regression** (exit 1): the whole interval lies below 0 -- the candidate is significantly worse (and,
@@ -65,9 +73,10 @@ from .human_labels import detect_human_col
 from .passk import check_ks, pass_at_section
 from .power import sample_size, sample_size_t
 from .sums import FileSums
-from .vocabulary import normal_label
+from .vocabulary import INTERVAL_LABELS, normal_label
 
-__all__ = ["GateResult", "gate", "gate_pass_at_k", "EXIT_CODES", "parse_margin", "MOST_NEEDED", "CLUSTERED_PASS_SHARE", "TWO_CLUSTERS"]
+__all__ = ["GateResult", "gate", "gate_pass_at_k", "EXIT_CODES", "parse_margin", "MOST_NEEDED", "CLUSTERED_PASS_SHARE",
+           "CLUSTERED_SCORE_PASS_SHARE", "TWO_CLUSTERS"]
 
 #: With clusters (the CR2 t interval, Satterthwaite df) a pass needs the lower end of the interval whose one-sided
 #: error is this share of the gate's ``(1 - confidence) / 2``: 2% for 2.5%, the 96% interval's lower end at the
@@ -75,6 +84,14 @@ __all__ = ["GateResult", "gate", "gate_pass_at_k", "EXIT_CODES", "parse_margin",
 #: 95% end alone, on clustered scores that are not 0/1 with 4 to 160 clusters (its own second-order error); on the
 #: 96% end 1.4-2.3% (bench/bench_gate14_clusters.py, 40,000-100,000 files a design).
 CLUSTERED_PASS_SHARE = 0.8
+#: With clusters, a 0/1 pair read on the score rule (Tango on effective counts with the MOVER union,
+#: :func:`~evalstats_core.pair_proportions.binary_pair_interval`) passes only if the rule's interval at one-sided
+#: level ``CLUSTERED_SCORE_PASS_SHARE * (1 - confidence) / 2`` (the 98.5% interval at the default 95%) also lies above
+#: ``-margin``: on the 95% end alone, drops of exactly the margin passed 5.1-6.3% of files on MMLU's 57 subjects at
+#: 97-99% accuracy (ICC 0.1-0.3 of the disagreement rate; issue 45 measured 5.73% through ``gate``), where the
+#: disagreements sit in a few subjects and a file that misses them shows too small a drop
+#: (``bench/bench_zeroone.py``, ``bench/results/zeroone_gate_*.txt``).
+CLUSTERED_SCORE_PASS_SHARE = 0.3
 #: Why the gate never passes on two clusters (the CR2 t interval): the clustered SE then rests on one number.
 TWO_CLUSTERS = ("with 2 clusters the clustered standard error rests on a single number (how far apart the two "
                 "clusters' differences lie), so no interval from it can rule out a drop beyond the margin: in "
@@ -198,6 +215,13 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
         verdict = "inconclusive"  # the pass would rest on a lower end the scores' skewness makes unreliable
     strict = _stricter(c, level) if unbounded is None else None
     two = TWO_CLUSTERS if verdict == "pass" and strict is not None and c.n_clusters == 2 else None
+    if verdict == "pass" and strict is None and unbounded is None and _score_rule(c):  # its own stricter end
+        score_level = 1.0 - CLUSTERED_SCORE_PASS_SHARE * (1.0 - level)
+        again = (analyze_sums(sums, baseline=baseline, confidence=score_level, method=method,
+                              use_clusters=use_clusters, adjust="none", interval="auto") if sums is not None else
+                 analyze(table, baseline=baseline, confidence=score_level, method=method, use_clusters=use_clusters,
+                         adjust="none", interval="auto"))
+        strict = (score_level, next(p for p in again.comparisons if p.model == candidate).ci_low)
     if verdict == "pass" and strict is not None and (two is not None or not strict[1] > -m):
         verdict = "inconclusive"  # CR2's end alone passes slightly more than (1 - level) / 2 of drops at the margin
     needed = (_needed(c, m, level, power, strict, method)
@@ -349,6 +373,11 @@ def _stricter(c: Any, level: float) -> tuple[float, float] | None:
         return None
     strict = 1.0 - CLUSTERED_PASS_SHARE * (1.0 - level)
     return strict, c.diff - t_crit(strict, c.df) * c.se
+
+
+def _score_rule(c: Any) -> bool:
+    """Whether ``c`` is a clustered 0/1 pair read on the score rule (Tango on effective counts, the MOVER union)."""
+    return c.n_clusters is not None and c.interval == INTERVAL_LABELS["tango-effective"]
 
 
 #: A margin within this fraction of the largest drop possible is as large as it (it prints as the same number of

@@ -131,32 +131,28 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     out = {"t": tt}
     resid = only_a - only_b - sizes * diff[:, None]
     disc = only_a + only_b
-    nu_previous = disagreement_df(df, sizes, resid, disc, count_clusters=False)
+    nu_previous = disagreement_df(df, sizes, resid, disc, count_clusters=False, calibrated=False)
     for name in ("old", "previous", "threshold", "default"):
         if name == "old":
             scale = pair_effective_scale(se, se_naive, df, sizes, confidence=confidence)
         elif name == "previous":
             deff_scale = pair_effective_scale(se, se_naive, np.inf, sizes, confidence=confidence)
             scale = deff_scale * (pair_t(np.inf, confidence) / pair_t(nu_previous, confidence)) ** 2
-        else:
-            scale = pair_effective_scale(se, se_naive, df, sizes, resid, disc, confidence=confidence)
+        else:  # issue 20's rules with the df cap of their time (variance_clusters); the default's calibrated
+            scale = pair_effective_scale(se, se_naive, df, sizes, resid, disc, confidence=confidence,
+                                         calibrated=name == "default")
         bs, cs, ns = b * scale, c * scale, n * scale
         use = (bs + cs < FAILURES_FOR_T) | (name == "default")  # the default: no switch to t with clusters
-        if name == "default":  # the same counts and union as the threshold rule's
-            lo, hi = out["union"]
-        else:
-            lo, hi = tango(bs, cs, ns, confidence=confidence)
-        if name == "threshold":
-            nu = disagreement_df(df, sizes, resid, disc)
+        lo, hi = tango(bs, cs, ns, confidence=confidence)
+        if name in ("threshold", "default"):  # the union with the MOVER
+            nu = disagreement_df(df, sizes, resid, disc, calibrated=name == "default")
             m_lo, m_hi, _ = cell_mover_interval(*discordant_cells(b, c, sizes, resid, disc), sizes,
                                                 pair_t(nu, confidence))
             lo, hi = np.minimum(lo, m_lo), np.maximum(hi, m_hi)
-            out["union"] = (lo, hi)
         if name == "default":  # never wider than the design's worst case (binary_pair_interval)
             w_lo, w_hi, _ = worst_case_interval(b, c, sizes, confidence=confidence)
             lo, hi = np.maximum(lo, w_lo), np.minimum(hi, w_hi)
         out[name] = (np.where(use, lo, tt[0]), np.where(use, hi, tt[1]))
-    del out["union"]
     return out
 
 

@@ -9,6 +9,8 @@
 :func:`disagreement_df`        the df of a clustered paired 0/1 comparison (the smallest of the
                                design's, the variance's and the disagreements' cluster counts)
 :func:`variance_clusters`      how many clusters a CR2 variance rests on (Kish's n of its contributions)
+:func:`variance_df`            the df that count calibrates to: ``3 K - 2`` (``G`` for ``G`` normal,
+                               equal clusters; 1 when one cluster holds the variance)
 =============================  ========================================================================
 
 Why. When two models' disagreements come in bursts (a few clusters where one model wins many) the
@@ -36,7 +38,7 @@ from scipy.special import stdtr
 from ._clusters import cr2_factors, hat_complement
 from ._ksection import ksection
 
-__all__ = ["cell_mover_interval", "cell_mover_p", "disagreement_df", "whole_counts"]
+__all__ = ["cell_mover_interval", "cell_mover_p", "disagreement_df", "variance_df", "whole_counts"]
 
 
 def whole_counts(x: Any) -> np.ndarray:
@@ -53,14 +55,16 @@ def whole_counts(x: Any) -> np.ndarray:
 
 
 def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: Any = None, *,
-                    count_clusters: bool = True, whole: bool = False) -> Any:
+                    count_clusters: bool = True, whole: bool = False, calibrated: bool = True) -> Any:
     """Degrees of freedom of a clustered paired 0/1 comparison: the smallest of ``df`` (the design's
-    Satterthwaite df), :func:`~evalstats_core.pair_proportions.variance_clusters` of ``resid_sums`` (how many
-    clusters the variance rests on), Kish's effective number of clusters of the per-cluster
+    Satterthwaite df), :func:`variance_df` of ``resid_sums`` (the df of the number of clusters the variance
+    rests on, calibrated; issue 45: :func:`variance_clusters` itself, about ``(G + 2) / 3`` for ``G`` normal
+    equal clusters, capped 30 equal clusters at 11 and MMLU's 57 subjects at a median of 6), Kish's effective number of clusters of the per-cluster
     ``discordant`` counts, and the number of clusters with a disagreement less one (a mean over ``k``
     clusters has ``k - 1`` df; left out with ``count_clusters=False``, the rule before issue 20's gate
     pass); at least 1, at most ``df``. Arrays ``(reps, G)`` give ``(reps,)``. ``whole``: the ``discordant`` counts
-    are whole numbers already (exact counts), so :func:`whole_counts` is not asked.
+    are whole numbers already (exact counts), so :func:`whole_counts` is not asked. ``calibrated=False``: the
+    uncalibrated :func:`variance_clusters` (the rule before issue 45, for the coverage tables' old rules).
 
     Examples
     --------
@@ -72,7 +76,7 @@ def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: A
         resid_sums if resid_sums is not None else discordant)[:-1]
     nu = np.full(shape, float(df))
     if resid_sums is not None:
-        nu = np.minimum(nu, variance_clusters(resid_sums, sz))
+        nu = np.minimum(nu, variance_df(resid_sums, sz) if calibrated else variance_clusters(resid_sums, sz))
     if discordant is not None:
         m = np.asarray(discordant, dtype=np.float64) if whole else whole_counts(discordant)
         total, square = m.sum(axis=-1), (m * m).sum(axis=-1)
@@ -223,3 +227,24 @@ def variance_clusters(resid_sums: Any, sizes: Any) -> Any:
     square = np.multiply(w, w, out=w).sum(axis=-1)  # w is read no more: its squares in its place
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(square > 0.0, total * total / square, 1.0)
+
+
+def variance_df(resid_sums: Any, sizes: Any) -> Any:
+    """The degrees of freedom :func:`variance_clusters` ``K`` stands for: ``max(1, 3 K - 2)``.
+
+    ``K = (sum_g w_g)^2 / sum_g w_g^2`` counts the clusters a CR2 variance rests on from the realised
+    contributions ``w_g``, and so counts too few: for ``G`` clusters whose sums are normal with one variance
+    ``s^2``, ``w_g = s^2 chi^2_1``, ``E sum w_g^2 = 3 G s^4`` and ``E (sum w_g)^2 = (G^2 + 2 G) s^4``, so ``K`` is about
+    ``(G + 2) / 3`` (11 for 30 equal clusters; a median of 6 on MMLU's 57 subjects, whose CR2 df is 29). Solving
+    for ``G`` gives ``3 K - 2``: ``G`` again where the clusters contribute alike, still 1 where one cluster holds
+    the whole variance (``K = 1``), and between where a few hold most of it. It is a cap: the design's df
+    stays the ceiling (:func:`disagreement_df`). Checked on both tails by ``bench/bench_zeroone.py``.
+
+    Examples
+    --------
+    >>> float(variance_df([1.0, -1.0, 1.0, -1.0], [5, 5, 5, 5])), float(variance_df([4.0, 0, 0, -4.0], [5] * 4))
+    (10.0, 4.0)
+    >>> float(variance_df([4.0, 0.0, 0.0], [5] * 3))
+    1.0
+    """
+    return np.maximum(3.0 * np.asarray(variance_clusters(resid_sums, sizes)) - 2.0, 1.0)

@@ -182,8 +182,9 @@ def test_slide_preset_is_16_9_with_short_title_method_line_and_points():
     svg = slide_svg(chart)
     texts = [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg, re.S)]
     joined = " ".join(texts)
-    # the method line names the interval drawn: clustered 0/1 pairs use Tango's score interval on effective counts
-    assert "multilingual: differences in points" in texts and "Tango score (discordant answers, effective n" in joined
+    # the method line names the interval drawn: this file's clustered 0/1 pairs (many disagreements spread over 250
+    # clusters) are read on CR2 t by the 0/1 rule since issue 45 (before: Tango's score interval on effective counts)
+    assert "multilingual: differences in points" in texts and "CR2 t, clustered on 'cluster'" in joined
     assert "(250 clusters)" in joined
     assert "Difference, points" in joined and "%" not in " ".join(t for t in texts if re.fullmatch(r"[−+\-\d.%]+", t))
     ticks = [t for t in texts if re.fullmatch(r"[−+\-]?\d+(\.\d+)?%?", t)]

@@ -6,11 +6,15 @@ bounded by the design's worst case (:func:`~evalstats_core.pair_proportions.wors
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from evalstats_core import compare
 from evalstats_core.cluster_means import kish_n
+from evalstats_core.pair_coverage import PairDesign, draw_pair_cells
+from evalstats_core.pair_mover import variance_clusters, variance_df
 from evalstats_core.pair_proportions import binary_pair_interval, paired_proportion_ci, worst_case_interval
 
 LABELS = np.repeat(np.arange(30), 20)  # 600 questions in 30 clusters of 20
@@ -60,3 +64,139 @@ def test_the_bound_leaves_an_interval_inside_it_untouched():
     c = compare(a, b, labels)
     w_low, w_high, _ = worst_case_interval(c.only_a, c.only_b, [25] * 40)
     assert w_low < c.ci_low and c.ci_high < w_high
+
+
+# Items 1 and 2: a calibrated df cap, and CR2 t where its skewness error is within the gate's room.
+
+def test_variance_df_is_about_the_clusters_for_normal_equal_clusters():
+    """Kish's count of the CR2 contributions is about (G + 2) / 3 for G normal equal clusters; 3 K - 2 about G."""
+    rng = np.random.default_rng(4501)
+    sums = rng.normal(size=(4000, 30))
+    sums -= sums.mean(axis=1, keepdims=True)  # residual sums of a mean
+    k = variance_clusters(sums, [20] * 30)
+    nu = variance_df(sums, [20] * 30)
+    assert 9.0 < float(np.mean(k)) < 13.0  # (30 + 2) / 3 = 10.7: the old cap
+    assert 26.0 < float(np.mean(nu)) < 34.0
+    assert float(variance_df([5.0, 0.0, 0.0, -5.0], [4] * 4)) == pytest.approx(4.0)  # two clusters hold it
+    assert float(variance_df([5.0, 0.0, 0.0], [4] * 3)) == 1.0
+
+
+def files_of(cells: tuple[np.ndarray, ...], sizes: tuple[int, ...], rows: Any) -> list[tuple[np.ndarray, ...]]:
+    """0/1 vectors (a, b) and labels of the files ``rows`` of per-cluster counts (only A, only B, both right)."""
+    out = []
+    for r in rows:
+        a, b = [], []
+        for g, size in enumerate(sizes):
+            k1, k2, k3 = (int(c[r, g]) for c in cells)
+            rest = size - k1 - k2 - k3
+            a += [1] * k1 + [0] * k2 + [1] * k3 + [0] * rest
+            b += [0] * k1 + [1] * k2 + [1] * k3 + [0] * rest
+        out.append((np.array(a, float), np.array(b, float), np.repeat(np.arange(len(sizes)), sizes)))
+    return out
+
+
+MID = PairDesign(tuple([25] * 40), 0.3, 0.56, 0.6, 0.02)  # 40 clusters of 25, 30% disagreements, ICC 0.02
+CEILING = PairDesign(tuple([25] * 40), 0.02, 0.8, 0.99, 0.3)  # 2% disagreements bunched (ICC 0.3)
+
+
+def test_the_rule_reads_cr2_t_in_the_middle_and_the_score_rule_at_the_ceiling():
+    """Many disagreements spread evenly: compare's interval is CR2 t and p its t-test; bunched and few: the score
+    rule; the batch rule (analyze) gives the same numbers and names the interval it read."""
+    from evalstats_core.analysis import analyze
+    from evalstats_core.data import load, question_scores
+
+    for des, want in ((MID, "normal"), (CEILING, "tango-effective")):
+        cells = draw_pair_cells(des, 3, np.random.default_rng(4502))
+        for a, b, labels in files_of(cells, des.sizes, range(3)):
+            c = compare(a, b, labels)
+            assert c.interval == want
+            t = compare(a, b, labels, interval="normal")
+            if want == "normal":
+                assert (c.ci_low, c.ci_high, c.p_value) == pytest.approx((t.ci_low, t.ci_high, t.p_value), abs=1e-12)
+            assert (c.p_value < 0.05) == (c.ci_low > 0 or c.ci_high < 0)
+            rows = ["question,cluster,A,B"] + [f"q{i},c{g},{x:g},{y:g}" for i, (g, x, y)
+                                               in enumerate(zip(labels, a, b, strict=True))]
+            (pair,) = analyze(question_scores(load(("\n".join(rows) + "\n").encode(), name="z.csv")),
+                              baseline="B").comparisons
+            assert (pair.ci_low, pair.ci_high, pair.p_value) == pytest.approx((c.ci_low, c.ci_high, c.p_value),
+                                                                               abs=1e-12)
+            assert pair.interval.startswith("CR2 t" if want == "normal" else "Tango")
+
+
+def test_the_batch_rule_equals_the_scalar_rule_where_it_reads_t():
+    """Bit for bit, on pairs where the rule reads t and pairs where it does not."""
+    from evalstats_core._clusters import cr2_se, cr2_weights
+    from evalstats_core._estimate import pair_rules
+
+    sizes = np.array([25.0] * 40)
+    n = float(sizes.sum())
+    a_w, df = cr2_weights(sizes, n)
+    rules = []
+    for des in (MID, CEILING):
+        oa, ob, _ = draw_pair_cells(des, 6, np.random.default_rng(4503))
+        for r in range(6):
+            d = (oa[r].sum() - ob[r].sum()) / n
+            resid = oa[r] - ob[r] - sizes * d
+            ssd = oa[r].sum() + ob[r].sum() - n * d * d
+            rules.append((float(oa[r].sum()), float(ob[r].sum()), n, float(cr2_se(resid, a_w, n)),
+                          float(np.sqrt(ssd / (n * (n - 1)))), df, sizes, resid, oa[r] + ob[r]))
+    for confidence in (0.95, 0.9):
+        got = pair_rules(rules, confidence)
+        kinds = {g[3] for g in got}
+        assert kinds == {"normal", "tango-effective"}
+        for rule, g in zip(rules, got, strict=True):
+            want = binary_pair_interval(*rule[:7], confidence=confidence, resid_sums=rule[7], discordant=rule[8])
+            assert g == want
+
+
+@pytest.mark.parametrize(("des", "gap"), [(MID, 0.03), (CEILING, 0.012)])
+def test_coverage_of_the_rule_on_two_designs(des, gap):
+    """Seconds: 400 files of each design with a gap (2.5% one-sided misses have a Monte Carlo SE of 0.8 points)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from bench_zeroone import intervals  # the bench's vectorised files through the production batch rule
+
+    shifted = PairDesign(des.sizes, des.disagree, 0.5 + gap / (2 * des.disagree), des.agree_right, des.icc_disagree)
+    cells = draw_pair_cells(shifted, 400, np.random.default_rng(4504))
+    iv = intervals(cells, shifted.sizes, 0.95)
+    truth = shifted.truth
+    assert np.mean((iv["low"] <= truth) & (truth <= iv["high"])) >= 0.93
+    assert np.mean(iv["high"] < truth) <= 0.04 and np.mean(iv["low"] > truth) <= 0.04
+
+
+# Item 4: the gate on a clustered 0/1 pair read on the score rule also needs the 98% end above -margin.
+
+def test_gate_on_the_score_rule_needs_its_stricter_end_and_agrees_with_the_bench():
+    """Files whose 95% score-rule end clears the margin but whose 98% end does not: ``gate`` is inconclusive and
+    names the 98% end; a file clearing both passes. The bench's vectorised gate decides the same."""
+    import sys
+    from pathlib import Path
+
+    from evalstats_core.data import load
+    from evalstats_core.gating import CLUSTERED_SCORE_PASS_SHARE, gate
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from bench_zeroone import intervals, strict_ends
+
+    assert CLUSTERED_SCORE_PASS_SHARE == 0.3
+    des = PairDesign(tuple([25] * 40), 0.04, 0.5, 0.97, 0.3)  # equal models, 4% disagreements, bunched
+    cells = draw_pair_cells(des, 300, np.random.default_rng(4505))
+    iv = intervals(cells, des.sizes, 0.95)
+    margin = float(np.quantile(-iv["low"][~iv["on_t"]], 0.5))  # half the files clear it at 95%
+    strict = strict_ends(cells, des.sizes, iv, 0.95, margin)
+    held = np.flatnonzero(~iv["on_t"] & (iv["low"] > -margin) & (strict["low"] <= -margin))
+    passed = np.flatnonzero(~iv["on_t"] & (iv["low"] > -margin) & (strict["low"] > -margin))
+    assert held.size and passed.size
+    for r, want in ((held[0], "inconclusive"), (passed[0], "pass")):
+        (a, b, labels), = files_of(cells, des.sizes, [r])
+        rows = ["question,cluster,base,cand"] + [f"q{i},c{g},{y:g},{x:g}" for i, (g, x, y)
+                                                 in enumerate(zip(labels, a, b, strict=True))]
+        g = gate(load(("\n".join(rows) + "\n").encode(), name="g.csv"), baseline="base", candidate="cand",
+                 margin=margin)
+        assert g.verdict == want and g.interval.startswith("Tango")
+        assert g.ci_low == pytest.approx(iv["low"][r], abs=1e-12)
+        assert g.pass_confidence == pytest.approx(0.985) and g.pass_low == pytest.approx(strict["low"][r], abs=1e-12)
+        if want == "inconclusive":
+            assert "98.5% interval's lower end" in g.markdown()
