@@ -11,19 +11,29 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gc
+import inspect
 import io
 import os
+import threading
 import types
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 import streamlit as st
+from streamlit import runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from evalstats_core import report
-from evalstats_core.analysis import ADJUST_LABELS
-from evalstats_core.data import Prepared
+from evalstats_core.analysis import ADJUST_LABELS, analyze, analyze_sums
+from evalstats_core.cli import with_command as cli_command
+from evalstats_core.data import Prepared, file_columns
 from evalstats_core.errors import EvalStatsError
+from evalstats_core.guardrails import guardrails
+from evalstats_core.ranking import rank_models
 from evalstats_core.reading import ReadingOptions
+from evalstats_core.sums import file_sums
 from evalstats_core.vocabulary import INTERVAL_LABELS
 
 from . import examples
@@ -99,9 +109,6 @@ def session_gone():
     """A check for the analysis loop: True once this browser session has disconnected (the tab closed), so
     work for nobody stops (its exception is not cached; a reconnecting tab recomputes). None without a
     server (AppTest, bare mode)."""
-    from streamlit import runtime
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
     ctx = get_script_run_ctx(suppress_warning=True)
     if not runtime.exists() or ctx is None:
         return None
@@ -156,8 +163,6 @@ def by_scope(cache, **kw):
     by their ``repr`` (every field; frozen), not by Streamlit's hashing of the dataclass (through
     ``__reduce__``, 0.5-1.3 ms an argument); and every argument is passed by name, as Streamlit finds a
     positional argument's name through ``inspect.signature`` once per argument and call."""
-    import inspect
-
 
     kw.setdefault("hash_funcs", {ReadingOptions: repr, AnalysisSettings: repr})
 
@@ -182,8 +187,6 @@ def _sums(key: str, roles: Any, _prepared: Prepared):
     """The file's sufficient statistics (:func:`evalstats_core.sums.file_sums`, one pass over the question
     table), kept as they are for the session (an upload) or the server (an example): every setting but the
     wild bootstrap is computed from them without touching the rows again."""
-    from evalstats_core.sums import file_sums
-
     return file_sums(_prepared.table)
 
 
@@ -198,8 +201,6 @@ def _analyze(key: str, roles: Any, opts: AnalysisSettings, _prepared: Prepared):
     """The analysis for ``opts``: from the kept sums (a new confidence level, adjustment, interval or
     baseline costs microseconds per pair), from the rows only for the wild bootstrap. Both give the command
     line's numbers (``analyze(table)`` is ``analyze_sums(file_sums(table))``)."""
-    from evalstats_core.analysis import analyze, analyze_sums
-
     settings = dict(baseline=opts.baseline, **opts.analysis_kw(), should_stop=session_gone())
     try:  # the question table carries the file's roles and notes: the analysis is the command line's
         if opts.wild:
@@ -212,8 +213,6 @@ def _analyze(key: str, roles: Any, opts: AnalysisSettings, _prepared: Prepared):
 @by_scope(st.cache_data, max_entries=16, show_spinner=False)
 def _extras(key: str, roles: Any, opts: AnalysisSettings, method: str, _prepared: Prepared, _analysis, _all_pairs):
     """Guardrails and the ranking (from the all-pairs analysis), computed once per setting."""
-    from evalstats_core.guardrails import guardrails
-
     shown = report.model_intervals(_analysis)
     guards = guardrails(_prepared.dataset, _prepared.table, _analysis, extra_clusters=_prepared.extra_clusters,
                         intervals={r.model: (r.ci_low, r.ci_high) for r in shown.itertuples()},
@@ -223,8 +222,6 @@ def _extras(key: str, roles: Any, opts: AnalysisSettings, method: str, _prepared
 
 def ranking_of(all_pairs):
     """The honest ranking from the all-pairs analysis (its adjusted p-values, at its confidence level)."""
-    from evalstats_core.ranking import rank_models
-
     return rank_models({m.model: m.mean for m in all_pairs.models},
                        [(c.model, c.baseline, c.p_adjusted, c.diff) for c in all_pairs.comparisons],
                        alpha=1.0 - all_pairs.confidence)
@@ -237,8 +234,6 @@ def warm_up() -> None:
     (Altair's and pandas' own first-use set-up, about 0.2 s) while a visitor chooses a file, so the first
     upload does not wait for them (a later import finds them loaded; Python's import lock makes an
     import that starts meanwhile wait for this one, never run twice)."""
-    import threading
-
     one_blas_thread()
 
     def load() -> None:
@@ -267,9 +262,6 @@ def warm_reader() -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        from evalstats_core.data import file_columns
-        from evalstats_core.reading import ReadingOptions
-
         buf = io.BytesIO()
         pq.write_table(pa.table({"question": ["q1", "q1", "q2", "q2"], "model": ["a", "b", "a", "b"],
                                  "score": [1, 0, 1, 1]}), buf)
@@ -290,8 +282,6 @@ def freeze_heap() -> None:
     load), longer than the rerun itself after a new confidence level. Frozen objects are never walked
     again, so the collection after a rerun walks what was made since (a session's files, its caches) and
     still frees what they leave behind."""
-    import gc
-
     gc.collect()
     gc.freeze()
 
@@ -396,7 +386,6 @@ def run(source: Source, reading: Any, settings: dict) -> Results | None:
     models = prepared.table.models
     many = len(models) > ALL_PAIRS_MAX_MODELS
     if many and opts.baseline is None:  # every pair would be too many comparisons to draw: compare with the leader
-        import numpy as np
 
         leader = models[int(np.nanargmax(np.nanmean(prepared.table.scores, axis=0)))]
         pairs = len(models) * (len(models) - 1) // 2
@@ -423,8 +412,6 @@ def with_command(analysis: Any, source: Source, opts: ReadingOptions) -> Any:
     the command line's own (:func:`evalstats_core.cli.with_command`). A bundled example is named by its file's
     path, which the command writes as ``--example NAME`` (as the command line does): a command that reruns from
     any folder."""
-    from evalstats_core.cli import with_command as cli_command
-
     names = source.names
     if str(source.key).startswith(EXAMPLE_PREFIX) and not source.uploaded:
         slug = str(source.key)[len(EXAMPLE_PREFIX):].split(":", 1)[0]

@@ -18,6 +18,7 @@ import streamlit as st
 
 from evalstats_app import shell
 from evalstats_app.workbench import Results, by_scope, esc
+from evalstats_core.charts import analyze as charts
 from evalstats_core.charts import compile_spec
 
 
@@ -44,8 +45,6 @@ def _build_spec(kind: str, frame: Any, percent: bool, confidence: float | None, 
                 paired: bool, order: tuple) -> dict:
     """:func:`_chart_spec` without its cache (a download builds its chart outside the script's thread, where
     a session's cache cannot be read)."""
-    from evalstats_core.charts import analyze as charts
-
     frame = frame() if callable(frame) else frame  # a callable: the frame is built when needed only
     # the forests and the cluster bars from a template compiled once per shape (charts._template): a new
     # confidence level or adjustment fills in numbers and titles instead of compiling Altair again

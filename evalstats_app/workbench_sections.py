@@ -10,6 +10,7 @@ import json
 import math
 import re
 import textwrap
+import zipfile
 from typing import Any
 
 import pandas as pd
@@ -37,7 +38,7 @@ from evalstats_core.data import Prepared
 from evalstats_core.display import models_frame
 from evalstats_core.errors import CLUSTERING_COST, DEFF_BELOW_ONE, SKEWED_LOWER_END, EvalStatsError
 from evalstats_core.escape import elide_spec
-from evalstats_core.planning import describe, plan_from_pilot
+from evalstats_core.planning import describe, pair_pilot, plan_from_pilot
 from evalstats_core.report import csv_safe, method_line, summary_lines, verdicts
 from evalstats_core.report_html import html_report
 from evalstats_core.vocabulary import Formatter
@@ -48,8 +49,6 @@ def _pilot(key: str, roles: tuple, design: tuple, pair: tuple, _prepared: Prepar
     """The file's part of one pair's plan (:func:`~evalstats_core.planning.pair_pilot`: estimates, df, the
     calibration's Imhof inversions), kept as it is (``cache_resource``: it holds a function) while the effect,
     the test's size or the power change; the error's words when the pair cannot be planned."""
-    from evalstats_core.planning import pair_pilot
-
     try:
         return pair_pilot(_prepared.dataset, _prepared.table, _analysis, pair[0], pair[1])
     except EvalStatsError as exc:
@@ -289,8 +288,6 @@ def why_section(content, source: Source, prepared: Prepared, roles_key: tuple, r
 
 def _zip(files: dict[str, str]) -> bytes:
     """A ZIP of text files (each CSV table its own file, so any spreadsheet or pandas reads it)."""
-    import zipfile
-
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, body in files.items():

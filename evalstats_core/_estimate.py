@@ -51,6 +51,7 @@ from ._in_unit import NOT_IN_UNIT, InUnit
 from ._pair_batch import binary_pair_intervals
 from ._results import _SCORE_UNITS, Comparison, Summary
 from ._sums_groups import binary_moments, binary_pair_moments
+from .bounded_unclustered import bounded_mean_t_interval, bounded_pair_interval
 from .cluster_means import cluster_means_ci, few_clusters_worth
 from .errors import EvalStatsError
 
@@ -131,8 +132,6 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         if chosen is not None:
             low, high, kind = chosen
     elif interval == "auto" and method == "cr2" and not clustered and in_unit.possible and se > 0.0:
-        from .bounded_unclustered import bounded_mean_t_interval  # near 0% or 100%
-
         chosen = bounded_mean_t_interval(mu, se, n, ss, (low, high), confidence=confidence,
                                          in_unit=in_unit)
         if chosen is not None:
@@ -289,7 +288,6 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
             low = high = p = math.nan
             kind = "tango-effective" if clustered else "tango"
     elif in_unit.possible and paired and not clustered and interval == "auto" and cr2 and se > 0.0:  # [0, 1]
-        from .bounded_unclustered import bounded_pair_interval
 
         low, high, p, kind = bounded_pair_interval(ma, mb, squares, n, (low, high, p), confidence=confidence,
                                                    in_unit=in_unit, m3=m3_diff)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .analysis import SE_RATIO_FLAG, below_plain_sentence
+from .escape import escape_markdown
 from .vocabulary import INTERVAL_LABELS, level, se_method_label, signed_zero_free
 
 __all__ = ["GateResult", "MOST_NEEDED", "EXIT_CODES"]
@@ -296,8 +297,6 @@ class GateResult:
     def markdown(self, respell: Callable[[str], str] | None = None) -> str:
         """A short Markdown summary for a CI log or a pull-request comment (``respell``: as for
         :meth:`margin_words`; the command line passes :func:`~evalstats_core.flags.for_cli`)."""
-        from .report import escape_markdown
-
         level = self._level(self.confidence)
         how = se_method_label(self.method, "the cluster column" if self.n_clusters is not None else None)
         how = (how.replace("clustered on 'the cluster column'", "clustered") + f", {self.df:.1f} df"
@@ -346,7 +345,6 @@ class GateResult:
 
         if self.se_plain is None or not (self.se * SE_RATIO_FLAG < self.se_plain):
             return []
-        from .escape import escape_markdown
 
 
         c = type("Pair", (), {"model": self.candidate, "baseline": self.baseline, "se": self.se,

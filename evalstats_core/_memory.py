@@ -12,6 +12,7 @@ It is called by the command line only (a process it owns), for files of 1 MB or 
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 from collections.abc import Iterable
@@ -40,7 +41,6 @@ def tune_for(paths: Iterable[str]) -> bool:
         return _done[0]
     if not sys.platform.startswith("linux") or not any(_size(p) >= LARGE for p in paths):
         return False
-    import ctypes
 
     try:
         mallopt = ctypes.CDLL(None).mallopt

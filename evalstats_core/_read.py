@@ -28,6 +28,7 @@ import io
 import json
 import os
 import stat
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -176,8 +177,6 @@ def _decompress(data: bytes, label: str, ext: str, limits: Limits) -> tuple[byte
     if is_bundle(data):
         return data, ".bundle"  # an analysis bundle: read by its own reader (evalstats_core.bundle)
     if kind is None and data.startswith(b"PK\x03\x04") and ext == ".zip":
-        import zipfile
-
         try:
             with zip_archive(data, release=True) or zipfile.ZipFile(io.BytesIO(data)) as zf:
                 members = [i for i in zf.infolist() if not i.is_dir()]

@@ -29,14 +29,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, check_method
+from ._estimate import comparison_from, pair_rules, scaled, summary_from
+from ._in_unit import InUnit
 from ._results import notebook_view
+from ._table import arrow_of
 from ._validate import check_confidence
+from .bounded_reach import reach_notes
 from .cluster_means import kish_n
+from .comparison import _mcnemar as mcnemar_cells
 from .data import Dataset, QuestionTable, load, question_scores
 from .errors import DEFF_BELOW_ONE, EvalStatsError, EvalStatsWarning, Note
 from .intervals import _model_interval
 from .passk import PassAtSection, pass_at_section
-from .sums import FileSums, two_model_sums
+from .sums import FileSums, file_sums, two_model_sums
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, normal_label  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:  # pandas is imported when a frame is asked for: the command line's reports never need one
@@ -340,8 +345,6 @@ def _adjust(p: list[float], method: str) -> list[float]:
 
 
 def _is_frame(data: Any) -> bool:
-    from ._table import arrow_of
-
     return not isinstance(data, (str, bytes)) and arrow_of(data) is not None
 
 
@@ -427,7 +430,6 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
     _check_choices(method, adjust, interval)
     if baseline is not None and baseline not in table.models:
         _check_baseline(table.models, baseline, table.name)
-    from .sums import file_sums
 
     res = analyze_sums(file_sums(table), baseline=baseline, confidence=confidence, paired=paired,
                        use_clusters=use_clusters, adjust=adjust, method=method, interval=interval,
@@ -494,10 +496,6 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
     Nothing here is proportional to the number of questions: a new confidence level, adjustment or interval
     choice costs a few microseconds per model and pair.
     """
-    from ._estimate import comparison_from, pair_rules, scaled, summary_from
-    from ._in_unit import InUnit
-    from .comparison import _mcnemar as mcnemar_cells
-
     confidence = check_confidence(confidence)
     _check_choices(method, adjust, interval)
     models = sums.models
@@ -588,7 +586,6 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
 
     warn += warnings_for(sums, rows, pairs, clustered=clustered, paired=paired, method=method)
     if paired:  # a skewed pair's lower end that Hall's capped correction leaves unreliable (the gate's reason)
-        from .bounded_reach import reach_notes
 
         warn += reach_notes(sums, pairs, confidence)
     if clustered and paired:  # a clustered SE of a difference below the plain one: say what it means

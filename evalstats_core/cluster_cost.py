@@ -19,8 +19,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ._estimate import scaled, summary_from
 from ._in_unit import InUnit
 from .errors import CLUSTERING_COST, Note
+from .intervals import _model_interval
+from .sums import FileSums, file_sums
 from .vocabulary import normal_label
 
 __all__ = ["COST_PREFIX", "FEW_CLUSTERS", "ClusterCost", "clustering_cost", "cost_sentence"]
@@ -81,10 +84,6 @@ def clustering_cost(table: Any, rows: Any, *, confidence: float, method: str, in
     list of ClusterCost
         Empty unless some model is clustered on fewer than :data:`FEW_CLUSTERS` clusters.
     """
-    from ._estimate import scaled, summary_from
-    from .intervals import _model_interval
-    from .sums import FileSums, file_sums
-
     if not any(r.n_clusters is not None and r.n_clusters < FEW_CLUSTERS for r in rows):
         return []  # no model on few clusters (the usual file): no merge, no sums
     sums = table if isinstance(table, FileSums) else file_sums(table)

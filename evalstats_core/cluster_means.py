@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from scipy.special import expit, roots_jacobi, stdtr
 
 from ._results import Interval
 from ._validate import check_confidence
@@ -69,7 +70,6 @@ def few_clusters_worth(sizes: Any) -> bool:
 @lru_cache(maxsize=256)
 def _q(shares: tuple[float, ...], level: float) -> float:
     from scipy.optimize import brentq
-    from scipy.special import roots_jacobi, stdtr
 
     f = np.asarray(shares)
     g = f.size
@@ -188,8 +188,6 @@ def logit_cluster_means_ci(successes: Any, sizes: Any, *, confidence: float = 0.
     >>> [round(v, 3) for v in logit_cluster_means_ci([855, 46, 47], [900, 50, 50])]
     [0.889, 0.976]
     """
-    from scipy.special import expit
-
     x = np.asarray(successes, dtype=np.float64)
     sz = np.asarray(sizes, dtype=np.float64)
     f = sz / sz.sum()

@@ -34,7 +34,10 @@ from ._dataset import Dataset
 from ._extra import extra_columns, file_columns
 from ._json_records import is_records, records_table
 from ._question_table import QuestionTable, question_scores
+from ._read import source_of
 from ._records import Records, concat
+from ._small_csv import read_small
+from ._table import arrow_of, opened_arrow, read_table
 from ._validator import validate as _fields
 from .errors import EvalStatsError
 from .limits import Limits
@@ -63,8 +66,6 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
              "cluster": o.get("cluster_col")}
     if opened is not None:
-        from ._table import read_table
-
         return read_table(None, label, ext, limits, opened=opened, format=o.get("format"), given=given,
                           ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
 
@@ -92,13 +93,11 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
 
         data, ext = read_bundle(data, limits).data, ".parquet"
     else:  # a CSV of a few MB: the stdlib's reader, no pyarrow or pandas (None: anything it does not take)
-        from ._small_csv import read_small
 
         records = read_small(data, label, ext, limits, format=o.get("format"), given=given,
                              ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
         if records is not None:
             return records
-    from ._table import read_table
 
     return read_table(data, label, ext, limits, format=o.get("format"), given=given,
                       ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
@@ -107,8 +106,6 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
 def _read_records(data: bytes, label: str, path: Any, limits: Limits, o: dict) -> Records:
     """JSON records (:mod:`evalstats_core._json_records`) through the table reader: a CSV's roles and errors,
     its words for JSON ("keys", "record")."""
-    from ._table import opened_arrow, read_table  # light: no pyarrow or pandas until used (as in load)
-
     table, notes, resample = records_table(data, label, limits, metric=o.get("metric"), model=o.get("model_name"),
                                            path=path)
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
@@ -192,7 +189,6 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     o = {k: v for k, v in locals().items() if k not in ("source", "name", "limits")}
     _check_choices(duplicates, mixed_scales)
     limits = limits or Limits.from_env()
-    from ._table import arrow_of, opened_arrow, read_table  # light: no pyarrow or pandas until used
 
     table = None if isinstance(source, str | bytes | bytearray | memoryview | os.PathLike) else arrow_of(source)
     if table is not None:  # a DataFrame or an Arrow table: the same column rules as a Parquet file
@@ -201,7 +197,6 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
         records = read_table(None, label, ".parquet", limits, opened=opened_arrow(table, label, limits),
                              format=format, given=given, ignore_cols=tuple(ignore_cols), resample_col=resample_col)
         return validate(records, o)
-    from ._read import source_of
 
     data, label, ext, opened = source_of(source, name, limits)
     path = source if isinstance(source, str | os.PathLike) else None
@@ -265,7 +260,6 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
     from .importers.lm_eval import name_runs, pair_results
 
     sources, named, docs = pair_results(sources)
-    from ._read import source_of
 
     parts = []
     for k, source in enumerate(sources):

@@ -25,7 +25,10 @@ from typing import Any
 
 import pandas as pd
 
+from . import report
 from .errors import EvalStatsError
+from .ranking import rank_models
+from .report import differences_frame, escape_markdown, matrix_frame, method_line, model_intervals, render
 
 __all__ = ["CHARTS", "analysis_html", "analysis_markdown", "chart", "models_frame", "result_html",
            "result_markdown"]
@@ -48,8 +51,6 @@ def _html_table(frame: pd.DataFrame) -> str:
 
 def analysis_html(analysis: Any) -> str:
     """The analysis as HTML: the workbench's tables (same labels, same numbers), verdicts and warnings."""
-    from . import report
-
     parts = [f"<h4>Results: {_esc(analysis.name)}</h4>",
              f"<p>{_esc(report.method_line(analysis))}</p>",
              _html_table(report.models_display(analysis, report.model_intervals(analysis)))]
@@ -64,8 +65,6 @@ def analysis_html(analysis: Any) -> str:
 
 def analysis_markdown(analysis: Any) -> str:
     """The analysis as the command line's Markdown report (``evalbars analyze FILE``)."""
-    from .report import render
-
     return render(analysis, "markdown")
 
 
@@ -96,8 +95,6 @@ def result_html(result: Any) -> str:
 
 def result_markdown(result: Any) -> str:
     """A Summary or Comparison as a one-row Markdown table."""
-    from .report import escape_markdown
-
     head, cells = _result_row(result)
     return ("| " + " | ".join(head) + " |\n|" + " --- |" * len(head) + "\n| "
             + " | ".join(escape_markdown(c) for c in cells) + " |\n")
@@ -107,7 +104,6 @@ def _ranking(analysis: Any) -> Any:
     """The workbench's ranking of an all-pairs analysis (None with a baseline or one model)."""
     if analysis.baseline is not None or len(analysis.models) < 2:
         return None
-    from .ranking import rank_models
 
     return rank_models({m.model: m.mean for m in analysis.models},
                        [(c.model, c.baseline, c.p_adjusted, c.diff) for c in analysis.comparisons],
@@ -123,8 +119,6 @@ def models_frame(analysis: Any, ranking: Any = None) -> pd.DataFrame:
     ranked here; an analysis against one baseline has no ranking (every pair is not compared), so its
     frame has neither column.
     """
-    from .report import model_intervals
-
     intervals = model_intervals(analysis)
     ranking = ranking if ranking is not None else _ranking(analysis)
     if ranking is None:
@@ -147,7 +141,6 @@ def chart(analysis: Any, kind: str = "models") -> Any:
     if kind not in CHARTS:
         raise EvalStatsError(f"chart kind {kind!r} is not one of {', '.join(CHARTS)}")
     from .charts import analyze as charts
-    from .report import differences_frame, matrix_frame, method_line
 
     percent = analysis.unit == "percent"
     if kind == "models":

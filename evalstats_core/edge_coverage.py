@@ -30,6 +30,7 @@ from scipy.special import bdtr, betaincinv, expit, logit, ndtri, stdtrit
 
 from ._clusters import cr2_factors, cr2_se, cr2_weights, t_crit
 from .betabinomial import betabinomial_profile_ci
+from .bounded_means import _PHI_FLOOR, whole_question_counts
 from .cluster_means import cluster_means_ci, few_clusters_worth, logit_cluster_means_ci
 from .clustering import summarize
 from .comparison import compare
@@ -331,8 +332,6 @@ def clustered_mean_intervals(means: np.ndarray, sizes: np.ndarray, conf: float =
     half = t_crit(conf, df) * se
     tt = (m - half, m + half)
     if m2 is not None:
-        from .bounded_means import _PHI_FLOOR, whole_question_counts
-
         between = (sizes * (means - m[:, None]) ** 2).sum(axis=1)
         room = n * m * (1.0 - m) - between
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -36,9 +36,11 @@ import io
 import math
 import os
 import re
+import tempfile
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -46,6 +48,7 @@ from . import engine_sql as q
 from ._checks import resamples_note, runs_warning, scales, scores_in_question_col
 from ._clusters import rescale_exponent
 from ._columns import CLUSTERED_ON, unique_names, unread_clusters
+from ._read import _check_regular
 from ._sniff import compression, delimiter, utf16
 from ._table import opened_arrow, read_table
 from .analysis import analyze_sums
@@ -94,8 +97,6 @@ def _files(path: str, within: str | None = None) -> tuple[list[str], str]:
     and refused unless it lies inside that folder, and the engine reads the resolved path, so a link changed
     after :func:`server_path`'s check cannot lead it outside.
     """
-    from ._read import _check_regular
-
     path = os.fspath(path)
     if "://" in path and not os.path.lexists(path):  # s3://, https://, gs://: DuckDB's httpfs reads (and expands) it
         return [path], "parquet" if path.lower().rstrip("/").endswith((".parquet", ".pq")) else "csv"
@@ -154,7 +155,6 @@ def duckdb_connection(memory_limit: str | None = None, temp_directory: str | Non
         import duckdb
     except ImportError:  # a dependency of the package: only a broken install lacks it
         raise EvalStatsError("the duckdb engine needs the duckdb package (pip install duckdb)") from None
-    import tempfile
 
     con = duckdb.connect(":memory:")
     con.execute(f"SET memory_limit = '{_size(memory_limit or os.environ.get('EVALSTATS_DUCKDB_MEMORY', '1GB'))}'")
@@ -473,7 +473,6 @@ def server_path(name: str, environ: dict | None = None) -> str:
     if not name or os.path.isabs(name) or _glob.has_magic(name) or "://" in name:
         raise EvalStatsError(f"give a file or folder inside the server's data folder by its relative name (no "
                              f"absolute path, pattern or URL), e.g. 'evals/run1.parquet'; got {name!r}")
-    from ._read import _check_regular
 
     base = os.path.realpath(root)
     path = os.path.realpath(os.path.join(base, name))  # every link resolved before the check, for every engine
@@ -620,7 +619,6 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     if any(row[9] for row in rows) or any(types.get(c, "").upper() == "BOOLEAN" for c in score_cols):
         notes.append(WORDED)
     synthetic, codes = _scale_stand_ins(found)
-    import pandas as pd
 
     _, binary = scales(synthetic, codes, pd.Index(names, dtype="str"), label, o["mixed_scales"], notes, warnings,
                        wide=wide)

@@ -62,10 +62,12 @@ from statistics import NormalDist
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
+
 from ._clusters import clt_se, t_crit
 from ._gate_result import EXIT_CODES, MOST_NEEDED, GateResult
 from ._validate import check_confidence, check_finite, check_probability
-from .analysis import analyze_sums, plain_paired_se
+from .analysis import analyze, analyze_sums, plain_paired_se
 from .bounded_reach import comparison_reach, reach_sentence
 from .data import Dataset, question_scores
 from .errors import EvalStatsError
@@ -170,8 +172,6 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
     >>> g.verdict, g.exit_code
     ('pass', 0)
     """
-    from .analysis import analyze
-
     level = check_confidence(confidence)
     given = margin if isinstance(margin, str) else None
     value, unit = parse_margin(margin) if given is not None else (check_finite(margin, "margin"), "score")
@@ -397,8 +397,6 @@ def _margin_on_scale(value: float, unit: str, given: str | None, percent: bool, 
     :data:`_SAME_AS_LIMIT` of a limit prints as it and is refused with it. A baseline already at the floor
     leaves no drop to pass, so any margin is harmless there.
     """
-    import numpy as np
-
     shown = given if given is not None else repr(value)
     if unit == "points" and not percent:
         raise EvalStatsError(f"margin {shown!r} is in points, but these scores are not between 0 and 1; give it in "

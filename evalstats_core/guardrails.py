@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from scipy.special import stdtrit
 
-from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2
+from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, cluster_sizes
 from ._results import excludes_zero
 from ._validate import z_for
 from .analysis import (
@@ -504,8 +504,6 @@ def _information(table: QuestionTable, analysis: Analysis, sizes: np.ndarray | N
     """How much the clusters hold: Kish's effective number of clusters, in words, and what the default
     interval does with under two clusters' worth. ``sizes``: the questions per cluster when already counted
     (``FileSums.cluster_sizes``), else counted from the table's cluster codes."""
-    from ._clusters import cluster_sizes
-
     if table.cluster_codes is None:
         return ""
     sizes = cluster_sizes(table.cluster_codes) if sizes is None else np.asarray(sizes, dtype=np.float64)

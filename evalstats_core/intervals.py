@@ -23,6 +23,7 @@ import math
 from typing import Any, Literal
 
 import numpy as np
+from scipy.special import betaincinv
 
 from ._clusters import t_crit
 from ._proportion_checks import PROPORTION_METHODS, _as_counts, _check_method, _check_prior
@@ -411,14 +412,11 @@ def proportion_ci_arrays(
         low = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
         high = np.where(k == size, 1.0, np.clip(centre + half, 0.0, 1.0))
     elif method == "clopper_pearson":
-        from scipy.special import betaincinv  # lazy: beta quantiles only for the methods that need them
-
         # Clopper & Pearson 1934: Beta(k, n-k+1) and Beta(k+1, n-k) quantiles; the parameters are
         # made safe (1) at the edges, where the bound is fixed at 0 or 1 instead
         low = np.where(k == 0, 0.0, betaincinv(np.maximum(k, 1.0), size - k + 1.0, tail))
         high = np.where(k == size, 1.0, betaincinv(k + 1.0, np.maximum(size - k, 1.0), 1.0 - tail))
     else:  # bayes
-        from scipy.special import betaincinv
 
         a, b = _check_prior(prior)
         # Bowyer et al. 2025: posterior Beta(a+S, b+N-S); the boundary is kept at 0/n and n/n

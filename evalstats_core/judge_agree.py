@@ -20,6 +20,7 @@ from ._results import Interval
 from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
 from .intervals import proportion_ci
+from .judge import _as_pair
 
 __all__ = ["Agreement", "judge_agreement", "cohen_kappa"]
 
@@ -161,8 +162,6 @@ def judge_agreement(judge: Any, human: Any, *, confidence: float = 0.95) -> Agre
     >>> a.n, a.true_pass, a.false_pass, a.true_fail, round(a.accuracy, 2)
     (5, 2, 1, 2, 0.8)
     """
-
-    from .judge import _as_pair
 
     level = check_confidence(confidence)
     f_all, h_all = _as_pair(judge, human, ("judge", "human"))

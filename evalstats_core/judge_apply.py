@@ -18,7 +18,7 @@ from typing import Any
 
 from ._clusters import t_p_value
 from ._gate_result import EXIT_CODES
-from .analysis import _adjust
+from .analysis import _adjust, analyze
 from .flags import reading_flags
 from .judge_io import section_for
 
@@ -199,8 +199,6 @@ def gate_with_labels(dataset: Any, result: Any, *, human_col: str | None = None,
     """``(gate result, note)``: corrected when the file (or ``labels``) has human labels, else ``(result, None)``;
     INCONCLUSIVE with the labels it needs when the pair has too few to be corrected. ``labels_all_models`` and
     ``notes`` as :func:`~evalstats_core.judge_io.section_for`."""
-    from .analysis import analyze
-
     a = analyze(dataset, baseline=result.baseline, confidence=result.confidence, method=method,
                 use_clusters=use_clusters, adjust="none", interval="normal")
     section = section_for(dataset, a, human_col=human_col, labels=labels, labels_all_models=labels_all_models,

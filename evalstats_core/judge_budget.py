@@ -19,7 +19,9 @@ from scipy.special import stdtrit
 
 from ._clusters import t_crit
 from ._validate import check_confidence, check_positive_int, check_probability
+from .clustering import summarize
 from .errors import EvalStatsError, EvalStatsWarning
+from .judge import _as_pair, _codes, ppi_fit
 from .judge_interval import count_terms
 from .proportions import binary_mean_interval
 
@@ -375,9 +377,6 @@ def _cluster_design(judge: Any, human: Any, clusters: Any, level: float) -> dict
     """The clusters' part of the plan from a pilot (:func:`labels_needed`, Notes): ``between_judge``,
     ``between_human``, ``df``, ``df_human`` and ``cluster_shares``."""
 
-    from .clustering import summarize
-    from .judge import _as_pair, _codes, ppi_fit
-
     f, h = _as_pair(judge, human, ("judge", "human"))
     lab = ~np.isnan(h)
     codes, k = _codes(clusters, f.size)
@@ -393,8 +392,6 @@ def _cluster_design(judge: Any, human: Any, clusters: Any, level: float) -> dict
 
 def _moments(judge: Any, human: Any, sens: float | None, spec: float | None, p: float) -> tuple[Any, ...]:
     if judge is not None and human is not None:
-        from .judge import _as_pair
-
         f, h = _as_pair(judge, human, ("judge", "human"))
         lab = ~np.isnan(h)
         if lab.sum() < 3:

@@ -30,10 +30,12 @@ import numpy as np
 from scipy.special import ndtri, stdtrit
 
 from ._clusters import cr2_weights
+from .analysis import analyze
 from .comparison import compare
 from .data import load, question_scores
 from .errors import EvalStatsWarning
 from .plan_spread import planned_sizes
+from .planning import _test_df, plan_pair
 from .power import sample_size_t
 
 __all__ = ["binary_scores", "pilot_file", "plan_binary_pilots", "plan_from_pilots", "planned_sizes", "realised_power"]
@@ -79,9 +81,6 @@ def plan_from_pilots(sizes: Any, delta: float, sd_cluster: float, sd_question: f
     file's own CR2 omega2; with ``median_too`` ``"power_median"`` and ``"n_median"``: those of the plans made
     from the median omega2 alone (the planner before the average over its confidence distribution).
     """
-    from .analysis import analyze
-    from .planning import _test_df, plan_pair
-
     gen = np.random.default_rng(seed)
     sizes = np.asarray(sizes, dtype=np.int64)
     n = int(sizes.sum())
@@ -148,9 +147,6 @@ def plan_binary_pilots(sizes: Any, p_a: float, p_b: float, var_cluster: float, v
     ``"power_t"``: the same evals tested with ``interval="normal"`` (CR2 t on the design's df).
     """
     import pandas as pd
-
-    from .analysis import analyze
-    from .planning import plan_pair
 
     gen = np.random.default_rng(seed)
     labels = np.repeat(np.arange(len(sizes)), np.asarray(sizes))

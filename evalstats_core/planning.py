@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import stdtrit
 
+from ._clusters import MIN_CLUSTERS, cluster_sizes, cr2_se_df
 from ._validate import check_probability
 from .analysis import Analysis
 from .data import Dataset, QuestionTable
@@ -411,7 +412,6 @@ def _test_df(codes: np.ndarray | None, n: int) -> tuple[float, float]:
     """
     if codes is None:
         return float(n - 1), 1.0
-    from ._clusters import cluster_sizes, cr2_se_df
 
     sizes = cluster_sizes(np.asarray(codes))
     _, df = cr2_se_df(np.zeros_like(sizes), sizes, int(sizes.sum()))
@@ -434,7 +434,6 @@ def _binary_pair_test_df(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | No
         return None
     if not (np.isin(a, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all()):
         return None
-    from ._clusters import cluster_sizes
 
     if parts is ...:  # not given: :func:`_diff_parts` (plan_pair passes the ones it computed once)
         parts = _diff_parts(a, b, clusters)
@@ -471,8 +470,6 @@ def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
     remains: up by up to 2 points in the mean, half of it the rounding up to whole clusters (the plan
     from the true omega2 delivers 79-82%).
     """
-    from ._clusters import MIN_CLUSTERS, cluster_sizes, cr2_se_df
-
     sizes = cluster_sizes(np.asarray(codes))
     g = int(np.count_nonzero(sizes))
     if g >= MIN_CLUSTERS:

@@ -44,12 +44,13 @@ from .report_display import (
     mcnemar_display,
     model_intervals,
     models_display,
+    names_elided,
     quote_label,
     quote_path,
     settings,
     settings_document,
 )
-from .report_latex import LONGTABLE_ROWS
+from .report_latex import LONGTABLE_ROWS, latex_pairs, latex_report, latex_table
 from .report_words import benchmark, method_line, methods_paragraph, summary_lines, verdicts, version
 from .vocabulary import (
     ADJUST_LABELS,
@@ -132,8 +133,6 @@ def _markdown(head: list[str], rows: list[list[str]]) -> str:
 def models_table(analysis: Analysis, fmt: str = "markdown") -> str:
     """Per-model table in the paper's "mean (SE)" format (Tables 2-3): ``"markdown"`` or ``"latex"``."""
     if fmt == "latex":
-        from .report_latex import latex_table
-
         return latex_table(analysis, columns=("model", "n", "clusters", "mean", "se", "deff"))
     if fmt == "markdown":
         return _markdown(*_model_rows(analysis, Formatter(analysis)))
@@ -143,8 +142,6 @@ def models_table(analysis: Analysis, fmt: str = "markdown") -> str:
 def comparisons_table(analysis: Analysis, fmt: str = "markdown") -> str:
     """Pairwise table in the paper's Table 5 format: difference (SE), CI, correlation, p-values."""
     if fmt == "latex":
-        from .report_latex import latex_pairs
-
         return latex_pairs(analysis)
     if fmt == "markdown":
         return _markdown(*_pair_rows(analysis, Formatter(analysis)))
@@ -293,7 +290,6 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models",
 
         return html_report(analysis)
     if fmt in ("latex", "markdown"):  # reports for people: long names elided (JSON and CSV keep them whole)
-        from .report_display import names_elided
 
         analysis = names_elided(analysis)
     if fmt in ("latex", "markdown") and analysis.judge is not None:  # the judge section after the report
@@ -306,8 +302,6 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models",
 def _body(analysis: Analysis, fmt: str, latex: dict | None) -> str:
     """The LaTeX or Markdown report without the judge section (its method line and caption name the judge's)."""
     if fmt == "latex":
-        from .report_latex import latex_report
-
         text = latex_report(analysis, **(latex or {}))
         return text if analysis.pass_at is None else text + report_passk.latex(analysis.pass_at)
     if fmt == "markdown":

@@ -14,8 +14,10 @@ import re
 
 from . import report_passk
 from .analysis import Analysis
+from .charts import analyze as charts
 from .charts import to_svg
 from .escape import escape_html
+from .judge_io import report_frame, section_intro, verdict_sentences
 from .report_display import (
     comparisons_details,
     comparisons_display,
@@ -63,8 +65,6 @@ def charts_svg(analysis: Analysis) -> list[tuple[str, str]]:
     Rendering needs vl-convert; a failure (e.g. under a memory cap) leaves the chart out with a sentence
     instead of failing the report.
     """
-    from .charts import analyze as charts
-
     out = []
     name = benchmark(analysis)
     percent = analysis.unit == "percent"
@@ -101,7 +101,6 @@ def html_report(analysis: Analysis, *, charts: bool = True) -> str:
     parts += ["<h2>In short</h2>"] + [f"<p>{escape_html(line)}</p>" for line in summary_lines(analysis)]
     parts += ["<h2>Models</h2>", _table(models_display(analysis, model_intervals(analysis)))]
     if analysis.judge is not None:  # human labels: the judge's own, the humans' and the corrected intervals
-        from .judge_io import report_frame, section_intro, verdict_sentences
 
         parts += ["<h2>Judge corrected by human labels</h2>", f"<p>{escape_html(section_intro(analysis.judge))}</p>",
                   _table(report_frame(analysis.judge))]

@@ -8,6 +8,12 @@ from __future__ import annotations
 
 import math
 import re
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+
+from scipy.special import chdtri
+
+import evalstats_core
 
 from ._clusters import t_crit
 from ._results import excludes_zero
@@ -19,15 +25,10 @@ __all__ = ["verdicts", "methods_paragraph", "method_line", "judge_method", "vers
 
 def version() -> str:
     """The evalbars version recorded in reports (``"unknown"`` when not installed as a package)."""
-    import evalstats_core
-
     found = getattr(evalstats_core, "__version__", None)
     if found:
         return str(found)
     try:
-        from importlib.metadata import PackageNotFoundError
-        from importlib.metadata import version as _version
-
         return _version("evalbars")  # the distribution name (see pyproject.toml)
     except (PackageNotFoundError, ValueError):
         return "unknown"
@@ -42,8 +43,6 @@ def se_range(df: float, confidence: float = 0.95) -> tuple[float, float]:
     >>> [round(x, 2) for x in se_range(3.0)]
     [0.27, 1.77]
     """
-    from scipy.special import chdtri
-
     tail = (1.0 - confidence) / 2.0
     return math.sqrt(float(chdtri(df, 1.0 - tail)) / df), math.sqrt(float(chdtri(df, tail)) / df)
 

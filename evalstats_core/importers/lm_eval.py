@@ -12,6 +12,7 @@ that belongs to a group in the results file (MMLU's subjects) carries the task a
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -152,8 +153,6 @@ def _fast_lines(data: bytes) -> list[dict] | None:
     """Every line parsed in one pass over text decoded once, the garbage collector paused (the parsed
     documents are dropped at once; collecting among them cost 3-7x the parse, issue 25); None when anything
     is odd (bad bytes, deep nesting, a line that is not an object), for :func:`_careful_lines` to name it."""
-    import gc
-
 
     try:
         text = data.decode("utf-8-sig")
