@@ -238,9 +238,10 @@ def warm_up() -> None:
 
     def load() -> None:
         warm_reader()
-        import scipy.integrate  # noqa: F401
+        import scipy.integrate  # noqa: F401 - the warm-up's point: heavy, imported in its thread, off the page's start-up
         import scipy.optimize  # noqa: F401
 
+        # the warm-up's point: imported in its thread, off the page's start-up
         from evalstats_core.charts import warm_up as warm_charts
 
         warm_charts()
@@ -259,7 +260,7 @@ def warm_reader() -> None:
     leaves the upload to pay it."""
 
     try:
-        import pyarrow as pa
+        import pyarrow as pa  # heavy: imported by the warm-up thread, not the page's first run
         import pyarrow.parquet as pq
 
         buf = io.BytesIO()
@@ -301,7 +302,7 @@ def one_blas_thread() -> None:
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):  # a BLAS loaded later reads these
         os.environ.setdefault(name, "1")
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_limits  # optional dependency
     except ImportError:  # not installed: BLAS keeps its own threads (slower under load, same numbers)
         return
     threadpool_limits(limits=1, user_api="blas")
@@ -386,7 +387,6 @@ def run(source: Source, reading: Any, settings: dict) -> Results | None:
     models = prepared.table.models
     many = len(models) > ALL_PAIRS_MAX_MODELS
     if many and opts.baseline is None:  # every pair would be too many comparisons to draw: compare with the leader
-
         leader = models[int(np.nanargmax(np.nanmean(prepared.table.scores, axis=0)))]
         pairs = len(models) * (len(models) - 1) // 2
         st.info(f"**{len(models)} models**: every pair would be {pairs:,} comparisons, too many to show, so every "

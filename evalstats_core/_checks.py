@@ -38,7 +38,7 @@ def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     values = np.asarray(values)
     if values.size > _SMALL:
-        import pandas as pd
+        import pandas as pd  # heavy: a large column only
 
         codes, uniques = pd.factorize(values)
         return codes.astype(np.int64), np.asarray(uniques)
@@ -54,7 +54,7 @@ def _arrow_text(labels: Any) -> Any:
     small-CSV reader's numpy labels, checked in Python without importing pyarrow)."""
     if isinstance(labels, np.ndarray):
         return None
-    import pyarrow as pa
+    import pyarrow as pa  # heavy: an Arrow column only
 
     try:
         arr = pa.array(labels)
@@ -66,7 +66,7 @@ def _arrow_text(labels: Any) -> Any:
 def _as_numbers(q_labels: Any) -> np.ndarray:
     """Every label read as a number as ``pd.to_numeric(errors="coerce")`` reads it (NaN when it is not one);
     by Arrow's cast when every label parses there, by pandas otherwise."""
-    import pandas as pd
+    import pandas as pd  # heavy: the Arrow/pandas path only, never the small-CSV reader's
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -89,7 +89,7 @@ def question_col_looks_like_scores(q_labels: Any, col: str, label: str, has_runs
         return
     if isinstance(q_labels, np.ndarray) and not _fractions(q_labels):
         return  # the small-CSV reader's labels: decided in Python; pandas only confirms (and words) a refusal
-    import pandas as pd
+    import pandas as pd  # heavy: pandas only confirms
 
     head = pd.to_numeric(pd.Series([str(x) for x in q_labels[:64]]), errors="coerce")
     if head.isna().any():
@@ -153,7 +153,7 @@ def runs_in_ids(q_labels: Any) -> tuple[list[str], tuple[str, str, int]] | None:
     # and one vectorised pass instead of a regex per id)
     arr = _arrow_text(q_labels)
     if arr is not None:
-        import pyarrow.compute as pc
+        import pyarrow.compute as pc  # heavy: an Arrow column only
 
         dotted = int(pc.sum(pc.match_substring(arr, ".")).as_py() or 0)
     else:

@@ -13,11 +13,15 @@ import os
 import shlex
 import sys
 
+from .flags import for_cli
+from .flags import reading_flags as spell
+from .limits import Limits
+
 
 def reading_options(args: argparse.Namespace):
     """The reading choices of these arguments, as the workbench builds them from its widgets (a file's model
     name from NAME=PATH, or --model-name for one file)."""
-    from .reading import ReadingOptions
+    from .reading import ReadingOptions  # numpy and the readers: not for --help or a bad argument
 
     files, names = _named_files(args.file)
     if len(files) > 1 and args.model_name is not None:
@@ -38,8 +42,6 @@ def reading_flags(opts, *, roles: bool = True, n_files: int = 1) -> tuple[str, .
     :func:`evalstats_core.flags.reading_flags`; ``roles=False`` leaves out the layout and column roles (the
     report writes those it detected in a results table). One file's model name is ``--model-name``; several
     files' are NAME=PATH (:func:`file_args`)."""
-    from .flags import reading_flags as spell
-
     pairs = [("format", opts.layout), ("question_col", opts.question_col), ("model_col", opts.model_col),
              ("score_col", opts.score_col), ("cluster_col", opts.cluster_col)] if roles else []
     pairs += [("metric", opts.metric), ("harness_filter", opts.harness_filter),
@@ -56,7 +58,7 @@ def file_args(names: list[str], model_names: tuple = ()) -> str:
     written './-name' (never read as an option), a file's model name is given as NAME=PATH, and a bundled
     example as ``--example NAME`` (never its install path, which a shared report would leak)."""
 
-    from .examples import name_of
+    from .examples import name_of  # only for a bundled example
 
     out = []
     for k, name in enumerate(names):
@@ -88,7 +90,7 @@ def _load(args: argparse.Namespace):
         data = sys.stdin.buffer.read(limits.max_bytes + 1)  # bounded: /dev/zero piped in stops here
         dataset = opts.load([("stdin", data)], limits=limits)
     else:
-        from ._memory import tune_for
+        from ._memory import tune_for  # only once a file is read
 
         tune_for(files)  # a large file: freed memory goes back to the system at once (issue 25)
         dataset = opts.load(files, limits=limits)
@@ -99,15 +101,11 @@ def _load(args: argparse.Namespace):
 def _say_warnings(warnings: tuple[str, ...]) -> None:
     """The reading's warnings on stderr, one line each (a Dataset's, or the SQL engine's FileSums'), the options
     they name spelled as the command line does."""
-    from .flags import for_cli
-
     for w in warnings:
         print(f"evalbars: warning: {' '.join(for_cli(w).split())}", file=sys.stderr)
 
 
 def _limits(args: argparse.Namespace):
-    from .limits import Limits
-
     return Limits.from_env(max_rows=args.max_rows, max_models=args.max_models, max_pairs=args.max_pairs,
                            max_bytes=None if args.max_mb is None else args.max_mb * 2**20)
 

@@ -231,11 +231,11 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
     zero-width or control characters are errors too (``strict=False`` lets a question id hold a tab or a
     line break).
     """
-    import pandas as pd
+    import pandas as pd  # heavy: the Arrow reader's path, never the small-CSV reader's
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ._encode import Coded
+    from ._encode import Coded  # with pyarrow: the Arrow path only
 
     null_row = col.null_row if isinstance(col, Coded) else (
         int(np.flatnonzero(pc.is_null(col).to_numpy(zero_copy_only=False))[0]) if col.null_count else None)
@@ -275,11 +275,11 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
 def score_values(col: pa.ChunkedArray, header: str, where: Callable[[int], str], *, missing_ok: bool,
             hint: str = "") -> tuple[np.ndarray, bool]:
     """Scores as float64 (NaN = missing) and whether words such as true/false were read as 1/0."""
-    import pandas as pd
+    import pandas as pd  # heavy: the Arrow reader's path, never the small-CSV reader's
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ._encode import Scores
+    from ._encode import Scores  # with pyarrow: the Arrow path only
 
     t = col.type
     worded = False
@@ -325,7 +325,7 @@ def categorical(codes: np.ndarray, labels: pd.Index) -> pd.Categorical:
     1e7-row upload, issue 25); pandas' own fast path skips that, used where this pandas has it. Labels that are
     not an Index (the small-CSV reader's object arrays) become the text Index the Arrow reader gives.
     """
-    import pandas as pd
+    import pandas as pd  # heavy: a DataFrame only when asked for
 
     if not isinstance(labels, pd.Index):
         labels = pd.Index(labels, dtype="str")
@@ -336,7 +336,7 @@ def categorical(codes: np.ndarray, labels: pd.Index) -> pd.Categorical:
 
 def tidy_frame(tidy: dict[str, Any]) -> pd.DataFrame:
     """``Dataset.tidy`` as the DataFrame ``Dataset.frame``: labelled columns categorical, no copy of the scores."""
-    import pandas as pd
+    import pandas as pd  # heavy: a DataFrame only when asked for
 
     return pd.DataFrame({k: categorical(*v) if isinstance(v, tuple) else v for k, v in tidy.items()}, copy=False)
 
@@ -350,7 +350,7 @@ def wide_notes(question: str, models: list[str], blank: int) -> list[str]:
 def wide_cells(table: pa.Table, roles: dict[str, Any], header: list[str], where: Callable[[int], str],
                 label: str, notes: list[str]) -> tuple[np.ndarray, np.ndarray, pd.Index, np.ndarray, bool]:
     """Melt the model columns: (file row, model code, model labels, score, words read) of every filled cell."""
-    import pandas as pd
+    import pandas as pd  # heavy: a wide file on the Arrow path only
 
     mcols, qname = roles["models"], header[roles["question"]]
     grid = np.empty((table.num_rows, len(mcols)))  # (rows, models); NaN = not answered

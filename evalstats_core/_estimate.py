@@ -54,6 +54,7 @@ from ._sums_groups import binary_moments, binary_pair_moments
 from .bounded_unclustered import bounded_mean_t_interval, bounded_pair_interval
 from .cluster_means import cluster_means_ci, few_clusters_worth
 from .errors import EvalStatsError
+from .proportions import binary_mean_interval
 
 #: fields of Summary in score units (scaled back when huge or tiny scores were rescaled)
 _SUMMARY_UNITS = ("mean", "se", "ci_low", "ci_high", "se_naive")
@@ -121,8 +122,6 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     crit = t_crit(confidence, df)
     low, high, kind = mu - crit * se, mu + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
     if interval == "auto" and method == "cr2" and binary:
-        from .proportions import binary_mean_interval
-
         # correct answers per cluster, and whether the clusters hold under two clusters' worth: made only where the
         # rule reads them (at large n it reads only the second), the second once per cluster-size vector in memo
         wins = None if sizes is None else lambda: np.rint(s + sizes * mu)
@@ -137,6 +136,7 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
         if chosen is not None:
             low, high, kind = chosen
     elif interval == "auto" and method == "cr2" and clustered and in_unit.known:  # a zero SE too, as for 0/1 scores
+        # only for clustered scores near 0% or 100%: kept off start-up
         from .bounded_means import bounded_mean_interval
 
         chosen = bounded_mean_interval(mu, se, n, df, sizes, s, ss, confidence=confidence)
@@ -288,7 +288,6 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
             low = high = p = math.nan
             kind = "tango-effective" if clustered else "tango"
     elif in_unit.possible and paired and not clustered and interval == "auto" and cr2 and se > 0.0:  # [0, 1]
-
         low, high, p, kind = bounded_pair_interval(ma, mb, squares, n, (low, high, p), confidence=confidence,
                                                    in_unit=in_unit, m3=m3_diff)
     if interval == "auto" and cr2 and se == 0.0 and kind == "normal":  # zero SE: no interval

@@ -28,7 +28,7 @@ def file_columns(data: bytes, name: str) -> tuple[str, ...]:
         if is_records(data):
             return tuple(records_table(data, name, Limits.from_env())[0].column_names)
         if is_parquet(data, name):
-            import pyarrow.parquet as pq
+            import pyarrow.parquet as pq  # heavy: a Parquet file only
 
             return tuple(str(c).strip() for c in pq.read_schema(io.BytesIO(data)).names)
         head = data[: 1 << 16]

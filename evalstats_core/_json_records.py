@@ -159,7 +159,7 @@ def records_table(data: bytes, label: str, limits: Limits, *, metric: str | None
     EvalStatsError
         Not JSON records (one object, bad JSON, a record that is not an object), or none at all.
     """
-    import pyarrow as pa
+    import pyarrow as pa  # heavy: JSON records only, never a CSV
 
     records = _parse(data, label, limits)
     if not isinstance(records, list):

@@ -48,7 +48,7 @@ def tune_for(paths: Iterable[str]) -> bool:
     except (OSError, AttributeError):
         ok = False
     if ok:
-        import pyarrow as pa
+        import pyarrow as pa  # heavy: a large file only
 
         pa.set_memory_pool(pa.system_memory_pool())
     _done.append(ok)

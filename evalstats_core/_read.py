@@ -321,7 +321,7 @@ def _check_rows(n_rows: int, label: str, limits: Limits, exact: bool) -> None:
 
 
 def _parquet_type_problem(name: str, t: pa.DataType, label: str) -> EvalStatsError | None:
-    import pyarrow as pa
+    import pyarrow as pa  # heavy: a Parquet file only
 
     if pa.types.is_nested(t):
         return EvalStatsError(f"column '{name}' of {label} holds nested values ({t}), not one value per row; "
@@ -435,7 +435,7 @@ def open_file(data: bytes, label: str, ext: str, limits: Limits | None = None) -
     limits = limits or Limits.from_env()
 
     if is_parquet(data, ext):
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # heavy: a Parquet file only
 
         try:
             pf = pq.ParquetFile(io.BytesIO(data))  # the footer only: schema and row counts, no data yet
@@ -500,7 +500,7 @@ def open_path(source: Any, name: str | None, limits: Limits) -> tuple[OpenedFile
     head, bom, n_lines = scanned
 
     def stream(limit: int | None = None) -> Any:
-        import pyarrow as pa
+        import pyarrow as pa  # heavy: the Arrow reader only
 
         fh = open_regular(path)  # read-only (the user's file is never modified); closed when dropped
         fh.seek(bom)  # the bytes path parses the text without its byte-order mark: the same blocks
@@ -594,7 +594,7 @@ def open_csv_text(head: str, stream: Callable[[], Any], decoded: Callable[[], st
     the body's ``size`` bytes (or its first ``limit``) for pyarrow (from memory, or from the disk block by
     block), ``decoded()`` gives the whole text for an error message, and ``n_lines`` counts the lines after the
     header."""
-    import pyarrow as pa
+    import pyarrow as pa  # heavy: the Arrow CSV reader only (a large CSV)
     import pyarrow.csv as pacsv
 
 

@@ -69,7 +69,7 @@ class Records:
 
 
 def _codes(values: Any) -> tuple[np.ndarray, pd.Index]:
-    import pandas as pd
+    import pandas as pd  # heavy: the harness importers' path, never the small-CSV reader's
 
     codes, labels = pd.factorize(np.asarray(values, dtype=object))
     return codes.astype(np.int64), pd.Index(labels, dtype="str")
@@ -103,7 +103,7 @@ def _labels(parts: list[Records], attr: str) -> tuple[np.ndarray, pd.Index]:
 
 def _check_clashes(parts: list[Records]) -> None:
     """A (model, question) answered in two files is a file given twice or a clash: name both files."""
-    import pandas as pd
+    import pandas as pd  # heavy: only when two files are joined
 
     cells = pd.concat([pd.DataFrame({"q": np.asarray(p.q_labels, dtype=object)[p.q_codes],
                                      "m": np.asarray(p.m_labels, dtype=object)[p.m_codes], "f": k}).drop_duplicates()

@@ -53,7 +53,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
     wanted = (text_cols + extra + ([ri] if ri is not None else []),
               used + list(roles["models"]) + extra + ([ri] if ri is not None else []), tuple(text_cols))
     if roles["format"] == "long" and opened.scan is not None:  # labels and scores encoded a piece at a time
-        from ._encode import encode
+        from ._encode import encode  # with pyarrow: the Arrow reader only
 
         table = opened.scan(lambda pieces: encode(pieces, opened.n_rows, text_cols, roles["score"]), *wanted)
     else:
@@ -88,7 +88,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
     unused = _text_columns(table, extra, header, rows)
     resample = None
     if ri is not None:
-        import pandas as pd
+        import pandas as pd  # heavy: the Arrow reader only
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -113,7 +113,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
 
 def _text_columns(table: Any, extra: list[int], header: list[str], rows: np.ndarray | None) -> dict[str, np.ndarray]:
     """The unused columns as text, one value per answer row (a wide file's melted cells take their row's value)."""
-    import pyarrow as pa
+    import pyarrow as pa  # heavy: the Arrow reader only
     import pyarrow.compute as pc
 
     out: dict[str, np.ndarray] = {}
@@ -126,7 +126,7 @@ def _text_columns(table: Any, extra: list[int], header: list[str], rows: np.ndar
 def arrow_of(source: Any) -> Any | None:
     """A pyarrow Table for a pandas or polars DataFrame or a pyarrow Table (or anything with
     ``__arrow_c_stream__``/``to_arrow``), else None; polars is never imported (duck typing)."""
-    import pandas as pd
+    import pandas as pd  # heavy: a DataFrame or Arrow table given
     import pyarrow as pa
 
     if isinstance(source, pa.Table):

@@ -59,7 +59,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     runs = runs_in_ids(q_labels)
     question_col_looks_like_scores(q_labels, records.layout.get("question_col") or "question", label, runs is not None)
     if runs is not None and o.get("runs_in_ids"):
-        import pandas as pd
+        import pandas as pd  # heavy: run ids in question ids only
 
         stripped, n_runs = runs
         new_codes, q_labels = pd.factorize(np.asarray(stripped, dtype=object)[q_codes])
@@ -125,7 +125,7 @@ def _clusters(records: Records, q_codes: np.ndarray, q_labels: pd.Index, tidy: d
 
 def same_questions(q_codes: np.ndarray, q_labels: pd.Index, records: Records) -> None:
     """One question id, one question: a join of logs that say different things about an id is refused."""
-    import pandas as pd
+    import pandas as pd  # heavy: joined logs only
 
     ident = pd.Series(records.identity).fillna("").to_numpy(dtype=object)
     codes, uniques = pd.factorize(ident)

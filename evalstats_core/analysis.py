@@ -35,11 +35,13 @@ from ._results import notebook_view
 from ._table import arrow_of
 from ._validate import check_confidence
 from .bounded_reach import reach_notes
+from .cluster_cost import clustering_cost, cost_sentence
 from .cluster_means import kish_n
 from .comparison import _mcnemar as mcnemar_cells
 from .data import Dataset, QuestionTable, load, question_scores
 from .errors import DEFF_BELOW_ONE, EvalStatsError, EvalStatsWarning, Note
 from .intervals import _model_interval
+from .multiple import benjamini_hochberg, holm
 from .passk import PassAtSection, pass_at_section
 from .sums import FileSums, file_sums, two_model_sums
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, normal_label  # noqa: F401 - re-exported
@@ -50,7 +52,7 @@ if TYPE_CHECKING:  # pandas is imported when a frame is asked for: the command l
 
 def _data_frame(*args: Any, **kwargs: Any) -> pd.DataFrame:
     """``pandas.DataFrame(*args, **kwargs)``, pandas imported on first use (issue 25: start-up)."""
-    import pandas as pd
+    import pandas as pd  # heavy: only when a frame is asked for
 
     return pd.DataFrame(*args, **kwargs)
 
@@ -331,7 +333,6 @@ def _adjust(p: list[float], method: str) -> list[float]:
     """Adjusted p-values over the finite entries (a nan p-value stays nan and is not counted)."""
     if len(p) == 1 and (math.isnan(p[0]) or 0.0 <= p[0] <= 1.0):  # one pair: Holm's and BH's p is its own
         return [float(p[0])]
-    from .multiple import benjamini_hochberg, holm
 
     arr = np.asarray(p, dtype=np.float64)
     out = np.full(arr.shape, math.nan)
@@ -443,7 +444,7 @@ def analyze(data: Dataset | QuestionTable, *, baseline: str | None = None, confi
         return res
     pairs = res.comparisons
     if wild:
-        from .wild import wild_cluster_bootstrap
+        from .wild import wild_cluster_bootstrap  # only for --wild-bootstrap
 
         index = {m: j for j, m in enumerate(table.models)}
         out = []
@@ -586,13 +587,10 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
 
     warn += warnings_for(sums, rows, pairs, clustered=clustered, paired=paired, method=method)
     if paired:  # a skewed pair's lower end that Hall's capped correction leaves unreliable (the gate's reason)
-
         warn += reach_notes(sums, pairs, confidence)
     if clustered and paired:  # a clustered SE of a difference below the plain one: say what it means
         warn += below_plain_sums(sums, pairs)  # from each pair's merged sum of squares (no whole merge)
     if clustered:  # few clusters: the clustered and unclustered intervals side by side (issue 19)
-        from .cluster_cost import clustering_cost, cost_sentence
-
         costs = clustering_cost(sums, rows, confidence=confidence, method=method, interval=interval)
         warn += [s for s in [cost_sentence(costs, sums.cluster_col, percent=sums.unit01)] if s]
     return Analysis(

@@ -90,6 +90,7 @@ from ._clusters import t_crit, t_p_value
 from ._in_unit import InUnit
 from ._validate import check_confidence, z_for
 from .pair_proportions import paired_proportion_ci, paired_proportion_p
+from .proportions import effective_proportion_ci
 
 __all__ = ["SAMPLE_START", "SKEW_START", "SKEW_FULL", "SKEW_FULL_PAIR", "COUNT_SHARE", "HALL_FACTOR", "HALL_CAP", "HALL_CAP_N",
            "HALL_CAP_ROOT", "hall_cap", "hall_request", "quasi_binomial_skewness", "near_bound_weight", "quasi_binomial_counts", "difference_skewness", "skew_corrected_t",
@@ -288,8 +289,6 @@ def bounded_mean_t_interval(mean: float, se: float, n: int, ss: float, t_interva
         return None
     low, high = t_low, t_high
     if w > 0.0 and se > 0.0 and 0.0 < mean < 1.0:
-        from .proportions import effective_proportion_ci
-
         trials = n * n * mean * (1.0 - mean) * COUNT_SHARE / ss  # 0.9 n / phi, the quasi-binomial trials
         s_low, s_high = effective_proportion_ci(mean, se * math.sqrt(w / COUNT_SHARE), trials / w, float(n - 1),
                                                 floor_n=trials / w, confidence=confidence)

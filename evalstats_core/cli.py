@@ -35,6 +35,7 @@ from .engine_cli import by_sql as sql_sums
 from .errors import EvalStatsError, EvalStatsWarning
 from .flags import for_cli  # light (re, shlex): no numpy before the arguments are parsed
 from .flags import reading_flags as spell_flags
+from .limits import check_pairs
 
 __all__ = ["main", "build_parser"]
 
@@ -119,7 +120,7 @@ def _gate(args: argparse.Namespace) -> int:
     by_sql = sql_sums(args, _limits(args))
     _say_warnings(by_sql[0].warnings if by_sql else ())
     dataset = by_sql[0] if by_sql else _load(args)[0]
-    from .gating import gate, gate_pass_at_k
+    from .gating import gate, gate_pass_at_k  # the gate's modules: evalbars gate only
 
     if args.pass_at is not None and (by_sql or args.human_col or args.labels or args.wild_bootstrap):
         return _fail("--pass-at decides on each question's samples in memory, without --engine duckdb/spark, "
@@ -141,7 +142,7 @@ def _gate(args: argparse.Namespace) -> int:
 
     text = result.markdown(respell=for_cli)  # the core writes margin='2pt'; the command line --margin 2pt
     if by_sql:
-        from .report import escape_markdown
+        from .report import escape_markdown  # the report: --engine only
 
         text = text.rstrip("\n") + "\n\n" + escape_markdown(f"Computed by the {by_sql[2]} engine from the file's "
                                                              "sums.") + "\n"
@@ -155,7 +156,7 @@ def _pairwise(args: argparse.Namespace) -> int:
         return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
                      "overwritten)")
     # the statistics (numpy, scipy) only once the arguments are good
-    from .pairwise_report import files_report
+    from .pairwise_report import files_report  # evalbars pairwise only
 
     text, notes = files_report(args.file, baseline=args.baseline, strong_weight=args.strong_weight,
                                confidence=args.confidence, anchor=args.anchor, n_boot=args.n_boot, seed=args.seed,
@@ -179,7 +180,6 @@ def _run(args: argparse.Namespace) -> int:
     by_sql = sql_sums(args, _limits(args))  # --engine duckdb / spark (auto: a file above --max-mb): sums in SQL
     _say_warnings(by_sql[0].warnings if by_sql else ())
     dataset, limits, opts = (by_sql[0], by_sql[1], reading_options(args)) if by_sql else _load(args)
-    from .limits import check_pairs
 
     check_pairs(len(dataset.models), args.baseline, limits, dataset.name)
     from .analysis import analyze, analyze_sums  # the statistics (scipy.special) only for a file that loaded
@@ -213,7 +213,7 @@ def _run(args: argparse.Namespace) -> int:
     for note in skipped:
         print(f"evalbars: note: {' '.join(for_cli(note).split())}", file=sys.stderr)
     if judge is not None:  # every table, verdict and ranking then reads the corrected numbers
-        from .judge_apply import corrected_analysis
+        from .judge_apply import corrected_analysis  # only when human labels exist
 
         result = corrected_analysis(result, judge)
         if args.labels is not None:  # the command repeats the labels file, as it names the results files
@@ -224,7 +224,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"evalbars: warning: {for_cli(w)}", file=sys.stderr)
     if args.format == "csv" and args.output is not None and (args.output.endswith(("/", os.sep))
                                                              or os.path.isdir(args.output)):
-        from .report import csv_tables
+        from .report import csv_tables  # only for CSV tables into a folder
 
         folder = args.output.rstrip("/" + os.sep) or args.output
         if os.path.islink(folder):  # the tables would land wherever the link points

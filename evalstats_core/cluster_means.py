@@ -69,7 +69,7 @@ def few_clusters_worth(sizes: Any) -> bool:
 
 @lru_cache(maxsize=256)
 def _q(shares: tuple[float, ...], level: float) -> float:
-    from scipy.optimize import brentq
+    from scipy.optimize import brentq  # heavy: scipy.optimize, only for two clusters of unequal size
 
     f = np.asarray(shares)
     g = f.size

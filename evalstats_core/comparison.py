@@ -37,6 +37,7 @@ from ._estimate import binary_comparison, comparison_from_moments, scaled
 from ._in_unit import InUnit
 from ._results import Comparison
 from ._validate import check_confidence, check_positive_int
+from .clustering import check_interval_rule
 from .errors import EvalStatsError
 
 __all__ = [
@@ -144,7 +145,6 @@ def compare(
     (9.0, -0.102, 0.002, 0.059)
     """
     check_method(method)
-    from .clustering import check_interval_rule
 
     check_interval_rule(interval)
     level = check_confidence(confidence)

@@ -92,7 +92,7 @@ class CoverageResult:
 
     def to_frame(self) -> Any:
         """The :meth:`rows` as a pandas DataFrame (theta is NaN when drawn per replication)."""
-        import pandas as pd
+        import pandas as pd  # heavy: only when a frame is asked for
 
         frame = pd.DataFrame(self.rows())
         frame["theta"] = frame["theta"].astype("float64")

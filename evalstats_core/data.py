@@ -73,7 +73,7 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
     if kind is None and data[:4] == b"PK\x03\x04" and label.lower().endswith(".eval"):
         kind = "inspect_eval"  # a damaged .eval: its importer says so (not "an Excel workbook")
     if kind is not None:
-        from .importers import import_records
+        from .importers import import_records  # a harness's logs only: kept off the CSV start-up
 
         try:
             return import_records(data, label, kind, metric=o.get("metric"), filter=o.get("harness_filter"),
@@ -89,11 +89,10 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
     if is_records(data):  # JSON Lines or a JSON list of records: a table of text columns, read as a CSV is
         return _read_records(data, label, path, limits, o)
     if ext == ".bundle":  # an analysis bundle: its data (the settings are the workbench's to apply)
-        from .bundle import read_bundle
+        from .bundle import read_bundle  # an analysis bundle only
 
         data, ext = read_bundle(data, limits).data, ".parquet"
     else:  # a CSV of a few MB: the stdlib's reader, no pyarrow or pandas (None: anything it does not take)
-
         records = read_small(data, label, ext, limits, format=o.get("format"), given=given,
                              ignore_cols=tuple(o.get("ignore_cols") or ()), resample_col=o.get("resample_col"))
         if records is not None:
@@ -257,7 +256,7 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
         one = sources[0]
         name, one = (str(one[0]), one[1]) if isinstance(one, tuple) else (None, one)
         return load(one, name=name, limits=limits, **o)
-    from .importers.lm_eval import name_runs, pair_results
+    from .importers.lm_eval import name_runs, pair_results  # lm-eval's samples only
 
     sources, named, docs = pair_results(sources)
 

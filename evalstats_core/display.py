@@ -140,7 +140,7 @@ def chart(analysis: Any, kind: str = "models") -> Any:
 
     if kind not in CHARTS:
         raise EvalStatsError(f"chart kind {kind!r} is not one of {', '.join(CHARTS)}")
-    from .charts import analyze as charts
+    from .charts import analyze as charts  # heavy: Altair, only when a chart is asked for
 
     percent = analysis.unit == "percent"
     if kind == "models":

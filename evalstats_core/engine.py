@@ -152,7 +152,7 @@ def duckdb_connection(memory_limit: str | None = None, temp_directory: str | Non
     """An in-process DuckDB connection with a memory limit and a spill folder (defaults: 1 GB, the system's
     temporary folder; ``EVALSTATS_DUCKDB_MEMORY`` overrides the limit)."""
     try:
-        import duckdb
+        import duckdb  # heavy, and only for --engine duckdb
     except ImportError:  # a dependency of the package: only a broken install lacks it
         raise EvalStatsError("the duckdb engine needs the duckdb package (pip install duckdb)") from None
 

@@ -40,14 +40,14 @@ def engine_of(args: argparse.Namespace, limits: Any) -> str:
         return "memory"  # harness logs are read by their importers
     if not any(c in path for c in "*?[") and os.path.isfile(path) and os.path.getsize(path) <= limits.max_bytes:
         return "memory"  # what choose_engine says of a file within the budget, without importing the engine
-    from .engine import choose_engine
+    from .engine import choose_engine  # heavy: pyarrow; only for --engine or a file above --max-mb
 
     return choose_engine(path, limits)
 
 
 def refuse_rows_only(args: argparse.Namespace, engine: str) -> None:
     """One sentence for each option that needs the rows, which the SQL engines do not keep."""
-    from .engine import NOT_FROM_SUMS
+    from .engine import NOT_FROM_SUMS  # heavy: pyarrow; only for --engine
 
     why = NOT_FROM_SUMS.format(engine=engine)
     for flag, given in (("the wild bootstrap (--wild-bootstrap)", getattr(args, "wild_bootstrap", False)),
@@ -62,13 +62,13 @@ def refuse_rows_only(args: argparse.Namespace, engine: str) -> None:
 
 def sums_for(args: argparse.Namespace, engine: str, limits: Any) -> Any:
     """The :class:`~evalstats_core.sums.FileSums` of ``args.file`` by ``engine`` with the reading options."""
-    from .engine import sums_of
+    from .engine import sums_of  # heavy: pyarrow; only for --engine
 
     refuse_rows_only(args, engine)
     spark = None
     if engine == "spark":
         try:
-            from pyspark.sql import SparkSession
+            from pyspark.sql import SparkSession  # optional dependency (the spark extra)
         except ImportError:
             raise ValueError("--engine spark needs pyspark (pip install 'evalbars[spark]') and a Java runtime") from None
         spark = SparkSession.builder.master("local[*]").appName("evalbars").getOrCreate()

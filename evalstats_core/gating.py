@@ -348,6 +348,7 @@ def _with_labels(data: Any, result: GateResult, human_col: str | None, labels: A
 
     if human_col is None and labels is None and detect_human_col(data) is None:
         return result  # no labels: nothing to correct (and no second analysis)
+    # the judge's modules (scipy.optimize): only when human labels exist
     from .judge_apply import gate_with_labels
 
     notes: list[str] = []

@@ -91,7 +91,7 @@ def sample_scores(scores: Sequence[Any], cluster: str | None = None,
         never raise: they log the message and return ``nan``.
     """
     if to_float is None:
-        from inspect_ai.scorer import value_to_float
+        from inspect_ai.scorer import value_to_float  # optional dependency (Inspect AI)
 
         to_float = value_to_float()
     total: dict[Any, float] = {}
@@ -174,7 +174,7 @@ def _summary(scores: Sequence[Any], cluster: str | None, confidence: float,
 def _build() -> dict[str, Any]:
     """Define the metrics with Inspect's ``@metric`` (called on first use, so inspect-ai stays optional)."""
     try:
-        from inspect_ai.scorer import Metric, metric
+        from inspect_ai.scorer import Metric, metric  # optional dependency (Inspect AI)
     except ImportError as exc:
         raise ImportError(INSTALL) from exc
 

@@ -417,7 +417,6 @@ def proportion_ci_arrays(
         low = np.where(k == 0, 0.0, betaincinv(np.maximum(k, 1.0), size - k + 1.0, tail))
         high = np.where(k == size, 1.0, betaincinv(k + 1.0, np.maximum(size - k, 1.0), 1.0 - tail))
     else:  # bayes
-
         a, b = _check_prior(prior)
         # Bowyer et al. 2025: posterior Beta(a+S, b+N-S); the boundary is kept at 0/n and n/n
         low = np.where(k == 0, 0.0, betaincinv(a + k, b + size - k, tail))

@@ -120,6 +120,7 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
     """Every model's corrected estimate and agreement, every comparison's corrected difference; a model with
     fewer than :data:`MIN_CORRECTED` labels (a pair with fewer questions labelled for both) is refused
     (:class:`Uncorrected`, with the labels it needs), never given the judge's number."""
+    # the judge's modules (scipy.optimize): only when human labels exist
     from .judge import ppi_compare, ppi_mean
     from .judge_agree import judge_agreement
     from .judge_budget import labels_needed
@@ -333,7 +334,7 @@ def section_intro(section: JudgeSection) -> str:
 
 def report_frame(section: JudgeSection) -> Any:
     """The judge table of the reports (Markdown, LaTeX, HTML) as a frame: one row per model, as text."""
-    import pandas as pd
+    import pandas as pd  # heavy: only for a judge's table
 
     return pd.DataFrame(_rows(section), columns=_HEAD)
 
@@ -418,7 +419,7 @@ def scorer_matrix(human: Any, table: Any, scorer: str = "the human scorer") -> n
     the metric), aligned to ``table`` by question and model; NaN where the human scorer gave no score. Checked
     on the judge's scale as a column of labels is (:func:`~evalstats_core.human_labels.check_scale`), naming the
     first sample off it."""
-    import pandas as pd
+    import pandas as pd  # heavy: only when labels are read
 
 
     other = question_scores(human)
@@ -512,7 +513,7 @@ def chart_subtitle(section: JudgeSection) -> str:
 
 def intervals_frame(section: JudgeSection, *, comparisons: bool = False) -> Any:
     """Tidy ``label, kind, estimate, ci_low, ci_high``: each model's (or comparison's) three intervals."""
-    import pandas as pd
+    import pandas as pd  # heavy: only for the judge's chart frame
 
     items = ([(f"{m} - {b}", e) for m, b, e in section.comparisons] if comparisons
              else [(m, e) for m, e, _ in section.models])
@@ -545,7 +546,7 @@ def model_sentence(model: str, est: Any, budget: Any) -> str:
 
 def agreement_frame(section: JudgeSection) -> Any:
     """One row per model: the confusion table, sensitivity, specificity and kappa."""
-    import pandas as pd
+    import pandas as pd  # heavy: only for the judge's table
 
     rows = [(m, a.n, a.true_pass, a.false_pass, a.false_fail, a.true_fail, a.accuracy, a.sensitivity,
              a.specificity, a.kappa, a.kappa_ci.low, a.kappa_ci.high) for m, _, a in section.models]
@@ -556,7 +557,7 @@ def agreement_frame(section: JudgeSection) -> Any:
 
 def budget_frame(section: JudgeSection, budgets: dict, half_width: float) -> Any:
     """Labels needed per model for ``half_width`` with the judge and without it."""
-    import pandas as pd
+    import pandas as pd  # heavy: only for the labels table
 
     rows = [(m, e.n_labeled, budgets[m].with_judge, budgets[m].without_judge, e.n_total)
             for m, e, _ in section.models]

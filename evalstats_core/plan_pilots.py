@@ -146,7 +146,7 @@ def plan_binary_pilots(sizes: Any, p_a: float, p_b: float, var_cluster: float, v
     the right direction). Returns ``{"power", "n_needed"}`` (one per pilot), with ``t_too`` also
     ``"power_t"``: the same evals tested with ``interval="normal"`` (CR2 t on the design's df).
     """
-    import pandas as pd
+    import pandas as pd  # heavy: only when a frame is asked for
 
     gen = np.random.default_rng(seed)
     labels = np.repeat(np.arange(len(sizes)), np.asarray(sizes))

@@ -239,7 +239,7 @@ class PowerCurve:
 
     def to_frame(self) -> Any:
         """Tidy ``pandas.DataFrame`` with columns ``n, power``."""
-        import pandas as pd
+        import pandas as pd  # heavy: only when a frame is asked for (evalbars gate loads power)
 
         return pd.DataFrame({"n": self.n, "power": self.power})
 

@@ -32,6 +32,7 @@ from . import report_passk
 from .analysis import Analysis, PairResult
 from .errors import EvalStatsError
 from .escape import csv_safe, escape_latex, escape_markdown
+from .judge_io import add_json_blocks, add_to_report
 from .report_display import (
     COMMAND,
     MATRIX_FROM,
@@ -223,8 +224,6 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
            "comparisons": [_pair_doc(c) for c in analysis.comparisons],
            "warnings": list(analysis.warnings), "settings": settings(analysis)}
     if analysis.judge is not None:  # human labels: a 'judge' object per model and comparison, 'agreement' per model
-        from .judge_io import add_json_blocks
-
         add_json_blocks(doc, analysis.judge)
     if analysis.pass_at is not None:  # pass@k asked for: a 'pass_at' list per model and comparison
         report_passk.add_json(doc, analysis.pass_at)
@@ -259,8 +258,6 @@ def csv_tables(analysis: Analysis) -> dict[str, str]:
     if analysis.comparisons:
         out["comparisons.csv"] = comparisons_csv(analysis)
     if analysis.judge is not None:
-        from .judge_io import add_to_report
-
         out["judge.csv"] = add_to_report("", "csv", analysis.judge, table="judge")
     if analysis.pass_at is not None:
         out["pass_at.csv"] = report_passk.csv_table(analysis.pass_at)
@@ -286,15 +283,12 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models",
             raise EvalStatsError(f"table ({table!r}) must be one of {', '.join(CSV_TABLES)}")
         return models_csv(analysis) if table == "models" else comparisons_csv(analysis)
     if fmt == "html":
-        from .report_html import html_report
+        from .report_html import html_report  # heavy: Altair and pandas, --format html only
 
         return html_report(analysis)
     if fmt in ("latex", "markdown"):  # reports for people: long names elided (JSON and CSV keep them whole)
-
         analysis = names_elided(analysis)
     if fmt in ("latex", "markdown") and analysis.judge is not None:  # the judge section after the report
-        from .judge_io import add_to_report
-
         return add_to_report(_body(analysis, fmt, latex), fmt, analysis.judge, wide=(latex or {}).get("wide", True))
     return _body(analysis, fmt, latex)
 

@@ -101,7 +101,6 @@ def html_report(analysis: Analysis, *, charts: bool = True) -> str:
     parts += ["<h2>In short</h2>"] + [f"<p>{escape_html(line)}</p>" for line in summary_lines(analysis)]
     parts += ["<h2>Models</h2>", _table(models_display(analysis, model_intervals(analysis)))]
     if analysis.judge is not None:  # human labels: the judge's own, the humans' and the corrected intervals
-
         parts += ["<h2>Judge corrected by human labels</h2>", f"<p>{escape_html(section_intro(analysis.judge))}</p>",
                   _table(report_frame(analysis.judge))]
         parts += ["<ul>"] + [f"<li>{escape_html(v)}</li>" for v in verdict_sentences(analysis.judge)] + ["</ul>"]

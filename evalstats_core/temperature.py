@@ -215,7 +215,7 @@ class TemperatureCurve:
 
     def to_frame(self) -> Any:
         """Tidy ``pandas.DataFrame``: one row per T, columns named as the fields."""
-        import pandas as pd
+        import pandas as pd  # heavy: only when a frame is asked for
 
         return pd.DataFrame({name: getattr(self, name) for name in self.__slots__})
 
@@ -296,7 +296,7 @@ class TemperatureHistogram:
 
     def to_frame(self) -> Any:
         """Tidy ``pandas.DataFrame``: ``temperature, bin_low, bin_high, share, density`` (share / width)."""
-        import pandas as pd
+        import pandas as pd  # heavy: only when a frame is asked for
 
         e = np.asarray(self.edges)
         m, b = len(self.temperature), e.size - 1

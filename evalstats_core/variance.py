@@ -155,7 +155,7 @@ class ResamplingCurve:
 
     def to_frame(self) -> Any:
         """Tidy ``pandas.DataFrame``: one row per K with every per-K field as a column."""
-        import pandas as pd
+        import pandas as pd  # heavy: only when a frame is asked for
 
         return pd.DataFrame(
             {
@@ -246,7 +246,7 @@ class BudgetAllocation:
 
     def to_frame(self) -> Any:
         """Tidy ``pandas.DataFrame``: columns ``k, n_questions, variance, se, is_best``."""
-        import pandas as pd
+        import pandas as pd  # heavy: only when a frame is asked for
 
         return pd.DataFrame(
             {

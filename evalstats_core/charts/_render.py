@@ -29,7 +29,7 @@ sys.stdout.buffer.write(out)
 def capped() -> bool:
     """True when this process runs under an address-space limit (where V8 may abort it)."""
     try:
-        import resource
+        import resource  # optional: POSIX only
     except ImportError:  # not POSIX
         return False
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
@@ -40,7 +40,7 @@ def render(spec: dict, kind: str = "svg", *, scale: float = 2.0, isolate: bool |
     """The SVG text (``kind="svg"``) or PNG bytes (``"png"``) of ``spec``; in a child process when
     ``isolate`` (default: when :func:`capped`), where a renderer crash is a message, not a dead server."""
     if not (capped() if isolate is None else isolate):
-        import vl_convert as vlc
+        import vl_convert as vlc  # optional dependency (the app's extra), heavy
 
         return vlc.vegalite_to_svg(spec) if kind == "svg" else vlc.vegalite_to_png(spec, scale=scale)
     job = json.dumps({"spec": spec, "kind": kind, "scale": scale}).encode()

@@ -285,7 +285,7 @@ def name_runs(parts: list[Records]) -> list[Records]:
     one folder) become two models named by their run, ``"org/model (run 2026-11-25T17-21-19)"``, with a note;
     never one model whose answers are silently merged or renamed. Names the user gave are kept."""
 
-    import pandas as pd
+    import pandas as pd  # heavy: kept off the small-CSV start-up (lm-eval logs only)
 
     runs: dict[str, set[str]] = {}
     for p in parts:
