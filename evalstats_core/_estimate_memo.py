@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ._clusters import cr2_se_df, cr2_weights
-from .sums import _kept, centre_kept
+from ._sums_groups import _kept, centre_kept
 
 
 def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, used: Any = None,

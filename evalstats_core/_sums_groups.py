@@ -11,9 +11,12 @@
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 
-__all__ = ["binary_moments", "binary_pair_moments"]
+__all__ = ["binary_moments", "binary_pair_moments", "centre", "centre_kept", "count_facts"]
 
 
 class _Groups:
@@ -120,3 +123,62 @@ def binary_diff_m3(only_a: np.ndarray, only_b: np.ndarray, count: np.ndarray) ->
     net, disc = only_a - only_b, only_a + only_b
     mu = _ratio(net, count)
     return np.where(count > 0, net - 3.0 * mu * disc + 2.0 * count * (mu * mu * mu), 0.0)
+
+
+# ------------------------------------------------------------------ centring, kept per memo (sums and _estimate_memo)
+def centre(count: np.ndarray, mean: np.ndarray,
+           facts: tuple[int, bool, np.ndarray, np.ndarray] | None = None) -> tuple[int, float, np.ndarray]:
+    """``(n, overall mean, per-group deviations mean_g - overall)`` over the groups with ``count > 0``.
+
+    The overall mean is taken as ``m_ref + sum n_g (m_g - m_ref) / n`` with ``m_ref`` the first group's
+    mean, so equal group means give exactly that mean and deviations that are exactly 0. The deviations
+    are 0 (not nan) in empty groups; ``n = 0`` gives a nan mean. ``facts``: :func:`count_facts` of ``count``,
+    when kept (every model of a full table shares its count vector).
+    """
+    if count.shape == (1,) and count[0] > 0:  # one group (no clusters): the same doubles in Python floats
+        n, ref = int(count[0]), float(mean[0])
+        overall = ref + (n * (ref - ref)) / n
+        return n, overall, np.array([ref - overall])
+    n, every, used, weights = count_facts(count) if facts is None else facts
+    if n == 0:
+        return 0, math.nan, np.zeros(count.shape)
+    if every:  # no empty group (the usual file): the same doubles without the masks
+        ref = float(mean[0])
+        overall = ref + float(weights @ (mean - ref)) / n
+        return n, overall, mean - overall
+    m = np.where(used, mean, 0.0)
+    ref = float(m[int(np.argmax(used))])
+    overall = ref + float(weights @ (m - ref)) / n
+    return n, overall, np.where(used, m - overall, 0.0)
+
+
+def count_facts(count: np.ndarray) -> tuple[int, bool, np.ndarray, np.ndarray]:
+    """``(n, whether every group is used, the mask count > 0, the counts as float64)`` of a count vector: what
+    :func:`centre` reads of it. The float counts are the doubles numpy casts integer counts to for ``count @ x``
+    (exact below 2^53; the same BLAS dot then), cast once."""
+    used = count > 0
+    return (int(count.sum()), bool(used.all()), used,
+            count if count.dtype == np.float64 else count.astype(np.float64))
+
+
+def centre_kept(memo: dict | None, count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
+    """:func:`centre`, once per ``(count, mean)`` pair of arrays in ``memo`` (a :attr:`FileSums.memo
+    <evalstats_core.sums.FileSums.memo>`; the entry holds the arrays, so an identity is never reused while kept),
+    with :func:`count_facts` once per count vector."""
+    if memo is None:
+        return centre(count, mean)
+    return _kept(memo, (count, mean),
+                 lambda: centre(count, mean, _kept(memo, (count,), lambda: count_facts(count), "count-facts")), "centre")
+
+
+def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str = "") -> Any:
+    """``make()``, kept in ``memo`` (a :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`) under ``tag``
+    and the identity of the sums it reads; the entry holds those arrays, so an identity is never reused while
+    kept."""
+    if memo is None:
+        return make()
+    key = (tag, *map(id, arrays))
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = (arrays, make())
+    return hit[1]

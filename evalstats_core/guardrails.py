@@ -57,9 +57,8 @@ from .data import Dataset, QuestionTable
 from .edge_coverage import claim
 from .edge_coverage import claim as _claim
 from .errors import EvalStatsWarning
-from .intervals import proportion_ci
+from .intervals import proportion_ci, se_range
 from .proportions import FAILURES_FOR_T
-from .report_words import se_range
 from .sums import FileSums
 from .vocabulary import INTERVAL_LABELS, signed_zero_free
 from .wild import WILD_MIN_CLUSTERS

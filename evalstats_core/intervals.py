@@ -23,7 +23,7 @@ import math
 from typing import Any, Literal
 
 import numpy as np
-from scipy.special import betaincinv
+from scipy.special import betaincinv, chdtri
 
 from ._clusters import t_crit
 from ._proportion_checks import PROPORTION_METHODS, _as_counts, _check_method, _check_prior
@@ -42,6 +42,7 @@ __all__ = [
     "score_kind",
     "se_bernoulli",
     "se_clt",
+    "se_range",
 ]
 
 
@@ -445,3 +446,15 @@ def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: 
     k = int(round(s.mean * s.n))  # 0/1 scores, one answer each: the count of right answers
     low, high = proportion_ci(k, s.n, method=chosen.replace("-", "_"), confidence=confidence)
     return float(low), float(high), INTERVAL_LABELS[chosen]
+
+
+def se_range(df: float, confidence: float = 0.95) -> tuple[float, float]:
+    """How far an estimated SE on ``df`` degrees of freedom can be from the true one: the ratio
+    ``SE_hat / SE`` lies in ``sqrt(chi2_{df, a/2} / df)`` to ``sqrt(chi2_{df, 1 - a/2} / df)`` with the
+    given confidence (normal scores; Satterthwaite's approximation with clusters).
+
+    >>> [round(x, 2) for x in se_range(3.0)]
+    [0.27, 1.77]
+    """
+    tail = (1.0 - confidence) / 2.0
+    return math.sqrt(float(chdtri(df, 1.0 - tail)) / df), math.sqrt(float(chdtri(df, tail)) / df)

@@ -35,6 +35,7 @@ from .analysis import Analysis
 from .data import Dataset, QuestionTable
 from .decomposition import _codes
 from .errors import EvalStatsError
+from .intervals import se_range
 from .pilot import pilot_estimates
 from .plan_spread import (
     _anova_parts,
@@ -45,7 +46,6 @@ from .plan_spread import (
     sample_size_mean_power,
 )
 from .power import mde_t
-from .report_words import se_range
 
 __all__ = ["PairPilot", "PairPlan", "pair_pilot", "plan_from_pilot", "plan_pair", "answers_needed", "K_GRID"]
 

@@ -11,13 +11,12 @@ import re
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-from scipy.special import chdtri
-
 import evalstats_core
 
 from ._clusters import t_crit
 from ._results import excludes_zero
 from .analysis import SMALL_DF, SMALL_N, Analysis, PairResult
+from .intervals import se_range
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, Formatter, fmt_p, se_method_label
 
 __all__ = ["verdicts", "methods_paragraph", "method_line", "judge_method", "version", "benchmark", "summary_lines"]
@@ -35,18 +34,6 @@ def version() -> str:
 
 
 # ------------------------------------------------------------------------------------------------ words
-def se_range(df: float, confidence: float = 0.95) -> tuple[float, float]:
-    """How far an estimated SE on ``df`` degrees of freedom can be from the true one: the ratio
-    ``SE_hat / SE`` lies in ``sqrt(chi2_{df, a/2} / df)`` to ``sqrt(chi2_{df, 1 - a/2} / df)`` with the
-    given confidence (normal scores; Satterthwaite's approximation with clusters).
-
-    >>> [round(x, 2) for x in se_range(3.0)]
-    [0.27, 1.77]
-    """
-    tail = (1.0 - confidence) / 2.0
-    return math.sqrt(float(chdtri(df, 1.0 - tail)) / df), math.sqrt(float(chdtri(df, tail)) / df)
-
-
 def few_df_words(what: str, df: float, confidence: float = 0.95) -> str:
     """What is true of an interval on few degrees of freedom, instead of "fragile".
 

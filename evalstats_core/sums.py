@@ -19,10 +19,10 @@ Unclustered files have one group (``G = 1``) holding every question; a clustered
 clusters merges its groups exactly (:meth:`FileSums.merged`).
 
 The private modules beside this one hold the parts: the per-group kernels of :func:`file_sums` and the 0/1
-moments (:func:`binary_moments`, :func:`binary_pair_moments`) in :mod:`~evalstats_core._sums_groups`; the merging
-algebra lives here, at the
-end (:func:`centre`, :func:`centre_kept` and the (co-)moment and third-moment updates of
-:meth:`FileSums.merged`, after Chan, Golub & LeVeque 1983; ``_estimate_memo`` reads :func:`centre_kept` too).
+moments (:func:`binary_moments`, :func:`binary_pair_moments`) in :mod:`~evalstats_core._sums_groups`; the centring
+(:func:`centre`, :func:`centre_kept`) there too, so ``_estimate_memo`` reads it from the ground floor; the merging
+algebra lives here, at the end (the (co-)moment and third-moment updates of :meth:`FileSums.merged`, after Chan,
+Golub & LeVeque 1983).
 The public names among them are importable from here.
 
 References
@@ -50,6 +50,9 @@ from ._sums_groups import (
     binary_diff_m3,
     binary_moments,
     binary_pair_moments,
+    centre,
+    centre_kept,
+    count_facts,  # noqa: F401 - re-exported: its home until the merging kernels moved to _sums_groups
 )
 
 if TYPE_CHECKING:
@@ -478,64 +481,6 @@ def _merged_m3(p: PairSums, dd: np.ndarray) -> np.ndarray | None:
     if p.m3_diff is None:
         return None
     return np.array([float(p.m3_diff.sum()) + 3.0 * float(p.m2_diff @ dd) + float(p.count @ dd ** 3)])
-
-
-def centre(count: np.ndarray, mean: np.ndarray,
-           facts: tuple[int, bool, np.ndarray, np.ndarray] | None = None) -> tuple[int, float, np.ndarray]:
-    """``(n, overall mean, per-group deviations mean_g - overall)`` over the groups with ``count > 0``.
-
-    The overall mean is taken as ``m_ref + sum n_g (m_g - m_ref) / n`` with ``m_ref`` the first group's
-    mean, so equal group means give exactly that mean and deviations that are exactly 0. The deviations
-    are 0 (not nan) in empty groups; ``n = 0`` gives a nan mean. ``facts``: :func:`count_facts` of ``count``,
-    when kept (every model of a full table shares its count vector).
-    """
-    if count.shape == (1,) and count[0] > 0:  # one group (no clusters): the same doubles in Python floats
-        n, ref = int(count[0]), float(mean[0])
-        overall = ref + (n * (ref - ref)) / n
-        return n, overall, np.array([ref - overall])
-    n, every, used, weights = count_facts(count) if facts is None else facts
-    if n == 0:
-        return 0, math.nan, np.zeros(count.shape)
-    if every:  # no empty group (the usual file): the same doubles without the masks
-        ref = float(mean[0])
-        overall = ref + float(weights @ (mean - ref)) / n
-        return n, overall, mean - overall
-    m = np.where(used, mean, 0.0)
-    ref = float(m[int(np.argmax(used))])
-    overall = ref + float(weights @ (m - ref)) / n
-    return n, overall, np.where(used, m - overall, 0.0)
-
-
-def count_facts(count: np.ndarray) -> tuple[int, bool, np.ndarray, np.ndarray]:
-    """``(n, whether every group is used, the mask count > 0, the counts as float64)`` of a count vector: what
-    :func:`centre` reads of it. The float counts are the doubles numpy casts integer counts to for ``count @ x``
-    (exact below 2^53; the same BLAS dot then), cast once."""
-    used = count > 0
-    return (int(count.sum()), bool(used.all()), used,
-            count if count.dtype == np.float64 else count.astype(np.float64))
-
-
-def centre_kept(memo: dict | None, count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
-    """:func:`centre`, once per ``(count, mean)`` pair of arrays in ``memo`` (a :attr:`FileSums.memo
-    <evalstats_core.sums.FileSums.memo>`; the entry holds the arrays, so an identity is never reused while kept),
-    with :func:`count_facts` once per count vector."""
-    if memo is None:
-        return centre(count, mean)
-    return _kept(memo, (count, mean),
-                 lambda: centre(count, mean, _kept(memo, (count,), lambda: count_facts(count), "count-facts")), "centre")
-
-
-def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str = "") -> Any:
-    """``make()``, kept in ``memo`` (a :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`) under ``tag``
-    and the identity of the sums it reads; the entry holds those arrays, so an identity is never reused while
-    kept."""
-    if memo is None:
-        return make()
-    key = (tag, *map(id, arrays))
-    hit = memo.get(key)
-    if hit is None:
-        hit = memo[key] = (arrays, make())
-    return hit[1]
 
 
 def _within_plus(within: np.ndarray, count: np.ndarray, dev_a: np.ndarray, dev_b: np.ndarray) -> np.ndarray:

@@ -1,6 +1,7 @@
 """The house's layers, guarded (issue 19.6): the core never imports streamlit, only the chart builders import
 Altair, the data layer spells no command-line flag, no core module holds a page's URL or widget keys, and
-the data layer has no import circle."""
+the data layer has no import circle. Issue 38: no import circle in the whole tree, imports point down a floor,
+and each import inside a function says why it is there."""
 
 from __future__ import annotations
 
@@ -206,6 +207,80 @@ def test_no_import_circle_in_the_whole_tree():
     assert NOTEBOOK_HOOK[1] in graph[NOTEBOOK_HOOK[0]]  # the exception is real: drop it here when it goes
     graph[NOTEBOOK_HOOK[0]].discard(NOTEBOOK_HOOK[1])
     assert _circles(graph) == []
+
+
+#: The floors of the house (CONTRIBUTING.md's Layout, /work/shared/ARCHITECTURE.md), lowest first, by module (without
+#: ``evalstats_core.``): an import points to its own floor or one below. charts/* are on the reports' floor (the
+#: pictures of the reports), lessons/* above them and evalstats_app above all; the package's ``__init__`` (the public
+#: surface) on the reports' floor. A module named nowhere sits on the lowest floor its own imports allow (the highest
+#: floor among the modules it imports), so a new module never adds an arrow of its own; an arrow from a lower floor
+#: into it does count.
+FLOORS = {
+    0: "errors _results _validate vocabulary flags escape _clusters intervals cluster_means betabinomial proportions "
+       "pair_proportions pair_mover _ksection two_clusters bounded_means bounded_unclustered _pair_batch _in_unit "
+       "_sums_groups _patterns _labels _wild_draws _wild_interval wild multiple cluster_bootstrap _estimate "
+       "_estimate_memo _power_inputs _proportion_checks power_t clustering comparison judge_interval",  # types, kernels
+    1: "data _read _sniff _bounded _records _validator _checks _columns _cells _encode _table _small_csv _extra "
+       "_json_records _dataset _question_table importers importers.inspect_log importers.lm_eval importers.promptfoo "
+       "bundle limits human_labels reading examples",  # data in
+    2: "analysis sums engine engine_sql cluster_cost bounded_reach ranking inspect",  # one pass, sums and engines
+    3: "planning power pilot plan_spread plan_pilots simulate coverage cluster_coverage edge_coverage pair_coverage "
+       "difficulty temperature variance decomposition reported guardrails judge judge_agree judge_budget judge_io "
+       "judge_rows judge_sim judge_strata",  # planning, power and simulation, the workbench's checks, the judge
+    4: "report report_display report_html report_latex report_words display breakdown gating _gate_result judge_apply "
+       "cli _cli_parser _cli_reading engine_cli _argv _memory console __main__",  # words, reports, the gate, the CLI
+}
+#: Arrows that run back up a floor, at most (issue 38: 16 on f57f333, 4 when this was written, 1 once ``se_range``
+#: moved beside the intervals and the centring beside the per-group sums): the notebook hook above.
+MAX_UPWARD_ARROWS = 1
+
+
+def _floors(graph: dict[str, set[str]]) -> dict[str, int]:
+    """Every module's floor (:data:`FLOORS`; a module named nowhere on the highest floor of what it imports)."""
+    named = {f"evalstats_core.{m}": k for k, names in FLOORS.items() for m in names.split()}
+    out: dict[str, int] = {}
+
+    def floor(m: str) -> int:
+        if m not in out:
+            if m in named:
+                out[m] = named[m]
+            elif m == "evalstats_core" or m.startswith("evalstats_core.charts"):
+                out[m] = 4
+            elif m.startswith("evalstats_core.lessons"):
+                out[m] = 5
+            elif m.startswith("evalstats_app"):
+                out[m] = 6
+            else:
+                out[m] = max([floor(n) for n in graph[m]], default=0)
+        return out[m]
+
+    for m in graph:
+        floor(m)
+    return out
+
+
+def _upward(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    floor = _floors(graph)
+    return sorted((a, b) for a in graph for b in graph[a] if floor[b] > floor[a])
+
+
+def test_few_arrows_run_back_up_a_floor():
+    """Imports point down (imports inside functions counted): at most :data:`MAX_UPWARD_ARROWS` run back up, and
+    every module :data:`FLOORS` names is still there."""
+    graph = _import_graph()
+    named = {f"evalstats_core.{m}" for names in FLOORS.values() for m in names.split()}
+    assert named <= set(graph), sorted(named - set(graph))  # a module gone: take it out of FLOORS
+    up = _upward(graph)
+    assert (NOTEBOOK_HOOK[0], NOTEBOOK_HOOK[1]) in up  # the walk sees an arrow up
+    assert len(up) <= MAX_UPWARD_ARROWS, up
+
+
+def test_the_floor_check_finds_an_arrow_up():
+    """The count can fail: a kernel importing the report is an arrow up; a module named nowhere adds none."""
+    graph = {"evalstats_core._clusters": {"evalstats_core.report"}, "evalstats_core.report": set(),
+             "evalstats_core.new": {"evalstats_core.report"}, "evalstats_app.x": {"evalstats_core.new"}}
+    assert _upward(graph) == [("evalstats_core._clusters", "evalstats_core.report")]
+    assert _floors(graph)["evalstats_core.new"] == 4
 
 
 def test_the_circle_check_finds_a_circle():
