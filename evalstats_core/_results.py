@@ -52,8 +52,27 @@ def notebook_view(result: object, view: str, *args: object) -> object:
     return getattr(display, view)(result, *args)
 
 
+class _Shown:
+    """What :class:`Summary` and :class:`Comparison` share beyond their fields: the interval as one value and the
+    notebook's one-row table (the views live in :mod:`evalstats_core.display`). No fields and no slots of its own,
+    so each dataclass keeps its own fields, ``repr`` and ``__slots__``."""
+
+    __slots__ = ()
+
+    @property
+    def ci(self) -> Interval:
+        """The interval as ``Interval(low, high)``."""
+        return Interval(self.ci_low, self.ci_high)
+
+    def _repr_html_(self) -> str:  # Jupyter: a one-row table
+        return notebook_view(self, "result_html")
+
+    def _repr_markdown_(self) -> str:
+        return notebook_view(self, "result_markdown")
+
+
 @dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(_Shown):
     """One model's mean score and its uncertainty (all plain Python numbers).
 
     Attributes
@@ -117,17 +136,6 @@ class Summary:
     method: str = "cr2"
     interval: str = "normal"
 
-    @property
-    def ci(self) -> Interval:
-        """The interval as ``Interval(low, high)``."""
-        return Interval(self.ci_low, self.ci_high)
-
-    def _repr_html_(self) -> str:  # Jupyter: a one-row table
-        return notebook_view(self, "result_html")
-
-    def _repr_markdown_(self) -> str:
-        return notebook_view(self, "result_markdown")
-
 
 # fields of Comparison in score units (scaled back when huge or tiny scores were rescaled)
 _SCORE_UNITS = ("mean_a", "mean_b", "diff", "se", "ci_low", "ci_high", "se_unpaired", "se_paired")
@@ -135,7 +143,7 @@ _SCORE_UNITS = ("mean_a", "mean_b", "diff", "se", "ci_low", "ci_high", "se_unpai
 
 
 @dataclass(frozen=True, slots=True)
-class Comparison:
+class Comparison(_Shown):
     """The difference ``mean(a) - mean(b)`` with its standard error and test (plain Python numbers).
 
     Attributes
@@ -211,14 +219,3 @@ class Comparison:
     interval: str = "normal"
     only_a: int | None = None
     only_b: int | None = None
-
-    @property
-    def ci(self) -> Interval:
-        """The interval as ``Interval(low, high)``."""
-        return Interval(self.ci_low, self.ci_high)
-
-    def _repr_html_(self) -> str:  # Jupyter: a one-row table
-        return notebook_view(self, "result_html")
-
-    def _repr_markdown_(self) -> str:
-        return notebook_view(self, "result_markdown")
