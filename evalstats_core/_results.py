@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:  # numpy is not imported at run time: ``import evalstats_core`` stays fast
     import numpy as np
 
-__all__ = ["Comparison", "Interval", "Summary", "excludes_zero", "notebook_view", "scalar_or_array"]
+__all__ = ["Comparison", "Interval", "Summary", "excludes_zero", "notebook_view", "rejects", "scalar_or_array"]
 
 
 class Interval(NamedTuple):
@@ -30,6 +30,16 @@ def excludes_zero(low: float, high: float) -> bool:
     (True, True, False, False)
     """
     return bool(low > 0 or high < 0)
+
+
+def rejects(p: float, alpha: float) -> bool:
+    """Whether a test's p-value rejects no difference at size ``alpha``: the one test of "significant" by a
+    p-value (an adjusted one where comparisons are many); False when ``p`` is nan or infinite.
+
+    >>> rejects(0.01, 0.05), rejects(0.05, 0.05), rejects(float("nan"), 0.05)
+    (True, False, False)
+    """
+    return bool(math.isfinite(p) and p < alpha)
 
 
 def scalar_or_array(arr: np.ndarray) -> float | np.ndarray:

@@ -40,7 +40,7 @@ import numpy as np
 from scipy.special import stdtrit
 
 from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, cluster_sizes
-from ._results import excludes_zero
+from ._results import excludes_zero, rejects
 from ._validate import z_for
 from .analysis import (
     ADJUST_LABELS,
@@ -318,8 +318,8 @@ def _multiplicity(analysis: Analysis) -> Guardrail:
     alpha = 1.0 - analysis.confidence
     if m <= 1:
         return _ok("multiplicity", "one comparison: no correction needed.")
-    raw = sum(1 for p in analysis.comparisons if p.p_value < alpha)
-    adj = sum(1 for p in analysis.comparisons if p.p_adjusted < alpha)
+    raw = sum(1 for p in analysis.comparisons if rejects(p.p_value, alpha))
+    adj = sum(1 for p in analysis.comparisons if rejects(p.p_adjusted, alpha))
     expected = m * alpha
     if analysis.adjust == "none":
         return _warn("multiplicity", (

@@ -28,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from ._results import rejects
 from ._validate import check_probability
 from .errors import EvalStatsError
 
@@ -252,7 +253,7 @@ def rank_models(means: Any, pairs: Iterable[tuple[str, str, float]], *, alpha: f
         p = float(p)
         if len(pair) == 4 and math.isfinite(float(pair[3])) and a != b:
             gap[index[a]][index[b]], gap[index[b]][index[a]] = float(pair[3]), -float(pair[3])
-        if a != b and math.isfinite(p) and p < alpha and not sig[index[a]][index[b]]:
+        if a != b and rejects(p, alpha) and not sig[index[a]][index[b]]:
             sig[index[a]][index[b]] = sig[index[b]][index[a]] = True
             n_sig += 1
     above = _closure([[sig[i][j] and gap[i][j] > 0.0 for j in range(m)] for i in range(m)])

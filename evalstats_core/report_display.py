@@ -13,6 +13,7 @@ import math
 import shlex
 from typing import TYPE_CHECKING, Any
 
+from ._results import rejects
 from .analysis import Analysis, _data_frame
 from .escape import NAME_CAP, elide, elide_words
 from .flags import OPTIONS, analysis_flags, reading_flags
@@ -180,7 +181,7 @@ def differences_frame(analysis: Analysis) -> pd.DataFrame:
         "estimate": [c.diff for c in analysis.comparisons],
         "ci_low": [c.ci_low for c in analysis.comparisons],
         "ci_high": [c.ci_high for c in analysis.comparisons],
-        "significant": [bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha) for c in analysis.comparisons],
+        "significant": [rejects(c.p_adjusted, alpha) for c in analysis.comparisons],
     })
 
 
@@ -227,7 +228,7 @@ def matrix_frame(analysis: Analysis) -> pd.DataFrame:
     alpha = 1.0 - analysis.confidence
     rows = []
     for c in analysis.comparisons:
-        sig = bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)
+        sig = rejects(c.p_adjusted, alpha)
         rows.append({"row": c.model, "column": c.baseline, "estimate": c.diff, "significant": sig})
         rows.append({"row": c.baseline, "column": c.model, "estimate": -c.diff, "significant": sig})
     return _data_frame(rows, columns=["row", "column", "estimate", "significant"])
@@ -245,7 +246,7 @@ def leader_frame(analysis: Analysis, leader: str) -> pd.DataFrame:
         other = c.model if c.model != leader else c.baseline
         low, high = (c.ci_low, c.ci_high) if sign > 0 else (-c.ci_high, -c.ci_low)
         rows.append({"label": f"{other} − {leader}", "estimate": sign * c.diff, "ci_low": low, "ci_high": high,
-                     "significant": bool(math.isfinite(c.p_adjusted) and c.p_adjusted < alpha)})
+                     "significant": rejects(c.p_adjusted, alpha)})
     frame = _data_frame(rows, columns=["label", "estimate", "ci_low", "ci_high", "significant"])
     return frame.sort_values("estimate", ascending=False, kind="stable").reset_index(drop=True)  # closest first
 

@@ -14,7 +14,7 @@ from importlib.metadata import version as _version
 import evalstats_core
 
 from ._clusters import t_crit
-from ._results import excludes_zero
+from ._results import excludes_zero, rejects
 from .analysis import SMALL_DF, SMALL_N, Analysis, PairResult
 from .intervals import se_range
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, Formatter, fmt_p, se_method_label
@@ -65,7 +65,7 @@ def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
             text += f"; the exact sign-flip test gives p {fmt_p(c.p_value)}" + (f" ({adj})" if adjusted else "")
         return text + "."
     raw_sig = excludes_zero(c.ci_low, c.ci_high)
-    sig = (math.isfinite(c.p_adjusted) and c.p_adjusted < alpha) if adjusted else raw_sig
+    sig = rejects(c.p_adjusted, alpha) if adjusted else raw_sig
     if sig:
         win, lose = (c.model, c.baseline) if c.diff > 0 else (c.baseline, c.model)
         lo, hi = (c.ci_low, c.ci_high) if c.diff > 0 else (-c.ci_high, -c.ci_low)
