@@ -16,6 +16,7 @@ these functions, so a file is recognised the same way everywhere.
 from __future__ import annotations
 
 import io
+import zipfile
 
 __all__ = ["FORMATS", "detect", "compression", "is_parquet", "delimiter", "is_bundle", "utf16", "zip_archive"]
 
@@ -76,8 +77,6 @@ def zip_archive(data: bytes, *, release: bool = False):
         archive = last[1]
     else:
         try:
-            import zipfile  # only for a file that starts as a zip: ~9 ms of start-up otherwise (issue 25)
-
             archive = zipfile.ZipFile(io.BytesIO(data))  # the central directory only: nothing inflated
         except Exception:  # noqa: BLE001 - any unreadable central directory (even NotImplementedError): not ours
             archive = None
