@@ -1,9 +1,9 @@
-"""Server memory a workbench session keeps after it ends (issue 46.8, measured, not yet bounded).
+"""Server memory a workbench session keeps after it ends (issue 46.8).
 
 One process: the workbench (AppTest through app.py) reads three uploaded CSV files one after the other, then the
 session ends as Streamlit ends it (its session-scoped caches cleared, what ``AppSession.shutdown`` does when a
-tab closes), then pyarrow's pool and glibc's heap are asked to give freed memory back (``release_unused``,
-``malloc_trim(0)``). Prints the resident memory (``/proc/self/statm``) at each step.
+tab closes), then freed memory is handed back as the server does every 30 s (``_memory.give_back``: pyarrow's
+``release_unused``, glibc's ``malloc_trim(0)``). Prints the resident memory (``/proc/self/statm``) at each step.
 
     .venv/bin/python bench/bench_session_memory.py --rows 3000000     # three ~40 MB files
 """
@@ -11,7 +11,6 @@ tab closes), then pyarrow's pool and glibc's heap are asked to give freed memory
 from __future__ import annotations
 
 import argparse
-import ctypes
 import gc
 import os
 from pathlib import Path
@@ -43,6 +42,7 @@ def main() -> None:
     from streamlit.testing.v1 import AppTest
 
     from evalstats_app.workbench import INJECT_KEY
+    from evalstats_core._memory import give_back
 
     rng = np.random.default_rng(46)
     files = [results_file(args.rows, k, rng) for k in range(3)]
@@ -67,9 +67,8 @@ def main() -> None:
     gc.collect()
     print(f"after the session ends (its caches cleared, gc): +{rss() - base:.0f} MB "
           f"(pyarrow still holds {pa.total_allocated_bytes() / 2**20:.0f} MB)")
-    pa.default_memory_pool().release_unused()
-    ctypes.CDLL("libc.so.6").malloc_trim(0)
-    print(f"after pyarrow release_unused and glibc malloc_trim(0): +{rss() - base:.0f} MB")
+    give_back()  # what the workbench's server does every GIVE_BACK_SECONDS (shell._memory_returner)
+    print(f"after give_back() (pyarrow release_unused, glibc malloc_trim(0)): +{rss() - base:.0f} MB")
 
 
 if __name__ == "__main__":
