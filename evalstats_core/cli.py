@@ -14,6 +14,7 @@ import argparse
 import dataclasses
 import errno
 import os
+import shlex
 import stat
 import sys
 import warnings
@@ -31,6 +32,7 @@ from ._cli_reading import (  # noqa: F401 - re-exported (tests, the workbench)
     reading_options,
     with_command,
 )
+from ._pairwise_sniff import pairwise_paths  # standard library only
 from .engine_cli import by_sql as sql_sums
 from .errors import EvalStatsError, EvalStatsWarning
 from .flags import for_cli  # light (re, shlex): no numpy before the arguments are parsed
@@ -119,7 +121,7 @@ def _gate(args: argparse.Namespace) -> int:
 
     by_sql = sql_sums(args, _limits(args))
     _say_warnings(by_sql[0].warnings if by_sql else ())
-    dataset = by_sql[0] if by_sql else _load(args)[0]
+    dataset = by_sql[0] if by_sql else _load_scores(args)[0]
     from .gating import gate, gate_pass_at_k  # the gate's modules: evalbars gate only
 
     if args.pass_at is not None and (by_sql or args.human_col or args.labels or args.wild_bootstrap):
@@ -148,6 +150,19 @@ def _gate(args: argparse.Namespace) -> int:
                                                              "sums.") + "\n"
     _write(text, args.output)
     return result.exit_code
+
+
+def _load_scores(args: argparse.Namespace):
+    """:func:`_load`; a refused file that holds pairwise preferences is told to use ``evalbars pairwise``."""
+    try:
+        return _load(args)
+    except EvalStatsError:
+        kinds = pairwise_paths(args.file)  # only once a file was refused: its first MB sniffed
+        if kinds:
+            raise EvalStatsError(f"{args.file[0]} holds pairwise preferences ({kinds}), not scores: run "
+                                 f"'{PROG} pairwise {' '.join(map(shlex.quote, args.file))}' for win rates and Bradley-Terry "
+                                 "ratings") from None
+        raise
 
 
 def _pairwise(args: argparse.Namespace) -> int:
@@ -179,7 +194,7 @@ def _run(args: argparse.Namespace) -> int:
 
     by_sql = sql_sums(args, _limits(args))  # --engine duckdb / spark (auto: a file above --max-mb): sums in SQL
     _say_warnings(by_sql[0].warnings if by_sql else ())
-    dataset, limits, opts = (by_sql[0], by_sql[1], reading_options(args)) if by_sql else _load(args)
+    dataset, limits, opts = (by_sql[0], by_sql[1], reading_options(args)) if by_sql else _load_scores(args)
 
     check_pairs(len(dataset.models), args.baseline, limits, dataset.name)
     from .analysis import analyze, analyze_sums  # the statistics (scipy.special) only for a file that loaded

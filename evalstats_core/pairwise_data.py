@@ -39,7 +39,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,16 +46,15 @@ from typing import Any
 import numpy as np
 
 from ._bounded import parse_json
+from ._pairwise_sniff import KINDS, pairwise_kind, pairwise_paths
 from ._read import open_regular
 from .errors import EvalStatsError
 from .limits import Limits
 
 __all__ = ["Battles", "read_battles", "load_battles", "battles_from_rows", "pairwise_kind", "KINDS",
-           "ARENA_HARD_BASELINES", "STRONG_WEIGHT", "join_battles", "codes"]
+           "ARENA_HARD_BASELINES", "STRONG_WEIGHT", "join_battles", "codes",
+           "pairwise_paths"]
 
-#: The formats read, with how a report names them.
-KINDS = {"long": "prompt, model_a, model_b, winner", "alpaca_eval": "AlpacaEval annotations",
-         "arena_hard": "Arena-Hard judgments"}
 #: Arena-Hard's default baselines when a judgment file does not name one: v0.1 (``question_id``) and v2 by
 #: ``category`` (``utils/judge_utils.py``, JUDGE_SETTINGS, and ``show_result.py`` of v0.1).
 ARENA_HARD_BASELINES = {"v0.1": "gpt-4-0314", "hard_prompt": "o3-mini-2025-01-31", "coding": "o3-mini-2025-01-31",
@@ -303,53 +301,6 @@ def _decoded(data: bytes, label: str) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise EvalStatsError(f"{label} is not UTF-8 text: line {line} has the byte 0x{data[exc.start]:02x}; re-save "
                              "it as UTF-8") from None
-
-
-_SNIFF = 1 << 20  # bytes a sniff reads: the first record of a JSON list, the first line of JSON lines
-
-
-def _first_keys(data: bytes) -> set[str] | None:
-    """The keys of the first JSON object of a JSON list or of JSON lines, read from the first MB only (a results
-    file of hundreds of MB is never parsed to be sniffed); None when the data does not start like either."""
-    head = data[:_SNIFF].lstrip()
-    if head[:1] == b"{":
-        line = head.split(b"\n", 1)[0]
-        try:
-            first = parse_json(line, "line 1", "JSON")
-        except EvalStatsError:
-            return None
-        return {str(k).lower() for k in first} if isinstance(first, dict) else None
-    if head[:1] == b"[":  # a JSON list: the quoted keys its first record names (outputs may run long)
-        return {k.decode("utf-8", "replace").lower() for k in
-                re.findall(rb'"([A-Za-z_0-9]{1,40})"\s*:', head[:_SNIFF])}
-    return None
-
-
-def pairwise_kind(data: bytes, name: str = "") -> str | None:
-    """Which pairwise format ``data`` holds (a key of :data:`KINDS`), or None for any other file. Reads at most the
-    first MB.
-
-    >>> pairwise_kind(b"prompt,model_a,model_b,winner\\np1,x,y,a\\n")
-    'long'
-    >>> pairwise_kind(b'[{"instruction": "hi", "generator_1": "x", "generator_2": "y", "preference": 2}]')
-    'alpaca_eval'
-    >>> pairwise_kind(b"question,model,score\\nq1,x,1\\n") is None
-    True
-    """
-    keys = _first_keys(data)
-    if keys is not None:
-        if {"generator_1", "generator_2", "preference"} <= keys:
-            return "alpaca_eval"
-        if "games" in keys and "model" in keys and keys & {"question_id", "uid"}:
-            return "arena_hard"
-        if {"model_a", "model_b", "winner"} <= keys:
-            return "long"
-        return None
-    head = data[:4096].split(b"\n", 1)[0].decode("utf-8-sig", "replace").lower()
-    cells = {c.strip().strip('"') for c in head.replace("\t", ",").split(",")}
-    if {"model_a", "model_b", "winner"} <= cells:
-        return "long"
-    return None
 
 
 def read_battles(data: bytes, name: str = "battles", *, baseline: str | None = None,

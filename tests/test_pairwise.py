@@ -317,3 +317,14 @@ def test_the_charts_draw_the_frames_the_core_computed():
         (top.model, CLUSTERED, top.ci_low, top.ci_high), (top.model, BOOTSTRAP, top.boot_low, top.boot_high)}
     cells = [r for d in win_matrix(win_matrix_frame(res)).to_dict()["datasets"].values() for r in d]
     assert len(cells) == len(res.win_rates) and {c["label"] for c in cells} >= {"52.0%", "48.0%"}
+
+
+@pytest.mark.parametrize("name", ["alpaca_eval_annotations.json", "arena_hard_v01_judgment.jsonl"])
+def test_analyze_and_gate_send_a_pairwise_file_to_evalbars_pairwise(name, capsys):
+    """A pairwise file given to analyze (or gate) is refused with one line that names the command that reads it."""
+    from evalstats_core.cli import main
+
+    for argv in (["analyze", str(FIX / name)], ["gate", str(FIX / name), "--baseline", "a", "--candidate", "b"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "holds pairwise preferences" in err[0] and f"evalbars pairwise {FIX / name}" in err[0]
