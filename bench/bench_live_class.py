@@ -13,10 +13,13 @@ Three runs, each bounded (at most 1,000 students, 60 s):
 2. **Two app servers sharing PostgreSQL.** The same on a throwaway local PostgreSQL (tests/_postgres.py): two
    processes, each with its own store, take half the students each; the presenter reads through a third store.
    Skipped, with the reason, where Debian's PostgreSQL binaries are absent.
-3. **Memory per student on a real app server.** ``streamlit run app.py`` on 127.0.0.1 (a free port), a class
-   started in its SQLite file, then ``--students`` sessions open ``class?code=...`` over Streamlit's own WebSocket
-   protocol (bench/class_capacity.py's client; a Chromium per student would eat the cores being measured): the
-   server's resident memory before and after, per student, and how long the phones took to show the question.
+3. **One real app server, end to end.** ``streamlit run app.py`` on 127.0.0.1 (a free port), a class started in its
+   SQLite file, then ``--students`` phones open ``class?code=...`` over Streamlit's own WebSocket protocol
+   (bench/class_capacity.py's client; a Chromium per student would eat the cores being measured), in waves of 50.
+   Each phone then does what its browser does: reruns the page's fragment every 2 s (``is_auto_rerun``) and
+   answers once within ``--seconds`` (the radio's value in a fragment rerun, so the page's own callback writes
+   it). Printed: acks, answers counted and lost, the presenter's delay after each ack, how long an answer's and a
+   poll's rerun took, the server's CPU, and its resident memory before and after the phones arrived (per student).
 """
 
 from __future__ import annotations
@@ -88,7 +91,8 @@ def _run_students(store: ClassStore, code: str, n: int, seconds: float, seed: in
 def _server_half(where: dict, code: str, n: int, seconds: float, seed: int, start_wall: float, out) -> None:
     """A second app server (a process of its own) with its own store on the shared PostgreSQL."""
     store = ClassStore(**where)
-    start = time.perf_counter() + (start_wall - time.time())
+    # the agreed start, or now if this process took longer than that to start (a loaded machine)
+    start = max(time.perf_counter() + (start_wall - time.time()), time.perf_counter() + 0.2)
     sent, errors = _run_students(store, code, n, seconds, seed, start)
     wall_offset = time.time() - time.perf_counter()
     out.put(([(o, t + wall_offset, d) for o, t, d in sent], errors))
@@ -115,9 +119,9 @@ def one_class(where: dict, label: str, n: int, seconds: float, seed: int, server
     teacher = ClassStore(**where, max_students=max(300, n))
     code, key = teacher.start()
     teacher.open(code, key, QUESTION, OPTIONS)
-    start_wall = time.time() + 1.0
+    start_wall = time.time() + (1.0 if servers == 1 else 8.0)  # spawned processes import the store first
     seen: list = []
-    presenter = threading.Thread(target=_presenter, args=(teacher, code, start_wall + seconds + 6.0, seen))
+    presenter = threading.Thread(target=_presenter, args=(teacher, code, start_wall + seconds + 20.0, seen))
     presenter.start()
     if servers == 1:
         store = ClassStore(**where)
@@ -159,20 +163,33 @@ def one_class(where: dict, label: str, n: int, seconds: float, seed: int, server
     teacher.close()
 
 
-def memory_per_student(n: int, seed: int) -> None:
+def one_server(n: int, seconds: float, seed: int) -> None:
+    """Run 3: ``n`` phones on a real app server answer through Streamlit itself, within ``seconds``."""
     from class_capacity import Session, _start_server  # a Streamlit server and its WebSocket client
     from load_sessions import _rss_mb
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    from evalstats_app.live_class import (
+        class_questions,  # streamlit: kept out of the PostgreSQL run's processes
+    )
 
     folder = tempfile.mkdtemp(prefix="evalstats-class-bench-")
     os.environ["EVALSTATS_CLASS_DB"] = f"{folder}/classes.sqlite3"
     os.environ.pop("EVALSTATS_DATABASE_URL", None)
     os.environ.pop("DATABASE_URL", None)
-    store = ClassStore(path=f"{folder}/classes.sqlite3")
-    code, key = store.start()
-    store.open(code, key, QUESTION, OPTIONS)
+    teacher = ClassStore(path=f"{folder}/classes.sqlite3")
+    code, key = teacher.start()
+    teacher.open(code, key, QUESTION, OPTIONS)
     server, port = _start_server()
 
     class Phone(Session):
+        """A phone's tab: loads class?code=, then reruns the page's fragment every 2 s and answers once."""
+
+        fragment = ""
+        radio = ""
+        options: list[str] = []
+
         async def connect(self) -> None:
             import websockets
 
@@ -181,38 +198,130 @@ def memory_per_student(n: int, seed: int) -> None:
                                                subprotocols=["streamlit"], max_size=None, open_timeout=120,
                                                ping_interval=None)
 
-    async def measure() -> tuple[float, float, list[float]]:
+        async def send(self, *, fragment: bool = False, auto: bool = False, answer: str | None = None) -> float:
+            """One rerun (the page, or its fragment); seconds until the script finished."""
+            msg = BackMsg()
+            msg.rerun_script.query_string = f"code={code}"
+            msg.rerun_script.page_name = "class"
+            if fragment:
+                msg.rerun_script.fragment_id = self.fragment
+                msg.rerun_script.is_auto_rerun = auto
+            if answer is not None:
+                widget = msg.rerun_script.widget_states.widgets.add()
+                widget.id, widget.string_value = self.radio, answer
+            t0 = time.perf_counter()
+            await self.ws.send(msg.SerializeToString())
+            while True:
+                fwd = ForwardMsg.FromString(await asyncio.wait_for(self.ws.recv(), 300))
+                kind = fwd.WhichOneof("type")
+                if kind == "auto_rerun":
+                    self.fragment = fwd.auto_rerun.fragment_id
+                elif kind == "delta" and fwd.delta.new_element.WhichOneof("type") == "radio":
+                    self.radio, self.options = fwd.delta.new_element.radio.id, list(fwd.delta.new_element.radio.options)
+                elif kind == "delta" and fwd.delta.new_element.WhichOneof("type") == "exception":
+                    raise RuntimeError(fwd.delta.new_element.exception.message)
+                elif kind == "script_finished":
+                    return time.perf_counter() - t0
+
+    async def measure() -> dict:
         warm = Phone(port, random.Random(seed))
         await warm.connect()
-        await warm.run("class", f"code={code}")
+        await warm.send()
         await warm.ws.close()
         await asyncio.sleep(2)
         rss0 = _rss_mb(server.pid)
-        sessions = [Phone(port, random.Random(seed + i)) for i in range(n)]
+        rng = random.Random(seed)
+        phones = [Phone(port, random.Random(seed + i)) for i in range(n)]
         t0 = time.perf_counter()
         loads = []
         for i in range(0, n, 50):  # a class arriving in waves of 50 phones, not one burst of sockets
-            wave = sessions[i:i + 50]
-            await asyncio.gather(*(s.connect() for s in wave))
-            loads += await asyncio.gather(*(s.run("class", f"code={code}") for s in wave))
-        wall = time.perf_counter() - t0
-        await asyncio.sleep(2)
+            wave = phones[i:i + 50]
+            await asyncio.gather(*(p.connect() for p in wave))
+            loads += await asyncio.gather(*(p.send() for p in wave))
+        arrived = time.perf_counter() - t0
         rss1 = _rss_mb(server.pid)
-        await asyncio.gather(*(s.ws.close() for s in sessions))
-        return rss0, rss1, [wall, *sorted(loads)]
+        picks = [rng.randrange(OPTIONS) for _ in phones]
+        text = class_questions()[QUESTION].options
+        acks: list[float] = []
+        answer_runs: list[float] = []
+        polls: list[float] = []
+        failures: list[str] = []
+        start = time.perf_counter()
+
+        async def phone(p: Phone, pick: int) -> None:
+            at = start + rng.uniform(0, seconds)
+            answered = False
+            next_poll = start + rng.uniform(0, 2.0)
+            while time.perf_counter() < start + seconds + 2.0 or not answered:
+                now = time.perf_counter()
+                try:
+                    if not answered and now >= at:
+                        answer_runs.append(await p.send(fragment=True, answer=text[pick]))
+                        acks.append(time.time())
+                        answered = True
+                    elif now >= next_poll:
+                        polls.append(await p.send(fragment=True, auto=True))
+                        next_poll = now + 2.0
+                except Exception as exc:  # noqa: BLE001 - counted and printed: a lost answer
+                    failures.append(repr(exc)[:160])
+                    answered = True
+                await asyncio.sleep(max(0.0, min(next_poll, at if not answered else next_poll) - time.perf_counter()))
+
+        seen: list = []
+        stop = [False]
+
+        def presenter() -> None:
+            while not stop[0]:
+                seen.append((time.time(), teacher.snapshot(code).answered))
+                time.sleep(1.0)
+
+        reader = threading.Thread(target=presenter)
+        reader.start()
+        cpu0 = _cpu(server.pid)
+        await asyncio.gather(*(phone(p, k) for p, k in zip(phones, picks, strict=True)))
+        cpu = _cpu(server.pid) - cpu0
+        wall = time.perf_counter() - start
+        await asyncio.sleep(2.5)
+        stop[0] = True
+        reader.join()
+        await asyncio.gather(*(p.ws.close() for p in phones))
+        want = [picks.count(k) for k in range(OPTIONS)]
+        return {"rss": (rss0, rss1), "arrived": arrived, "loads": sorted(loads), "acks": acks, "seen": seen,
+                "answer_runs": sorted(answer_runs), "polls": sorted(polls), "failures": failures, "want": want,
+                "cpu": cpu, "wall": wall}
 
     try:
-        rss0, rss1, (wall, *loads) = asyncio.run(measure())
-        print(f"one app server, {n} phones on class?code= (in waves of 50): {wall:.1f} s until every phone showed "
-              f"the question (per page: median {statistics.median(loads):.2f} s, max {loads[-1]:.2f} s); server RSS {rss0:.0f} MB -> "
-              f"{rss1:.0f} MB = {1024 * (rss1 - rss0) / n:.0f} KB per student")
+        r = asyncio.run(measure())
+        rss0, rss1 = r["rss"]
+        snap = teacher.snapshot(code)
+        waits = _visible_after(r["acks"], r["seen"])
+        print(f"one app server, {n} phones answering through Streamlit within {seconds:g} s: {len(r['acks'])} acks, "
+              f"{snap.answered} counted, {len(r['acks']) - snap.answered} lost, {len(r['failures'])} failures"
+              f"{': ' + r['failures'][0] if r['failures'] else ''}; counts {list(snap.counts)} "
+              f"{'=' if list(snap.counts) == r['want'] else '!='} picked {r['want']}")
+        if waits:
+            print(f"    presenter shows an answer after the phone's ack: median {statistics.median(waits):.2f} s, "
+                  f"max {max(waits):.2f} s ({sum(w <= 2.0 for w in waits)} of {len(waits)} within 2 s)")
+        if r["answer_runs"] and r["polls"]:
+            print(f"    an answer's rerun: median {statistics.median(r['answer_runs']):.2f} s, max "
+                  f"{r['answer_runs'][-1]:.2f} s; a 2-second poll's rerun: median {statistics.median(r['polls']):.2f} s, "
+                  f"90th percentile {r['polls'][int(0.9 * (len(r['polls']) - 1))]:.2f} s ({len(r['polls'])} polls)")
+        print(f"    server CPU {r['cpu']:.1f} s over {r['wall']:.1f} s ({100 * r['cpu'] / r['wall']:.0f}% of a core); "
+              f"{r['arrived']:.1f} s until every phone showed the question (in waves of 50); server RSS "
+              f"{rss0:.0f} MB -> {rss1:.0f} MB with the phones = {1024 * (rss1 - rss0) / n:.0f} KB per student")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
             server.wait(20)
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
-        store.close()
+        teacher.close()
+
+
+def _cpu(pid: int) -> float:
+    from class_capacity import _cpu_seconds
+
+    return _cpu_seconds(pid)
 
 
 def main() -> None:
@@ -237,7 +346,7 @@ def main() -> None:
             with _postgres.local_postgres() as url:
                 one_class({"url": url}, "two servers sharing PostgreSQL", opts.students, opts.seconds, opts.seed, 2)
     if not opts.no_server:
-        memory_per_student(opts.students, opts.seed)
+        one_server(opts.students, opts.seconds, opts.seed)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
