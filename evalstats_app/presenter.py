@@ -131,6 +131,22 @@ _PRESENT_JS = """<script>
       '[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3'))
     .filter(h => !h.closest('[data-testid="stExpander"]') && h.getClientRects().length > 0);
   const TOP = 20;  // px kept above a heading brought to the top
+  // The speaker notes (pages/notes.py) open in another window of this browser follow the slide: after each scroll
+  // this tab says which page it shows and the heading at the top of its screen (the notes' FOLLOW_JS listens).
+  const channel = 'BroadcastChannel' in window ? new BroadcastChannel('evalstats_notes') : null;
+  let told = '', timer = 0;
+  const tell = () => {
+    if (!channel || !active()) return;
+    const hs = headings().filter(h => h.getBoundingClientRect().top <= window.innerHeight * 0.3);
+    const title = hs.length ? hs[hs.length - 1].textContent.trim() : '';
+    const slug = (window.parent || window).location.pathname.split('/').pop();
+    if (slug + '|' + title === told) return;
+    told = slug + '|' + title;
+    channel.postMessage({slug, title});
+  };
+  doc.addEventListener('scroll', () => { clearTimeout(timer); timer = setTimeout(tell, 250); }, true);
+  setInterval(tell, 1000);  // a page switched within this tab, or a notes window opened after the last scroll
+  if (channel) channel.onmessage = (ev) => { if (ev.data && ev.data.ask) { told = ''; tell(); } };
   const step = (dir) => {
     const box = scroller();
     const view = box === doc.scrollingElement ? window.innerHeight : box.clientHeight;

@@ -1,8 +1,11 @@
 """Speaker notes: a chapter's prose screen by screen, for the teacher's own window while presenter mode
 projects the chapter (issue 40). ``notes?notes_chapter=<slug>``; the lesson plan and each chapter in presenter
 mode link here. The screens come from evalstats_app.notes (the page's prose in the order the page draws it);
-this page only lays them out, with the chapter's objectives and its steps in the lesson plan.
+this page only lays them out, with the chapter's objectives and its steps in the lesson plan. Opened beside a
+presenting tab of the same browser, it follows the projector: the chapter it shows and the heading at its top.
 """
+
+import json
 
 import streamlit as st
 
@@ -11,6 +14,29 @@ from evalstats_app.chapters import LEARN, page_by_slug
 from evalstats_app.content import load_content
 from evalstats_app.notes import screens
 from evalstats_app.pacing import chapter_time
+
+# Follow the projector: the presenter's tab (presenter._PRESENT_JS) says which chapter and heading it shows; this
+# window opens that chapter's notes, and scrolls its screen to the top. Static text: the chapters' slugs, no input.
+FOLLOW_JS = r"""<style>.st-key-notes_follow{display:none !important}</style><script>
+(() => {
+  if (!('BroadcastChannel' in window)) return;
+  const win = window.parent || window, doc = win.document;
+  const SLUGS = SLUG_LIST, CURRENT = 'CURRENT_SLUG';
+  const channel = new BroadcastChannel('evalstats_notes');
+  channel.onmessage = (ev) => {
+    const m = ev.data || {};
+    if (!SLUGS.includes(m.slug)) return;
+    if (m.slug !== CURRENT) { win.location.search = '?notes_chapter=' + m.slug; return; }
+    const want = String(m.title || '').trim();
+    const hs = Array.from(doc.querySelectorAll('[data-testid="stMain"] h3'));
+    const hit = want ? hs.find(h => h.textContent.trim().replace(/^\d+\. /, '') === want) : hs[0];
+    const title = doc.querySelector('[data-testid="stMain"] h1');
+    if (hit) hit.scrollIntoView({block: 'start'});
+    else if (title && want && title.textContent.includes(want)) title.scrollIntoView({block: 'start'});
+  };
+  channel.postMessage({ask: true});
+})();
+</script>"""
 
 shell.page_setup(None)
 slugs = [p.slug for p in LEARN]
@@ -21,7 +47,9 @@ st.title(f"Speaker notes · {content.title}")
 st.caption("For your screen, not the projector. In presenter mode the chapter projects its headings, formulas, "
            "charts, controls and what to notice; the paragraphs below are what it leaves out, screen by screen, "
            "in the order the chapter shows them. A numbered title is a heading on the slide (the presenter's keys stop "
-           "there); a line marks a paragraph that opens on its own bold title, which is not projected.")
+           "there); a line marks a paragraph that opens on its own bold title, which is not projected. Opened beside "
+           "a presenting tab of this browser, this window follows it: the chapter it projects, and the heading at "
+           "the top of its screen.")
 st.page_link(page_by_slug(slug).path, label=f"Project {content.title}", icon=":material/slideshow:",
              query_params={"present": "1"})
 
@@ -56,6 +84,9 @@ for screen in screens(slug):
     if not screen.parts:
         st.caption("Nothing to read here: the slide carries it.")
 
+with st.container(key="notes_follow"):
+    st.html(FOLLOW_JS.replace("SLUG_LIST", json.dumps(slugs)).replace("CURRENT_SLUG", slug),
+            unsafe_allow_javascript=True)
 i = slugs.index(slug)
 left, right = st.columns(2)
 if i > 0:

@@ -297,3 +297,38 @@ def test_theme_follows_the_viewers_preference(server, browser, scheme, dark):
             shot(page, f"clustering_{scheme}_{width}")
         finally:
             context.close()
+
+
+def test_the_speaker_notes_follow_the_projector(server, browser):
+    """A notes window opened beside a presenting tab (same browser) follows it: it switches to the chapter the
+    projector shows (chapter 1's notes become chapter 4's), and when a key press brings a heading to the top of
+    the projected screen, the notes' screen of that heading comes to the top of the notes window."""
+    target = "Why pairing works: covariance"
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        notes = context.new_page()
+        notes.set_default_timeout(PAGE_TIMEOUT_MS)
+        notes.goto(server + "/notes?notes_chapter=problem")
+        wait_ready(notes)
+        slide = context.new_page()
+        slide.set_default_timeout(PAGE_TIMEOUT_MS)
+        slide.goto(server + "/paired?present=1")
+        wait_ready(slide)
+        wait_charts(slide, 1)
+        slide.get_by_role("button", name="Leave presenter mode").wait_for()
+        notes.wait_for_url("**notes_chapter=paired**")
+        wait_ready(notes)
+        notes.get_by_role("heading", name=target).wait_for()
+        slide.locator("h1").first.click()
+        for _ in range(60):  # next, until the projector shows the target heading at its top
+            if any(t == target and 0 <= top <= 200 for t, top in slide.evaluate(_HEADINGS)):
+                break
+            slide.keyboard.press("n")
+            next_frames(slide)
+        assert any(t == target and 0 <= top <= 200 for t, top in slide.evaluate(_HEADINGS))
+        notes.wait_for_function("""t => { const h = Array.from(document.querySelectorAll('h3'))
+            .find(h => h.textContent.trim().endsWith(t));
+            const top = h.getBoundingClientRect().top; return top >= -5 && top < 200; }""", arg=target)
+        shot(notes, "notes_follow_paired")
+    finally:
+        context.close()
