@@ -19,7 +19,8 @@ end alone); item 3's bound is in both. Every file is drawn per cluster (vectoris
 production batch function (:func:`~evalstats_core._pair_batch.binary_pair_intervals`), replications as pairs.
 Monte Carlo SE of a rate p on R files: sqrt(p (1 - p) / R) (0.49 points at 2.5% on 1,000).
 
-``--ceiling``: the gate alone matters there; MMLU's sizes at 97% and 99%, correlation 0.5 and 0.8, ICC 0.1 and 0.3.
+``--few``: all disagreements in 2-3 of 30 clusters (the widest interval against the design-based bound), and
+the rule without clusters at n 30-2,000 (its coverage). ``--ceiling``: the gate alone matters there; MMLU's sizes at 97% and 99%, correlation 0.5 and 0.8, ICC 0.1 and 0.3.
 
 Run: ``python bench/bench_zeroone.py [--reps 1000] [--rule before] [--quick | --ceiling]`` (``--quick --reps 400``:
 4 minutes; ``--ceiling --reps 2000``: about 5).
@@ -178,12 +179,60 @@ def run(reps: int, before: bool, quick: bool, ceiling: bool = False) -> list[str
     return lines
 
 
+def few_and_unclustered(reps: int) -> list[str]:
+    """Item 3 and the rule without clusters: (a) all disagreements in 2 or 3 of 30 clusters of 20 (600 questions,
+    2-12 disagreements, one model winning half to all of them): the widest interval against the design-based bound
+    (:func:`~evalstats_core.pair_proportions.worst_case_interval`) and coverage; (b) without clusters (the rule
+    unchanged by issue 45: continuity-corrected Tango), n 30-2,000, accuracy 0.55-0.99, correlation 0.3-0.95:
+    coverage and the two one-sided misses."""
+    from evalstats_core._pair_batch import tango_intervals
+    from evalstats_core.pair_proportions import continuity_correction, worst_case_interval
+
+    gen = np.random.default_rng(SEED + 7)
+    lines = ["few disagreeing clusters | widest / bound (points) | coverage"]
+    sizes = (20,) * 30
+    for holders in (2, 3):
+        for per, a_share in ((1, 0.5), (2, 1.0), (4, 0.75)):
+            m = np.zeros((reps, 30))
+            m[:, :holders] = gen.binomial(20, per / 20.0, size=(reps, holders))
+            oa = gen.binomial(m.astype(int), a_share).astype(float)
+            ob = m - oa
+            both = np.clip(20 - m - 1, 0, None)
+            iv = intervals((oa, ob, both), sizes, 0.95)
+            w_low, w_high, _ = worst_case_interval(oa.sum(1), ob.sum(1), sizes)
+            truth = holders * per * (2 * a_share - 1) / 600.0
+            cov = np.mean((iv["low"] <= truth) & (truth <= iv["high"]))
+            inside = bool(np.all((iv["low"] >= w_low - 1e-12) & (iv["high"] <= w_high + 1e-12)))
+            lines.append(f"{holders} clusters, {per} expected each, A wins {a_share:.0%} | "
+                         f"{100 * np.max(iv['high'] - iv['low']):.1f} / {100 * np.max(w_high - w_low):.1f} "
+                         f"(inside the bound: {inside}) | {cov:.3f}")
+    lines.append("without clusters (n, accuracy, correlation) | coverage | miss low, high")
+    worst = 1.0
+    for n in (30, 100, 300, 1000, 2000):
+        for acc in (0.55, 0.75, 0.9, 0.99):
+            for rho in (0.3, 0.95):
+                gap = 2.0 / math.sqrt(n)  # about the difference a paired test of n questions can see
+                d = design((1,) * 1, acc, min(gap, 0.9 * (1 - acc) * 2), rho, 0.0)
+                if d is None:
+                    continue
+                p_a, p_b = d.disagree * d.a_share, d.disagree * (1 - d.a_share)
+                draws = gen.multinomial(n, [p_a, p_b, 1 - p_a - p_b], size=reps).astype(float)
+                b, c = draws[:, 0], draws[:, 1]
+                low, high = tango_intervals(b, c, np.full(reps, float(n)), correction=continuity_correction(b, c))
+                cov = np.mean((low <= d.truth) & (d.truth <= high))
+                worst = min(worst, cov)
+                lines.append(f"{n}, {acc}, {rho} | {cov:.3f} | {np.mean(low > d.truth):.3f}, {np.mean(high < d.truth):.3f}")
+    lines.append(f"# without clusters: worst coverage {worst:.3f}")
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=1000)
     parser.add_argument("--rule", choices=("after", "before"), default="after")
     parser.add_argument("--quick", action="store_true", help="accuracies 0.55, 0.75 and 0.99 only (70 designs)")
     parser.add_argument("--ceiling", action="store_true", help="the gate on MMLU's sizes at 97-99%% only")
+    parser.add_argument("--few", action="store_true", help="2-3 disagreeing clusters, and the rule without clusters")
     parser.add_argument("--out", help="also write the table to this file")
     args = parser.parse_args()
     before = args.rule == "before"
@@ -192,8 +241,8 @@ def main() -> int:
         pair_mover.variance_df = pair_mover.variance_clusters
     start = time.time()
     lines = [f"# bench_zeroone.py --reps {args.reps} --rule {args.rule}{' --quick' * args.quick}"
-             f"{' --ceiling' * args.ceiling} (seed {SEED}; 12 unequal sizes {UNEQUAL12})"]
-    lines += run(args.reps, before, args.quick, args.ceiling)
+             f"{' --ceiling' * args.ceiling}{' --few' * args.few} (seed {SEED}; 12 unequal sizes {UNEQUAL12})"]
+    lines += few_and_unclustered(args.reps) if args.few else run(args.reps, before, args.quick, args.ceiling)
     lines.append(f"# {time.time() - start:.0f} s; Monte Carlo SE at 2.5% on {args.reps} files: "
                  f"{100 * math.sqrt(0.025 * 0.975 / args.reps):.2f} points")
     if args.out:
