@@ -99,7 +99,7 @@ _n_boot = _bounded("--n-boot", int, lambda v: 99 <= v <= 1_000_000, "between 99 
 _seed = _bounded("--seed", int, lambda v: 0 <= v < 2**63, "a non-negative whole number", "0")
 def _margin(text: str) -> str:
     """``--margin`` as written (``2pt``, ``2%``, ``0.02``): its syntax checked here, its scale by the gate."""
-    from .gating import parse_margin  # light: gating imports no numpy at module level
+    from .gating import parse_margin  # gating (numpy and the statistics): only when --margin is given
 
     try:
         parse_margin(text)
