@@ -53,6 +53,8 @@ def passk_section(content: Any, source: Any, read: Any, results: Any) -> None:
     largest = largest_k(prepared.table)
     if largest is None:
         return
+    if largest < 2 and st.session_state.get("analyze_resample_col") is None:
+        return  # a repeated row with no resample column chosen is a duplicate (the reader warns), not a sample
     st.markdown(content["passk"])
     ks = pass_at_controls(largest)
     if not ks:

@@ -13,6 +13,7 @@ from conftest import no_exceptions, run_page
 from test_chart_template import canonical
 from test_page_analyze import PAGE, inject
 
+from evalstats_app.shell import whole_labels
 from evalstats_app.workbench import LAST_KEY, esc, ranking_of
 from evalstats_app.workbench_sections import _short_name
 from evalstats_core import report
@@ -33,7 +34,7 @@ def _three_models() -> bytes:
 def _compiled(a, screen: bool = False) -> dict:
     """The two forests of analysis ``a`` as the page titles them, compiled from the Altair charts: as the
     downloads draw them (the level on the axis, the method line as subtitle), or as the screen shows them
-    (``screen``: neither)."""
+    (``screen``: neither, and with whole labels: shell.whole_labels, issue 40's presenter-mode labels)."""
     percent = a.unit == "percent"
     level = None if screen else a.confidence
     models = charts.models_chart(models_frame(a, ranking_of(a)), percent=percent, confidence=level,
@@ -43,7 +44,8 @@ def _compiled(a, screen: bool = False) -> dict:
                                      paired=a.paired, title=f"{_short_name(a)}: differences" + (" in points" if percent
                                                                                                  else ""),
                                      subtitle="" if screen else report.method_line(a, what="comparisons"))
-    return {"models": compile_spec(models), "differences": compile_spec(diffs)}
+    out = {"models": compile_spec(models), "differences": compile_spec(diffs)}
+    return {name: whole_labels(spec) for name, spec in out.items()} if screen else out
 
 
 @pytest.fixture(scope="module")
