@@ -32,7 +32,6 @@ from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, check_method
 from ._estimate import comparison_from, pair_rules, scaled, summary_from
 from ._in_unit import InUnit
 from ._results import notebook_view
-from ._table import arrow_of
 from ._validate import check_confidence
 from .bounded_reach import reach_notes
 from .cluster_cost import clustering_cost, cost_sentence
@@ -346,6 +345,7 @@ def _adjust(p: list[float], method: str) -> list[float]:
 
 
 def _is_frame(data: Any) -> bool:
+    from ._table import arrow_of  # kept off the page's import (warm_up)
     return not isinstance(data, (str, bytes)) and arrow_of(data) is not None
 
 

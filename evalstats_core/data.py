@@ -34,10 +34,7 @@ from ._dataset import Dataset
 from ._extra import extra_columns, file_columns
 from ._json_records import is_records, records_table
 from ._question_table import QuestionTable, question_scores
-from ._read import source_of
 from ._records import Records, concat
-from ._small_csv import read_small
-from ._table import arrow_of, opened_arrow, read_table
 from ._validator import validate as _fields
 from .errors import EvalStatsError
 from .limits import Limits
@@ -62,6 +59,8 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
               opened: Any = None) -> Records:
     """Detect what ``data`` is and read it with its reader (a harness importer or the table reader); ``opened``:
     a large CSV file read from the disk (:func:`evalstats_core._read.open_path`), ``data`` None."""
+    from ._small_csv import read_small  # kept off the page's import (warm_up)
+    from ._table import read_table  # kept off the page's import (warm_up)
 
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
              "cluster": o.get("cluster_col")}
@@ -105,6 +104,7 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
 def _read_records(data: bytes, label: str, path: Any, limits: Limits, o: dict) -> Records:
     """JSON records (:mod:`evalstats_core._json_records`) through the table reader: a CSV's roles and errors,
     its words for JSON ("keys", "record")."""
+    from ._table import opened_arrow, read_table  # kept off the page's import (warm_up)
     table, notes, resample = records_table(data, label, limits, metric=o.get("metric"), model=o.get("model_name"),
                                            path=path)
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
@@ -185,6 +185,8 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     >>> ds.models, ds.format, ds.score_kind
     (('A', 'B'), 'long', 'binary')
     """
+    from ._read import source_of  # kept off the page's import (warm_up)
+    from ._table import arrow_of, opened_arrow, read_table  # kept off the page's import (warm_up)
     o = {k: v for k, v in locals().items() if k not in ("source", "name", "limits")}
     _check_choices(duplicates, mixed_scales)
     limits = limits or Limits.from_env()
@@ -245,6 +247,7 @@ def load_many(sources: list[Any], *, metric: str | None = None, harness_filter: 
     >>> ds.models, ds.n_questions
     (('A', 'B'), 3)
     """
+    from ._read import source_of  # kept off the page's import (warm_up)
     if not sources:
         raise EvalStatsError("no files given; name one results file or harness log per model")
     _check_choices(duplicates, mixed_scales)

@@ -32,7 +32,6 @@ from . import report_passk
 from .analysis import Analysis, PairResult
 from .errors import EvalStatsError
 from .escape import csv_safe, escape_latex, escape_markdown
-from .judge_io import add_json_blocks, add_to_report
 from .report_display import (
     COMMAND,
     MATRIX_FROM,
@@ -220,6 +219,7 @@ def json_document(analysis: Analysis) -> dict[str, Any]:
     (``method`` is its old name); ``mcnemar_p`` is McNemar's exact p (null with clusters). The meaning of
     every field: :data:`~evalstats_core.vocabulary.COLUMNS`.
     """
+    from .judge_io import add_json_blocks  # reads labels: off the page's import (warm_up)
     doc = {"models": [_model_doc(m) for m in analysis.models],
            "comparisons": [_pair_doc(c) for c in analysis.comparisons],
            "warnings": list(analysis.warnings), "settings": settings(analysis)}
@@ -254,6 +254,7 @@ def csv_tables(analysis: Analysis) -> dict[str, str]:
 
     Each is a single table with one header row, so ``pandas.read_csv`` reads it as it is.
     """
+    from .judge_io import add_to_report  # reads labels: off the page's import (warm_up)
     out = {"models.csv": models_csv(analysis)}
     if analysis.comparisons:
         out["comparisons.csv"] = comparisons_csv(analysis)
@@ -272,6 +273,7 @@ def render(analysis: Analysis, fmt: str = "markdown", *, table: str = "models",
     :func:`csv_tables` for all of them. ``latex`` passes options to
     :func:`~evalstats_core.report_latex.latex_report` (``columns``, ``caption``, ``label``, ``wide``).
     """
+    from .judge_io import add_to_report  # reads labels: off the page's import (warm_up)
     if fmt == "json":
         return to_json(analysis) + "\n"
     if fmt == "csv":
