@@ -27,7 +27,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import hmac
-import importlib
 import io
 import os
 import queue
@@ -172,8 +171,7 @@ class ClassStore:
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA busy_timeout=30000")
             return conn
-        # psycopg (PostgreSQL) is an optional dependency, imported only when a database address is set
-        psycopg = importlib.import_module("psycopg")
+        import psycopg  # optional dependency (PostgreSQL), imported only when a database address is set
         return psycopg.connect(self.url, autocommit=True)
 
     @contextmanager

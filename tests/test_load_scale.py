@@ -89,9 +89,10 @@ def test_too_many_lines_refused_before_the_whole_file_is_read(tmp_path, monkeypa
     assert len(reads) < 5 and all(n == 4096 for n in reads)  # a few blocks, never the whole file
 
 
-def test_json_lines_depth_agrees_with_the_regex_depth():
-    """The numpy depth of lm-eval's fast path against _depth on every line, across block edges (steps of
-    1 to 64 bytes), with brackets, quotes and backslashes inside strings."""
+def test_json_lines_depth_agrees_with_the_parsed_depth():
+    """The depth of lm-eval's fast path (and _depth on each line) against the nesting of what ``json.loads``
+    parses, across block edges (steps of 1 to 64 bytes), with brackets, quotes and backslashes inside strings.
+    (Before issue 44.3 the oracle was a regular expression that _depth replaced; the parser is independent.)"""
     import json
     import random
 
@@ -106,6 +107,10 @@ def test_json_lines_depth_agrees_with_the_regex_depth():
             return [doc(k - 1) for _ in range(rng.randint(0, 3))]
         return {f"k{i}{{": doc(k - 1) for i in range(rng.randint(0, 3))}
 
+    def parsed_depth(value) -> int:
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+        return 0 if children is None else 1 + max((parsed_depth(c) for c in children), default=0)
+
     cases = [[json.dumps(doc(rng.randint(0, 7)), ensure_ascii=False) for _ in range(rng.randint(1, 4))]
              for _ in range(150)]
     for step in (1, 2, 3, 7, 64):
@@ -114,7 +119,9 @@ def test_json_lines_depth_agrees_with_the_regex_depth():
             got = [bounded.json_lines_depth("\n".join(lines).encode()) for lines in cases]
         finally:
             bounded._STEP = saved
-        assert got == [max(bounded._depth(line) for line in lines) for lines in cases]
+        want = [max(parsed_depth(json.loads(line)) for line in lines) for lines in cases]
+        assert got == want
+        assert [max(bounded._depth(line.encode()) for line in lines) for lines in cases] == want
 
 
 def test_question_labels_are_no_per_question_objects_when_short():

@@ -38,6 +38,8 @@ STATIC: dict[tuple[str, str], str] = {
     ("paired", "covariance_notice"): "Atlas vs Breeze, fixed scores; its counts are filled from the lesson",
     ("paired", "sim_notice"): "conditional on rho ('at rho = 0', 'at rho = 0.85'), formula facts",
     ("paired", "mcnemar_notice"): "a definition (ties carry no information); the sentences above it are built",
+    ("paired", "battles_notice"): "the battles section has no control (one fixed seeded design); it names the two "
+                                  "SE columns and the command, and the numbers in the sentence above it are built",
     ("paired", "notice"): "take-aways, general",
     ("resampling", "k_notice"): "conditional on the difficulty distribution ('crowded near 0 and 1', 'around 50%')",
     ("resampling", "pool_notice"): "conditional ('at K = 1', 'from K = 2 on', 'near 80% at K = 5 for uniform')",
