@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 from streamlit import runtime
-from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime import scriptrunner  # the module, looked up at the call (tests stand in for it)
 
 from evalstats_core import report
 from evalstats_core.analysis import ADJUST_LABELS, analyze, analyze_sums
@@ -109,7 +109,7 @@ def session_gone():
     """A check for the analysis loop: True once this browser session has disconnected (the tab closed), so
     work for nobody stops (its exception is not cached; a reconnecting tab recomputes). None without a
     server (AppTest, bare mode)."""
-    ctx = get_script_run_ctx(suppress_warning=True)
+    ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
     if not runtime.exists() or ctx is None:
         return None
     rt, sid = runtime.get_instance(), ctx.session_id
