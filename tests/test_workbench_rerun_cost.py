@@ -49,14 +49,17 @@ def test_a_new_confidence_level_hashes_cheap_cache_keys(monkeypatch):
     reading options by their repr: Streamlit never looks up a positional argument's name (``inspect.signature``
     per argument and call) nor walks the options through ``__reduce__``."""
     import importlib
+    import inspect
 
     from streamlit.runtime.caching import cache_utils
 
     from evalstats_core.reading import ReadingOptions
 
     at = _warmed()
+    # the functions by_scope wraps (each carries its two caches, .shared and .private); a module such as shell,
+    # whose st.cache_resource helper is also named shared (issue 44.4), is not one
     scoped = {f.__qualname__ for m in BY_SCOPE for f in vars(importlib.import_module(m)).values()
-              if hasattr(f, "shared")}  # the functions by_scope wraps
+              if inspect.isfunction(f) and hasattr(f, "shared") and hasattr(f, "private")}
     assert {"_analyze", "_extras", "_chart_spec", "_plan", "_why", "_prepare"} <= scoped, scoped
     lookups, reduced = [], []
     positional = cache_utils._get_positional_arg_name
