@@ -172,22 +172,11 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
     >>> g.verdict, g.exit_code
     ('pass', 0)
     """
-    level = check_confidence(confidence)
-    given = margin if isinstance(margin, str) else None
-    value, unit = parse_margin(margin) if given is not None else (check_finite(margin, "margin"), "score")
-    if value < 0:
-        raise EvalStatsError(f"margin ({margin!r}) must be >= 0: the drop you tolerate, e.g. 1pt for 1 point")
-    power = check_probability(power, "power")
-    if baseline == candidate:
-        raise EvalStatsError(f"baseline and candidate are both {baseline!r}; name two different models")
+    level, given, value, unit, power = _checked_args(margin, confidence, power, baseline, candidate)
 
     sums = data if isinstance(data, FileSums) else None  # a file's sums (the duckdb / spark engines)
     table = question_scores(data) if isinstance(data, Dataset) else data
-    models = getattr(table, "models", ())
-    for role, name in (("baseline", baseline), ("candidate", candidate)):
-        if name not in models:
-            raise EvalStatsError(f"{role} {name!r} is not a model in {getattr(table, 'name', 'the data')}; its "
-                                 f"models are: {', '.join(repr(x) for x in models)} (names must match exactly)")
+    _check_roles(table, baseline, candidate)
     if sums is not None:
 
         if wild_bootstrap:
@@ -282,23 +271,12 @@ def gate_pass_at_k(data: Any, *, baseline: str, candidate: str, k: int, margin: 
     >>> g.verdict, g.pass_at
     ('pass', 2)
     """
-    level = check_confidence(confidence)
-    given = margin if isinstance(margin, str) else None
-    value, unit = parse_margin(margin) if given is not None else (check_finite(margin, "margin"), "score")
-    if value < 0:
-        raise EvalStatsError(f"margin ({margin!r}) must be >= 0: the drop you tolerate, e.g. 1pt for 1 point")
-    power = check_probability(power, "power")
-    if baseline == candidate:
-        raise EvalStatsError(f"baseline and candidate are both {baseline!r}; name two different models")
+    level, given, value, unit, power = _checked_args(margin, confidence, power, baseline, candidate)
     if isinstance(data, FileSums):
         raise EvalStatsError("pass@k needs each question's samples, which a file's sums do not keep; gate a file "
                              "that fits in memory (engine='memory') on pass@k")
     table = question_scores(data) if isinstance(data, Dataset) else data
-    models = getattr(table, "models", ())
-    for role, name in (("baseline", baseline), ("candidate", candidate)):
-        if name not in models:
-            raise EvalStatsError(f"{role} {name!r} is not a model in {getattr(table, 'name', 'the data')}; its "
-                                 f"models are: {', '.join(repr(x) for x in models)} (names must match exactly)")
+    models = _check_roles(table, baseline, candidate)
     if len(check_ks(k)) != 1:
         raise EvalStatsError(f"k ({k!r}) must be one whole number >= 1: the gate decides on one pass@k at a time")
     section = pass_at_section(table, k, pairs=[(candidate, baseline)], use_clusters=use_clusters, confidence=level)
@@ -332,6 +310,31 @@ def gate_pass_at_k(data: Any, *, baseline: str, candidate: str, k: int, margin: 
         margin_given=given.strip() if given is not None else None, unbounded=unbounded, interval=c.interval,
         pass_confidence=None if strict is None else strict[0], pass_low=None if strict is None else strict[1],
         two_clusters=two, pass_at=section.ks[0])
+
+
+def _checked_args(margin: float | str, confidence: float, power: float, baseline: str,
+                  candidate: str) -> tuple[float, str | None, float, str, float]:
+    """The gate's arguments checked (both gates): the level, the margin as given (text) or None, its value and
+    unit, and the power."""
+    level = check_confidence(confidence)
+    given = margin if isinstance(margin, str) else None
+    value, unit = parse_margin(margin) if given is not None else (check_finite(margin, "margin"), "score")
+    if value < 0:
+        raise EvalStatsError(f"margin ({margin!r}) must be >= 0: the drop you tolerate, e.g. 1pt for 1 point")
+    power = check_probability(power, "power")
+    if baseline == candidate:
+        raise EvalStatsError(f"baseline and candidate are both {baseline!r}; name two different models")
+    return level, given, value, unit, power
+
+
+def _check_roles(table: Any, baseline: str, candidate: str) -> tuple[str, ...]:
+    """The table's models, once the baseline and the candidate are found among them."""
+    models = getattr(table, "models", ())
+    for role, name in (("baseline", baseline), ("candidate", candidate)):
+        if name not in models:
+            raise EvalStatsError(f"{role} {name!r} is not a model in {getattr(table, 'name', 'the data')}; its "
+                                 f"models are: {', '.join(repr(x) for x in models)} (names must match exactly)")
+    return models
 
 
 def _with_labels(data: Any, result: GateResult, human_col: str | None, labels: Any, labels_all_models: bool,
