@@ -24,6 +24,21 @@ def test_rows_equal_ppi_mean_eval_by_eval(n_lab, sens, spec, clusters):
         assert (low[r], high[r]) == pytest.approx((e.ci_low, e.ci_high), abs=1e-12)
 
 
+def test_rows_whose_labels_alone_are_narrower_equal_ppi_mean():
+    """A judge near chance without clusters: many rows take the human labels' own interval (HUMAN_ONLY), which
+    ppi_rows computes once per (ones, labels) count; every row still equals ppi_mean on that eval alone."""
+    y, f, lab, codes = judged_rows(400, 60, 60, sensitivity=0.55, specificity=0.5, rng=11)
+    est, se, df, lam, low, high = ppi_rows(f, y, lab, codes)
+    human = 0
+    for r in range(60):
+        e = ppi_mean(f[r], np.where(lab[r], y[r], np.nan), clusters=codes)
+        assert (est[r], se[r], lam[r]) == pytest.approx((e.estimate, e.se, e.lam), abs=1e-12)
+        assert (low[r], high[r]) == pytest.approx((e.ci_low, e.ci_high), abs=1e-12)
+        human += e.lam == 0.0
+    counts = {(int(y[r][lab[r]].sum()), int(lab[r].sum())) for r in range(60) if lam[r] == 0.0}
+    assert human >= 10 and len(counts) < human  # the case is exercised, and some rows share a count
+
+
 @pytest.mark.parametrize("clusters", [0, 12])
 def test_rows_of_differences_equal_ppi_compare(clusters):
     ya, fa, lab, codes = judged_rows(1500, 120, 8, sensitivity=0.9, specificity=0.8, n_clusters=clusters, rng=1)
