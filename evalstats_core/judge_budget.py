@@ -316,7 +316,17 @@ def expected_half_width(n_labels: int, cells: Any, *, n_total: int, confidence: 
 
 def ppi_counts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: int, confidence: float = 0.95,
                limits: Any = None, small_counts: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """``(ci_low, ci_high)`` of ``ppi_mean`` for 0/1 scores without clusters, from counts (arrays).
+    """``(ci_low, ci_high)`` of PPI++ for 0/1 scores without clusters, from counts (arrays):
+    :func:`ppi_count_parts` without its estimate."""
+    return ppi_count_parts(n11, n10, n01, n00, passes, n_total=n_total, confidence=confidence, limits=limits,
+                           small_counts=small_counts)[1:]
+
+
+def ppi_count_parts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: int,
+                    confidence: float = 0.95, limits: Any = None,
+                    small_counts: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(estimate, ci_low, ci_high)`` of PPI++ (``ppi_mean``'s ``lam="auto"`` fit before its human-only rule,
+    :data:`~evalstats_core.judge_rows.HUMAN_ONLY`) for 0/1 scores without clusters, from counts (arrays).
 
     ``n11, n10, n01, n00``: labelled questions by (judge pass, human pass), (judge pass, human fail),
     (judge fail, human pass), (judge fail, human fail); ``passes``: judge passes among the ``n_total - n``
@@ -348,7 +358,8 @@ def ppi_counts(n11: Any, n10: Any, n01: Any, n00: Any, passes: Any, *, n_total: 
     # the small-count terms also where var is 0 (labels that all agree with a constant judge): never a zero width
     d_lo, d_hi = (d_lo, d_hi) if small_counts else (0.0 * d_lo, 0.0 * d_hi)
     est = lam * fu + zl
-    return est - np.sqrt(np.maximum(t * t * var + d_lo, 0.0)), est + np.sqrt(np.maximum(t * t * var + d_hi, 0.0))
+    return (est, est - np.sqrt(np.maximum(t * t * var + d_lo, 0.0)),
+            est + np.sqrt(np.maximum(t * t * var + d_hi, 0.0)))
 
 
 def _human_only_n(plan: LabelBudget, hw: float) -> int | None:

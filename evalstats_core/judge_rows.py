@@ -4,6 +4,7 @@
 ``ppi_rows(f, h, lab, codes)``  row-wise ``(estimate, se, df, lam, ci_low, ci_high)``: each row one
                                 eval, the same numbers :func:`~evalstats_core.judge.ppi_mean` gives it alone
 ``human_only(y, groups, level)`` the human labels' own summary (``summarize``), or None
+``human_only_counts(...)``      the same rule for rows of unclustered 0/1 labels, by their counts
 ``HUMAN_ONLY``                  what the corrected interval does when the human labels alone give a narrower one
 ==============================  =====================================================================
 
@@ -27,7 +28,7 @@ from .clustering import summarize
 from .errors import EvalStatsError, EvalStatsWarning
 from .judge_interval import effective_floor, pair_count_terms, small_count_terms
 
-__all__ = ["ppi_rows", "ppi_pair_rows", "human_only", "HUMAN_ONLY"]
+__all__ = ["ppi_rows", "ppi_pair_rows", "human_only", "human_only_counts", "HUMAN_ONLY"]
 
 #: Issue 39's criterion, held per eval: the corrected interval of a model (``lam="auto"``) is never wider than
 #: the human labels' own interval (``summarize`` on the labelled rows alone, as the judge section shows it). PPI++
@@ -117,23 +118,36 @@ def ppi_rows(f: np.ndarray, h: np.ndarray, lab: np.ndarray, codes: Any = None, *
     if small_counts:  # a model's interval never wider than the human labels' own (HUMAN_ONLY): one eval at a time
         est, se, df, lam, low, high = (np.array(x, dtype=float) for x in (est, se, df, lam, low, high))
         groups = None if codes is None else np.asarray(codes)
-        # without clusters, 0/1 labels' own summary depends only on how many there are and how many are 1: one
-        # summarize per (ones, labels), not per row (the judge lab's 1,200 rows hold about 100 such pairs; the
-        # numbers agree with the row's own summarize to rounding, ordering aside)
-        by_count: dict[tuple[int, int], Summary | None] = {}
-        for r in range(f.shape[0]):
+        by_count = zero_one if groups is None else np.zeros(f.shape[0], dtype=bool)
+        if by_count.any():  # unclustered 0/1 labels: by their counts
+            parts = (est[by_count], se[by_count], df[by_count], lam[by_count], low[by_count], high[by_count])
+            got = human_only_counts(h[by_count].sum(1), n[by_count], level, *parts)
+            for x, v in zip((est, se, df, lam, low, high), got, strict=True):
+                x[by_count] = v
+        for r in np.flatnonzero(~by_count):
             row = lab[r]
-            y = h[r, row]
-            if groups is None and zero_one[r]:
-                key = (int(y.sum()), int(y.size))
-                if key not in by_count:
-                    by_count[key] = human_only(y, None, level)
-                s = by_count[key]
-            else:
-                s = human_only(y, None if groups is None else groups[row], level)
+            s = human_only(h[r, row], None if groups is None else groups[row], level)
             if _narrower(s, low[r], high[r]):
                 est[r], se[r], df[r], lam[r], low[r], high[r] = s.mean, s.se, s.df, 0.0, s.ci_low, s.ci_high
     return est, se, df, lam, low, high
+
+
+def human_only_counts(ones: Any, labels: Any, level: float, est: np.ndarray, se: np.ndarray, df: np.ndarray,
+                      lam: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:data:`HUMAN_ONLY` for rows of unclustered 0/1 labels given by their counts (``ones`` of ``labels``):
+    copies of ``est, se, df, lam, low, high`` where each row whose labels' own interval is narrower takes their
+    summary. That summary depends on the labels only through the two counts, so it is made once per pair (the
+    judge lab's 1,200 rows hold about 100 pairs), on the labels in one order (equal to a row's own to rounding)."""
+    ones, labels = np.asarray(ones).astype(int), np.asarray(labels).astype(int)
+    out = [np.array(x, dtype=float) for x in (est, se, df, lam, low, high)]
+    for k, m in set(zip(ones.tolist(), labels.tolist(), strict=True)):
+        s = human_only(np.r_[np.ones(k), np.zeros(m - k)], None, level)
+        if s is None or not (np.isfinite(s.ci_low) and np.isfinite(s.ci_high)) or s.ci_high <= s.ci_low:
+            continue
+        rows = (ones == k) & (labels == m) & (s.ci_high - s.ci_low < out[5] - out[4])
+        for x, v in zip(out, (s.mean, s.se, s.df, 0.0, s.ci_low, s.ci_high), strict=True):
+            x[rows] = v
+    return tuple(out)
 
 
 def ppi_pair_rows(fa: np.ndarray, ya: np.ndarray, fb: np.ndarray, yb: np.ndarray, lab: np.ndarray,
