@@ -47,25 +47,26 @@ def pass_at_controls(largest: int) -> tuple[int, ...]:
     return tuple(sorted(chosen))
 
 
-def passk_section(content: Any, source: Any, read: Any, results: Any) -> None:
-    """Offered only when the file's answers are 0/1 with several samples a question."""
+def passk_section(content: Any, source: Any, read: Any, results: Any) -> Any:
+    """Offered only when the file's answers are 0/1 with several samples a question. Returns the pass@k section
+    shown (the exports carry it, as ``analyze(pass_at=...)`` would), or None."""
     prepared = read.prepared
     largest = largest_k(prepared.table)
     if largest is None:
-        return
+        return None
     if largest < 2 and st.session_state.get("analyze_resample_col") is None:
-        return  # a repeated row with no resample column chosen is a duplicate (the reader warns), not a sample
+        return None  # a repeated row with no resample column chosen is a duplicate (the reader warns), not a sample
     st.markdown(content["passk"])
     ks = pass_at_controls(largest)
     if not ks:
         st.info("Choose at least one k to see pass@k.")
-        return
+        return None
     a = results.analysis
     pairs = tuple((c.model, c.baseline) for c in a.comparisons) if a.paired else ()
     section = _section(source.key, read.options, ks, pairs, a.clustered, a.confidence, prepared)
     if isinstance(section, str):
         st.error(say(section), icon=":material/error:")
-        return
+        return None
     st.session_state[LAST_KEY] = section
     models, pair_rows = report_passk.rows(section)
     st.table({h: [row[i] for row in models[1:]] for i, h in enumerate(models[0])})
@@ -75,3 +76,4 @@ def passk_section(content: Any, source: Any, read: Any, results: Any) -> None:
     if pair_rows:
         st.table({h: [row[i] for row in pair_rows[1:]] for i, h in enumerate(pair_rows[0])})
     st.caption(esc(report_passk.sentence(section)))
+    return section

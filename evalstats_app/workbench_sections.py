@@ -5,6 +5,7 @@ file reading in :mod:`evalstats_app.workbench_reading`, the reported-numbers mod
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -393,12 +394,16 @@ def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, 
                    "scale, so the numbers above are the plan (no link).")
 
 
-def export_section(content, prepared: Prepared, res: Results, method: str) -> None:
-    """Downloads of the tables, report, methods paragraph and the command that reproduces it."""
+#: The session key of the analysis the exports carry (the page's, with the pass@k section it shows).
+EXPORT_KEY = "_analyze_export"
 
 
+def export_section(content, prepared: Prepared, res: Results, method: str, pass_at: Any = None) -> None:
+    """Downloads of the tables, report, methods paragraph and the command that reproduces it; ``pass_at``: the
+    pass@k section the page shows, which every export and the command carry (``--pass-at``)."""
     st.markdown(content["export"])
-    a = res.analysis
+    a = res.analysis if pass_at is None else dataclasses.replace(res.analysis, pass_at=pass_at)
+    st.session_state[EXPORT_KEY] = a
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", a.name.rsplit(".", 1)[0])[:60] or "results"
     doc = report.settings_document(a, file_name=a.name)
     # each row one horizontal container: one message to the browser, where columns send one per column plus

@@ -44,14 +44,14 @@ def results_part(source, read) -> None:
         st.session_state[wb.LAST_KEY] = results.analysis  # the analysis the page shows (corrected or not)
         sections.models_section(content, sections.design_of(wb.kept_sums(source, read)), results,
                                 settings["method"])
-        workbench_passk.passk_section(content, source, read, results)  # several 0/1 samples a question: pass@k
+        pass_at = workbench_passk.passk_section(content, source, read, results)  # several 0/1 samples: pass@k
         workbench_judge.judge_section(prepared, results, source.key, roles_key, files)
         sections.compare_section(content, results)
         why_part(source, prepared, roles_key, results)
         sections.rank_section(content, results)
         sections.guardrails_section(content, results)
         plan_part(source, prepared, roles_key, results)
-        sections.export_section(content, prepared, results, settings["method"])
+        sections.export_section(content, prepared, results, settings["method"], pass_at=pass_at)
     state.sync()  # a rerun of this part skips the end of the page, where the URL is written
 
 

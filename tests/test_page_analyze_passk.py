@@ -5,6 +5,7 @@ file whose questions have different numbers of samples shows the core's one mess
 from __future__ import annotations
 
 import json
+import shlex
 
 import numpy as np
 from conftest import no_exceptions, run_page
@@ -12,7 +13,8 @@ from test_page_analyze import inject
 
 from evalstats_app.shell import pct
 from evalstats_app.workbench_passk import LAST_KEY
-from evalstats_core import pass_at_k, pass_at_k_compare, report_passk
+from evalstats_app.workbench_sections import EXPORT_KEY
+from evalstats_core import pass_at_k, pass_at_k_compare, report, report_passk
 from evalstats_core.cli import main
 from evalstats_core.lessons.resampling import pass_at_lesson
 
@@ -72,6 +74,30 @@ def test_api_cli_and_workbench_give_the_same_pass_at_k(tmp_path, capsys):
     for row in models[1:]:
         assert "| " + " | ".join(row) + " |" in markdown.replace("\\", "")
     assert any("pass@k of each model" in c.value for c in at.caption)
+
+
+def test_the_exports_and_the_command_carry_pass_at_k(tmp_path, capsys):
+    """The page's exports carry the pass@k it shows: the analysis they are made from holds the section, its JSON
+    equals the shown command's output (`--pass-at 1,5` written into it) number for number."""
+    data, _, _ = _code_file()
+    path = tmp_path / "code.csv"
+    path.write_bytes(data)
+    at = run_page(PAGE)
+    inject(at, "code.csv", data)
+    at.selectbox(key="analyze_resample_col").set_value("run").run()
+    at.multiselect(key="analyze_pass_at").set_value([1, 5]).run()
+    no_exceptions(at)
+    exported = at.session_state[EXPORT_KEY]
+    assert exported.pass_at is at.session_state[LAST_KEY]
+    command = report.settings(exported)["command"]
+    assert "--pass-at 1,5" in command and any(command in c.value for c in at.code)
+    args = shlex.split(command)[2:]  # after 'evalbars analyze'
+    args[args.index("code.csv")] = str(path)
+    assert main(["analyze", *args, "-f", "json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    page = json.loads(report.to_json(exported))
+    assert cli["models"] == page["models"] and cli["comparisons"] == page["comparisons"]
+    assert [b["k"] for b in page["models"][0]["pass_at"]] == [1, 5]
 
 
 def test_a_file_with_one_answer_a_question_offers_no_pass_at_k():
