@@ -11,7 +11,7 @@ from evalstats_core import report_passk
 from evalstats_core.charts import compile_spec
 from evalstats_core.charts.passk import pass_at_chart
 from evalstats_core.errors import EvalStatsError
-from evalstats_core.passk import largest_k, pass_at_section
+from evalstats_core.passk import largest_k, pass_at_plans, pass_at_section
 from evalstats_core.report_words import method_line
 
 from . import shell
@@ -20,6 +20,8 @@ from .option_words import esc, say
 
 #: The session key of the pass@k section the page shows (tests compare it with the command line's).
 LAST_KEY = "_analyze_pass_at"
+#: The session key of the pass@k plan the page shows.
+PLAN_KEY = "_analyze_pass_at_plan"
 
 
 @wb.by_scope(st.cache_data, max_entries=16, show_spinner=False)
@@ -28,6 +30,16 @@ def _section(key: str, roles: Any, ks: tuple[int, ...], pairs: tuple[tuple[str, 
     """pass@k for these settings (the analysis's pairs, clusters and level), or the core's message."""
     try:
         return pass_at_section(_prepared.table, ks, pairs=pairs, use_clusters=use_clusters, confidence=confidence)
+    except EvalStatsError as exc:
+        return str(exc)
+
+
+@wb.by_scope(st.cache_data, max_entries=16, show_spinner=False)
+def _plans(key: str, roles: Any, k: int, half_width: float, use_clusters: bool, confidence: float,
+           _prepared: Any) -> Any:
+    """Every model's plan for pass@k at this target (the file as the pilot), or the core's message."""
+    try:
+        return pass_at_plans(_prepared.table, k, half_width, use_clusters=use_clusters, confidence=confidence)
     except EvalStatsError as exc:
         return str(exc)
 
@@ -76,4 +88,34 @@ def passk_section(content: Any, source: Any, read: Any, results: Any) -> Any:
     if pair_rows:
         st.table({h: [row[i] for row in pair_rows[1:]] for i, h in enumerate(pair_rows[0])})
     st.caption(esc(report_passk.sentence(section)))
+    plan_section(content, source, read, ks, a.clustered, a.confidence)
     return section
+
+
+def plan_controls(ks: tuple[int, ...]) -> tuple[int, float]:
+    """The k to plan for (one of those shown) and the target half-width, in points."""
+    left, right = st.columns(2)
+    if st.session_state.get("analyze_pass_at_plan_k") not in ks:
+        st.session_state.pop("analyze_pass_at_plan_k", None)  # a k no longer shown: back to the largest
+    k = left.selectbox("Plan for pass@k at k", ks, index=len(ks) - 1, key="analyze_pass_at_plan_k")
+    points = right.number_input("Target half-width (points)", min_value=0.1, max_value=50.0, value=2.0, step=0.5,
+                                key="analyze_pass_at_plan_hw",
+                                help="half the width of pass@k's interval you want, in percentage points")
+    return int(k), float(points)
+
+
+def plan_section(content: Any, source: Any, read: Any, ks: tuple[int, ...], clustered: bool,
+                 confidence: float) -> None:
+    """Questions and samples a question for a target half-width (:func:`evalstats_core.passk.pass_at_plans`)."""
+    st.markdown(content["passk_plan"])
+    k, points = plan_controls(ks)
+    plans = _plans(source.key, read.options, k, points / 100.0, clustered, confidence, read.prepared)
+    if isinstance(plans, str):
+        st.error(say(plans), icon=":material/error:")
+        return
+    st.session_state[PLAN_KEY] = plans
+    pilot, options = report_passk.plan_rows(plans)
+    st.table({h: [row[i] for row in pilot[1:]] for i, h in enumerate(pilot[0])})
+    with st.expander("Every option"):
+        st.table({h: [row[i] for row in options[1:]] for i, h in enumerate(options[0])})
+    st.caption(esc(report_passk.plan_sentence(plans)))

@@ -159,6 +159,7 @@ _PUBLIC: dict[str, str] = {
     "methods_paragraph": "report",
     "pass_at_k": "passk", "pass_at_k_compare": "passk", "pass_at_k_plan": "passk", "pass_at_section": "passk",
     "PassAtK": "passk", "PassAtKComparison": "passk", "PassAtKPlan": "passk", "PassAtSection": "passk",
+    "pass_at_plans": "passk", "PassAtPlans": "passk",
     "gate": "gating",
     "GateResult": "gating",
 }

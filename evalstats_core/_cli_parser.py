@@ -49,6 +49,7 @@ examples:
   evalbars analyze mgsm.parquet --cluster-col source_id --format latex --caption "Results" -o table.tex
   evalbars analyze results.csv --format html -o report.html
   evalbars gate results.csv --baseline main --candidate pr-123 --margin 1pt
+  evalbars plan code.csv --resample-col attempt --pass-at 5 --half-width 2pt
 
 exit status: 0 on success, 2 when the input or the options cannot be used (one line on stderr says why);
 gate: 0 pass, 1 regression, 3 inconclusive.
@@ -265,7 +266,60 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--output", "-o", metavar="OUT", help="write the Markdown summary to OUT instead of stdout")
     _input_options(g)
     _pairwise_parser(sub)
+    _plan_parser(sub)
     return parser
+
+
+_PLAN_DESCRIPTION = """\
+How many questions, and how many samples a question, give pass@K an interval of a target half-width.
+
+FILE is a pilot: 0/1 answers with several samples a question (numbered by --resample-col), as for
+'analyze --pass-at'. Each model's questions and samples are its own pilot: the spread between its
+questions (which only more questions reduce) and each question's sampling variance (which more samples
+reduce too) give the questions needed at each number of samples a question (Miller 2024, Eq. 9, with
+the file's design effect when it has clusters). The cheapest option needs the fewest samples in all.
+"""
+
+
+def _half_width(text: str) -> float:
+    """``--half-width`` as written: ``2pt``/``2%`` (percentage points) or ``0.02`` (score units)."""
+    t = text.strip().lower()
+    points = t.endswith(("pt", "%"))
+    try:
+        value = float(t.removesuffix("pt").removesuffix("%").strip()) / (100.0 if points else 1.0)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 < value < 1.0:  # also NaN
+        raise argparse.ArgumentTypeError(f"--half-width {text!r} must be a half-width between 0 and 1 written as "
+                                         "2pt, 2% or 0.02 (score units)")
+    return value
+
+
+def _plan_parser(sub) -> None:
+    q = sub.add_parser("plan", help="questions and samples a question for pass@k's target half-width",
+                       description=_PLAN_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="examples:\n  evalbars plan code.csv --resample-col attempt --pass-at 5 --half-width 2pt"
+                              "\n  evalbars plan --example code_samples --resample-col attempt --pass-at 1 --half-width 0.03 "
+                              "--samples "
+                              "1,5,10 -f json\n\nexit status: 0 on success, 2 when the input or the options cannot "
+                              "be used")
+    q.add_argument("file", metavar="FILE", nargs="+", help="pilot results file(s), as for analyze")
+    q.add_argument("--pass-at", metavar="K", required=True, help="plan for pass@K (one k)")
+    q.add_argument("--half-width", type=_half_width, required=True, metavar="H",
+                   help="the target half-width of the interval: 2pt or 2%% (percentage points) or 0.02 (score units)")
+    q.add_argument("--samples", metavar="N,N,...",
+                   help="the samples a question to consider (default: K, 2K, 5K, 10K and the pilot's own number)")
+    q.add_argument("--confidence", type=_confidence, default=0.95, metavar="LEVEL",
+                   help="confidence level of the interval (default: 0.95)")
+    q.add_argument("--format", "-f", choices=("markdown", "json"), default="markdown",
+                   help="output format (default: markdown)")
+    for flag, what in (("--question-col", "question id"), ("--model-col", "model name (long form)"),
+                       ("--score-col", "score (long form)"), ("--cluster-col", "cluster")):
+        q.add_argument(flag, metavar="C", help=f"column with the {what}")
+    q.add_argument("--no-clusters", action="store_true", help="ignore the cluster column (no design effect)")
+    q.add_argument("--layout", choices=("long", "wide"), help="file layout (default: detected)")
+    q.add_argument("--output", "-o", metavar="OUT", help="write the plan to OUT instead of printing it")
+    _input_options(q)
 
 
 _PAIRWISE_DESCRIPTION = """\

@@ -35,6 +35,7 @@ from ._cli_reading import (  # noqa: F401 - re-exported (tests, the workbench)
 from ._pairwise_sniff import pairwise_paths  # standard library only
 from .engine_cli import by_sql as sql_sums
 from .errors import EvalStatsError, EvalStatsWarning
+from .escape import escape_markdown  # standard library only (hashlib, html, re)
 from .flags import for_cli  # light (re, shlex): no numpy before the arguments are parsed
 from .flags import reading_flags as spell_flags
 from .limits import check_pairs
@@ -144,8 +145,6 @@ def _gate(args: argparse.Namespace) -> int:
 
     text = result.markdown(respell=for_cli)  # the core writes margin='2pt'; the command line --margin 2pt
     if by_sql:
-        from .report import escape_markdown  # the report: --engine only
-
         text = text.rstrip("\n") + "\n\n" + escape_markdown(f"Computed by the {by_sql[2]} engine from the file's "
                                                              "sums.") + "\n"
     _write(text, args.output)
@@ -183,9 +182,28 @@ def _pairwise(args: argparse.Namespace) -> int:
     return 0
 
 
+def _plan(args: argparse.Namespace) -> int:
+    """``evalbars plan FILE --pass-at K --half-width H``: each model's pass@k plan from the file as a pilot."""
+    if args.output is not None and any(_same_file(f, args.output) for f in args.file):
+        return _fail(f"--output {args.output!r} is the input file; choose another name (the input is never "
+                     "overwritten)")
+    if args.engine not in ("auto", "memory"):
+        return _fail(f"the plan needs each question's samples, which the {args.engine} engine's sums do not keep; "
+                     "leave --engine out")
+    dataset = _load_scores(args)[0]
+    from .report_passk import plan_report  # the statistics (numpy, scipy): only for a file that loaded
+
+    k = int(args.pass_at) if args.pass_at.strip().isdigit() else args.pass_at
+    _write(plan_report(dataset, k, args.half_width, samples=args.samples, use_clusters=not args.no_clusters,
+                       confidence=args.confidence, fmt=args.format), args.output)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     if args.command == "gate":
         return _gate(args)
+    if args.command == "plan":
+        return _plan(args)
     if args.command == "pairwise":
         return _pairwise(args)
     if args.output is not None and any(_same_file(f, args.output) for f in args.file):

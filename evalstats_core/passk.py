@@ -6,6 +6,7 @@
 :func:`pass_at_k_compare`  two models at the same k, paired by question: the difference and its interval
 :func:`pass_at_k_plan`     how many questions, and how many samples a question, for a target half-width
 :func:`pass_at_section`    every model and pair of a results file at several k (``analyze(pass_at=...)``)
+:func:`pass_at_plans`      :func:`pass_at_k_plan` for every model of a results file (``evalbars plan``)
 :func:`question_pass_at`   the per-question estimates ``1 - C(n - c, k) / C(n, k)`` (the kernel of the above)
 :func:`largest_k`          whether a file offers pass@k, and the largest k it can take
 =========================  ===========================================================================
@@ -52,7 +53,8 @@ from .data import Dataset, QuestionTable, question_scores
 from .errors import EvalStatsError
 
 __all__ = ["PassAtK", "PassAtKComparison", "PassAtKPlan", "PlanOption", "ModelPassAt", "PairPassAt", "PassAtSection",
-           "pass_at_k", "pass_at_k_compare", "pass_at_k_plan", "pass_at_section", "question_pass_at", "check_ks", "largest_k"]
+           "ModelPlan", "PassAtPlans", "pass_at_k", "pass_at_k_compare", "pass_at_k_plan", "pass_at_plans",
+           "pass_at_section", "question_pass_at", "check_ks", "largest_k"]
 
 #: The most questions a plan names; past this it says no practical number would do.
 MOST_QUESTIONS = 10**9
@@ -179,6 +181,33 @@ class PassAtKPlan:
     design_effect: float
     options: tuple[PlanOption, ...]
     cheapest: PlanOption
+
+
+@dataclass(frozen=True, slots=True)
+class ModelPlan:
+    """One model's plan: the model's own questions and samples are its pilot."""
+
+    model: str
+    plan: PassAtKPlan
+
+
+@dataclass(frozen=True, slots=True)
+class PassAtPlans:
+    """The plan of every model of a results file for one k and target (:func:`pass_at_plans`)."""
+
+    k: int
+    half_width: float
+    confidence: float
+    n_samples: int
+    clustered: bool
+    models: tuple[ModelPlan, ...]
+
+    def model(self, name: str) -> PassAtKPlan:
+        """The plan of model ``name``."""
+        for m in self.models:
+            if m.model == name:
+                return m.plan
+        raise EvalStatsError(f"no model named {name!r}; models are: {', '.join(m.model for m in self.models)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,10 +515,21 @@ def pass_at_k_plan(scores_per_sample: Any, k: int, half_width: float, /, *, samp
     """
     kk = _check_k(k)
     level = check_confidence(confidence)
+    h = _check_half_width(half_width)
+    passes, n0 = _pass_counts(scores_per_sample, kk)
+    return _plan(passes, n0, kk, h, samples, clusters, level)
+
+
+def _check_half_width(half_width: Any) -> float:
     h = check_finite(half_width, "half_width")
     if not 0.0 < h < 1.0:
         raise EvalStatsError(f"half_width ({half_width!r}) must be between 0 and 1, e.g. 0.02 for 2 points")
-    passes, n0 = _pass_counts(scores_per_sample, kk)
+    return h
+
+
+def _plan(passes: np.ndarray, n0: int, kk: int, h: float, samples: Sequence[int] | None, clusters: Any,
+          level: float) -> PassAtKPlan:
+    """:func:`pass_at_k_plan` on checked arguments: ``passes`` (shape ``(m,)``) of ``n0`` samples a question."""
     now = _one(passes, n0, kk, clusters, level)
     est = question_pass_at(n0, passes, kk)
     m = est.size
@@ -549,6 +589,26 @@ def _table_counts(table: QuestionTable, j: int, k: int) -> tuple[np.ndarray, np.
     return answered, passes, n
 
 
+def _binary_table(data: Dataset | QuestionTable, use_clusters: bool, caller: str) -> tuple[QuestionTable, Any]:
+    """The file's question table (0/1 answers) and its cluster codes when clustered (None otherwise)."""
+    table = question_scores(data) if isinstance(data, Dataset) else data
+    if not isinstance(table, QuestionTable):
+        raise EvalStatsError(f"{caller} needs a Dataset from load() (or a QuestionTable), not a "
+                             f"{type(data).__name__}")
+    if table.score_kind != "binary":
+        raise EvalStatsError(f"pass@k needs every answer scored 0 (fail) or 1 (pass); {table.name} has other scores: "
+                             "threshold them first, or drop pass@k")
+    return table, (table.cluster_codes if use_clusters and (table.n_clusters or 0) >= 2 else None)
+
+
+def _clusters_of(codes: Any, mask: np.ndarray) -> Any:
+    """The cluster codes of the questions in ``mask``, or None without clusters or with fewer than two among them."""
+    if codes is None:
+        return None
+    sub = codes[mask]
+    return sub if np.unique(sub).size >= 2 else None
+
+
 def pass_at_section(data: Dataset | QuestionTable, ks: Any, /, *, pairs: Sequence[tuple[str, str]] = (),
                     use_clusters: bool = True, confidence: float = 0.95) -> PassAtSection:
     """pass@k of every model, and of every ``(model, baseline)`` pair in ``pairs``, at each k of ``ks``.
@@ -582,22 +642,11 @@ def pass_at_section(data: Dataset | QuestionTable, ks: Any, /, *, pairs: Sequenc
     """
     level = check_confidence(confidence)
     want = check_ks(ks)
-    table = question_scores(data) if isinstance(data, Dataset) else data
-    if not isinstance(table, QuestionTable):
-        raise EvalStatsError(f"pass_at_section needs a Dataset from load() (or a QuestionTable), not a "
-                             f"{type(data).__name__}")
-    if table.score_kind != "binary":
-        raise EvalStatsError(f"pass@k needs every answer scored 0 (fail) or 1 (pass); {table.name} has other scores: "
-                             "threshold them first, or drop pass@k")
-    codes = table.cluster_codes if use_clusters and (table.n_clusters or 0) >= 2 else None
-    index = {m: j for j, m in enumerate(table.models)}
-    counts = {m: _table_counts(table, j, max(want)) for m, j in index.items()}
+    table, codes = _binary_table(data, use_clusters, "pass_at_section")
+    counts = {m: _table_counts(table, j, max(want)) for j, m in enumerate(table.models)}
 
     def clusters_of(mask: np.ndarray) -> Any:
-        if codes is None:
-            return None
-        sub = codes[mask]
-        return sub if np.unique(sub).size >= 2 else None
+        return _clusters_of(codes, mask)
 
     models = []
     for m, (mask, passes, n) in counts.items():
@@ -616,6 +665,75 @@ def pass_at_section(data: Dataset | QuestionTable, ks: Any, /, *, pairs: Sequenc
     n_all = {n for _, _, n in counts.values()}
     return PassAtSection(ks=want, models=tuple(models), comparisons=tuple(comps),
                          n_samples=min(n_all), clustered=codes is not None, confidence=level)
+
+
+
+def pass_at_plans(data: Dataset | QuestionTable, k: int, half_width: float, /, *, samples: Any = None,
+                  use_clusters: bool = True, confidence: float = 0.95) -> PassAtPlans:
+    """:func:`pass_at_k_plan` for every model of a results file, each model's questions and samples its pilot.
+
+    Parameters
+    ----------
+    data : Dataset or QuestionTable
+        A results file as for :func:`pass_at_section` (0/1 answers, the same number of samples a question).
+    k : int
+        Tries counted.
+    half_width : float
+        The target half-width of pass@k's interval (0.02 = 2 points).
+    samples : int, sequence of int, or str, optional
+        The samples a question to consider (``"10,20"`` is read too); default as :func:`pass_at_k_plan`'s.
+    use_clusters : bool, default True
+        Carry the file's design effect (its cluster column, as :func:`pass_at_section` clusters).
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    PassAtPlans
+        ``models[i].plan`` is exactly ``pass_at_k_plan(model's samples, k, half_width, clusters=...)``.
+
+    Examples
+    --------
+    >>> from evalstats_core.data import load
+    >>> rows = "question,model,resample,score\\n" + "".join(
+    ...     f"q{q},A,{r},{int((q * r) % 5 < 2)}\\n" for q in range(12) for r in range(4))
+    >>> plans = pass_at_plans(load(rows.encode(), name="s.csv"), 2, 0.1, samples="2,4")
+    >>> [(o.samples, o.questions) for o in plans.model("A").options]
+    [(2, 61), (4, 26)]
+    """
+    kk = _check_k(k)
+    level = check_confidence(confidence)
+    h = _check_half_width(half_width)
+    wanted = None if samples is None else _check_samples(samples)
+    table, codes = _binary_table(data, use_clusters, "pass_at_plans")
+    models, n_all = [], set()
+    for j, m in enumerate(table.models):
+        mask, passes, n = _table_counts(table, j, kk)
+        models.append(ModelPlan(m, _plan(passes, n, kk, h, wanted, _clusters_of(codes, mask), level)))
+        n_all.add(n)
+    return PassAtPlans(k=kk, half_width=h, confidence=level, n_samples=min(n_all), clustered=codes is not None,
+                       models=tuple(models))
+
+
+def _check_samples(samples: Any) -> tuple[int, ...]:
+    """The plan's candidate samples a question, as whole numbers >= 1 (``"10,20"`` is read too)."""
+    if isinstance(samples, str):
+        parts = [p.strip() for p in samples.split(",") if p.strip()]
+        try:
+            samples = [int(p) for p in parts]
+        except ValueError:
+            raise EvalStatsError(f"samples ({','.join(parts)!r}) must be whole numbers separated by commas, e.g. "
+                                 "10,20,50") from None
+    elif isinstance(samples, int | np.integer):
+        samples = [samples]
+    out = []
+    for s in samples:
+        if not isinstance(s, int | np.integer) or isinstance(s, bool) or s < 1:
+            raise EvalStatsError(f"samples ({s!r}) must be whole numbers >= 1, the samples a question to plan for")
+        out.append(int(s))
+    out = tuple(sorted(set(out)))
+    if not out:
+        raise EvalStatsError("samples is empty: name at least one number of samples a question, e.g. 10,20")
+    return out
 
 
 def largest_k(data: Dataset | QuestionTable) -> int | None:

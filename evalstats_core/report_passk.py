@@ -11,6 +11,10 @@ the workbench shows, all from one :class:`~evalstats_core.passk.PassAtSection` w
 :func:`sentence`    one plain-words sentence that says what pass@k is and what the naive count would say
 :func:`chart_frame` the tidy frame :func:`evalstats_core.charts.passk.pass_at_chart` draws
 :func:`summary`     the chart's one-sentence summary
+:func:`plan_rows`   a plan (:func:`~evalstats_core.passk.pass_at_plans`) as rows: each model's pilot and cheapest
+                    option, then every option (``evalbars plan`` and the workbench print these)
+:func:`plan_markdown`, :func:`plan_json`  the plan as ``evalbars plan`` prints it
+:func:`plan_report` ``evalbars plan``: a file's plans (:func:`~evalstats_core.passk.pass_at_plans`) in one format
 ==================  ==============================================================================
 """
 
@@ -18,15 +22,17 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 from typing import Any
 
 from .analysis import _data_frame
 from .escape import csv_safe, escape_html, escape_latex, escape_markdown
-from .passk import PassAtSection
+from .passk import PassAtPlans, PassAtSection, pass_at_plans
 from .vocabulary import Formatter, fmt_df, fmt_p, level
 
-__all__ = ["add_json", "rows", "markdown", "latex", "html", "csv_table", "sentence", "chart_frame", "summary", "CSV_KEYS"]
+__all__ = ["add_json", "rows", "markdown", "latex", "html", "csv_table", "sentence", "chart_frame", "summary", "CSV_KEYS",
+           "plan_rows", "plan_sentence", "plan_markdown", "plan_json", "plan_report"]
 
 #: The columns of ``pass_at.csv``: one row per model and k, then one per pair and k (``baseline`` empty for a model).
 CSV_KEYS = ("model", "baseline", "k", "estimate", "se", "ci_low", "ci_high", "df", "p_value", "n_questions",
@@ -183,3 +189,61 @@ def summary(section: PassAtSection) -> str:
                  f"{section.n_samples} samples passing ({f.num(r.any_of_n)} for {best.model}): pass@"
                  f"{section.n_samples}, above pass@{k}.")
     return text
+
+
+# ---------------------------------------------------------------------------------------------------- plan
+def _plan_formatter(plans: PassAtPlans) -> Formatter:
+    """Points with the decimals the target half-width needs (at least one)."""
+    return Formatter(percent=True, decimals=int(min(6, max(1, -math.floor(math.log10(100.0 * plans.half_width))))))
+
+
+def plan_rows(plans: PassAtPlans) -> tuple[list[list[str]], list[list[str]]]:
+    """Each model's pilot and cheapest option, then every option, as rows of text each starting with its header."""
+    f = _plan_formatter(plans)
+    pilot = [["Model", "Half-width now", "Design effect", "Cheapest: samples a question", "Questions",
+              "Samples in all"]]
+    options = [["Model", "Samples a question", "Questions", "Samples in all"]]
+    for m in plans.models:
+        p, c = m.plan, m.plan.cheapest
+        pilot.append([m.model, f.points(p.half_width_now), f"{p.design_effect:.2f}", str(c.samples),
+                      f"{c.questions:,}", f"{c.total:,}"])
+        options += [[m.model, str(o.samples), f"{o.questions:,}", f"{o.total:,}"] for o in p.options]
+    return pilot, options
+
+
+def plan_sentence(plans: PassAtPlans) -> str:
+    """What the plan's numbers are, in plain words."""
+    f = _plan_formatter(plans)
+    clustered = " with the file's design effect (its clusters)" if plans.clustered else ""
+    return (f"Questions, and samples a question, for pass@{plans.k}'s {level(plans.confidence)} interval to reach "
+            f"a half-width of {f.points(plans.half_width)}, each model's questions and {plans.n_samples} samples a "
+            f"question as the pilot{clustered}: the spread between questions only more questions reduce, a "
+            f"question's sampling variance more samples reduce too (Miller 2024, Eq. 9, t on the questions' degrees "
+            f"of freedom). The cheapest option needs the fewest samples in all.")
+
+
+def plan_markdown(plans: PassAtPlans) -> str:
+    """``evalbars plan``'s Markdown: the sentence and both tables."""
+    pilot, options = plan_rows(plans)
+    return "\n".join([f"## Plan for pass@{plans.k}", "", escape_markdown(plan_sentence(plans)), "",
+                      *_md_table(pilot), "", "### Every option", "", *_md_table(options), ""])
+
+
+def plan_json(plans: PassAtPlans) -> dict[str, Any]:
+    """``evalbars plan --format json``: every number at full precision."""
+    def option(o: Any) -> dict[str, int]:
+        return {"samples": o.samples, "questions": o.questions, "total": o.total}
+
+    return {"k": plans.k, "half_width": plans.half_width, "confidence": plans.confidence,
+            "n_samples": plans.n_samples, "clustered": plans.clustered,
+            "models": [{"model": m.model, "half_width_now": _clean(m.plan.half_width_now),
+                        "between": m.plan.between, "within": m.plan.within, "design_effect": m.plan.design_effect,
+                        "cheapest": option(m.plan.cheapest), "options": [option(o) for o in m.plan.options]}
+                       for m in plans.models]}
+
+
+def plan_report(data: Any, k: Any, half_width: float, *, samples: Any = None, use_clusters: bool = True,
+                confidence: float = 0.95, fmt: str = "markdown") -> str:
+    """``evalbars plan``'s output: :func:`~evalstats_core.passk.pass_at_plans` of ``data``, as Markdown or JSON."""
+    plans = pass_at_plans(data, k, half_width, samples=samples, use_clusters=use_clusters, confidence=confidence)
+    return json.dumps(plan_json(plans), indent=2) + "\n" if fmt == "json" else plan_markdown(plans)
