@@ -55,7 +55,15 @@ def _limits(e: Any) -> str:
 _NAN = math.nan
 
 
+def _robust(e: Any) -> str:
+    """The stratified interval's variance with clusters: CR2 over them, t with Bell-McCaffrey df."""
+    return f"CR2 t over {e.n_clusters:,} clusters, {e.df:.1f} df" if e.clustered else ""
+
+
 def _model_label(e: Any) -> str:
+    if e.stratified and e.clustered:
+        return (f"stratified by the judge's verdict ({e.n_labeled:,} human labels chosen by it; {_robust(e)}"
+                f"{_limits(e)})")
     if e.stratified:
         return (f"stratified by the judge's verdict ({e.n_labeled:,} human labels chosen by it; Jeffreys limits per "
                 "verdict, MOVER)")
@@ -63,6 +71,9 @@ def _model_label(e: Any) -> str:
 
 
 def _pair_label(e: Any) -> str:
+    if e.stratified and e.clustered:
+        return (f"stratified by the two verdicts ({e.n_labeled:,} questions labelled for both, chosen by the judge's "
+                f"verdict; {_robust(e)}{_limits(e)})")
     if e.stratified:
         return (f"stratified by the two verdicts ({e.n_labeled:,} questions labelled for both, chosen by the judge's "
                 "verdict; Jeffreys limits per stratum, MOVER)")

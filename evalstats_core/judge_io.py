@@ -143,8 +143,9 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
             sel = selection_check(table.scores[rows, j], human[rows, j], clusters=cl)
             if sel.flagged or sel.by_cluster:
                 chosen.append(sel.sentence(m.model, clustered=cl is not None))
-            if sel.flagged and cl is None:  # labels chosen by the verdict: the stratified estimate stays unbiased
-                stratified = ppi_stratified(table.scores[rows, j], human[rows, j], confidence=analysis.confidence)
+            if sel.flagged:  # labels chosen by the verdict: the stratified estimate stays unbiased
+                stratified = ppi_stratified(table.scores[rows, j], human[rows, j], confidence=analysis.confidence,
+                                            clusters=cl)
                 if stratified is not None:
                     est, flagged[m.model] = _as_estimate(est, stratified), True
             models.append((m.model, est, judge_agreement(table.scores[rows, j], human[rows, j],
@@ -165,7 +166,7 @@ def judge_section(analysis: Any, table: Any, human: np.ndarray, source: str) -> 
                               confidence=analysis.confidence)
             if flagged.get(c.model) or flagged.get(c.baseline):
                 stratified = ppi_compare_stratified(table.scores[rows, a], ha, table.scores[rows, b], hb,
-                                                    confidence=analysis.confidence)
+                                                    confidence=analysis.confidence, clusters=cl)
                 if stratified is None:
                     chosen.append(f"{c.model} - {c.baseline}: labels chosen by the judge's verdict, but some pair of "
                                   "verdicts has no question labelled for both models, so the difference stays the "

@@ -19,10 +19,19 @@ the judge's verdicts, the answers a human labelled are like those they did not.*
 
 Its interval for 0/1 labels combines each stratum's Jeffreys limits by MOVER (Zou & Donner 2008), as the 0/1
 small-count terms of :mod:`evalstats_core.judge_interval` do, so it never has zero width; for graded labels it is
-``estimate -/+ t(df) se`` with Satterthwaite's df. Clusters are not modelled here: with clusters the check still
-says when the labelled share differs between verdicts and between clusters, but the stratified estimate is refused
-(``clusters=`` raises :class:`~evalstats_core.errors.EvalStatsError`; the judge section keeps the PPI++ estimate and
-says that it may be biased), since its variance treats questions as independent.
+``estimate -/+ t(df) se`` with Satterthwaite's df.
+
+With clusters (:func:`_clustered`) the estimate is the same and its variance is cluster-robust: the estimate is a
+weighted sum of means (each verdict's labels, weight ``N_s / N``, and the strata's shares, whose linearised
+contribution is the mean of ``mean_{L,s(i)} - estimate`` over every question), so each cluster's contribution is
+``sum_s w_s c_gs sum_{L,s,g} e + c_g sum_g (mean_{L,s(i)} - estimate)``, every part's residual sum scaled by CR2's
+``(I - H_gg)^(-1/2)`` on that part's constant direction (:func:`~evalstats_core._clusters.hat_complement`, the one
+CR2 adjustment; for the labelled parts this is exactly clubSandwich's CR2 of ``lm(y ~ 0 + stratum)`` contrasted by
+the weights). Its df is Bell-McCaffrey's under the working model of ``judge._cr2_two_means`` (independent parts,
+each with its own variance, and a working intra-cluster correlation), of which the PPI++ two-part model is the
+case of two parts. The interval is ``estimate -/+ t(df) se``; for 0/1 labels each arm is widened by the strata's
+Jeffreys-minus-Wald terms (never narrowed), and a model's by the effective-count floor of the clustered 0/1 rule
+(:func:`~evalstats_core.judge_interval.effective_floor`), as the clustered PPI++ interval is.
 """
 
 from __future__ import annotations
@@ -34,9 +43,10 @@ from typing import Any
 import numpy as np
 from scipy.special import chdtrc, ndtri, stdtrit
 
+from ._clusters import check_n_clusters, cluster_codes, hat_complement, t_crit
 from ._validate import check_confidence
 from .errors import EvalStatsError
-from .judge_interval import jeffreys_limits
+from .judge_interval import effective_floor, jeffreys_limits
 
 __all__ = ["Selection", "Stratified", "SELECTION_ALPHA", "selection_check", "ppi_stratified",
            "ppi_compare_stratified"]
@@ -68,21 +78,17 @@ class Selection:
         return bool(self.p_cluster < SELECTION_ALPHA)
 
     def sentence(self, what: str, *, clustered: bool = False) -> str:
-        """What the check found, in words (for a warning); ``clustered``: the estimate could not be stratified
-        (clusters), and the sentence says so."""
+        """What the check found, in words (for a warning); ``clustered``: the stratified estimate's variance is
+        the cluster-robust one, and the sentence says so."""
         out = []
         found = (f"{what}: the labels look chosen by the judge's verdict ({100 * self.share_pass:.1f}% of the "
                  f"judge's passes are labelled, {100 * self.share_fail:.1f}% of its fails; chi-square p "
                  f"{self.p_verdict:.2g})")
-        if self.flagged and clustered:
-            out.append(f"{found}; the estimate stratified by the verdict does not allow for clusters, so with "
-                       "clusters the estimate stays the PPI++ one and may be biased: label a random subset of the "
-                       "judged answers, or read the file without clusters (use_clusters=False) for the stratified "
-                       "estimate")
-        elif self.flagged:
+        if self.flagged:
+            robust = ", with a cluster-robust (CR2) variance over the clusters" if clustered else ""
             out.append(f"{found}, so the estimate is stratified by the verdict (the labels' mean within "
-                       "the judge's passes and within its fails, weighted by their counts), which assumes that within "
-                       "each verdict the labelled answers are like the others")
+                       f"the judge's passes and within its fails, weighted by their counts{robust}), which assumes "
+                       "that within each verdict the labelled answers are like the others")
         if self.by_cluster:
             out.append(f"{what}: the labelled share differs between clusters (chi-square p {self.p_cluster:.2g}); "
                        "label a random subset of every cluster, or the corrected estimate may be biased")
@@ -180,20 +186,113 @@ def _checked(*arrays: Any) -> list[np.ndarray]:
     return out
 
 
-def _no_clusters(clusters: Any) -> None:
-    if clusters is not None:
-        raise EvalStatsError(
-            "the estimate stratified by the judge's verdict treats questions as independent and does not allow for "
-            "clusters (its interval would be too narrow); label a random subset of the judged answers and use "
-            "ppi_mean(..., clusters=), or pass clusters=None to stratify questions read as independent")
+def _codes(clusters: Any, n: int) -> np.ndarray | None:
+    """Cluster codes 0..K-1 of ``clusters`` (None: questions independent); fewer than 2 clusters refused."""
+    if clusters is None:
+        return None
+    codes, k = cluster_codes(clusters, n)
+    check_n_clusters(k)
+    return np.unique(codes, return_inverse=True)[1]
+
+
+def cr2_parts(codes: np.ndarray, parts: list[tuple[np.ndarray, float, np.ndarray]],
+              rho_parts: int | None = None) -> tuple[float, float]:
+    """CR2 SE and Bell-McCaffrey df of ``sum_p w_p mean_{P_p}(x)``: ``parts`` a list of ``(rows, w_p, e_p)``, each a
+    boolean mask of its questions, its weight and its residuals ``x - mean_{P_p}(x)`` on those rows (in row order);
+    ``codes`` cluster codes 0..K-1 of every question.
+
+    Cluster g's contribution is ``sum_p c_pg S_pg``, ``S_pg`` the part's residual sum in g and ``c_pg = w_p / (n_p
+    sqrt(1 - b_pg / n_p))`` (CR2's adjustment on the part's constant direction, :func:`hat_complement`), and
+    ``se^2 = sum_g (sum_p c_pg S_pg)^2``. The df is ``(tr B)^2 / tr(B^2)`` with ``B = (1 - rho) (D - sum_p q_p q_p')
+    + rho A'A`` (``D = sum_p s_p^2 c_p^2 b_p``, ``q_p = s_p b_p c_p / sqrt(n_p)``, ``A = diag(sum_p s_p c_p b_p) -
+    sum_p b_p (s_p c_p b_p / n_p)'``, ``rho`` the working intra-cluster correlation of the residuals of the first
+    ``rho_parts`` parts, each divided by its part's SD): ``judge._cr2_two_means`` for any number of parts (with the
+    parts L and U of weight 1 it gives the same numbers)."""
+    k = int(codes.max()) + 1
+    total, diag, alpha = np.zeros(k), np.zeros(k), np.zeros(k)
+    outers, columns = [], []
+    r_sums, r_squares, r_sizes = np.zeros(k), np.zeros(k), np.zeros(k)
+    for i, (rows, weight, e) in enumerate(parts):
+        n_p = int(rows.sum())
+        if n_p == 0:
+            continue
+        g = codes[rows]
+        b = np.bincount(g, minlength=k).astype(float)
+        share = hat_complement(b, n_p)  # CR2's I - H_gg on the part's constant direction
+        c = np.zeros(k)
+        c[share > 0] = weight / (n_p * np.sqrt(share[share > 0]))
+        total += c * np.bincount(g, weights=e, minlength=k)
+        s2 = float(e @ e) / (n_p - 1) if n_p > 1 else 0.0
+        sd = math.sqrt(s2)
+        diag += s2 * c * c * b
+        outers.append(sd * b * c / math.sqrt(n_p))
+        alpha += sd * c * b
+        columns.append((b, sd * c * b / n_p))
+        if (rho_parts is None or i < rho_parts) and sd > 0:
+            r = e / sd
+            r_sums += np.bincount(g, weights=r, minlength=k)
+            r_squares += np.bincount(g, weights=r * r, minlength=k)
+            r_sizes += b
+    se = math.sqrt(float(total @ total))
+    pairs = float(r_sizes @ r_sizes - r_sizes.sum())
+    rho = float(np.clip((float(r_sums @ r_sums) - float(r_squares.sum())) / pairs, 0.0, 0.99)) if pairs > 0 else 0.0
+    bmat = np.diag(diag) - sum(np.outer(q, q) for q in outers)
+    if rho > 0:  # a working random cluster effect (Imbens & Kolesar 2016), as judge._cr2_two_means
+        big_a = np.diag(alpha) - sum(np.outer(b, u) for b, u in columns)
+        bmat = (1 - rho) * bmat + rho * (big_a.T @ big_a)
+    tr_b, tr_b2 = float(np.trace(bmat)), float(np.sum(bmat * bmat))
+    n_first = int(parts[0][0].sum())
+    return se, (tr_b * tr_b / tr_b2 if tr_b2 > 0 else float(max(n_first - 1, 1)))
+
+
+def _clustered(y: np.ndarray, lab: np.ndarray, strata: np.ndarray, codes: np.ndarray, level: float,
+               values: tuple[float, ...], *, floor: bool) -> tuple[float, float, float, float, float] | None:
+    """:func:`_combine` with clusters ``codes``: the same estimate, the cluster-robust SE and df of
+    :func:`cr2_parts` over the verdicts' labels and the strata's shares (see the module's docstring); None when a
+    stratum has no label. ``floor``: apply the clustered 0/1 effective-count floor (a model's mean, not a pair)."""
+    k = int(strata.max()) + 1
+    sizes = np.bincount(strata, minlength=k).astype(float)
+    n = np.bincount(strata[lab], minlength=k).astype(float)
+    if np.any((sizes > 0) & (n == 0)):
+        return None
+    w = sizes / sizes.sum()
+    means = np.bincount(strata[lab], weights=y[lab], minlength=k) / np.maximum(n, 1)
+    est = float(w @ means)
+    parts = []
+    for s in np.flatnonzero(n > 0):
+        rows = lab & (strata == s)
+        parts.append((rows, float(w[s]), y[rows] - means[s]))
+    # the strata's shares: the mean over every question of mean_{L,s(i)} - estimate (its linearisation)
+    parts.append((np.ones(strata.size, dtype=bool), 1.0, means[strata] - est))
+    se, df = cr2_parts(codes, parts, rho_parts=len(parts) - 1)
+    t = t_crit(level, df)
+    lo2 = hi2 = (t * se) ** 2
+    if values:  # 0/1: each verdict's Jeffreys limits in place of its Wald arm, never narrowing (as pair_count_terms)
+        z2 = t_crit(level, math.inf) ** 2
+        d_lo = d_hi = 0.0
+        for sign in values:
+            k_s = np.bincount(strata[lab], weights=(y[lab] == sign).astype(float), minlength=k)
+            m = np.maximum(n, 1)
+            low, high = jeffreys_limits(k_s, m, z2)
+            p = k_s / m
+            wald2 = z2 * p * (1 - p) / m
+            down, up = w * w * ((p - low) ** 2 - wald2), w * w * ((high - p) ** 2 - wald2)
+            d_lo += float((down if sign > 0 else up).sum())
+            d_hi += float((up if sign > 0 else down).sum())
+        lo2, hi2 = lo2 + max(d_lo, 0.0), hi2 + max(d_hi, 0.0)
+    low, high = est - math.sqrt(lo2), est + math.sqrt(hi2)
+    if values and floor:  # clustered 0/1 near 0% or 100%: at least the effective-count limits (ppi_rows)
+        f_low, f_high = effective_floor(est, se, df, level, low, high)
+        low, high = float(f_low), float(f_high)
+    return est, se, df, low, high
 
 
 def ppi_stratified(judge: Any, human: Any, *, confidence: float = 0.95, clusters: Any = None) -> Stratified | None:
     """A model's mean from labels chosen by the judge's verdict: the labels' mean within each verdict, weighted by
     the verdict's share of every question; None when a verdict has no labelled answer (nothing to stratify on).
 
-    ``judge``: a score per question; ``human``: a label or NaN per question. ``clusters``: refused (an
-    :class:`~evalstats_core.errors.EvalStatsError` naming what to do): the estimate does not model clusters.
+    ``judge``: a score per question; ``human``: a label or NaN per question; ``clusters``: a cluster label per
+    question (the cluster-robust variance of :func:`_clustered`), or None for independent questions.
 
     Examples
     --------
@@ -202,26 +301,35 @@ def ppi_stratified(judge: Any, human: Any, *, confidence: float = 0.95, clusters
     >>> round(est.estimate, 3), est.n_labeled
     (0.25, 5)
     """
-    _no_clusters(clusters)
     f, h = _checked(judge, human)
     level = check_confidence(confidence)
+    codes = _codes(clusters, f.size)
     lab = ~np.isnan(h)
     y = np.where(lab, h, 0.0)
     zero_one = bool(np.all((y[lab] == 0) | (y[lab] == 1)))
-    got = _combine(f, y, lab, _strata(f), level, (1.0,) if zero_one else ())
+    values = (1.0,) if zero_one else ()
+    if codes is None:
+        got = _combine(f, y, lab, _strata(f), level, values)
+    else:
+        got = _clustered(y, lab, _strata(f), codes, level, values, floor=True)
     return None if got is None else Stratified(*got, int(lab.sum()))
 
 
 def ppi_compare_stratified(judge_a: Any, human_a: Any, judge_b: Any, human_b: Any, *, confidence: float = 0.95,
                            clusters: Any = None) -> Stratified | None:
     """The paired difference A - B with strata the pair of verdicts (labels on both answers of a question);
-    None when a stratum has no labelled question. ``clusters``: refused, as for :func:`ppi_stratified`."""
-    _no_clusters(clusters)
+    None when a stratum has no labelled question. ``clusters``: as for :func:`ppi_stratified`."""
     fa, ha, fb, hb = _checked(judge_a, human_a, judge_b, human_b)
     level = check_confidence(confidence)
+    codes = _codes(clusters, fa.size)
     d = ha - hb
     lab = ~np.isnan(d)
     y = np.where(lab, d, 0.0)
     zero_one = all(bool(np.all((x[lab] == 0) | (x[lab] == 1))) for x in (ha, hb))
-    got = _combine(fa - fb, y, lab, _strata(fa * 1000.0 + fb), level, (1.0, -1.0) if zero_one else ())
+    values = (1.0, -1.0) if zero_one else ()
+    strata = _strata(fa * 1000.0 + fb)
+    if codes is None:
+        got = _combine(fa - fb, y, lab, strata, level, values)
+    else:
+        got = _clustered(y, lab, strata, codes, level, values, floor=False)
     return None if got is None else Stratified(*got, int(lab.sum()))
