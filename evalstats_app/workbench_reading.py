@@ -12,11 +12,14 @@ bytes}`` or ``{"files": [(name, bytes), ...]}`` in ``st.session_state[INJECT_KEY
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import time
 from dataclasses import dataclass, replace
 
 import streamlit as st
+from streamlit.runtime import scriptrunner
+from streamlit.runtime.caching import cache_data_api, cache_resource_api
 
 from evalstats_core._read import open_regular
 from evalstats_core.data import Prepared, file_columns
@@ -46,6 +49,63 @@ from .workbench_bundle import open_bundle
 #: what the uploader reads (issue 26): said in its label and accepted by extension
 UPLOAD_TYPES = ["csv", "tsv", "txt", "gz", "bz2", "xz", "parquet", "pq", "jsonl", "json", "eval", "zip"]
 MODEL_NAME_KEY = "analyze_model_name_"  # + the file's position: one name per uploaded file
+
+#: What one session may hold of a visitor's files at once, in MB (the sum over the files it has read and keeps):
+#: the one place it is set, overridden by the environment variable :data:`SESSION_ENV`. As large as one upload
+#: may be (``server.maxUploadSize``), so any single file is read; the server memory it costs is measured by
+#: ``bench/bench_session_memory.py`` and stated in the README (issue 46).
+SESSION_MB = 200
+SESSION_ENV = "EVALSTATS_SESSION_MB"
+HELD_KEY = "_analyze_held"  # {source key: bytes} of the files whose readings this session keeps
+
+
+def session_cap() -> int:
+    """The per-session cap in bytes: :data:`SESSION_MB`, or ``EVALSTATS_SESSION_MB`` when the server sets it."""
+    text = os.environ.get(SESSION_ENV, "").strip()
+    try:
+        mb = float(text) if text else SESSION_MB
+    except ValueError:
+        mb = SESSION_MB
+    return int(mb * 2**20) if math.isfinite(mb) and mb > 0 else SESSION_MB * 2**20  # nan, inf, 0 or less: the default
+
+
+def _release_session() -> None:
+    """Drop every reading this session keeps (what Streamlit does when the tab closes): the session's own caches,
+    never the examples' (shared by the server)."""
+    ctx = scriptrunner.get_script_run_ctx(suppress_warning=True)
+    if ctx is not None:
+        cache_data_api.clear_session_cache(ctx.session_id)
+        cache_resource_api.clear_session_cache(ctx.session_id)
+    for key in ("_analyze_header", "_analyze_files_header", "_analyze_read"):
+        st.session_state.pop(key, None)
+
+
+def within_session_cap(source: Source, where) -> Source:
+    """``source`` if the session can hold it, else a source whose ``problem`` says why (one ``st.error``).
+
+    A session keeps the readings of the files it read (so going back to one is instant); the bytes of those files
+    are summed. A new file that would take the sum past :func:`session_cap` first releases the earlier readings (the
+    page shows one file at a time); files that alone are over the cap are refused, naming the cap and the fix."""
+    size = sum(len(d) for _, d in source.files) if source.files else len(source.data)
+    cap = session_cap()
+    held = dict(st.session_state.get(HELD_KEY) or {})
+    held.pop(source.key, None)
+    if held and sum(held.values()) + size > cap:
+        _release_session()
+        held = {}
+    if size > cap:
+        _release_session()
+        st.session_state[HELD_KEY] = {}
+        st.session_state.pop(LAST_KEY, None)
+        message = (f"The files are {size / 2**20:,.1f} MB, over this server's cap of {cap / 2**20:,.4g} MB of files "
+                   "one session holds at once: remove files from the uploader to analyze fewer at once, or run the "
+                   "same analysis on your own machine with the command line (evalbars), which has no such cap (the "
+                   f"server's administrator sets it with {SESSION_ENV}).")
+        where.error(f"**{esc(source.name)} cannot be analyzed here.** {message}", icon=":material/error:")
+        return replace(source, problem=message)
+    held[source.key] = size
+    st.session_state[HELD_KEY] = held
+    return source
 
 
 @by_scope(st.cache_resource, max_entries=4, show_spinner="Reading and checking the files…", show_time=True)
@@ -135,6 +195,9 @@ def source_controls(content) -> Source:
     else:
         data, name = _example_bytes(slug)
         return Source(data, name, f"{EXAMPLE_PREFIX}{slug}:{len(data)}", False)
+    source = within_session_cap(source, right)
+    if source.problem:
+        return source
     if all(pairwise_kind(data, name) is not None for name, data in (source.files or ((source.name, source.data),))):
         return replace(source, pairwise=True, table=False)  # battles, not scores: workbench_pairwise reads them
     source = open_bundle(source, right)
