@@ -170,32 +170,3 @@ def test_a_chart_without_its_level_names_no_level_and_stays_the_same_chart():
     texts = {json.dumps({k: v for k, v in charts.models_spec(models(s), confidence=None, title="t").items()
                          if k != "datasets"}) for s in range(3)}
     assert len(texts) == 1  # new numbers: new data, the same spec
-
-
-def _altair_records(frame: pd.DataFrame) -> list[dict]:
-    from altair.utils.data import to_values
-
-    return to_values(frame)["values"]
-
-
-@pytest.mark.parametrize("seed", range(8))
-def test_records_are_altairs_own_values(seed):
-    """The fast conversion of a frame's rows equals Altair's sanitising on every plain kind of column, missing
-    values and infinities included, and hands other kinds (dates, categories) to Altair."""
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(0, 6))
-    floats = rng.normal(size=n)
-    if n:
-        floats[rng.integers(0, n)] = [np.nan, np.inf, -np.inf, -0.0][seed % 4]
-    text = [None if rng.random() < 0.2 else f"m{i} − x" for i in range(n)]
-    frame = pd.DataFrame({"f": floats, "i": rng.integers(-5, 5, n), "u": rng.integers(0, 5, n).astype(np.uint8),
-                          "b": rng.random(n) < 0.5, "s": text, "f32": floats.astype(np.float32),
-                          "pa": pd.array(text, dtype="string[pyarrow]"),
-                          "st": pd.array(text, dtype="string[python]")})
-    got, want = _template.records(frame), _altair_records(frame)
-    assert got == want
-    assert [[type(v) for v in r.values()] for r in got] == [[type(v) for v in r.values()] for r in want]
-    odd = frame.assign(day=pd.Timestamp("2026-01-01"), cat=pd.Categorical(["a"] * n),
-                       mixed=pd.Series([1.5] * n, dtype=object))
-    assert _template.records(odd) == _altair_records(odd)
-    assert _template._plain_columns(odd) is None

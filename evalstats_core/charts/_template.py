@@ -14,67 +14,21 @@ order): its frames only feed the datasets.
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import numpy as np
 import pandas as pd
 from altair.utils.data import to_values
 
 from ._base import compile_spec
 
-__all__ = ["filled", "records"]
+__all__ = ["filled"]
 
 _TEMPLATES: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 _MAX = 64
-
-
-def records(frame: pd.DataFrame) -> list[dict]:
-    """A frame's rows as Altair writes them into a spec (its own sanitising: NaN and infinities as null, numpy
-    scalars as Python numbers).
-
-    Columns of plain kinds (bool, integer, float, text) are converted here, column by column, at a tenth of
-    the cost of Altair's sanitising copy (about 5 ms a frame, on every new setting of the workbench); a frame
-    with any other column (dates, categories, arrays...) goes through Altair's own ``to_values``. The two give
-    equal lists (tests/test_chart_template.py compares them)."""
-    columns = _plain_columns(frame)
-    if columns is None:
-
-        return to_values(frame)["values"]
-    names = list(columns)
-    return [dict(zip(names, row, strict=True)) for row in zip(*columns.values(), strict=True)]
-
-
-def _plain_columns(frame: pd.DataFrame) -> dict[str, list] | None:
-    """Each column as a list of Python values the way Altair sanitises it, or None when a column is of a
-    kind this does not handle (or the frame is not a plain one: names not text, a hierarchical index)."""
-
-
-    if not isinstance(frame, pd.DataFrame) or isinstance(frame.index, pd.MultiIndex) \
-            or isinstance(frame.columns, pd.MultiIndex | pd.RangeIndex) or frame.columns.has_duplicates:
-        return None
-    out = {}
-    for name, dtype in frame.dtypes.items():
-        if not isinstance(name, str):
-            return None
-        col = frame[name]
-        kind = str(dtype)
-        if kind == "bool" or (isinstance(dtype, np.dtype) and dtype.kind in "iu"):
-            out[name] = col.to_numpy().tolist()
-        elif isinstance(dtype, np.dtype) and dtype.kind == "f":
-            out[name] = [v if math.isfinite(v) else None for v in col.to_numpy().tolist()]
-        elif kind in ("string", "str", "object"):
-            values = col.to_numpy(dtype=object).tolist()
-            if kind == "object" and not all(v is None or type(v) is str for v in values):
-                return None  # numbers, arrays or missing markers kept as objects: Altair's own rules
-            out[name] = [None if v is None or (type(v) is not str and pd.isna(v)) else v for v in values]
-        else:
-            return None
-    return out
 
 
 def _token(name: str) -> str:
@@ -102,7 +56,7 @@ def _template(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, s
     datasets = spec.get("datasets", {})
     rename = {}
     for name, frame in frames.items():
-        values = records(frame)
+        values = to_values(frame)["values"]  # the rows as Altair writes them into a spec
         found = [old for old, rows in datasets.items() if rows == values and old not in rename]
         if len(frame) and found:  # an empty frame draws no layer (the caller's key says so)
             rename[found[0]] = name
@@ -157,7 +111,7 @@ def filled(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, str 
     datasets = dict(spec.get("datasets", {}))
     for name, frame in frames.items():
         if name in datasets:
-            datasets[name] = records(frame)
+            datasets[name] = to_values(frame)["values"]
     out["datasets"] = datasets
     if height is not None:
         out["height"] = height
