@@ -11,6 +11,7 @@ import streamlit as st
 from evalstats_core.bundle import read_bundle
 from evalstats_core.errors import EvalStatsError
 
+from . import workbench_passk
 from .workbench import BOUNDS, BUNDLED, CHOICES, DEFAULTS, Source, esc
 
 
@@ -33,7 +34,8 @@ def open_bundle(source: Source, where) -> Source:
         for key, value in bundle.settings.items():
             if key == "command":  # for people reading settings.json; the page does not need it
                 continue
-            if key in BUNDLED and valid(key, value):
+            if (key in BUNDLED and valid(key, value)) or (key in workbench_passk.BUNDLED
+                                                          and workbench_passk.valid(key, value)):
                 st.session_state[key] = value
             else:
                 skipped.append(key)

@@ -22,6 +22,10 @@ from .option_words import esc, say
 LAST_KEY = "_analyze_pass_at"
 #: The session key of the pass@k plan the page shows.
 PLAN_KEY = "_analyze_pass_at_plan"
+#: The section's settings a downloaded analysis (.zip) carries and restores (:func:`bundle_settings`, :func:`valid`).
+BUNDLED = ("analyze_pass_at", "analyze_pass_at_plan_k", "analyze_pass_at_plan_hw")
+_HALF_WIDTH = (0.1, 50.0)  # the plan's target half-width, in points: the control's bounds
+_MOST_K = 100_000  # a bundled k above this is no file's
 
 
 @wb.by_scope(st.cache_data, max_entries=16, show_spinner=False)
@@ -51,10 +55,40 @@ def _chart(key: tuple, ks: tuple[int, ...], _section: Any, title: str, subtitle:
                                       confidence=_section.confidence, title=title, subtitle=subtitle))
 
 
+def bundle_settings(section: Any) -> dict[str, Any]:
+    """The settings of the pass@k section shown, for a downloaded analysis: its k and the plan's controls."""
+    out: dict[str, Any] = {"analyze_pass_at": list(section.ks)}
+    for key in BUNDLED[1:]:
+        if key in st.session_state:
+            out[key] = st.session_state[key]
+    return out
+
+
+def valid(key: str, value: Any) -> bool:
+    """A bundled pass@k setting the section can take: k as whole numbers >= 1, the half-width within the control's
+    bounds (whether the file has that many samples is checked when the section is drawn)."""
+    def whole(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= _MOST_K
+
+    if key == "analyze_pass_at":
+        return isinstance(value, list) and 0 < len(value) <= 1000 and all(whole(v) for v in value)
+    if key == "analyze_pass_at_plan_k":
+        return whole(value)
+    if key == "analyze_pass_at_plan_hw":
+        lo, hi = _HALF_WIDTH
+        return isinstance(value, int | float) and not isinstance(value, bool) and lo <= value <= hi
+    return False
+
+
 def pass_at_controls(largest: int) -> tuple[int, ...]:
-    """The k values to show (1 to ``largest``): 1, 5 and 10 where the file has that many samples."""
-    default = [k for k in (1, 5, 10) if k <= largest] or [1]
-    chosen = st.multiselect("k (tries counted)", list(range(1, largest + 1)), default=default, key="analyze_pass_at",
+    """The k values to show (1 to ``largest``): 1, 5 and 10 where the file has that many samples, or the k kept in
+    the session (a reopened analysis's), less any the file cannot take."""
+    options = list(range(1, largest + 1))
+    kept = st.session_state.get("analyze_pass_at")
+    if kept is not None:
+        st.session_state["analyze_pass_at"] = [k for k in kept if k in options]
+    default = {} if kept is not None else {"default": [k for k in (1, 5, 10) if k <= largest] or [1]}
+    chosen = st.multiselect("k (tries counted)", options, key="analyze_pass_at", **default,
                             help="pass@k: the chance that at least one of k sampled answers to a question passes")
     return tuple(sorted(chosen))
 
@@ -97,9 +131,11 @@ def plan_controls(ks: tuple[int, ...]) -> tuple[int, float]:
     left, right = st.columns(2)
     if st.session_state.get("analyze_pass_at_plan_k") not in ks:
         st.session_state.pop("analyze_pass_at_plan_k", None)  # a k no longer shown: back to the largest
-    k = left.selectbox("Plan for pass@k at k", ks, index=len(ks) - 1, key="analyze_pass_at_plan_k")
-    points = right.number_input("Target half-width (points)", min_value=0.1, max_value=50.0, value=2.0, step=0.5,
-                                key="analyze_pass_at_plan_hw",
+    first = {} if "analyze_pass_at_plan_k" in st.session_state else {"index": len(ks) - 1}
+    k = left.selectbox("Plan for pass@k at k", ks, key="analyze_pass_at_plan_k", **first)
+    value = {} if "analyze_pass_at_plan_hw" in st.session_state else {"value": 2.0}
+    points = right.number_input("Target half-width (points)", min_value=_HALF_WIDTH[0], max_value=_HALF_WIDTH[1],
+                                step=0.5, key="analyze_pass_at_plan_hw", **value,
                                 help="half the width of pass@k's interval you want, in percentage points")
     return int(k), float(points)
 

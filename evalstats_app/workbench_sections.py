@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from evalstats_app import shell
+from evalstats_app import shell, workbench_passk
 from evalstats_app.option_words import say
 from evalstats_app.page_keys import LINK_DELTA_RANGE, power_link
 from evalstats_app.workbench import (
@@ -396,6 +396,8 @@ def plan_section(content, source: Source, prepared: Prepared, roles_key: tuple, 
 
 #: The session key of the analysis the exports carry (the page's, with the pass@k section it shows).
 EXPORT_KEY = "_analyze_export"
+#: The settings the downloaded analysis (.zip) carries, as the page made them (tests reopen them).
+BUNDLE_KEY = "_analyze_bundle_settings"
 
 
 def export_section(content, prepared: Prepared, res: Results, method: str, pass_at: Any = None) -> None:
@@ -429,9 +431,11 @@ def export_section(content, prepared: Prepared, res: Results, method: str, pass_
     _presenter_exports(a, stem)
 
     use_clusters = res.opts.use_clusters
+    kept = {**bundle_settings(), **({} if pass_at is None else workbench_passk.bundle_settings(pass_at)),
+            "command": doc["command"]}  # the pass@k section's k and plan too, so the reopened page shows them
+    st.session_state[BUNDLE_KEY] = kept
     shell.download_table("Download this analysis (data + settings, .zip)",
-                         lambda: make_bundle(prepared.dataset, {**bundle_settings(), "command": doc["command"]},
-                                             use_clusters=use_clusters),
+                         lambda: make_bundle(prepared.dataset, kept, use_clusters=use_clusters),
                          file_name=f"{stem}_analysis.zip", mime="application/zip", key="analyze_dl_bundle")
     st.caption("The page's link carries these settings only, not your file. The downloaded analysis carries "
                "both: open the .zip with the uploader above to see exactly this analysis again.")

@@ -127,3 +127,54 @@ def test_the_resampling_chapter_shows_pass_at_k_from_the_core():
     assert shown["True pass@k"].tolist() == [pct(v) for v in les.frame["truth"]]
     assert shown["Naive: any of the 8 answers"].tolist() == [pct(les.naive)] * 8
     assert any(f"estimates pass@8 ({pct(les.naive_truth)})" in c.value for c in at.caption)
+
+
+def test_a_downloaded_analysis_reopens_with_its_pass_at_k():
+    """The downloaded analysis (.zip) carries the k shown and the plan's controls: opened again with the uploader, the
+    page shows the same pass@k section and the same plan (non-default k 2 and 8, plan at k = 2 for 4.5 points)."""
+    from evalstats_app.workbench_passk import PLAN_KEY
+    from evalstats_app.workbench_sections import BUNDLE_KEY
+    from evalstats_core.bundle import make_bundle, read_bundle
+    from evalstats_core.data import load
+
+    data, _, _ = _code_file()
+    at = run_page(PAGE)
+    inject(at, "code.csv", data)
+    at.selectbox(key="analyze_resample_col").set_value("run").run()
+    at.multiselect(key="analyze_pass_at").set_value([2, 8]).run()
+    at.selectbox(key="analyze_pass_at_plan_k").set_value(2).run()
+    at.number_input(key="analyze_pass_at_plan_hw").set_value(4.5).run()
+    no_exceptions(at)
+    before, plan_before = at.session_state[LAST_KEY], at.session_state[PLAN_KEY]
+    kept = at.session_state[BUNDLE_KEY]
+    assert (kept["analyze_pass_at"], kept["analyze_pass_at_plan_k"], kept["analyze_pass_at_plan_hw"]) == ([2, 8], 2,
+                                                                                                          4.5)
+    blob = make_bundle(load(data, name="code.csv", resample_col="run"), kept)  # what the download button zips
+    assert read_bundle(blob).settings["analyze_pass_at"] == [2, 8]
+
+    fresh = run_page(PAGE)
+    inject(fresh, "code_analysis.zip", blob)
+    no_exceptions(fresh)
+    assert fresh.multiselect(key="analyze_pass_at").value == [2, 8]
+    assert fresh.selectbox(key="analyze_pass_at_plan_k").value == 2
+    assert fresh.number_input(key="analyze_pass_at_plan_hw").value == 4.5
+    assert fresh.session_state[LAST_KEY] == before and fresh.session_state[PLAN_KEY] == plan_before
+    assert not any("ignored" in c.value for c in fresh.caption)
+
+
+def test_a_bundle_s_bad_pass_at_k_is_ignored():
+    """k that are not whole numbers >= 1, or a half-width outside the control's bounds, are ignored with the note;
+    a k the file cannot take (more than its samples) is dropped from the control."""
+    from evalstats_core.bundle import make_bundle
+    from evalstats_core.data import load
+
+    data, _, _ = _code_file()
+    blob = make_bundle(load(data, name="code.csv", resample_col="run"),
+                       {"analyze_pass_at": [1, 99], "analyze_pass_at_plan_k": True, "analyze_pass_at_plan_hw": 80.0})
+    fresh = run_page(PAGE)
+    inject(fresh, "code_analysis.zip", blob)
+    no_exceptions(fresh)
+    assert fresh.multiselect(key="analyze_pass_at").value == [1]
+    assert fresh.number_input(key="analyze_pass_at_plan_hw").value == 2.0
+    note = " ".join(c.value for c in fresh.caption).replace("\\", "")
+    assert "ignored: analyze_pass_at_plan_k, analyze_pass_at_plan_hw" in note, note
