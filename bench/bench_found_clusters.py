@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 import evalstats_core as es
-from evalstats_core._columns import FOUND_CLUSTERS
+from evalstats_core._records import FOUND_CLUSTERS
 
 
 def gain_file(rng: np.random.Generator, n_cat: int, n: int = 400, gain: float = 0.04) -> pd.DataFrame:

@@ -10,8 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ._cells import cell_sums, scatter
-from ._dataset import Dataset
+from ._records import Dataset, cell_sums, scatter
 from .errors import EvalStatsError
 
 

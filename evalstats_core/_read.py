@@ -6,7 +6,7 @@
 :class:`~evalstats_core.errors.EvalStatsError` that says where it happened and how to fix the file:
 binary or UTF-16 files, bytes that are not UTF-8 (with the line), rows with the wrong number of fields
 (with the line), and values after pyarrow's first block that do not fit the column type it guessed
-(the file is then re-read as text so that :mod:`evalstats_core._columns` can report the value and its
+(the file is then re-read as text so that :mod:`evalstats_core._records` can report the value and its
 row). The user's file is only ever opened for reading.
 
 CSV text is read block by block, from memory or from the disk (issue 25): :func:`open_csv_text` guesses the

@@ -21,7 +21,7 @@ gets the same one message whichever reader saw it first):
   model did not answer (any other missing-value word goes to the Arrow reader).
 
 Every check of the file's meaning (duplicates, scales, clusters, ids that look like runs or scores...) is the
-one validator's (:mod:`evalstats_core._validator`), as for every other reader.
+one validator's (:mod:`evalstats_core._records`), as for every other reader.
 """
 
 from __future__ import annotations
@@ -31,10 +31,19 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import check_wide_budget
-from ._columns import _FALSE, _INVISIBLE, _MISSING, _TRUE, distinct, find_roles, role_notes, wide_notes
 from ._read import _line_of_record
-from ._records import Records
+from ._records import (
+    _FALSE,
+    _INVISIBLE,
+    _MISSING,
+    _TRUE,
+    Records,
+    check_wide_budget,
+    distinct,
+    find_roles,
+    role_notes,
+    wide_notes,
+)
 from ._table import EXTRA_COLUMNS
 from .errors import EvalStatsError
 from .limits import Limits
@@ -141,7 +150,7 @@ def _read(text: str, label: str, limits: Limits, format: str | None, given: dict
 
 
 def _melt(columns: list[tuple[str, ...]], roles: dict[str, Any], header: list[str]) -> tuple | None:
-    """A wide file's filled cells, as the Arrow reader melts them (``_columns.wide_cells``): the file row of each
+    """A wide file's filled cells, as the Arrow reader melts them (``_records.wide_cells``): the file row of each
     (row-major), the model codes and labels, the scores and whether words were read, and the wide-form notes."""
     mcols = roles["models"]
     grid = np.empty((len(columns[0]), len(mcols)))  # (rows, models); NaN = not answered

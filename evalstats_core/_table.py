@@ -1,7 +1,7 @@
 """The reader of results tables (private): a CSV or Parquet file's bytes, or a DataFrame, to :class:`Records`.
 
 :func:`read_table` opens the file (:mod:`evalstats_core._read`), finds the column roles from the header
-(:mod:`evalstats_core._columns`), checks a wide file's budget before the body is read, parses the used columns
+(:mod:`evalstats_core._records`), checks a wide file's budget before the body is read, parses the used columns
 once (id columns as text) and melts a wide file; the columns no role uses come from the same parse, by name.
 :func:`arrow_of` turns a pandas or polars DataFrame or a pyarrow Table into Parquet-free Arrow data that the
 same reader takes, so a DataFrame follows the same column rules as a file.
@@ -13,10 +13,16 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import check_wide_budget
-from ._columns import find_roles, label_codes, role_notes, score_values, wide_cells
 from ._read import OpenedFile, open_arrow, open_file
-from ._records import Records
+from ._records import (
+    Records,
+    check_wide_budget,
+    find_roles,
+    label_codes,
+    role_notes,
+    score_values,
+    wide_cells,
+)
 from .errors import EvalStatsError
 from .limits import Limits
 

@@ -16,7 +16,7 @@ Column roles are found by name (case-insensitive synonyms such as ``question_id`
 :class:`~evalstats_core.errors.EvalStatsError` naming the file, the line (the header is line 1), the
 column, the value and the fix. The user's file is only ever opened for reading.
 
-This module is the public home of all four; :class:`Dataset` is defined in :mod:`evalstats_core._dataset`,
+This module is the public home of all four; :class:`Dataset` is defined in :mod:`evalstats_core._records`,
 :class:`QuestionTable` and :func:`question_scores` in :mod:`evalstats_core._question_table`.
 """
 
@@ -30,12 +30,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _sniff
-from ._dataset import Dataset
 from ._extra import extra_columns, file_columns
 from ._json_records import is_records, records_table
 from ._question_table import QuestionTable, question_scores
-from ._records import Records, concat
-from ._validator import validate as _fields
+from ._records import Dataset, Records, concat
+from ._records import validate as _fields
 from .errors import EvalStatsError
 from .limits import Limits
 
@@ -219,7 +218,7 @@ def _release_arrow() -> None:
 
 def validate(records: Records, options: dict[str, Any]) -> Dataset:
     """The one validator: a reader's records (and the reading options, as :func:`load` takes them) to a
-    :class:`Dataset` (see :mod:`evalstats_core._validator` for the rules)."""
+    :class:`Dataset` (see :mod:`evalstats_core._records` for the rules)."""
     return Dataset(**_fields(records, options))
 
 

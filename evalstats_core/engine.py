@@ -45,10 +45,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import engine_sql as q
-from ._checks import resamples_note, runs_warning, scales, scores_in_question_col
 from ._clusters import rescale_exponent
-from ._columns import CLUSTERED_ON, unique_names, unread_clusters
 from ._read import _check_regular
+from ._records import (
+    CLUSTERED_ON,
+    resamples_note,
+    runs_warning,
+    scales,
+    scores_in_question_col,
+    unique_names,
+    unread_clusters,
+)
 from ._sniff import compression, delimiter, utf16
 from ._table import opened_arrow, read_table
 from .analysis import analyze_sums
@@ -546,7 +553,7 @@ def _refuse_labels(records: Any, label: str, side: Any) -> None:
 
 
 def _unread_clusters(side: Any, source: str, roles: dict, records: Any, o: dict) -> str | None:
-    """:func:`~evalstats_core._columns.unread_clusters` on the file's count of clusters (one SQL count)."""
+    """:func:`~evalstats_core._records.unread_clusters` on the file's count of clusters (one SQL count)."""
     if roles["cluster"] is None or o["cluster_col"] is not None:
         return None  # no cluster column, or one the user chose: always read
     (n,), = side.run(f"SELECT COUNT(DISTINCT c) FROM ({source}) src")

@@ -29,7 +29,7 @@ __all__ = ["Dialect", "DUCKDB", "SPARK", "source_sql", "cells_sql", "question_sq
            "pair_sql", "rows_sql", "models_sql", "pivot_sql", "pivot_stats_sql", "pivot_k_sql", "pivot_sums_sql",
            "PIVOT_MODELS", "kind_of", "runs_sql", "scores_sql", "RUN_ID", "DECIMAL", "FAILS", "MISSING", "TRUE_WORDS", "FALSE_WORDS"]
 
-#: Words read as a missing value, true (1) and false (0): the in-memory reader's (``_columns``).
+#: Words read as a missing value, true (1) and false (0): the in-memory reader's (``_records``).
 MISSING = ("", "na", "n/a", "nan", "null", "none")
 TRUE_WORDS = ("true", "yes", "t", "y", "pass", "passed")
 FALSE_WORDS = ("false", "no", "f", "n", "fail", "failed")
@@ -305,7 +305,7 @@ def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "",
 
 
 #: A question id ``<base>.<digits>`` (``(?s)``: the base may hold a line break), group 1 the base: the in-memory
-#: check's pattern (``_checks._RUN_ID``), written without a backslash so that DuckDB's and Spark's string
+#: check's pattern (``_records._RUN_ID``), written without a backslash so that DuckDB's and Spark's string
 #: literals read it alike.
 RUN_ID = "(?s)^(.+)[.][0-9]+$"
 #: A decimal number as ``pandas.to_numeric`` reads one (no ``inf``, ``nan``, hex or ``_``); any other id is no number.
@@ -314,7 +314,7 @@ DECIMAL = "^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$"
 
 def runs_sql(questions: str) -> str:
     """Over the distinct question ids of ``questions`` (``q`` text, ``first``): the ids that look like runs of
-    another question, as ``_checks.runs_in_ids`` decides — an id ``<base>.<digits>`` whose base is an id itself or
+    another question, as ``_records.runs_in_ids`` decides — an id ``<base>.<digits>`` whose base is an id itself or
     shared by two ids — counted (``runs``), their distinct bases (``bases``) and where the first run appears."""
     base = f"REGEXP_EXTRACT(q, '{RUN_ID}', 1)"
     # each id once as a base itself and once as a possible run of its base, from one reading of ``questions``
@@ -330,7 +330,7 @@ SELECT SUM(n) AS runs, COUNT(*) AS bases, MIN(first) AS first FROM per WHERE n >
 def scores_sql(questions: str) -> str:
     """Over the distinct question ids of ``questions``: how many, how many are decimal numbers in [0, 1], and how
     many of those are not whole — the in-memory verdict 'these ids look like scores' is ``numbers == ids`` and
-    ``fractions > 0`` (``_checks.question_col_looks_like_scores``)."""
+    ``fractions > 0`` (``_records.question_col_looks_like_scores``)."""
     v = "TRY_CAST(q AS DOUBLE)"
     unit = f"REGEXP_EXTRACT(q, '{DECIMAL}', 0) = q AND {v} >= 0 AND {v} <= 1"
     return (f"SELECT COUNT(*) AS ids, SUM(CASE WHEN {unit} THEN 1 ELSE 0 END) AS numbers, "

@@ -10,7 +10,7 @@
 :func:`labels_file_matrix`        the same from a separate labels CSV joined on question (and model) id
 ================================  ===================================================================================
 
-Labels are validated as scores are (:mod:`evalstats_core._validator`): every value a number or a true/false word,
+Labels are validated as scores are (:mod:`evalstats_core._records`): every value a number or a true/false word,
 finite, and on the scale of the judge's scores; a label belongs to one model's answer, so labels without a model
 (a labels file with no model column, or one label per question in a wide file) are refused unless the caller says
 that every model's answer gets its question's label (``labels_all_models=True``; the command line's
@@ -26,9 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import HUNDRED_NOTE
-from ._columns import unique_names
 from ._read import open_regular
+from ._records import HUNDRED_NOTE, unique_names
 from .errors import EvalStatsError
 
 __all__ = ["HUMAN_NAMES", "MAX_LABEL_BYTES", "NotLabels", "detect_human_col", "parse_labels", "check_scale", "human_matrix",
@@ -98,7 +97,7 @@ def check_scale(labels: np.ndarray, judge: np.ndarray, where: str, *, cell: Any 
     """Refuse labels that are not on the scale of the judge's scores, naming the values found and the scale.
 
     ``labels``: the parsed labels (NaN where unlabelled), any shape; ``judge``: the judge's scores the labels sit
-    beside (NaN where none). The rule of the score reader's scale check (``_checks.scales``): a 0/1 judge needs
+    beside (NaN where none). The rule of the score reader's scale check (``_records.scales``): a 0/1 judge needs
     0/1 labels (true/false); a judge between 0 and 1 needs labels between 0 and 1; a judge on another scale needs
     labels of the same magnitude (up to 10, up to 100, above) and no negative label beside a judge that has none.
     0/100, -1/+1 or 1-10 labels beside a 0/1 judge would otherwise be read as numbers on its scale (a corrected

@@ -3,7 +3,7 @@
 A large plain CSV file is read from the disk block by block (``evalstats_core._read``), its column types
 guessed from the first block and the body parsed in small blocks (``evalstats_core._read``), and a long
 table's labels and scores encoded a piece at a time (``evalstats_core._encode``); the per-(question, model)
-sums are added a chunk of rows at a time (``evalstats_core._cells``). Here every example and every hostile file
+sums are added a chunk of rows at a time (``evalstats_core._records``). Here every example and every hostile file
 goes through both paths with the blocks shrunk to a few hundred bytes (the same code as at 16 MB and 1 MB),
 and the answers must be the same: every number, label, warning and error message.
 Peak memory itself is measured by ``bench/bench_memory.py``, not here.
@@ -28,8 +28,8 @@ from hostile_files import cases as hostile_cases
 from reading_cases import ROOT, cases
 
 from evalstats_core import _read, cli  # _stream merged into _read
-from evalstats_core._cells import cell_counts, cell_sums, per_model_any, per_model_max, scatter
 from evalstats_core._encode import encode
+from evalstats_core._records import cell_counts, cell_sums, per_model_any, per_model_max, scatter
 from evalstats_core.data import load, question_scores
 from evalstats_core.errors import EvalStatsError
 from evalstats_core.limits import Limits
@@ -152,7 +152,7 @@ def test_pieces_encode_to_the_codes_and_labels_of_one_unified_column():
 
 def test_chunked_cell_sums_equal_bincount_to_the_last_bit(monkeypatch):
     """Counts and sums of repeated cells in shuffled order, chunk by chunk, equal one np.bincount exactly."""
-    import evalstats_core._cells as cells
+    import evalstats_core._records as cells
 
     monkeypatch.setattr(cells, "_CHUNK", 997)
     rng = np.random.default_rng(3)

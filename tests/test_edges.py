@@ -546,7 +546,7 @@ def test_different_scores_warning_quotes_two_scores_that_differ():
     """A (question, model) pair on three rows whose first two agree: the example quotes rows that differ."""
     import re
 
-    from evalstats_core._checks import _distinct
+    from evalstats_core._records import _distinct
 
     ds = load(b"question,model,score\nq1,A,0.5\nq1,A,0.5\nq1,A,0.7\nq2,A,1\nq3,A,0\n", name="d.csv")
     (warning,) = [w for w in ds.warnings if "different scores" in w]

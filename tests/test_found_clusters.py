@@ -1,5 +1,5 @@
 """A cluster column nobody chose is read only when it can carry a clustered SE (issue 46): one rule
-(``_columns.unread_clusters``) for the API, the command line, the DuckDB engine and the workbench; a choice by the
+(``_records.unread_clusters``) for the API, the command line, the DuckDB engine and the workbench; a choice by the
 user is always honoured; and the gate's "would tell" plan never names fewer units than the file has."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from conftest import no_exceptions, run_page
 
 import evalstats_core as es
-from evalstats_core._columns import FOUND_CLUSTERS
+from evalstats_core._records import FOUND_CLUSTERS
 from evalstats_core.cli import main
 
 

@@ -108,14 +108,14 @@ def _readme_table(first_header: str) -> dict[str, list[str]]:
 
 
 def test_readme_lists_every_column_synonym_in_order():
-    from evalstats_core._columns import _SYNONYMS
+    from evalstats_core._records import _SYNONYMS
 
     table = _readme_table("role")
     assert {role.split()[0]: names for role, names in table.items()} == {k: list(v) for k, v in _SYNONYMS.items()}
 
 
 def test_readme_lists_the_score_words_missing_words_and_budgets():
-    from evalstats_core._columns import _FALSE, _MISSING, _TRUE
+    from evalstats_core._records import _FALSE, _MISSING, _TRUE
     from evalstats_core.flags import flag
     from evalstats_core.limits import _ENV, Limits
 

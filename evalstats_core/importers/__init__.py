@@ -47,7 +47,7 @@ def import_records(data: bytes, name: str, kind: str | None = None, *, metric: s
     path : the file's path, when it has one (lm-eval: the results file of its run beside it, the folder's name).
     cluster : the Inspect ``metadata`` key to cluster on (default: one named subject, category, group, source
         or cluster). lm-eval samples are clustered by their subtask (``"task"``, the one name they take: with
-        fewer than :data:`~evalstats_core._columns.FOUND_CLUSTERS` subtasks only when chosen) and promptfoo
+        fewer than :data:`~evalstats_core._records.FOUND_CLUSTERS` subtasks only when chosen) and promptfoo
         results are not clustered, so naming another cluster for them is an error rather than silently ignored.
     limits : the byte budget for what archives decompress to (default :meth:`Limits.from_env`).
     """

@@ -19,8 +19,7 @@ import zipfile
 from typing import Any
 
 from .._bounded import Budget, parse_json, zip_member
-from .._columns import CLUSTERED_ON
-from .._records import Records, from_columns
+from .._records import CLUSTERED_ON, Records, from_columns
 from .._sniff import zip_archive
 from ..errors import EvalStatsError
 from ..limits import Limits

@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .._bounded import MAX_JSON_DEPTH, _constant, json_lines_depth, parse_json
-from .._columns import CLUSTERED_ON
-from .._records import Records, from_columns
+from .._records import CLUSTERED_ON, Records, from_columns
 from .._sniff import detect
 from ..errors import EvalStatsError
 from ..limits import Limits
