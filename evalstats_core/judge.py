@@ -29,7 +29,7 @@ from ._results import Interval, Summary
 from ._validate import check_confidence
 from .errors import EvalStatsError, EvalStatsWarning
 from .judge_interval import pair_count_terms, ppi_interval
-from .judge_rows import _narrower, human_only
+from .judge_rows import _narrower, human_only, pair_human_only
 
 __all__ = ["JudgeEstimate", "ppi_mean", "ppi_compare", "ppi_fit", "ppi_interval", "ppi_lambda"]
 
@@ -443,7 +443,11 @@ def ppi_compare(
     scores each arm is widened (never narrowed) by the two
     models' small-count terms on the questions labelled for both
     (:func:`~evalstats_core.judge_interval.pair_count_terms`), so labels that all agree with the judge leave an
-    interval as wide as their Jeffreys limits allow, never one of zero width.
+    interval as wide as their Jeffreys limits allow, never one of zero width. ``human_only`` is the labelled rows'
+    own paired interval (:func:`~evalstats_core.comparison.compare` of ``human_a`` and ``human_b`` on the questions
+    labelled for both: the paired rule the analysis uses, e.g. Tango's for 0/1). With ``lam="auto"`` the corrected
+    interval is never wider than it: where it is narrower the estimate is theirs, ``lam = 0``
+    (:data:`~evalstats_core.judge_rows.HUMAN_ONLY`, as for a model).
 
     Examples
     --------
@@ -461,12 +465,17 @@ def ppi_compare(
         )
     est = _estimate(ja - jb, ha - hb, clusters, confidence, lam, small_counts=False)
     lab = ~np.isnan(ha - hb)
-    if not all(_zero_one(x) for x in (ja, jb, ha[lab], hb[lab])):
-        return est
-    d_lo, d_hi = pair_count_terms(*(x[None, :] for x in (ha, ja, hb, jb, lab)), est.confidence)
-    arm = t_crit(est.confidence, est.df) * est.se if est.se > 0 else 0.0
-    return replace(est, ci_low=est.estimate - math.sqrt(arm * arm + float(d_lo[0])),
-                   ci_high=est.estimate + math.sqrt(arm * arm + float(d_hi[0])))
+    if all(_zero_one(x) for x in (ja, jb, ha[lab], hb[lab])):
+        d_lo, d_hi = pair_count_terms(*(x[None, :] for x in (ha, ja, hb, jb, lab)), est.confidence)
+        arm = t_crit(est.confidence, est.df) * est.se if est.se > 0 else 0.0
+        est = replace(est, ci_low=est.estimate - math.sqrt(arm * arm + float(d_lo[0])),
+                      ci_high=est.estimate + math.sqrt(arm * arm + float(d_hi[0])))
+    groups = None if clusters is None else np.asarray(clusters, dtype=object)[lab]
+    own = pair_human_only(ha[lab], hb[lab], groups, est.confidence)  # the labelled rows' own paired interval
+    est = replace(est, human_only=_NAN_INTERVAL if own is None else Interval(own.ci_low, own.ci_high))
+    if isinstance(lam, str) and _narrower(own, est.ci_low, est.ci_high):  # HUMAN_ONLY for the pair
+        est = replace(est, estimate=own.diff, se=own.se, df=own.df, lam=0.0, ci_low=own.ci_low, ci_high=own.ci_high)
+    return est
 
 
 def _zero_one(x: np.ndarray) -> bool:

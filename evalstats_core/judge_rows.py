@@ -5,6 +5,7 @@
                                 eval, the same numbers :func:`~evalstats_core.judge.ppi_mean` gives it alone
 ``human_only(y, groups, level)`` the human labels' own summary (``summarize``), or None
 ``human_only_counts(...)``      the same rule for rows of unclustered 0/1 labels, by their counts
+``pair_human_only(ya, yb, ...)`` the labelled rows' own paired interval of A - B (``compare``), or None
 ``HUMAN_ONLY``                  what the corrected interval does when the human labels alone give a narrower one
 ==============================  =====================================================================
 
@@ -23,12 +24,13 @@ import numpy as np
 from scipy.special import stdtrit
 
 from ._clusters import hat_complement
-from ._results import Summary
+from ._results import Comparison, Summary
 from .clustering import summarize
+from .comparison import compare
 from .errors import EvalStatsError, EvalStatsWarning
 from .judge_interval import effective_floor, pair_count_terms, small_count_terms
 
-__all__ = ["ppi_rows", "ppi_pair_rows", "human_only", "human_only_counts", "HUMAN_ONLY"]
+__all__ = ["ppi_rows", "ppi_pair_rows", "human_only", "human_only_counts", "pair_human_only", "HUMAN_ONLY"]
 
 #: Issue 39's criterion, held per eval: the corrected interval of a model (``lam="auto"``) is never wider than
 #: the human labels' own interval (``summarize`` on the labelled rows alone, as the judge section shows it). PPI++
@@ -52,7 +54,19 @@ def human_only(y: np.ndarray, groups: Any, level: float) -> Summary | None:
             return None
 
 
-def _narrower(s: Summary | None, low: float, high: float) -> bool:
+def pair_human_only(ya: np.ndarray, yb: np.ndarray, groups: Any, level: float) -> Comparison | None:
+    """The labelled rows' own paired interval of A - B (``compare`` of the labels ``ya``, ``yb`` on the questions
+    labelled for both, ``groups`` their clusters or None: the paired rule the analysis would use on them alone,
+    e.g. Tango's for 0/1), or None when they give none (e.g. every label in one cluster)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        try:
+            return compare(ya, yb, groups, confidence=level)
+        except EvalStatsError:
+            return None
+
+
+def _narrower(s: Summary | Comparison | None, low: float, high: float) -> bool:
     """Whether the human labels' own interval ``s`` is narrower than ``(low, high)`` (and has a width)."""
     return s is not None and np.isfinite(s.ci_low) and np.isfinite(s.ci_high) and 0 < s.ci_high - s.ci_low < high - low
 
@@ -154,8 +168,10 @@ def ppi_pair_rows(fa: np.ndarray, ya: np.ndarray, fb: np.ndarray, yb: np.ndarray
                   codes: Any = None, *, level: float = 0.95) -> tuple[np.ndarray, ...]:
     """Row-wise :func:`~evalstats_core.judge.ppi_compare` of A - B, labels on the same questions (``lab``):
     :func:`ppi_rows` of the differences, each arm widened by
-    :func:`~evalstats_core.judge_interval.pair_count_terms` where every score is 0/1 (all arrays
-    ``(rows, n_total)``). Returns ``estimate, se, df, lam, ci_low, ci_high``."""
+    :func:`~evalstats_core.judge_interval.pair_count_terms` where every score is 0/1, then the labelled
+    rows' own paired interval where it is narrower (:func:`pair_human_only`, :data:`HUMAN_ONLY`; all arrays
+    ``(rows, n_total)``). Returns
+    ``estimate, se, df, lam, ci_low, ci_high``."""
     fa, fb = np.asarray(fa, dtype=float), np.asarray(fb, dtype=float)
     ya, yb, lab = np.where(lab, ya, 0.0), np.where(lab, yb, 0.0), np.asarray(lab, dtype=bool)
     est, se, df, lam, _, _ = ppi_rows(fa - fb, ya - yb, lab, codes, level=level, small_counts=False)
@@ -167,6 +183,12 @@ def ppi_pair_rows(fa: np.ndarray, ya: np.ndarray, fb: np.ndarray, yb: np.ndarray
     d_lo, d_hi = pair_count_terms(ya, fa, yb, fb, lab, level)
     low = est - np.sqrt(arm2 + np.where(zero_one, d_lo, 0.0))
     high = est + np.sqrt(arm2 + np.where(zero_one, d_hi, 0.0))
+    groups = None if codes is None else np.asarray(codes)
+    for r in range(est.shape[0]):  # HUMAN_ONLY for the pair: never wider than the labelled rows' own paired interval
+        row = lab[r]
+        c = pair_human_only(ya[r, row], yb[r, row], None if groups is None else groups[row], level)
+        if _narrower(c, low[r], high[r]):
+            est[r], se[r], df[r], lam[r], low[r], high[r] = c.diff, c.se, c.df, 0.0, c.ci_low, c.ci_high
     return est, se, df, lam, low, high
 
 

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
-from evalstats_core import ppi_compare, ppi_mean
+from evalstats_core import compare, ppi_compare, ppi_mean
+from evalstats_core.errors import EvalStatsWarning
 from evalstats_core.judge_budget import ppi_counts
 from evalstats_core.judge_rows import ppi_pair_rows, ppi_rows
 from evalstats_core.judge_sim import judged_eval, judged_rows
@@ -64,3 +67,32 @@ def test_counts_give_ppi_means_interval(n_lab, sens, spec):
         low, high = ppi_counts(*table, ev.judge[~lab].sum(), n_total=2000)
         e = ppi_mean(ev.judge, ev.human)
         assert (float(low), float(high)) == pytest.approx((e.ci_low, e.ci_high), abs=1e-12)
+
+
+def test_a_pairs_interval_is_never_wider_than_the_labelled_rows_own_paired_interval():
+    """Issue 39's HUMAN_ONLY rule for pairs: with a chance judge and 12 unequal clusters the corrected difference
+    (its CR2 t arms, the 0/1 pair count terms) was wider than the labelled rows' own paired interval (``compare`` of
+    the two models' labels, the clustered 0/1 pair rule) in 14 of these 60 evals; now the labels' own numbers are
+    taken there (lam = 0), in ppi_compare and in ppi_pair_rows alike, and ``human_only`` is that interval.
+    (Unclustered 0/1 pairs, and graded ones, were never wider in the same designs: Tango's continuity-corrected
+    interval and the paired t are wider than PPI++'s.)"""
+    clusters = 12
+    ya, fa, lab, codes = judged_rows(400, 30, 60, sensitivity=0.55, specificity=0.5, n_clusters=clusters, rng=11)
+    yb, fb, _, _ = judged_rows(400, 30, 60, sensitivity=0.55, specificity=0.5, pass_rate=0.6, n_clusters=clusters,
+                               rng=12)
+    est, se, df, lam, low, high = ppi_pair_rows(fa, ya, fb, yb, lab, codes)
+    taken = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        for r in range(60):
+            e = ppi_compare(fa[r], np.where(lab[r], ya[r], np.nan), fb[r], np.where(lab[r], yb[r], np.nan),
+                            clusters=codes)
+            assert e.ci_high - e.ci_low <= e.human_only.high - e.human_only.low + 1e-12
+            assert (est[r], se[r], lam[r], low[r], high[r]) == pytest.approx(
+                (e.estimate, e.se, e.lam, e.ci_low, e.ci_high), abs=1e-12)
+            if e.lam == 0.0 and (e.ci_low, e.ci_high) == (e.human_only.low, e.human_only.high):
+                taken += 1
+                assert e.estimate == pytest.approx(e.human_mean, abs=1e-12)
+            own = compare(ya[r][lab[r]], yb[r][lab[r]], codes[lab[r]])
+            assert (e.human_only.low, e.human_only.high) == (own.ci_low, own.ci_high)
+    assert taken >= 10  # the case is exercised
