@@ -1,5 +1,24 @@
-"""Reading a results file's bytes: CSV or Parquet in, a header and a parser out (private).
+"""The reader of results tables (private): a CSV or Parquet file's bytes, or a DataFrame, to
+:class:`~evalstats_core._records.Records`.
 
+One concern in three parts, each kept only for the others: the bytes read and opened (a header and a parser
+out), the table reader that finds the column roles (:mod:`evalstats_core._records`) and parses the used columns
+once, and the small-CSV reader that returns the same Records for the files it reads exactly as the table reader
+would (else None, and the table reader reads them, with its own notes and messages).
+
+==========================  ==================================================================================
+:func:`read_source`         a path, bytes or an open file to its bytes and a display name
+:func:`open_file`           the header, and an :class:`OpenedFile` whose ``parse`` reads the body
+:func:`open_path`           a large CSV named by its path, opened without holding its bytes
+:func:`read_table`          the file's Records: roles from the header, a wide file's budget checked before the
+                            body is read, the used columns parsed once (id columns as text), a wide file melted,
+                            the columns no role uses from the same parse, by name
+:func:`arrow_of`            a pandas or polars DataFrame or a pyarrow Table as Arrow data the same reader takes,
+                            so a DataFrame follows the same column rules as a file
+:func:`read_small`          the Records of a small plain CSV read with the standard library, or None
+==========================  ==================================================================================
+
+**Bytes and opening.**
 :func:`read_source` takes a path, bytes or an open file and returns its bytes and a display name;
 :func:`open_file` reads the header and returns an :class:`OpenedFile` whose ``parse`` reads the body
 (id columns kept as text) and whose ``where`` names the file line of a data row. Every failure is an
@@ -18,6 +37,29 @@ the disk, and an error message that needs the text (a ragged row, a row's line n
 that is not a plain UTF-8 CSV (a compressed, zip, Parquet, UTF-16 or binary file, a harness log, a file with
 blank leading lines or a header that spans lines, bytes that are not UTF-8) gets ``None``, and
 :func:`source_of` reads its bytes as before: every message stays the one the bytes path gives.
+
+**The small-CSV reader.** A plain CSV (long or wide form) of at most :data:`SMALL_CSV_BYTES` is read with the
+standard library into the same Records the Arrow reader returns, without importing pyarrow or pandas (issue 25:
+the command line on a 1,000-question file spent most of its time importing them). It takes only files it reads
+exactly as the Arrow reader does, and returns None for anything else:
+
+* at most :data:`SMALL_CSV_BYTES` bytes (after decompression), UTF-8 (a byte-order mark is skipped, as the
+  Arrow reader skips it), comma-separated, no control or invisible character but the line ends (``\\n``, or
+  ``\\r\\n`` throughout), no blank line before the header;
+* double quotes only around a whole header name or cell that holds no quote, comma or line end (as pyarrow's
+  ``write_csv``, R's ``write.csv`` and pandas' ``QUOTE_ALL`` write them: issue 44.1); such a cell reads as its
+  text without the quotes, as the Arrow reader reads it. Any other quote (``""`` inside a cell, a comma or a
+  line end inside quotes, a quote within a cell) sends the file to the Arrow reader;
+* no resample column, every data row as wide as the header, at most the row and model budgets;
+* labels (question, model, cluster) without surrounding spaces and none missing (empty, NA, null...);
+* every score a plain decimal number (``-?digits[.digits][e±digits]``, not -0), or a true/false word of the
+  loader (read as 1/0 and noted as the Arrow reader notes it); in wide form an empty cell is a question the
+  model did not answer (any other missing-value word goes to the Arrow reader).
+
+Every check of the file's meaning (duplicates, scales, clusters, ids that look like runs or scores...) is the
+one validator's (:mod:`evalstats_core._records`), as for every other reader.
+
+Imports neither pyarrow nor pandas at module level: they are imported where a file is parsed by Arrow.
 """
 
 from __future__ import annotations
@@ -27,13 +69,31 @@ import csv
 import io
 import json
 import os
+import re
 import stat
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+import numpy as np
+
 from ._bounded import Budget, decompress, zip_member
+from ._records import (
+    _FALSE,
+    _INVISIBLE,
+    _MISSING,
+    _TRUE,
+    Records,
+    check_wide_budget,
+    distinct,
+    find_roles,
+    label_codes,
+    role_notes,
+    score_values,
+    wide_cells,
+    wide_notes,
+)
 from ._sniff import compression, delimiter, is_bundle, is_parquet, utf16, zip_archive
 from ._sniff import delimiter as sniff_delimiter
 from ._sniff import utf16 as sniff_utf16
@@ -43,8 +103,11 @@ from .limits import Limits, estimate
 if TYPE_CHECKING:  # pyarrow is imported where a file is parsed: the small-CSV reader never needs it
     import pyarrow as pa
 
-__all__ = ["OpenedFile", "open_file", "open_regular", "read_source", "open_path", "source_of", "open_csv_text", "line_count", "STREAM_BYTES"]
+__all__ = ["OpenedFile", "open_file", "open_regular", "read_source", "open_path", "source_of", "open_csv_text",
+           "line_count", "STREAM_BYTES", "read_table", "arrow_of", "EXTRA_COLUMNS", "SMALL_CSV_BYTES", "read_small"]
 
+
+# ------------------------------------------------------------ bytes read and opened: a header and a parser out
 _BLOCK_SIZE = 1 << 24  # bytes per pyarrow CSV block; column types are guessed from the first block
 
 
@@ -365,7 +428,7 @@ def open_arrow(schema: pa.Schema, n_rows: int, read: Callable[..., pa.Table], la
     ``read(column names, label column names)`` returns those columns (the label ones may come back
     dictionary-encoded), ``pieces`` (same arguments) yields them a row group at a time; the rows are counted
     and the types checked first."""
-    import pyarrow as pa  # lazy, as in open_file: a small CSV is read without pyarrow (evalstats_core._small_csv)
+    import pyarrow as pa  # lazy, as in open_file: a small CSV is read without pyarrow (read_small)
     import pyarrow.compute as pc
 
     _check_rows(n_rows, label, limits, exact=True)
@@ -659,3 +722,316 @@ def open_csv_text(head: str, stream: Callable[[], Any], decoded: Callable[[], st
 
     _check_rows(n_lines, label, limits, exact=False)
     return OpenedFile([h.strip() for h in raw], parse_csv, where, "csv", delimiter, n_lines, None, scan)
+
+
+# ------------------------------------------------------------ the table reader: roles, one parse, Records
+#: At most this many unused columns are kept (as text) from the parse, for the guardrails and the disagreements.
+EXTRA_COLUMNS = 20
+
+
+def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, opened: OpenedFile | None = None,
+               format: str | None = None, given: dict[str, str | None], ignore_cols: tuple[str, ...] = (),
+               resample_col: str | None = None) -> Records:
+    """Records of a long or wide results table (see :func:`evalstats_core.data.load` for the rules)."""
+    if opened is None:
+        if not data or data.isspace():
+            raise EvalStatsError(f"{label} is empty; it needs a header line and one line per answer")
+        opened = open_file(data, label, ext, limits)
+    header = opened.header
+    ours = (opened.meta or {}).get("resample_col")
+    if resample_col is None and isinstance(ours, str) and ours in header and ours not in ignore_cols:
+        resample_col = ours  # an analysis bundle's data: its runs are runs, as when it was written
+    if resample_col is not None:
+        if resample_col not in header:
+            raise EvalStatsError(f"resample column {resample_col!r} is not a column of {label}; its columns are: "
+                                 f"{', '.join(repr(h) for h in header[:20])}")
+        ignore_cols = (*tuple(ignore_cols), resample_col)
+    roles = find_roles(header, format, given, label, tuple(ignore_cols))
+    if roles["format"] == "wide":
+        check_wide_budget(header, roles, opened.n_rows, label, limits)
+    used = [roles[r] for r in ("question", "model", "score", "cluster") if roles.get(r) is not None]
+    ri = header.index(resample_col) if resample_col is not None else None
+    text_cols = [roles[r] for r in ("question", "model", "cluster") if roles.get(r) is not None]
+    extra = [i for i in range(len(header)) if i not in used and i not in roles["models"] and i != ri][:EXTRA_COLUMNS]
+    wanted = (text_cols + extra + ([ri] if ri is not None else []),
+              used + list(roles["models"]) + extra + ([ri] if ri is not None else []), tuple(text_cols))
+    if roles["format"] == "long" and opened.scan is not None:  # labels and scores encoded a piece at a time
+        from ._encode import encode  # with pyarrow: the Arrow reader only
+
+        table = opened.scan(lambda pieces: encode(pieces, opened.n_rows, text_cols, roles["score"]), *wanted)
+    else:
+        table = opened.parse(*wanted)
+    if table.num_rows == 0:
+        raise EvalStatsError(f"{label} has a header but no data rows; add one row per answer")
+    where, notes = opened.where, []
+    qi, ci = roles["question"], roles["cluster"]
+    q_codes, q_labels = label_codes(table.column(qi), "question id", header[qi], where)
+    c_codes, c_labels = label_codes(table.column(ci), "cluster", header[ci], where) if ci is not None else (None, None)
+    if roles["format"] == "long":
+        mi, si = roles["model"], roles["score"]
+        m_codes, m_labels = label_codes(table.column(mi), "model name", header[mi], where, strict=True)
+        if m_labels.size > limits.max_models:
+            raise EvalStatsError(
+                f"{label} has {m_labels.size:,} distinct values in its model column '{header[mi]}', more than the "
+                f"limit of {limits.max_models:,}; is '{header[mi]}' really the model column (model_col=)? If it "
+                f"is, analyze fewer models at a time, or {Limits.how_to_raise('max_models')}")
+        score, worded = score_values(table.column(si), header[si], where, missing_ok=False)
+        rows = None
+        notes.append(f"long form: question column '{header[qi]}', model column '{header[mi]}', "
+                     f"score column '{header[si]}'")
+    else:
+        rows, m_codes, m_labels, score, worded = wide_cells(table, roles, header, where, label, notes)
+        q_codes = q_codes[rows]
+        c_codes = None if c_codes is None else c_codes[rows]
+        present = np.unique(q_codes)
+        if present.size < q_labels.size:  # rows where no model has a score
+            remap = np.full(q_labels.size, -1, dtype=np.int64)
+            remap[present] = np.arange(present.size)
+            q_codes, q_labels = remap[q_codes], q_labels[present]
+    unused = _text_columns(table, extra, header, rows)
+    resample = None
+    if ri is not None:
+        import pandas as pd  # heavy: the Arrow reader only
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        runs = pc.fill_null(pc.cast(table.column(ri), pa.string()), "").to_numpy(zero_copy_only=False)
+        codes = pd.factorize(runs)[0].astype(np.int64)
+        resample = codes if rows is None else codes[rows]
+        notes.append(f"resample column '{resample_col}': rows it tells apart are runs of the same question")
+    notes += role_notes(header, roles, worded)
+
+    def row_where(i: int) -> str:
+        return where(int(i) if rows is None else int(rows[i]))
+
+    layout = {"format": roles["format"], "question_col": header[qi],
+              "model_col": None if roles["model"] is None else header[roles["model"]],
+              "score_col": None if roles["score"] is None else header[roles["score"]],
+              "model_cols": tuple(header[k] for k in roles["models"]), "resample_col": resample_col}
+    return Records(name=label, file_type=opened.file_type, q_codes=q_codes, q_labels=q_labels, m_codes=m_codes,
+                   m_labels=m_labels, score=score, where=row_where, resample=resample, c_codes=c_codes,
+                   c_labels=c_labels, cluster_name=None if ci is None else header[ci], unused=unused,
+                   notes=tuple(notes), layout=layout, worded=worded)
+
+
+def _text_columns(table: Any, extra: list[int], header: list[str], rows: np.ndarray | None) -> dict[str, np.ndarray]:
+    """The unused columns as text, one value per answer row (a wide file's melted cells take their row's value)."""
+    import pyarrow as pa  # heavy: the Arrow reader only
+    import pyarrow.compute as pc
+
+    out: dict[str, np.ndarray] = {}
+    for i in extra:
+        col = pc.utf8_trim_whitespace(pc.cast(table.column(i), pa.string())).to_numpy(zero_copy_only=False)
+        out[header[i]] = col if rows is None else col[rows]
+    return out
+
+
+def arrow_of(source: Any) -> Any | None:
+    """A pyarrow Table for a pandas or polars DataFrame or a pyarrow Table (or anything with
+    ``__arrow_c_stream__``/``to_arrow``), else None; polars is never imported (duck typing)."""
+    import pandas as pd  # heavy: a DataFrame or Arrow table given
+    import pyarrow as pa
+
+    if isinstance(source, pa.Table):
+        return source
+    if isinstance(source, pa.RecordBatch):
+        return pa.Table.from_batches([source])
+    if isinstance(source, pd.DataFrame):
+        frame = source.reset_index(drop=True)
+        frame.columns = [str(c) for c in frame.columns]
+        try:
+            return pa.Table.from_pandas(frame, preserve_index=False)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as exc:
+            raise EvalStatsError(f"the DataFrame cannot be read as a results table ({exc}); give text ids and "
+                                 "numeric or true/false scores") from None
+    if hasattr(source, "to_arrow") and callable(source.to_arrow):  # polars DataFrame
+        table = source.to_arrow()
+        return table if isinstance(table, pa.Table) else pa.table(table)
+    if hasattr(source, "__arrow_c_stream__"):
+        return pa.table(source)
+    return None
+
+
+def opened_arrow(table: Any, label: str, limits: Limits) -> OpenedFile:
+    """An :class:`OpenedFile` over an in-memory Arrow table: the same column rules as a Parquet file, no copy
+    through a file."""
+
+    return open_arrow(table.schema, table.num_rows, lambda cols, coded: table.select(cols), label, limits,
+                      "dataframe", pieces=lambda cols, coded: [table.select(cols)])
+
+
+# ------------------------------------------------------------ the small-CSV reader: the standard library, the same Records
+#: The largest file (bytes, after decompression) this reader takes: 4 MiB, about 200,000 answers of a
+#: question,model,score file. Up to there the standard library's parse costs less than importing pyarrow and
+#: pandas (~0.3 s of CPU); above it the Arrow reader is faster and leaner.
+SMALL_CSV_BYTES = 4 << 20
+
+# a character the Arrow reader treats differently (quotes, other separators and line ends, controls and the
+# invisible characters the label checks refuse): any of them sends the file to the Arrow reader
+_ODD = re.compile("[\"\x00-\x09\x0b-\x1f\x7f-\x9f" + "".join(chr(c) for c in _INVISIBLE) + "]")
+# a whole header name or cell in double quotes, holding no quote, comma or line end: its text is the unquoted text
+_QUOTED = re.compile(r'(?<![^,\n])"([^",\n]*)"(?![^,\n])')
+_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+_NUMBERS = re.compile(f"(?:{_NUMBER}\n)*")
+_ONE_NUMBER = re.compile(_NUMBER)
+
+
+def read_small(data: bytes, label: str, ext: str, limits: Limits, *, format: str | None,
+               given: dict[str, str | None], ignore_cols: tuple[str, ...] = (),
+               resample_col: str | None = None) -> Records | None:
+    """The Records of a small plain long-form CSV (see the module docstring), or None for the Arrow reader."""
+    if len(data) > SMALL_CSV_BYTES or resample_col is not None or not data:
+        return None
+    if ext.lower().endswith((".parquet", ".pq", ".tsv")) or data.startswith(b"PAR1"):
+        return None
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")  # the byte-order mark, skipped as the Arrow reader does
+    except UnicodeDecodeError:
+        return None
+    try:
+        return _read_small_text(text, label, limits, format, given, ignore_cols)
+    except EvalStatsError:  # the Arrow reader says it, in its own words and order
+        return None
+
+
+def _read_small_text(text: str, label: str, limits: Limits, format: str | None, given: dict[str, str | None],
+          ignore_cols: tuple[str, ...]) -> Records | None:
+    original = text
+    if "\r" in text:
+        if text.count("\r") != text.count("\r\n"):
+            return None
+        text = text.replace("\r\n", "\n")
+    if '"' in text:
+        text = _QUOTED.sub(r"\1", text)  # "cell" -> cell; any quote left over is one the Arrow reader must read
+    if _ODD.search(text) or text.startswith("\n") or not text.strip():
+        return None
+    lines = text.split("\n")
+    n_lines = len(lines) - 1 - (lines[-1] == "")  # as the Arrow reader counts them: the header is not a row
+    if n_lines > limits.max_rows:
+        return None
+    raw = lines[0].split(",")
+    if len(raw) < 2:
+        return None
+    header = [h.strip() for h in raw]
+    roles = find_roles(header, format, given, label, tuple(ignore_cols))
+    width = len(raw)
+    rows = [line.split(",") for line in lines[1:] if line]
+    if not rows or any(len(r) != width for r in rows):
+        return None
+    columns = list(zip(*rows, strict=True))
+    del rows
+    qi, ci = roles["question"], roles["cluster"]
+    q = _codes(columns[qi])
+    c = _codes(columns[ci]) if ci is not None else None
+    if q is None or (ci is not None and c is None):
+        return None
+    if roles["format"] == "long":
+        mi, si = roles["model"], roles["score"]
+        m, scored, kept = _codes(columns[mi]), _scores(columns[si]), None
+        if m is None or scored is None or m[1].size > limits.max_models:
+            return None
+        notes = [f"long form: question column '{header[qi]}', model column '{header[mi]}', score column "
+                 f"'{header[si]}'"]
+    else:
+        check_wide_budget(header, roles, n_lines, label, limits)
+        melted = _melt(columns, roles, header)
+        if melted is None:
+            return None
+        kept, m, scored, notes = melted
+        q, c = _kept(q, kept), None if c is None else (c[0][kept], c[1])
+    score, worded = scored
+
+    used = {qi, roles["model"], roles["score"], ci, *roles["models"]}
+    extra = [i for i in range(width) if i not in used][:EXTRA_COLUMNS]
+    unused = {header[i]: np.array([v.strip() for v in columns[i]], dtype=object) for i in extra}
+    unused = unused if kept is None else {k: v[kept] for k, v in unused.items()}
+    notes += role_notes(header, roles, worded)
+
+    def where(i: int) -> str:  # the file line of data row i, found as the Arrow reader finds it
+        return f"row {_line_of_record(original, ',', int(i) if kept is None else int(kept[i]))} of {label}"
+
+    layout = {"format": roles["format"], "question_col": header[qi],
+              "model_col": None if roles["model"] is None else header[roles["model"]],
+              "score_col": None if roles["score"] is None else header[roles["score"]],
+              "model_cols": tuple(header[k] for k in roles["models"]), "resample_col": None}
+    return Records(name=label, file_type="csv", q_codes=q[0], q_labels=q[1], m_codes=m[0], m_labels=m[1],
+                   score=score, where=where, c_codes=None if c is None else c[0], c_labels=None if c is None else c[1],
+                   cluster_name=None if ci is None else header[ci], unused=unused, notes=tuple(notes), layout=layout,
+                   worded=worded)
+
+
+def _melt(columns: list[tuple[str, ...]], roles: dict[str, Any], header: list[str]) -> tuple | None:
+    """A wide file's filled cells, as the Arrow reader melts them (``_records.wide_cells``): the file row of each
+    (row-major), the model codes and labels, the scores and whether words were read, and the wide-form notes."""
+    mcols = roles["models"]
+    grid = np.empty((len(columns[0]), len(mcols)))  # (rows, models); NaN = not answered
+    worded = False
+    for j, k in enumerate(mcols):
+        scored = _scores(columns[k], missing_ok=True)
+        if scored is None or np.isnan(scored[0]).all():  # a column with no scores: the Arrow reader's error
+            return None
+        grid[:, j], w = scored
+        worded |= w
+    has = ~np.isnan(grid)
+    rows, m_idx = np.nonzero(has)
+    labels = np.empty(len(mcols), dtype=object)
+    labels[:] = [header[k] for k in mcols]
+    return rows, (m_idx.astype(np.int64), labels), (grid[rows, m_idx], worded), wide_notes(
+        header[roles["question"]], [header[k] for k in mcols], int(has.size - rows.size))
+
+
+def _kept(q: tuple[np.ndarray, np.ndarray], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The question codes of the melted cells, without the questions no model scored (as the Arrow reader)."""
+    codes, labels = q[0][rows], q[1]
+    present = distinct(codes)
+    if present.size < labels.size:
+        remap = np.full(labels.size, -1, dtype=np.int64)
+        remap[present] = np.arange(present.size)
+        codes, labels = remap[codes], labels[present]
+    return codes, labels
+
+
+def _codes(values: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray] | None:
+    """int32 codes in order of first appearance and the labels (object array of str), as the Arrow reader's
+    dictionary encoding gives them; None when a label has surrounding spaces or is missing (that reader trims
+    and refuses those)."""
+    index: dict[str, int] = {}
+    codes = np.fromiter((index.setdefault(v, len(index)) for v in values), dtype=np.int32, count=len(values))
+    if any(x != x.strip() or x.lower() in _MISSING for x in index):
+        return None
+    labels = np.empty(len(index), dtype=object)
+    labels[:] = list(index)
+    return codes, labels
+
+
+def _scores(tokens: tuple[str, ...], missing_ok: bool = False) -> tuple[np.ndarray, bool] | None:
+    """float64 scores and whether true/false words were read as 1/0; None for anything but plain numbers and
+    those words (inf, -0, numbers pyarrow and Python might read differently), and empty cells where
+    ``missing_ok`` (a wide file's unanswered cells: NaN), else None."""
+    worded = False
+    if _NUMBERS.fullmatch("\n".join(tokens) + "\n"):
+        values = np.fromiter(map(float, tokens), dtype=np.float64, count=len(tokens))
+    else:
+        out = []
+        for token in tokens:
+            word = token.strip().lower()
+            if word in _TRUE or word in _FALSE:
+                out.append(1.0 if word in _TRUE else 0.0)
+                worded = True
+            elif _ONE_NUMBER.fullmatch(token.strip()):
+                out.append(float(token))
+            elif missing_ok and not word:
+                out.append(np.nan)
+            else:
+                return None
+        values = np.asarray(out, dtype=np.float64)
+    if np.isinf(values).any() or np.signbit(values[values == 0.0]).any():
+        return None
+    return values, worded
+
+
+def reads(data: bytes, label: str = "file.csv", ext: str = ".csv", **options: Any) -> bool:
+    """Whether this reader takes ``data`` (tests and the benchmark ask; the loader just calls :func:`read_small`)."""
+    given = {k: options.pop(f"{k}_col", None) for k in ("question", "model", "score", "cluster")}
+    return read_small(data, label, ext, options.pop("limits", None) or Limits.from_env(), given=given,
+                      format=options.pop("format", None), **options) is not None

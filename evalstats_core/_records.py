@@ -65,7 +65,7 @@ class Records:
     ----------
     name, file_type : the file's name for messages, and what was read (``csv``, ``parquet``, ``lm_eval`` ...).
     q_codes, q_labels : question of each row, as codes into the labels (text: a pandas Index, or a numpy
-        object array of str from the small-CSV reader, :mod:`evalstats_core._small_csv`).
+        object array of str from the small-CSV reader, :func:`evalstats_core._read.read_small`).
     m_codes, m_labels : model of each row, likewise.
     score : float64 per row (finite; NaN never).
     resample : the run/epoch of each row (int64), or None when the reading has no run numbers.

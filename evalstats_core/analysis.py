@@ -345,7 +345,7 @@ def _adjust(p: list[float], method: str) -> list[float]:
 
 
 def _is_frame(data: Any) -> bool:
-    from ._table import arrow_of  # kept off the page's import (warm_up)
+    from ._read import arrow_of  # kept off the page's import (warm_up)
     return not isinstance(data, (str, bytes)) and arrow_of(data) is not None
 
 

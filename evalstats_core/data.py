@@ -58,8 +58,7 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
               opened: Any = None) -> Records:
     """Detect what ``data`` is and read it with its reader (a harness importer or the table reader); ``opened``:
     a large CSV file read from the disk (:func:`evalstats_core._read.open_path`), ``data`` None."""
-    from ._small_csv import read_small  # kept off the page's import (warm_up)
-    from ._table import read_table  # kept off the page's import (warm_up)
+    from ._read import read_small, read_table  # kept off the page's import (warm_up)
 
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
              "cluster": o.get("cluster_col")}
@@ -103,7 +102,7 @@ def _read_one(data: bytes | None, label: str, ext: str, path: Any, limits: Limit
 def _read_records(data: bytes, label: str, path: Any, limits: Limits, o: dict) -> Records:
     """JSON records (:mod:`evalstats_core._json_records`) through the table reader: a CSV's roles and errors,
     its words for JSON ("keys", "record")."""
-    from ._table import opened_arrow, read_table  # kept off the page's import (warm_up)
+    from ._read import opened_arrow, read_table  # kept off the page's import (warm_up)
     table, notes, resample = records_table(data, label, limits, metric=o.get("metric"), model=o.get("model_name"),
                                            path=path)
     given = {"question": o.get("question_col"), "model": o.get("model_col"), "score": o.get("score_col"),
@@ -184,8 +183,7 @@ def load(source: Any, *, format: str | None = None, question_col: str | None = N
     >>> ds.models, ds.format, ds.score_kind
     (('A', 'B'), 'long', 'binary')
     """
-    from ._read import source_of  # kept off the page's import (warm_up)
-    from ._table import arrow_of, opened_arrow, read_table  # kept off the page's import (warm_up)
+    from ._read import arrow_of, opened_arrow, read_table, source_of  # kept off the page's import (warm_up)
     o = {k: v for k, v in locals().items() if k not in ("source", "name", "limits")}
     _check_choices(duplicates, mixed_scales)
     limits = limits or Limits.from_env()

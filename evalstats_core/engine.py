@@ -8,7 +8,7 @@
 :data:`ENGINES`        ``memory``, ``duckdb``, ``spark``
 =====================  ==================================================================================
 
-The column roles are found as for any file (:func:`evalstats_core._table.read_table`, the same names, synonyms
+The column roles are found as for any file (:func:`evalstats_core._read.read_table`, the same names, synonyms
 and messages) on a bounded sample of the first rows; then the whole file is aggregated in SQL
 (:mod:`evalstats_core.engine_sql`): per (question, model) the mean over runs and ``k``, per (model, cluster)
 counts, means and centred sums of squares, per pair per cluster on shared questions the difference statistics
@@ -46,7 +46,7 @@ import pyarrow.parquet as pq
 
 from . import engine_sql as q
 from ._clusters import rescale_exponent
-from ._read import _check_regular
+from ._read import _check_regular, opened_arrow, read_table
 from ._records import (
     CLUSTERED_ON,
     resamples_note,
@@ -57,7 +57,6 @@ from ._records import (
     unread_clusters,
 )
 from ._sniff import compression, delimiter, utf16
-from ._table import opened_arrow, read_table
 from .analysis import analyze_sums
 from .errors import EvalStatsError
 from .human_labels import NotLabels, human_name, parse_labels
@@ -498,7 +497,7 @@ def server_path(name: str, environ: dict | None = None) -> str:
     return path
 
 
-#: The reader's note when scores were written as words (``_table.read_table``).
+#: The reader's note when scores were written as words (``_read.read_table``).
 WORDED = "words such as true/false and yes/no were read as 1/0"
 
 

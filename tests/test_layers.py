@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "evalstats_core"
 #: The data layer: reading files, logs and DataFrames into a Dataset.
-DATA_LAYER = ("data", "_question_table", "_read", "_extra", "_records", "_table",
+DATA_LAYER = ("data", "_question_table", "_read", "_extra", "_records",
               "_sniff", "_bounded", "bundle", "limits", "importers/__init__", "importers/inspect_log",
               "importers/lm_eval", "importers/promptfoo")
 
@@ -137,10 +137,11 @@ PACKAGES = ("evalstats_core", "evalstats_app")
 NOTEBOOK_HOOK = ("evalstats_core._results", "evalstats_core.display")
 #: Imports inside functions in the two packages, at most (issue 38: 511 before, 203 when this was written, 114 once
 #: every import that no start-up path, the workbench page's import included, needed inside a function moved to the
-#: top; 115 with the live class's optional psycopg, which had hidden behind importlib). Each one carries a comment saying
+#: top; 115 with the live class's optional psycopg, which had hidden behind importlib; 113 once the table reader's
+#: modules became one, data.py importing it once per function). Each one carries a comment saying
 #: why (:func:`test_every_import_inside_a_function_says_why`): an optional dependency (duckdb, pyspark, Inspect AI,
 #: zstandard, vl-convert), a heavy one (pandas, pyarrow, scipy.optimize, altair) or a module kept off a start-up path.
-MAX_INNER_IMPORTS = 115
+MAX_INNER_IMPORTS = 113
 
 
 def _module_files() -> dict[str, Path]:
@@ -221,7 +222,7 @@ FLOORS = {
        "pair_proportions pair_mover _ksection two_clusters bounded_means bounded_unclustered _pair_batch _in_unit "
        "_sums_groups _patterns _labels _wild_draws _wild_interval wild multiple cluster_bootstrap _estimate "
        "_estimate_memo _power_inputs _proportion_checks power_t clustering comparison judge_interval",  # types, kernels
-    1: "data _read _sniff _bounded _records _encode _table _small_csv _extra "
+    1: "data _read _sniff _bounded _records _encode _extra "
        "_json_records _question_table importers importers.inspect_log importers.lm_eval importers.promptfoo "
        "bundle limits human_labels reading examples",  # data in
     2: "analysis sums engine engine_sql cluster_cost bounded_reach ranking inspect",  # one pass, sums and engines

@@ -1,5 +1,5 @@
 """The small-CSV path (issue 25, start-up): ``analyze``/``gate`` on a small CSV import neither pandas, pyarrow nor
-scipy, and the stdlib reader (:mod:`evalstats_core._small_csv`) gives what the Arrow reader gives: the same
+scipy, and the stdlib reader (:func:`evalstats_core._read.read_small`) gives what the Arrow reader gives: the same
 Dataset and question table, the same report in every format, the same warnings and the same error line.
 
 The Arrow path is forced by setting ``SMALL_CSV_BYTES`` to 0 (every file is then "too big" for the small reader).
@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 from hostile_files import cases as hostile_cases
 
-from evalstats_core import _small_csv
+from evalstats_core import _read
 from evalstats_core._read import read_source
 from evalstats_core.cli import main
 from evalstats_core.data import load, question_scores
@@ -132,12 +132,12 @@ ROLE_OPTIONS = (["--ignore-col", "notes"], ["--cluster-col", "batch"], ["--no-cl
 
 @contextlib.contextmanager
 def _arrow_only():
-    saved = _small_csv.SMALL_CSV_BYTES
-    _small_csv.SMALL_CSV_BYTES = 0
+    saved = _read.SMALL_CSV_BYTES
+    _read.SMALL_CSV_BYTES = 0
     try:
         yield
     finally:
-        _small_csv.SMALL_CSV_BYTES = saved
+        _read.SMALL_CSV_BYTES = saved
 
 
 def _cli(args: list[str]) -> tuple[int, str, str]:
@@ -165,20 +165,20 @@ def _loaded(data: bytes):
 # ------------------------------------------------------------------------------------------ which reader
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_small_reader_takes_plain_long_files(name):
-    assert _small_csv.reads(CASES[name]), name  # so the parity tests below run the small reader
+    assert _read.reads(CASES[name]), name  # so the parity tests below run the small reader
 
 
 @pytest.mark.parametrize("name", sorted(DECLINED))
 def test_small_reader_leaves_the_unusual_to_the_arrow_reader(name):
-    assert not _small_csv.reads(DECLINED[name]), name
+    assert not _read.reads(DECLINED[name]), name
 
 
 def test_small_reader_takes_files_up_to_its_threshold_only():
     data = CASES["binary"]
-    assert _small_csv.reads(data)
-    assert not _small_csv.reads(data, resample_col="score") and not _small_csv.reads(data, ext=".parquet")
-    big = data + b"".join(b"x%d,m0,1\n" % i for i in range(_small_csv.SMALL_CSV_BYTES // 8))
-    assert len(big) > _small_csv.SMALL_CSV_BYTES and not _small_csv.reads(big)
+    assert _read.reads(data)
+    assert not _read.reads(data, resample_col="score") and not _read.reads(data, ext=".parquet")
+    big = data + b"".join(b"x%d,m0,1\n" % i for i in range(_read.SMALL_CSV_BYTES // 8))
+    assert len(big) > _read.SMALL_CSV_BYTES and not _read.reads(big)
 
 
 # ------------------------------------------------------------------------------------------ same results
@@ -243,7 +243,7 @@ def test_same_report_with_reading_options(options, tmp_path):
 def test_same_report_for_a_wide_file_with_an_ignored_column(tmp_path):
     rows = [(f"q{i}", i % 2, "" if i % 5 == 0 else 1, f"c{i // 4}", f"text {i}") for i in range(60)]
     data = _csv(("question", "A", "B", "cluster", "prompt"), rows)
-    assert _small_csv.reads(data, ignore_cols=("prompt",)) and not _small_csv.reads(data)  # a model of text: refused
+    assert _read.reads(data, ignore_cols=("prompt",)) and not _read.reads(data)  # a model of text: refused
     path = tmp_path / "wide.csv"
     path.write_bytes(data)
     for options in (["--ignore-col", "prompt"], [], ["--ignore-col", "prompt", "--no-clusters", "--format", "json"]):
@@ -259,7 +259,7 @@ def test_same_results_for_the_bundled_examples_fixtures_and_hostile_files(tmp_pa
     taken = []
     for name, (path, options) in files.items():
         data, _, ext = read_source(path, None)  # decompressed, as the loader hands it to the readers
-        if _small_csv.reads(data, name, ext):
+        if _read.reads(data, name, ext):
             taken.append(name)
         for fmt in ("json", "markdown"):
             small, arrow = _both(["analyze", path, "--format", fmt, *options])
