@@ -15,6 +15,7 @@ Questions are the app's own text (the content files); a student sends an option'
 from __future__ import annotations
 
 import io
+import random
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -40,13 +41,16 @@ from .content import load_content
 from .presenter import presenting
 from .quiz import all_quizzes, option_order
 
-__all__ = ["ASK_OPTIONS", "ClassQuestion", "class_questions", "class_address", "qr_png", "store", "teacher_panel",
+__all__ = ["ASK_OPTIONS", "OPINION", "ClassQuestion", "class_questions", "class_address", "qr_png", "store", "teacher_panel",
            "student_page", "PRESENTER_EVERY", "STUDENT_EVERY"]
 
 #: How often the presenter's counts and a student's screen are redrawn (seconds).
 PRESENTER_EVERY, STUDENT_EVERY = 1.0, 2.0
 #: An "Ask the class" question without options of its own is a show of hands before the quiz.
 ASK_OPTIONS = ("I can answer it, and say why", "I have a guess", "I do not know yet")
+#: What the reveal says of a question with no right answer (a show of hands, or an "Ask the class" written
+#: without ``ask_answer``): an opinion question.
+OPINION = "An opinion question: it has no right answer to reveal."
 
 _TEACHER = "_evalstats_class_teacher"    # (code, teacher key) of the class this session runs
 _ERROR = "_evalstats_class_error"        # the last refused action's message, shown once
@@ -59,8 +63,8 @@ class ClassQuestion:
     """One question a class can answer: the app's own words, never a student's.
 
     key: the store's question key; label: how the teacher's list names it; text: the question; options: the
-    options in the content file's order; answer: the right option's index (None for a show of hands);
-    explanation: shown at the reveal.
+    options in the content file's order; answer: the right option's index (None for an opinion question: a show
+    of hands, or an "Ask the class" the lesson plan gives no ``ask_answer``); explanation: shown at the reveal.
     """
 
     key: str
@@ -79,15 +83,23 @@ def _short(text: str, cap: int = 80) -> str:
 @lru_cache(maxsize=1)
 def class_questions() -> dict[str, ClassQuestion]:
     """Every question of the lesson plan in its order (each step's "Ask the class", then its quiz), then the
-    quizzes the plan does not run, chapter by chapter."""
+    quizzes the plan does not run, chapter by chapter.
+
+    A step's "Ask the class" takes its options, right answer and explanation from the lesson plan
+    (``ask_options``, ``ask_answer``, ``ask_explanation`` in content/teach.md, written from the step's chapter);
+    without ``ask_answer`` it is an opinion question, and without ``ask_options`` a show of hands
+    (:data:`ASK_OPTIONS`)."""
     meta = load_content("teach").meta
     quizzes = all_quizzes()
     out: dict[str, ClassQuestion] = {}
     for name, session in (("step", ""), ("second", "Second session, ")):
         for i, step in enumerate(meta.get(name, []), 1):
             ask_key = f"teach_ask_{name}{i}"
+            options = tuple(step.get("ask_options", ASK_OPTIONS))
+            answer = step.get("ask_answer")
             out[ask_key] = ClassQuestion(ask_key, f"{session}step {i} · Ask the class: {_short(step['ask'])}",
-                                         step["ask"], tuple(step.get("ask_options", ASK_OPTIONS)), None, "")
+                                         step["ask"], options, answer if isinstance(answer, int) else None,
+                                         str(step.get("ask_explanation", "")))
             q = quizzes[step["quiz"]]
             out.setdefault(step["quiz"], ClassQuestion(step["quiz"], f"{session}step {i} · Quiz: {_short(q.question)}",
                                                        q.question, q.options, q.answer, q.explanation))
@@ -214,7 +226,8 @@ def _presenter_counts(code: str) -> None:
         st.caption(_summary(q, snap.counts, revealed))
         if revealed:
             if q.answer is None:
-                st.info("A show of hands: no right answer. Run the step's quiz next.", icon=":material/groups:")
+                st.info(f"{OPINION} {q.explanation or 'Ask a few students why, then run the step’s quiz.'}",
+                        icon=":material/groups:")
             else:
                 st.success(f"**{q.options[q.answer]}**. {q.explanation}", icon=":material/check_circle:")
 
@@ -302,10 +315,16 @@ def _remember(browser: str) -> None:
 
 
 def _order(q: ClassQuestion, browser: str) -> tuple[int, ...]:
-    """The options in the order this browser sees them: a quiz's in the reader's own order (neighbours cannot copy
-    a position), a show of hands in its written order."""
+    """The options in the order this browser sees them: a quiz's in the reader's own order, an "Ask the class"
+    with a right answer shuffled by the browser's id (neighbours cannot copy a position), an opinion question in
+    its written order."""
     quiz = all_quizzes().get(q.key)
-    return option_order(quiz, q.key, browser[:8]) if quiz is not None else tuple(range(len(q.options)))
+    if quiz is not None:
+        return option_order(quiz, q.key, browser[:8])
+    order = list(range(len(q.options)))
+    if q.answer is not None:
+        random.Random(f"{browser}/{q.key}").shuffle(order)
+    return tuple(order)
 
 
 def _send(code: str, browser: str, question: str) -> None:
@@ -345,7 +364,7 @@ def _student_question(code: str, browser: str) -> None:
         _show_refusal()
         if snap.state == "revealed":
             if q.answer is None:
-                st.info("A show of hands: no right answer. The quiz comes next.", icon=":material/groups:")
+                st.info(f"{OPINION} {q.explanation or 'The quiz comes next.'}", icon=":material/groups:")
             elif mine == q.answer:
                 st.success(f"Right: **{q.options[q.answer]}**. {q.explanation}")
             else:

@@ -87,6 +87,17 @@ def test_each_step_links_to_a_real_heading_and_a_real_quiz():
         assert step["ask"].endswith("?") and step["do"] and step["heading"]
 
 
+def test_each_ask_the_class_has_options_a_right_answer_and_an_explanation():
+    """A live class reveals the plan's answer to each "Ask the class" (issue 43): 3 to 4 distinct options, the right
+    one's index in range, an explanation that is not the option again."""
+    meta = load_content("teach").meta
+    for step in meta["step"] + meta["second"]:
+        options = step["ask_options"]
+        assert 3 <= len(options) <= 4 and len(set(options)) == len(options), step["ask"]
+        assert isinstance(step["ask_answer"], int) and 0 <= step["ask_answer"] < len(options), step["ask"]
+        assert len(step["ask_explanation"]) > 80 and options[step["ask_answer"]] not in step["ask_explanation"]
+
+
 def test_optional_sections_are_not_in_the_plan():
     """The plan never sends the class into a section the chapters mark optional."""
     for step in load_content("teach").meta["step"]:

@@ -8,6 +8,7 @@ from conftest import no_exceptions, run_page
 
 from evalstats_app import live_class
 from evalstats_app.class_store import CODE_RE, ClassError
+from evalstats_app.content import load_content
 from evalstats_app.quiz import all_quizzes
 
 TEACH, CLASS = "pages/teach.py", "pages/class.py"
@@ -127,14 +128,48 @@ def test_a_second_class_never_sees_the_first_classes_answers():
     assert answered_line(first).startswith(":material/how_to_vote: **2** answered")
 
 
-def test_an_ask_the_class_question_is_a_show_of_hands():
+def test_an_ask_the_class_question_reveals_the_plans_answer_and_explanation():
+    """Each step's "Ask the class" has options, a right answer and an explanation from the lesson plan; the phone
+    shows its options (in this browser's order), the reveal shows the answer on both screens."""
+    step = load_content("teach").meta["step"][1]
     at, code = start_class("teach_ask_step2")
     phone = student(code)
     radio = phone.radio(key="class_answer_teach_ask_step2")
-    assert radio.options == list(live_class.ASK_OPTIONS)
-    radio.set_value(live_class.ASK_OPTIONS[2]).run()
+    assert sorted(radio.options) == sorted(step["ask_options"])
+    right = step["ask_options"][step["ask_answer"]]
+    radio.set_value(right).run()
     at.button(key="teach_class_reveal").click().run()
-    assert any("no right answer" in i.value for i in at.info)
+    no_exceptions(at)
+    assert any(s.value.startswith(f"**{right}**. {step['ask_explanation'][:40]}") for s in at.success)
+    assert not any(live_class.OPINION in i.value for i in at.info)
+    phone.run()
+    assert any(s.value.startswith(f"Right: **{right}**") for s in phone.success)
+
+
+def test_a_question_without_a_right_answer_says_it_is_an_opinion_on_reveal(monkeypatch):
+    """A step written without ask_answer (here, one without options: a show of hands) is an opinion question."""
+    meta = load_content("teach").meta
+    steps = [dict(s) for s in meta["step"]]
+    for key in ("ask_options", "ask_answer", "ask_explanation"):
+        steps[1].pop(key)
+    monkeypatch.setitem(meta, "step", steps)
+    live_class.class_questions.cache_clear()
+    try:
+        q = live_class.class_questions()["teach_ask_step2"]
+        assert q.answer is None and q.options == live_class.ASK_OPTIONS
+        at, code = start_class("teach_ask_step2")
+        phone = student(code)
+        radio = phone.radio(key="class_answer_teach_ask_step2")
+        assert radio.options == list(live_class.ASK_OPTIONS)  # written order: nothing to copy
+        radio.set_value(live_class.ASK_OPTIONS[2]).run()
+        at.button(key="teach_class_reveal").click().run()
+        assert any(i.value.startswith(live_class.OPINION) for i in at.info)
+        assert not at.success
+        phone.run()
+        assert any(i.value.startswith(live_class.OPINION) for i in phone.info)
+    finally:
+        monkeypatch.undo()
+        live_class.class_questions.cache_clear()
 
 
 def test_a_bad_or_unknown_code_gets_one_clear_message():
