@@ -1,8 +1,9 @@
 """A live class under load (issue 43): 300 students answer one question within 10 s (prints).
 
     .venv/bin/python bench/bench_live_class.py [--students 300] [--seconds 10] [--seed 0] [--no-server] [--no-postgres]
+                                               [--before]
 
-Three runs, each bounded (at most 1,000 students, 60 s):
+Four runs, each bounded (at most 1,000 students, 60 s):
 
 1. **One server, SQLite.** A teacher starts a class and opens a question; each student (a thread, as Streamlit runs
    each session's script in one) reads the class every 2 s, as the phone's page does, and answers once at a random
@@ -20,6 +21,13 @@ Three runs, each bounded (at most 1,000 students, 60 s):
    answers once within ``--seconds`` (the radio's value in a fragment rerun, so the page's own callback writes
    it). Printed: acks, answers counted and lost, the presenter's delay after each ack, how long an answer's and a
    poll's rerun took, the server's CPU, and its resident memory before and after the phones arrived (per student).
+4. **Two real app servers sharing PostgreSQL, end to end.** Run 3 with two ``streamlit run`` processes on one
+   throwaway PostgreSQL (``EVALSTATS_DATABASE_URL``), the phones taking the two servers in turn; the teacher's
+   store and the presenter's reads go to the same database. CPU and memory are the two servers' sums.
+
+``--before`` first runs 3 and 4 with Streamlit's full garbage collection after every rerun
+(``STREAMLIT_RUNNER_POST_SCRIPT_GC=true``), as the app servers ran until .streamlit/config.toml switched it off,
+then as they run now: the before and after of one bench run, on the same machine load.
 """
 
 from __future__ import annotations
@@ -163,8 +171,12 @@ def one_class(where: dict, label: str, n: int, seconds: float, seed: int, server
     teacher.close()
 
 
-def one_server(n: int, seconds: float, seed: int) -> None:
-    """Run 3: ``n`` phones on a real app server answer through Streamlit itself, within ``seconds``."""
+def one_server(n: int, seconds: float, seed: int, url: str | None = None, servers: int = 1,
+               gc_after_rerun: bool = False) -> None:
+    """Runs 3 and 4: ``n`` phones on ``servers`` real app servers answer through Streamlit itself, within
+    ``seconds``; the servers share the PostgreSQL database ``url`` (None: one SQLite file). ``gc_after_rerun``:
+    the servers run Streamlit's full garbage collection after every rerun, as before .streamlit/config.toml
+    switched it off (``runner.postScriptGC``)."""
     from class_capacity import Session, _start_server  # a Streamlit server and its WebSocket client
     from load_sessions import _rss_mb
     from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -176,12 +188,20 @@ def one_server(n: int, seconds: float, seed: int) -> None:
 
     folder = tempfile.mkdtemp(prefix="evalstats-class-bench-")
     os.environ["EVALSTATS_CLASS_DB"] = f"{folder}/classes.sqlite3"
-    os.environ.pop("EVALSTATS_DATABASE_URL", None)
     os.environ.pop("DATABASE_URL", None)
-    teacher = ClassStore(path=f"{folder}/classes.sqlite3")
+    if url is None:
+        os.environ.pop("EVALSTATS_DATABASE_URL", None)
+    else:
+        os.environ["EVALSTATS_DATABASE_URL"] = url  # the app servers' store (started with this environment)
+    teacher = ClassStore(path=f"{folder}/classes.sqlite3") if url is None else ClassStore(url=url)
     code, key = teacher.start()
     teacher.open(code, key, QUESTION, OPTIONS)
-    server, port = _start_server()
+    os.environ["STREAMLIT_RUNNER_POST_SCRIPT_GC"] = "true" if gc_after_rerun else "false"  # beats config.toml
+    try:
+        started = [_start_server() for _ in range(servers)]
+    finally:
+        os.environ.pop("STREAMLIT_RUNNER_POST_SCRIPT_GC")
+    pids = [srv.pid for srv, _ in started]
 
     class Phone(Session):
         """A phone's tab: loads class?code=, then reruns the page's fragment every 2 s and answers once."""
@@ -224,14 +244,15 @@ def one_server(n: int, seconds: float, seed: int) -> None:
                     return time.perf_counter() - t0
 
     async def measure() -> dict:
-        warm = Phone(port, random.Random(seed))
-        await warm.connect()
-        await warm.send()
-        await warm.ws.close()
+        for _, port in started:
+            warm = Phone(port, random.Random(seed))
+            await warm.connect()
+            await warm.send()
+            await warm.ws.close()
         await asyncio.sleep(2)
-        rss0 = _rss_mb(server.pid)
+        rss0 = sum(_rss_mb(pid) for pid in pids)
         rng = random.Random(seed)
-        phones = [Phone(port, random.Random(seed + i)) for i in range(n)]
+        phones = [Phone(started[i % servers][1], random.Random(seed + i)) for i in range(n)]  # in turn
         t0 = time.perf_counter()
         loads = []
         for i in range(0, n, 50):  # a class arriving in waves of 50 phones, not one burst of sockets
@@ -239,7 +260,7 @@ def one_server(n: int, seconds: float, seed: int) -> None:
             await asyncio.gather(*(p.connect() for p in wave))
             loads += await asyncio.gather(*(p.send() for p in wave))
         arrived = time.perf_counter() - t0
-        rss1 = _rss_mb(server.pid)
+        rss1 = sum(_rss_mb(pid) for pid in pids)
         picks = [rng.randrange(OPTIONS) for _ in phones]
         text = class_questions()[QUESTION].options
         acks: list[float] = []
@@ -277,9 +298,9 @@ def one_server(n: int, seconds: float, seed: int) -> None:
 
         reader = threading.Thread(target=presenter)
         reader.start()
-        cpu0 = _cpu(server.pid)
+        cpu0 = sum(_cpu(pid) for pid in pids)
         await asyncio.gather(*(phone(p, k) for p, k in zip(phones, picks, strict=True)))
-        cpu = _cpu(server.pid) - cpu0
+        cpu = sum(_cpu(pid) for pid in pids) - cpu0
         wall = time.perf_counter() - start
         await asyncio.sleep(2.5)
         stop[0] = True
@@ -295,7 +316,9 @@ def one_server(n: int, seconds: float, seed: int) -> None:
         rss0, rss1 = r["rss"]
         snap = teacher.snapshot(code)
         waits = _visible_after(r["acks"], r["seen"])
-        print(f"one app server, {n} phones answering through Streamlit within {seconds:g} s: {len(r['acks'])} acks, "
+        where = "one app server (SQLite)" if url is None else f"{servers} app servers sharing PostgreSQL"
+        where += ", a full garbage collection after every rerun (as before)" if gc_after_rerun else ""
+        print(f"{where}, {n} phones answering through Streamlit within {seconds:g} s: {len(r['acks'])} acks, "
               f"{snap.answered} counted, {len(r['acks']) - snap.answered} lost, {len(r['failures'])} failures"
               f"{': ' + r['failures'][0] if r['failures'] else ''}; counts {list(snap.counts)} "
               f"{'=' if list(snap.counts) == r['want'] else '!='} picked {r['want']}")
@@ -306,15 +329,18 @@ def one_server(n: int, seconds: float, seed: int) -> None:
             print(f"    an answer's rerun: median {statistics.median(r['answer_runs']):.2f} s, max "
                   f"{r['answer_runs'][-1]:.2f} s; a 2-second poll's rerun: median {statistics.median(r['polls']):.2f} s, "
                   f"90th percentile {r['polls'][int(0.9 * (len(r['polls']) - 1))]:.2f} s ({len(r['polls'])} polls)")
-        print(f"    server CPU {r['cpu']:.1f} s over {r['wall']:.1f} s ({100 * r['cpu'] / r['wall']:.0f}% of a core); "
+        print(f"    server CPU {r['cpu']:.1f} s over {r['wall']:.1f} s ({100 * r['cpu'] / r['wall']:.0f}% of a core), "
+              f"{1000 * r['cpu'] / (len(r['answer_runs']) + len(r['polls'])):.1f} ms a rerun; "
               f"{r['arrived']:.1f} s until every phone showed the question (in waves of 50); server RSS "
               f"{rss0:.0f} MB -> {rss1:.0f} MB with the phones = {1024 * (rss1 - rss0) / n:.0f} KB per student")
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        for server, _ in started:
+            os.killpg(server.pid, signal.SIGTERM)
+        for server, _ in started:
+            try:
+                server.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
         teacher.close()
 
 
@@ -331,6 +357,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-server", action="store_true", help="skip the memory run on a real app server")
     ap.add_argument("--no-postgres", action="store_true", help="skip the two servers on PostgreSQL")
+    ap.add_argument("--before", action="store_true", help="first the app servers as they were: Streamlit's full "
+                    "garbage collection after every rerun (runner.postScriptGC)")
     opts = ap.parse_args()
     if opts.students > 1000 or opts.seconds > 60:
         raise SystemExit("bounded: at most 1,000 students and 60 s")
@@ -345,8 +373,13 @@ def main() -> None:
         else:
             with _postgres.local_postgres() as url:
                 one_class({"url": url}, "two servers sharing PostgreSQL", opts.students, opts.seconds, opts.seed, 2)
-    if not opts.no_server:
-        one_server(opts.students, opts.seconds, opts.seed)
+    for gc_after_rerun in (True, False) if opts.before else (False,):
+        if opts.no_server:
+            break
+        one_server(opts.students, opts.seconds, opts.seed, gc_after_rerun=gc_after_rerun)
+        if not opts.no_postgres and not _postgres.missing():
+            with _postgres.local_postgres() as url:
+                one_server(opts.students, opts.seconds, opts.seed, url=url, servers=2, gc_after_rerun=gc_after_rerun)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 

@@ -1,8 +1,10 @@
-"""A live class in Chromium (issue 43): a presenter (1400 px, presenter mode) and phones (390 px, one Chromium
-context each, loopback only) on a server of its own whose class store is a SQLite file in a temporary folder.
+"""A live class in Chromium (issue 43): a presenter (1400 px, presenter mode) and 30 phones (390 px, one Chromium
+context each, so 30 browsers with 30 ids; loopback only) on a server of its own whose class store is a SQLite file
+in a temporary folder.
 
-The issue asks for 30 students; on this project's 2 shared cores each phone is a whole Streamlit page polling every
-2 s, so the test runs ``EVALSTATS_CLASS_PHONES`` of them (default 6) and bench/bench_live_class.py carries the 300.
+One Chromium holds every context; a phone's context is light (no images or fonts fetched) and the phones load in
+waves of ``WAVE``, so 30 Streamlit pages start on two shared cores without starving the server they measure.
+``EVALSTATS_CLASS_PHONES`` sets another number of phones (the issue's 30 by default).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from conftest import streamlit_server
 from evalstats_app.live_class import class_questions
 from evalstats_app.quiz import all_quizzes
 
-PHONES = int(os.environ.get("EVALSTATS_CLASS_PHONES", "6"))
+PHONES = int(os.environ.get("EVALSTATS_CLASS_PHONES", "30"))
+WAVE = 6
 QUIZ = "problem_quiz0"
 
 
@@ -80,55 +83,102 @@ def start(context, base: str):
     return page, code
 
 
+def phone(browser, url: str, *, light: bool = True):
+    """A phone: a context of its own (its own cookie, so its own browser id), 390 px; ``light``: no images or fonts
+    fetched (the icons then show their names: the phone that is photographed is not light)."""
+    c = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    if light:
+        c.route(re.compile(r".*\.(png|jpe?g|svg|ico|woff2?|ttf)(\?.*)?$"), lambda route: route.abort())
+    p = c.new_page()
+    p.set_default_timeout(3 * PAGE_TIMEOUT_MS)
+    p.goto(url, wait_until="commit")
+    return c, p
+
+
+def shows_question(p) -> None:
+    p.wait_for_selector(".st-key-class_question [role='radiogroup']")
+
+
+def tap(p, option: str) -> None:
+    p.locator(".st-key-class_question [role='radiogroup'] label", has_text=option).click()
+
+
 def test_a_class_answers_on_phones_and_the_presenter_counts_them(class_server, browser):
     """Every phone's answer is counted once and shows on the presenter's chart within 2 s; a phone has no teacher
-    control; the reveal reaches the phones; a second class starts from 0."""
+    control and its key-less resume is refused; the reveal reaches the phones; a second class never sees the
+    first's answers, even from the same phone."""
     q = all_quizzes()[QUIZ]
+    t_start = time.perf_counter()
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     presenter, code = start(ctx, class_server)
     phones: list = []
     contexts: list = []
     try:
-        for _ in range(PHONES + 1):  # the last one answers after the others, timed from its click
-            c = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-            p = c.new_page()
-            p.set_default_timeout(PAGE_TIMEOUT_MS)
-            p.goto(f"{class_server}/class?code={code}", wait_until="commit")  # the phones load side by side
-            phones.append((c, p))
-            contexts.append(c)
-        chosen: dict[str, int] = {}
+        t0 = time.perf_counter()
+        for i in range(0, PHONES + 1, WAVE):  # the last phone answers after the others, timed from its click
+            wave = [phone(browser, f"{class_server}/class?code={code}", light=i + k > 0)
+                    for k in range(min(WAVE, PHONES + 1 - i))]
+            contexts += [c for c, _ in wave]
+            for _, p in wave:
+                shows_question(p)
+            phones += wave
+        loaded = time.perf_counter() - t0
         late = phones.pop()[1]
-        for i, (_, p) in enumerate(phones):
-            p.wait_for_selector(".st-key-class_question [role='radiogroup']", timeout=3 * PAGE_TIMEOUT_MS)
+        # odd phones pick the right answer, even ones go round the other options
+        picks = [q.options[q.answer] if i % 2 else q.options[(q.answer + 1 + (i // 2) % (len(q.options) - 1))
+                                                             % len(q.options)] for i in range(PHONES)]
+        for (_, p), pick in zip(phones, picks, strict=True):
             assert p.locator(f".st-key-class_question >> text={q.question[:40]}").count() == 1
             assert p.locator("[class*='st-key-teach_class_']").count() == 0  # no open, close, reveal or reset here
-            labels = p.locator(".st-key-class_question [role='radiogroup'] label")
-            assert labels.count() == len(q.options)
-            pick = q.options[q.answer] if i % 2 else q.options[(q.answer + 1) % len(q.options)]  # odd: right
-            chosen[pick] = chosen.get(pick, 0) + 1
-            p.locator(".st-key-class_question [role='radiogroup'] label", has_text=pick).click()
-        waits = []
+            assert p.locator(".st-key-class_question [role='radiogroup'] label").count() == len(q.options)
+            tap(p, pick)
         for _, p in phones:  # each phone says its answer arrived
             p.wait_for_selector("text=Answer received")
-        waits.append(wait_answered(presenter, PHONES, 10))
-        print(f"{PHONES} phones: the presenter showed all {PHONES} answers {waits[0]:.2f} s after the last phone's ack")
-        assert waits[0] <= 2.0, waits
+        all_in = wait_answered(presenter, PHONES, 10)
+        print(f"{PHONES} phones loaded in {loaded:.1f} s; the presenter showed all {PHONES} answers {all_in:.2f} s "
+              "after the last phone's ack")
+        assert all_in <= 2.0, all_in
+        # a change of mind (phone 2, which picked a wrong option) replaces its answer: the count stays the same
+        tap(phones[2][1], q.options[q.answer])
+        picks[2] = q.options[q.answer]
+        chosen = {o: picks.count(o) for o in q.options}
         # one more answer, timed from the click: on the presenter's screen within 2 s
-        late.wait_for_selector(".st-key-class_question [role='radiogroup']")
+        shows_question(late)
         t_click = time.perf_counter()
-        late.locator(".st-key-class_question [role='radiogroup'] label", has_text=q.options[q.answer]).click()
+        tap(late, q.options[q.answer])
         late.wait_for_selector("text=Answer received")
         acked = time.perf_counter() - t_click
         chosen[q.options[q.answer]] = chosen.get(q.options[q.answer], 0) + 1
         seen = wait_answered(presenter, PHONES + 1, 10)
         print(f"one more answer: the phone's ack {acked:.2f} s after the click, the presenter {seen:.2f} s after the ack")
         assert seen <= 2.0
-        # the counts per option, in the chart's one-sentence summary
-        presenter.wait_for_timeout(1200)
-        summary = presenter.locator(".st-key-teach_class_live [data-testid='stCaptionContainer']").inner_text()
-        for option in q.options:
-            short = option if len(option) <= 50 else option[:49] + "…"
-            assert f"{chosen.get(option, 0)} chose “{short}”" in summary, (option, summary)
+        # the counts per option, in the chart's one-sentence summary: every answer once, the changed one moved
+        presenter.wait_for_function(
+            "n => (document.querySelector('.st-key-teach_class_live [data-testid=\"stCaptionContainer\"]')"
+            "?.innerText || '').startsWith(n + ' answers')", arg=PHONES + 1)
+        deadline = time.perf_counter() + 5
+        while True:
+            summary = presenter.locator(".st-key-teach_class_live [data-testid='stCaptionContainer']").inner_text()
+            want = [f"{chosen.get(o, 0)} chose “{o if len(o) <= 50 else o[:49] + '…'}”" for o in q.options]
+            if all(w in summary for w in want) or time.perf_counter() > deadline:
+                break
+            presenter.wait_for_timeout(200)
+        assert all(w in summary for w in want), (want, summary)
+        # a student cannot open or reveal: the lesson plan on a phone, resuming this class without the key
+        _, student = phones[2]
+        tp = student.context.new_page()
+        tp.set_default_timeout(3 * PAGE_TIMEOUT_MS)
+        tp.goto(f"{class_server}/teach?present=1", wait_until="domcontentloaded")
+        wait_ready(tp)
+        tp.get_by_text("Resume a class started on another screen").click()
+        for label, value in (("Class code", code), ("Teacher key", "a-guessed-key")):
+            tp.get_by_label(label, exact=True).fill(value)
+            tp.get_by_label(label, exact=True).press("Enter")
+            wait_ready(tp)
+        press(tp, "teach_class_resume")
+        tp.wait_for_selector(f"text=only the teacher who started class {code} can do that")
+        assert tp.locator(".st-key-teach_class_open").count() == 0 and tp.locator(".st-key-teach_class_reveal").count() == 0
+        tp.close()
         # the reveal, on the presenter and on a phone
         press(presenter, "teach_class_reveal")
         presenter.wait_for_selector(f"text={q.explanation[:40]}")
@@ -141,11 +191,23 @@ def test_a_class_answers_on_phones_and_the_presenter_counts_them(class_server, b
         phones[1][1].wait_for_selector("text=Right:", timeout=10_000)  # phone 1 picked the right answer
         phones[0][1].wait_for_selector(f"text=The answer is {q.options[q.answer][:30]}", timeout=10_000)
         shot(phones[0][1], "live_class_phone")
-        # a second class never sees the first's answers
+        for c in contexts[3:]:  # the rest of the class goes home: the second class runs on a lighter machine
+            c.close()
+        contexts[3:] = []
+        # a second class never sees the first's answers, even from a phone that answered the first
         presenter2, code2 = start(ctx, class_server)  # another tab: another session, another teacher key
         assert code2 != code and answered(presenter2) == 0
+        again = phones[0][0].new_page()
+        again.set_default_timeout(3 * PAGE_TIMEOUT_MS)
+        again.goto(f"{class_server}/class?code={code2}", wait_until="commit")
+        shows_question(again)
+        assert again.locator("text=Answer received").count() == 0  # the first class's answer is not this one's
+        tap(again, q.options[0])
+        again.wait_for_selector("text=Answer received")
+        assert wait_answered(presenter2, 1, 10) <= 2.0
         presenter2.wait_for_timeout(2500)
-        assert answered(presenter2) == 0 and answered(presenter) == PHONES + 1
+        assert answered(presenter2) == 1 and answered(presenter) == PHONES + 1
+        print(f"the test took {time.perf_counter() - t_start:.0f} s with {PHONES} phones")
     finally:
         for c in contexts:
             c.close()
