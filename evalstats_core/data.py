@@ -2,9 +2,13 @@
 
 =====================  ============================================================================
 ``load``               read a CSV or Parquet results file (long or wide form) into a :class:`Dataset`
+``load_many``          several files (one per model, or harness logs) read and validated once
 ``question_scores``    one score per (question, model): resamples averaged, K recorded, cluster codes
 ``Dataset``            the validated tidy frame ``question, model, score[, cluster]`` and what was inferred
 ``QuestionTable``      the questions x models matrix the statistics run on
+``prepare``            a file read once into what an analysis and the workbench use (:class:`Prepared`)
+``file_columns``       a file's header without its body (the uploader's column choices)
+``extra_columns``      the columns an analysis did not use, one value per question (the guardrails)
 =====================  ============================================================================
 
 Two layouts are understood. **Long form** has one row per answer: ``question, model, score[, cluster]``.
@@ -16,25 +20,28 @@ Column roles are found by name (case-insensitive synonyms such as ``question_id`
 :class:`~evalstats_core.errors.EvalStatsError` naming the file, the line (the header is line 1), the
 column, the value and the fix. The user's file is only ever opened for reading.
 
-This module is the public home of all four; :class:`Dataset` is defined in :mod:`evalstats_core._records`,
-:class:`QuestionTable` and :func:`question_scores` in :mod:`evalstats_core._question_table`.
+This module is the public home of them all; :class:`Dataset` is defined in :mod:`evalstats_core._records` (the
+validator makes it), the readers are :mod:`evalstats_core._read` and :mod:`evalstats_core.importers`.
 """
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
 import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from . import _sniff
-from ._extra import extra_columns, file_columns
 from ._json_records import is_records, records_table
-from ._question_table import QuestionTable, question_scores
-from ._records import Dataset, Records, concat
+from ._records import Dataset, Records, cell_sums, concat, scatter
 from ._records import validate as _fields
+from ._sniff import delimiter, is_parquet
 from .errors import EvalStatsError
 from .limits import Limits
 
@@ -42,9 +49,7 @@ __all__ = ["Dataset", "QuestionTable", "load", "load_many", "validate", "questio
            "file_columns", "extra_columns"]
 
 
-# ------------------------------------------------------------------------------------------------- load
-
-
+# ------------------------------------------------------------ load
 _READINGS = {"duplicates": ("resamples", "error"), "mixed_scales": ("error", "allow")}
 
 
@@ -328,3 +333,209 @@ def prepare(source: Any, name: str | None = None, **options: Any) -> Prepared:
     table = question_scores(dataset)
     clusters, texts = extra_columns(dataset, table)  # the unused columns, from the same parse
     return Prepared(dataset, table, clusters, texts)
+
+
+# ------------------------------------------------------------ question-level scores
+@dataclass(frozen=True, slots=True)
+class QuestionTable:
+    """Question-level scores: one number per (question, model), the input of every statistic.
+
+    Attributes
+    ----------
+    name : str
+        The file name (for reports).
+    models : tuple of str
+        Column order of the matrices.
+    questions : numpy.ndarray, shape (n_questions,)
+        Question labels (text: fixed-width ``str_`` when all are short, else object), in order of first appearance.
+    scores : numpy.ndarray, shape (n_questions, n_models)
+        Mean of each (question, model) cell's answers; NaN where the model did not answer.
+    k : numpy.ndarray of int64, shape (n_questions, n_models)
+        Answers averaged in each cell (0 where not answered).
+    answered : numpy.ndarray of bool, shape (n_questions, n_models)
+        True where the model answered the question.
+    cluster_codes : numpy.ndarray of int64, shape (n_questions,), or None
+        Cluster of each question as an integer code ``0 .. n_clusters - 1``.
+    clusters : numpy.ndarray, shape (n_clusters,), or None
+        Cluster labels, indexed by code.
+    n_clusters : int or None
+        Number of clusters.
+    cluster_col : str or None
+        The file's cluster column.
+    score_kind : str
+        ``"binary"`` or ``"continuous"`` for the raw answers (averaged resamples may be fractional).
+    format, question_col, model_col, score_col : str or None
+        How the file was read (``Dataset``'s roles), so an analysis of the table reports them.
+    notes : tuple of str
+        The loader's notes on the file (``Dataset.notes``).
+    reading : tuple of str
+        Command-line options that repeat how the file was read (``Dataset.reading``).
+    """
+
+    name: str
+    models: tuple[str, ...]
+    questions: np.ndarray
+    scores: np.ndarray
+    k: np.ndarray
+    answered: np.ndarray
+    cluster_codes: np.ndarray | None
+    clusters: np.ndarray | None
+    n_clusters: int | None
+    cluster_col: str | None
+    score_kind: str
+    format: str | None = None
+    question_col: str | None = None
+    model_col: str | None = None
+    score_col: str | None = None
+    notes: tuple[str, ...] = ()
+    reading: tuple[str, ...] = ()
+
+
+def question_scores(dataset: Dataset) -> QuestionTable:
+    """Average each (question, model) cell's answers into one score; compute cluster codes once.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        From :func:`load`.
+
+    Returns
+    -------
+    QuestionTable
+        ``scores`` has shape (n_questions, n_models), NaN where a model did not answer.
+
+    Notes
+    -----
+    With K answers to question i, the question's score is their mean, s_i = (1/K) sum_k s_ik; the
+    standard error is then computed across the n question-level means, never across the n*K answers,
+    which are correlated within a question (Miller 2024, arXiv:2411.00640, Sec. 3.1). Vectorised: the
+    answers are added into the flat cell index ``question * n_models + model`` a chunk of rows at a time
+    (in row order, as ``np.bincount`` adds them), so no temporary the size of the file is made (issue 25).
+    """
+
+    if not isinstance(dataset, Dataset):
+        raise EvalStatsError(f"question_scores needs a Dataset from load(), not a {type(dataset).__name__}")
+    tidy = dataset.tidy  # codes and labels: the frame (pandas) is never built here
+    q, q_labels = tidy["question"]
+    questions = _labels(q_labels)
+    n_q, n_m = questions.size, len(dataset.models)
+    k, scores = cell_sums(q, tidy["model"][0], np.asarray(tidy["score"], dtype=np.float64), n_q, n_m)
+    answered = k > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores /= k  # s_i = mean of the K answers (in place)
+    scores[~answered] = np.nan
+    codes = clusters = n_clusters = None
+    if "cluster" in tidy:
+        c_codes, c_labels = tidy["cluster"]
+        codes = scatter(np.empty(n_q, dtype=np.int64), q, c_codes)
+        clusters = np.asarray(c_labels, dtype=object)
+        n_clusters = int(clusters.size)
+    del q
+    for arr in (questions, scores, k, answered, codes, clusters):
+        if arr is not None:
+            arr.flags.writeable = False
+    return QuestionTable(
+        name=dataset.name, models=dataset.models, questions=questions, scores=scores, k=k,
+        answered=answered, cluster_codes=codes, clusters=clusters, n_clusters=n_clusters,
+        cluster_col=dataset.cluster_col, score_kind=dataset.score_kind, format=dataset.format,
+        question_col=dataset.question_col, model_col=dataset.model_col, score_col=dataset.score_col,
+        notes=tuple(dataset.notes), reading=tuple(dataset.reading),
+    )
+
+
+def _labels(index: Any, chunk: int = 1 << 16) -> np.ndarray:
+    """Question labels (a pandas Index, or the small-CSV reader's object array) as a numpy text array:
+    fixed-width unicode when every label is short (no Python object per label, issue 25), else object; filled
+    a chunk at a time so no n-sized object array exists even briefly."""
+    if isinstance(index, np.ndarray):
+        width = max(map(len, index), default=1)
+    else:
+        width = int(index.str.len().max()) if len(index) else 1
+    out = np.empty(len(index), dtype=f"U{max(width, 1)}" if width <= _SHORT_LABEL else object)
+    for start in range(0, len(index), chunk):
+        out[start:start + chunk] = np.asarray(index[start:start + chunk], dtype=object)
+    return out
+
+
+_SHORT_LABEL = 16  # characters: 4 bytes each in a "U" array, less than a str object (~50 B) and its pointer
+
+
+# ------------------------------------------------------------ a file's header, and the columns an analysis did not use
+def file_columns(data: bytes, name: str) -> tuple[str, ...]:
+    """Column names of a CSV or Parquet file, or the keys of JSON records (empty when they cannot be read).
+
+    Only the header is read (the Parquet schema, or the first CSV line), so this is cheap for any
+    file size; JSON records are read whole (within the byte budget), as their keys are what the loader's
+    table has (FastChat's and HELM's given their roles). The loader gives the precise error for an
+    unreadable file.
+    """
+    try:
+        if is_records(data):
+            return tuple(records_table(data, name, Limits.from_env())[0].column_names)
+        if is_parquet(data, name):
+            import pyarrow.parquet as pq  # heavy: a Parquet file only
+
+            return tuple(str(c).strip() for c in pq.read_schema(io.BytesIO(data)).names)
+        head = data[: 1 << 16]
+        if head.startswith(b"\xef\xbb\xbf"):
+            head = head[3:]
+        text = head.decode("utf-8", errors="strict" if len(data) <= len(head) else "ignore").lstrip("\r\n")
+        first = text.split("\n", 1)[0]
+        row = next(csv.reader(io.StringIO(first), delimiter=delimiter(first, name)), [])
+        return tuple(h.strip() for h in row)
+    except Exception:  # noqa: BLE001 - a header we cannot read: the loader reports why
+        return ()
+
+
+#: At most this many text columns (a prompt, a reference answer) are kept for the disagreement list.
+TEXT_COLUMNS = 3
+
+
+def extra_columns(dataset: Any, table: Any) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Columns the analysis did not use, in one read: cluster-like ones, and text ones (e.g. the prompt).
+
+    The columns come from the loader's one parse of the file (``Dataset.unused``, one value per row of
+    ``Dataset.frame``); nothing is read again. ``dataset`` is a ``Dataset`` and ``table`` its ``QuestionTable``
+    (duck-typed: this module imports nothing of :mod:`evalstats_core.data`, so the two never import each other).
+    Cluster-like: one integer label per question (below). Text: up to :data:`TEXT_COLUMNS` other columns,
+    each question's first value (object array, shape ``(table.questions.size,)``), for the list of
+    questions two models disagree on.
+
+
+    A column qualifies when it has a value on every row, the same value on every row of a question,
+    and between 2 and ``n_questions / 2`` distinct values (so that some questions share a group).
+
+    Returns
+    -------
+    dict of column name -> numpy.ndarray of int64, shape (table.questions.size,)
+    """
+    used = {dataset.question_col, dataset.model_col, dataset.score_col, dataset.cluster_col, *dataset.model_cols}
+    extra = getattr(dataset, "unused", None) or {}  # the loader kept them from its one parse: no second read
+    cand = [c for c in extra if c and c not in used]
+    if not cand:
+        return {}, {}
+    import pandas as pd  # lazy: the command line loads data.py (and this module) without pandas
+
+    questions = dataset.frame["question"].astype(str).to_numpy(dtype=object)
+    cols = {dataset.question_col: questions, **{c: extra[c] for c in cand}}
+    n_q = table.questions.size
+    q_index = pd.Index(table.questions.astype(str)).get_indexer(cols[dataset.question_col].astype(str))
+    keep = q_index >= 0  # wide-form rows without any score were dropped by the loader
+    q_index = q_index[keep]
+    out: dict[str, np.ndarray] = {}
+    texts: dict[str, np.ndarray] = {}
+    first = np.full(n_q, -1, dtype=np.int64)
+    first[q_index[::-1]] = np.arange(q_index.size)[::-1]  # each question's first row in the file
+    for c in cand:
+        values = cols[c][keep]
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        if len(texts) < TEXT_COLUMNS and len(uniques) > n_q // 2:  # varies like an id: a text column
+            texts[c] = np.where(first >= 0, values[np.maximum(first, 0)], None).astype(object)
+        if (codes < 0).any() or not 2 <= len(uniques) <= n_q // 2:
+            continue
+        per_q = np.full(n_q, -1, dtype=np.int64)
+        per_q[q_index] = codes
+        if (per_q < 0).any() or not np.array_equal(per_q[q_index], codes):
+            continue  # a question without a value, or a question in two groups
+        out[c] = per_q
+    return out, texts

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "evalstats_core"
 #: The data layer: reading files, logs and DataFrames into a Dataset.
-DATA_LAYER = ("data", "_question_table", "_read", "_extra", "_records",
+DATA_LAYER = ("data", "_read", "_records",
               "_sniff", "_bounded", "bundle", "limits", "importers/__init__", "importers/inspect_log",
               "importers/lm_eval", "importers/promptfoo")
 
@@ -222,8 +222,8 @@ FLOORS = {
        "pair_proportions pair_mover _ksection two_clusters bounded_means bounded_unclustered _pair_batch _in_unit "
        "_sums_groups _patterns _labels _wild_draws _wild_interval wild multiple cluster_bootstrap _estimate "
        "_estimate_memo _power_inputs _proportion_checks power_t clustering comparison judge_interval",  # types, kernels
-    1: "data _read _sniff _bounded _records _encode _extra "
-       "_json_records _question_table importers importers.inspect_log importers.lm_eval importers.promptfoo "
+    1: "data _read _sniff _bounded _records _encode "
+       "_json_records importers importers.inspect_log importers.lm_eval importers.promptfoo "
        "bundle limits human_labels reading examples",  # data in
     2: "analysis sums engine engine_sql cluster_cost bounded_reach ranking inspect",  # one pass, sums and engines
     3: "planning power pilot plan_spread plan_pilots simulate coverage cluster_coverage edge_coverage pair_coverage "
