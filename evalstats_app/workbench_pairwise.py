@@ -14,7 +14,7 @@ from evalstats_core.charts import compile_spec
 from evalstats_core.charts.pairwise import ratings_forest, win_matrix
 from evalstats_core.errors import EvalStatsError
 from evalstats_core.pairwise import PairwiseResult, pairwise_analysis
-from evalstats_core.pairwise_data import Battles, join_battles, pairwise_kind, read_battles
+from evalstats_core.pairwise_data import Battles, file_kind, join_battles, read_battles
 from evalstats_core.pairwise_report import (
     csv_tables,
     ratings_display,
@@ -39,8 +39,8 @@ MEAN_ANCHOR = "(the mean is 1000)"
 
 
 def is_pairwise(files: list[tuple[str, bytes]]) -> bool:
-    """True when every file is a pairwise file (:func:`evalstats_core.pairwise_data.pairwise_kind`)."""
-    return bool(files) and all(pairwise_kind(data, name) is not None for name, data in files)
+    """True when every file is a pairwise file (:func:`evalstats_core.pairwise_data.file_kind`: compressed too)."""
+    return bool(files) and all(file_kind(data, name) is not None for name, data in files)
 
 
 @st.cache_resource(max_entries=4, show_spinner="Reading the battles…")
@@ -82,7 +82,7 @@ def pairwise_section(content, source: Source) -> None:
     table, the notes and the downloads."""
     files = tuple(source.files or ((source.name, source.data),))
     baseline = None
-    if any(pairwise_kind(data, name) == "arena_hard" for name, data in files):
+    if any(file_kind(data, name) == "arena_hard" for name, data in files):
         baseline = st.text_input("Arena-Hard baseline", key="analyze_pw_baseline",
                                  placeholder="the file's, else Arena-Hard's default (gpt-4-0314 for v0.1)",
                                  help="Arena-Hard's judgment files of v0.1 do not name the model they compare "

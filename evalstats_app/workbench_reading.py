@@ -27,7 +27,7 @@ from evalstats_core.engine import SERVER_DATA, _files, choose_engine, server_pat
 from evalstats_core.errors import RUNS_IN_IDS, EvalStatsError
 from evalstats_core.importers import detect
 from evalstats_core.limits import Limits
-from evalstats_core.pairwise_data import pairwise_kind
+from evalstats_core.pairwise_data import file_kind
 from evalstats_core.reading import ReadingOptions
 
 from . import examples
@@ -198,7 +198,7 @@ def source_controls(content) -> Source:
     source = within_session_cap(source, right)
     if source.problem:
         return source
-    if all(pairwise_kind(data, name) is not None for name, data in (source.files or ((source.name, source.data),))):
+    if all(file_kind(data, name) is not None for name, data in (source.files or ((source.name, source.data),))):
         return replace(source, pairwise=True, table=False)  # battles, not scores: workbench_pairwise reads them
     source = open_bundle(source, right)
     if source.table:

@@ -3,6 +3,7 @@
 =========================  ==================================================================================
 :func:`decompress`         gzip, bz2, xz or zstd bytes, decompressed in steps up to ``cap`` bytes (then stops)
 :func:`zip_member`         one ZIP member (stored, deflate, bz2, lzma or zstd), read up to the budget left
+:func:`head`               the first bytes of a file's contents, decompressed when compressed (a sniff)
 :class:`Budget`            the bytes still allowed out of one file (shared by all its members)
 :func:`parse_json`         JSON text to Python values; depth, decoding and number errors as one message
 =========================  ==================================================================================
@@ -22,14 +23,15 @@ import json
 import lzma
 import struct
 import zipfile
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from ._sniff import utf16
+from ._sniff import compression, utf16
 from .errors import EvalStatsError
 from .limits import Limits
 
-__all__ = ["Budget", "decompress", "zip_member", "parse_json", "json_limit", "MAX_JSON_DEPTH"]
+__all__ = ["Budget", "decompress", "zip_member", "head", "parse_json", "json_limit", "MAX_JSON_DEPTH"]
 
 _STEP = 1 << 20  # bytes decompressed per step
 _ZSTD = 93  # the ZIP compression method number of zstd (APPNOTE 4.4.5)
@@ -114,6 +116,33 @@ def zip_member(data: bytes, zf: zipfile.ZipFile, name: str, budget: Budget) -> b
     raw = data[begin:begin + info.compress_size]
     with _zstd().ZstdDecompressor().stream_reader(io.BytesIO(raw)) as fh:
         return _read_stream(fh, budget)
+
+
+def head(data: bytes, ext: str, n: int = 1 << 20) -> bytes:
+    """The first ``n`` bytes of a file's contents, for a sniff: decompressed when ``data`` is gzip, bz2, xz, zstd or
+    a one-file ``.zip`` (never more than ``n`` bytes produced), ``data[:n]`` otherwise; ``b""`` when a compressed
+    file's start cannot be decompressed (its reader then says why)."""
+    kind = compression(data)
+    try:
+        if kind == "gzip":
+            return zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(data, n)  # the first member's first n bytes
+        if kind == "bz2":
+            return bz2.BZ2Decompressor().decompress(data, max_length=n)
+        if kind == "xz":
+            return lzma.LZMADecompressor().decompress(data, max_length=n)
+        if kind == "zstd":
+            with _zstd().ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True) as fh:
+                return fh.read(n)
+        if ext == ".zip" and data[:4] == b"PK\x03\x04":
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                members = [i for i in zf.infolist() if not i.is_dir()]
+                if len(members) != 1 or members[0].compress_type == _ZSTD:
+                    return b""
+                with zf.open(members[0]) as fh:
+                    return fh.read(n)
+    except Exception:  # noqa: BLE001 - a damaged or unsupported start: nothing to sniff
+        return b""
+    return data[:n]
 
 
 def json_limit(limits: Limits) -> int:

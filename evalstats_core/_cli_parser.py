@@ -327,7 +327,8 @@ Win rates and Bradley-Terry ratings from pairwise preferences, with intervals cl
 
 FILE is a table with the columns prompt, model_a, model_b, winner (winner: a, b or tie; CSV, TSV, JSON
 or JSONL), AlpacaEval's annotations.json, or Arena-Hard judgment files (.jsonl, one per model; name
-their baseline with --baseline). Several files are joined.
+their baseline with --baseline); gzip, bz2, xz or zstd compressed, or one file in a .zip, as results
+files may be. Several files are joined.
 
 Ratings are the maximum-likelihood Bradley-Terry fit (no penalty) on the Elo scale (400 points are
 10-to-1 odds), the ratings averaging 1000 (or --anchor MODEL at 1000); a tie counts half a win for
@@ -361,4 +362,8 @@ def _pairwise_parser(sub) -> None:
                         "file names, else Arena-Hard's default, gpt-4-0314 for v0.1)")
     w.add_argument("--strong-weight", type=_positive("--strong-weight"), default=3, metavar="W",
                    help="Arena-Hard judgments: battles a strong verdict (A>>B) counts as (default 3, as Arena-Hard)")
+    w.add_argument("--max-models", type=_positive("--max-models"), metavar="N",
+                   help="most models (default 100: the ranks' tests grow faster than the square of the models)")
+    w.add_argument("--max-mb", type=_positive("--max-mb"), metavar="MB",
+                   help="most megabytes read a file, after decompression (default 512, or $EVALSTATS_MAX_MB)")
     w.add_argument("--output", "-o", metavar="OUT", help="write the report to OUT instead of printing it")

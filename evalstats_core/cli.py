@@ -174,7 +174,9 @@ def _pairwise(args: argparse.Namespace) -> int:
 
     text, notes = files_report(args.file, baseline=args.baseline, strong_weight=args.strong_weight,
                                confidence=args.confidence, anchor=args.anchor, n_boot=args.n_boot, seed=args.seed,
-                               fmt=args.format, table=args.table)
+                               fmt=args.format, table=args.table, max_models=args.max_models,
+                               limits=_limits(argparse.Namespace(max_rows=None, max_models=None, max_pairs=None,
+                                                                 max_mb=args.max_mb)))
     if args.format in ("csv", "latex"):  # no place for notes in these formats: tell the user here
         for note in notes:
             print(f"evalbars: note: {for_cli(note)}", file=sys.stderr)

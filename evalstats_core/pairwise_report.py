@@ -26,7 +26,7 @@ import pandas as pd
 from .errors import EvalStatsError
 from .escape import elide, escape_html, escape_latex, escape_markdown, latex_cell
 from .pairwise import PairwiseResult, pairwise_analysis
-from .pairwise_data import KINDS, STRONG_WEIGHT, load_battles
+from .pairwise_data import KINDS, MAX_MODELS, STRONG_WEIGHT, load_battles
 from .report import csv_text
 from .vocabulary import NONE, Formatter, fmt_p, level
 
@@ -244,9 +244,13 @@ def render_pairwise(result: PairwiseResult, fmt: str = "markdown", *, table: str
 
 def files_report(paths: Any, *, baseline: str | None = None, strong_weight: int = STRONG_WEIGHT,
                  confidence: float = 0.95, anchor: str | None = None, n_boot: int = 1000, seed: int = 0,
-                 fmt: str = "markdown", table: str = "ratings") -> tuple[str, tuple[str, ...]]:
-    """``evalbars pairwise``'s one call: the files read (:func:`~evalstats_core.pairwise_data.load_battles`),
+                 fmt: str = "markdown", table: str = "ratings", max_models: int | None = None,
+                 limits: Any = None) -> tuple[str, tuple[str, ...]]:
+    """``evalbars pairwise``'s one call: the files read (:func:`~evalstats_core.pairwise_data.load_battles`, at most
+    ``max_models`` models, default :data:`~evalstats_core.pairwise_data.MAX_MODELS`; each file within ``limits``),
     analysed (:func:`~evalstats_core.pairwise.pairwise_analysis`) and rendered; returns the report and its notes."""
-    result = pairwise_analysis(load_battles(paths, baseline=baseline, strong_weight=strong_weight),
+    most = MAX_MODELS if max_models is None else max_models
+    result = pairwise_analysis(load_battles(paths, baseline=baseline, strong_weight=strong_weight, limits=limits,
+                                            max_models=most),
                                confidence=confidence, anchor=anchor, n_boot=n_boot, seed=seed)
     return render_pairwise(result, fmt, table=table), result.notes
