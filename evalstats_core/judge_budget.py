@@ -23,6 +23,7 @@ from .clustering import summarize
 from .errors import EvalStatsError, EvalStatsWarning
 from .judge import _as_pair, _codes, ppi_fit
 from .judge_interval import count_terms
+from .judge_rows import human_only_counts
 from .proportions import binary_mean_interval
 
 __all__ = ["LabelBudget", "labels_needed", "ppi_half_width", "expected_half_width", "budget_from_moments"]
@@ -104,16 +105,29 @@ class LabelBudget:
         out): :func:`expected_half_width` for 0/1 scores, :func:`ppi_half_width` for graded ones; with
         clusters, the between-cluster variance added and the t quantile at ``df`` (:func:`labels_needed`)."""
         if self.cells is not None:
-            out = np.array([expected_half_width(int(k), self.cells, n_total=self.n_total, confidence=self.confidence)
-                            for k in np.atleast_1d(n_labels)])
+            ks = np.atleast_1d(n_labels)
+            out = np.array([expected_half_width(int(k), self.cells, n_total=self.n_total, confidence=self.confidence,
+                                                human_only=not self.clustered) for k in ks])
             if self.clustered:  # the unclustered arms rescaled to t(df), plus the between-cluster part
                 t, z = (t_crit(self.confidence, d) for d in (self.df, math.inf))
                 out = np.sqrt((t / z * out) ** 2 + t * t * self.between_judge)
+                out = np.minimum(out, self._human_widths(ks))  # HUMAN_ONLY, as the clustered interval applies it
             return float(out[0]) if np.ndim(n_labels) == 0 else out
-        return ppi_half_width(
+        out = ppi_half_width(
             n_labels, var_human=self.var_human, var_judge=self.var_judge, cov=self.cov, n_total=self.n_total,
             confidence=self.confidence, between=self.between_judge, df=self.df if self.clustered else None,
         )
+        out = np.minimum(out, self._human_widths(n_labels))  # HUMAN_ONLY: never wider than the labels' own
+        return float(out) if np.ndim(n_labels) == 0 else out
+
+    def _human_widths(self, n_labels: Any) -> np.ndarray:
+        """:meth:`human_half_width_at` at every count of ``n_labels`` (at once for graded labels)."""
+        n = np.asarray(n_labels, dtype=float)
+        if math.isfinite(self.human_mean):
+            return np.reshape([self.human_half_width_at(int(k)) for k in np.atleast_1d(n)], n.shape)
+        df = np.full(n.shape, self.df_human) if self.clustered else np.maximum(n - 1.0, 1.0)
+        return stdtrit(df, 0.5 + self.confidence / 2.0) * np.sqrt(np.maximum(self.var_human / n + self.between_human,
+                                                                            0.0))
 
     def human_half_width_at(self, n_labels: int) -> float:
         """The half-width of the humans-only interval with ``n_labels`` labels, by the rule ``summarize`` uses
@@ -296,13 +310,15 @@ PLAN_DRAWS = 2000
 
 
 def expected_half_width(n_labels: int, cells: Any, *, n_total: int, confidence: float = 0.95,
-                        draws: int = PLAN_DRAWS, seed: int = 0) -> float:
+                        draws: int = PLAN_DRAWS, seed: int = 0, human_only: bool = True) -> float:
     """Mean half-width of :func:`~evalstats_core.judge.ppi_mean`'s interval (0/1 scores, independent questions)
     with ``n_labels`` of ``n_total`` questions labelled.
 
     ``draws`` seeded labelled tables (multinomial with the 2 x 2 ``cells``: judge pass/fail by human
     pass/fail) and judge pass counts on the unlabelled questions (binomial); each gets the interval
-    ``ppi_mean`` would give it, computed from the counts (:func:`ppi_counts`). Common seeds: the same
+    ``ppi_mean`` would give it, computed from the counts (:func:`ppi_counts`), then, as ``ppi_mean`` does, the
+    labels' own interval where it is narrower (``human_only``: :data:`~evalstats_core.judge_rows.HUMAN_ONLY` by
+    :func:`~evalstats_core.judge_rows.human_only_counts`; False: PPI++'s interval alone). Common seeds: the same
     ``(seed, n_labels)`` always gives the same number.
     """
     gen = np.random.default_rng([seed, int(n_labels)])
@@ -310,7 +326,12 @@ def expected_half_width(n_labels: int, cells: Any, *, n_total: int, confidence: 
     p = p / p.sum()
     table = gen.multinomial(int(n_labels), p, size=draws)
     passes = gen.binomial(n_total - int(n_labels), p[0] + p[1], size=draws)
-    low, high = ppi_counts(*table.T, passes, n_total=n_total, confidence=confidence)
+    est, low, high = ppi_count_parts(*table.T, passes, n_total=n_total, confidence=confidence)
+    if human_only:
+        nan = np.full(est.shape, np.nan)  # the SE, df and lam are not read here
+        level = check_confidence(confidence)
+        _, _, _, _, low, high = human_only_counts(table[:, 0] + table[:, 2], table.sum(1), level, est, nan, nan,
+                                                  nan, low, high)
     return float(np.mean(high - low) / 2.0)
 
 

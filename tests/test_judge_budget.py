@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from scipy.special import expit, logit
 
-from evalstats_core import EvalStatsError, labels_needed, summarize
+from evalstats_core import EvalStatsError, labels_needed, ppi_mean, summarize
 from evalstats_core.errors import EvalStatsWarning
+from evalstats_core.judge_budget import expected_half_width
 from evalstats_core.judge_rows import ppi_rows
-from evalstats_core.judge_sim import judged_rows
+from evalstats_core.judge_sim import judged_eval, judged_rows
 
 
 def _subsets(n_total, n, reps, gen):
@@ -123,3 +124,41 @@ def test_labels_that_all_pass_still_need_the_exact_intervals_count():
     assert b.without_judge == 60 and (s.ci_high - s.ci_low) / 2 <= 0.03
     s = summarize(np.ones(b.without_judge - 1))
     assert (s.ci_high - s.ci_low) / 2 > 0.03
+
+
+def test_the_plan_applies_the_analysis_human_only_rule_draw_by_draw():
+    """Issue 39: expected_half_width is the mean half-width of ppi_mean's interval over its draws, and ppi_mean takes
+    the labels' own interval where it is narrower (HUMAN_ONLY); the plan did not (a near-chance judge with 30 of 400
+    labelled, 40 draws: planned 0.1753 where ppi_mean gives 0.1656 on average). Each draw's counts are rebuilt as a
+    file and run through ppi_mean."""
+    cells, n_total, n, draws = (0.33, 0.27, 0.27, 0.13), 400, 30, 40
+    gen = np.random.default_rng([0, n])
+    table = gen.multinomial(n, np.asarray(cells) / sum(cells), size=draws)
+    passes = gen.binomial(n_total - n, cells[0] + cells[1], size=draws)
+    widths = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        for (n11, n10, n01, n00), c in zip(table, passes, strict=True):
+            f = np.r_[np.ones(n11 + n10), np.zeros(n01 + n00), np.ones(c), np.zeros(n_total - n - c)]
+            h = np.r_[np.ones(n11), np.zeros(n10), np.ones(n01), np.zeros(n00), np.full(n_total - n, np.nan)]
+            e = ppi_mean(f, h)
+            widths.append((e.ci_high - e.ci_low) / 2)
+    planned = expected_half_width(n, cells, n_total=n_total, draws=draws)
+    assert planned == pytest.approx(float(np.mean(widths)), rel=1e-9)
+    assert planned < expected_half_width(n, cells, n_total=n_total, draws=draws, human_only=False)
+
+
+@pytest.mark.parametrize(("sens", "spec", "clusters", "rate", "graded"), [
+    (0.55, 0.5, 12, 0.6, False), (0.55, 0.5, 0, 0.6, False), (0.5, 0.5, 12, 0.95, True)])
+def test_a_planned_half_width_is_never_wider_than_the_labels_alone(sens, spec, clusters, rate, graded):
+    """Issue 39: the plan uses the analysis's rule, so with the judge it never plans a wider interval than the labels
+    alone would give. Before, these pilots planned wider at some counts: 0.4452 against 0.4067 at 10 labels (12
+    clusters), 0.1693 against 0.1654 at 30 (no clusters), 0.1693 against 0.1684 at 10 (graded, 12 clusters)."""
+    ev = judged_eval(1000, 120, sensitivity=sens, specificity=spec, pass_rate=rate, n_clusters=clusters, rng=3)
+    judge, human = ev.judge, ev.human
+    if graded:
+        judge = judge * 0.5 + 0.25
+        human = np.where(np.isnan(human), np.nan, human * 0.6 + 0.4 * np.random.default_rng(1).random(1000))
+    b = labels_needed(0.05, n_total=1000, judge=judge, human=human, clusters=ev.clusters)
+    for k in (10, 30, 60, 120, 300):
+        assert float(b.half_width_at(k)) <= b.human_half_width_at(k) + 1e-12, k
