@@ -22,9 +22,10 @@ per-cluster residual sums ``S_g = n_g (mean_g - mean)`` and the sizes ``n_g`` (s
 :func:`scaled`                   a result back in the scores' own units after rescaling
 ===============================  ========================================================================
 
-The moments these read from the sums, and what they keep in a :attr:`FileSums.memo
-<evalstats_core.sums.FileSums.memo>` across calls (``_moments``, ``_used``, ``_kept``, the CR2 weights and
-standard errors, the t quantiles), are in :mod:`~evalstats_core._estimate_memo`.
+What does not depend on the confidence level, adjustment or interval (a model's moments and CR2 standard
+error, a pair's, the 0/1 pair rule's per-cluster counts) is kept in the :attr:`FileSums.memo
+<evalstats_core.sums.FileSums.memo>` under the identity of the sums it reads (``_kept``), so a new setting of
+the workbench reads it again instead of passing over the clusters.
 """
 
 from __future__ import annotations
@@ -46,11 +47,10 @@ from ._clusters import (
     t_crit,
     t_p_value,
 )
-from ._estimate_memo import _cr2_of, _kept, _moments, _moments_of, _used, _weights
 from ._in_unit import NOT_IN_UNIT, InUnit
 from ._pair_batch import binary_pair_intervals
 from ._results import _SCORE_UNITS, Comparison, Summary
-from ._sums_groups import binary_moments, binary_pair_moments
+from ._sums_groups import _kept, binary_moments, binary_pair_moments, centre
 from .bounded_unclustered import bounded_mean_t_interval, bounded_pair_interval
 from .cluster_means import cluster_means_ci, few_clusters_worth
 from .errors import EvalStatsError
@@ -63,6 +63,39 @@ __all__ = ["scaled", "summary_from", "summary_from_moments", "comparison_from", 
            "binary_model", "binary_comparison", "pair_rules"]
 
 
+def _used(count: np.ndarray) -> tuple[Any, np.ndarray]:
+    """``(index of the groups with count > 0, their sizes as float64)``; the index is ``...`` (every element, as
+    a view: no copy) when no group is empty, the usual file."""
+    used = count > 0
+    index = ... if used.all() else used
+    return index, count[index].astype(np.float64)
+
+
+def _moments(count: np.ndarray, mean: np.ndarray, m2: np.ndarray,
+             used: tuple[Any, np.ndarray] | None = None) -> tuple[int, float, np.ndarray, float]:
+    """``(n, mean, S_g of the used groups, total centred sum of squares)`` of one model's per-group sums
+    (``used``: :func:`_used` of ``count``, when made already)."""
+    n, overall, dev = centre(count, mean)
+    index, sizes = _used(count) if used is None else used
+    s = sizes * dev[index]  # (C,) residual sums S_g = n_g (mean_g - mean); float sizes: the doubles of the cast
+    ss = max(0.0, float(np.sum(m2[index])) + float(s @ dev[index]))
+    return n, overall, s, ss
+
+
+def _used_of(memo: dict | None, count: np.ndarray) -> tuple[Any, np.ndarray]:
+    """:func:`_used`, once per count vector in ``memo``: the pairs over the same questions then share one sizes
+    array, by which :func:`pair_rules` batches them."""
+    return _kept(memo, (count,), lambda: _used(count), "used")
+
+
+def _weights_of(memo: dict | None, count: np.ndarray, sizes: np.ndarray, n: int) -> tuple[np.ndarray, float] | None:
+    """The CR2 weights and Satterthwaite df of ``sizes`` (the non-empty groups of ``count``), once per count vector
+    in ``memo`` (every model and pair of a full table reads one); None without a memo or with one group."""
+    if memo is None or sizes.size < 2:  # one cluster: never clustered (and 1 / (1 - n/n) is no weight)
+        return None
+    return _kept(memo, (count,), lambda: cr2_weights(sizes, n), "weights")
+
+
 def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary: bool, clustered: bool,
                  confidence: float, method: str, interval: str, memo: dict | None = None,
                  in_unit: InUnit = NOT_IN_UNIT) -> Any:
@@ -71,28 +104,25 @@ def summary_from(count: np.ndarray, mean: np.ndarray, m2: np.ndarray, *, binary:
     ``clustered=False`` with several groups treats every question as independent (the groups are merged).
     ``in_unit``: whether every score lies in [0, 1] (as for :func:`summary_from_moments`).
     ``confidence`` must be checked already. ``memo`` keeps what does not depend on the confidence level,
-    adjustment or interval (the moments, the CR2 weights of each cluster-size vector, the CR2 standard errors
-    and degrees of freedom) for the next call.
+    adjustment or interval (the moments, the CR2 standard error and degrees of freedom) for the next call.
     """
     def make() -> tuple:
-        n, mu, s, ss = _moments_of(memo, count, mean, m2)
-        sizes = _used(memo, count)[1]
-        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no comparison for a known count
-        return n, mu, s, sizes, ss, None if w is None else _cr2_of(memo, (count, mean, m2), s, sizes, n, w)
+        used = _used_of(memo, count)
+        n, mu, s, ss = _moments(count, mean, m2, used)
+        w = _weights_of(memo, count, used[1], n)
+        return n, mu, s, used[1], ss, None if w is None else cr2_se_df(s, used[1], n, w)
 
     n, mu, s, sizes, ss, cr2 = _kept(memo, (count, mean, m2), make)
     return summary_from_moments(n, mu, s, sizes, ss, binary=binary, clustered=clustered, confidence=confidence,
-                                method=method, interval=interval, kept=cr2, memo=memo, in_unit=in_unit)
+                                method=method, interval=interval, kept=cr2, in_unit=in_unit)
 
 
 def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss: float, *, binary: bool,
                          clustered: bool, confidence: float, method: str, interval: str,
-                         kept: tuple[float, float] | None = None, memo: dict | None = None,
-                         in_unit: InUnit = NOT_IN_UNIT) -> Any:
+                         kept: tuple[float, float] | None = None, in_unit: InUnit = NOT_IN_UNIT) -> Any:
     """The :class:`~evalstats_core.clustering.Summary` of ``n`` scores with mean ``mu``, residual sums ``s``
     of the non-empty clusters of ``sizes`` (ignored unclustered) and centred sum of squares ``ss``
-    (``kept``: its CR2 standard error and degrees of freedom, when kept; ``memo``: where t quantiles are kept;
-    ``in_unit``: whether every score lies in [0, 1] (:class:`~evalstats_core._in_unit.InUnit`): if known to,
+    (``kept``: its CR2 standard error and degrees of freedom, when kept; ``in_unit``: whether every score lies in [0, 1] (:class:`~evalstats_core._in_unit.InUnit`): if known to,
     clustered scores that are not 0/1 take the quasi-binomial rule of
     :func:`~evalstats_core.bounded_means.bounded_mean_interval`; if known to or to be checked, unclustered ones near
     0% or 100% that of :func:`~evalstats_core.bounded_unclustered.bounded_mean_t_interval`, which checks only
@@ -122,12 +152,9 @@ def summary_from_moments(n: int, mu: float, s: np.ndarray, sizes: np.ndarray, ss
     crit = t_crit(confidence, df)
     low, high, kind = mu - crit * se, mu + crit * se, "normal"  # Miller Eq. 3 (z), or t(df)
     if interval == "auto" and method == "cr2" and binary:
-        # correct answers per cluster, and whether the clusters hold under two clusters' worth: made only where the
-        # rule reads them (at large n it reads only the second), the second once per cluster-size vector in memo
+        # correct answers per cluster: made only where the rule reads them
         wins = None if sizes is None else lambda: np.rint(s + sizes * mu)
-        few = None if sizes is None or memo is None else lambda: _kept(memo, (sizes,), lambda: few_clusters_worth(sizes),
-                                                                       "few")
-        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins, few_worth=few)
+        chosen = binary_mean_interval(mu, se, n, df, sizes, confidence=confidence, successes=wins)
         if chosen is not None:
             low, high, kind = chosen
     elif interval == "auto" and method == "cr2" and not clustered and in_unit.possible and se > 0.0:
@@ -168,15 +195,14 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
     pair rule then reads instead of rebuilding them from the sums of squares. ``m3_diff``: per group the centred
     sum of cubes of the difference (unclustered, the bounded pair rule reads their sum)."""
     def make() -> tuple:
-        n, ma, sa, ssa = _moments_of(memo, count, mean_a, m2_a)
-        _, mb, sb, ssb = _moments_of(memo, count, mean_b, m2_b)
-        used, sizes = _used(memo, count)
+        used, sizes = index = _used_of(memo, count)
+        n, ma, sa, ssa = _moments(count, mean_a, m2_a, index)
+        _, mb, sb, ssb = _moments(count, mean_b, m2_b, index)
         sd = sa - sb  # residual sums of d are linear: S_g(d) = S_g(a) - S_g(b)
         ssd = max(0.0, float(np.sum(m2_d[used])) + float(sd @ (sd / sizes))) if n else math.nan
         cov = float(np.sum(comoment[used])) + float(sa @ (sb / sizes)) if n else math.nan
-        w = _kept(memo, (count,), lambda: _weights(memo, sizes, n), "weights")  # no comparison for a known count
-        cr2 = None if w is None else (_cr2_of(memo, (count, mean_a, m2_a), sa, sizes, n, w),
-                                      _cr2_of(memo, (count, mean_b, m2_b), sb, sizes, n, w), cr2_se_df(sd, sizes, n, w))
+        w = _weights_of(memo, count, sizes, n)
+        cr2 = None if w is None else (cr2_se_df(sa, sizes, n, w), cr2_se_df(sb, sizes, n, w), cr2_se_df(sd, sizes, n, w))
         return n, (ma, mb), (sa, sb), sizes, (ssa, ssb, ssd, cov), cr2, sd
 
     arrays = (count, mean_a, mean_b, m2_a, m2_b, m2_d, comoment)
@@ -185,20 +211,20 @@ def comparison_from(count: np.ndarray, mean_a: np.ndarray, mean_b: np.ndarray, m
     def discordant() -> np.ndarray:  # 0/1: sum of d^2 per cluster = its disagreements (when the rule asks)
         def make() -> np.ndarray:
             totals = resid[0] - resid[1] + sizes * (means[0] - means[1])
-            return m2_d[_used(memo, count)[0]] + totals * totals / sizes
+            return m2_d[_used_of(memo, count)[0]] + totals * totals / sizes
 
         return _kept(memo, arrays, make, "discordant")  # kept: the pair rule keeps its clusters' part by identity
 
     def exact() -> tuple[np.ndarray, np.ndarray]:  # the two cells of the non-empty groups, as floats (kept alike)
         return _kept(memo, (count, *cells), lambda: tuple(  # type: ignore[misc]
-            np.asarray(x[_used(memo, count)[0]], dtype=np.float64) for x in cells), "cells")  # type: ignore[union-attr]
+            np.asarray(x[_used_of(memo, count)[0]], dtype=np.float64) for x in cells), "cells")  # type: ignore[union-attr]
 
     rule_reads = only is not None and clustered and paired
     return comparison_from_moments((n, n), means, resid, sizes, squares, only, paired=paired, clustered=clustered,
                                    confidence=confidence, method=method, interval=interval, kept=cr2,
                                    discordant=discordant if rule_reads and cells is None else None,
                                    cells=exact if rule_reads and cells is not None else None,
-                                   memo=memo, pending=pending, in_unit=in_unit, diff_sums=sd,
+                                   pending=pending, in_unit=in_unit, diff_sums=sd,
                                    m3_diff=None if m3_diff is None or clustered else float(np.sum(m3_diff[count > 0])))
 
 
@@ -206,7 +232,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
                             sizes: np.ndarray, squares: tuple[float, float, float, float],
                             only: tuple[int, int] | None, *, paired: bool, clustered: bool, confidence: float,
                             method: str, interval: str, kept: tuple[tuple[float, float], ...] | None = None,
-                            discordant: Any = None, memo: dict | None = None, pending: list | None = None,
+                            discordant: Any = None, pending: list | None = None,
                             in_unit: InUnit = NOT_IN_UNIT, diff_sums: np.ndarray | None = None,
                             cells: Any = None, m3_diff: float | None = None) -> Any:
     """The :class:`~evalstats_core.comparison.Comparison` of ``a - b`` from ``(n_a, n_b)``, the two means,
@@ -214,7 +240,7 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     co-moment)`` (``ss_d`` may be nan when clustered and ``only`` is None; ``ss_d`` and the co-moment are
     unused unpaired; ``kept``: the CR2 ``(se, df)`` of ``a``, ``b`` and ``a - b`` when kept; ``discordant``: per
     cluster, the questions two 0/1 models disagree on, or a function that makes them, called only when the
-    interval rule reads them; ``memo``: where t quantiles are kept; ``pending``: a list to which the arguments of
+    interval rule reads them; ``pending``: a list to which the arguments of
     the 0/1 pair rule are appended instead of solving it, ``ci_low``, ``ci_high`` and ``p_value`` left nan for
     :func:`pair_rules` to give, many pairs at once; ``in_unit``: whether every score of both lies in [0, 1]
     (:class:`~evalstats_core._in_unit.InUnit`; a check is run only near a bound), for the rule of

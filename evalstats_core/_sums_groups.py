@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["binary_moments", "binary_pair_moments", "centre", "centre_kept", "count_facts"]
+__all__ = ["binary_moments", "binary_pair_moments", "centre"]
 
 
 class _Groups:
@@ -125,24 +125,24 @@ def binary_diff_m3(only_a: np.ndarray, only_b: np.ndarray, count: np.ndarray) ->
     return np.where(count > 0, net - 3.0 * mu * disc + 2.0 * count * (mu * mu * mu), 0.0)
 
 
-# ------------------------------------------------------------------ centring, kept per memo (sums and _estimate_memo)
-def centre(count: np.ndarray, mean: np.ndarray,
-           facts: tuple[int, bool, np.ndarray, np.ndarray] | None = None) -> tuple[int, float, np.ndarray]:
+# ------------------------------------------------------------------ centring (sums and the estimators)
+def centre(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
     """``(n, overall mean, per-group deviations mean_g - overall)`` over the groups with ``count > 0``.
 
     The overall mean is taken as ``m_ref + sum n_g (m_g - m_ref) / n`` with ``m_ref`` the first group's
     mean, so equal group means give exactly that mean and deviations that are exactly 0. The deviations
-    are 0 (not nan) in empty groups; ``n = 0`` gives a nan mean. ``facts``: :func:`count_facts` of ``count``,
-    when kept (every model of a full table shares its count vector).
+    are 0 (not nan) in empty groups; ``n = 0`` gives a nan mean.
     """
     if count.shape == (1,) and count[0] > 0:  # one group (no clusters): the same doubles in Python floats
         n, ref = int(count[0]), float(mean[0])
         overall = ref + (n * (ref - ref)) / n
         return n, overall, np.array([ref - overall])
-    n, every, used, weights = count_facts(count) if facts is None else facts
+    used, n = count > 0, int(count.sum())
+    # the counts as the doubles numpy casts integer counts to for ``count @ x`` (exact below 2^53), cast once
+    weights = count if count.dtype == np.float64 else count.astype(np.float64)
     if n == 0:
         return 0, math.nan, np.zeros(count.shape)
-    if every:  # no empty group (the usual file): the same doubles without the masks
+    if used.all():  # no empty group (the usual file): the same doubles without the masks
         ref = float(mean[0])
         overall = ref + float(weights @ (mean - ref)) / n
         return n, overall, mean - overall
@@ -150,25 +150,6 @@ def centre(count: np.ndarray, mean: np.ndarray,
     ref = float(m[int(np.argmax(used))])
     overall = ref + float(weights @ (m - ref)) / n
     return n, overall, np.where(used, m - overall, 0.0)
-
-
-def count_facts(count: np.ndarray) -> tuple[int, bool, np.ndarray, np.ndarray]:
-    """``(n, whether every group is used, the mask count > 0, the counts as float64)`` of a count vector: what
-    :func:`centre` reads of it. The float counts are the doubles numpy casts integer counts to for ``count @ x``
-    (exact below 2^53; the same BLAS dot then), cast once."""
-    used = count > 0
-    return (int(count.sum()), bool(used.all()), used,
-            count if count.dtype == np.float64 else count.astype(np.float64))
-
-
-def centre_kept(memo: dict | None, count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
-    """:func:`centre`, once per ``(count, mean)`` pair of arrays in ``memo`` (a :attr:`FileSums.memo
-    <evalstats_core.sums.FileSums.memo>`; the entry holds the arrays, so an identity is never reused while kept),
-    with :func:`count_facts` once per count vector."""
-    if memo is None:
-        return centre(count, mean)
-    return _kept(memo, (count, mean),
-                 lambda: centre(count, mean, _kept(memo, (count,), lambda: count_facts(count), "count-facts")), "centre")
 
 
 def _kept(memo: dict | None, arrays: tuple[np.ndarray, ...], make: Any, tag: str = "") -> Any:

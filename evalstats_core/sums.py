@@ -20,7 +20,7 @@ clusters merges its groups exactly (:meth:`FileSums.merged`).
 
 The private modules beside this one hold the parts: the per-group kernels of :func:`file_sums` and the 0/1
 moments (:func:`binary_moments`, :func:`binary_pair_moments`) in :mod:`~evalstats_core._sums_groups`; the centring
-(:func:`centre`, :func:`centre_kept`) there too, so ``_estimate_memo`` reads it from the ground floor; the merging
+(:func:`centre`) there too, so the estimators read it from the ground floor; the merging
 algebra lives here, at the end (the (co-)moment and third-moment updates of :meth:`FileSums.merged`, after Chan,
 Golub & LeVeque 1983).
 The public names among them are importable from here.
@@ -51,8 +51,6 @@ from ._sums_groups import (
     binary_moments,
     binary_pair_moments,
     centre,
-    centre_kept,
-    count_facts,  # noqa: F401 - re-exported: its home until the merging kernels moved to _sums_groups
 )
 
 if TYPE_CHECKING:
@@ -256,8 +254,8 @@ class FileSums:
         key = ("merged-diff", k)
         if key not in self.memo:
             p = self.pair_sums[k]
-            n, _, da = centre_kept(self.memo, p.count, p.mean_model)
-            _, _, db = centre_kept(self.memo, p.count, p.mean_baseline)
+            n, _, da = centre(p.count, p.mean_model)
+            _, _, db = centre(p.count, p.mean_baseline)
             dd = da - db
             self.memo[key] = (n, _within_plus(p.m2_diff, p.count, dd, dd))
         return self.memo[key]
@@ -268,7 +266,10 @@ class FileSums:
         # shares its models' count, mean and m2 arrays, so their centring and squares are made once per model
 
         def centred(count: np.ndarray, mean: np.ndarray) -> tuple[int, float, np.ndarray]:
-            return centre_kept(self.memo, count, mean)  # shared with the clustered estimators' moments
+            key = (id(count), id(mean))  # arrays self holds: a model's centring once, whatever pairs read it
+            if key not in kept:
+                kept[key] = centre(count, mean)
+            return kept[key]
 
         def squares(m2: np.ndarray, count: np.ndarray, dev: np.ndarray) -> np.ndarray:
             key = (id(m2), id(count), id(dev))  # dev: held in kept
