@@ -33,9 +33,11 @@ import csv
 import dataclasses
 import glob as _glob
 import io
+import itertools
 import math
 import os
 import re
+import secrets
 import tempfile
 from typing import Any
 
@@ -156,7 +158,12 @@ def _folder_files(folder: str, ext: str) -> list[str]:
 def duckdb_connection(memory_limit: str | None = None, temp_directory: str | None = None,
                       threads: int | None = None) -> Any:
     """An in-process DuckDB connection with a memory limit and a spill folder (defaults: 1 GB, the system's
-    temporary folder; ``EVALSTATS_DUCKDB_MEMORY`` overrides the limit)."""
+    temporary folder; ``EVALSTATS_DUCKDB_MEMORY`` overrides the limit).
+
+    The spill goes to a folder of its own inside that folder, which DuckDB creates when it first spills and
+    removes when the connection closes: DuckDB names its spill files by block size alone
+    (``duckdb_temp_storage_S96K-0.tmp``), so two processes spilling into one folder overwrote each other's
+    blocks ("Could not read enough bytes from file", seen with two analyses at once)."""
     try:
         import duckdb  # heavy, and only for --engine duckdb
     except ImportError:  # a dependency of the package: only a broken install lacks it
@@ -164,7 +171,8 @@ def duckdb_connection(memory_limit: str | None = None, temp_directory: str | Non
 
     con = duckdb.connect(":memory:")
     con.execute(f"SET memory_limit = '{_size(memory_limit or os.environ.get('EVALSTATS_DUCKDB_MEMORY', '1GB'))}'")
-    con.execute(f"SET temp_directory = '{_path_literal(temp_directory or tempfile.gettempdir())}'")
+    spill = os.path.join(temp_directory or tempfile.gettempdir(), f"evalstats-duckdb-{os.getpid()}-{secrets.token_hex(6)}")
+    con.execute(f"SET temp_directory = '{_path_literal(spill)}'")
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     return con
@@ -238,6 +246,17 @@ class _Duck:
         """The result of ``sql`` as one numpy array per column (NULL: NaN in a number column)."""
         return {k: _unmasked(v) for k, v in self.con.execute(sql).fetchnumpy().items()}
 
+    def batches(self, sql: str, rows: int) -> Any:
+        """The result of ``sql`` as :meth:`columns`, at most ``rows`` rows at a time: kept as a numbered temporary
+        table (the engine's memory, bounded and spilled to disk, not Python's) and fetched by ranges of the number."""
+        self.keep("es_fetch", f"SELECT ROW_NUMBER() OVER () - 1 AS es_i, * FROM ({sql}) es_s")
+        try:
+            (n,), = self.run("SELECT COUNT(*) FROM es_fetch")
+            for lo in range(0, int(n), rows):
+                yield self.columns(f"SELECT * EXCLUDE (es_i) FROM es_fetch WHERE es_i >= {lo} AND es_i < {lo + rows}")
+        finally:
+            self.run("DROP TABLE IF EXISTS es_fetch")
+
     def where(self, r: int) -> str:
         if self.file_type == "csv":
             return f"row {int(r) + 2} of {os.path.basename(self.files[0])}"  # the header is line 1
@@ -245,7 +264,7 @@ class _Duck:
         return f"data row {row + 1} of {os.path.basename(self.files[k])}"
 
     def close(self) -> None:
-        for name in ("es_cells", "es_questions", "es_models"):
+        for name in ("es_cells", "es_questions", "es_models", "es_clusters"):
             self.con.execute(f"DROP TABLE IF EXISTS {name}")
 
 
@@ -284,16 +303,27 @@ class _Spark:
 
     def columns(self, sql: str) -> dict[str, np.ndarray]:
         frame = self.spark.sql(sql)
-        rows = [tuple(row) for row in frame.collect()]
-        return {name: _unmasked(np.array([row[i] for row in rows], dtype=object))
-                for i, name in enumerate(frame.columns)}
+        return _spark_columns(frame.collect(), frame.columns)
+
+    def batches(self, sql: str, rows: int) -> Any:
+        """The result of ``sql`` as :meth:`columns`, at most ``rows`` rows at a time: Spark's
+        ``toLocalIterator`` brings one partition at a time to the driver, never the whole result (``collect``)."""
+        frame = self.spark.sql(sql)
+        names, it = frame.columns, frame.toLocalIterator()
+        while chunk := list(itertools.islice(it, rows)):
+            yield _spark_columns(chunk, names)
 
     def where(self, r: int) -> str:
         return f"the row with Spark id {int(r)} of {os.path.basename(self.files[0])}"
 
     def close(self) -> None:
-        for name in ("es_cells", "es_questions", "es_models"):
+        for name in ("es_cells", "es_questions", "es_models", "es_clusters"):
             self.spark.catalog.dropTempView(name)
+
+
+def _spark_columns(rows: list, names: list[str]) -> dict[str, np.ndarray]:
+    """Spark rows as one numpy array per column (as :meth:`_Duck.columns`)."""
+    return {name: _unmasked(np.array([row[i] for row in rows], dtype=object)) for i, name in enumerate(names)}
 
 
 def _spark_path(path: str) -> str:
@@ -600,7 +630,9 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
                              f"more than the limit of {limits.max_models:,}; {Limits.how_to_raise('max_models')}")
     pivot = len(names) <= q.PIVOT_MODELS
     if pivot:  # one row per question with every model's score, straight from the rows: the pairs in one pass
-        side.keep("es_questions", q.pivot_sql(source, "es_models", len(names)))
+        if clustered:  # the clusters' labels ranked once, so the per-question grouping keeps numbers (issue 44.2)
+            side.keep("es_clusters", q.clusters_sql(source))
+        side.keep("es_questions", q.pivot_sql(source, "es_models", len(names), "es_clusters" if clustered else None))
         stats = side.run(q.pivot_stats_sql("es_questions", len(names)))[0]
         per_model = [stats[3 * j:3 * j + 3] for j in range(len(names))]
     else:
@@ -635,14 +667,20 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     if exponent:  # huge or tiny scores: every score divided by 2^exponent (exact), as the in-memory path does
         scale += f" / {float(2.0 ** exponent)!r}"
     questions = _questions(side, label)
-    clusters = side.run("SELECT c, COUNT(*), MIN(first) FROM es_questions GROUP BY c") if clustered else []
-    clusters.sort(key=lambda row: row[2])
-    g_of = {row[0]: i for i, row in enumerate(clusters)} if clustered else {"": 0}
-    sizes = np.array([row[1] for row in clusters] if clustered else [questions], dtype=np.int64)
+    if pivot and clustered:  # numbered by rank (es_clusters): placed by an array, no dict of labels (issue 44.2)
+        labels, sizes, place = _ranked_clusters(side)
+        g_of: dict = {}
+    else:
+        clusters = side.run("SELECT c, COUNT(*), MIN(first) FROM es_questions GROUP BY c") if clustered else []
+        clusters.sort(key=lambda row: row[2])
+        g_of = {row[0]: i for i, row in enumerate(clusters)} if clustered else {"": 0}
+        labels = [str(row[0]) for row in clusters]
+        sizes = np.array([row[1] for row in clusters] if clustered else [questions], dtype=np.int64)
+        place = _placer(g_of)
     m_of = {str(row[0]): j for j, row in enumerate(found)}
     if pivot:
         complete = all(int(row[2]) == questions for row in found)  # every model answered every question
-        models, acc, partial = _from_pivot(side, len(names), clustered, g_of, scale, complete)
+        models, acc, partial = _from_pivot(side, len(names), clustered, place, len(sizes), scale, complete)
         k_rows = [(names[int(j)], k, n) for j, k, n in side.run(q.pivot_k_sql("es_questions", len(names)))]
     else:
         models = _model_rows(side, q.model_sql("es_cells", scale, clustered), m_of, g_of)
@@ -658,7 +696,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
                                     np.array([k for k, _ in ks], dtype=np.int64),
                                     np.array([n for _, n in ks], dtype=np.int64),
                                     math.ldexp(r["lo"], exponent), math.ldexp(r["hi"], exponent)))  # unscaled
-    pairs = _finish_pairs(acc, names, len(g_of), model_sums)
+    pairs = _finish_pairs(acc, names, len(sizes), model_sums)
     answered = [int(k) for _, k, n in k_rows if n]
     if answered and max(answered) > 1:  # runs averaged: the reader's note, from the whole file's k histogram
         notes.append(resamples_note(min(answered), max(answered)))
@@ -670,7 +708,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
                  "never entered Python)")
     lay = records.layout
     return FileSums(
-        name=label, models=tuple(names), clusters=tuple(str(row[0]) for row in clusters) if clustered else None,
+        name=label, models=tuple(names), clusters=tuple(labels) if clustered else None,
         cluster_col=records.cluster_name if clustered else None, cluster_sizes=sizes,
         score_kind="binary" if binary else "continuous", n_questions=int(questions), exponent=int(exponent),
         model_sums=tuple(model_sums), pair_sums=tuple(PairSums(**p) for p in pairs), format=lay["format"],
@@ -806,18 +844,35 @@ def _joined_pairs(side: Any, sql: str, m_of: dict, g_of: dict) -> dict:
     return acc
 
 
-def _from_pivot(side: Any, n_models: int, clustered: bool, g_of: dict, scale: str,
+def _ranked_clusters(side: Any) -> tuple[list[str], np.ndarray, Any]:
+    """The clusters of the pivot (``es_questions``, numbered ``ci`` by :func:`~evalstats_core.engine_sql.clusters_sql`)
+    in the order they first appear: their labels, sizes, and a function placing fetched ranks at their index."""
+    v = side.columns("SELECT z.c AS c, a.n AS n, a.f AS f, a.ci AS ci FROM (SELECT ci, COUNT(*) AS n, MIN(first) AS f "
+                     "FROM es_questions GROUP BY ci) a JOIN es_clusters z ON a.ci = z.ci")
+    order = np.argsort(v["f"], kind="stable")
+    ranks = v["ci"][order].astype(np.int64)
+    index = np.zeros(int(ranks.max()) + 1 if len(ranks) else 1, dtype=np.int64)
+    index[ranks] = np.arange(len(ranks))
+    return [str(c) for c in v["c"][order].tolist()], v["n"][order].astype(np.int64), \
+        lambda g: index[np.asarray(g).astype(np.int64)]
+
+
+def _placer(g_of: dict) -> Any:
+    """A function placing fetched cluster labels at their index in ``g_of``."""
+    return lambda g: np.fromiter((g_of[c] for c in g.tolist()), dtype=np.int64, count=len(g))
+
+
+def _from_pivot(side: Any, n_models: int, clustered: bool, place: Any, g: int, scale: str,
                 complete: bool = False) -> tuple[list[dict], dict, int]:
     """Every model's and pair's sums per cluster from one pass over the pivot (``es_questions``), fetched as one
-    array per column, :data:`FETCH_ROWS` clusters at a time (:func:`_batches`), and placed by cluster index (no
-    Python loop over clusters)."""
-    sql, _ = q.pivot_sums_sql("es_questions", n_models, clustered, scale, complete)
-    g = len(g_of)
+    array per column, :data:`FETCH_ROWS` clusters at a time (:func:`_batches`), and placed by cluster index
+    (``place``, no Python loop over clusters; ``g`` clusters)."""
+    sql, _ = q.pivot_sums_sql("es_questions", n_models, clustered, scale, complete, key="ci")
     models = [{**_empty(g), "lo": math.nan, "hi": math.nan, "n": 0} for _ in range(n_models)]
     acc: dict[tuple[int, int], dict] = {(j, i): _new_pair(g) for j in range(n_models) for i in range(j)}
     partial = 0
     for v in _batches(side, sql):
-        x = np.fromiter((g_of[c] for c in v["g"].tolist()), dtype=np.int64, count=len(v["g"]))
+        x = place(v["g"])
         for j, r in enumerate(models):
             n = v[f"n_{j}"].astype(np.int64)
             has = n > 0
@@ -849,19 +904,9 @@ FETCH_ROWS = 1 << 17
 
 
 def _batches(side: Any, sql: str) -> Any:
-    """The result of ``sql`` as dicts of one array per column (``side.columns``), at most :data:`FETCH_ROWS` rows
-    each: on DuckDB kept as a numbered temporary table (the engine's memory, bounded and spilled to disk, not
-    Python's) and fetched by ranges of the number; on Spark in one fetch."""
-    if side.dialect is not q.DUCKDB:
-        yield side.columns(sql)
-        return
-    side.keep("es_fetch", f"SELECT ROW_NUMBER() OVER () - 1 AS es_i, * FROM ({sql}) es_s")
-    try:
-        (n,), = side.run("SELECT COUNT(*) FROM es_fetch")
-        for lo in range(0, int(n), FETCH_ROWS):
-            yield side.columns(f"SELECT * EXCLUDE (es_i) FROM es_fetch WHERE es_i >= {lo} AND es_i < {lo + FETCH_ROWS}")
-    finally:
-        side.run("DROP TABLE IF EXISTS es_fetch")
+    """The result of ``sql`` as dicts of one array per column, at most :data:`FETCH_ROWS` rows each
+    (``side.batches``: DuckDB through a numbered temporary table, Spark one partition at a time)."""
+    return side.batches(sql, FETCH_ROWS)
 
 
 def _finish_pairs(acc: dict, names: list[str], g: int, model_sums: list) -> list[dict]:

@@ -26,7 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["Dialect", "DUCKDB", "SPARK", "source_sql", "cells_sql", "question_sql", "model_sql", "k_sql",
-           "pair_sql", "rows_sql", "models_sql", "pivot_sql", "pivot_stats_sql", "pivot_k_sql", "pivot_sums_sql",
+           "pair_sql", "rows_sql", "models_sql", "clusters_sql", "pivot_sql", "pivot_stats_sql", "pivot_k_sql",
+           "pivot_sums_sql",
            "PIVOT_MODELS", "kind_of", "runs_sql", "scores_sql", "RUN_ID", "DECIMAL", "FAILS", "MISSING", "TRUE_WORDS", "FALSE_WORDS"]
 
 #: Words read as a missing value, true (1) and false (0): the in-memory reader's (``_records``).
@@ -244,15 +245,33 @@ def models_sql(rows: str, wide: bool) -> str:
     return f"SELECT x.*, ROW_NUMBER() OVER (ORDER BY {order}) - 1 AS j FROM {rows} x"
 
 
-def pivot_sql(source: str, models: str, n_models: int) -> str:
+def clusters_sql(source: str) -> str:
+    """Every cluster label of ``source`` (:func:`source_sql`) with its rank ``ci`` in the labels' order, for
+    :func:`pivot_sql`."""
+    return (f"SELECT c, ROW_NUMBER() OVER (ORDER BY c) AS ci FROM (SELECT DISTINCT c FROM ({source}) x "
+            "WHERE c IS NOT NULL) d")
+
+
+def pivot_sql(source: str, models: str, n_models: int, clusters: str | None = None) -> str:
     """One row per question, straight from the rows (one grouping, no per-(question, model) table): its cluster
     (lowest and highest label), where it first appears, and per model ``j`` its answers ``k<j>`` and score
-    ``s<j>``, the mean of its runs (NULL where the model did not answer)."""
+    ``s<j>``, the mean of its runs (NULL where the model did not answer).
+
+    ``clusters`` (:func:`clusters_sql`'s table): the lowest and highest label found as the lowest and highest
+    rank and named after the grouping, the lowest rank kept as ``ci`` (issue 44.2: a smallest and a largest
+    string per question are string states DuckDB holds outside its memory limit; with them 6e7 rows of 750,000
+    string-id clusters passed 5 GB)."""
     cols = ", ".join(f"COUNT(CASE WHEN y.j = {j} THEN x.s END) AS k{j}, "
                      f"SUM(CASE WHEN y.j = {j} THEN x.s END) / COUNT(CASE WHEN y.j = {j} THEN x.s END) AS s{j}"
                      for j in range(n_models))
-    return (f"SELECT x.q AS q, MIN(x.c) AS c, MAX(x.c) AS c_max, MIN(x.r) AS first, {cols} "
-            f"FROM ({source}) x JOIN {models} y ON x.m = y.m GROUP BY x.q")
+    if clusters is None:
+        return (f"SELECT x.q AS q, MIN(x.c) AS c, MAX(x.c) AS c_max, MIN(x.r) AS first, {cols} "
+                f"FROM ({source}) x JOIN {models} y ON x.m = y.m GROUP BY x.q")
+    named = ", ".join(f"p.k{j} AS k{j}, p.s{j} AS s{j}" for j in range(n_models))
+    return (f"SELECT p.q AS q, z.c AS c, w.c AS c_max, p.first AS first, {named}, p.ci AS ci FROM ("
+            f"SELECT x.q AS q, MIN(u.ci) AS ci, MAX(u.ci) AS ci_max, MIN(x.r) AS first, {cols} "
+            f"FROM ({source}) x JOIN {models} y ON x.m = y.m LEFT JOIN {clusters} u ON x.c = u.c GROUP BY x.q) p "
+            f"LEFT JOIN {clusters} z ON p.ci = z.ci LEFT JOIN {clusters} w ON p.ci_max = w.ci")
 
 
 def pivot_stats_sql(pivot: str, n_models: int) -> str:
@@ -267,13 +286,14 @@ def pivot_k_sql(pivot: str, n_models: int) -> str:
 
 
 def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "",
-                   complete: bool = False) -> tuple[str, list[str]]:
+                   complete: bool = False, key: str = "c") -> tuple[str, list[str]]:
     """Per cluster, in one pass over the pivot: every model's fields of ``ModelSums`` and every pair's of
     ``PairSums`` (``j > i``: model ``j`` minus baseline ``i``, on the questions both answered); with the names
     of the columns (``n_0``, ``mean_0`` ..., ``count_1_0`` ...) and the questions some model left out; ``scale``
     as in :func:`model_sql`. ``complete``: every model answered every question, so a pair's shared questions are
     all of them and its count, means and m2 are the models' own aggregates, written identically (the engine
-    computes an aggregate written twice once; no per-pair CASE)."""
+    computes an aggregate written twice once; no per-pair CASE). ``key``: the pivot's column naming the cluster
+    (``ci``: the cluster's rank, a number, where :func:`pivot_sql` was given the clusters)."""
     exprs: list[tuple[str, str]] = []
     s = [f"(s{j}{scale})" for j in range(n_models)]
     for j in range(n_models):
@@ -298,7 +318,7 @@ def pivot_sums_sql(pivot: str, n_models: int, clustered: bool, scale: str = "",
                       (f"s3_diff_{k}", f"SUM(({a} - {b}) * ({a} - {b}) * ({a} - {b}))")]
     some = " OR ".join(f"s{j} IS NULL" for j in range(n_models))
     exprs.append(("partial", f"SUM(CASE WHEN {some} THEN 1 ELSE 0 END)"))
-    g = "c" if clustered else "''"
+    g = key if clustered else "''"
     names = ["g"] + [name for name, _ in exprs]
     body = ", ".join(f"{sql} AS {name}" for name, sql in exprs)
     return f"SELECT {g} AS g, {body} FROM {pivot} GROUP BY {g}", names

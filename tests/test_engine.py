@@ -339,9 +339,9 @@ def test_every_model_answered_every_question_takes_the_lighter_pairs(tmp_path, m
     seen = []
     general = engine_sql.pivot_sums_sql
 
-    def spy(pivot, n_models, clustered, scale, complete):
+    def spy(pivot, n_models, clustered, scale, complete, **key):
         seen.append(complete)
-        return general(pivot, n_models, clustered, scale, complete)
+        return general(pivot, n_models, clustered, scale, complete, **key)
 
     monkeypatch.setattr(engine_sql, "pivot_sums_sql", spy)
     frame = synthetic(5, clustered=clustered, kind=kind)
@@ -350,7 +350,7 @@ def test_every_model_answered_every_question_takes_the_lighter_pairs(tmp_path, m
     frame[frame["question"].map(everyone)].to_parquet(path, index=False)
     assert_same_sums(path)
     assert seen == [True]
-    monkeypatch.setattr(engine_sql, "pivot_sums_sql", lambda *args: general(*args[:4], complete=False))
+    monkeypatch.setattr(engine_sql, "pivot_sums_sql", lambda *args, **key: general(*args[:4], complete=False, **key))
     assert differences(sums_of(str(path)), file_sums(question_scores(load(str(path))))) == []
 
 

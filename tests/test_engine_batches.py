@@ -77,3 +77,36 @@ def test_batched_sums_and_analysis_equal_one_fetch(files, name, rows, monkeypatc
     assert sum("es_fetch" in s for s in fetched) > 2  # the batching path ran, in several fetches
     assert _same(batched_sums, whole_sums) == []
     assert repr(batched) == repr(whole)
+
+
+def test_the_pivot_groups_clusters_by_their_rank(files, monkeypatch):
+    """Issue 44.2: the per-question grouping keeps no smallest/largest label string (DuckDB holds those states
+    outside its memory limit: 6e7 rows of 750,000 string-id clusters passed 5 GB), and the per-cluster sums group
+    by the cluster's rank; the labels, their order and sizes are the in-memory reader's."""
+    from evalstats_core.data import load, question_scores
+    from evalstats_core.sums import file_sums
+
+    kept = {}
+    original = engine._Duck.keep
+
+    def spy(self, name, sql):
+        kept[name] = sql
+        return original(self, name, sql)
+
+    monkeypatch.setattr(engine._Duck, "keep", spy)
+    path = str(files["clustered"])
+    got = sums_of(path, connection=_one_thread())
+    assert "MIN(x.c)" not in kept["es_questions"] and "MIN(u.ci)" in kept["es_questions"]
+    assert "GROUP BY ci" in kept["es_fetch"]
+    memory = file_sums(question_scores(load(path)))
+    assert got.clusters == memory.clusters and np.array_equal(got.cluster_sizes, memory.cluster_sizes)
+    assert sorted(got.clusters) != list(got.clusters)  # first-appearance order, not the ranks' order
+
+
+def test_each_connection_spills_to_a_folder_of_its_own(tmp_path):
+    """Two connections never share DuckDB's spill files (named by block size alone, so two processes spilling into
+    one folder overwrote each other's blocks)."""
+    a, b = duckdb_connection(temp_directory=str(tmp_path)), duckdb_connection(temp_directory=str(tmp_path))
+    folders = [c.execute("SELECT current_setting('temp_directory')").fetchone()[0] for c in (a, b)]
+    assert folders[0] != folders[1]
+    assert all(f.startswith(str(tmp_path) + "/evalstats-duckdb-") for f in folders)

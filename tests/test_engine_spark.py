@@ -124,3 +124,30 @@ def test_spark_reads_a_file_by_its_literal_name_never_as_a_pattern(spark, tmp_pa
         _models_file(tmp_path / name, models)
     for name, models in (("run[1].csv", ("C", "D")), ("x{1,2}.csv", ("G", "H")), ("*.csv", ("I", "J"))):
         assert sums_of(str(tmp_path / name), engine="spark", spark=spark).models == models, name
+
+
+def test_spark_fetches_per_cluster_sums_in_batches(spark, tmp_path, monkeypatch):
+    """Issue 44.2 on Spark: the per-cluster sums come to the driver FETCH_ROWS rows at a time through
+    ``toLocalIterator`` (never one ``collect`` of them all), and the sums equal one batch's, bit for bit."""
+    from test_engine_batches import _same
+
+    from evalstats_core import engine
+
+    path = tmp_path / "clustered.parquet"
+    synthetic(11, clustered=True, kind="binary", n_q=150, models=3).to_parquet(path, index=False)
+    whole = sums_of(str(path), engine="spark", spark=spark)
+    assert len(whole.clusters) > 9
+    chunks = []
+    original = engine._Spark.batches
+
+    def counted(self, sql, rows):
+        for v in original(self, sql, rows):
+            chunks.append(len(v["g"]))
+            yield v
+
+    monkeypatch.setattr(engine, "FETCH_ROWS", 3)
+    monkeypatch.setattr(engine._Spark, "batches", counted)
+    batched = sums_of(str(path), engine="spark", spark=spark)
+    assert max(chunks) == 3 and sum(chunks) == len(whole.clusters)
+    assert _same(batched, whole) == []
+    assert differences(file_sums(question_scores(load(str(path)))), batched) == []
