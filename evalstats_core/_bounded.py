@@ -173,6 +173,9 @@ def parse_json(data: bytes | str, label: str, what: str = "JSON", limits: Limits
     except json.JSONDecodeError as exc:
         raise EvalStatsError(f"{label} is not valid {what}: {exc.msg} at line {exc.lineno}, column {exc.colno}; "
                              "give the file the harness wrote, unchanged") from None
+    except ValueError:  # an integer of more than 4,300 digits (Python's int_max_str_digits), issue 46
+        raise EvalStatsError(f"{label} holds a number too long to read (over 4,300 digits); no harness writes that: "
+                             "give the log the harness wrote") from None
     except RecursionError:  # a belt over the depth check above
         raise EvalStatsError(f"{label} nests {what} too deeply to read; give the log the harness wrote") from None
 

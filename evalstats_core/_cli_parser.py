@@ -97,7 +97,7 @@ def _bounded(flag: str, cast: type, ok, rule: str, example: str):
 
 _confidence = _bounded("confidence", float, lambda v: 0.0 < v < 1.0, "between 0 and 1", "0.95")
 _n_boot = _bounded("--n-boot", int, lambda v: 99 <= v <= 1_000_000, "between 99 and 1000000", "9999")
-_seed = _bounded("--seed", int, lambda v: 0 <= v < 2**63, "a non-negative whole number", "0")
+_seed = _bounded("--seed", int, lambda v: 0 <= v < 2**63, "a whole number from 0 to 2**63 - 1", "0")
 def _margin(text: str) -> str:
     """``--margin`` as written (``2pt``, ``2%``, ``0.02``): its syntax checked here, its scale by the gate."""
     from .gating import parse_margin  # gating (numpy and the statistics): only when --margin is given

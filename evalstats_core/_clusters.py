@@ -67,6 +67,9 @@ def scores_1d(values: Any, name: str) -> tuple[np.ndarray, float]:
 
 def float_scores(values: Any, name: str) -> np.ndarray:
     """``values`` as a one-dimensional float64 array (a view, not a copy, of float64 input)."""
+    if np.iscomplexobj(values):  # float64 would drop the imaginary part without a word (issue 46)
+        raise EvalStatsError(f"{name} are complex numbers; scores must be real numbers: pass their real part "
+                             "(or their magnitude) yourself")
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:

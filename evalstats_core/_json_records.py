@@ -81,6 +81,9 @@ def _parse(data: bytes, label: str, limits: Limits) -> list[Any]:
                                      "model and a score") from None
             raise EvalStatsError(f"{label} is not JSON Lines: line {number} is not one JSON object ({exc.msg}, "
                                  f"column {exc.colno}); give one object per line") from None
+        except ValueError:  # an integer of more than 4,300 digits (Python's int_max_str_digits), issue 46
+            raise EvalStatsError(f"line {number} of {label} holds a number too long to read (over 4,300 digits); "
+                                 "scores must be ordinary numbers: fix that line") from None
     return records
 
 

@@ -65,6 +65,7 @@ Imports neither pyarrow nor pandas at module level: they are imported where a fi
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import io
 import json
@@ -72,7 +73,7 @@ import os
 import re
 import stat
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -309,22 +310,41 @@ def _lines_of(text: str) -> Any:
         start = end
 
 
+@contextlib.contextmanager
+def _any_field_size() -> Iterator[None]:
+    """Python's csv module refuses a field over 128 kB (``csv.Error``), which Arrow reads; on the error paths that
+    re-scan a file with it (a row's line number, a ragged row) the limit is lifted for the scan (issue 46: a 3 MB
+    score ended in "unexpected Error: field larger than field limit")."""
+    old = csv.field_size_limit()
+    csv.field_size_limit(2**31 - 1)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(old)
+
+
 def _line_of_record(text: str, delimiter: str, index: int) -> int:
     """1-based file line where data record ``index`` (0-based, blank lines skipped) starts."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)  # error path only: a plain scan
-    next(reader, None)
-    count, previous = -1, reader.line_num
-    for record in reader:
-        if record:
-            count += 1
-            if count == index:
-                return previous + 1
-        previous = reader.line_num
-    return previous + 1
+    with _any_field_size():
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)  # error path only: a plain scan
+        next(reader, None)
+        count, previous = -1, reader.line_num
+        for record in reader:
+            if record:
+                count += 1
+                if count == index:
+                    return previous + 1
+            previous = reader.line_num
+        return previous + 1
 
 
 def _ragged(text: str, delimiter: str, width: int, label: str) -> EvalStatsError | None:
     """The first line whose number of fields differs from the header's, as an error (or None)."""
+    with _any_field_size():
+        return _first_ragged(text, delimiter, width, label)
+
+
+def _first_ragged(text: str, delimiter: str, width: int, label: str) -> EvalStatsError | None:
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     next(reader, None)
     previous = reader.line_num

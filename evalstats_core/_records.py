@@ -34,6 +34,7 @@ Imports neither pandas nor pyarrow at module level: the small-CSV reader's path 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import RUNS_IN_IDS, EvalStatsError, Note
+from .escape import elide
 from .flags import reading_flags
 from .limits import Limits, estimate
 
@@ -53,7 +55,7 @@ __all__ = ["Records", "from_columns", "concat", "CLUSTERED_ON", "FOUND_CLUSTERS"
            "role_notes", "score_values", "tidy_frame", "unread_clusters", "wide_cells", "wide_notes", "chunks",
            "cell_counts", "cell_sums", "scatter", "per_model_max", "per_model_any", "question_col_looks_like_scores",
            "scores_in_question_col", "runs_in_ids", "runs_warning", "check_wide_budget", "repeated", "scales",
-           "factorize", "resamples_note", "validate", "same_questions", "Dataset"]
+           "factorize", "resamples_note", "validate", "same_questions", "Dataset", "look_alike"]
 
 
 # ------------------------------------------------------------ the reader protocol: Records, built and joined
@@ -251,6 +253,18 @@ def _find(header: list[str], wanted: str | None, role: str, label: str, taken: s
     return None
 
 
+def _not_found(role: str, header: list[str], owner: dict[int, str], label: str) -> str:
+    """Why no column was found for ``role``: none has one of its names, or the one that has is already given
+    another role (issue 46: ``question_col='score'`` said "could not find the score column ...; name it 'score'")."""
+    normed = [_norm(h) for h in header]
+    held = next((i for synonym in _SYNONYMS[role] for i, h in enumerate(normed) if h == synonym and i in owner), None)
+    if held is not None:
+        return (f"no {role} column is left in {label}: column '{header[held]}' would be it, but it is given as "
+                f"{owner[held]}; choose the {role} column with {role}_col=, or give that role another column")
+    return (f"could not find the {role} column in {label} (columns: {', '.join(repr(h) for h in header)}); "
+            f"name it '{role}' or choose it with {role}_col=")
+
+
 def unique_names(header: list[str], label: str) -> None:
     """Refuse two columns whose names are one name (trimmed, any case, space or hyphen for underscore): which
     one a role means would be a guess. The in-memory reader and the SQL engines (on the file's own header, before
@@ -280,6 +294,7 @@ def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None],
                                  f"{', '.join(repr(h) for h in header[:50])}")
         taken.update(hit)
     ignored_given = set(taken)
+    owner = dict.fromkeys(taken, "a column to ignore")
     roles: dict[str, Any] = {}
     for role in ("question", "cluster", "model", "score"):
         if role in ("model", "score") and fmt == "wide":
@@ -289,18 +304,15 @@ def find_roles(header: list[str], fmt: str | None, given: dict[str, str | None],
         idx = _find(header, given[role], role, label, taken)
         if idx is not None:
             taken.add(idx)
+            owner[idx] = f"the {role} column"
         roles[role] = idx
     if roles["question"] is None:
-        raise EvalStatsError(
-            f"could not find the question column in {label} (columns: {', '.join(repr(h) for h in header)}); "
-            "name it 'question' or choose it with question_col=")
+        raise EvalStatsError(_not_found("question", header, owner, label))
     long_form = fmt == "long" or (fmt is None and roles.get("model") is not None)
     if long_form:
         for role in ("model", "score"):
             if roles.get(role) is None:
-                raise EvalStatsError(
-                    f"could not find the {role} column in {label} (columns: {', '.join(repr(h) for h in header)}); "
-                    f"name it '{role}' or choose it with {role}_col=")
+                raise EvalStatsError(_not_found(role, header, owner, label))
         roles["models"] = []
     else:
         roles["model"] = roles["score"] = None
@@ -470,18 +482,19 @@ def score_values(col: pa.ChunkedArray, header: str, where: Callable[[int], str],
         bad = np.isnan(values) & ~missing
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise EvalStatsError(f"{where(i)} has score {text.iloc[i]!r} in column '{header}'; {_SCORE_FIX}{hint}")
+            raise EvalStatsError(f"{where(i)} has score {elide(repr(text.iloc[i]))} in column '{header}'; "
+                                 f"{_SCORE_FIX}{hint}")  # elided: a 3 MB cell is not a 3 MB message (issue 46)
     inf = np.isinf(values)
     if inf.any():
         i = int(np.flatnonzero(inf)[0])
         shown = float(values[i]) if isinstance(col, Scores) else col[i].as_py()
-        raise EvalStatsError(f"{where(i)} has score '{shown}' in column '{header}'; scores must be "
+        raise EvalStatsError(f"{where(i)} has score '{elide(shown)}' in column '{header}'; scores must be "
                              "finite numbers: fix or delete that row")
     if not missing_ok:
         nan = np.isnan(values)
         if nan.any():
             i = int(np.flatnonzero(nan)[0])
-            shown = "empty or NaN" if text is None or not str(text.iloc[i]).strip() else repr(text.iloc[i])
+            shown = "empty or NaN" if text is None or not str(text.iloc[i]).strip() else elide(repr(text.iloc[i]))
             raise EvalStatsError(f"{where(i)} has no score in column '{header}' ({shown}); every row needs a "
                                  f"score ({_SCORE_FIX}): fill it in or delete the row")
     return values, worded
@@ -879,6 +892,41 @@ _SCALES = ((1.0, "0 to 1"), (10.0, "up to 10"), (100.0, "up to 100"))
 HUNDRED_NOTE = "every score is 0 or 100: read as binary 0/1 (100 = right), shown in percent"
 
 
+#: The most orders of magnitude between two models' largest scores that one scale holds: the statistics put every
+#: score on one scale (divided by a power of two, exact) and sum squares and cubes of its deviations, which fall
+#: below the smallest float for a model 10^100 times smaller than another (issue 46: a model of scores near 1e-200
+#: beside a 0/1 model, or a 0/1 model beside one near 1e200, was given a standard error of 0 and no interval).
+SCALE_SPAN = 100
+
+
+def _one_float_scale(top: np.ndarray, m_labels: pd.Index, label: str) -> None:
+    """Refuse models whose largest scores are more than 10^:data:`SCALE_SPAN` apart (whatever ``mixed_scales``)."""
+    j = np.flatnonzero(top > 0.0)
+    if j.size < 2:
+        return
+    exponents = np.log10(top[j])
+    hi, lo = j[int(np.argmax(exponents))], j[int(np.argmin(exponents))]
+    if exponents.max() - exponents.min() > SCALE_SPAN:
+        raise EvalStatsError(
+            f"the models of {label} differ in size by more than 10^{SCALE_SPAN}: '{elide(m_labels[hi])}' scores up "
+            f"to {top[hi]:.3g}, '{elide(m_labels[lo])}' only up to {top[lo]:.3g}; on one scale the smaller model's "
+            "spread falls below what a floating-point number holds (its standard error would read 0): rescale the "
+            "scores so that every model is on one scale, or analyze those models apart")
+
+
+def look_alike(names: Any, label: str) -> None:
+    """Refuse two model names that print the same: one text in two Unicode normalizations ('é' as one character,
+    or 'e' and a combining accent), which a report would show as one model compared with itself (issue 46)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = unicodedata.normalize("NFC", str(name))
+        if seen.setdefault(key, str(name)) != str(name):
+            a, b = (elide(n).encode("unicode_escape").decode("ascii") for n in (seen[key], str(name)))
+            raise EvalStatsError(f"{label} has two model names that look the same, '{elide(key)}' written two ways "
+                                 f"('{a}' and '{b}': an accented letter as one character or as a letter and a "
+                                 "combining accent); write the name one way throughout, or rename one model")
+
+
 def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: str, mixed: str, notes: list[str],
             warnings: list[str], *, wide: bool) -> tuple[np.ndarray, bool]:
     """Each model's scale; mixed scales are an error naming the models; binary 0/100 is read as 0/1.
@@ -897,6 +945,7 @@ def scales(score: np.ndarray, m_codes: np.ndarray, m_labels: pd.Index, label: st
         magnitude[top <= bound] = bound
     magnitude[~off0100 & off01] = 100.0  # binary 0/100
     magnitude[top == 0.0] = np.nan  # every score 0: fits any scale
+    _one_float_scale(top, m_labels, label)
     kinds = distinct(magnitude[~np.isnan(magnitude)])
     if kinds.size > 1:
         def said(bound: float) -> str:
@@ -963,6 +1012,7 @@ def validate(records: Records, options: dict[str, Any]) -> dict[str, Any]:
     if n_q < 2:
         raise EvalStatsError(f"{label} has only {n_q} question ('{q_labels[0]}'); the statistics need at least two "
                              "questions (and a few hundred for trustworthy intervals)")
+    look_alike(m_labels, label)
     counts = cell_counts(q_codes, m_codes, n_q, n_m)  # (n_q, n_m), a chunk of rows at a time (issue 25)
     for j in np.flatnonzero((counts > 0).sum(axis=0) < 2):
         raise EvalStatsError(f"model '{m_labels[j]}' has a score for only one question in {label}; every model "

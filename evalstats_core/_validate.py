@@ -30,6 +30,9 @@ __all__ = [
 
 def as_scores(values: Any, name: str = "scores", *, min_n: int = 1) -> np.ndarray:
     """Return ``values`` as a 1-D float64 array, rejecting NaN/inf, non-numeric and too-short input."""
+    if np.iscomplexobj(values):  # float64 would drop the imaginary part without a word (issue 46)
+        raise EvalStatsError(f"{name} are complex numbers; scores must be real numbers: pass their real part "
+                             "(or their magnitude) yourself")
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:

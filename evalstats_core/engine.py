@@ -51,6 +51,7 @@ from ._clusters import rescale_exponent
 from ._read import _check_regular, opened_arrow, read_table
 from ._records import (
     CLUSTERED_ON,
+    look_alike,
     resamples_note,
     runs_warning,
     scales,
@@ -625,6 +626,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     _check_rows(side, roles, records, rows)
     rows.sort(key=lambda row: row[1])
     names = [roles["models"][int(row[0])] if wide else str(row[0]) for row in rows]
+    look_alike(names, label)
     if len(names) > limits.max_models:
         raise EvalStatsError(f"{label} has {len(names):,} distinct values in its model column '{roles['model']}', "
                              f"more than the limit of {limits.max_models:,}; {Limits.how_to_raise('max_models')}")

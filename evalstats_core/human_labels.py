@@ -21,13 +21,17 @@ from __future__ import annotations
 
 import csv
 import io
+import lzma
 import math
+import zlib
 from typing import Any
 
 import numpy as np
 
+from ._bounded import Budget, decompress
 from ._read import open_regular
 from ._records import HUNDRED_NOTE, unique_names
+from ._sniff import compression
 from .errors import EvalStatsError
 
 __all__ = ["HUMAN_NAMES", "MAX_LABEL_BYTES", "NotLabels", "detect_human_col", "parse_labels", "check_scale", "human_matrix",
@@ -226,7 +230,17 @@ def read_labels_bytes(source: Any, name: str) -> bytes:
     if len(raw) > MAX_LABEL_BYTES:
         raise EvalStatsError(f"{name}: the labels file is larger than the limit of {limit} ({MAX_LABEL_BYTES:,} "
                              "bytes); keep only the labelled rows (question, model, label), or split the labels")
-    return raw
+    kind = compression(raw)
+    if kind is None:
+        return raw
+    try:  # compressed as the results may be (issue 46: a .csv.gz was "cannot be read as a CSV ('utf-8' codec...)")
+        return decompress(raw, kind, Budget(MAX_LABEL_BYTES, name, MAX_LABEL_BYTES))
+    except EvalStatsError:  # past the limit, however much it declares
+        raise EvalStatsError(f"{name}: the labels file decompresses to more than the limit of {limit}; keep only "
+                             "the labelled rows (question, model, label), or split the labels") from None
+    except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
+        raise EvalStatsError(f"{name}: looks {kind}-compressed but could not be decompressed ({exc}); decompress "
+                             "it yourself and give the CSV inside") from None
 
 
 def labels_file_matrix(source: Any, table: Any, name: str = "labels file", *,

@@ -382,6 +382,11 @@ def load_battles(paths: Iterable[str], *, baseline: str | None = None, strong_we
     """The battles of one or more pairwise files on disk (compressed too), joined (each at most ``limits.max_bytes``,
     after decompression; at most ``max_models`` models in all)."""
     limits = limits or Limits()
+    if isinstance(paths, bytes | bytearray):
+        raise EvalStatsError("load_battles reads files on disk: give it a list of paths, or give a file's bytes to "
+                             "read_battles(data, name)")
+    if isinstance(paths, str | os.PathLike):  # one path, not its characters (issue 46: "file 'b' does not exist")
+        paths = [paths]
     parts = []
     for path in map(str, paths):
         with open_regular(path, "give a pairwise file (CSV, JSON or JSONL)") as fh:
