@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalstats_core import examples
-from evalstats_core._argv import expand_examples, missing_file
+from evalstats_core.cli import expand_examples, missing_file
 from evalstats_core.errors import EvalStatsError
 
 ROOT = Path(__file__).resolve().parent.parent
