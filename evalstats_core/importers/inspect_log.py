@@ -33,6 +33,8 @@ _CLUSTER_KEYS = ("subject", "category", "group", "source", "cluster")
 
 def value_to_score(value: Any) -> float | None:
     """Inspect's value as a number (None when it has none, e.g. a dict value)."""
+    if type(value) is str and value in _LETTERS:  # C/P/I/N as Inspect writes them
+        return _LETTERS[value]
     if isinstance(value, bool):
         return float(value)
     if isinstance(value, int | float):
@@ -57,15 +59,20 @@ def value_to_score(value: Any) -> float | None:
 _META_COLUMNS = 20
 
 
-def metadata_keys(samples: list[dict]) -> list[str]:
-    """The metadata keys every sample has with a scalar value (text, number or bool), in first-seen order."""
+def _metadata(samples: list[dict]) -> list[dict]:
+    """Each sample's ``metadata`` (an empty dict where it has none or it is no object)."""
+    return [m if isinstance(m := s.get("metadata"), dict) else {} for s in samples]
+
+
+def metadata_keys(samples: list[dict], metadata: list[dict] | None = None) -> list[str]:
+    """The metadata keys every sample has with a scalar value (text, number or bool), in first-seen order
+    (``metadata``: :func:`_metadata` of the samples, when the caller has it)."""
     if not samples:
         return []
     scalar = (str, int, float, bool)
-    def md(s: dict) -> dict:
-        return s.get("metadata") if isinstance(s.get("metadata"), dict) else {}
-    first = [str(k) for k, v in md(samples[0]).items() if isinstance(v, scalar)]
-    return [k for k in first if all(isinstance(md(s).get(k), scalar) for s in samples)]
+    mds = _metadata(samples) if metadata is None else metadata
+    first = [str(k) for k, v in mds[0].items() if isinstance(v, scalar)]
+    return [k for k in first if all(isinstance(m.get(k), scalar) for m in mds)]
 
 
 def _sample_list(value: Any, name: str, where: str) -> list[dict]:
@@ -117,6 +124,8 @@ def _read_parts(data: bytes, name: str, archive: bool, limits: Limits) -> tuple[
 
 def _epoch(s: dict, name: str) -> int:
     value = s.get("epoch") or 1
+    if type(value) is int and 0 <= value < 2**31:  # as Inspect writes it (bool is not int's own type)
+        return value
     try:
         epoch = int(value) if not isinstance(value, float) or value.is_integer() else None
     except (TypeError, ValueError, OverflowError):
@@ -150,7 +159,8 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
     if chosen not in scorers:
         raise EvalStatsError(f"{name} has no scorer {chosen!r}; its scorers are: {', '.join(map(repr, scorers))} "
                              "(metric=)")
-    meta = metadata_keys(samples)
+    mds = _metadata(samples)
+    meta = metadata_keys(samples, mds)
     if cluster_key is not None:
         wanted = cluster_key.removeprefix("metadata.")
         if wanted not in meta:
@@ -162,7 +172,8 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
         keys = [k for k in _CLUSTER_KEYS if k in meta]
     cols: dict[str, list] = {"question": [], "score": [], "epoch": [], "cluster": []}
     unused: dict[str, list] = {f"metadata.{k}": [] for k in meta[:_META_COLUMNS]}
-    for s, sc_all in zip(samples, scores_of, strict=True):
+    kept = [(k, unused[f"metadata.{k}"]) for k in meta[:_META_COLUMNS]]
+    for s, sc_all, md in zip(samples, scores_of, mds, strict=True):
         sc = sc_all.get(chosen)
         if sc is None:
             continue  # a sample this scorer did not score (an error): left out, counted below
@@ -175,11 +186,10 @@ def read_inspect(data: bytes, name: str, *, scorer: str | None = None, model: st
         cols["question"].append(str(s.get("id")))
         cols["score"].append(v)
         cols["epoch"].append(_epoch(s, name))
-        md = s.get("metadata") if isinstance(s.get("metadata"), dict) else {}
         if keys:
             cols["cluster"].append(str(md[keys[0]]))
-        for k in meta[:_META_COLUMNS]:
-            unused[f"metadata.{k}"].append(str(md[k]))
+        for k, column in kept:
+            column.append(str(md[k]))
     n = len(cols["question"])
     epochs = len(set(cols["epoch"]))
     notes = [f"{name}: Inspect log of task '{task}', model '{who}', scorer '{chosen}'"
