@@ -1,8 +1,10 @@
 """Which pairwise preference format some bytes hold, read from their first MB only (private to
 :mod:`evalstats_core.pairwise_data`, which re-exports :func:`pairwise_kind` and :func:`pairwise_paths`).
 
-It imports only the standard library's ``json``, ``os``, ``re`` and ``stat``, so the command line can ask it, at
-start-up cost nothing, whether a results file it refused holds battles instead (``evalbars pairwise`` reads those).
+It imports the standard library and :mod:`evalstats_core._bounded` (itself standard library only), so the command
+line can ask it, at start-up cost next to nothing, whether a results file it refused holds battles instead
+(``evalbars pairwise`` reads those); a compressed file (gzip, bz2, xz, zstd, a one-file .zip) is sniffed on its
+decompressed head, through the same bounded reader the pairwise reader's :func:`file_kind` uses.
 """
 
 from __future__ import annotations
@@ -12,6 +14,10 @@ import os
 import re
 import stat
 from collections.abc import Iterable
+
+from ._bounded import head
+from ._sniff import compression
+from .limits import Limits
 
 __all__ = ["KINDS", "pairwise_kind", "pairwise_paths"]
 
@@ -67,15 +73,23 @@ def pairwise_kind(data: bytes, name: str = "") -> str | None:
 
 def pairwise_paths(paths: Iterable[str]) -> str:
     """The formats (:data:`KINDS`' words, joined) when every path is a readable pairwise file, else ``""``: a
-    refused results file is told where it belongs. Reads at most the first MB of each; never raises."""
+    refused results file is told where it belongs. Reads at most the first MB of each (a compressed file's first MB,
+    decompressed to at most a MB; a .zip archive, whose directory sits at its end, whole up to ``Limits().max_bytes``);
+    never raises."""
     kinds = []
     for path in paths:
         try:
             if not stat.S_ISREG(os.stat(str(path)).st_mode):  # a FIFO or device is never opened
                 return ""
+            ext = os.path.splitext(str(path))[1].lower()
             with open(str(path), "rb") as fh:
-                kind = pairwise_kind(fh.read(_SNIFF))
-        except OSError:
+                data = fh.read(_SNIFF)
+                if ext == ".zip" and data[:4] == b"PK\x03\x04":
+                    data += fh.read(Limits().max_bytes - len(data) + 1)
+            if compression(data) is not None or ext == ".zip":
+                data = head(data, ext, _SNIFF)
+            kind = pairwise_kind(data)
+        except OSError:  # an unreadable file gets no hint (head() and pairwise_kind() never raise)
             return ""
         if kind is None:
             return ""

@@ -328,3 +328,41 @@ def test_analyze_and_gate_send_a_pairwise_file_to_evalbars_pairwise(name, capsys
         assert main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "holds pairwise preferences" in err[0] and f"evalbars pairwise {FIX / name}" in err[0]
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz", ".zst", ".zip"])
+def test_analyze_sends_a_compressed_pairwise_file_to_evalbars_pairwise(suffix, tmp_path, capsys):
+    """A compressed pairwise file is sniffed on its decompressed head (the bounded reader's), so analyze names
+    ``evalbars pairwise`` for it as for the plain file; a compressed scores file gets no such hint."""
+    import bz2
+    import gzip
+    import lzma
+    import zipfile
+
+    from evalstats_core.cli import main
+
+    def write(src: Path, name: str) -> Path:
+        path = tmp_path / (name + suffix)
+        raw = src.read_bytes()
+        if suffix == ".zip":
+            with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+                zf.writestr(name, raw)
+        elif suffix == ".zst":
+            zstandard = pytest.importorskip("zstandard")
+            path.write_bytes(zstandard.ZstdCompressor().compress(raw))
+        else:
+            path.write_bytes({".gz": gzip, ".bz2": bz2, ".xz": lzma}[suffix].compress(raw))
+        return path
+
+    battles = write(EXAMPLE, "pairwise_battles.tsv")
+    assert main(["analyze", str(battles)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "holds pairwise preferences" in err[0] and f"evalbars pairwise {battles}" in err[0]
+    assert main(["pairwise", str(battles), "--n-boot", "20"]) == 0  # the command named reads it
+    capsys.readouterr()
+    scores = tmp_path / "scores.csv"  # a scores file without a question column: refused, but no pairwise hint
+    scores.write_text("colour,size\nred,1\nblue,0\n", encoding="utf-8")
+    other = write(scores, "scores.csv")
+    assert main(["analyze", str(other)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "pairwise" not in err[0]
