@@ -329,8 +329,21 @@ def section_intro(section: JudgeSection) -> str:
             "mean(human - lam * judge, labelled), with the CR2 standard error of its influence values and "
             "Satterthwaite degrees of freedom (Angelopoulos et al. 2023); for 0/1 scores a model's interval widens "
             "each arm by the Jeffreys limits of the judge's false-pass and false-fail shares among the labelled "
-            "questions (MOVER, Zou & Donner 2008), so it can be asymmetric. The judge's own intervals are in the "
-            "judge-only column.")
+            "questions (MOVER, Zou & Donner 2008), so it can be asymmetric. Where the human labels alone give the "
+            "narrower interval (a judge that tells them little), the number is theirs (lam = 0)."
+            f"{_stratified_words(section)} The judge's own intervals are in the judge-only column.")
+
+
+def _stratified_words(section: JudgeSection) -> str:
+    """The intro's sentence on estimates stratified by the judge's verdict (empty when none is)."""
+    chosen = [e for _, e, _ in section.models] + [e for _, _, e in section.comparisons]
+    if not any(e.stratified for e in chosen):
+        return ""
+    robust = (", with the CR2 variance over the clusters" if any(e.stratified and e.clustered for e in chosen)
+              else "")
+    return (" Where the labels look chosen by the judge's verdict (see the warnings), the estimate is stratified "
+            "by the verdict instead: the labels' mean within the judge's passes and within its fails, weighted by "
+            f"their counts{robust}.")
 
 
 def report_frame(section: JudgeSection) -> Any:

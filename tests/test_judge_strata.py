@@ -16,7 +16,7 @@ from evalstats_core.data import load
 from evalstats_core.errors import EvalStatsWarning
 from evalstats_core.judge import _cr2_two_means, ppi_mean
 from evalstats_core.judge_apply import corrected_analysis
-from evalstats_core.judge_io import section_for
+from evalstats_core.judge_io import section_for, section_intro
 from evalstats_core.judge_sim import CLUSTER_SD, cluster_sizes, true_mean
 from evalstats_core.judge_strata import cr2_parts, ppi_compare_stratified, ppi_stratified, selection_check
 from evalstats_core.report import to_json
@@ -124,6 +124,27 @@ def test_with_clusters_a_file_whose_labels_look_chosen_by_the_verdict_is_stratif
     assert not any("may be biased" in s for s in said)
     for row in doc["models"]:
         assert row["judge"]["stratified"] is True and "CR2 t over 20 clusters" in row["interval"]
+    intro = section_intro(section)  # the methods paragraph of every report format names it too
+    assert "the estimate is stratified by the verdict instead" in intro and "CR2 variance over the clusters" in intro
+
+
+def test_the_methods_paragraph_names_stratification_only_where_it_was_done():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        d = load("examples/judged_3_models.csv")
+        plain = section_intro(section_for(d, analyze(d)))
+    assert "stratified" not in plain and "the number is theirs (lam = 0)" in plain
+    rng = np.random.default_rng(7)
+    f = np.r_[np.ones(500), np.zeros(500)]
+    y = (rng.random(1000) < np.where(f == 1, 0.8, 0.2)).astype(float)
+    h = np.where(rng.random(1000) < np.where(f == 0, 0.4, 0.03), y, np.nan)
+    rows = ["question,model,score,human"] + [f"q{i},alpha,{int(f[i])},{'' if np.isnan(h[i]) else int(h[i])}"
+                                             for i in range(1000)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EvalStatsWarning)
+        d = load(("\n".join(rows) + "\n").encode(), name="audit.csv")
+        intro = section_intro(section_for(d, analyze(d)))
+    assert "the estimate is stratified by the verdict instead" in intro and "CR2" not in intro.split("instead")[1]
 
 
 def _hand_cr2(y, lab, strata, codes):
