@@ -18,11 +18,12 @@ spell out each field and the aggregate that makes it.
 Unclustered files have one group (``G = 1``) holding every question; a clustered file analyzed without
 clusters merges its groups exactly (:meth:`FileSums.merged`).
 
-The private modules beside this one hold the parts: the per-group kernels of :func:`file_sums` and the 0/1
-moments (:func:`binary_moments`, :func:`binary_pair_moments`) in :mod:`~evalstats_core._sums_groups`; the centring
+The private module beside this one holds the parts: the per-group kernels of :func:`file_sums` (the 0/1
+answer patterns' Gram matrices among them) and the 0/1 moments (:func:`binary_moments`, :func:`binary_pair_moments`)
+in :mod:`~evalstats_core._sums_groups`; the centring
 (:func:`centre`) there too, so the estimators read it from the ground floor; the merging
 algebra lives here, at the end (the (co-)moment and third-moment updates of :meth:`FileSums.merged`, after Chan,
-Golub & LeVeque 1983).
+Golub & LeVeque 1983), and :class:`Labels`, the cluster labels made into strings on first use.
 The public names among them are importable from here.
 
 References
@@ -34,15 +35,15 @@ recommendations. *The American Statistician* 37(3), 242-247.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._clusters import clt_se, rescale_exponent
-from ._labels import Labels
-from ._patterns import Patterns, runs_histograms
 from ._sums_groups import (
+    Patterns,
     _Column,
     _Groups,
     _nan_empty,
@@ -51,6 +52,7 @@ from ._sums_groups import (
     binary_moments,
     binary_pair_moments,
     centre,
+    runs_histograms,
 )
 
 if TYPE_CHECKING:
@@ -156,7 +158,7 @@ class FileSums:
     clusters : tuple of str, or None
         The ``G`` cluster labels indexing every per-cluster array; None when the file has no cluster
         column (then ``G = 1``: one group holding every question). From :func:`file_sums` a
-        :class:`~evalstats_core._labels.Labels`: the tuple, made when first read (it compares as the tuple).
+        :class:`Labels`: the tuple, made when first read (it compares as the tuple).
     cluster_col : str or None
         The file's cluster column.
     cluster_sizes : ndarray of int64, shape (G,)
@@ -368,7 +370,7 @@ def _runs(hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
                        k_hist: list[np.ndarray]) -> tuple[list[ModelSums], list[PairSums]]:
     """Every model's and pair's sums of a table of 0/1 answers that every model answered, from the per-group
-    Gram matrix of :class:`~evalstats_core._patterns.Patterns`: the same element-wise arithmetic as
+    Gram matrix of :class:`~evalstats_core._sums_groups.Patterns`: the same element-wise arithmetic as
     :class:`~evalstats_core._sums_groups._Column` and :func:`_pair_sums`, done once over the stacked models
     ``(m, G)`` and pairs ``(P, G)`` instead of once per model and pair (the rows are views; a pair holds its
     models' own ``mean`` and ``m2`` arrays, as there)."""
@@ -411,7 +413,7 @@ def _binary_table_sums(names: tuple[str, ...], patterns: Any, count: np.ndarray,
 
 
 def _labels(clusters: np.ndarray) -> Labels:
-    """The cluster labels, as a tuple of str made on first use (:class:`~evalstats_core._labels.Labels`)."""
+    """The cluster labels, as a tuple of str made on first use (:class:`Labels`)."""
     return Labels(np.asarray(clusters))
 
 
@@ -497,3 +499,42 @@ def two_model_sums(table: QuestionTable, model: str, baseline: str) -> FileSums:
     return file_sums(replace(table, models=(model, baseline), scores=table.scores[:, cols], k=table.k[:, cols],
                              answered=table.answered[:, cols], cluster_codes=None, clusters=None, n_clusters=None,
                              cluster_col=None))
+
+
+# ------------------------------------------------------------ cluster labels made into Python strings on first use
+class Labels(Sequence):
+    """A tuple of str made from an array of labels on first use; compares, hashes and prints as that tuple."""
+
+    __slots__ = ("_arr", "_tuple")
+
+    def __init__(self, arr: np.ndarray) -> None:
+        self._arr, self._tuple = arr, None
+
+    def as_tuple(self) -> tuple[str, ...]:
+        """The labels as a tuple of str (Python strings straight from a str array)."""
+        if self._tuple is None:
+            arr = self._arr
+            self._tuple = (tuple(arr.tolist()) if arr.dtype.kind == "U" else tuple(map(str, arr.tolist()))
+                           if arr.dtype.kind == "O" else tuple(str(c) for c in arr))
+        return self._tuple
+
+    def __len__(self) -> int:
+        return len(self._arr) if self._tuple is None else len(self._tuple)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.as_tuple()[i]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.as_tuple())
+
+    def __eq__(self, other: object) -> bool:
+        return self.as_tuple() == (other.as_tuple() if isinstance(other, Labels) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.as_tuple())
+
+    def __repr__(self) -> str:
+        return repr(self.as_tuple())
+
+    def __reduce__(self) -> tuple:
+        return tuple, (self.as_tuple(),)  # pickled (a cache) as the plain tuple

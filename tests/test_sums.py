@@ -213,7 +213,7 @@ def test_kept_moments_and_cr2_weights_give_a_fresh_analysis_exactly():
 def test_answer_patterns_give_the_per_column_sums_exactly(monkeypatch, n_clusters):
     """0/1 tables: the sums counted from the answer patterns (one bincount; the Gram matrix without clusters)
     equal the per-column and per-pair sums to the last bit."""
-    from evalstats_core._patterns import Patterns
+    from evalstats_core._sums_groups import Patterns
 
     rng = np.random.default_rng(11)
     n_q, n_m = 300, 4
@@ -262,7 +262,7 @@ def test_summarize_and_compare_of_01_scores_read_the_sums_of_analyze(n_clusters,
 def test_runs_histograms_equal_bincount_of_every_column(k):
     """The runs histograms read from the table's smallest and largest value (every question answered alike)
     equal np.bincount of each column, dtype included; a table with varied runs takes the per-column path."""
-    from evalstats_core._patterns import runs_histograms
+    from evalstats_core._sums_groups import runs_histograms
 
     got = runs_histograms(k)
     assert len(got) == k.shape[1]

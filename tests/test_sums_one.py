@@ -8,9 +8,8 @@ import pickle
 import numpy as np
 import pytest
 
-from evalstats_core._labels import Labels
-from evalstats_core._patterns import Patterns
-from evalstats_core.sums import ModelSums, PairSums, _binary_table_sums, _labels, centre, file_sums
+from evalstats_core._sums_groups import Patterns
+from evalstats_core.sums import Labels, ModelSums, PairSums, _binary_table_sums, _labels, centre, file_sums
 
 
 def _tables():
