@@ -11,8 +11,8 @@ at 0.9 and 0.99; :class:`~evalstats_core.pair_coverage.PairDesign`). Per design:
   the rule read t; power (the interval wholly above 0) of each;
 * the gate at a margin of ``d80``: the candidate truly ``d80`` worse (false pass: must be <= 2.5%), equal, and truly
   ``d80`` better (pass rates), the gate's decision as :func:`~evalstats_core.gating.gate` makes it (on the
-  rule's interval; where it reads t, also the 96% end; where it reads the score interval, also the end at
-  :data:`~evalstats_core.gating.CLUSTERED_SCORE_PASS_SHARE`).
+  rule's interval; where it reads t, also the 96% end; where it reads the score interval, or t with an end at the
+  score interval's (``t-score``), also the end at :data:`~evalstats_core.gating.CLUSTERED_SCORE_PASS_SHARE`).
 
 ``--rule before`` runs the rule before issue 45 items 1, 2 and 4 (no t, the uncalibrated df cap, the gate on the 95%
 end alone); item 3's bound is in both. Every file is drawn per cluster (vectorised over files); the rule is the
@@ -22,7 +22,9 @@ Monte Carlo SE of a rate p on R files: sqrt(p (1 - p) / R) (0.49 points at 2.5% 
 ``--few``: all disagreements in 2-3 of 30 clusters (the widest interval against the design-based bound), and
 the rule without clusters at n 30-2,000 (its coverage). ``--ceiling``: the gate alone matters there; MMLU's sizes at 97% and 99%, correlation 0.5 and 0.8, ICC 0.1 and 0.3.
 
-Run: ``python bench/bench_zeroone.py [--reps 1000] [--rule before] [--quick | --ceiling]`` (``--quick --reps 400``:
+``--only 'family,acc,corr,icc'``: one design of the grid on the seed it has there (more files for one design).
+
+Run: ``python bench/bench_zeroone.py [--reps 1000] [--rule before] [--quick | --ceiling] [--only DESIGN]`` (``--quick --reps 400``:
 4 minutes; ``--ceiling --reps 2000``: about 5).
 """
 
@@ -85,7 +87,8 @@ def intervals(cells: tuple[np.ndarray, ...], sizes: tuple[int, ...], confidence:
                                            cells=[(oa[r], ob[r]) for r in range(reps)])
     t = float(stdtrit(df, 0.5 + confidence / 2.0))
     return dict(diff=diff, se=se, df=df, low=np.array([g[0] for g in got]), high=np.array([g[1] for g in got]),
-                on_t=np.array([g[3] == "normal" for g in got]), t_low=diff - t * se, t_high=diff + t * se)
+                on_t=np.array([g[3] == "normal" for g in got]), on_mixed=np.array([g[3] == "t-score" for g in got]),
+                t_low=diff - t * se, t_high=diff + t * se)
 
 
 def d80(sizes: tuple[int, ...], acc: float, rho: float, icc: float, gen: np.random.Generator) -> float | None:
@@ -125,13 +128,13 @@ def strict_ends(cells: tuple[np.ndarray, ...], sizes: tuple[int, ...], iv: dict[
     t_level = 1.0 - CLUSTERED_PASS_SHARE * (1.0 - confidence)
     low = iv["diff"] - float(stdtrit(iv["df"], 0.5 + t_level / 2.0)) * iv["se"]
     ask = np.flatnonzero(~iv["on_t"] & (iv["low"] > -margin))  # only where the 95% end passes (as gate asks)
-    if ask.size:
+    if ask.size:  # the rule again at the stricter level (it may read another kind there, as gate's does)
         score = intervals(tuple(c[ask] for c in cells), sizes, 1.0 - CLUSTERED_SCORE_PASS_SHARE * (1.0 - confidence))
         low[ask] = score["low"]
     return dict(low=low)
 
 
-def run(reps: int, before: bool, quick: bool, ceiling: bool = False) -> list[str]:
+def run(reps: int, before: bool, quick: bool, ceiling: bool = False, only: str | None = None) -> list[str]:
     gen_root = np.random.SeedSequence(SEED + ceiling)
     lines = []
     accs = (0.55, 0.75, 0.99) if quick else (0.55, 0.75, 0.9, 0.99)
@@ -142,10 +145,12 @@ def run(reps: int, before: bool, quick: bool, ceiling: bool = False) -> list[str
     if ceiling:  # the gate at the ceiling on MMLU's sizes (issue 45: 5.73% false pass through gate): 8 designs
         grid = [("57 MMLU", a, r, i) for a in (0.97, 0.99) for r in (0.5, 0.8) for i in (0.1, 0.3)]
     children = gen_root.spawn(len(grid))
-    head = ("design | d80 pts | cov t / rule | miss low,high t | miss low,high rule | on t | power t / rule | "
+    head = ("design | d80 pts | cov t / rule | miss low,high t | miss low,high rule | on t,t-score | power t / rule | "
             "gate: false pass / pass equal / pass gain")
     lines.append(head)
     for (fam, acc, rho, icc), child in zip(grid, children, strict=True):
+        if only is not None and only != f"{fam},{acc},{rho},{icc}":  # one design, on its own seed (--only)
+            continue
         gen = np.random.default_rng(child)
         sizes = FAMILIES[fam]
         delta = d80(sizes, acc, rho, icc, gen)
@@ -173,7 +178,7 @@ def run(reps: int, before: bool, quick: bool, ceiling: bool = False) -> list[str
             strict = None if before else strict_ends(cg, sizes, ivg, 0.95, delta)
             rates.append(float(np.mean(gate_pass(ivg, strict, delta, before))))
         lines.append(f"{name} | {100 * delta:.2f} | {cov_t:.3f} / {cov_r:.3f} | {miss_t[0]:.3f},{miss_t[1]:.3f} | "
-                     f"{miss_r[0]:.3f},{miss_r[1]:.3f} | {np.mean(iv['on_t']):.2f} | {power[0]:.2f} / {power[1]:.2f} | "
+                     f"{miss_r[0]:.3f},{miss_r[1]:.3f} | {np.mean(iv['on_t']):.2f},{np.mean(iv['on_mixed']):.2f} | {power[0]:.2f} / {power[1]:.2f} | "
                      f"{rates[0]:.4f} / {rates[1]:.3f} / {rates[2]:.3f}")
         print(lines[-1], flush=True)
     return lines
@@ -233,6 +238,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="accuracies 0.55, 0.75 and 0.99 only (70 designs)")
     parser.add_argument("--ceiling", action="store_true", help="the gate on MMLU's sizes at 97-99%% only")
     parser.add_argument("--few", action="store_true", help="2-3 disagreeing clusters, and the rule without clusters")
+    parser.add_argument("--only", help="one design of the grid, on the seed it has there: 'family,acc,corr,icc' "
+                        "(e.g. '60 x 20,0.75,0.3,0.02')")
     parser.add_argument("--out", help="also write the table to this file")
     args = parser.parse_args()
     before = args.rule == "before"
@@ -241,8 +248,8 @@ def main() -> int:
         pair_mover.variance_df = pair_mover.variance_clusters
     start = time.time()
     lines = [f"# bench_zeroone.py --reps {args.reps} --rule {args.rule}{' --quick' * args.quick}"
-             f"{' --ceiling' * args.ceiling}{' --few' * args.few} (seed {SEED}; 12 unequal sizes {UNEQUAL12})"]
-    lines += few_and_unclustered(args.reps) if args.few else run(args.reps, before, args.quick, args.ceiling)
+             f"{' --ceiling' * args.ceiling}{' --few' * args.few}{f' --only {args.only!r}' if args.only else ''} (seed {SEED}; 12 unequal sizes {UNEQUAL12})"]
+    lines += few_and_unclustered(args.reps) if args.few else run(args.reps, before, args.quick, args.ceiling, args.only)
     lines.append(f"# {time.time() - start:.0f} s; Monte Carlo SE at 2.5% on {args.reps} files: "
                  f"{100 * math.sqrt(0.025 * 0.975 / args.reps):.2f} points")
     if args.out:

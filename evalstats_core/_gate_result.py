@@ -223,7 +223,8 @@ class GateResult:
         """Why a clustered pass needs the stricter interval's end, with that end."""
         digits = self._digits(-self.margin, self.pass_low)
         bound, plo = (self._num(x, signed=True, points=True, digits=digits) for x in (-self.margin, self.pass_low))
-        if (self.interval or "").startswith("Tango"):  # a clustered 0/1 pair on the score rule (gating.CLUSTERED_SCORE_PASS_SHARE)
+        if self.interval in (INTERVAL_LABELS["tango-effective"], INTERVAL_LABELS["t-score"]):  # the score rule's end
+            # (gating.CLUSTERED_SCORE_PASS_SHARE; a clustered 0/1 pair on the score rule, or an end of t at it)
             return (f"With clusters a pass needs the {self._level(self.pass_confidence)} interval's lower end above "
                     f"{bound}, and it is {plo}: on the {self._level(self.confidence)} interval's end alone, 0/1 scores "
                     "whose disagreements sit in a few clusters passed up to 6.3% of files whose true drop was the "

@@ -43,6 +43,7 @@ from .pair_proportions import (
     discordant_cells,
     pair_t,
     paired_proportion_p,
+    t_or_score_ends,
     t_skew_error,
     t_within_worst_case,
 )
@@ -196,6 +197,10 @@ def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: A
                                                              se_p, df_p, level,
                                                              (float(w_low[p]), float(w_high[p]), w_ps[p]))
                 kinds[p] = "normal"
+            elif se_p > 0.0 and math.isfinite(df_p):  # end by end (as the scalar rule)
+                low[p], high[p], ps[p], kinds[p] = t_or_score_ends(
+                    float(only_a[p]), float(only_b[p]), float(n_given[p]), se_p, df_p, *spreads[p], level,
+                    (float(w_low[p]), float(w_high[p]), w_ps[p]), (float(low[p]), float(high[p]), ps[p]))
     for p in range(n_pairs):
         out.append((float(low[p]), float(high[p]), ps[p], kinds[p]))
     return out

@@ -582,6 +582,8 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
             raw[i].update(ci_low=math.ldexp(low, e), ci_high=math.ldexp(high, e), p_value=p_value)
             if kind == "normal":  # the clustered 0/1 rule read the CR2 t interval (pair_proportions.t_skew_error)
                 raw[i].update(interval=normal_label(method, True))
+            elif kind == "t-score":  # an end of CR2 t at least the score rule's (pair_proportions.t_or_score_ends)
+                raw[i].update(interval=INTERVAL_LABELS[kind])
     adjusted = _adjust([r["p_value"] for r in raw], adjust)
     pairs = tuple(PairResult(p_adjusted=p, **r) for r, p in zip(raw, adjusted, strict=True))
 

@@ -21,15 +21,19 @@ by default) and reads its interval for ``D = candidate - baseline``:
   against the 2.5% promised; on the 96% end 1.4-2.3% (2.0-2.2% with 60-160). The price: 1-4 points fewer
   passes when the two models are equal, 0-7 at a true gain of one margin (``bench/bench_gate14_clusters.py``,
   100,000 files a design). A clustered 0/1 pair read on the score rule (Tango on effective counts with the MOVER
-  union) needs its own stricter end, the rule's interval at one-sided ``CLUSTERED_SCORE_PASS_SHARE * (1 -
+  union), or read on CR2 t with an end at the score rule's (``pair_proportions.t_or_score_ends``), needs its own
+  stricter end, the rule's interval at one-sided ``CLUSTERED_SCORE_PASS_SHARE * (1 -
   confidence) / 2`` (the 98.5% interval at 95%): on MMLU's 57 subjects at 97-99% accuracy with the disagreements
   bunched in a few subjects, drops of exactly the margin passed 1.0-3.9% of files on the 95% end (issue 45
   measured 5.73% through ``gate``), and pass 0.05-1.95% with it (2,000 files a design, Monte Carlo SE 0.35
   points; ``bench/results/zeroone_gate_after_2000.txt``, ``..._before_2000.txt``). The price there: a candidate
   truly one margin better passes 60-80% of the time instead of 65-83%, an equal one 12-37% instead of 28-55%.
   On the 44 held-out designs of ``bench/bench_zeroone.py --quick`` (12-60 clusters, 55-99% accuracy; 400 files
-  each, SE 0.78 points) the gate's false pass is at most 3.25% (one design, where the rule reads CR2 t; 1.3 SE
-  above 2.5%) and below 2.5% on the other 43. On two clusters it never passes (:data:`TWO_CLUSTERS`: the
+  each, SE 0.78 points) the gate's false pass is at most 3.25% (one design, 60 x 20 equal clusters at 75%, where
+  the rule reads CR2 t) and below 2.5% on the other 43 (``bench/results/zeroone_tscore_400.txt``); that design
+  at 10,000 files passes 1.86% (SE 0.13 points; ``bench/results/zeroone_gate_60x20_10000.txt``): the 3.25% was
+  Monte Carlo noise. On the ceiling designs above the end-by-end reading leaves the false pass as it was
+  (0.05-1.95%, ``zeroone_gate_tscore_2000.txt``). On two clusters it never passes (:data:`TWO_CLUSTERS`: the
   clustered SE then rests on one number; with one cluster five times the other, 2.4-2.7% of drops at the
   margin passed even at the 96% end, against 5-11% of files with no drop or a gain).
 * **regression** (exit 1): the whole interval lies below 0 -- the candidate is significantly worse (and,
@@ -204,8 +208,9 @@ def gate(data: Any, *, baseline: str, candidate: str, margin: float | str = 0.0,
         verdict = "inconclusive"  # the pass would rest on a lower end the scores' skewness makes unreliable
     strict = _stricter(c, level) if unbounded is None else None
     two = TWO_CLUSTERS if verdict == "pass" and strict is not None and c.n_clusters == 2 else None
-    if verdict == "pass" and strict is None and unbounded is None and _score_rule(c):  # its own stricter end
-        score_level = 1.0 - CLUSTERED_SCORE_PASS_SHARE * (1.0 - level)
+    share = _rule_pass_share(c)
+    if verdict == "pass" and strict is None and unbounded is None and share is not None:  # its own stricter end
+        score_level = 1.0 - share * (1.0 - level)
         again = (analyze_sums(sums, baseline=baseline, confidence=score_level, method=method,
                               use_clusters=use_clusters, adjust="none", interval="auto") if sums is not None else
                  analyze(table, baseline=baseline, confidence=score_level, method=method, use_clusters=use_clusters,
@@ -379,9 +384,14 @@ def _stricter(c: Any, level: float) -> tuple[float, float] | None:
     return strict, c.diff - t_crit(strict, c.df) * c.se
 
 
-def _score_rule(c: Any) -> bool:
-    """Whether ``c`` is a clustered 0/1 pair read on the score rule (Tango on effective counts, the MOVER union)."""
-    return c.n_clusters is not None and c.interval == INTERVAL_LABELS["tango-effective"]
+def _rule_pass_share(c: Any) -> float | None:
+    """The one-sided share of ``(1 - confidence) / 2`` at which a clustered 0/1 pair's rule is read again for a pass:
+    :data:`CLUSTERED_SCORE_PASS_SHARE` on the score rule (Tango on effective counts, the MOVER union) and where an
+    end of CR2 t reads it (``pair_proportions.t_or_score_ends``); None otherwise (CR2 t itself: :func:`_stricter`)."""
+    if c.n_clusters is None:
+        return None
+    return CLUSTERED_SCORE_PASS_SHARE if c.n_clusters is not None and c.interval in (
+        INTERVAL_LABELS["tango-effective"], INTERVAL_LABELS["t-score"]) else None
 
 
 #: A margin within this fraction of the largest drop possible is as large as it (it prints as the same number of

@@ -25,6 +25,7 @@ import numpy as np
 from scipy.special import stdtrit
 
 from ._clusters import cr2_se, cr2_weights
+from ._pair_batch import binary_pair_intervals
 from .pair_mover import cell_mover_interval, disagreement_df
 from .pair_proportions import discordant_cells, pair_effective_scale, pair_t, worst_case_interval
 from .pair_proportions import paired_proportion_ci as tango
@@ -105,14 +106,16 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
                    confidence: float = 0.95) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The paired intervals of ``compare(a, b, clusters)`` (default ``interval="auto"``, CR2) and candidates.
 
-    Returns ``{"t": ..., "old": ..., "previous": ..., "threshold": ..., "default": ...}``, each ``(low, high)``
+    Returns ``{"t": ..., "old": ..., "previous": ..., "threshold": ..., "score": ..., "default": ...}``, each ``(low, high)``
     arrays of shape ``(reps,)``: the CR2 t interval; the rule before issue 20's second pass (Tango on counts
     scaled by ``1/deff`` and the design's df); the rule of that pass (the df also
     :func:`~evalstats_core.pair_proportions.variance_clusters` and Kish's count of the disagreements' clusters);
     the rule of the third pass (the df of :func:`~evalstats_core.pair_mover.disagreement_df`, the union with
     :func:`~evalstats_core.pair_mover.cell_mover_interval`, and the CR2 t interval from
-    :data:`~evalstats_core.proportions.FAILURES_FOR_T` effective discordant answers on); the default (the
-    same score interval and union at every count: no switch to t with clusters).
+    :data:`~evalstats_core.proportions.FAILURES_FOR_T` effective discordant answers on); the score rule (the
+    same score interval and union at every count: no switch to t with clusters; issue 20's default); and the
+    default, the production rule of issue 45 (:func:`~evalstats_core._pair_batch.binary_pair_intervals` on the
+    exact cells: CR2 t, or CR2 t end by end with the score rule's end where t's skewness error is large).
     """
 
 
@@ -132,32 +135,36 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     resid = only_a - only_b - sizes * diff[:, None]
     disc = only_a + only_b
     nu_previous = disagreement_df(df, sizes, resid, disc, count_clusters=False, calibrated=False)
-    for name in ("old", "previous", "threshold", "default"):
+    for name in ("old", "previous", "threshold", "score"):
         if name == "old":
             scale = pair_effective_scale(se, se_naive, df, sizes, confidence=confidence)
         elif name == "previous":
             deff_scale = pair_effective_scale(se, se_naive, np.inf, sizes, confidence=confidence)
             scale = deff_scale * (pair_t(np.inf, confidence) / pair_t(nu_previous, confidence)) ** 2
-        else:  # issue 20's rules with the df cap of their time (variance_clusters); the default's calibrated
+        else:  # issue 20's rules with the df cap of their time (variance_clusters); the score rule's calibrated
             scale = pair_effective_scale(se, se_naive, df, sizes, resid, disc, confidence=confidence,
-                                         calibrated=name == "default")
+                                         calibrated=name == "score")
         bs, cs, ns = b * scale, c * scale, n * scale
-        use = (bs + cs < FAILURES_FOR_T) | (name == "default")  # the default: no switch to t with clusters
+        use = (bs + cs < FAILURES_FOR_T) | (name == "score")  # the score rule: no switch to t with clusters
         lo, hi = tango(bs, cs, ns, confidence=confidence)
-        if name in ("threshold", "default"):  # the union with the MOVER
-            nu = disagreement_df(df, sizes, resid, disc, calibrated=name == "default")
+        if name in ("threshold", "score"):  # the union with the MOVER
+            nu = disagreement_df(df, sizes, resid, disc, calibrated=name == "score")
             m_lo, m_hi, _ = cell_mover_interval(*discordant_cells(b, c, sizes, resid, disc), sizes,
                                                 pair_t(nu, confidence))
             lo, hi = np.minimum(lo, m_lo), np.maximum(hi, m_hi)
-        if name == "default":  # never wider than the design's worst case (binary_pair_interval)
+        if name == "score":  # never wider than the design's worst case (binary_pair_interval)
             w_lo, w_hi, _ = worst_case_interval(b, c, sizes, confidence=confidence)
             lo, hi = np.maximum(lo, w_lo), np.minimum(hi, w_hi)
         out[name] = (np.where(use, lo, tt[0]), np.where(use, hi, tt[1]))
+    got = binary_pair_intervals(b, c, np.full(b.size, n), se, se_naive, np.full(b.size, df), sizes,
+                                confidence=confidence, resid_sums=list(resid),
+                                cells=[(only_a[r], only_b[r]) for r in range(b.size)])
+    out["default"] = (np.array([g[0] for g in got]), np.array([g[1] for g in got]))
     return out
 
 
 def pair_design_table(designs: list[PairDesign], reps: int, seed: int = 0,
-                      names: tuple[str, ...] = ("t", "old", "previous", "threshold", "default")) -> list[dict[str, Any]]:
+                      names: tuple[str, ...] = ("t", "old", "previous", "threshold", "score", "default")) -> list[dict[str, Any]]:
     """Per design: coverage, share of draws whose low end is above the truth (``miss_low``; the gate's
     false pass at the margin) and whose high end is below it, and median width, of each interval."""
     rows = []

@@ -12,6 +12,8 @@ these names).
 :func:`discordant_cells`          per cluster, the questions only A and only B got right
 :func:`t_skew_error`              the first Edgeworth term of the CR2 t interval's one-sided error, from the
                                   disagreements' count and spread: where the clustered rule reads t
+:func:`t_or_score_ends`           where t is not read as a whole, end by end: t's end where t's skewness error at
+                                  that end's difference fits, else the farther of it and the score rule's
 :func:`worst_case_interval`       the bound of the clustered rule: the rule without clusters on the counts
                                   scaled to the cluster sizes' effective n (every cluster answering as one)
 ================================  ====================================================================
@@ -48,6 +50,7 @@ __all__ = [
     "variance_clusters",
     "T_SKEW_ROOM",
     "discordance_spread",
+    "t_or_score_ends",
     "t_skew_error",
     "worst_case_interval",
 ]
@@ -237,17 +240,24 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
 
     The rule with clusters, in one paragraph (issue 45). It reads the CR2 t interval (``d -/+ t_df se`` on the
     design's Satterthwaite df; ``p`` its t-test; ``kind`` ``"normal"``) where t's skewness cannot cost a gate its
-    promise, and the score interval below everywhere else: t is read when the first Edgeworth term of its
+    promise, and elsewhere asks the same question end by end: t is read when the first Edgeworth term of its
     one-sided error (Hall 1992), at the end a clustered gate pass reads on t (one-sided 2% at 95%) and for the
-    farthest difference the score interval leaves plausible, is at most :data:`T_SKEW_ROOM` (0.2) of the
+    farthest difference the score interval below leaves plausible, is at most :data:`T_SKEW_ROOM` (0.2) of the
     one-sided level, i.e. 0.5 points of a percent at 95%: the room between that end's 2% and the gate's 2.5%
     (:func:`t_skew_error`, from the discordant answers ``m``, the design effect of their rate and that
-    difference; nothing in it is fitted to a design). Both intervals are cut to :func:`worst_case_interval`,
-    the rule without clusters on the cluster sizes' effective n, and ``p`` is the test the reported interval
-    inverts. Where the score rule is kept the price, on ``bench/bench_zeroone.py``'s held-out designs at 55-75%
-    accuracy (``bench/results/zeroone_after_400.txt``), is a median of 1.05x the questions CR2 t would need for
-    the same power (1.39x before issue 45) and at most 1.27x with weakly clustered disagreements (ICC 0.02);
-    with strongly bunched ones (ICC 0.3) up to 4.1x (6.7x before), where CR2 t itself covered 88-93%.
+    difference; nothing in it is fitted to a design). Where it is not, each end of t is kept where the same error
+    at the difference that end tests fits the room, and is otherwise the farther of t's end and the score
+    interval's (:func:`t_or_score_ends`, ``kind`` ``"t-score"``): at a difference of 0 the disagreements are won
+    alike and t's error vanishes, so the end that decides whether 0 is excluded is usually t's (CR2 t's power)
+    while the end on the skewed side, where a file that missed the heavy clusters falls short, is the score
+    rule's. Every interval is cut to :func:`worst_case_interval`, the rule without clusters on the cluster sizes'
+    effective n, and ``p`` is the test the reported interval inverts (t's, or the larger of t's and the score
+    rule's where the end facing 0 is the score rule's). The price, on ``bench/bench_zeroone.py --quick``'s 44
+    held-out designs at 55-75% accuracy (``bench/results/zeroone_tscore_400.txt``, 400 files each; questions
+    from the power at CR2 t's 80% effect, normal approximation): a median of 1.00x the questions CR2 t needs for
+    the same power with weakly clustered disagreements (ICC 0.02; at most 1.05x) and 1.20x with strongly bunched
+    ones (ICC 0.3; at most 2.97x, where CR2 t itself covered 88-90%); before this end-by-end reading 1.05x (1.34x)
+    and 1.39x (3.49x), by the same reckoning on the same files (``zeroone_after_400.txt``).
 
     Tango's score interval on the discordant counts, at every count without clusters (Notes: why
     no switch to t there; the paired t interval is still there with ``interval="normal"``); without clusters
@@ -376,6 +386,9 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
                 low, high, p = t_within_worst_case(float(only_a), float(only_b), float(n), se, df, confidence,
                                                    (w_low, w_high, w_p))
                 kind = "normal"  # the CR2 t interval (Notes: where the rule reads t)
+            else:  # end by end: t's where its skewness error at that end fits, else at least the score rule's
+                low, high, p, kind = t_or_score_ends(float(only_a), float(only_b), float(n), se, df, m, phi,
+                                                     confidence, (w_low, w_high, w_p), (low, high, p))
     return float(low), float(high), p, kind
 
 
@@ -388,6 +401,44 @@ def t_within_worst_case(only_a: float, only_b: float, n: float, se: float, df: f
     p = t_p_value(d / se, df)
     low, high = max(d - crit * se, worst[0]), min(d + crit * se, worst[1])
     return low, high, (min(p, worst[2]) if math.isfinite(worst[2]) else p)
+
+
+def t_or_score_ends(only_a: float, only_b: float, n: float, se: float, df: float, m: float, phi: float,
+                    confidence: float, worst: tuple[float, float, float],
+                    score: tuple[float, float, float]) -> tuple[float, float, float, str]:
+    """``(low, high, p, kind)``: each end of the CR2 t interval, or, where t's skewness error at the difference that
+    end tests is above the room, the farther of it and the score rule's end; within ``worst``.
+
+    :func:`binary_pair_interval` reads CR2 t where :func:`t_skew_error` at the farthest difference the score interval
+    leaves plausible fits :data:`T_SKEW_ROOM` of the one-sided level. Where it does not, the question is asked end by
+    end, at the difference ``e`` each end of t tests (``r = n |e| / m``, as a score test reads the variance at its
+    null; Tango 1998): an end whose error fits keeps t's; the other is the farther of t's and the score rule's
+    (``score``: its ``(low, high, p)``, within ``worst``). At ``e = 0`` the error is 0 (each disagreement won by
+    either model alike), so the end that decides whether 0 is excluded is t's unless t's end lies far from 0 on the
+    skewed side. ``p`` is the t-test's, or the larger of it and the score rule's where the end facing 0 (the lower
+    one where ``d >= 0``) reads the score rule's: ``p < 1 - confidence`` exactly when the interval excludes 0; within
+    ``worst`` the smaller of that and ``worst``'s (as :func:`t_within_worst_case`). ``kind``: ``"normal"`` where both
+    ends are t's, else ``"t-score"``.
+
+    Examples
+    --------
+    >>> low, high, p, kind = t_or_score_ends(60, 20, 1000, 0.012, 29.0, 80, 1.5, 0.95, (-1, 1, 1), (0.0, 0.1, 0.03))
+    >>> round(100 * low, 2), round(100 * high, 2), round(p, 4), kind  # t: 1.55 .. 6.45; the high end is skewed
+    (1.55, 10.0, 0.0024, 't-score')
+    """
+    d = (only_a - only_b) / n
+    crit = t_crit(confidence, df)
+    p = t_p_value(d / se, df)
+    ends = (d - crit * se, d + crit * se)
+    room = T_SKEW_ROOM * (1.0 - confidence) / 2.0
+    scored = [t_skew_error(m, phi, n, e, e, confidence) > room for e in ends]  # the error at each end's difference
+    low = min(ends[0], score[0]) if scored[0] else ends[0]
+    high = max(ends[1], score[1]) if scored[1] else ends[1]
+    if scored[0 if d >= 0.0 else 1]:  # the end facing 0 reads the score rule's too
+        p = max(p, score[2]) if math.isfinite(score[2]) else p
+    low, high = max(low, worst[0]), min(high, worst[1])
+    p = min(p, worst[2]) if math.isfinite(worst[2]) else p
+    return low, high, p, "t-score" if any(scored) else "normal"
 
 
 def discordance_spread(only_a_g: Any, only_b_g: Any, sizes: Any) -> tuple[float, float]:

@@ -52,6 +52,9 @@ INTERVAL_LABELS = {"wilson": "Wilson", "clopper-pearson": "Clopper-Pearson (exac
                    "tango-corrected": "Tango score (discordant answers, continuity-corrected)",
                    "tango-effective": ("Tango score (discordant answers, effective n; at least the discordant cells' "
                                        "logit CR2 MOVER interval)"),
+                   # clustered 0/1 pairs where t's skewness error is above the gate's room (issue 45)
+                   "t-score": ("CR2 t (Satterthwaite df); an end where the disagreements' skewness is too large for t "
+                               "at least the Tango score end (effective n, MOVER union)"),
                    "quasi-binomial-t": ("t (n - 1 df), near 0% or 100% at least Korn-Graubard on the quasi-binomial "
                                         "effective n (scores in [0, 1])"),
                    "t-tango": ("paired t (n - 1 df), near 0% or 100% at least Tango score on quasi-binomial counts "

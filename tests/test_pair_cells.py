@@ -45,7 +45,7 @@ def test_exact_cells_give_the_rebuilt_cells_numbers(monkeypatch, n_m, seed, left
         t.k[~t.answered] = 0
     settings = [dict(), dict(confidence=0.9, adjust="bh"), dict(baseline="m1", confidence=0.8)]
     exact = [analyze_sums(file_sums(t), **kw) for kw in settings]
-    assert any(c.interval.startswith("Tango") for c in exact[0].comparisons)  # the clustered 0/1 pair rule ran
+    assert any("Tango" in c.interval for c in exact[0].comparisons)  # the clustered 0/1 pair rule ran
     made = rebuilt(monkeypatch)
     for kw, want in zip(settings, exact, strict=True):
         same_analysis(analyze_sums(file_sums(t), **kw), want)

@@ -56,7 +56,7 @@ def test_a_new_confidence_reads_the_kept_cells_and_equals_a_fresh_analysis(calls
     first = analyze_sums(kept)
     # one batch of pairs: each once; the cells per cluster read exact from the sums, not rebuilt (test_pair_cells.py)
     assert calls == {"discordant_cells": 0, "disagreement_df": 1, "cell_mover_ps": 1}, calls
-    assert any(c.interval.startswith("Tango") for c in first.comparisons)  # the 0/1 pair rule ran
+    assert any("Tango" in c.interval for c in first.comparisons)  # the 0/1 pair rule ran
     for kw in (dict(confidence=0.9), dict(confidence=0.8, adjust="bh"), dict(confidence=0.99, adjust="none")):
         before = dict(calls)
         again = analyze_sums(kept, **kw)

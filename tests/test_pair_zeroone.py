@@ -15,7 +15,15 @@ from evalstats_core import compare
 from evalstats_core.cluster_means import kish_n
 from evalstats_core.pair_coverage import PairDesign, draw_pair_cells
 from evalstats_core.pair_mover import variance_clusters, variance_df
-from evalstats_core.pair_proportions import binary_pair_interval, paired_proportion_ci, worst_case_interval
+from evalstats_core.pair_proportions import (
+    T_SKEW_ROOM,
+    binary_pair_interval,
+    paired_proportion_ci,
+    t_or_score_ends,
+    t_skew_error,
+    worst_case_interval,
+)
+from evalstats_core.vocabulary import INTERVAL_LABELS, normal_label
 
 LABELS = np.repeat(np.arange(30), 20)  # 600 questions in 30 clusters of 20
 
@@ -99,13 +107,14 @@ MID = PairDesign(tuple([25] * 40), 0.3, 0.56, 0.6, 0.02)  # 40 clusters of 25, 3
 CEILING = PairDesign(tuple([25] * 40), 0.02, 0.8, 0.99, 0.3)  # 2% disagreements bunched (ICC 0.3)
 
 
-def test_the_rule_reads_cr2_t_in_the_middle_and_the_score_rule_at_the_ceiling():
-    """Many disagreements spread evenly: compare's interval is CR2 t and p its t-test; bunched and few: the score
-    rule; the batch rule (analyze) gives the same numbers and names the interval it read."""
+def test_the_rule_reads_cr2_t_in_the_middle_and_an_end_at_the_score_rule_at_the_ceiling():
+    """Many disagreements spread evenly: compare's interval is CR2 t and p its t-test; bunched and few: t with an end
+    at least the score rule's (``t-score``, issue 45 follow-up: was the score rule at both ends); the batch rule
+    (analyze) gives the same numbers and names the interval it read."""
     from evalstats_core.analysis import analyze
     from evalstats_core.data import load, question_scores
 
-    for des, want in ((MID, "normal"), (CEILING, "tango-effective")):
+    for des, want in ((MID, "normal"), (CEILING, "t-score")):
         cells = draw_pair_cells(des, 3, np.random.default_rng(4502))
         for a, b, labels in files_of(cells, des.sizes, range(3)):
             c = compare(a, b, labels)
@@ -120,7 +129,9 @@ def test_the_rule_reads_cr2_t_in_the_middle_and_the_score_rule_at_the_ceiling():
                               baseline="B").comparisons
             assert (pair.ci_low, pair.ci_high, pair.p_value) == pytest.approx((c.ci_low, c.ci_high, c.p_value),
                                                                                abs=1e-12)
-            assert pair.interval.startswith("CR2 t" if want == "normal" else "Tango")
+            assert pair.interval == (normal_label("cr2", True) if want == "normal" else INTERVAL_LABELS["t-score"])
+            if want == "t-score":  # never inside CR2 t's interval
+                assert c.ci_low <= t.ci_low + 1e-12 and c.ci_high >= t.ci_high - 1e-12
 
 
 def test_the_batch_rule_equals_the_scalar_rule_where_it_reads_t():
@@ -143,7 +154,7 @@ def test_the_batch_rule_equals_the_scalar_rule_where_it_reads_t():
     for confidence in (0.95, 0.9):
         got = pair_rules(rules, confidence)
         kinds = {g[3] for g in got}
-        assert kinds == {"normal", "tango-effective"}
+        assert kinds == {"normal", "t-score"}
         for rule, g in zip(rules, got, strict=True):
             want = binary_pair_interval(*rule[:7], confidence=confidence, resid_sums=rule[7], discordant=rule[8])
             assert g == want
@@ -195,8 +206,39 @@ def test_gate_on_the_score_rule_needs_its_stricter_end_and_agrees_with_the_bench
                                                  in enumerate(zip(labels, a, b, strict=True))]
         g = gate(load(("\n".join(rows) + "\n").encode(), name="g.csv"), baseline="base", candidate="cand",
                  margin=margin)
-        assert g.verdict == want and g.interval.startswith("Tango")
+        assert g.verdict == want and g.interval == INTERVAL_LABELS["t-score"]
         assert g.ci_low == pytest.approx(iv["low"][r], abs=1e-12)
         assert g.pass_confidence == pytest.approx(0.985) and g.pass_low == pytest.approx(strict["low"][r], abs=1e-12)
         if want == "inconclusive":
             assert "98.5% interval's lower end" in g.markdown()
+
+
+# The follow-up of item 1: end by end, t's end where t's skewness error at that end's difference fits the room.
+
+@pytest.mark.parametrize("phi", [1.0, 1.5, 4.0, 20.0])
+@pytest.mark.parametrize(("only_a", "only_b"), [(60, 20), (20, 60), (41, 39), (5, 1)])
+def test_each_end_is_t_or_at_least_the_score_rule_and_p_is_the_test_it_inverts(only_a, only_b, phi):
+    """An end whose error fits is t's exactly, the other the farther of t's and the score rule's; p < 5% exactly when
+    the interval excludes 0, and p is the t-test's where the end facing 0 is t's."""
+    from evalstats_core._clusters import t_crit, t_p_value
+
+    n, se, df, m = 1000.0, 0.012, 29.0, float(only_a + only_b)
+    d = (only_a - only_b) / n
+    t_ends = (d - t_crit(0.95, df) * se, d + t_crit(0.95, df) * se)
+    for score in ((d - 0.05, d + 0.05, 0.2), (d - 0.001, d + 0.001, 1e-4), (-0.5, 0.5, 0.9)):
+        low, high, p, kind = t_or_score_ends(only_a, only_b, n, se, df, m, phi, 0.95, (-1.0, 1.0, 1.0), score)
+        fits = [t_skew_error(m, phi, n, e, e) <= T_SKEW_ROOM * 0.025 for e in t_ends]
+        assert low == (t_ends[0] if fits[0] else min(t_ends[0], score[0]))
+        assert high == (t_ends[1] if fits[1] else max(t_ends[1], score[1]))
+        assert kind == ("normal" if all(fits) else "t-score")
+        assert (p < 0.05) == (low > 0 or high < 0)
+        if fits[0 if d >= 0 else 1]:
+            assert p == t_p_value(d / se, df)
+
+
+def test_the_end_facing_zero_is_t_where_the_skewness_there_is_small():
+    """Bunched disagreements with one model ahead: the end between the estimate and 0 tests a difference whose
+    disagreements are won nearly alike, so it is t's (the power of CR2 t); the far end reads the score rule."""
+    low, high, p, kind = t_or_score_ends(60, 20, 1000, 0.012, 29.0, 80, 1.5, 0.95, (-1, 1, 1), (0.0, 0.1, 0.03))
+    assert (kind, high) == ("t-score", 0.1) and low == pytest.approx(0.04 - 2.045229642 * 0.012, abs=1e-8)
+    assert p < 0.01  # the t-test's, not the score rule's 0.03
