@@ -31,6 +31,7 @@ import numpy as np
 from ._clusters import MIN_CLUSTERS, MIN_CLUSTERS_CR2, check_method
 from ._estimate import comparison_from, pair_rules, scaled, summary_from
 from ._in_unit import InUnit
+from ._records import CLUSTERED_ON
 from ._results import notebook_view
 from ._validate import check_confidence
 from .bounded_reach import reach_notes
@@ -506,10 +507,12 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
         raise EvalStatsError(f"{sums.name} has one model, so there is nothing to compare with the baseline")
     clustered = bool(use_clusters and sums.clusters is not None)
     warn: list[str] = []
+    notes = tuple(sums.notes)
     if clustered and len(sums.clusters or ()) < 2:
         clustered = False
         warn.append(f"the cluster column '{sums.cluster_col}' has a single value, so the standard errors are "
                     "not clustered (clustering needs at least two clusters)")
+        notes = tuple(n for n in notes if not n.endswith(CLUSTERED_ON))  # it said "clustered on it" (issue 46)
     fs = sums if clustered else sums.merged()
     e = sums.exponent
     with _warnings.catch_warnings():  # per-call warnings are gathered below, once each
@@ -596,7 +599,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
         costs = clustering_cost(sums, rows, confidence=confidence, method=method, interval=interval)
         warn += [s for s in [cost_sentence(costs, sums.cluster_col, percent=sums.unit01)] if s]
     return Analysis(
-        models=tuple(rows), comparisons=pairs, warnings=tuple(dict.fromkeys(warn)), notes=tuple(sums.notes),
+        models=tuple(rows), comparisons=pairs, warnings=tuple(dict.fromkeys(warn)), notes=notes,
         name=sums.name, confidence=confidence, baseline=baseline, paired=bool(paired), clustered=clustered,
         adjust=adjust, score_kind=sums.score_kind, n_questions=int(sums.n_questions),
         n_clusters=len(sums.clusters or ()) if clustered else None,

@@ -187,3 +187,16 @@ def test_the_workbench_shows_the_new_refusals_in_one_error_box(name, data, words
     no_exceptions(at)
     assert len(at.error) == 1 and words in at.error[0].value
     assert LAST_KEY not in at.session_state
+
+
+def test_a_chosen_cluster_column_of_one_value_never_says_it_clustered(tmp_path, capsys):
+    """--cluster-col on a column with one value: the report said both "standard errors are clustered on it" and
+    "has a single value, so the standard errors are not clustered"; only the second remains."""
+    path = tmp_path / "one.csv"
+    path.write_text("question,model,score,cluster\n" + "\n".join(f"{q},{m},{s},c" for q, m, s in _base()) + "\n")
+    code, out, err = _run(["analyze", "--format", "json", "--cluster-col", "cluster", path], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["settings"]["clustered"] is False
+    said = " ".join(doc["settings"]["notes"] + doc["warnings"])
+    assert "has a single value" in said and "clustered on it" not in said
