@@ -3,7 +3,8 @@
 One process: the workbench (AppTest through app.py) reads ``--uploads`` CSV files one after the other (one
 visitor's repeated uploads; the session holds at most ``workbench_reading.session_cap()`` bytes of files, and a
 file past it releases the earlier readings), then the session ends as Streamlit ends it (its session-scoped caches
-cleared, what ``AppSession.shutdown`` does when a tab closes), then freed memory is handed back as the server does
+cleared, what ``AppSession.shutdown`` does when a tab closes, and its fragments dropped with the session: their
+closures hold the last run's files and reading, and AppTest would keep them alive), then freed memory is handed back as the server does
 every 30 s (``_memory.give_back``: pyarrow's ``release_unused``, glibc's ``malloc_trim(0)``). Prints the resident
 memory (``/proc/self/statm``) at each step and, from glibc's ``mallinfo2``, how much of the heap is in use
 (live allocations) and how much is free but kept; ``--trace`` adds the largest Python allocations still alive
@@ -19,7 +20,9 @@ import argparse
 import ctypes
 import gc
 import os
+import re
 import sys
+import tempfile
 import tracemalloc
 from pathlib import Path
 
@@ -46,6 +49,23 @@ def heap() -> str:
             f"free in arenas {m.fordblks / 2**20:.0f} MB")
 
 
+def pymalloc() -> str:
+    """Python's own small-object allocator: its arenas (1 MB each, mmapped, outside glibc's figures) in use."""
+    with tempfile.TemporaryFile() as tmp:  # sys._debugmallocstats writes to the C-level stderr
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read().decode("utf-8", "replace")
+    found = re.search(r"# arenas allocated current\s*=\s*([\d,]+)", text)
+    return f"pymalloc arenas {int(found.group(1).replace(',', ''))} MB" if found else "pymalloc arenas ?"
+
+
 def rss() -> float:
     """Resident memory of this process in MB."""
     with open("/proc/self/statm") as f:
@@ -67,6 +87,7 @@ def main() -> None:
     args = ap.parse_args()
     import pyarrow as pa
     from streamlit.runtime.caching import cache_data_api, cache_resource_api
+    from streamlit.runtime.fragment import MemoryFragmentStorage
     from streamlit.testing.v1 import AppTest
 
     from evalstats_app.workbench import INJECT_KEY
@@ -83,7 +104,7 @@ def main() -> None:
     give_back()
     base = rss() - size  # the files' bytes are the visitor's, not the server's: counted out
     print(f"{args.uploads} files, {size:.0f} MB in all (cap {session_cap() / 2**20:.0f} MB a session); "
-          f"server after the page's first run: {base:.0f} MB ({heap()})")
+          f"server after the page's first run: {base:.0f} MB ({heap()}; {pymalloc()})")
     if args.trace:
         tracemalloc.start(40)
         before = tracemalloc.take_snapshot()
@@ -100,11 +121,14 @@ def main() -> None:
         cache_data_api.clear_session_cache(sid)
         cache_resource_api.clear_session_cache(sid)
     del at
+    for storage in [o for o in gc.get_objects() if isinstance(o, MemoryFragmentStorage)]:
+        storage.clear()  # a server drops the session's fragments with its AppSession; AppTest keeps them alive
     gc.collect()
     print(f"after the session ends (its caches cleared, gc): +{rss() - base:.0f} MB "
-          f"(pyarrow still holds {pa.total_allocated_bytes() / 2**20:.0f} MB; {heap()})")
+          f"(pyarrow still holds {pa.total_allocated_bytes() / 2**20:.0f} MB; {heap()}; {pymalloc()})")
     give_back()  # what the workbench's server does every GIVE_BACK_SECONDS (shell._memory_returner)
-    print(f"after give_back() (pyarrow release_unused, glibc malloc_trim(0)): +{rss() - base:.0f} MB ({heap()})")
+    print(f"after give_back() (pyarrow release_unused, glibc malloc_trim(0)): +{rss() - base:.0f} MB ({heap()}; "
+          f"{pymalloc()})")
     if args.trace:
         stats = tracemalloc.take_snapshot().compare_to(before, "traceback")
         live = sum(s.size_diff for s in stats)
