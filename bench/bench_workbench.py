@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
 import time
 from pathlib import Path
@@ -56,13 +57,20 @@ def make_file(rows: int, seed: int = 0) -> bytes:
     return frame.to_csv(index=False).encode()
 
 
+#: Process CPU seconds (every thread: pyarrow's reader, BLAS) of the fastest call of each ``timed`` step.
+CPU: list[float] = []
+
+
 def timed(fn, repeat: int) -> tuple[float, object]:
-    """Fastest wall time of ``repeat`` calls and the last result."""
-    best, out = float("inf"), None
+    """Fastest wall time of ``repeat`` calls and the last result (that call's process CPU appended to ``CPU``)."""
+    best, out, cpu = float("inf"), None, 0.0
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         out = fn()
-        best = min(best, time.perf_counter() - start)
+        wall = time.perf_counter() - start
+        if wall < best:
+            best, cpu = wall, time.process_time() - start_cpu
+    CPU.append(cpu)
     return best, out
 
 
@@ -75,12 +83,14 @@ def middle(p, confidence: float):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--repeat", type=int, default=0, help="calls of each step (default 3, above 1e5 rows 2)")
     args = parser.parse_args()
     print(f"{'rows':>10} {'MB':>6} {'pandas read':>12} {'load':>8} {'analyze':>8} {'rerun':>8} "
-          f"{'total':>8} {'total/pandas':>13}")
+          f"{'total':>8} {'total/pandas':>13}   CPU s (load, analyze, rerun; all threads)")
     for rows in args.rows:
         data = make_file(rows)
-        repeat = 3 if rows <= 100_000 else 2
+        repeat = args.repeat or (3 if rows <= 100_000 else 2)
+        CPU.clear()
         t_pd, _ = timed(lambda data=data: pd.read_csv(io.BytesIO(data), engine="pyarrow"), repeat)
         t_load, p = timed(lambda data=data: prepare(data, "bench.csv"), repeat)
 
@@ -96,7 +106,8 @@ def main() -> None:
         t_rerun, _ = timed(lambda p=p: middle(p, 0.9), repeat)
         total = t_load + t_an
         print(f"{p.dataset.n_rows:>10,} {len(data) / 1e6:>6.1f} {t_pd:>11.3f}s {t_load:>7.3f}s {t_an:>7.3f}s "
-              f"{t_rerun:>7.3f}s {total:>7.3f}s {total / t_pd:>12.1f}x")
+              f"{t_rerun:>7.3f}s {total:>7.3f}s {total / t_pd:>12.1f}x   "
+              f"{CPU[1]:.2f}, {CPU[2]:.2f}, {CPU[3]:.2f}; load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
