@@ -6,9 +6,9 @@
 Four runs, each bounded (at most 1,000 students, 60 s):
 
 1. **One server, SQLite.** A teacher starts a class and opens a question; each student (a thread, as Streamlit runs
-   each session's script in one) reads the class every 2 s, as the phone's page does, and answers once at a random
-   moment within ``--seconds`` (seeded); a presenter thread reads the counts every second, as the lesson plan's
-   panel does. Printed: answers sent, counted, lost (must be 0; every count per option is checked against what was
+   each session's script in one) reads the class every 2 s (its phone's page: every 3 s) and answers once at a random
+   moment within ``--seconds`` (seeded); a presenter thread reads the counts every second (the lesson plan's
+   panel: twice a second). Printed: answers sent, counted, lost (must be 0; every count per option is checked against what was
    sent), the time from an answer's commit to the presenter's first count that includes it (median, 99th
    percentile, max: the screen must show it within 2 s), and the time each answer took.
 2. **Two app servers sharing PostgreSQL.** The same on a throwaway local PostgreSQL (tests/_postgres.py): two
@@ -17,10 +17,13 @@ Four runs, each bounded (at most 1,000 students, 60 s):
 3. **One real app server, end to end.** ``streamlit run app.py`` on 127.0.0.1 (a free port), a class started in its
    SQLite file, then ``--students`` phones open ``class?code=...`` over Streamlit's own WebSocket protocol
    (bench/class_capacity.py's client; a Chromium per student would eat the cores being measured), in waves of 50.
-   Each phone then does what its browser does: reruns the page's fragment every 2 s (``is_auto_rerun``) and
-   answers once within ``--seconds`` (the radio's value in a fragment rerun, so the page's own callback writes
-   it). Printed: acks, answers counted and lost, the presenter's delay after each ack, how long an answer's and a
-   poll's rerun took, the server's CPU, and its resident memory before and after the phones arrived (per student).
+   Each phone then does what its browser does: reruns the page's fragment every ``STUDENT_EVERY`` s
+   (``is_auto_rerun``; evalstats_app.live_class) and answers once within ``--seconds`` (the radio's value in a
+   fragment rerun, so the page's own callback writes it). The presenter is a tab too: the lesson plan in presenter
+   mode resumes the class (code and key typed, the button pressed) and reruns its counts fragment every
+   ``PRESENTER_EVERY`` s.
+   Printed: acks, answers counted and lost, the delay from each ack to the presenter's tab drawing it (the end of
+   the first of its reruns that counts it), how long an answer's, a poll's and the presenter's rerun took, the server's CPU, and its resident memory before and after the phones arrived (per student).
 4. **Two real app servers sharing PostgreSQL, end to end.** Run 3 with two ``streamlit run`` processes on one
    throwaway PostgreSQL (``EVALSTATS_DATABASE_URL``), the phones taking the two servers in turn; the teacher's
    store and the presenter's reads go to the same database. CPU and memory are the two servers' sums.
@@ -182,8 +185,10 @@ def one_server(n: int, seconds: float, seed: int, url: str | None = None, server
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-    from evalstats_app.live_class import (
-        class_questions,  # streamlit: kept out of the PostgreSQL run's processes
+    from evalstats_app.live_class import (  # streamlit: kept out of the PostgreSQL run's processes
+        PRESENTER_EVERY,
+        STUDENT_EVERY,
+        class_questions,
     )
 
     folder = tempfile.mkdtemp(prefix="evalstats-class-bench-")
@@ -204,7 +209,7 @@ def one_server(n: int, seconds: float, seed: int, url: str | None = None, server
     pids = [srv.pid for srv, _ in started]
 
     class Phone(Session):
-        """A phone's tab: loads class?code=, then reruns the page's fragment every 2 s and answers once."""
+        """A phone's tab: loads class?code=, then reruns the page's fragment every STUDENT_EVERY s and answers once."""
 
         fragment = ""
         radio = ""
@@ -243,7 +248,54 @@ def one_server(n: int, seconds: float, seed: int, url: str | None = None, server
                 elif kind == "script_finished":
                     return time.perf_counter() - t0
 
+    class Presenter(Phone):
+        """The teacher's tab on the first server: the lesson plan in presenter mode resumes the class with its code and
+        key (the widgets by key, the button's trigger), then reruns its counts fragment every ``PRESENTER_EVERY`` s as
+        the browser does (its ``run_every``); each rerun's "**N** answered" is what the projector shows when it finishes."""
+
+        async def run(self, widgets: dict[str, object] | None = None, *, fragment: bool = False) -> int | None:
+            msg = BackMsg()
+            msg.rerun_script.query_string = "present=1"
+            msg.rerun_script.page_name = "teach"
+            if fragment:
+                msg.rerun_script.fragment_id, msg.rerun_script.is_auto_rerun = self.fragment, True
+            for key, value in (widgets or {}).items():
+                w = msg.rerun_script.widget_states.widgets.add()
+                w.id = self.ids[key]
+                if value is True:
+                    w.trigger_value = True
+                else:
+                    w.string_value = str(value)
+            await self.ws.send(msg.SerializeToString())
+            shown = None
+            while True:
+                fwd = ForwardMsg.FromString(await asyncio.wait_for(self.ws.recv(), 300))
+                kind = fwd.WhichOneof("type")
+                if kind == "auto_rerun" and abs(fwd.auto_rerun.interval - PRESENTER_EVERY) < 1e-9:
+                    self.fragment = fwd.auto_rerun.fragment_id
+                elif kind == "delta":
+                    element = fwd.delta.new_element
+                    which = element.WhichOneof("type")
+                    if which == "exception":
+                        raise RuntimeError(element.exception.message)
+                    widget_id = getattr(getattr(element, which), "id", "") if which else ""
+                    for key in ("teach_class_resume_code", "teach_class_resume_key", "teach_class_resume"):
+                        if isinstance(widget_id, str) and widget_id.endswith(f"-{key}"):
+                            self.ids[key] = widget_id
+                    if which == "markdown" and " answered · " in element.markdown.body:
+                        shown = int(element.markdown.body.split("**")[1])
+                elif kind == "script_finished":
+                    return shown
+
     async def measure() -> dict:
+        teacher_tab = Presenter(started[0][1], random.Random(seed))
+        teacher_tab.ids = {}
+        await teacher_tab.connect()
+        await teacher_tab.run()
+        await teacher_tab.run({"teach_class_resume_code": code, "teach_class_resume_key": key,
+                               "teach_class_resume": True})
+        if not teacher_tab.fragment or await teacher_tab.run(fragment=True) != 0:
+            raise SystemExit("the presenter's tab did not resume the class")
         for _, port in started:
             warm = Phone(port, random.Random(seed))
             await warm.connect()
@@ -264,6 +316,7 @@ def one_server(n: int, seconds: float, seed: int, url: str | None = None, server
         picks = [rng.randrange(OPTIONS) for _ in phones]
         text = class_questions()[QUESTION].options
         acks: list[float] = []
+        taps: dict[float, float] = {}  # ack time -> when that phone sent its answer
         answer_runs: list[float] = []
         polls: list[float] = []
         failures: list[str] = []
@@ -272,44 +325,52 @@ def one_server(n: int, seconds: float, seed: int, url: str | None = None, server
         async def phone(p: Phone, pick: int) -> None:
             at = start + rng.uniform(0, seconds)
             answered = False
-            next_poll = start + rng.uniform(0, 2.0)
+            next_poll = start + rng.uniform(0, STUDENT_EVERY)
             while time.perf_counter() < start + seconds + 2.0 or not answered:
                 now = time.perf_counter()
                 try:
                     if not answered and now >= at:
+                        tapped = time.time()
                         answer_runs.append(await p.send(fragment=True, answer=text[pick]))
                         acks.append(time.time())
+                        taps[acks[-1]] = tapped
                         answered = True
                     elif now >= next_poll:
                         polls.append(await p.send(fragment=True, auto=True))
-                        next_poll = now + 2.0
+                        next_poll = now + STUDENT_EVERY
                 except Exception as exc:  # noqa: BLE001 - counted and printed: a lost answer
                     failures.append(repr(exc)[:160])
                     answered = True
                 await asyncio.sleep(max(0.0, min(next_poll, at if not answered else next_poll) - time.perf_counter()))
 
-        seen: list = []
+        seen: list = []  # (wall time a presenter's rerun finished, the count it drew)
         stop = [False]
+        presenter_runs: list[float] = []
 
-        def presenter() -> None:
+        async def presenter() -> None:
             while not stop[0]:
-                seen.append((time.time(), teacher.snapshot(code).answered))
-                time.sleep(1.0)
+                t0 = time.perf_counter()
+                shown = await teacher_tab.run(fragment=True)
+                presenter_runs.append(time.perf_counter() - t0)
+                seen.append((time.time(), -1 if shown is None else shown))
+                await asyncio.sleep(max(0.0, PRESENTER_EVERY - (time.perf_counter() - t0)))
 
-        reader = threading.Thread(target=presenter)
-        reader.start()
+        projector = asyncio.ensure_future(presenter())
         cpu0 = sum(_cpu(pid) for pid in pids)
         await asyncio.gather(*(phone(p, k) for p, k in zip(phones, picks, strict=True)))
         cpu = sum(_cpu(pid) for pid in pids) - cpu0
         wall = time.perf_counter() - start
-        await asyncio.sleep(2.5)
+        while not seen or seen[-1][1] < len(acks):  # until the projector has drawn every answer (or 60 s)
+            if time.perf_counter() - start > wall + 60:
+                break
+            await asyncio.sleep(0.5)
         stop[0] = True
-        reader.join()
-        await asyncio.gather(*(p.ws.close() for p in phones))
+        await projector
+        await asyncio.gather(*(p.ws.close() for p in [*phones, teacher_tab]))
         want = [picks.count(k) for k in range(OPTIONS)]
         return {"rss": (rss0, rss1), "arrived": arrived, "loads": sorted(loads), "acks": acks, "seen": seen,
                 "answer_runs": sorted(answer_runs), "polls": sorted(polls), "failures": failures, "want": want,
-                "cpu": cpu, "wall": wall}
+                "cpu": cpu, "wall": wall, "presenter_runs": sorted(presenter_runs), "taps": taps}
 
     try:
         r = asyncio.run(measure())
@@ -323,11 +384,19 @@ def one_server(n: int, seconds: float, seed: int, url: str | None = None, server
               f"{': ' + r['failures'][0] if r['failures'] else ''}; counts {list(snap.counts)} "
               f"{'=' if list(snap.counts) == r['want'] else '!='} picked {r['want']}")
         if waits:
-            print(f"    presenter shows an answer after the phone's ack: median {statistics.median(waits):.2f} s, "
-                  f"max {max(waits):.2f} s ({sum(w <= 2.0 for w in waits)} of {len(waits)} within 2 s)")
+            runs = r["presenter_runs"]
+            acked = sorted(r["acks"])
+            tapped = [a + w - r["taps"][a] for a, w in zip(acked, waits, strict=True)]
+            print(f"    from a phone's answer sent to the presenter's tab drawing it: median "
+                  f"{statistics.median(tapped):.2f} s, max {max(tapped):.2f} s "
+                  f"({sum(t <= 2.0 for t in tapped)} of {len(tapped)} within 2 s)")
+            print(f"    the presenter's tab (its fragment rerun every {PRESENTER_EVERY:g} s through the server) draws an answer after the "
+                  f"phone's ack: median {statistics.median(waits):.2f} s, max {max(waits):.2f} s "
+                  f"({sum(w <= 2.0 for w in waits)} of {len(waits)} within 2 s); its rerun took median "
+                  f"{statistics.median(runs):.2f} s, max {runs[-1]:.2f} s")
         if r["answer_runs"] and r["polls"]:
             print(f"    an answer's rerun: median {statistics.median(r['answer_runs']):.2f} s, max "
-                  f"{r['answer_runs'][-1]:.2f} s; a 2-second poll's rerun: median {statistics.median(r['polls']):.2f} s, "
+                  f"{r['answer_runs'][-1]:.2f} s; a {STUDENT_EVERY:g}-second poll's rerun: median {statistics.median(r['polls']):.2f} s, "
                   f"90th percentile {r['polls'][int(0.9 * (len(r['polls']) - 1))]:.2f} s ({len(r['polls'])} polls)")
         print(f"    server CPU {r['cpu']:.1f} s over {r['wall']:.1f} s ({100 * r['cpu'] / r['wall']:.0f}% of a core), "
               f"{1000 * r['cpu'] / (len(r['answer_runs']) + len(r['polls'])):.1f} ms a rerun; "

@@ -4,7 +4,7 @@ The teacher presses "Start a live class" and the projector shows a class code an
 address (``class?code=XXXXX``; the QR is made here, by segno, with no network). Students open it on their phones
 and see only the question on screen, with its options: no sign-in, no name; a random id in a cookie tells one
 browser from another. The teacher picks a question of the plan (each step's "Ask the class" and its quiz, then
-every other quiz), opens it, watches the answers arrive as bars of counts (redrawn every second), closes it,
+every other quiz), opens it, watches the answers arrive as bars of counts (redrawn twice a second), closes it,
 reveals the right answer with its explanation, or resets it. Only the teacher's session holds the teacher key
 (:mod:`evalstats_app.class_store`), so a student's page cannot change anything; after the class the answers go
 out as CSV and the class can be deleted.
@@ -25,7 +25,7 @@ import segno
 import streamlit as st
 
 from evalstats_core.charts import compile_spec
-from evalstats_core.charts.live_class import answer_counts
+from evalstats_core.charts.live_class import answer_counts, with_counts
 
 from .chapters import page_by_slug
 from .class_store import (
@@ -44,8 +44,11 @@ from .quiz import all_quizzes, option_order
 __all__ = ["ASK_OPTIONS", "OPINION", "ClassQuestion", "class_questions", "class_address", "qr_png", "store", "teacher_panel",
            "student_page", "PRESENTER_EVERY", "STUDENT_EVERY"]
 
-#: How often the presenter's counts and a student's screen are redrawn (seconds).
-PRESENTER_EVERY, STUDENT_EVERY = 1.0, 2.0
+#: How often the presenter's counts and a student's screen are redrawn (seconds). Each phone's redraw is a rerun on
+#: the server (about 3 ms of CPU): 300 phones every 2 s were 150 reruns a second, more than a server given a third
+#: of a busy 2-core machine kept up with (bench/bench_live_class.py); every 3 s a phone sees the next question. The
+#: presenter's redraw, one tab, is twice a second: an answer waits at most half a second for the next one.
+PRESENTER_EVERY, STUDENT_EVERY = 0.5, 3.0
 #: An "Ask the class" question without options of its own is a show of hands before the quiz.
 ASK_OPTIONS = ("I can answer it, and say why", "I have a guess", "I do not know yet")
 #: What the reveal says of a question with no right answer (a show of hands, or an "Ask the class" written
@@ -191,6 +194,16 @@ def _labels(question: str, option: int) -> tuple[str, str]:
     return q.text, q.options[option]
 
 
+@lru_cache(maxsize=16)
+def _chart(question: str, revealed: bool) -> dict:
+    """The question's compiled bar chart (counts 0), once per question and reveal: the presenter's redraw every
+    second fills in the counts (:func:`~evalstats_core.charts.live_class.with_counts`)."""
+    q = class_questions()[question]
+    frame = pd.DataFrame({"option": q.options, "count": [0] * len(q.options),
+                          "right": [i == q.answer for i in range(len(q.options))]})
+    return compile_spec(answer_counts(frame, revealed=revealed))
+
+
 def _summary(q: ClassQuestion, counts: tuple[int, ...], revealed: bool) -> str:
     parts = [f"{n} chose “{_short(text, 50)}”" for text, n in zip(q.options, counts, strict=True)]
     head = f"{sum(counts)} answer{'s' if sum(counts) != 1 else ''}: " + "; ".join(parts) + "."
@@ -201,7 +214,7 @@ def _summary(q: ClassQuestion, counts: tuple[int, ...], revealed: bool) -> str:
 
 @st.fragment(run_every=PRESENTER_EVERY)
 def _presenter_counts(code: str) -> None:
-    """The question on screen and its counts, redrawn every second while the page is open."""
+    """The question on screen and its counts, redrawn every ``PRESENTER_EVERY`` s while the page is open."""
     try:
         snap = store().snapshot(code)
     except ClassError as exc:
@@ -219,9 +232,7 @@ def _presenter_counts(code: str) -> None:
         st.markdown(f":material/how_to_vote: **{snap.answered}** answered · {state} · "
                     f"{snap.students} in the class so far")
         revealed = snap.state == "revealed"
-        frame = pd.DataFrame({"option": q.options, "count": snap.counts,
-                              "right": [i == q.answer for i in range(len(q.options))]})
-        st.vega_lite_chart(spec=compile_spec(answer_counts(frame, revealed=revealed)), width="stretch",
+        st.vega_lite_chart(spec=with_counts(_chart(q.key, revealed), snap.counts), width="stretch",
                            key="teach_class_chart")
         st.caption(_summary(q, snap.counts, revealed))
         if revealed:
@@ -340,7 +351,7 @@ def _send(code: str, browser: str, question: str) -> None:
 
 @st.fragment(run_every=STUDENT_EVERY)
 def _student_question(code: str, browser: str) -> None:
-    """The question on the teacher's screen, its options, and this browser's answer (redrawn every 2 s)."""
+    """The question on the teacher's screen, its options, and this browser's answer (redrawn every STUDENT_EVERY s)."""
     try:
         snap = store().snapshot(code)
     except ClassError as exc:

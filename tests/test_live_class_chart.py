@@ -40,3 +40,17 @@ def test_after_the_reveal_the_right_answer_is_marked_by_colour_and_a_check_mark(
 def test_a_show_of_hands_has_no_right_answer_to_mark():
     data = rows(answer_counts(FRAME.assign(right=False), revealed=True).to_dict())
     assert {r["shade"] for r in data} == {"other"}
+
+
+def test_new_counts_filled_into_a_compiled_chart_equal_the_chart_compiled_anew():
+    """The presenter's redraw (with_counts on the chart compiled once with counts 0) against building and compiling
+    answer_counts with the counts, for counts below and above the axis's minimum domain, before and after the reveal."""
+    from evalstats_core.charts import compile_spec
+    from evalstats_core.charts.live_class import with_counts
+
+    for revealed in (False, True):
+        template = compile_spec(answer_counts(FRAME.assign(count=[0, 0, 0]), revealed=revealed))
+        for counts in ([0, 0, 0], [1, 0, 2], [4, 0, 9], [120, 95, 85], [0, 300, 0]):
+            want = compile_spec(answer_counts(FRAME.assign(count=counts), revealed=revealed))
+            assert with_counts(template, counts) == want, (revealed, counts)
+    assert [r["count"] for r in rows(template)] == [0, 0, 0]  # the compiled chart itself is left alone
