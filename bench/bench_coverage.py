@@ -41,7 +41,7 @@ def vectorised_quantiles(n: int, reps: int) -> None:
     theta = rng.random(reps)
     k = rng.binomial(n, theta)
     for method in PROPORTION_METHODS:
-        low, high = proportion_ci_arrays(k, n, method=method)
+        low, high = proportion_ci_arrays(k, n, interval=method)
         np.mean((low <= theta) & (theta <= high))
         np.mean(high - low)
 

@@ -29,12 +29,12 @@ def reported_section(content) -> None:
                               "n": st.column_config.NumberColumn("Questions n", min_value=2, step=1),
                               "se": st.column_config.NumberColumn("Reported SE (points)", min_value=0.0,
                                                                   format="%.3f")}, width="stretch")
-    method = b.selectbox("Interval from n", list(PROPORTION_METHODS), format_func=PROPORTION_METHODS.get,
-                         key="analyze_reported_method")
+    interval = b.selectbox("Interval from n", list(PROPORTION_METHODS), format_func=PROPORTION_METHODS.get,
+                           key="analyze_reported_method")
     confidence = b.select_slider("Confidence level", CONFIDENCES, format_func=lambda v: f"{v:.0%}",
                                  key="analyze_confidence")
     try:
-        r = analyze_reported(table, method=method, confidence=float(confidence))
+        r = analyze_reported(table, interval=interval, confidence=float(confidence))
     except EvalStatsError as exc:
         st.error(f"**The table cannot be used yet.** {say(exc)}", icon=":material/error:")
         return

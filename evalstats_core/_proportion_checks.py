@@ -1,6 +1,6 @@
 """Checks of the arguments of :func:`evalstats_core.intervals.proportion_ci` and its array form (private).
 
-Moved out of :mod:`evalstats_core.intervals` (which re-exports ``_check_method``): the method name, the
+Moved out of :mod:`evalstats_core.intervals` (which re-exports ``_check_method``): the interval's name, the
 Beta prior, and the success / trial counts, each refused with one message naming the bad value.
 """
 
@@ -26,15 +26,15 @@ _METHOD_HINTS = {
     "wilsoncc": "'wilson' (no continuity correction is offered)",
 }
 
-def _check_method(method: Any) -> str:
-    if isinstance(method, str) and method in PROPORTION_METHODS:
-        return method
+def _check_method(interval: Any) -> str:
+    if isinstance(interval, str) and interval in PROPORTION_METHODS:
+        return interval
     valid = ", ".join(repr(m) for m in PROPORTION_METHODS)
-    msg = f"method ({method!r}) must be one of {valid}"
-    if isinstance(method, str):
-        key = method.strip().lower().replace("-", "_")
+    msg = f"interval ({interval!r}) must be one of {valid}"
+    if isinstance(interval, str):
+        key = interval.strip().lower().replace("-", "_")
         if key in PROPORTION_METHODS:
-            msg += f"; method names are lowercase, use {key!r}"
+            msg += f"; interval names are lowercase, use {key!r}"
         elif key in _METHOD_HINTS:
             msg += f"; use {_METHOD_HINTS[key]}"
     raise EvalStatsError(msg)

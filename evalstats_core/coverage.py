@@ -154,7 +154,7 @@ def coverage_experiment(
     fixed = None if theta is None else check_unit(theta, "theta")
     gen = np.random.default_rng(rng)
     outcomes = np.arange(size + 1)
-    tables = [proportion_ci_arrays(outcomes, size, method=m, confidence=conf) for m in chosen]
+    tables = [proportion_ci_arrays(outcomes, size, interval=m, confidence=conf) for m in chosen]
     hits = np.zeros(len(chosen))
     k_counts = np.zeros(size + 1)
     for start in range(0, total, _CHUNK):

@@ -155,8 +155,8 @@ def _small_n(table: QuestionTable, analysis: Analysis) -> Guardrail:
     independent = m.n_clusters is None and int(kk.max()) == 1
     if table.score_kind == "binary" and independent:
         k = int(round(m.mean * m.n))
-        wald = proportion_ci(k, m.n, method="wald", confidence=analysis.confidence)
-        wil = proportion_ci(k, m.n, method="wilson", confidence=analysis.confidence)
+        wald = proportion_ci(k, m.n, interval="wald", confidence=analysis.confidence)
+        wil = proportion_ci(k, m.n, interval="wilson", confidence=analysis.confidence)
         shown = (f" The interval shown is {m.interval}: {_pct(m.ci_low)} to {_pct(m.ci_high)}."
                  if m.interval not in ("Wilson",) and not m.interval.startswith(("t ", "CLT", "CR")) else "")
         return _warn("small_n", (
@@ -423,7 +423,7 @@ def extremes(table: QuestionTable, analysis: Analysis) -> Guardrail:
     for m in hits:
         if table.score_kind == "binary" and m.mean in (0.0, 1.0):
             k = int(round(m.mean * m.n))
-            wil = proportion_ci(k, m.n, method="wilson", confidence=analysis.confidence)
+            wil = proportion_ci(k, m.n, interval="wilson", confidence=analysis.confidence)
             parts.append(f"{m.model} scored {_pct(m.mean)} on all {m.n} questions: SE 0 and a zero-width CLT "
                          f"interval, yet its true accuracy could be {_pct(wil.low)} to {_pct(wil.high)} (Wilson)")
         else:

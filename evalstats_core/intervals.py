@@ -141,7 +141,7 @@ def se_bernoulli(scores_or_mean: Any, n: int | None = None) -> float:
     -----
     Only for genuinely binary scores; on fractional scores it overstates the SE (see
     :func:`score_kind`), so passing non-0/1 scores raises and names :func:`se_clt` instead. The
-    normal interval built on it, :func:`normal_ci` or ``proportion_ci(method="wald")``, is poor below
+    normal interval built on it, :func:`normal_ci` or ``proportion_ci(interval="wald")``, is poor below
     a few hundred questions or near 0%/100%; prefer Wilson or Bayes there.
 
     References
@@ -206,7 +206,7 @@ def normal_ci(mean: float, se: float, *, confidence: float = 0.95) -> Interval:
     -----
     The right interval when the estimate is approximately normal: hundreds of independent questions,
     or a clustered / paired SE with enough clusters. For a 0/1 accuracy from few questions use
-    :func:`proportion_ci` with ``method="wilson"`` or ``"bayes"`` instead.
+    :func:`proportion_ci` with ``interval="wilson"`` or ``"bayes"`` instead.
 
     References
     ----------
@@ -289,7 +289,7 @@ def proportion_ci(
     successes: int,
     n: int,
     *,
-    method: str = "wilson",
+    interval: str = "wilson",
     confidence: float = 0.95,
     prior: tuple[float, float] = (1.0, 1.0),
     clip: bool = False,
@@ -302,7 +302,7 @@ def proportion_ci(
         Number of questions answered correctly, ``0 <= successes <= n``.
     n : int
         Number of questions, ``>= 1``.
-    method : {"wilson", "wald", "clopper_pearson", "bayes"}, default "wilson"
+    interval : {"wilson", "wald", "clopper_pearson", "bayes"}, default "wilson"
         ``wald``: ``p +/- z sqrt(p(1-p)/n)``, the CLT interval. It can leave [0, 1] and has zero
         width at 0/n and n/n; it is not clipped unless ``clip=True``.
         ``wilson``: the score interval, inverting the normal test with the SE at the tested value.
@@ -313,8 +313,8 @@ def proportion_ci(
     confidence : float, default 0.95
         Two-sided confidence (or credible) level.
     prior : (float, float), default (1.0, 1.0)
-        Beta prior ``(a, b)`` for ``method="bayes"``; the uniform Beta(1, 1) by default, (0.5, 0.5)
-        gives the Jeffreys interval. Ignored by the other methods.
+        Beta prior ``(a, b)`` for ``interval="bayes"``; the uniform Beta(1, 1) by default, (0.5, 0.5)
+        gives the Jeffreys interval. Ignored by the other intervals.
     clip : bool, default False
         Clip the interval to [0, 1] (only ever changes ``wald``).
 
@@ -350,7 +350,7 @@ def proportion_ci(
     >>> low, high = proportion_ci(3, 10)
     >>> round(low, 4), round(high, 4)
     (0.1078, 0.6032)
-    >>> proportion_ci(0, 10, method="wald")
+    >>> proportion_ci(0, 10, interval="wald")
     Interval(low=0.0, high=0.0)
     """
     for value, name in ((successes, "successes"), (n, "n")):
@@ -360,7 +360,7 @@ def proportion_ci(
                 "use proportion_ci_arrays for many intervals at once"
             )
     low, high = proportion_ci_arrays(
-        successes, n, method=method, confidence=confidence, prior=prior, clip=clip
+        successes, n, interval=interval, confidence=confidence, prior=prior, clip=clip
     )
     return Interval(float(low), float(high))
 
@@ -369,7 +369,7 @@ def proportion_ci_arrays(
     successes: Any,
     n: Any,
     *,
-    method: str = "wilson",
+    interval: str = "wilson",
     confidence: float = 0.95,
     prior: tuple[float, float] = (1.0, 1.0),
     clip: bool = False,
@@ -381,7 +381,7 @@ def proportion_ci_arrays(
     successes, n : array_like of int
         Broadcast against each other (e.g. ``successes=np.arange(n + 1)`` with a scalar ``n`` gives
         the interval for every possible outcome). ``0 <= successes <= n``, ``n >= 1``.
-    method, confidence, prior, clip
+    interval, confidence, prior, clip
         As in :func:`proportion_ci`.
 
     Returns
@@ -391,11 +391,11 @@ def proportion_ci_arrays(
 
     Examples
     --------
-    >>> low, high = proportion_ci_arrays([0, 5, 10], 10, method="clopper_pearson")
+    >>> low, high = proportion_ci_arrays([0, 5, 10], 10, interval="clopper_pearson")
     >>> low.round(3).tolist(), high.round(3).tolist()
     ([0.0, 0.187, 0.692], [0.308, 0.813, 1.0])
     """
-    method = _check_method(method)
+    method = _check_method(interval)
     conf = check_confidence(confidence)
     k, size = _as_counts(successes, n)
     tail = (1.0 - conf) / 2.0
@@ -444,7 +444,7 @@ def _model_interval(s: Any, kind: str, interval: str, proportion: bool, method: 
         return (s.ci_low, s.ci_high, f"{normal_label(method, clustered)}; {INTERVAL_LABELS[chosen]} needs "
                 f"independent 0/1 answers ({why})")
     k = int(round(s.mean * s.n))  # 0/1 scores, one answer each: the count of right answers
-    low, high = proportion_ci(k, s.n, method=chosen.replace("-", "_"), confidence=confidence)
+    low, high = proportion_ci(k, s.n, interval=chosen.replace("-", "_"), confidence=confidence)
     return float(low), float(high), INTERVAL_LABELS[chosen]
 
 

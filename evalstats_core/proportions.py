@@ -228,7 +228,7 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
 
         k = int(round(mean * n))
         kind = "wilson" if min(k, n - k) >= FAILURES_FOR_WILSON else "clopper-pearson"
-        low, high = proportion_ci(k, n, method=kind.replace("-", "_"), confidence=confidence)
+        low, high = proportion_ci(k, n, interval=kind.replace("-", "_"), confidence=confidence)
         return low, high, kind
     naive = mean * (1.0 - mean) / n
     n_eff = n * naive / (se * se) if se > 0.0 else kish_n(sizes)

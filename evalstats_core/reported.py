@@ -148,7 +148,7 @@ def paired_se_bounds(acc_a: float, acc_b: float, n: int) -> tuple[float, float]:
     return low, high
 
 
-def analyze_reported(table: Any, *, method: str = "wilson", confidence: float = 0.95,
+def analyze_reported(table: Any, *, interval: str = "wilson", confidence: float = 0.95,
                      percent: bool = True) -> ReportedAnalysis:
     """Intervals and unpaired comparisons from reported accuracy with n (or SE) per model.
 
@@ -158,7 +158,7 @@ def analyze_reported(table: Any, *, method: str = "wilson", confidence: float = 
         One row per model. ``accuracy`` in percent (``percent=True``) or as a proportion; ``n`` the
         number of questions; ``se`` the reported standard error (same unit as ``accuracy``). A row
         needs ``n`` or ``se``; when both are given the reported SE is used. Empty rows are skipped.
-    method : {"wilson", "wald", "clopper_pearson", "bayes"}, default "wilson"
+    interval : {"wilson", "wald", "clopper_pearson", "bayes"}, default "wilson"
         Interval for rows with ``n`` and no SE (the accuracy is taken to be k/n with
         ``k = round(accuracy * n)``, i.e. 0/1 scores on independent questions).
     confidence : float, default 0.95
@@ -182,20 +182,20 @@ def analyze_reported(table: Any, *, method: str = "wilson", confidence: float = 
     (0.67, 0.96)
     """
     confidence = check_confidence(confidence)
-    if method not in PROPORTION_METHODS:
-        raise EvalStatsError(f"method ({method!r}) must be one of {', '.join(PROPORTION_METHODS)}")
+    if interval not in PROPORTION_METHODS:
+        raise EvalStatsError(f"interval ({interval!r}) must be one of {', '.join(PROPORTION_METHODS)}")
     z = z_for(confidence)
     rows = _rows(table, percent)
     recs = []
     for name, p, n, se in rows:
         if math.isnan(se):
             se_m = math.sqrt(p * (1.0 - p) / n)  # Miller Eq. 2 (Bernoulli)
-            if method == "wald":
+            if interval == "wald":
                 low, high = p - z * se_m, p + z * se_m  # Miller Eq. 3 with the reported accuracy itself
             else:
                 k = int(round(p * n))  # the reported accuracy is k/n up to its rounding
-                low, high = proportion_ci(k, int(n), method=method, confidence=confidence)
-            source, how = "Bernoulli from n", method
+                low, high = proportion_ci(k, int(n), interval=interval, confidence=confidence)
+            source, how = "Bernoulli from n", interval
         else:
             se_m = se
             low, high = p - z * se, p + z * se  # Miller Eq. 3

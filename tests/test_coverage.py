@@ -32,7 +32,7 @@ def _exact_coverage_uniform(n: int, method: str, confidence: float = 0.95) -> tu
     coverage = mean_k [F_k(high_k) - F_k(low_k)] with F_k = scipy.stats.beta(k + 1, n - k + 1).cdf.
     """
     k = np.arange(n + 1)
-    low, high = proportion_ci_arrays(k, n, method=method, confidence=confidence)
+    low, high = proportion_ci_arrays(k, n, interval=method, confidence=confidence)
     post = stats.beta(k + 1, n - k + 1)
     return float(np.mean(post.cdf(high) - post.cdf(low))), float(np.mean(high - low))
 
@@ -40,7 +40,7 @@ def _exact_coverage_uniform(n: int, method: str, confidence: float = 0.95) -> tu
 def _exact_coverage_fixed(n: int, theta: float, method: str) -> float:
     """sum_k binom.pmf(k; n, theta) * [low_k <= theta <= high_k] (scipy.stats.binom.pmf)."""
     k = np.arange(n + 1)
-    low, high = proportion_ci_arrays(k, n, method=method)
+    low, high = proportion_ci_arrays(k, n, interval=method)
     return float(stats.binom.pmf(k, n, theta) @ ((low <= theta) & (theta <= high)))
 
 
@@ -118,7 +118,7 @@ def test_coverage_result_fields_rows_and_frame():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"methods": ("wilson", "Bayes")}, r"method \('Bayes'\).*use 'bayes'"),
+        ({"methods": ("wilson", "Bayes")}, r"interval \('Bayes'\).*use 'bayes'"),
         ({"methods": ("wald", "wald")}, "twice"),
         ({"methods": ()}, "empty"),
         ({"theta": 1.5}, r"theta \(1\.5\)"),

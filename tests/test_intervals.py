@@ -52,7 +52,7 @@ CONFIDENCES = (0.8, 0.95, 0.99)
 def test_matches_statsmodels_proportion_confint(ours, theirs, clip, confidence):
     # oracle: statsmodels.stats.proportion.proportion_confint(k, n, alpha=1-confidence, method=theirs)
     # (statsmodels clips the normal interval to [0, 1], so we compare wald with clip=True)
-    low, high = proportion_ci_arrays(GRID_K, GRID_N, method=ours, confidence=confidence, clip=clip)
+    low, high = proportion_ci_arrays(GRID_K, GRID_N, interval=ours, confidence=confidence, clip=clip)
     ref_low, ref_high = proportion_confint(GRID_K, GRID_N, alpha=1 - confidence, method=theirs)
     np.testing.assert_allclose(low, ref_low, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(high, ref_high, rtol=1e-9, atol=1e-12)
@@ -64,7 +64,7 @@ def test_matches_scipy_binomtest(ours, theirs, confidence):
     # oracle: scipy.stats.binomtest(k, n).proportion_ci(confidence_level=confidence, method=theirs)
     for k, n in zip(GRID_K[::4], GRID_N[::4], strict=True):
         ref = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=confidence, method=theirs)
-        got = proportion_ci(int(k), int(n), method=ours, confidence=confidence)
+        got = proportion_ci(int(k), int(n), interval=ours, confidence=confidence)
         assert got.low == pytest.approx(ref.low, rel=1e-7, abs=1e-12), (k, n)
         assert got.high == pytest.approx(ref.high, rel=1e-7, abs=1e-12), (k, n)
 
@@ -75,7 +75,7 @@ def test_bayes_matches_scipy_beta_ppf(prior, confidence):
     # oracle: scipy.stats.beta.ppf([(1-c)/2, (1+c)/2], a + k, b + n - k), with the boundary kept:
     # low = 0 at k = 0 and high = 1 at k = n (as Clopper-Pearson), so 0% and 100% are covered
     a, b = prior
-    low, high = proportion_ci_arrays(GRID_K, GRID_N, method="bayes", confidence=confidence, prior=prior)
+    low, high = proportion_ci_arrays(GRID_K, GRID_N, interval="bayes", confidence=confidence, prior=prior)
     tail = (1 - confidence) / 2
     want_low = np.where(GRID_K == 0, 0.0, stats.beta.ppf(tail, a + GRID_K, b + GRID_N - GRID_K))
     want_high = np.where(GRID_K == GRID_N, 1.0, stats.beta.ppf(1 - tail, a + GRID_K, b + GRID_N - GRID_K))
@@ -88,30 +88,30 @@ def test_wald_unclipped_is_the_plain_normal_formula():
     # hand formula p +/- z sqrt(p(1-p)/n), z from scipy.stats.norm.ppf (Miller 2024, Eq. 2-3)
     p = GRID_K / GRID_N
     half = stats.norm.ppf(0.975) * np.sqrt(p * (1 - p) / GRID_N)
-    low, high = proportion_ci_arrays(GRID_K, GRID_N, method="wald")
+    low, high = proportion_ci_arrays(GRID_K, GRID_N, interval="wald")
     np.testing.assert_allclose(low, p - half, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(high, p + half, rtol=1e-12, atol=1e-15)
 
 
 def test_wald_fails_the_way_the_app_teaches():
-    assert proportion_ci(0, 10, method="wald") == (0.0, 0.0)  # zero width at 0/N
-    assert proportion_ci(10, 10, method="wald") == (1.0, 1.0)
-    low, high = proportion_ci(1, 10, method="wald")
+    assert proportion_ci(0, 10, interval="wald") == (0.0, 0.0)  # zero width at 0/N
+    assert proportion_ci(10, 10, interval="wald") == (1.0, 1.0)
+    low, high = proportion_ci(1, 10, interval="wald")
     assert low < 0.0 < high  # leaves [0, 1]
-    assert proportion_ci(1, 10, method="wald", clip=True).low == 0.0
+    assert proportion_ci(1, 10, interval="wald", clip=True).low == 0.0
 
 
 def test_edges_are_exact():
     for method in ("wilson", "clopper_pearson"):
-        assert proportion_ci(0, 7, method=method).low == 0.0
-        assert proportion_ci(7, 7, method=method).high == 1.0
+        assert proportion_ci(0, 7, interval=method).low == 0.0
+        assert proportion_ci(7, 7, interval=method).high == 1.0
     # Clopper-Pearson at n = 1: (alpha/2)^(1/n) form, e.g. k = 1 -> low = 0.025
-    assert proportion_ci(1, 1, method="clopper_pearson") == pytest.approx((0.025, 1.0))
+    assert proportion_ci(1, 1, interval="clopper_pearson") == pytest.approx((0.025, 1.0))
     # Bayes keeps the edge at 0/n and n/n (the equal-tailed interval would exclude it, and never cover
     # a true accuracy of exactly 0 or 1); the other end is the Beta(1, 11) quantile at k = 0, n = 10
-    low, high = proportion_ci(0, 10, method="bayes")
+    low, high = proportion_ci(0, 10, interval="bayes")
     assert low == 0.0 and high == pytest.approx(1 - 0.025 ** (1 / 11))
-    low, high = proportion_ci(10, 10, method="bayes")
+    low, high = proportion_ci(10, 10, interval="bayes")
     assert high == 1.0 and low == pytest.approx(0.025 ** (1 / 11))
 
 
@@ -127,7 +127,7 @@ def test_seed_math_65_5_percent_of_5000():
     low, high = normal_ci(0.655, se)
     assert (round(low * 100, 1), round(high * 100, 1)) == (64.2, 66.8)
     # the same from the count: 3275 correct out of 5000
-    assert proportion_ci(3275, 5000, method="wald") == pytest.approx((low, high), abs=1e-12)
+    assert proportion_ci(3275, 5000, interval="wald") == pytest.approx((low, high), abs=1e-12)
 
 
 def test_seed_humaneval_83_6_percent_of_164():
@@ -154,7 +154,7 @@ def test_seed_bowyer_bayes_interval_is_scipy_beta_interval():
     y = np.array([1, 0, 1, 1, 0, 1, 1, 1, 0, 1])
     s, n = int(y.sum()), y.size
     ref = stats.beta(1 + s, 1 + (n - s)).interval(confidence=0.95)
-    assert proportion_ci(s, n, method="bayes") == pytest.approx(ref, rel=1e-10)
+    assert proportion_ci(s, n, interval="bayes") == pytest.approx(ref, rel=1e-10)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -219,11 +219,11 @@ def test_normal_ci_symmetric_and_uses_confidence():
         ((-1, 10), {}, r"successes \(-1\) must not be negative"),
         ((0, 0), {}, r"n \(0\) must be at least 1"),
         ((1.5, 3), {}, r"successes \(1\.5\) must be a whole number"),
-        ((1, 3), {"method": "Wilson"}, r"method \('Wilson'\) must be one of .*use 'wilson'"),
-        ((1, 3), {"method": "exact"}, r"'clopper_pearson'"),
-        ((1, 3), {"method": "jeffreys"}, r"prior=\(0\.5, 0\.5\)"),
+        ((1, 3), {"interval": "Wilson"}, r"interval \('Wilson'\) must be one of .*use 'wilson'"),
+        ((1, 3), {"interval": "exact"}, r"'clopper_pearson'"),
+        ((1, 3), {"interval": "jeffreys"}, r"prior=\(0\.5, 0\.5\)"),
         ((1, 3), {"confidence": 95}, r"confidence \(95\)"),
-        ((1, 3), {"method": "bayes", "prior": (0, 1)}, r"prior \(\(0, 1\)\)"),
+        ((1, 3), {"interval": "bayes", "prior": (0, 1)}, r"prior \(\(0, 1\)\)"),
     ],
 )
 def test_errors_repeat_the_value(args, kwargs, message):
@@ -258,7 +258,7 @@ confidences = st.floats(0.8, 0.995)
 @given(cell=cells(), confidence=confidences, method=st.sampled_from(PROPORTION_METHODS))
 def test_interval_ordered_inside_unit_and_contains_estimate(cell, confidence, method):
     k, n = cell
-    low, high = proportion_ci(k, n, method=method, confidence=confidence)
+    low, high = proportion_ci(k, n, interval=method, confidence=confidence)
     assert low <= high
     if method != "wald":
         assert 0.0 <= low and high <= 1.0
@@ -272,8 +272,8 @@ def test_interval_ordered_inside_unit_and_contains_estimate(cell, confidence, me
 @given(cell=cells(), confidence=confidences, method=st.sampled_from(PROPORTION_METHODS))
 def test_symmetric_under_swapping_right_and_wrong(cell, confidence, method):
     k, n = cell
-    low, high = proportion_ci(k, n, method=method, confidence=confidence, prior=(2.0, 3.0))
-    mirror = proportion_ci(n - k, n, method=method, confidence=confidence, prior=(3.0, 2.0))
+    low, high = proportion_ci(k, n, interval=method, confidence=confidence, prior=(2.0, 3.0))
+    mirror = proportion_ci(n - k, n, interval=method, confidence=confidence, prior=(3.0, 2.0))
     assert low == pytest.approx(1 - mirror.high, abs=1e-12)
     assert high == pytest.approx(1 - mirror.low, abs=1e-12)
 
@@ -284,8 +284,8 @@ def test_width_shrinks_with_n_at_the_same_accuracy(cell, confidence, method):
     k, n = cell
     if method == "wald" and k in (0, n):
         return  # zero width at both sizes: Wald's collapse, tested above
-    low, high = proportion_ci(k, n, method=method, confidence=confidence)
-    low4, high4 = proportion_ci(4 * k, 4 * n, method=method, confidence=confidence)
+    low, high = proportion_ci(k, n, interval=method, confidence=confidence)
+    low4, high4 = proportion_ci(4 * k, 4 * n, interval=method, confidence=confidence)
     assert high4 - low4 < high - low
 
 
@@ -293,19 +293,19 @@ def test_width_shrinks_with_n_at_the_same_accuracy(cell, confidence, method):
 @given(cell=cells(), method=st.sampled_from(PROPORTION_METHODS))
 def test_higher_confidence_gives_a_wider_interval(cell, method):
     k, n = cell
-    narrow = proportion_ci(k, n, method=method, confidence=0.9)
-    wide = proportion_ci(k, n, method=method, confidence=0.99)
+    narrow = proportion_ci(k, n, interval=method, confidence=0.9)
+    wide = proportion_ci(k, n, interval=method, confidence=0.99)
     assert wide.low <= narrow.low and narrow.high <= wide.high
 
 
 @pytest.mark.parametrize("method", PROPORTION_METHODS)
 def test_vectorised_matches_the_scalar_loop(method):
     # the slow readable version (one call per cell) against one broadcast call
-    low, high = proportion_ci_arrays(GRID_K[:, None], GRID_N[:, None] * np.array([1, 3]), method=method)
+    low, high = proportion_ci_arrays(GRID_K[:, None], GRID_N[:, None] * np.array([1, 3]), interval=method)
     assert low.shape == high.shape == (GRID_K.size, 2)
     for i, (k, n) in enumerate(zip(GRID_K, GRID_N, strict=True)):
         for j, mult in enumerate((1, 3)):
-            assert (low[i, j], high[i, j]) == proportion_ci(int(k), int(n) * mult, method=method)
+            assert (low[i, j], high[i, j]) == proportion_ci(int(k), int(n) * mult, interval=method)
 
 
 def test_import_does_not_load_scipy_stats():

@@ -56,8 +56,8 @@ def test_small_n_binary_shows_wald_and_wilson():
     checks, ds, tb, a = run(data)
     g = checks["small_n"]
     assert g.status == "warn"
-    wil = proportion_ci(15, 20, method="wilson")
-    wald = proportion_ci(15, 20, method="wald")
+    wil = proportion_ci(15, 20, interval="wilson")
+    wald = proportion_ci(15, 20, interval="wald")
     assert f"{100 * wil.low:.1f}% to {100 * wil.high:.1f}%" in g.detail
     assert f"{100 * wald.low:.1f}% to {100 * wald.high:.1f}%" in g.detail
 
@@ -155,7 +155,7 @@ def test_extremes_give_the_wilson_interval():
     data = b"question,A,B\n" + b"".join(f"q{i},1,{i % 2}\n".encode() for i in range(50))
     checks, *_ = run(data)
     g = checks["extremes"]
-    wil = proportion_ci(50, 50, method="wilson")
+    wil = proportion_ci(50, 50, interval="wilson")
     assert g.status == "warn" and "A scored 100.0% on all 50 questions" in g.detail
     assert f"{100 * wil.low:.1f}% to 100.0%" in g.detail
 

@@ -23,7 +23,7 @@ def _table(**cols):
 def test_seed_numbers_math_and_humaneval():
     """Seed 000, ch. 2: 65.5% on 5,000 -> SE 0.67%; 83.6% on 164 -> SE 2.89%, CLT CI (77.9%, 89.3%)."""
     r = analyze_reported(_table(model=["MATH", "HumanEval"], accuracy=[65.5, 83.6], n=[5000, 164], se=[None, None]),
-                         method="wald")
+                         interval="wald")
     assert round(r.models.se[0] * 100, 2) == 0.67
     assert round(r.models.se[1] * 100, 2) == 2.89
     assert (round(r.models.ci_low[1] * 100, 1), round(r.models.ci_high[1] * 100, 1)) == (77.9, 89.3)
@@ -33,7 +33,7 @@ def test_seed_numbers_math_and_humaneval():
 def test_wilson_matches_statsmodels():
     from statsmodels.stats.proportion import proportion_confint
 
-    r = analyze_reported(_table(model=["A"], accuracy=[30.0], n=[10], se=[None]), method="wilson")
+    r = analyze_reported(_table(model=["A"], accuracy=[30.0], n=[10], se=[None]), interval="wilson")
     low, high = proportion_confint(3, 10, alpha=0.05, method="wilson")  # statsmodels 0.15, Wilson score interval
     assert r.models.ci_low[0] == pytest.approx(low, abs=1e-12)
     assert r.models.ci_high[0] == pytest.approx(high, abs=1e-12)
@@ -115,9 +115,9 @@ def test_bad_tables_name_the_problem(rows, message):
         analyze_reported(pd.DataFrame(rows))
 
 
-def test_bad_method_and_confidence():
+def test_bad_interval_and_confidence():
     ok = {"model": ["A"], "accuracy": [50.0], "n": [10], "se": [None]}
-    with pytest.raises(EvalStatsError, match="method"):
-        analyze_reported(ok, method="exact")
+    with pytest.raises(EvalStatsError, match=r"interval \(.exact.\) must be one of"):
+        analyze_reported(ok, interval="exact")
     with pytest.raises(EvalStatsError, match="confidence"):
         analyze_reported(ok, confidence=95)

@@ -102,13 +102,13 @@ def test_model_intervals_proportion_methods_on_independent_binary():
     for method in ("wilson", "clopper-pearson", "bayes"):
         a = analyze(p.table, interval=method)
         iv = report.model_intervals(a)
-        expect = proportion_ci(20, 30, method=method.replace("-", "_"))
+        expect = proportion_ci(20, 30, interval=method.replace("-", "_"))
         assert (iv.ci_low[0], iv.ci_high[0]) == pytest.approx(tuple(expect))
     a = analyze(p.table)
     auto = report.model_intervals(a)
     # auto follows the failures: 10 of 30 -> Wilson; 0 of 30 -> Clopper-Pearson's exact interval
     assert auto["interval"].tolist() == ["Wilson", "Clopper-Pearson (exact)"]
-    assert (auto.ci_low[1], auto.ci_high[1]) == pytest.approx(tuple(proportion_ci(30, 30, method="clopper_pearson")))
+    assert (auto.ci_low[1], auto.ci_high[1]) == pytest.approx(tuple(proportion_ci(30, 30, interval="clopper_pearson")))
     normal = report.model_intervals(analyze(p.table, interval="normal"))
     assert normal.ci_low[0] == pytest.approx(20 / 30 - stats.t.ppf(0.975, 29) * a.models[0].se)
     with pytest.raises(EvalStatsError, match="interval"):

@@ -144,7 +144,7 @@ def differences(*, confidence: float = 0.95) -> pd.DataFrame:
     for r in REPORTED:
         table = {"model": list(MODELS), "accuracy": [r.galleon, r.dreadnought], "n": [r.n, r.n],
                  "se": [None, None]}
-        comp = analyze_reported(table, method="wald", confidence=confidence, percent=False).comparisons.iloc[0]
+        comp = analyze_reported(table, interval="wald", confidence=confidence, percent=False).comparisons.iloc[0]
         low, high = float(comp["ci_low"]), float(comp["ci_high"])
         survives = excludes_zero(low, high)
         if not survives:

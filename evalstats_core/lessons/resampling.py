@@ -299,7 +299,7 @@ def pooling_lesson(n: int, k: int, *, seed: int, alpha: float = 1.0, beta: float
     d = difficulty(alpha, beta)
     gen = np.random.default_rng(seed)
     cov = coverage.pooling_coverage(size, kk, reps=r, confidence=conf, difficulty=(alpha, beta), rng=gen)
-    mc = [proportion_ci(round(share * r), r, method="wilson", confidence=0.95)
+    mc = [proportion_ci(round(share * r), r, interval="wilson", confidence=0.95)
           for share in (cov.pooled_coverage, cov.question_coverage)]
     ks = np.arange(1, K_MAX + 1, dtype=np.float64)
     curve = pooled_coverage(ks, var_x=d.var_x, mean_sigma2=d.mean_sigma2, confidence=conf)

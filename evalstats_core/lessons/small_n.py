@@ -78,7 +78,7 @@ def ci_calculator(accuracy: float, n: int, *, confidence: float = 0.95) -> pd.Da
     k = float(_successes(accuracy, n))
     rows = []
     for m in PROPORTION_METHODS:
-        low, high = proportion_ci_arrays(k, n, method=m, confidence=conf)
+        low, high = proportion_ci_arrays(k, n, interval=m, confidence=conf)
         low, high = float(low), float(high)
         rows.append({"method": m, "label": METHOD_LABELS[m], "k": int(k), "n": n, "estimate": k / n,
                      "ci_low": low, "ci_high": high, "width": high - low, "half_width": (high - low) / 2,
@@ -110,7 +110,7 @@ def halfwidth_curve(accuracy: float, ns: Iterable[int] | None = None, *,
     k = _successes(accuracy, grid)  # (len(ns),)
     frames = []
     for m in PROPORTION_METHODS:
-        low, high = proportion_ci_arrays(k, grid, method=m, confidence=conf)
+        low, high = proportion_ci_arrays(k, grid, interval=m, confidence=conf)
         frames.append(pd.DataFrame({"n": grid.astype(int), "method": m, "label": METHOD_LABELS[m],
                                     "half_width": (high - low) / 2.0}))
     return pd.concat(frames, ignore_index=True)
@@ -178,7 +178,7 @@ def small_n_lab(n: int, theta: float | None = None, *, reps: int = 20_000, confi
     outcomes = np.arange(size + 1)
     rows = []
     for m in PROPORTION_METHODS:
-        low, high = proportion_ci_arrays(outcomes, size, method=m, confidence=conf)  # (n + 1,) each
+        low, high = proportion_ci_arrays(outcomes, size, interval=m, confidence=conf)  # (n + 1,) each
         rows.append({"method": m, "label": METHOD_LABELS[m], "coverage": result.coverage[m],
                      "mc_se": result.mc_se[m], "mean_width": result.mean_width[m],
                      "zero_width": float(shares @ (high - low <= 1e-12)),
@@ -228,7 +228,7 @@ def possible_intervals(n: int, *, confidence: float = 0.95) -> pd.DataFrame:
     k = np.arange(size + 1)
     frames = []
     for m in PROPORTION_METHODS:
-        low, high = proportion_ci_arrays(k, size, method=m, confidence=conf)
+        low, high = proportion_ci_arrays(k, size, interval=m, confidence=conf)
         frames.append(pd.DataFrame({"k": k, "accuracy": k / size, "method": m, "label": METHOD_LABELS[m],
                                     "ci_low": low, "ci_high": high, "zero_width": high - low <= 1e-12,
                                     "outside": (low < 0.0) | (high > 1.0)}))
@@ -286,7 +286,7 @@ def lab_intervals(n: int, theta: float | None = None, *, count: int = 100, confi
     k = gen.binomial(size, truth)
     frames = []
     for m in ("wald", "wilson"):
-        low, high = proportion_ci_arrays(k, size, method=m, confidence=conf)
+        low, high = proportion_ci_arrays(k, size, interval=m, confidence=conf)
         hit = (low <= truth) & (truth <= high)
         frames.append(pd.DataFrame({"eval": np.arange(1, count + 1), "method": m, "label": METHOD_LABELS[m],
                                     "truth": truth, "accuracy": k / size, "ci_low": low, "ci_high": high,
