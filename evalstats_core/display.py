@@ -29,6 +29,7 @@ from . import report
 from .errors import EvalStatsError
 from .ranking import rank_models
 from .report import differences_frame, escape_markdown, matrix_frame, method_line, model_intervals, render
+from .vocabulary import level
 
 __all__ = ["CHARTS", "analysis_html", "analysis_markdown", "chart", "models_frame", "result_html",
            "result_markdown"]
@@ -88,7 +89,7 @@ def _result_row(result: Any) -> tuple[list[str], list[str]]:
 def result_html(result: Any) -> str:
     """A Summary or Comparison as a one-row HTML table (its confidence level in the caption)."""
     head, cells = _result_row(result)
-    caption = f"{type(result).__name__} at {getattr(result, 'confidence', 0.95):.0%} confidence"
+    caption = f"{type(result).__name__} at {level(getattr(result, 'confidence', 0.95))} confidence"
     return (f"<table><caption>{_esc(caption)}</caption><thead><tr>" + "".join(f"<th>{_esc(h)}</th>" for h in head)
             + "</tr></thead><tbody><tr>" + "".join(f"<td>{_esc(c)}</td>" for c in cells) + "</tr></tbody></table>")
 

@@ -18,6 +18,7 @@ from ._results import excludes_zero, rejects
 from .analysis import SMALL_DF, SMALL_N, Analysis, PairResult
 from .intervals import se_range
 from .vocabulary import ADJUST_LABELS, INTERVAL_LABELS, Formatter, fmt_p, se_method_label
+from .vocabulary import level as pct
 
 __all__ = ["verdicts", "methods_paragraph", "method_line", "judge_method", "version", "benchmark", "summary_lines"]
 
@@ -43,11 +44,11 @@ def few_df_words(what: str, df: float, confidence: float = 0.95) -> str:
     lo, hi = se_range(df, confidence)
     worth = ", about one cluster's worth of information" if "cluster" in what and df < 1.5 else ""
     return (f"with {what} the standard error rests on {df:.1f} degrees of freedom{worth}: it is within {lo:.2f}x to "
-            f"{hi:.2f}x of the true one ({round(100 * confidence, 2):g}%), which the t interval allows for")
+            f"{hi:.2f}x of the true one ({pct(confidence)}), which the t interval allows for")
 
 
 def _verdict(c: PairResult, analysis: Analysis, st: Formatter) -> str:
-    level = f"{round(100 * analysis.confidence, 2):g}%"
+    level = pct(analysis.confidence)
     alpha = 1.0 - analysis.confidence
     adjusted = len(analysis.comparisons) > 1 and analysis.adjust != "none"
     adj = f"adjusted p ({ADJUST_LABELS[analysis.adjust]}) {fmt_p(c.p_adjusted)}" if adjusted else f"p {fmt_p(c.p_value)}"
@@ -105,7 +106,7 @@ def verdicts(analysis: Analysis) -> list[str]:
 
 def methods_paragraph(analysis: Analysis) -> str:
     """A paragraph naming the estimators used and their sources, for a paper's methods section."""
-    z = f"{round(100 * analysis.confidence, 2):g}%"
+    z = pct(analysis.confidence)
     cr2 = analysis.method == "cr2"
     k = any(m.k_max > 1 for m in analysis.models)
     parts = ["Each model's score is the mean of its question-level scores"
@@ -245,7 +246,7 @@ def method_line(analysis: Analysis, *, what: str = "models") -> str:
     E.g. ``"95% CI · CR2 t, clustered on 'repository' (12 clusters) · paired · Holm-adjusted · 500
     questions"``; ``what="models"`` leaves out the comparison settings.
     """
-    level = f"{round(100 * analysis.confidence, 2):g}% CI"
+    level = f"{pct(analysis.confidence)} CI"
     se = se_method_label(analysis.method, analysis.cluster_col if analysis.clustered else None,
                          analysis.n_clusters if analysis.clustered else None)
     # the intervals drawn: their label when every model has the same kind (Wilson, t, ...), or when every
@@ -304,7 +305,7 @@ def summary_lines(analysis: Analysis) -> list[str]:
     The p-value to quote is the adjusted one when there are several comparisons, else the test's own.
     """
     f = Formatter(analysis)
-    lev = f"{round(100 * analysis.confidence, 2):g}%"
+    lev = pct(analysis.confidence)
     ranked = sorted((m for m in analysis.models if math.isfinite(m.mean)), key=lambda m: -m.mean)
     if not ranked:  # every number withheld (a judged file without enough labels): say so, name none
         return [f"No model has a score to report ({analysis.models[0].interval}).",

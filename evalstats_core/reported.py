@@ -29,6 +29,7 @@ from ._validate import check_confidence, z_for
 from .errors import EvalStatsError
 from .intervals import PROPORTION_METHODS, proportion_ci
 from .vocabulary import INTERVAL_LABELS
+from .vocabulary import level as pct
 
 __all__ = ["ReportedAnalysis", "analyze_reported", "paired_se_bounds", "REPORTED_COLUMNS"]
 
@@ -225,7 +226,7 @@ def analyze_reported(table: Any, *, interval: str = "wilson", confidence: float 
 
 
 def _can_say(models: pd.DataFrame, comps: pd.DataFrame, confidence: float) -> tuple[str, ...]:
-    level = f"{confidence:.0%}"
+    level = pct(confidence)
     out = []
     for rec in models.itertuples():
         out.append(f"{rec.model}: {rec.estimate:.1%} ({level} CI {rec.ci_low:.1%} to {rec.ci_high:.1%}, "

@@ -164,8 +164,18 @@ def reference(df: float) -> str:
 
 
 def level(confidence: float) -> str:
-    """A confidence level as printed: ``"95%"``, ``"99.9%"``."""
-    return f"{round(100 * confidence, 2):g}%"
+    """A confidence level as printed: ``"95%"``, ``"99.9%"``; never "0%" or "100%" for a level strictly between
+    (issue 46: ``--confidence 0.99999`` printed "100% CI").
+
+    >>> level(0.95), level(0.999), level(0.99999), level(1e-5)
+    ('95%', '99.9%', '99.999%', '0.001%')
+    """
+    pct = 100 * confidence
+    for digits in range(2, 15):
+        shown = round(pct, digits)
+        if 0 < shown < 100 or not 0 < pct < 100:
+            return f"{shown:g}%"
+    return f"{pct:.3g}%"
 
 
 def fmt_p(p: float | None) -> str:

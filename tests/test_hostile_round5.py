@@ -200,3 +200,14 @@ def test_a_chosen_cluster_column_of_one_value_never_says_it_clustered(tmp_path, 
     assert doc["settings"]["clustered"] is False
     said = " ".join(doc["settings"]["notes"] + doc["warnings"])
     assert "has a single value" in said and "clustered on it" not in said
+
+
+@pytest.mark.parametrize("confidence, shown", [("0.99999", "99.999%"), ("0.00001", "0.001%")])
+def test_a_level_near_0_or_1_is_never_printed_as_0_or_100_percent(tmp_path, capsys, confidence, shown):
+    """--confidence 0.99999 printed "100% CI" (rounded to two decimals of a percent) in every report line."""
+    path = tmp_path / "ok.csv"
+    path.write_text(_long(_base()))
+    code, out, err = _run(["analyze", "--confidence", confidence, path], capsys)
+    assert code == 0, err
+    assert f"{shown} CI" in out and f"{shown} confidence" in out
+    assert "100% CI" not in out and " 0% CI" not in out and "(0% CI" not in out
