@@ -195,12 +195,11 @@ def _labels(question: str, option: int) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=16)
-def _chart(question: str, revealed: bool) -> dict:
-    """The question's compiled bar chart (counts 0), once per question and reveal: the presenter's redraw every
-    second fills in the counts (:func:`~evalstats_core.charts.live_class.with_counts`)."""
-    q = class_questions()[question]
-    frame = pd.DataFrame({"option": q.options, "count": [0] * len(q.options),
-                          "right": [i == q.answer for i in range(len(q.options))]})
+def _chart(options: tuple[str, ...], answer: int | None, revealed: bool) -> dict:
+    """A question's compiled bar chart (counts 0), once per question and reveal: the presenter's redraw, twice a
+    second, fills in the counts (:func:`~evalstats_core.charts.live_class.with_counts`)."""
+    frame = pd.DataFrame({"option": options, "count": [0] * len(options),
+                          "right": [i == answer for i in range(len(options))]})
     return compile_spec(answer_counts(frame, revealed=revealed))
 
 
@@ -232,7 +231,7 @@ def _presenter_counts(code: str) -> None:
         st.markdown(f":material/how_to_vote: **{snap.answered}** answered · {state} · "
                     f"{snap.students} in the class so far")
         revealed = snap.state == "revealed"
-        st.vega_lite_chart(spec=with_counts(_chart(q.key, revealed), snap.counts), width="stretch",
+        st.vega_lite_chart(spec=with_counts(_chart(q.options, q.answer, revealed), snap.counts), width="stretch",
                            key="teach_class_chart")
         st.caption(_summary(q, snap.counts, revealed))
         if revealed:
