@@ -96,7 +96,13 @@ class PairPlan:
         :func:`~evalstats_core.power.sample_size_t`). For clustered 0/1 scores under CR2 with any
         ``interval`` but ``"normal"`` (the comparisons' rule, :func:`~evalstats_core.analysis.analyze`) the test is Tango's score interval on effective counts with the MOVER union, whose
         df is the number of clusters the realised variance rests on: the power is on draws of that df
-        (:func:`~evalstats_core.plan_spread.binary_pair_df`), and ``df_per_question`` stays the design's.
+        (:func:`~evalstats_core.plan_spread.binary_pair_df`), and ``df_per_question`` stays the design's. Since
+        issue 45 the comparisons read CR2 t, or CR2 t end by end with the score rule's end where t's skewness is
+        large (:func:`~evalstats_core.pair_proportions.binary_pair_interval`); the plan does not model that
+        switch and stays the score rule's, whose power bounds the rule's from below (on the 44 held-out designs of
+        ``bench/bench_zeroone.py --quick`` the rule's power was never below the rule's before the end-by-end
+        reading: ``bench/results/zeroone_tscore_400.txt`` against ``zeroone_after_400.txt``), so where the rule reads
+        t's end the plan may ask for more questions than it needs (not measured for the plan itself).
     k_needed : float or None
         Answers per question (both models) that detect ``delta`` with this file's n, with the same average
         power; None when more answers cannot get there (``omega2`` alone is too large) or the file has one
