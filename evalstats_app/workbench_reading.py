@@ -24,7 +24,7 @@ from streamlit.runtime.caching import cache_data_api, cache_resource_api
 from evalstats_core._read import open_regular
 from evalstats_core.data import Prepared, file_columns
 from evalstats_core.engine import SERVER_DATA, _files, choose_engine, server_path
-from evalstats_core.errors import RUNS_IN_IDS, EvalStatsError
+from evalstats_core.errors import RUNS_IN_IDS, UNREAD_CLUSTERS, EvalStatsError
 from evalstats_core.importers import detect
 from evalstats_core.limits import Limits
 from evalstats_core.pairwise_data import file_kind
@@ -513,7 +513,7 @@ def _inferred(prepared: Prepared, use_clusters: bool) -> None:
     elif ds.n_clusters is not None:
         cl = f"cluster column '{esc(ds.cluster_col)}' found but **not used** (cluster set to none)"
     else:  # a cluster column found by its name with too few clusters is not read: its note says so (issue 46)
-        unread = next((n for n in ds.notes if " found by its name but not used: " in n), None)
+        unread = next((n for n in ds.notes if getattr(n, "code", None) == UNREAD_CLUSTERS), None)
         cl = ("**no** cluster column: questions are treated as independent" if unread is None else
               f"**not clustered**: {say(unread)}")
     st.markdown(

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import RUNS_IN_IDS, EvalStatsError, Note
+from .errors import RUNS_IN_IDS, UNREAD_CLUSTERS, EvalStatsError, Note
 from .escape import elide
 from .flags import reading_flags
 from .limits import Limits, estimate
@@ -340,7 +340,7 @@ def role_notes(header: list[str], roles: dict[str, Any], worded: bool) -> list[s
     return notes
 
 
-def unread_clusters(name: str, n_clusters: int, chosen: bool) -> str | None:
+def unread_clusters(name: str, n_clusters: int, chosen: bool) -> Note | None:
     """Why a cluster column is not read, as the one-line note that says so and how to read it; None to read it.
 
     Every reading (the in-memory validator, the DuckDB and Spark engines) asks this one function, so the command
@@ -356,10 +356,10 @@ def unread_clusters(name: str, n_clusters: int, chosen: bool) -> str | None:
     """
     if chosen or n_clusters >= FOUND_CLUSTERS:
         return None
-    return (f"cluster column '{name}' found by its name but not used: {n_clusters} cluster"
-            f"{'' if n_clusters == 1 else 's'} {'is' if n_clusters == 1 else 'are'} too few for a clustered standard "
-            f"error (fewer than {FOUND_CLUSTERS} leave it at most 3 degrees of freedom), so questions are treated as "
-            f"independent; to cluster on it anyway choose cluster_col='{name}'")
+    return Note(f"cluster column '{name}' found by its name but not used: {n_clusters} cluster"
+                f"{'' if n_clusters == 1 else 's'} {'is' if n_clusters == 1 else 'are'} too few for a clustered "
+                f"standard error (fewer than {FOUND_CLUSTERS} leave it at most 3 degrees of freedom), so questions are "
+                f"treated as independent; to cluster on it anyway choose cluster_col='{name}'", UNREAD_CLUSTERS)
 
 
 # ---------------------------------------------------------------------------------------------- values

@@ -14,6 +14,7 @@ from conftest import no_exceptions, run_page
 import evalstats_core as es
 from evalstats_core._records import FOUND_CLUSTERS
 from evalstats_core.cli import main
+from evalstats_core.errors import UNREAD_CLUSTERS
 
 
 def _gain_file(seed: int, n_cat: int, n: int = 400, gain: float = 0.04) -> pd.DataFrame:
@@ -37,6 +38,7 @@ def test_a_three_value_category_is_not_read_by_default_and_is_read_when_chosen()
     (note,) = _unread(ds)
     assert note.startswith("cluster column 'category' found by its name but not used: 3 clusters are too few")
     assert note.endswith("choose cluster_col='category'")
+    assert note.code == UNREAD_CLUSTERS  # what the workbench reads, not the wording
     assert not any(n.endswith("standard errors are clustered on it") for n in ds.notes)
     chosen = es.load(frame, cluster_col="category")
     assert chosen.n_clusters == 3 and es.analyze(chosen).clustered and not _unread(chosen)
