@@ -212,16 +212,37 @@ def _pair_sums(a: np.ndarray, b: np.ndarray, y: np.ndarray, m: int,
     return met // m, met % m, count[met].astype(np.float64), wins[met]
 
 
-def _reach(pa: np.ndarray, pb: np.ndarray, count: np.ndarray, wins: np.ndarray, m: int) -> np.ndarray:
-    """``R[i, j]``: a chain of battles leads from ``i`` to ``j``, each won (at least in part) by the earlier model."""
+def _beat(pa: np.ndarray, pb: np.ndarray, count: np.ndarray, wins: np.ndarray, m: int) -> np.ndarray:
+    """``B[i, j]``: ``i`` won (at least in part) a battle against ``j``."""
     beat = np.zeros((m, m), dtype=bool)
     beat[pa[wins > 0.0], pb[wins > 0.0]] = True  # A took something from B
     lost = wins < count
     beat[pb[lost], pa[lost]] = True  # B took something from A
-    reach = beat | np.eye(m, dtype=bool)
+    return beat
+
+
+def _reach(pa: np.ndarray, pb: np.ndarray, count: np.ndarray, wins: np.ndarray, m: int) -> np.ndarray:
+    """``R[i, j]``: a chain of battles leads from ``i`` to ``j``, each won (at least in part) by the earlier model."""
+    reach = _beat(pa, pb, count, wins, m) | np.eye(m, dtype=bool)
     for k in range(m):  # transitive closure (Warshall)
         reach |= reach[:, k:k + 1] & reach[k:k + 1, :]
     return reach
+
+
+def _all_reach(pa: np.ndarray, pb: np.ndarray, count: np.ndarray, wins: np.ndarray, m: int) -> bool:
+    """``_reach(...).all()`` without the closure: every model reaches every other exactly when all reach model 0 and
+    model 0 reaches all (a search each way, a few matrix steps instead of ``m``; the bootstrap asks it per round)."""
+    beat = _beat(pa, pb, count, wins, m)
+    for edges in (beat, beat.T):
+        seen = np.zeros(m, dtype=bool)
+        seen[0] = True
+        front = seen.copy()
+        while front.any():
+            front = edges[front].any(axis=0) & ~seen
+            seen |= front
+        if not seen.all():
+            return False
+    return True
 
 
 def _unbeaten(models: tuple[str, ...], reach: np.ndarray) -> EvalStatsError | None:
@@ -395,7 +416,7 @@ def arena_bootstrap(battles: Any, *, n_boot: int = 1000, seed: int = 0, confiden
     for k in range(int(n_boot)):
         idx = rng.choice(n, size=n, replace=True)
         sums = _pair_sums(a, b, y, m, weights=np.bincount(idx, minlength=n))  # each battle as often as it was drawn
-        if not _reach(*sums, m).all():
+        if not _all_reach(*sums, m):
             failed += 1
             continue
         theta, _ = _fit_theta(*sums, m)
