@@ -83,7 +83,7 @@ def _cli_flags() -> set[str]:
 
 @pytest.mark.parametrize("module", DATA_LAYER)
 def test_the_data_layer_spells_no_command_line_flag(module):
-    """Flag spellings live where the command line is written (cli.py, engine_cli.py, flags.py); the data
+    """Flag spellings live where the command line is written (cli.py, flags.py); the data
     layer names the keyword (``ignore_cols=``) and asks :func:`evalstats_core.flags.flag` for the option."""
     flags = _cli_flags()
     assert {"--ignore-col", "--max-mb", "--duplicates"} <= flags  # the test sees the real parser
@@ -230,7 +230,7 @@ FLOORS = {
        "difficulty temperature variance decomposition reported guardrails judge judge_agree judge_budget judge_io "
        "judge_rows judge_sim judge_strata",  # planning, power and simulation, the workbench's checks, the judge
     4: "report report_display report_html report_latex report_words display breakdown gating _gate_result judge_apply "
-       "cli engine_cli _memory console __main__",  # words, reports, the gate, the CLI
+       "cli _memory console __main__",  # words, reports, the gate, the CLI
 }
 #: Arrows that run back up a floor, at most (issue 38: 16 on f57f333, 4 when this was written, 1 once ``se_range``
 #: moved beside the intervals and the centring beside the per-group sums): the notebook hook above.

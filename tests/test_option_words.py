@@ -22,7 +22,7 @@ from evalstats_core.limits import Limits
 #: where the command line is written (its parser, its printer, its reading options, its engine switch, this
 #: vocabulary), and the LaTeX ``--columns`` help (report_latex.py), which prints a command line on purpose;
 #: ``settings.command`` (report.py) takes its spellings from flags.py, so report.py is held to the rule
-COMMAND_LINE = {"cli.py", "engine_cli.py", "flags.py", "report_latex.py"}
+COMMAND_LINE = {"cli.py", "flags.py", "report_latex.py"}
 
 
 @pytest.mark.parametrize("path", [p for p in _modules(CORE) if p.name not in COMMAND_LINE],
