@@ -521,11 +521,11 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
         for j, ms in enumerate(fs.model_sums):
             if should_stop is not None and should_stop():
                 raise AnalysisStopped(f"stopped after {j} of {len(models)} models: nobody is waiting for it")
-            cl = clustered and _once(fs.memo, "nonzero", ms.count) >= 2
+            cl = clustered and int(np.count_nonzero(ms.count)) >= 2
             if clustered and not cl:
                 warn.append(f"{ms.model}: every question it answered lies in one cluster, so its standard error is "
                             "not clustered")
-            s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not _once(fs.memo, "any", ms.not01), clustered=cl,
+            s = scaled(summary_from(ms.count, ms.mean, ms.m2, binary=not _any(ms.not01), clustered=cl,
                                     confidence=confidence, method=method,
                                     interval="auto" if interval == "auto" else "normal", memo=fs.memo,
                                     in_unit=InUnit(not e and 0.0 <= ms.minimum and ms.maximum <= 1.0)), e)
@@ -546,16 +546,16 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
             if should_stop is not None and should_stop():
                 raise AnalysisStopped(f"stopped after {done} comparisons: nobody is waiting for it")
             p = fs.pair(j, b)
-            n_shared = _once(fs.memo, "total", p.count)
+            n_shared = _total(p.count)
             if n_shared < 2:
                 raise EvalStatsError(
                     f"models {models[j]!r} and {models[b]!r} share {n_shared} question(s) in {sums.name}; a "
                     "paired comparison needs at least two questions that both models answered")
-            cl = clustered and _once(fs.memo, "nonzero", p.count) >= 2
+            cl = clustered and int(np.count_nonzero(p.count)) >= 2
             if clustered and not cl:
                 warn.append(f"{models[j]} vs {models[b]}: the shared questions lie in one cluster, so this "
                             "comparison is not clustered")
-            only = (_total(p.only_model), _total(p.only_baseline)) if paired and not _once(fs.memo, "any", p.not01) else None
+            only = (_total(p.only_model), _total(p.only_baseline)) if paired and not _any(p.not01) else None
             c = scaled(comparison_from(p.count, p.mean_model, p.mean_baseline, p.m2_model, p.m2_baseline,
                                        p.m2_diff, p.comoment, only, paired=paired, clustered=cl,
                                        confidence=confidence, method=method,
@@ -607,20 +607,6 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
         format=sums.format, question_col=sums.question_col, model_col=sums.model_col,
         score_col=sums.score_col, cluster_col=sums.cluster_col if clustered else None,
         reading=tuple(sums.reading), method=method, interval=interval)
-
-
-_ONCE = {"any": lambda a: _any(a), "total": lambda a: _total(a), "nonzero": lambda a: int(np.count_nonzero(a))}
-
-
-def _once(memo: dict, what: str, a: np.ndarray) -> Any:
-    """``_any(a)``, ``_total(a)`` or ``count_nonzero(a)`` (``what``), once per array in ``memo``: every model and pair
-    of a full table holds the same count vector and the same zero ``not01`` vector (a pass over the clusters each);
-    the entry holds the array, so its identity is not reused while kept."""
-    key = (what, id(a))
-    hit = memo.get(key)
-    if hit is None:
-        hit = memo[key] = (a, _ONCE[what](a))
-    return hit[1]
 
 
 def _any(a: np.ndarray) -> bool:
