@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import gc
 import inspect
 import io
 import os
@@ -246,7 +245,6 @@ def warm_up() -> None:
 
         warm_charts()
         one_blas_thread()  # scipy's own OpenBLAS too, loaded by the imports above
-        freeze_heap()
 
     threading.Thread(target=load, name="evalstats-warm-imports", daemon=True).start()
 
@@ -271,20 +269,6 @@ def warm_reader() -> None:
         ReadingOptions().prepare([("warm.parquet", data)])
     except Exception:  # noqa: BLE001 - warming is an optimisation: the real upload reports any problem
         pass
-
-
-def freeze_heap() -> None:
-    """Move every object alive now (the modules imported, the bundled example read) out of reach of
-    Python's garbage collector for good (:func:`gc.freeze`), after collecting what is garbage already.
-
-    Streamlit runs a full collection after every script run (``runner.postScriptGC``), holding the
-    interpreter lock while it walks every object the process has; the messages that finish a rerun wait
-    behind it. With the app's imports that walk was about 0.1 s of CPU per rerun (0.2-0.4 s wall under
-    load), longer than the rerun itself after a new confidence level. Frozen objects are never walked
-    again, so the collection after a rerun walks what was made since (a session's files, its caches) and
-    still frees what they leave behind."""
-    gc.collect()
-    gc.freeze()
 
 
 def one_blas_thread() -> None:
