@@ -59,8 +59,9 @@ def cli(path: Path) -> str:
                           "--engine", "duckdb"], capture_output=True, text=True, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=7200)
     got = dict(line.strip().rsplit(": ", 1) for line in run.stderr.splitlines() if ": " in line and "\t" in line)
-    if run.returncode:
-        raise SystemExit(run.stderr[-600:])
+    if run.returncode:  # the command's own words, before /usr/bin/time's report
+        raise SystemExit(run.stderr.split("\tCommand being timed")[0][-1500:] + f"peak RSS "
+                         f"{int(got.get('Maximum resident set size (kbytes)', 0)) / 1024:,.0f} MB, exit {run.returncode}")
     rss = int(got["Maximum resident set size (kbytes)"]) / 1024
     cpu = float(got["User time (seconds)"]) + float(got["System time (seconds)"])
     return (f"evalbars analyze --engine duckdb: peak RSS {rss:,.0f} MB, CPU {cpu:.1f} s "

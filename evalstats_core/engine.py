@@ -668,7 +668,7 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     exponent = exponent_of(float(big or 0.0) / (100.0 if scale else 1.0))
     if exponent:  # huge or tiny scores: every score divided by 2^exponent (exact), as the in-memory path does
         scale += f" / {float(2.0 ** exponent)!r}"
-    questions = _questions(side, label)
+    questions = _questions(side, label, ranked=pivot and clustered)
     if pivot and clustered:  # numbered by rank (es_clusters): placed by an array, no dict of labels (issue 44.2)
         labels, sizes, place = _ranked_clusters(side)
         g_of: dict = {}
@@ -780,10 +780,16 @@ def _check_rows(side: Any, roles: dict, records: Any, rows: list[tuple]) -> None
         raise EvalStatsError(f"{side.where(row)} {words[q.FAILS[code]]}")
 
 
-def _questions(side: Any, label: str) -> int:
-    n, split = side.run("SELECT COUNT(*), SUM(CASE WHEN c <> c_max THEN 1 ELSE 0 END) FROM es_questions")[0]
+def _questions(side: Any, label: str, ranked: bool = False) -> int:
+    """The number of questions of ``es_questions``; refuses one in two clusters (``ranked``: the pivot keeps the
+    clusters' ranks, :func:`~evalstats_core.engine_sql.pivot_sql`)."""
+    c, c_max = ("ci", "ci_max") if ranked else ("c", "c_max")
+    n, split = side.run(f"SELECT COUNT(*), SUM(CASE WHEN {c} <> {c_max} THEN 1 ELSE 0 END) FROM es_questions")[0]
     if split:
-        qid, a, b = side.run("SELECT q, c, c_max FROM es_questions WHERE c <> c_max ORDER BY first LIMIT 1")[0]
+        qid, a, b = side.run(
+            "SELECT e.q, z.c, w.c FROM es_questions e JOIN es_clusters z ON e.ci = z.ci JOIN es_clusters w "
+            "ON e.ci_max = w.ci WHERE e.ci <> e.ci_max ORDER BY e.first LIMIT 1" if ranked else
+            "SELECT q, c, c_max FROM es_questions WHERE c <> c_max ORDER BY first LIMIT 1")[0]
         raise EvalStatsError(f"question '{qid}' is in cluster '{a}' and in cluster '{b}' in {label}; each question "
                              "must belong to one cluster")
     if n < 2:

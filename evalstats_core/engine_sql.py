@@ -257,21 +257,18 @@ def pivot_sql(source: str, models: str, n_models: int, clusters: str | None = No
     (lowest and highest label), where it first appears, and per model ``j`` its answers ``k<j>`` and score
     ``s<j>``, the mean of its runs (NULL where the model did not answer).
 
-    ``clusters`` (:func:`clusters_sql`'s table): the lowest and highest label found as the lowest and highest
-    rank and named after the grouping, the lowest rank kept as ``ci`` (issue 44.2: a smallest and a largest
-    string per question are string states DuckDB holds outside its memory limit; with them 6e7 rows of 750,000
-    string-id clusters passed 5 GB)."""
+    ``clusters`` (:func:`clusters_sql`'s table): the cluster as its lowest and highest rank ``ci``, ``ci_max``
+    instead of the labels ``c``, ``c_max`` (issue 44.2: a smallest and a largest string per question are string
+    states DuckDB holds outside its memory limit; with them 6e7 rows of 750,000 string-id clusters passed 5 GB;
+    and 3e7 questions' labels are a large table to keep)."""
     cols = ", ".join(f"COUNT(CASE WHEN y.j = {j} THEN x.s END) AS k{j}, "
                      f"SUM(CASE WHEN y.j = {j} THEN x.s END) / COUNT(CASE WHEN y.j = {j} THEN x.s END) AS s{j}"
                      for j in range(n_models))
     if clusters is None:
         return (f"SELECT x.q AS q, MIN(x.c) AS c, MAX(x.c) AS c_max, MIN(x.r) AS first, {cols} "
                 f"FROM ({source}) x JOIN {models} y ON x.m = y.m GROUP BY x.q")
-    named = ", ".join(f"p.k{j} AS k{j}, p.s{j} AS s{j}" for j in range(n_models))
-    return (f"SELECT p.q AS q, z.c AS c, w.c AS c_max, p.first AS first, {named}, p.ci AS ci FROM ("
-            f"SELECT x.q AS q, MIN(u.ci) AS ci, MAX(u.ci) AS ci_max, MIN(x.r) AS first, {cols} "
-            f"FROM ({source}) x JOIN {models} y ON x.m = y.m LEFT JOIN {clusters} u ON x.c = u.c GROUP BY x.q) p "
-            f"LEFT JOIN {clusters} z ON p.ci = z.ci LEFT JOIN {clusters} w ON p.ci_max = w.ci")
+    return (f"SELECT x.q AS q, MIN(u.ci) AS ci, MAX(u.ci) AS ci_max, MIN(x.r) AS first, {cols} "
+            f"FROM ({source}) x JOIN {models} y ON x.m = y.m LEFT JOIN {clusters} u ON x.c = u.c GROUP BY x.q")
 
 
 def pivot_stats_sql(pivot: str, n_models: int) -> str:
