@@ -10,6 +10,11 @@ values (tests/test_chart_template.py compares the two on every builder that uses
 
 A layout passed here reads nothing of its frames but what the key names (columns, row counts, a sort
 order): its frames only feed the datasets.
+
+A number that changes with the setting and stands alone in the spec (a dragged parameter's start, a slider's
+end, a scale's domain end) is a *value*: the layout writes its placeholder (a tiny float no chart draws, so
+Altair's checks on numbers pass) where the number goes, and the fill puts the number itself in its place. A
+number inside an expression or decided by the data's shape belongs in the key.
 """
 
 from __future__ import annotations
@@ -35,23 +40,34 @@ def _token(name: str) -> str:
     return f"\u27e6{name}\u27e7"  # ⟦name⟧: no builder writes it on its own
 
 
-def _walk(obj: Any, text: Callable[[str], str], rename: Mapping[str, str]) -> Any:
-    """A copy of the JSON-like ``obj`` with every string passed through ``text`` and every data reference
-    ``{"name": old}`` renamed by ``rename``."""
+def _value_token(i: int) -> float:
+    return (i + 1) * 7.0e-300  # the i-th value's placeholder: a float no builder draws
+
+
+def _walk(obj: Any, text: Callable[[str], Any], rename: Mapping[str, str],
+          numbers: Mapping[float, Any] | None = None) -> Any:
+    """A copy of the JSON-like ``obj`` with every string passed through ``text``, every float found in
+    ``numbers`` replaced by its entry, and every data reference ``{"name": old}`` renamed by ``rename``."""
     if isinstance(obj, dict):
-        out = {k: _walk(v, text, rename) for k, v in obj.items()}
+        out = {k: _walk(v, text, rename, numbers) for k, v in obj.items()}
         if isinstance(out.get("name"), str) and len(out) == 1 and out["name"] in rename:
             out["name"] = rename[out["name"]]
         return out
     if isinstance(obj, list):
-        return [_walk(v, text, rename) for v in obj]
-    return text(obj) if isinstance(obj, str) else obj
+        return [_walk(v, text, rename, numbers) for v in obj]
+    if isinstance(obj, str):
+        return text(obj)
+    if numbers and type(obj) is float and obj in numbers:
+        return numbers[obj]
+    return obj
 
 
 def _template(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, str | None],
-              frames: Mapping[str, pd.DataFrame]) -> dict:
-    """The layout compiled with placeholder strings, its frames' datasets renamed to the caller's names."""
+              frames: Mapping[str, pd.DataFrame], values: Mapping[str, Any]) -> dict:
+    """The layout compiled with placeholder strings and values, its frames' datasets renamed to the caller's
+    names."""
     tokens = {k: (_token(k) if v else v) for k, v in strings.items()}
+    tokens |= {k: _value_token(i) for i, k in enumerate(values)}
     spec = compile_spec(layout(tokens))
     datasets = spec.get("datasets", {})
     rename = {}
@@ -66,7 +82,8 @@ def _template(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, s
 
 
 def filled(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, str | None],
-           frames: Mapping[str, pd.DataFrame], *, height: int | None = None) -> dict:
+           frames: Mapping[str, pd.DataFrame], *, height: int | None = None,
+           values: Mapping[str, Any] | None = None) -> dict:
     """``compile_spec(layout(strings))`` from a template compiled once per ``key``.
 
     Parameters
@@ -87,19 +104,25 @@ def filled(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, str 
         The chart's height (the spec's top-level ``height``), when it is the one thing the number of rows
         changes in the layout: the key then leaves the row counts out, and every count shares one template
         (tests/test_chart_template.py compares the result with compiling the chart itself, count by count).
+    values : mapping, optional
+        Numbers the layout writes whole where a number goes (a parameter's start, a slider's end, a domain's
+        end), by name; the layout is called with their placeholders (floats), which the fill replaces by the
+        values themselves. A value never sits inside text (an expression): such a number goes in the key.
     """
-    full = (key, tuple((k, bool(v)) for k, v in strings.items()), tuple(frames))
+    values = dict(values or {})
+    full = (key, tuple((k, bool(v)) for k, v in strings.items()), tuple(frames), tuple(values))
     with _LOCK:
         spec = _TEMPLATES.get(full)
         if spec is not None:
             _TEMPLATES.move_to_end(full)
     if spec is None:
-        spec = _template(full, layout, strings, frames)
+        spec = _template(full, layout, strings, frames, values)
         with _LOCK:
             _TEMPLATES[full] = spec
             while len(_TEMPLATES) > _MAX:
                 _TEMPLATES.popitem(last=False)
     swap = {_token(k): v for k, v in strings.items() if v}
+    numbers = {_value_token(i): v for i, v in enumerate(values.values())}
 
     def text(s: str) -> str:
         if "\u27e6" in s:
@@ -107,7 +130,7 @@ def filled(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, str 
                 s = s.replace(token, value)
         return s
 
-    out = _walk({k: v for k, v in spec.items() if k != "datasets"}, text, {})
+    out = _walk({k: v for k, v in spec.items() if k != "datasets"}, text, {}, numbers)
     datasets = dict(spec.get("datasets", {}))
     for name, frame in frames.items():
         if name in datasets:

@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import altair as alt
 import numpy as np
 import pandas as pd
 
 from ._base import PALETTE, forest
 from ._base import legend as _legend
+from ._template import filled
 
 __all__ = [
     "METHOD_COLORS",
@@ -20,12 +23,12 @@ __all__ = [
     "coverage_chart",
     "coverage_curve_chart",
     "halfwidth_chart",
-    "halfwidth_drag_chart",
+    "halfwidth_drag_chart", "halfwidth_drag_spec",
     "method_color",
     "one_task_chart",
     "possible_intervals_chart",
     "rerun_chart", "rerun_tasks_chart",
-    "sampling_drag_chart",
+    "sampling_drag_chart", "sampling_drag_spec",
 ]
 
 #: One colour per interval method, the same in every chart of the chapter (Okabe-Ito).
@@ -237,26 +240,41 @@ def halfwidth_drag_chart(grid: pd.DataFrame, *, n: int) -> alt.LayerChart:
     ``grid`` is ``lessons.one_model.halfwidth_grid``: ``n, method, label, half_width`` at every n the
     chart's own "Drag n" input reaches. The chart filters the grid at the dragged n (no rerun); the
     numbers are the core's. ``n`` (the page's slider) is where the marker starts, rounded to the grid.
+    (:func:`halfwidth_drag_spec` is the same chart compiled, from a template.)
     """
+    lines, here, steps, values = _halfwidth_drag_data(grid, n)
+    return _halfwidth_drag_layout(lines, here, steps, **values)
+
+
+def _halfwidth_drag_data(grid: pd.DataFrame, n: int) -> tuple[pd.DataFrame, pd.DataFrame, tuple, dict]:
+    """The lines' thinned grid, the markers' full grid, the grid's (first n, step, last n) and the numbers the
+    setting changes (the marker's start, the top of the y axis)."""
     steps = sorted(set(int(v) for v in grid["n"]))
-    lo, step = steps[0], steps[1] - steps[0]
+    lo = steps[0]
     start = min(steps, key=lambda v: abs(v - n))
-    drag = alt.param(name="drag_n", value=start,
-                     bind=alt.binding_range(min=lo, max=steps[-1], step=step, name="Drag n: "))
     # Cheap to drag: both scales are fixed (a step never recomputes a domain, so the lines are not redrawn)
     # and the lines come from about 120 log-spaced n of the grid; only the marker layers filter the full
     # grid (the core's numbers at every n the input reaches).
-    top = float(grid["half_width"].max())
-    x = alt.X("n:Q", title="Questions (log scale)", scale=alt.Scale(type="log", domain=[lo, steps[-1]], nice=False))
-    y = alt.Y("half_width:Q", title="Half-width of the 95% interval", scale=alt.Scale(domain=[0, top], nice=False),
-              axis=alt.Axis(format=".0%", tickMinStep=0.01))
     keep = set(np.unique(np.geomspace(lo, steps[-1], 120).round().astype(int)))
     thin = grid[grid["n"].isin({v for v in steps if v in keep} | {min(steps, key=lambda s: abs(s - k)) for k in keep})]
+    return (thin, grid[["n", "method", "label", "half_width"]], (lo, steps[1] - steps[0], steps[-1]),
+            {"start": start, "top": float(grid["half_width"].max())})
+
+
+def _halfwidth_drag_layout(thin: pd.DataFrame, grid: pd.DataFrame, steps: tuple, *, start: Any,
+                           top: Any) -> alt.LayerChart:
+    """:func:`halfwidth_drag_chart` drawn from :func:`_halfwidth_drag_data`; reads nothing of its frames."""
+    lo, step, last = steps
+    drag = alt.param(name="drag_n", value=start,
+                     bind=alt.binding_range(min=lo, max=last, step=step, name="Drag n: "))
+    x = alt.X("n:Q", title="Questions (log scale)", scale=alt.Scale(type="log", domain=[lo, last], nice=False))
+    y = alt.Y("half_width:Q", title="Half-width of the 95% interval", scale=alt.Scale(domain=[0, top], nice=False),
+              axis=alt.Axis(format=".0%", tickMinStep=0.01))
     lines = alt.Chart(thin).mark_line(strokeWidth=2).encode(
         x=x, y=y, color=method_color(),
         tooltip=[alt.Tooltip("label:N", title="Method"), alt.Tooltip("n:Q", title="n"),
                  alt.Tooltip("half_width:Q", format=".2%", title="± half-width")])
-    here = alt.Chart(grid[["n", "method", "label", "half_width"]]).transform_filter(alt.datum.n == drag)
+    here = alt.Chart(grid).transform_filter(alt.datum.n == drag)
     rule = here.transform_filter(alt.datum.method == "wald").mark_rule(color="#888888", strokeDash=[4, 3]).encode(x=x)
     dots = here.mark_point(filled=True, size=90, opacity=1).encode(
         x=x, y=y, color=method_color(legend=False),
@@ -269,6 +287,15 @@ def halfwidth_drag_chart(grid: pd.DataFrame, *, n: int) -> alt.LayerChart:
         align="left" if left else "right", dx=8 if left else -8, dy=-12, fontSize=12, fontWeight="bold",
         color=PALETTE[3]).encode(x=x, y=y, text="text:N") for left in (True, False)]
     return alt.layer(lines, rule, dots, *labels).add_params(drag).properties(height=280)
+
+
+def halfwidth_drag_spec(grid: pd.DataFrame, *, n: int) -> dict:
+    """``compile_spec(halfwidth_drag_chart(grid, n=n))`` from a template compiled once per grid of n
+    (:mod:`._template`): a new accuracy or n costs filling in the rows and two numbers, not compiling Altair."""
+    lines, here, steps, values = _halfwidth_drag_data(grid, n)
+    key = ("halfwidth_drag", steps, tuple(lines.columns), tuple(here.columns))  # any accuracy: one template
+    return filled(key, lambda v: _halfwidth_drag_layout(lines, here, steps, **v), {}, {"lines": lines, "grid": here},
+                  values=values)
 
 
 def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChart:
@@ -344,13 +371,27 @@ def sampling_drag_chart(bars: pd.DataFrame, rules: pd.DataFrame, *, accuracy: fl
     distribution visibly narrows like 1/√n.
 
     ``bars, rules`` are ``lessons.one_model.sampling_grid``; nothing is computed in the browser.
+    (:func:`sampling_drag_spec` is the same chart compiled, from a template.)
     """
+    truth, step, values = _sampling_drag_data(rules, accuracy, n)
+    return _sampling_drag_layout(bars, rules, truth, step, **values)
+
+
+def _sampling_drag_data(rules: pd.DataFrame, accuracy: float, n: int) -> tuple[pd.DataFrame, tuple, dict]:
+    """The truth's one-row frame, the grid's step in n and the numbers the setting changes (the drag's first,
+    last and starting n, the x axis's ends)."""
     ns = sorted(set(int(v) for v in rules["n"]))
-    step = ns[1] - ns[0]
     start = min(ns, key=lambda v: abs(v - n))
+    return (pd.DataFrame({"p": [accuracy]}), ns[1] - ns[0],
+            {"start": start, "first": ns[0], "last": ns[-1], "lo": max(0.0, accuracy - 0.35),
+             "hi": min(1.0, accuracy + 0.35)})
+
+
+def _sampling_drag_layout(bars: pd.DataFrame, rules: pd.DataFrame, truth: pd.DataFrame, step: int, *, start: Any,
+                          first: Any, last: Any, lo: Any, hi: Any) -> alt.LayerChart:
+    """:func:`sampling_drag_chart` drawn from :func:`_sampling_drag_data`; reads nothing of its frames."""
     drag = alt.param(name="drag_n_dist", value=start,
-                     bind=alt.binding_range(min=ns[0], max=ns[-1], step=step, name="Drag n: "))
-    lo, hi = max(0.0, accuracy - 0.35), min(1.0, accuracy + 0.35)
+                     bind=alt.binding_range(min=first, max=last, step=step, name="Drag n: "))
     x = alt.X("acc:Q", title="Observed accuracy k/n", scale=alt.Scale(domain=[lo, hi], clamp=True),
               axis=alt.Axis(format=".0%", tickMinStep=0.01))
     # a step area through each k's probability density: exact at every n, and visible however thin a bar
@@ -366,5 +407,14 @@ def sampling_drag_chart(bars: pd.DataFrame, rules: pd.DataFrame, *, accuracy: fl
         text="'n = ' + datum.n + ': 95% of runs within ±' + format(1.96 * datum.se * 100, '.1f') + ' points'"
     ).mark_text(align="left", baseline="top", dy=0, fontSize=12, fontWeight="bold", color=PALETTE[3]).encode(
         x=alt.value(4), y=alt.value(2), text="text:N")
-    truth = alt.Chart(pd.DataFrame({"p": [accuracy]})).mark_rule(color="#888888", strokeDash=[4, 3]).encode(x="p:Q")
-    return alt.layer(dist, truth, band, label).add_params(drag).properties(height=220)
+    truth_rule = alt.Chart(truth).mark_rule(color="#888888", strokeDash=[4, 3]).encode(x="p:Q")
+    return alt.layer(dist, truth_rule, band, label).add_params(drag).properties(height=220)
+
+
+def sampling_drag_spec(bars: pd.DataFrame, rules: pd.DataFrame, *, accuracy: float, n: int) -> dict:
+    """``compile_spec(sampling_drag_chart(...))`` from a template compiled once per grid of n (see
+    :func:`halfwidth_drag_spec`)."""
+    truth, step, values = _sampling_drag_data(rules, accuracy, n)
+    key = ("sampling_drag", step, tuple(bars.columns), tuple(rules.columns))  # any accuracy and n: one template
+    return filled(key, lambda v: _sampling_drag_layout(bars, rules, truth, step, **v), {},
+                  {"bars": bars, "rules": rules, "truth": truth}, values=values)

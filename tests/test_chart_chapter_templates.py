@@ -1,0 +1,55 @@
+"""The chapters' charts filled into a template (evalstats_core/charts/_template.py) are the charts themselves:
+each ``*_spec(...)`` equals ``compile_spec(*_chart(...))`` but for the datasets' names, number for number (the
+JSON text, so an int filled where the chart writes a float fails too), for settings after the first, whose
+template they reuse, and for the extremes of every slider (issue 44.4: a new slider value fills, not compiles)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_chart_template import canonical
+
+from evalstats_core.charts import _template, compile_spec
+from evalstats_core.charts import one_model as om
+from evalstats_core.lessons import small_n
+
+
+@pytest.fixture(autouse=True)
+def fresh_templates():
+    _template._TEMPLATES.clear()
+    yield
+    _template._TEMPLATES.clear()
+
+
+def same(got: dict, want: dict) -> bool:
+    return json.dumps(canonical(got), sort_keys=True) == json.dumps(canonical(want), sort_keys=True)
+
+
+# chapter 2b's calculator sliders: accuracy 0-1 by 0.005, n 5-2000 (the first setting compiles the template)
+SMALL_N = ((0.9, 50), (0.85, 80), (0.0, 5), (1.0, 2000), (0.5, 1000), (0.995, 7), (0.3, 41))
+
+
+def test_halfwidth_drag_spec_is_the_compiled_chart():
+    for accuracy, n in SMALL_N:
+        grid = small_n.halfwidth_grid(accuracy)
+        got = om.halfwidth_drag_spec(grid, n=n)
+        assert same(got, compile_spec(om.halfwidth_drag_chart(grid, n=n))), (accuracy, n)
+    assert len(_template._TEMPLATES) == 1  # every accuracy and n: one template
+
+
+def test_sampling_drag_spec_is_the_compiled_chart():
+    for accuracy, n in SMALL_N:
+        bars, rules = small_n.sampling_grid(accuracy, n=n)
+        got = om.sampling_drag_spec(bars, rules, accuracy=accuracy, n=n)
+        assert same(got, compile_spec(om.sampling_drag_chart(bars, rules, accuracy=accuracy, n=n))), (accuracy, n)
+    assert len(_template._TEMPLATES) == 1  # every accuracy and every n's grid (n mod 20): one template
+
+
+def test_a_filled_value_is_the_number_not_its_placeholder():
+    """The drag's start and the axis's ends differ between two settings, and each spec carries its own."""
+    a = om.sampling_drag_spec(*small_n.sampling_grid(0.9, n=50), accuracy=0.9, n=50)
+    b = om.sampling_drag_spec(*small_n.sampling_grid(0.5, n=41), accuracy=0.5, n=41)
+    (pa,), (pb,) = a["params"], b["params"]
+    assert (pa["value"], pa["bind"]["min"], pb["value"], pb["bind"]["min"]) == (50, 10, 41, 1)
+    assert "e-29" not in json.dumps(a) + json.dumps(b)  # no placeholder left anywhere
