@@ -16,7 +16,7 @@ at 0.9 and 0.99; :class:`~evalstats_core.pair_coverage.PairDesign`). Per design:
 
 ``--rule before`` runs the rule before issue 45 items 1, 2 and 4 (no t, the uncalibrated df cap, the gate on the 95%
 end alone); item 3's bound is in both. Every file is drawn per cluster (vectorised over files); the rule is the
-production batch function (:func:`~evalstats_core._pair_batch.binary_pair_intervals`), replications as pairs.
+production batch function (:func:`~evalstats_core.pair_proportions.binary_pair_intervals`), replications as pairs.
 Monte Carlo SE of a rate p on R files: sqrt(p (1 - p) / R) (0.49 points at 2.5% on 1,000).
 
 ``--few``: all disagreements in 2-3 of 30 clusters (the widest interval against the design-based bound), and
@@ -41,8 +41,7 @@ from scipy.special import stdtrit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import evalstats_core._pair_batch as pair_batch  # noqa: E402
-import evalstats_core.pair_mover as pair_mover  # noqa: E402
+import evalstats_core.pair_proportions as pair_proportions  # noqa: E402
 from evalstats_core._clusters import cr2_se, cr2_weights  # noqa: E402
 from evalstats_core.edge_coverage import MMLU_SIZES  # noqa: E402
 from evalstats_core.gating import CLUSTERED_PASS_SHARE, CLUSTERED_SCORE_PASS_SHARE  # noqa: E402
@@ -82,7 +81,7 @@ def intervals(cells: tuple[np.ndarray, ...], sizes: tuple[int, ...], confidence:
     ref = np.maximum(np.abs(diff), np.sqrt(np.maximum(ssd, 0.0) / n))
     se = np.where(se <= 1e-12 * np.maximum(ref, 1e-300), 0.0, se)
     reps = b.size
-    got = pair_batch.binary_pair_intervals(b, c, np.full(reps, n), se, se_naive, np.full(reps, df), sz,
+    got = pair_proportions.binary_pair_intervals(b, c, np.full(reps, n), se, se_naive, np.full(reps, df), sz,
                                            confidence=confidence, resid_sums=list(resid),
                                            cells=[(oa[r], ob[r]) for r in range(reps)])
     t = float(stdtrit(df, 0.5 + confidence / 2.0))
@@ -190,8 +189,7 @@ def few_and_unclustered(reps: int) -> list[str]:
     (:func:`~evalstats_core.pair_proportions.worst_case_interval`) and coverage; (b) without clusters (the rule
     unchanged by issue 45: continuity-corrected Tango), n 30-2,000, accuracy 0.55-0.99, correlation 0.3-0.95:
     coverage and the two one-sided misses."""
-    from evalstats_core._pair_batch import tango_intervals
-    from evalstats_core.pair_proportions import continuity_correction, worst_case_interval
+    from evalstats_core.pair_proportions import continuity_correction, tango_intervals, worst_case_interval
 
     gen = np.random.default_rng(SEED + 7)
     lines = ["few disagreeing clusters | widest / bound (points) | coverage"]
@@ -244,8 +242,8 @@ def main() -> int:
     args = parser.parse_args()
     before = args.rule == "before"
     if before:  # the rule before items 1 and 2: never t, the df cap uncalibrated
-        pair_batch.T_SKEW_ROOM = -1.0
-        pair_mover.variance_df = pair_mover.variance_clusters
+        pair_proportions.T_SKEW_ROOM = -1.0
+        pair_proportions.variance_df = pair_proportions.variance_clusters
     start = time.time()
     lines = [f"# bench_zeroone.py --reps {args.reps} --rule {args.rule}{' --quick' * args.quick}"
              f"{' --ceiling' * args.ceiling}{' --few' * args.few}{f' --only {args.only!r}' if args.only else ''} (seed {SEED}; 12 unequal sizes {UNEQUAL12})"]

@@ -48,12 +48,12 @@ from ._clusters import (
     t_p_value,
 )
 from ._in_unit import NOT_IN_UNIT, InUnit
-from ._pair_batch import binary_pair_intervals
 from ._results import _SCORE_UNITS, Comparison, Summary
 from ._sums_groups import _kept, binary_moments, binary_pair_moments, centre
 from .bounded_unclustered import bounded_mean_t_interval, bounded_pair_interval
 from .cluster_means import cluster_means_ci, few_clusters_worth
 from .errors import EvalStatsError
+from .pair_proportions import binary_pair_intervals
 from .proportions import binary_mean_interval
 
 #: fields of Summary in score units (scaled back when huge or tiny scores were rescaled)
@@ -339,7 +339,7 @@ def pair_rules(rules: list[tuple], confidence: float, memo: dict | None = None) 
     """``(low, high, p, kind)`` of :func:`~evalstats_core.pair_proportions.binary_pair_interval` for each of
     ``rules`` (its arguments ``(only_a, only_b, n, se, se_naive, df, sizes, resid_sums, discordant[, cells])``, as
     :func:`comparison_from_moments` collects them): the pairs on the same cluster sizes (or none) solved together
-    by :func:`~evalstats_core._pair_batch.binary_pair_intervals`, bit for bit the scalar rule's (``memo``: where
+    by :func:`~evalstats_core.pair_proportions.binary_pair_intervals`, bit for bit the scalar rule's (``memo``: where
     it keeps what the clusters give before the confidence level). Pairs are batched by the identity of their
     ``sizes`` array (the pairs of one analysis share it): a batch gives each pair what it alone gives."""
 

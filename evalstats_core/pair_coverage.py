@@ -25,9 +25,15 @@ import numpy as np
 from scipy.special import stdtrit
 
 from ._clusters import cr2_se, cr2_weights
-from ._pair_batch import binary_pair_intervals
-from .pair_mover import cell_mover_interval, disagreement_df
-from .pair_proportions import discordant_cells, pair_effective_scale, pair_t, worst_case_interval
+from .pair_proportions import (
+    binary_pair_intervals,
+    cell_mover_interval,
+    disagreement_df,
+    discordant_cells,
+    pair_effective_scale,
+    pair_t,
+    worst_case_interval,
+)
 from .pair_proportions import paired_proportion_ci as tango
 from .proportions import FAILURES_FOR_T
 
@@ -110,11 +116,11 @@ def pair_intervals(only_a: np.ndarray, only_b: np.ndarray, both: np.ndarray, siz
     arrays of shape ``(reps,)``: the CR2 t interval; the rule before issue 20's second pass (Tango on counts
     scaled by ``1/deff`` and the design's df); the rule of that pass (the df also
     :func:`~evalstats_core.pair_proportions.variance_clusters` and Kish's count of the disagreements' clusters);
-    the rule of the third pass (the df of :func:`~evalstats_core.pair_mover.disagreement_df`, the union with
-    :func:`~evalstats_core.pair_mover.cell_mover_interval`, and the CR2 t interval from
+    the rule of the third pass (the df of :func:`~evalstats_core.pair_proportions.disagreement_df`, the union with
+    :func:`~evalstats_core.pair_proportions.cell_mover_interval`, and the CR2 t interval from
     :data:`~evalstats_core.proportions.FAILURES_FOR_T` effective discordant answers on); the score rule (the
     same score interval and union at every count: no switch to t with clusters; issue 20's default); and the
-    default, the production rule of issue 45 (:func:`~evalstats_core._pair_batch.binary_pair_intervals` on the
+    default, the production rule of issue 45 (:func:`~evalstats_core.pair_proportions.binary_pair_intervals` on the
     exact cells: CR2 t, or CR2 t end by end with the score rule's end where t's skewness error is large).
     """
 

@@ -1,7 +1,11 @@
-"""Intervals for a paired difference of 0/1 scores: Tango's score interval from the discordant counts,
-and the rule for the clustered pair (moved here from :mod:`evalstats_core.proportions`, which re-exports
-these names).
+"""The paired difference of 0/1 scores, one concern: Tango's score interval from the discordant counts, the
+MOVER of the two discordant cells with clusters, and the rule that joins them, for one pair and for every pair of
+an analysis at once (the MOVER's half, ``pair_mover``, and the many-pairs half, ``_pair_batch``, were merged here
+in issue 38: each only ever served this rule, and the batch is the same rule to the last bit).
+:mod:`evalstats_core.proportions` re-exports the one-pair names.
 
+One pair
+--------
 ================================  ====================================================================
 :func:`paired_proportion_ci`      Tango's score interval for the difference of two paired accuracies,
                                   from the discordant counts (never zero width, always inside [-1, 1])
@@ -18,42 +22,305 @@ these names).
                                   scaled to the cluster sizes' effective n (every cluster answering as one)
 ================================  ====================================================================
 
-It stands on :mod:`evalstats_core.pair_mover` (the MOVER of the discordant cells, :func:`variance_clusters`) and
-:func:`~evalstats_core.cluster_means.kish_n`; :mod:`evalstats_core.proportions` re-exports its names.
+The MOVER of the discordant cells, with clusters
+------------------------------------------------
+=============================  ========================================================================
+:func:`cell_mover_interval`    Newcombe's / Zou & Donner's MOVER interval for ``P(only A) - P(only B)``
+                               from the logit-scale CR2 intervals of the two discordant cells and the
+                               cluster-level correlation of their estimates; vectorised over files
+:func:`cell_mover_p`           the p-value at 0 that matches it: ``p < 1 - confidence`` exactly when
+                               the interval excludes 0
+:func:`disagreement_df`        the df of a clustered paired 0/1 comparison (the smallest of the
+                               design's, the variance's and the disagreements' cluster counts)
+:func:`variance_clusters`      how many clusters a CR2 variance rests on (Kish's n of its contributions)
+:func:`variance_df`            the df that count calibrates to: ``3 K - 2`` (``G`` for ``G`` normal,
+                               equal clusters; 1 when one cluster holds the variance)
+=============================  ========================================================================
+
+Why. When two models' disagreements come in bursts (a few clusters where one model wins many) the
+cluster differences are J-shaped: a file that misses the heavy clusters shows a small difference, few
+disagreements and a small design effect, all at once, so an interval built from the file's own spread
+and centred on its estimate (the CR2 t, or Tango's score interval on design-effect-scaled counts) lies
+wholly on the short side of the truth far more often than ``(1 - confidence) / 2``: on the clustered
+designs of ``bench/bench_pair_edges.py`` the gate's false-pass rate at its margin reached 5-7% where
+2.5% is promised. The estimate of each discordant cell, ``P(only A right)`` and ``P(only B right)``, is
+a small clustered proportion, skewed the same way, and its interval on the logit scale (Korn & Graubard
+1999, Sec. 3.2.3) is long on the side a missed burst would be; the MOVER ("method of variance estimates
+recovery") combines the two cells' distances to their limits, with the correlation of the two cells'
+cluster residuals, into limits for the difference (Newcombe 1998, method 10; Zou & Donner 2008).
+:func:`binary_pair_interval` takes the union of this interval and Tango's.
+
+Many pairs at once
+------------------
+=============================  ==========================================================================
+:func:`tango_intervals`        :func:`paired_proportion_ci` of ``(P,)`` counts in one k-section
+:func:`binary_pair_intervals`  :func:`binary_pair_interval` of ``P`` pairs on the same cluster sizes (or none)
+:func:`cell_mover_ps`          :func:`cell_mover_p` of ``P`` pairs in one k-section
+=============================  ==========================================================================
+
+A call of numpy on a few hundred values costs about what it costs on a few, so the ends of every pair of an
+analysis (the pairs that share the cluster sizes) are solved together here, each bracket with the same 64
+trial points per step as alone (the steps of :func:`~evalstats_core._ksection.ksection` with 64 points however
+many brackets): every result is the one-pair function's, to the last bit (``tests/test_pair_batch.py`` checks it
+on random counts). The one-pair functions stay the reference; the statistics are theirs.
+
+It stands on :func:`~evalstats_core.cluster_means.kish_n` and the CR2 kernel of :mod:`evalstats_core._clusters`.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtr, ndtri, stdtrit
+from scipy.special import ndtr, ndtri, stdtr, stdtrit
 
-from ._clusters import cr2_factors, t_crit, t_p_value
-from ._ksection import ksection
+from ._clusters import cr2_factors, hat_complement, t_crit, t_p_value
+from ._ksection import _POINTS, ksection
 from ._results import Interval
 from ._validate import check_confidence, z_for
 from .cluster_means import kish_n
 from .errors import EvalStatsError
-from .pair_mover import cell_mover_interval, cell_mover_p, disagreement_df, variance_clusters, whole_counts
 
 __all__ = [
     "CONTINUITY_RAMP",
+    "T_SKEW_ROOM",
     "binary_pair_interval",
+    "binary_pair_intervals",
+    "cell_mover_interval",
+    "cell_mover_p",
+    "cell_mover_ps",
     "continuity_correction",
+    "disagreement_df",
+    "discordance_spread",
     "discordant_cells",
     "pair_effective_scale",
     "pair_t",
     "paired_proportion_ci",
     "paired_proportion_p",
-    "variance_clusters",
-    "T_SKEW_ROOM",
-    "discordance_spread",
     "t_or_score_ends",
     "t_skew_error",
+    "tango_intervals",
+    "variance_clusters",
+    "variance_df",
+    "whole_counts",
     "worst_case_interval",
 ]
+
+
+# The MOVER of the discordant cells (was pair_mover.py)
+
+def whole_counts(x: Any) -> np.ndarray:
+    """Counts that are whole up to rounding (sums of squares of 0/1 differences, halves of sums) made
+    whole, so that a cluster without a disagreement counts as one (and not 1e-14 of one)."""
+    x = np.asarray(x, dtype=np.float64)
+    whole = np.round(x)
+    with np.errstate(invalid="ignore"):  # inf - inf: nan, which fails the test below as it fails the one after
+        off = np.subtract(x, whole)
+    np.abs(off, out=off)
+    if off.size and float(off.max()) < 1e-9:  # every count within 1e-9 of whole (the usual sums, rounding and
+        return whole  # all): the element-wise test below passes everywhere, since its bound is at least 1e-9
+    return np.where(off < 1e-9 * np.maximum(1.0, np.abs(x)), whole, x)
+
+
+def disagreement_df(df: float, sizes: Any, resid_sums: Any = None, discordant: Any = None, *,
+                    count_clusters: bool = True, whole: bool = False, calibrated: bool = True) -> Any:
+    """Degrees of freedom of a clustered paired 0/1 comparison: the smallest of ``df`` (the design's
+    Satterthwaite df), :func:`variance_df` of ``resid_sums`` (the df of the number of clusters the variance
+    rests on, calibrated; issue 45: :func:`variance_clusters` itself, about ``(G + 2) / 3`` for ``G`` normal
+    equal clusters, capped 30 equal clusters at 11 and MMLU's 57 subjects at a median of 6), Kish's effective number of clusters of the per-cluster
+    ``discordant`` counts, and the number of clusters with a disagreement less one (a mean over ``k``
+    clusters has ``k - 1`` df; left out with ``count_clusters=False``, the rule before issue 20's gate
+    pass); at least 1, at most ``df``. Arrays ``(reps, G)`` give ``(reps,)``. ``whole``: the ``discordant`` counts
+    are whole numbers already (exact counts), so :func:`whole_counts` is not asked. ``calibrated=False``: the
+    uncalibrated :func:`variance_clusters` (the rule before issue 45, for the coverage tables' old rules).
+
+    Examples
+    --------
+    >>> float(disagreement_df(20.0, [10] * 5, discordant=[3, 0, 2, 0, 0]))
+    1.0
+    """
+    sz = np.asarray(sizes, dtype=np.float64)
+    shape = () if resid_sums is None and discordant is None else np.shape(
+        resid_sums if resid_sums is not None else discordant)[:-1]
+    nu = np.full(shape, float(df))
+    if resid_sums is not None:
+        nu = np.minimum(nu, variance_df(resid_sums, sz) if calibrated else variance_clusters(resid_sums, sz))
+    if discordant is not None:
+        m = np.asarray(discordant, dtype=np.float64) if whole else whole_counts(discordant)
+        total, square = m.sum(axis=-1), (m * m).sum(axis=-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            nu = np.minimum(nu, np.where(square > 0.0, total * total / square, 1.0))
+        if count_clusters:
+            nu = np.minimum(nu, np.maximum((m > 0.0).sum(axis=-1) - 1.0, 1.0))
+    return np.clip(nu, 1.0, df)
+
+
+def _cells(only_a_g: Any, only_b_g: Any, sizes: Any, weights: tuple[float, np.ndarray] | None = None, *,
+           dot: Any = np.matmul) -> tuple[np.ndarray, ...]:
+    """Per file: the two cells' proportions, their logit-scale standard errors, the correlation of their
+    CR2 residuals (weights ``1 / (1 - n_g / n)``), and where the MOVER is defined (both cells non-empty
+    with a spread). ``weights``: :func:`_cell_weights` of ``sizes`` when made already (many pairs on them).
+    ``dot(u, w)``: the weighted sums of the rows of ``u`` (``np.matmul``; :func:`row_dots` for the rows of one
+    analysis's pairs, each then the same doubles as that pair's cells alone)."""
+    sz = np.asarray(sizes, dtype=np.float64)
+    n, w = _cell_weights(sz) if weights is None else weights
+    out = []
+    for cell in (only_a_g, only_b_g):
+        x = np.asarray(cell, dtype=np.float64)
+        p = x.sum(axis=-1) / n
+        r = x - sz * p[..., None]
+        out.append((p, r))
+    (pa, ra), (pb, rb) = out
+    va, vb, cov = dot(ra * ra, w), dot(rb * rb, w), dot(ra * rb, w)
+    ok = (pa > 0.0) & (pa < 1.0) & (pb > 0.0) & (pb < 1.0) & (va > 0.0) & (vb > 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        la = np.where(ok, np.sqrt(va) / n / (pa * (1.0 - pa)), 0.0)  # CR2 SE on the logit scale (delta method)
+        lb = np.where(ok, np.sqrt(vb) / n / (pb * (1.0 - pb)), 0.0)
+        corr = np.where(ok, cov / np.sqrt(va * vb), 0.0)
+    return pa, pb, la, lb, corr, ok
+
+
+def row_dots(u: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``u @ w`` of a stack of rows ``u`` (shape ``(P, G)``), one dot per row: the doubles of each row's own dot
+    (a matrix-vector product may add in another order)."""
+    return np.array([row @ w for row in u])
+
+
+def _cell_weights(sizes: np.ndarray) -> tuple[float, np.ndarray]:
+    """``(n, 1 / (1 - n_g / n))`` of the float64 cluster ``sizes``: the CR2 weights of :func:`_cells`."""
+    n = float(sizes.sum())
+    return n, cr2_factors(sizes, n)
+
+
+def _ends(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,
+          crit: Any) -> tuple[np.ndarray, np.ndarray]:
+    def limits(p: np.ndarray, half: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            centre = np.log(p / (1.0 - p))
+            return 1.0 / (1.0 + np.exp(half - centre)), 1.0 / (1.0 + np.exp(-centre - half))
+
+    (a_low, a_high), (b_low, b_high) = limits(pa, crit * la), limits(pb, crit * lb)
+    d = pa - pb
+    down_a, up_b = pa - a_low, b_high - pb  # Zou & Donner 2008, Eq. 3 for theta_1 - theta_2
+    up_a, down_b = a_high - pa, pb - b_low
+    low = d - np.sqrt(np.maximum(down_a**2 + up_b**2 - 2.0 * corr * down_a * up_b, 0.0))
+    high = d + np.sqrt(np.maximum(up_a**2 + down_b**2 - 2.0 * corr * up_a * down_b, 0.0))
+    return low, high
+
+
+def cell_mover_interval(only_a_g: Any, only_b_g: Any, sizes: Any, crit: Any) -> tuple[Any, Any, Any]:
+    """MOVER limits for ``P(only A) - P(only B)`` from clustered per-cluster counts of the two cells.
+
+    Parameters
+    ----------
+    only_a_g, only_b_g : array_like
+        Per cluster (last axis; ``(reps, G)`` for many files), the questions only A / only B got right.
+    sizes : array_like
+        Questions per cluster.
+    crit : float or array_like
+        The critical value, ``t`` on :func:`disagreement_df` degrees of freedom (one per file).
+
+    Returns
+    -------
+    low, high, defined
+        The limits, and where they are defined (both cells non-empty and spread over clusters);
+        elsewhere ``(inf, -inf)`` (an empty interval) is returned so that a union ignores them.
+
+    Notes
+    -----
+    Each cell ``p`` gets the logit-scale interval ``expit(logit p -/+ crit se / (p (1 - p)))`` with
+    ``se`` its CR2 standard error; with ``d = p_A - p_B`` and ``r`` the correlation of the two cells'
+    CR2 residual sums, ``low = d - sqrt((p_A - l_A)^2 + (u_B - p_B)^2 - 2 r (p_A - l_A)(u_B - p_B))``
+    and ``high = d + sqrt((u_A - p_A)^2 + (p_B - l_B)^2 - 2 r (u_A - p_A)(p_B - l_B))``.
+
+    References
+    ----------
+    Newcombe 1998, "Improved confidence intervals for the difference between binomial proportions
+    based on paired data", Statistics in Medicine 17(22), 2635-2650 (method 10).
+    Zou & Donner 2008, "Construction of confidence limits about effect measures: a general approach",
+    Statistics in Medicine 27(10), 1693-1702.
+    Korn & Graubard 1999, "Analysis of Health Surveys", Wiley, Sec. 3.2.3 (the logit interval).
+    """
+    pa, pb, la, lb, corr, ok = _cells(only_a_g, only_b_g, sizes)
+    low, high = _ends(pa, pb, la, lb, corr, np.asarray(crit, dtype=np.float64))
+    return np.where(ok, low, np.inf), np.where(ok, high, -np.inf), ok
+
+
+def cell_mover_p(only_a_g: Any, only_b_g: Any, sizes: Any, df: float) -> float:
+    """Two-sided p at 0 of :func:`cell_mover_interval` (one file): ``2 P(T_df > t*)`` where ``t*`` is the
+    critical value at which an end reaches 0 (bisection), so ``p < 1 - confidence`` exactly when the
+    interval at that confidence excludes 0; 1 when it holds 0 at every level, ``nan`` where undefined."""
+    pa, pb, la, lb, corr, ok = (float(v) for v in _cells(only_a_g, only_b_g, sizes))
+    if not ok:
+        return math.nan
+    side = 0 if pa > pb else 1  # the end that moves towards 0 as crit grows
+    if pa == pb:
+        return 1.0
+
+    def left_of_root(c: np.ndarray) -> np.ndarray:  # the end has not reached 0 at this critical value
+        return (_ends(*(np.float64(v) for v in (pa, pb, la, lb, corr)), c)[side] > 0.0) == (side == 0)
+
+    doublings = 2.0 ** np.arange(21)  # the first power of two (up to 2^20) at which the end has reached 0
+    reached = ~left_of_root(doublings)
+    hi = float(doublings[np.argmax(reached)] if reached.any() else doublings[-1])
+    lo, hi = ksection(left_of_root, np.array([0.0]), np.array([hi]))
+    return min(1.0, 2.0 * float(stdtr(float(df), -0.5 * float(lo[0] + hi[0]))))
+
+
+def variance_clusters(resid_sums: Any, sizes: Any) -> Any:
+    """How many clusters a CR2 variance rests on: Kish's effective number of its cluster contributions.
+
+    With contributions ``w_g = S_g^2 / (1 - n_g/n)`` (``S_g`` the cluster's residual sum; the CR2 variance
+    is ``sum_g w_g / n^2``) this is ``(sum_g w_g)^2 / sum_g w_g^2``: Satterthwaite's degrees of freedom of
+    a sum of one-df terms, from the realised terms. It is ``G`` when every cluster contributes alike and
+    near 1 when one cluster holds the variance (the disagreements of two models concentrated in one
+    subject). ``resid_sums`` may be ``(reps, G)``; 1 where the variance is 0.
+
+    References
+    ----------
+    Satterthwaite 1946, "An approximate distribution of estimates of variance components", Biometrics
+    Bulletin 2(6), 110-114. Kish 1965, "Survey Sampling", Sec. 11.7.
+
+    Examples
+    --------
+    >>> float(variance_clusters([1.0, -1.0, 1.0, -1.0], [5, 5, 5, 5])), float(variance_clusters([4.0, 0, 0, -4.0], [5] * 4))
+    (4.0, 2.0)
+    """
+    s = np.asarray(resid_sums, dtype=np.float64)
+    sz = np.asarray(sizes, dtype=np.float64)
+    w = s * s
+    in_place = isinstance(w, np.ndarray) and w.shape == np.broadcast_shapes(w.shape, sz.shape)
+    w = np.asarray(np.divide(w, hat_complement(sz, sz.sum()), out=w if in_place else None))  # CR2 contributions
+    total = w.sum(axis=-1)
+    square = np.multiply(w, w, out=w).sum(axis=-1)  # w is read no more: its squares in its place
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(square > 0.0, total * total / square, 1.0)
+
+
+def variance_df(resid_sums: Any, sizes: Any) -> Any:
+    """The degrees of freedom :func:`variance_clusters` ``K`` stands for: ``max(1, 3 K - 2)``.
+
+    ``K = (sum_g w_g)^2 / sum_g w_g^2`` counts the clusters a CR2 variance rests on from the realised
+    contributions ``w_g``, and so counts too few: for ``G`` clusters whose sums are normal with one variance
+    ``s^2``, ``w_g = s^2 chi^2_1``, ``E sum w_g^2 = 3 G s^4`` and ``E (sum w_g)^2 = (G^2 + 2 G) s^4``, so ``K`` is about
+    ``(G + 2) / 3`` (11 for 30 equal clusters; a median of 6 on MMLU's 57 subjects, whose CR2 df is 29). Solving
+    for ``G`` gives ``3 K - 2``: ``G`` again where the clusters contribute alike, still 1 where one cluster holds
+    the whole variance (``K = 1``), and between where a few hold most of it. It is a cap: the design's df
+    stays the ceiling (:func:`disagreement_df`). Checked on both tails by ``bench/bench_zeroone.py``.
+
+    Examples
+    --------
+    >>> float(variance_df([1.0, -1.0, 1.0, -1.0], [5, 5, 5, 5])), float(variance_df([4.0, 0, 0, -4.0], [5] * 4))
+    (10.0, 4.0)
+    >>> float(variance_df([4.0, 0.0, 0.0], [5] * 3))
+    1.0
+    """
+    return np.maximum(3.0 * np.asarray(variance_clusters(resid_sums, sizes)) - 2.0, 1.0)
+
+
+# One pair: Tango's interval and the rule
 
 _BISECT_STEPS = 64  # halvings of [d, +-1]: 2^-64 is below double precision
 #: Without clusters the rule's continuity correction is ``min(1, discordant / CONTINUITY_RAMP)`` answers
@@ -203,11 +470,11 @@ def pair_effective_scale(se: Any, se_naive: Any, df: float, sizes: Any, resid_su
     """The factor ``n*/n`` that turns clustered paired counts into effective ones (see :func:`binary_pair_interval`).
 
     ``1 / deff`` (at most 1; :func:`kish_n` over ``n`` when an SE is 0) times ``(z / t_nu)^2`` with ``nu``
-    the design's df, or fewer (:func:`~evalstats_core.pair_mover.disagreement_df`): :func:`variance_clusters`
+    the design's df, or fewer (:func:`disagreement_df`): :func:`variance_clusters`
     of ``resid_sums``, and Kish's effective number of clusters of the per-cluster ``discordant`` counts (how
     many clusters the disagreements are spread over) and the number of clusters with a disagreement less
     one, each when given. Arrays of ``se``, ``se_naive`` (and ``resid_sums``, ``discordant`` of shape
-    ``(reps, G)``) give an array. ``calibrated``: as :func:`~evalstats_core.pair_mover.disagreement_df`'s.
+    ``(reps, G)``) give an array. ``calibrated``: as :func:`disagreement_df`'s.
     """
 
     se, se_naive = np.asarray(se, dtype=np.float64), np.asarray(se_naive, dtype=np.float64)
@@ -265,7 +532,7 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
     counts and ``n`` are scaled by ``1 / deff``, ``deff = se^2 / se_naive^2`` (CR2 over the paired t SE;
     at least 1), and by ``(z / t_nu)^2`` for the degrees of freedom (as Korn & Graubard 1998 do for one proportion), where ``nu`` is the
     design's df or, when fewer, the number of clusters the variance rests on (calibrated:
-    :func:`~evalstats_core.pair_mover.variance_df`, ``3 K - 2`` of :func:`variance_clusters` ``K`` of ``resid_sums``,
+    :func:`variance_df`, ``3 K - 2`` of :func:`variance_clusters` ``K`` of ``resid_sums``,
     the clusters' residual sums of ``a - b``; issue 45) or the disagreements are spread over
     (Kish's effective number of clusters of ``discordant``, the per-cluster counts of questions the two
     models disagree on; and at most the number of clusters with a disagreement less one); a zero
@@ -273,7 +540,7 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
     is used: the effective n of :func:`kish_n`. With clusters (given ``resid_sums`` and ``discordant``)
     the interval is widened to contain the MOVER interval of the two discordant cells (Notes). ``p`` is
     the larger of the score test's at 0 on the same counts and the MOVER's
-    (:func:`~evalstats_core.pair_mover.cell_mover_p`), so ``p < 1 - confidence`` exactly when the
+    (:func:`cell_mover_p`), so ``p < 1 - confidence`` exactly when the
     interval excludes 0. With clusters the interval is never wider than :func:`worst_case_interval` (the rule
     without clusters on the counts scaled to the cluster sizes' effective n: the largest design effect the sizes
     allow); ``p`` is then the smaller of the two tests', so it still says whether this interval excludes 0.
@@ -294,7 +561,7 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
     such files, so no interval centred on the file's own spread is long enough on that side. Each
     discordant cell (only A right, only B right) is a small clustered proportion skewed the same way,
     and its logit-scale CR2 interval is long on the side a missed burst would be: the union with
-    :func:`~evalstats_core.pair_mover.cell_mover_interval` (Newcombe's method 10 with those intervals,
+    :func:`cell_mover_interval` (Newcombe's method 10 with those intervals,
     the cells' cluster correlation, and ``t`` on ``nu``), and ``nu`` at most the number of clusters
     with a disagreement less one, bring the worst one-sided miss to 5.1% (above 2.5% on the high side
     in 13 of 432 designs, all with 27-60 clusters and 12 of them at 85-95% accuracy with the width of
@@ -358,7 +625,7 @@ def binary_pair_interval(only_a: float, only_b: float, n: int, se: float, se_nai
     Tango 1998 (see :func:`paired_proportion_ci`); Korn & Graubard 1998 (the ``(z / t)^2`` shrinkage);
     Edwards 1948 (the continuity correction; see :func:`paired_proportion_ci`).
     Newcombe 1998, Statistics in Medicine 17(22), 2635-2650; Zou & Donner 2008, Statistics in
-    Medicine 27(10), 1693-1702 (the MOVER; see :func:`~evalstats_core.pair_mover.cell_mover_interval`).
+    Medicine 27(10), 1693-1702 (the MOVER; see :func:`cell_mover_interval`).
     """
     b, c, size = float(only_a), float(only_b), float(n)
     cc = continuity_correction(b, c) if sizes is None else 0.0
@@ -532,3 +799,325 @@ def discordant_cells(only_a: Any, only_b: Any, sizes: Any, resid_sums: Any, disc
 
     m = np.asarray(discordant, dtype=np.float64)
     return whole_counts(0.5 * (m + net)), whole_counts(0.5 * (m - net))
+
+
+# Many pairs at once, the same rule to the last bit (was _pair_batch.py)
+
+def tango_intervals(only_a: Any, only_b: Any, n: Any, *, confidence: float = 0.95,
+                    correction: Any = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`paired_proportion_ci` of arrays ``(P,)`` of counts (and continuity
+    ``correction``, one per pair or one for all), bit for bit: both ends of every pair in one k-section of 64
+    trial points per bracket and step, as one pair alone."""
+    b, c, size, cc = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (only_a, only_b, n, correction)))
+    if not ((np.isfinite(b) & np.isfinite(c) & np.isfinite(size) & (size > 0) & (b >= 0) & (c >= 0)).all()
+            and (b + c <= size * (1 + 1e-12)).all()):
+        raise EvalStatsError("paired_proportion_ci needs counts 0 <= only_a, only_b with only_a + only_b <= n, n > 0")
+    if not (np.isfinite(cc) & (cc >= 0.0)).all():
+        raise EvalStatsError(f"paired_proportion_ci needs a continuity correction >= 0, not {correction!r}")
+    cc = cc if cc.any() else None  # as the scalar function: no correction, no step for it
+    z = z_for(check_confidence(confidence))
+    d = (b - c) / size
+    shape = (2,) + (1,) * d.ndim
+    target, edge = np.reshape([z, -z], shape), np.reshape([-1.0, 1.0], shape)
+    lo, hi = _tango_ksection(b, c, size, target, *np.broadcast_arrays(np.minimum(d, edge), np.maximum(d, edge)), cc)
+    at_edge = _tango_z(b, c, size, np.broadcast_to(edge, lo.shape), 0.0 if cc is None else cc) * -edge <= z
+    low, high = np.where(at_edge, edge, 0.5 * (lo + hi))
+    return low, high
+
+
+def _tango_ksection(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray,
+                    hi: np.ndarray, cc: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``ksection(lambda x: _tango_z(b, c, n, x) > target, lo, hi)`` with 64 trial points per step, bit for bit, faster:
+    the same trial points and the same operations of :func:`_tango_z` in the
+    same order, with what does not depend on the trial point computed once and every operand spread to the
+    trial points' shape first (numpy's broadcasting costs more than the arithmetic on a few hundred values).
+    ``cc``: the continuity correction of every pair (None: none), applied to the numerator as ``_tango_z`` does."""
+    return _tango_steps(b, c, n, target, lo, hi, cc, _STEPS)
+
+
+def spread_to(v: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``v`` broadcast to ``shape`` as a new contiguous array, filled by assignment (a quarter of
+    ``ascontiguousarray(broadcast_to(...))``'s cost, the same doubles)."""
+    out = np.empty(shape)
+    out[...] = v
+    return out
+
+
+def _tango_steps(b: np.ndarray, c: np.ndarray, n: np.ndarray, target: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                 cc: np.ndarray | None, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` steps of :func:`_tango_ksection`'s k-section in numpy, from the brackets ``[lo, hi]``."""
+    points = _POINTS
+    full = (points - 1,) + lo.shape
+    steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
+
+    spread = functools.partial(spread_to, shape=full)
+
+    b_c, n_f = spread(b - c), spread(n)  # (b - c) - n x: num
+    minus_bc, slope = spread(-b - c), spread(2.0 * n - b + c)  # w = (-b - c) + (2n - b + c) x
+    eight, four = spread(8.0 * n * c), spread(4.0 * n)  # ((8 n c) x)(1 - x); / (4 n)
+    goal = spread(target)
+    corr = None if cc is None else spread(cc)
+    w, t, u = (np.empty(full) for _ in range(3))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(count):
+            width = hi - lo
+            x = lo + width * steps
+            np.multiply(slope, x, out=w)
+            np.add(minus_bc, w, out=w)  # w
+            one_minus = 1.0 - x
+            np.multiply(eight, x, out=t)
+            np.multiply(t, one_minus, out=t)
+            np.multiply(w, w, out=u)
+            np.add(u, t, out=u)
+            np.maximum(u, 0.0, out=u)
+            np.sqrt(u, out=u)
+            np.subtract(u, w, out=u)
+            np.divide(u, four, out=u)  # q
+            np.multiply(2.0, u, out=u)
+            np.multiply(x, one_minus, out=t)
+            np.add(u, t, out=u)
+            np.multiply(n_f, u, out=u)  # var
+            np.multiply(n_f, x, out=t)
+            np.subtract(b_c, t, out=t)  # num
+            if corr is not None:  # moved towards 0 by the correction, not past it (as _tango_z)
+                t = np.sign(t) * np.maximum(np.abs(t) - corr, 0.0)
+            np.maximum(u, 0.0, out=u)
+            np.sqrt(u, out=u)
+            # Z > target; where var <= 0, Z = sign(num) inf, and num / 0 compares with a finite target alike
+            np.divide(t, u, out=t)
+            below = np.add.reduce(np.greater(t, goal), axis=0, dtype=np.intp)
+            lo, hi = lo + width * (below / points), lo + width * ((below + 1) / points)
+    return lo, hi
+
+
+_STEPS = math.ceil(_BISECT_STEPS / math.log2(_POINTS))  # k-section steps of 64 points for 64 bits: 11
+
+
+def binary_pair_intervals(only_a: Any, only_b: Any, n: Any, se: Any, se_naive: Any, df: Any,
+                          sizes: np.ndarray | None, *, confidence: float = 0.95, resid_sums: Any = None,
+                          discordant: Any = None, cells: Any = None,
+                          memo: dict | None = None) -> list[tuple[float, float, float, str]]:
+    """:func:`binary_pair_interval` of ``P`` pairs on the same cluster
+    ``sizes`` (or none), bit for bit: ``only_a``, ``only_b``, ``n``, ``se``, ``se_naive``, ``df`` of shape
+    ``(P,)``; ``resid_sums`` and ``discordant`` sequences of ``P`` arrays ``(G,)`` (with clusters). Each
+    pair's df and t quantile are found once (the scalar rule finds them twice), Tango's ends of every pair
+    in one k-section, and the MOVER's p of every pair in another. ``cells``: instead of ``discordant``, a sequence
+    of ``P`` pairs of arrays ``(G,)``, the questions only A and only B got right per cluster, exact (the rule then
+    reads them rather than rebuilding them from ``resid_sums`` and ``discordant``). ``memo`` (a
+    :attr:`FileSums.memo <evalstats_core.sums.FileSums.memo>`, whose arrays keep their identity): where what
+    the clusters give before the confidence level (:func:`_clustered_part`) is kept for the next call."""
+    level = check_confidence(confidence)
+    only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
+    b, c, size = only_a, only_b, np.asarray(n, dtype=np.float64)
+    n_pairs = b.size
+    n_given = size
+    mover = mover_ps = spreads = None
+    if sizes is not None:
+        args = (only_a, only_b, se, se_naive, df, sizes, resid_sums, discordant, cells)
+        scale, nus, mover, mover_ps, spreads = _clustered_kept(memo, args)
+        crit = [pair_t(nu, level) for nu in nus]
+        # pair by pair, as the scalar rule (numpy's scalar power and an array's square may differ in the last bit)
+        scale = np.array([s * (z_for(level) / t) ** 2 if math.isfinite(nu) else s
+                          for s, t, nu in zip(scale, crit, nus, strict=True)])
+        b, c, size = b * scale, c * scale, size * scale
+    cc = continuity_correction(b, c) if sizes is None else np.zeros(b.shape)  # without clusters (the scalar rule)
+    low, high = tango_intervals(b, c, size, confidence=level, correction=cc)
+    out = []
+    ps = [paired_proportion_p(float(x), float(y), correction=float(k)) for x, y, k in zip(b, c, cc, strict=True)]
+    if mover is not None:  # every pair's MOVER ends in one call (element by element: each pair's own doubles)
+        m_low, m_high = _ends(*(np.array([float(cells[i]) for cells in mover]) for i in range(5)),
+                              np.array(crit, dtype=np.float64))
+        for p, cells in enumerate(mover):
+            if cells[5]:  # ok
+                low[p], high[p] = min(low[p], float(m_low[p])), max(high[p], float(m_high[p]))
+                ps[p] = max(ps[p], float(mover_ps[p])) if math.isfinite(ps[p]) else ps[p]
+    if sizes is not None:  # never wider than the design's worst case (as the scalar rule)
+        w_low, w_high, w_ps = _worst_cases(only_a, only_b, sizes, level)
+        low, high = np.maximum(low, w_low), np.minimum(high, w_high)
+        ps = [min(x, float(y)) if math.isfinite(x) and math.isfinite(y) else x for x, y in zip(ps, w_ps, strict=True)]
+    kind = "tango" if sizes is None else "tango-effective"
+    kinds = [kind] * n_pairs
+    if spreads is not None:  # where the rule reads the CR2 t interval (as the scalar rule, pair by pair)
+        ses, dfs = np.broadcast_to(np.asarray(se, dtype=np.float64), (n_pairs,)), np.broadcast_to(
+            np.asarray(df, dtype=np.float64), (n_pairs,))
+        room = T_SKEW_ROOM * (1.0 - level) / 2.0
+        for p in range(n_pairs):
+            se_p, df_p = float(ses[p]), float(dfs[p])
+            if se_p > 0.0 and math.isfinite(df_p) and t_skew_error(*spreads[p], float(n_given[p]), float(low[p]),
+                                                                   float(high[p]), level) <= room:
+                low[p], high[p], ps[p] = t_within_worst_case(float(only_a[p]), float(only_b[p]), float(n_given[p]),
+                                                             se_p, df_p, level,
+                                                             (float(w_low[p]), float(w_high[p]), w_ps[p]))
+                kinds[p] = "normal"
+            elif se_p > 0.0 and math.isfinite(df_p):  # end by end (as the scalar rule)
+                low[p], high[p], ps[p], kinds[p] = t_or_score_ends(
+                    float(only_a[p]), float(only_b[p]), float(n_given[p]), se_p, df_p, *spreads[p], level,
+                    (float(w_low[p]), float(w_high[p]), w_ps[p]), (float(low[p]), float(high[p]), ps[p]))
+    for p in range(n_pairs):
+        out.append((float(low[p]), float(high[p]), ps[p], kinds[p]))
+    return out
+
+
+def _worst_cases(only_a: np.ndarray, only_b: np.ndarray, sizes: Any, level: float) -> tuple[np.ndarray, ...]:
+    """:func:`worst_case_interval` of every pair, bit for bit: the same scaled
+    counts, Tango's ends of every pair in one k-section (:func:`tango_intervals`), the test of each."""
+    sz = np.asarray(sizes, dtype=np.float64)
+    k = kish_n(sz)
+    scale = k / float(sz[sz > 0].sum())
+    b, c = only_a * scale, only_b * scale  # elementwise: the scalar function's doubles
+    cc = continuity_correction(b, c)
+    low, high = tango_intervals(b, c, np.full(b.shape, k), confidence=level, correction=cc)
+    ps = [paired_proportion_p(float(x), float(y), correction=float(z)) for x, y, z in zip(b, c, cc, strict=True)]
+    return low, high, ps
+
+
+_KEPT_BATCHES = 16  # batches of pairs whose clusters' part is kept per FileSums (one per baseline, or all pairs)
+
+
+def _clustered_kept(memo: dict | None, args: tuple) -> tuple[np.ndarray, list[float], list | None, Any, Any]:
+    """:func:`_clustered_part` of ``args``, kept in ``memo`` under the identity of the arrays ``args`` holds (kept
+    in the entry, so an identity is never reused while kept) and the bytes of its counts, SEs and df; at most
+    :data:`_KEPT_BATCHES` entries (then the oldest goes). Nothing in it depends on the confidence level."""
+    if memo is None:
+        return _clustered_part(*args)
+    only_a, only_b, se, se_naive, df, sizes, resid_sums, discordant, cells = args
+    arrays = (sizes, *(resid_sums or ()), *(discordant or ()), *(x for pair in cells or () for x in pair))
+    numbers = np.array([only_a, only_b, se, se_naive, df], dtype=np.float64).tobytes()
+    key = (resid_sums is None, discordant is None, cells is None, numbers, *map(id, arrays))
+    kept = memo.setdefault("pair-clusters", {})
+    hit = kept.get(key)
+    if hit is None:
+        while len(kept) >= _KEPT_BATCHES:  # the oldest goes (another session may be doing the same)
+            try:
+                kept.pop(next(iter(kept)), None)
+            except (StopIteration, RuntimeError):
+                break
+        hit = kept[key] = (arrays, _clustered_part(*args))
+    return hit[1]
+
+
+def _clustered_part(only_a: Any, only_b: Any, se: Any, se_naive: Any, df: Any, sizes: np.ndarray, resid_sums: Any,
+                    discordant: Any, cells: Any = None) -> tuple[np.ndarray, list[float], list | None, Any, Any]:
+    """What :func:`binary_pair_intervals` derives from the clusters before the confidence level: every pair's
+    ``1 / deff`` (before the ``(z / t)^2`` shrinkage), its df (:func:`disagreement_df`),
+    the MOVER's two cells (:func:`_cells`; None without the clusters' sums) and its
+    p-value at 0 (:func:`cell_mover_ps`), and each pair's disagreements and their spread
+    (:func:`discordance_spread`; None without the clusters' sums). ``cells``: each pair's exact counts per
+    cluster of questions only A and only B got right, read instead of
+    :func:`discordant_cells` of ``resid_sums`` and ``discordant`` (which gives
+    them to rounding, then made whole by :func:`whole_counts`: the same numbers)."""
+
+    only_a, only_b = np.asarray(only_a, dtype=np.float64), np.asarray(only_b, dtype=np.float64)
+    n_pairs = only_a.size
+    sz = np.asarray(sizes, dtype=np.float64)
+    se, se_naive = np.asarray(se, dtype=np.float64), np.asarray(se_naive, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        good = (se > 0.0) & (se_naive > 0.0)
+        scale = np.minimum(1.0, (se_naive / se) ** 2)  # 1 / deff; Kish's n (a pass over the sizes) where no SE
+        if not good.all():
+            scale = np.where(good, scale, kish_n(sz) / float(sz.sum()))
+    resid = None if resid_sums is None else np.stack([np.asarray(r, dtype=np.float64) for r in resid_sums])
+    disc = None if discordant is None else np.stack([np.asarray(m, dtype=np.float64) for m in discordant])
+    if cells is not None:  # exact: the disagreements are their sum
+        only_a_g, only_b_g = (np.stack([np.asarray(pair[i], dtype=np.float64) for pair in cells]) for i in (0, 1))
+        disc = only_a_g + only_b_g
+    # disagreement_df(df, ...) of each pair: the clusters' counts of every pair at once (row sums as one
+    # row's), then each pair's own df, clip(min(df, nu), 1, df), as disagreement_df takes them
+    fewest = disagreement_df(math.inf, sz, resid, disc, whole=cells is not None)  # exact cells: whole already
+    design = np.asarray(df, dtype=np.float64)  # every pair's at once: the same elementwise min and clip
+    nus = np.broadcast_to(np.clip(np.minimum(design, fewest), 1.0, design), (n_pairs,)).tolist()
+    mover = mover_ps = spreads = None
+    if resid is not None and disc is not None:
+        if cells is None:
+            only_a_g, only_b_g = discordant_cells(only_a, only_b, sz, resid, disc)  # (P, G) each
+        spreads = [discordance_spread(only_a_g[p], only_b_g[p], sz) for p in range(n_pairs)]  # one file's each
+        weights = _cell_weights(sz)  # one cluster-size vector for every pair of the batch
+        stacked = _cells(only_a_g, only_b_g, sz, weights, dot=row_dots)  # every pair's cells at once, row by row
+        mover = [tuple(v[p] for v in stacked) for p in range(n_pairs)]
+        mover_ps = cell_mover_ps(mover, np.array(nus))
+        mover_ps.setflags(write=False)
+    scale.setflags(write=False)  # shared by later calls (and sessions): read, never written
+    return scale, nus, mover, mover_ps, spreads
+
+
+def _mover_ksection(pa: np.ndarray, pb: np.ndarray, la: np.ndarray, lb: np.ndarray, corr: np.ndarray,
+                    low_side: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``ksection(left_of_root, lo, hi)`` of :func:`cell_mover_ps` with 64 trial points per step, bit for bit, faster: the
+    operations of :func:`_ends` for the end that moves (the low one where
+    ``low_side``), in the same order, with what does not depend on the critical value computed once and
+    spread to the trial points' shape (as :func:`_tango_ksection`)."""
+    points = _POINTS
+    full = (points - 1,) + lo.shape
+    steps = np.arange(1, points, dtype=np.float64).reshape((-1,) + (1,) * lo.ndim) / points
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        centre_a, centre_b = np.log(pa / (1.0 - pa)), np.log(pb / (1.0 - pb))
+
+        spread = functools.partial(spread_to, shape=full)
+
+        sides = [s for s in (True, False) if (low_side == s).any()]
+        kept = {name: spread(v) for name, v in (("pa", pa), ("pb", pb), ("la", la), ("lb", lb), ("ca", centre_a),
+                                                 ("cb", centre_b), ("-ca", -centre_a), ("-cb", -centre_b),
+                                                 ("2r", 2.0 * corr), ("d", pa - pb))}
+        x, y, t, u = (np.empty(full) for _ in range(4))
+        for _ in range(_STEPS):
+            width = hi - lo
+            crit = lo + width * steps
+            left = None
+            for low in sides:
+                # low end: (pa - 1/(1 + e^(crit la - ca))), (1/(1 + e^(-cb - crit lb)) - pb), d - sqrt(...) > 0;
+                # high end: (1/(1 + e^(-ca - crit la)) - pa), (pb - 1/(1 + e^(crit lb - cb))), d + sqrt(...) <= 0
+                np.multiply(crit, kept["la"], out=x)
+                np.subtract(x, kept["ca"], out=x) if low else np.subtract(kept["-ca"], x, out=x)
+                np.exp(x, out=x)
+                np.add(1.0, x, out=x)
+                np.divide(1.0, x, out=x)
+                np.subtract(kept["pa"], x, out=x) if low else np.subtract(x, kept["pa"], out=x)
+                np.multiply(crit, kept["lb"], out=y)
+                np.subtract(kept["-cb"], y, out=y) if low else np.subtract(y, kept["cb"], out=y)
+                np.exp(y, out=y)
+                np.add(1.0, y, out=y)
+                np.divide(1.0, y, out=y)
+                np.subtract(y, kept["pb"], out=y) if low else np.subtract(kept["pb"], y, out=y)
+                np.multiply(x, x, out=t)
+                np.multiply(y, y, out=u)
+                np.add(t, u, out=t)
+                np.multiply(kept["2r"], x, out=u)
+                np.multiply(u, y, out=u)
+                np.subtract(t, u, out=t)
+                np.maximum(t, 0.0, out=t)
+                np.sqrt(t, out=t)
+                if low:
+                    this = np.subtract(kept["d"], t, out=t) > 0.0
+                else:
+                    this = ~(np.add(kept["d"], t, out=t) > 0.0)
+                left = this if left is None else np.where(low_side, left, this)
+            below = np.add.reduce(left, axis=0, dtype=np.intp)
+            lo, hi = lo + width * (below / points), lo + width * ((below + 1) / points)
+    return lo, hi
+
+
+def cell_mover_ps(cells: list[tuple[np.ndarray, ...]], dfs: np.ndarray) -> np.ndarray:
+    """:func:`cell_mover_p` of ``P`` pairs, bit for bit, from each pair's
+    :func:`_cells` (``pa, pb, la, lb, corr, ok``) and df: the doubling search and
+    the k-section of every pair at once."""
+    pa, pb, la, lb, corr, ok = (np.array([float(c[i]) for c in cells]) for i in range(6))
+    ok = ok.astype(bool)
+    out = np.full(pa.shape, math.nan)
+    out[ok & (pa == pb)] = 1.0
+    solve = ok & (pa != pb)
+    if not solve.any():
+        return out
+    pa, pb, la, lb, corr, df = pa[solve], pb[solve], la[solve], lb[solve], corr[solve], dfs[solve]
+    low_side = pa > pb  # the end that moves towards 0 as crit grows: the low one when A is ahead
+
+    def left_of_root(c: np.ndarray) -> np.ndarray:  # the end has not reached 0 at this critical value
+        low, high = _ends(pa, pb, la, lb, corr, c)
+        return np.where(low_side, low > 0.0, ~(high > 0.0))
+
+    doublings = 2.0 ** np.arange(21)  # the first power of two (up to 2^20) at which the end has reached 0
+    reached = ~left_of_root(doublings[:, None])
+    hi = np.where(reached.any(axis=0), doublings[np.argmax(reached, axis=0)], doublings[-1])
+    lo, hi = _mover_ksection(pa, pb, la, lb, corr, low_side, np.zeros(pa.shape), hi)
+    mid = 0.5 * (lo + hi)
+    out[solve] = [min(1.0, 2.0 * float(stdtr(float(v), -float(t)))) for t, v in zip(mid, df, strict=True)]
+    return out

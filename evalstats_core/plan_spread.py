@@ -71,7 +71,7 @@ from scipy.special import chdtr, chdtri, stdtr, stdtrit
 
 from ._clusters import hat_complement
 from .errors import EvalStatsError
-from .pair_mover import disagreement_df
+from .pair_proportions import disagreement_df
 from .power_t import sample_size_t
 
 __all__ = ["answers_mean_power", "binary_pair_df", "calibrated_from", "calibrated_power", "calibration_pilots",
@@ -227,7 +227,7 @@ def binary_pair_df(pilot_sizes: Any, n: float, var_within: float, var_cluster: A
     -----
     The default test of a clustered paired 0/1 difference (:func:`~evalstats_core.pair_proportions.binary_pair_interval`,
     Tango's score interval on effective counts with the discordant cells' MOVER) puts its critical value at
-    ``t`` on :func:`~evalstats_core.pair_mover.disagreement_df`: at most the design's df, and at most the
+    ``t`` on :func:`~evalstats_core.pair_proportions.disagreement_df`: at most the design's df, and at most the
     number of clusters the *realised* CR2 variance rests on, Kish's ``(sum w_g)^2 / sum w_g^2`` of
     ``w_g = S_g^2 / (1 - f_g)``. With ``S_g ~ N(0, v_g)``, ``v_g = n_g var_within + n_g^2 var_cluster``, that is
     about a third of the design's df with many clusters (``E[chi2_1^2] = 3``) and less when a few large

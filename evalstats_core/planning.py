@@ -431,7 +431,7 @@ def _binary_pair_test_df(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | No
     The analysis tests a clustered paired difference of 0/1 scores with Tango's score interval on effective
     counts and the discordant cells' MOVER (``method="cr2"`` and any ``interval`` but ``"normal"``: the one-model
     choice, e.g. Wilson, leaves the comparisons on that rule), on the df
-    :func:`~evalstats_core.pair_mover.disagreement_df`, about a third of the design's or fewer
+    :func:`~evalstats_core.pair_proportions.disagreement_df`, about a third of the design's or fewer
     (:func:`~evalstats_core.plan_spread.binary_pair_df`); other scores and ``interval="normal"`` get CR2 t on the
     design's df, which the plan already assumes. Each node of omega2 is split into the random-intercept
     variances ``MSW`` and ``(node - MSW) / (sum n_g^2 / n)`` (the inversion that made the nodes).

@@ -1,5 +1,5 @@
-"""The MOVER's p of clustered 0/1 pairs, all at once (:func:`evalstats_core._pair_batch.cell_mover_ps`), is the
-scalar rule's (:func:`~evalstats_core.pair_mover.cell_mover_p`) to the last bit, on pairs far apart (p of 0.0) and near
+"""The MOVER's p of clustered 0/1 pairs, all at once (:func:`evalstats_core.pair_proportions.cell_mover_ps`), is the
+scalar rule's (:func:`~evalstats_core.pair_proportions.cell_mover_p`) to the last bit, on pairs far apart (p of 0.0) and near
 each other."""
 
 from __future__ import annotations
@@ -7,8 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from evalstats_core._pair_batch import cell_mover_ps
-from evalstats_core.pair_mover import _cells, cell_mover_p
+from evalstats_core.pair_proportions import _cells, cell_mover_p, cell_mover_ps
 
 
 def separated(rng: np.random.Generator, n_clusters: int, per: int, pa: float, pb: float):

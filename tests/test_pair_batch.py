@@ -1,4 +1,4 @@
-"""The 0/1 pair rule of many pairs at once (:mod:`evalstats_core._pair_batch`) equals the scalar rule bit for bit:
+"""The 0/1 pair rule of many pairs at once (:mod:`evalstats_core.pair_proportions`) equals the scalar rule bit for bit:
 Tango's interval, the MOVER's p and the whole rule, on random counts (zero cells, all agree, one question), alone
 and in batches larger than the k-section's small-array limit."""
 
@@ -12,13 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalstats_core._estimate import pair_rules
-from evalstats_core._pair_batch import binary_pair_intervals, cell_mover_ps, tango_intervals
-from evalstats_core.pair_mover import _cells, cell_mover_p
 from evalstats_core.pair_proportions import (
+    _cells,
     binary_pair_interval,
+    binary_pair_intervals,
+    cell_mover_p,
+    cell_mover_ps,
     continuity_correction,
     discordant_cells,
     paired_proportion_ci,
+    tango_intervals,
 )
 
 

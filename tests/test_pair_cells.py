@@ -11,8 +11,8 @@ from test_pair_kept import bursty_table
 from test_sums import _fields_equal as same_analysis  # every field to the last bit, and the warnings
 
 import evalstats_core._estimate as estimate
-import evalstats_core._pair_batch as pair_batch
 import evalstats_core.analysis as analysis
+import evalstats_core.pair_proportions as pair_proportions
 from evalstats_core.analysis import analyze_sums
 from evalstats_core.sums import file_sums
 
@@ -20,7 +20,7 @@ from evalstats_core.sums import file_sums
 def rebuilt(monkeypatch) -> list[int]:
     """Make ``comparison_from`` drop the exact cells (the rule then rebuilds them); count the rebuilds."""
     inner, made = estimate.comparison_from, [0]
-    rebuild = pair_batch.discordant_cells
+    rebuild = pair_proportions.discordant_cells
 
     def without_cells(*args, **kwargs):
         kwargs.pop("cells", None)
@@ -32,7 +32,7 @@ def rebuilt(monkeypatch) -> list[int]:
 
     monkeypatch.setattr(estimate, "comparison_from", without_cells)
     monkeypatch.setattr(analysis, "comparison_from", without_cells)  # analysis imports it at its top (issue 38)
-    monkeypatch.setattr(pair_batch, "discordant_cells", counted)
+    monkeypatch.setattr(pair_proportions, "discordant_cells", counted)
     return made
 
 

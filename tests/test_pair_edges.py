@@ -18,7 +18,9 @@ from evalstats_core.data import load
 from evalstats_core.errors import EvalStatsWarning
 from evalstats_core.gating import gate
 from evalstats_core.pair_coverage import PairDesign, draw_pair_cells, pair_design_table, pair_intervals
-from evalstats_core.pair_mover import variance_clusters  # moved from pair_proportions (issue 38)
+from evalstats_core.pair_proportions import (
+    variance_clusters,  # pair_mover merged back into pair_proportions (issue 38)
+)
 from evalstats_core.vocabulary import INTERVAL_LABELS
 
 SWE = (231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1)
@@ -147,7 +149,7 @@ def test_the_previous_rule_missed_on_that_side_and_the_mover_is_what_moved():
 
 
 def test_mover_p_matches_its_interval_and_undefined_cells_are_ignored():
-    from evalstats_core.pair_mover import cell_mover_interval, cell_mover_p, disagreement_df
+    from evalstats_core.pair_proportions import cell_mover_interval, cell_mover_p, disagreement_df
 
     sizes = [40, 40, 40, 40, 40, 40]
     a_g, b_g = np.array([6.0, 1, 0, 4, 2, 9]), np.array([1.0, 2, 1, 0, 1, 1])

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from test_sums import _fields_equal as same_analysis  # every field to the last bit, and the warnings
 
-import evalstats_core._pair_batch as pair_batch
+import evalstats_core.pair_proportions as pair_proportions
 from evalstats_core.analysis import analyze_sums
 from evalstats_core.data import QuestionTable
 from evalstats_core.sums import file_sums
@@ -43,9 +43,9 @@ def calls(monkeypatch):
 
         monkeypatch.setattr(module, name, wrapper)
 
-    counted(pair_batch, "discordant_cells")
-    counted(pair_batch, "disagreement_df")
-    counted(pair_batch, "cell_mover_ps")  # _mover_batch merged into _pair_batch
+    counted(pair_proportions, "discordant_cells")
+    counted(pair_proportions, "disagreement_df")
+    counted(pair_proportions, "cell_mover_ps")  # _mover_batch, _pair_batch and pair_mover merged here (issue 38)
     return counts
 
 
@@ -79,7 +79,7 @@ def test_each_baseline_keeps_its_own_batch_and_the_memo_is_bounded(calls, monkey
         analyze_sums(kept, baseline=baseline, confidence=0.8)
     assert calls["cell_mover_ps"] == made  # every batch kept
     assert len(kept.memo["pair-clusters"]) == 5
-    monkeypatch.setattr(pair_batch, "_KEPT_BATCHES", 2)
+    monkeypatch.setattr(pair_proportions, "_KEPT_BATCHES", 2)
     other = file_sums(t)
     for baseline in (None, "m0", "m1", "m2", "m3"):
         analyze_sums(other, baseline=baseline, confidence=0.7)

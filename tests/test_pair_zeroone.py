@@ -14,13 +14,14 @@ import pytest
 from evalstats_core import compare
 from evalstats_core.cluster_means import kish_n
 from evalstats_core.pair_coverage import PairDesign, draw_pair_cells
-from evalstats_core.pair_mover import variance_clusters, variance_df
 from evalstats_core.pair_proportions import (
     T_SKEW_ROOM,
     binary_pair_interval,
     paired_proportion_ci,
     t_or_score_ends,
     t_skew_error,
+    variance_clusters,
+    variance_df,
     worst_case_interval,
 )
 from evalstats_core.vocabulary import INTERVAL_LABELS, normal_label

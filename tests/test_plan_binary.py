@@ -1,7 +1,7 @@
 """Plans for clustered 0/1 pairs are for the test that will run (issue 20, the held-out audit's SWE-like miss).
 
 The default ``compare`` of a clustered paired 0/1 difference is Tango's score interval on effective counts with
-the discordant cells' MOVER union, on the df of :func:`~evalstats_core.pair_mover.disagreement_df`: the number of
+the discordant cells' MOVER union, on the df of :func:`~evalstats_core.pair_proportions.disagreement_df`: the number of
 clusters the realised variance rests on, about a third of the design's df or fewer. A plan that assumed CR2 t on
 the design's df delivered 58% (with the true omega2, SWE-like mix) and 69% on average over pilots for an 80%
 target. ``bench/bench_plan_pilots.py --binary`` runs more designs and pilots.
@@ -19,7 +19,7 @@ from evalstats_core import compare
 from evalstats_core.analysis import analyze
 from evalstats_core.data import load, question_scores
 from evalstats_core.errors import EvalStatsWarning
-from evalstats_core.pair_mover import disagreement_df
+from evalstats_core.pair_proportions import disagreement_df
 from evalstats_core.plan_pilots import binary_scores, plan_binary_pilots, planned_sizes
 from evalstats_core.plan_spread import binary_pair_df, sample_size_mean_power
 from evalstats_core.planning import _test_df, describe, plan_pair
