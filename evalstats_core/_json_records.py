@@ -48,7 +48,26 @@ def is_records(data: bytes) -> bool:
     head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"{"):
         return True
-    return head.startswith(b"[") and head[1:].lstrip(b" \t\r\n")[:1] in (b"{", b"]")
+    if head.startswith(b"[") and head[1:].lstrip(b" \t\r\n")[:1] in (b"{", b"]"):
+        return True
+    first, _, rest = head.partition(b"\n")  # JSON Lines whose first line is not an object (null, a number): its
+    return _json_scalar(first.strip()) and rest.lstrip(b" \t\r\n")[:1] == b"{"  # records' check names that line
+
+
+def _json_scalar(line: bytes) -> bool:
+    """A line that is one JSON value other than an object or a list (``null``, ``true``, ``3``, ``"x"``)."""
+    try:
+        value = json.loads(line)
+    except ValueError:  # not JSON (UnicodeDecodeError is a ValueError)
+        return False
+    return not isinstance(value, dict | list)
+
+
+def _json_kind(value: Any) -> str:
+    """A JSON value's kind in JSON's words (``null``, not Python's ``NoneType``)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return {int: "a number", float: "a number", str: "a string", list: "a list"}.get(type(value), type(value).__name__)
 
 
 def _parse(data: bytes, label: str, limits: Limits) -> list[Any]:
@@ -170,8 +189,8 @@ def records_table(data: bytes, label: str, limits: Limits, *, metric: str | None
                              "object per line")
     bad = next((k for k, r in enumerate(records, 1) if not isinstance(r, dict)), None)
     if bad is not None:
-        raise EvalStatsError(f"record {bad} of {label} is not a JSON object ({type(records[bad - 1]).__name__}); "
-                             "every record must be an object with a question, a model and a score")
+        raise EvalStatsError(f"record {bad} of {label} is {_json_kind(records[bad - 1])}, not a JSON object; every "
+                             "record must be an object with a question, a model and a score: fix or remove it")
     if not records:
         raise EvalStatsError(f"{label} holds no records; give one object per answer (question, model, score)")
     notes: list[str] = []

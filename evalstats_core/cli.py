@@ -22,6 +22,7 @@ import dataclasses
 import errno
 import glob
 import os
+import re
 import shlex
 import stat
 import sys
@@ -505,6 +506,30 @@ def expand_examples(argv: list[str]) -> list[str]:
     return out
 
 
+#: Options whose value may be written with a unit and a sign (``-1pt``): argparse reads such a value after a space as
+#: an option of its own ("expected one argument"); joined as ``--margin=-1pt`` the option's own check names the rule.
+_SIGNED_OPTIONS = ("--margin", "--half-width")
+_SIGNED_VALUE = re.compile(r"-\s*\.?[0-9].*")
+
+
+def join_signed(argv: list[str]) -> list[str]:
+    """``argv`` with ``--margin -1pt`` (and ``--half-width``) written as ``--margin=-1pt``, so that a negative margin
+    is refused by the margin's own rule (a drop >= 0), not by argparse's "expected one argument" (issue 46)."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":  # everything after is a file name
+            return out + argv[i:]
+        if arg in _SIGNED_OPTIONS and i + 1 < len(argv) and _SIGNED_VALUE.fullmatch(argv[i + 1]):
+            out.append(f"{arg}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
+
+
 def missing_file(files: list[str]) -> str | None:
     """The message for the first of ``files`` that does not exist (None when all do).
 
@@ -888,7 +913,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input or options)."""
 
     try:
-        argv = expand_examples(sys.argv[1:] if argv is None else list(argv))
+        argv = join_signed(expand_examples(sys.argv[1:] if argv is None else list(argv)))
     except ValueError as exc:
         return _fail(str(exc))
     parser = build_parser()

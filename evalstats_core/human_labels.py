@@ -295,4 +295,18 @@ def labels_file_matrix(source: Any, table: Any, name: str = "labels file", *,
         )
     labels = parse_labels(frame[lcol].to_numpy(dtype=object), f"{name}, column {lcol!r}")
     models = None if mcol is None else frame[mcol].to_numpy(dtype=object)
-    return _fill(table, frame[qcol].to_numpy(dtype=object), models, labels, f"{name}, column {lcol!r}")
+    filled = _fill(table, frame[qcol].to_numpy(dtype=object), models, labels, f"{name}, column {lcol!r}")
+    if lcol.strip().lower() == "score":
+        _not_the_scores(filled, table, name)
+    return filled
+
+
+def _not_the_scores(labels: np.ndarray, table: Any, name: str) -> None:
+    """Refuse a labels file whose 'score' column is the judge's scores on every answer: the results file given as
+    its own labels (issue 46: it was read as a human agreeing with the judge everywhere, a correction of nothing)."""
+    answered = np.asarray(table.answered, dtype=bool)
+    if not np.array_equal(~np.isnan(labels), answered) or not np.array_equal(labels[answered], table.scores[answered]):
+        return
+    raise EvalStatsError(f"{name}: its column 'score' equals the judge's score on every one of the {int(answered.sum())}"
+                         " answers, so it reads as the results file itself, not human labels; give the human labels "
+                         "in a file of their own (question, model, human), or leave labels= out")

@@ -51,6 +51,7 @@ from ._results import Interval
 from ._validate import check_confidence, check_finite
 from .data import Dataset, QuestionTable, question_scores
 from .errors import EvalStatsError
+from .escape import elide
 
 __all__ = ["PassAtK", "PassAtKComparison", "PassAtKPlan", "PlanOption", "ModelPassAt", "PairPassAt", "PassAtSection",
            "ModelPlan", "PassAtPlans", "pass_at_k", "pass_at_k_compare", "pass_at_k_plan", "pass_at_plans",
@@ -312,15 +313,23 @@ def _check_k(k: Any) -> int:
     return kk
 
 
+def _whole_numbers(text: str, what: str, example: str) -> list[int]:
+    """The whole numbers of ``"1,5,10"``; the message names the text as written and its first part that is not one
+    (issue 46: ``1,,x`` was echoed as '1,x')."""
+    numbers = []
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        try:
+            numbers.append(int(part))
+        except ValueError:
+            raise EvalStatsError(f"{what} ({elide(text)!r}) must be whole numbers separated by commas, and "
+                                 f"{elide(part)!r} is not one; write e.g. {example}") from None
+    return numbers
+
+
 def check_ks(ks: Any) -> tuple[int, ...]:
     """Several k as a sorted tuple of distinct whole numbers >= 1 (``"1,5,10"`` is read too)."""
     if isinstance(ks, str):
-        parts = [p.strip() for p in ks.split(",") if p.strip()]
-        try:
-            ks = [int(p) for p in parts]
-        except ValueError:
-            raise EvalStatsError(f"pass_at= ({','.join(parts)!r}) must be whole numbers separated by commas, e.g. "
-                                 "1,5,10") from None
+        ks = _whole_numbers(ks, "pass_at=", "1,5,10")
     elif isinstance(ks, int | np.integer):
         ks = [ks]
     out = tuple(sorted({_check_k(k) for k in ks}))
@@ -717,12 +726,7 @@ def pass_at_plans(data: Dataset | QuestionTable, k: int, half_width: float, /, *
 def _check_samples(samples: Any) -> tuple[int, ...]:
     """The plan's candidate samples a question, as whole numbers >= 1 (``"10,20"`` is read too)."""
     if isinstance(samples, str):
-        parts = [p.strip() for p in samples.split(",") if p.strip()]
-        try:
-            samples = [int(p) for p in parts]
-        except ValueError:
-            raise EvalStatsError(f"samples ({','.join(parts)!r}) must be whole numbers separated by commas, e.g. "
-                                 "10,20,50") from None
+        samples = _whole_numbers(samples, "samples", "10,20,50")
     elif isinstance(samples, int | np.integer):
         samples = [samples]
     out = []

@@ -1,0 +1,106 @@
+"""Issue 46: the 'unclear' cases the round-5 attack left (bench/results/hostile_round5_issue46.txt), one test each:
+one line naming the problem and the fix (CLI exit 2 and one stderr line; the API's EvalStatsError)."""
+
+import json
+
+import numpy as np
+import pytest
+
+import evalstats_core as es
+from evalstats_core import cli
+from evalstats_core.passk import check_ks
+
+
+def _long(rows) -> str:
+    return "question,model,score\n" + "\n".join(",".join(map(str, r)) for r in rows) + "\n"
+
+
+def _base(n: int = 40) -> list:
+    rng = np.random.default_rng(46)
+    return [(f"q{i}", m, int(rng.random() < p)) for i in range(n) for m, p in (("A", 0.5), ("B", 0.7))]
+
+
+def _run(argv, capsys):
+    try:
+        code = cli.main([str(a) for a in argv])
+    except SystemExit as exc:  # argparse's own refusals exit
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _refused(argv, capsys, *words):
+    code, out, err = _run(argv, capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("evalbars: error: "), err
+    assert "unexpected" not in err and "Traceback" not in err and out == ""
+    for w in words:
+        assert w in err, (w, err)
+    return err
+
+
+@pytest.fixture
+def results(tmp_path):
+    path = tmp_path / "results.csv"
+    path.write_text(_long(_base()))
+    return path
+
+
+@pytest.mark.parametrize("command", [["analyze"], ["gate", "--baseline", "A", "--candidate", "B"]])
+def test_the_results_file_given_as_its_own_labels_is_refused(results, capsys, command):
+    """--labels results.csv read its 'score' column as human labels equal to the judge everywhere (a correction of
+    nothing, reported as 'PPI++ (judge corrected by 40 human labels)')."""
+    _refused([*command, "--labels", results, results], capsys, "equals the judge's score on every one of the 80",
+             "results file itself", "--labels")
+
+
+def test_labels_in_a_score_column_that_differ_from_the_judge_are_still_read(results, tmp_path, capsys):
+    """A labels file whose label column is named 'score' is read as before when it is not the judge's scores."""
+    labels = tmp_path / "labels.csv"
+    labels.write_text("question,model,score\n" + "\n".join(f"q{i},{m},{(i + len(m)) % 2}" for i in range(20)
+                                                           for m in "AB") + "\n")
+    code, out, err = _run(["analyze", "--format", "json", "--labels", labels, results], capsys)
+    assert code == 0, err
+    assert json.loads(out)["settings"]["human_labels"] == str(labels)
+
+
+@pytest.mark.parametrize("value", ["-1pt", "-2%", "-0.5", "-1 pt"])
+def test_a_negative_margin_after_a_space_gets_the_margins_own_rule(results, capsys, value):
+    """--margin -1pt was argparse's "expected one argument" (--margin=-1pt was refused by the margin's rule): the
+    gate tests "not worse by more than the margin", so a margin below 0 is refused, said the same either way."""
+    gate = ["gate", "--baseline", "A", "--candidate", "B"]
+    spaced = _refused([*gate, "--margin", value, results], capsys, f"margin '{value}' must be a drop >= 0", "2pt")
+    joined = _refused([*gate, f"--margin={value}", results], capsys)
+    assert spaced == joined and "expected one argument" not in spaced
+
+
+def test_a_negative_half_width_after_a_space_gets_its_own_rule(results, capsys):
+    """The plan's --half-width -2pt likewise."""
+    _refused(["plan", results, "--pass-at", "1", "--half-width", "-2pt"], capsys,
+             "--half-width '-2pt' must be a half-width between 0 and 1")
+
+
+def test_pass_at_names_the_value_as_written_and_its_bad_part(results, capsys):
+    """--pass-at 1,,x echoed '1,x' (the empty part dropped): the message repeats '1,,x' and names 'x'."""
+    err = _refused(["analyze", "--pass-at", "1,,x", results], capsys, "'1,,x'", "'x' is not one", "1,5,10")
+    assert "'1,x'" not in err
+    with pytest.raises(es.EvalStatsError, match=r"'5, two'.* 'two' is not one"):
+        check_ks("5, two")
+    assert check_ks("1,,5") == (1, 5)
+
+
+@pytest.mark.parametrize("first, kind", [("null", "null"), ("3", "a number"), ('"x"', "a string"), ("true", "true")])
+def test_json_lines_whose_first_line_is_not_an_object(tmp_path, capsys, first, kind):
+    """A JSON Lines file whose first line is null was read as a CSV of a single column ('null')."""
+    path = tmp_path / "null.jsonl"
+    path.write_text(first + "\n" + "\n".join(json.dumps({"question": q, "model": m, "score": s})
+                                             for q, m, s in _base()) + "\n")
+    err = _refused(["analyze", path], capsys, f"record 1 of null.jsonl is {kind}, not a JSON object", "fix or remove")
+    assert "single column" not in err and "NoneType" not in err
+
+
+def test_a_csv_whose_header_is_one_word_is_still_a_csv(tmp_path, capsys):
+    """Only a JSON value followed by an object line reads as JSON Lines: a one-column CSV keeps its message."""
+    path = tmp_path / "one.csv"
+    path.write_text("score\n1\n0\n")
+    _refused(["analyze", path], capsys, "single column")
