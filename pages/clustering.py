@@ -22,16 +22,17 @@ state = shell.UrlState(
 
 @shell.shared(max_entries=64, show_spinner=False)
 def _simulate(k: int, m: int, icc: float, seed: int):
-    """One simulated eval and its two charts (built once per setting: Altair building is not free)."""
+    """One simulated eval and its two charts (built once per setting, filled into templates compiled once:
+    charts._template)."""
     sim = lesson.simulate_eval(k, m, icc, seed=seed)
-    return (sim, compile_spec(charts.cluster_strip(sim.bars, overall=sim.naive.mean)),
-            compile_spec(charts.intervals_chart(sim.intervals, truth=sim.truth)))
+    return (sim, charts.cluster_strip_spec(sim.bars, overall=sim.naive.mean),
+            charts.intervals_spec(sim.intervals, truth=sim.truth))
 
 
 @shell.shared(max_entries=64, show_spinner=False)
 def _coverage(k: int, m: int, icc: float, seed: int):
     cov = lesson.coverage(k, m, icc, seed=seed)
-    return cov, compile_spec(charts.coverage_chart(cov.frame))
+    return cov, charts.coverage_spec(cov.frame)
 
 
 @shell.shared(max_entries=64, show_spinner=False)
@@ -42,7 +43,7 @@ def _few_clusters(preset: str, g: int, share: float, icc: float, seed: int):
 
 @shell.shared(max_entries=64, show_spinner=False)
 def _deff(m: int, icc: float):
-    return compile_spec(charts.deff_drag_chart(lesson.deff_grid(), m=m, icc=icc))
+    return charts.deff_drag_spec(lesson.deff_grid(), m=m, icc=icc)  # filled into a template compiled once
 
 
 @shell.shared(max_entries=1, show_spinner=False)

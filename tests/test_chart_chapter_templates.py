@@ -11,8 +11,9 @@ import pytest
 from test_chart_template import canonical
 
 from evalstats_core.charts import _template, compile_spec
+from evalstats_core.charts import clustering as cc
 from evalstats_core.charts import one_model as om
-from evalstats_core.lessons import small_n
+from evalstats_core.lessons import clustering, small_n
 
 
 @pytest.fixture(autouse=True)
@@ -53,3 +54,27 @@ def test_a_filled_value_is_the_number_not_its_placeholder():
     (pa,), (pb,) = a["params"], b["params"]
     assert (pa["value"], pa["bind"]["min"], pb["value"], pb["bind"]["min"]) == (50, 10, 41, 1)
     assert "e-29" not in json.dumps(a) + json.dumps(b)  # no placeholder left anywhere
+
+
+def test_deff_drag_spec_is_the_compiled_chart():
+    """Chapter 3's sliders: ρ 0-0.9 by 0.05, m 1-40 (and a ρ between the grid's steps, outside it)."""
+    grid = clustering.deff_grid()
+    for m, icc in ((10, 0.3), (1, 0.0), (40, 0.9), (7, 0.35), (23, 0.55), (0, 1.2), (12, 0.333)):
+        got = cc.deff_drag_spec(grid, m=m, icc=icc)
+        assert same(got, compile_spec(cc.deff_drag_chart(grid, m=m, icc=icc))), (m, icc)
+    assert len(_template._TEMPLATES) == 1
+
+
+@pytest.mark.parametrize("k,m,icc", ((100, 10, 0.3), (5, 1, 0.0), (300, 40, 0.9), (79, 3, 0.45), (80, 2, 0.05)))
+def test_simulation_charts_are_the_compiled_charts(k, m, icc):
+    """Chapter 3's simulated eval (cluster strip, intervals) and coverage, each setting after another one's
+    template (79 and 80 clusters: the strip's bars lose their padding)."""
+    for k_, m_, icc_ in ((100, 10, 0.3), (k, m, icc)):
+        sim = clustering.simulate_eval(k_, m_, icc_, seed=clustering.DEFAULT_SEED)
+        cov = clustering.coverage(k_, m_, icc_, seed=clustering.DEFAULT_SEED)
+        assert same(cc.cluster_strip_spec(sim.bars, overall=sim.naive.mean),
+                    compile_spec(cc.cluster_strip(sim.bars, overall=sim.naive.mean))), (k_, m_, icc_)
+        assert same(cc.intervals_spec(sim.intervals, truth=sim.truth),
+                    compile_spec(cc.intervals_chart(sim.intervals, truth=sim.truth))), (k_, m_, icc_)
+        assert same(cc.coverage_spec(cov.frame), compile_spec(cc.coverage_chart(cov.frame))), (k_, m_, icc_)
+    assert len(_template._TEMPLATES) == (4 if k < 80 else 3)  # 100 clusters: unpadded; under 80: padded

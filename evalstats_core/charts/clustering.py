@@ -14,15 +14,19 @@ asks Vega to aggregate or bootstrap anything.
 
 from __future__ import annotations
 
+from typing import Any
+
 import altair as alt
 import pandas as pd
 
 from ._base import PALETTE, legend
+from ._template import filled
 
 #: One empty inline datum: a constant rule (``alt.datum``) drawn once, without a DataFrame to convert.
 ONE = alt.Data(values=[{}])
 
-__all__ = ["intervals_chart", "cluster_strip", "coverage_chart", "deff_drag_chart", "few_clusters_chart", "paper_ratios"]
+__all__ = ["intervals_chart", "cluster_strip", "coverage_chart", "deff_drag_chart", "few_clusters_chart", "paper_ratios",
+           "cluster_strip_spec", "coverage_spec", "deff_drag_spec", "intervals_spec"]
 
 RIGHT, WRONG = PALETTE[2], PALETTE[1]  # bluish green / orange
 
@@ -40,8 +44,15 @@ def cluster_strip(frame: pd.DataFrame, *, overall: float, height: int = 270) -> 
         The eval's overall accuracy, drawn as a dashed rule.
     """
     n_clusters = int(frame["rank"].nunique()) if len(frame) else 1
-    x = alt.X("rank:O", title=f"{n_clusters} clusters, sorted by their accuracy",
-              axis=alt.Axis(labels=False, ticks=False), scale=alt.Scale(paddingInner=0.08 if n_clusters < 80 else 0))
+    return _strip_layout(frame, n_clusters < 80, height, title=f"{n_clusters} clusters, sorted by their accuracy",
+                         overall=overall)
+
+
+def _strip_layout(frame: pd.DataFrame, padded: bool, height: int, *, title: str, overall: Any) -> alt.LayerChart:
+    """:func:`cluster_strip` with its x title and whether its bars are padded (fewer than 80 clusters) given;
+    reads nothing of ``frame``."""
+    x = alt.X("rank:O", title=title, axis=alt.Axis(labels=False, ticks=False),
+              scale=alt.Scale(paddingInner=0.08 if padded else 0))
     bars = alt.Chart().mark_bar().encode(
         x=x,
         y=alt.Y("share_low:Q", title="Share of the cluster's questions", axis=alt.Axis(format="%"),
@@ -68,6 +79,11 @@ def intervals_chart(intervals: pd.DataFrame, *, truth: float) -> alt.LayerChart:
 
     ``intervals`` is ``ClusterSimulation.intervals`` (``method, estimate, shown_low, shown_high, ...``).
     """
+    return _intervals_layout(intervals, pd.DataFrame({"truth": [truth]}))
+
+
+def _intervals_layout(intervals: pd.DataFrame, truth: pd.DataFrame) -> alt.LayerChart:
+    """:func:`intervals_chart` with the truth's one-row frame; reads nothing of its frames."""
     x = alt.X("shown_low:Q", title="Accuracy with 95% interval", scale=alt.Scale(domain=[0, 1], nice=False),
               axis=alt.Axis(format=".0%", tickMinStep=0.01))
     y = alt.Y("method:N", sort=None, title=None)
@@ -78,7 +94,7 @@ def intervals_chart(intervals: pd.DataFrame, *, truth: float) -> alt.LayerChart:
                                                                 tooltip=tooltip)
     dots = alt.Chart(intervals).mark_point(filled=True, size=90, opacity=1).encode(
         x=alt.X("estimate:Q"), y=y, color=color, tooltip=tooltip)
-    true = alt.Chart(pd.DataFrame({"truth": [truth]})).mark_rule(strokeDash=[4, 4], color="#888888").encode(
+    true = alt.Chart(truth).mark_rule(strokeDash=[4, 4], color="#888888").encode(
         x=alt.X("truth:Q"), tooltip=[alt.Tooltip("truth:Q", format=".0%", title="True accuracy")])
     return alt.layer(true, bars, dots).properties(height=alt.Step(34))
 
@@ -96,8 +112,13 @@ def coverage_chart(frame: pd.DataFrame, *, nominal: float = 0.95) -> alt.LayerCh
 
     Three layers only: every Altair layer costs several milliseconds per rerun to serialise.
     """
+    return _coverage_layout(frame, tuple(frame["method"]), nominal)
+
+
+def _coverage_layout(frame: pd.DataFrame, methods: tuple, nominal: float) -> alt.LayerChart:
+    """:func:`coverage_chart` with its methods given; reads nothing of ``frame``."""
     colors = alt.Color("method:N", sort=None, legend=None,
-                       scale=alt.Scale(domain=list(frame["method"]), range=[PALETTE[3], PALETTE[0]]))
+                       scale=alt.Scale(domain=list(methods), range=[PALETTE[3], PALETTE[0]]))
     base = alt.Chart().encode(y=alt.Y("method:N", sort=None, title=None, axis=alt.Axis(labelLimit=260),
                                       scale=alt.Scale(paddingInner=0.3)))
     tooltip = [alt.Tooltip("method:N"), alt.Tooltip("label:N", title="coverage (± Monte Carlo error)"),
@@ -177,16 +198,29 @@ def deff_drag_chart(grid: pd.DataFrame, *, m: int, icc: float) -> alt.LayerChart
 
     Faint lines for m = 5, 10, 20 and 40 stay put for comparison; the bold line is the dragged m, the dot
     and its label the dragged (m, ρ) with the effective share of the questions, ``1 / DEFF``.
+    (:func:`deff_drag_spec` is the same chart compiled, from a template.)
     """
-    ms = sorted(set(int(v) for v in grid["m"]))
-    rhos = sorted(set(float(v) for v in grid["rho"]))
+    shape, values = _deff_drag_data(grid, m, icc)
+    return _deff_drag_layout(grid, shape, **values)
+
+
+def _deff_drag_data(grid: pd.DataFrame, m: int, icc: float) -> tuple[tuple, dict]:
+    """The grid's (cluster sizes, correlations, step in ρ, largest design effect) and the drags' starts."""
+    ms = tuple(sorted(set(int(v) for v in grid["m"])))
+    rhos = tuple(sorted(set(float(v) for v in grid["rho"])))
     step = round(rhos[1] - rhos[0], 6)
-    drag_m = alt.param(name="drag_m", value=int(min(max(m, ms[0]), ms[-1])),
-                       bind=alt.binding_range(min=ms[0], max=ms[-1], step=1, name="Drag m: "))
-    drag_rho = alt.param(name="drag_rho", value=round(min(max(icc, rhos[0]), rhos[-1]) / step) * step,
+    return ((ms, rhos, step, float(grid["deff"].max())),
+            {"m": int(min(max(m, ms[0]), ms[-1])), "rho": round(min(max(icc, rhos[0]), rhos[-1]) / step) * step})
+
+
+def _deff_drag_layout(grid: pd.DataFrame, shape: tuple, *, m: Any, rho: Any) -> alt.LayerChart:
+    """:func:`deff_drag_chart` drawn from :func:`_deff_drag_data`; reads nothing of ``grid``."""
+    ms, rhos, step, top = shape
+    drag_m = alt.param(name="drag_m", value=m, bind=alt.binding_range(min=ms[0], max=ms[-1], step=1, name="Drag m: "))
+    drag_rho = alt.param(name="drag_rho", value=rho,
                          bind=alt.binding_range(min=rhos[0], max=rhos[-1], step=step, name="Drag ρ: "))
     x = alt.X("rho:Q", title="Intra-cluster correlation ρ", scale=alt.Scale(domain=[rhos[0], rhos[-1]]))
-    y = alt.Y("deff:Q", title="Design effect 1 + (m − 1)ρ", scale=alt.Scale(domain=[1, float(grid["deff"].max())]))
+    y = alt.Y("deff:Q", title="Design effect 1 + (m − 1)ρ", scale=alt.Scale(domain=[1, top]))
     base = alt.Chart(grid)
     refs = base.transform_filter(alt.FieldOneOfPredicate(field="m", oneOf=[5, 10, 20, 40])).mark_line(
         color="#888888", strokeWidth=1, strokeDash=[3, 3]).encode(x=x, y=y, detail="m:N")
@@ -204,5 +238,38 @@ def deff_drag_chart(grid: pd.DataFrame, *, m: int, icc: float) -> alt.LayerChart
     # in the top-left corner, which the lines (all rising from DEFF 1 at ρ = 0) reach last: fits any width
     label = text.mark_text(align="left", baseline="top", dx=4, dy=2, lineBreak="\n", fontSize=12,
                            fontWeight="bold", color=PALETTE[3]).encode(
-        x=alt.datum(rhos[0]), y=alt.datum(float(grid["deff"].max())), text="text:N")
+        x=alt.datum(rhos[0]), y=alt.datum(top), text="text:N")
     return alt.layer(refs, ref_labels, line, dot, label).add_params(drag_m, drag_rho).properties(height=300)
+
+
+def deff_drag_spec(grid: pd.DataFrame, *, m: int, icc: float) -> dict:
+    """``compile_spec(deff_drag_chart(grid, m=m, icc=icc))`` from a template compiled once per grid
+    (:mod:`._template`): a new m or ρ costs filling in the grid's rows and the two drags' starts."""
+    shape, values = _deff_drag_data(grid, m, icc)
+    key = ("deff_drag", shape, tuple(grid.columns))  # every m and ρ: one template
+    return filled(key, lambda v: _deff_drag_layout(grid, shape, **v), {}, {"grid": grid}, values=values)
+
+
+def cluster_strip_spec(frame: pd.DataFrame, *, overall: float, height: int = 270) -> dict:
+    """``compile_spec(cluster_strip(...))`` from a template compiled once per shape (see :func:`deff_drag_spec`)."""
+    n_clusters = int(frame["rank"].nunique()) if len(frame) else 1
+    padded = n_clusters < 80
+    key = ("cluster_strip", tuple(frame.columns), len(frame) > 0, padded, height)
+    return filled(key, lambda t: _strip_layout(frame, padded, height, **t),
+                  {"title": f"{n_clusters} clusters, sorted by their accuracy"}, {"bars": frame},
+                  values={"overall": overall})
+
+
+def intervals_spec(intervals: pd.DataFrame, *, truth: float) -> dict:
+    """``compile_spec(intervals_chart(...))`` from a template compiled once per shape (see :func:`deff_drag_spec`)."""
+    truth_frame = pd.DataFrame({"truth": [truth]})
+    key = ("intervals", tuple(intervals.columns), len(intervals) > 0)
+    return filled(key, lambda _: _intervals_layout(intervals, truth_frame), {},
+                  {"intervals": intervals, "truth": truth_frame})
+
+
+def coverage_spec(frame: pd.DataFrame, *, nominal: float = 0.95) -> dict:
+    """``compile_spec(coverage_chart(...))`` from a template compiled once per shape (see :func:`deff_drag_spec`)."""
+    methods = tuple(frame["method"])
+    key = ("coverage", tuple(frame.columns), methods, nominal)
+    return filled(key, lambda _: _coverage_layout(frame, methods, nominal), {}, {"coverage": frame})
