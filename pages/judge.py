@@ -18,7 +18,7 @@ state = shell.UrlState(
 @shell.shared(max_entries=64, show_spinner="Simulating 1,200 evals…")
 def _lab(sens: float, spec: float, labels: int, selected: bool):
     frame = lesson.coverage_lab(sens, spec, labels, selected=selected)
-    return frame, compile_spec(charts.coverage_lab(frame)), lesson.coverage_sentence(frame)
+    return frame, charts.coverage_lab_spec(frame), lesson.coverage_sentence(frame)  # a template filled: charts._template
 
 
 @shell.shared(max_entries=64, show_spinner=False)

@@ -27,8 +27,8 @@ state = shell.UrlState(
 def _calculator(accuracy: float, n: int):
     calc, curve = lesson.ci_calculator(accuracy, n), lesson.halfwidth_grid(accuracy)
     bars, rules = lesson.sampling_grid(accuracy, n=n)
-    # the two drag charts filled into a template compiled once (charts._template): 10-15 ms, not 50-80 ms each
-    return (calc, curve, compile_spec(charts.calculator_chart(calc)), charts.halfwidth_drag_spec(curve, n=n),
+    # the three charts filled into templates compiled once (charts._template): 3-15 ms, not 17-80 ms each
+    return (calc, curve, charts.calculator_spec(calc), charts.halfwidth_drag_spec(curve, n=n),
             charts.sampling_drag_spec(bars, rules, accuracy=accuracy, n=n))
 
 

@@ -12,8 +12,9 @@ from test_chart_template import canonical
 
 from evalstats_core.charts import _template, compile_spec
 from evalstats_core.charts import clustering as cc
+from evalstats_core.charts import judge as jc
 from evalstats_core.charts import one_model as om
-from evalstats_core.lessons import clustering, small_n
+from evalstats_core.lessons import clustering, judge, small_n
 
 
 @pytest.fixture(autouse=True)
@@ -47,6 +48,13 @@ def test_sampling_drag_spec_is_the_compiled_chart():
     assert len(_template._TEMPLATES) == 1  # every accuracy and every n's grid (n mod 20): one template
 
 
+def test_calculator_spec_is_the_compiled_chart():
+    for accuracy, n in SMALL_N:
+        calc = small_n.ci_calculator(accuracy, n)
+        assert same(om.calculator_spec(calc), compile_spec(om.calculator_chart(calc))), (accuracy, n)
+    assert len(_template._TEMPLATES) == 1
+
+
 def test_a_filled_value_is_the_number_not_its_placeholder():
     """The drag's start and the axis's ends differ between two settings, and each spec carries its own."""
     a = om.sampling_drag_spec(*small_n.sampling_grid(0.9, n=50), accuracy=0.9, n=50)
@@ -78,3 +86,13 @@ def test_simulation_charts_are_the_compiled_charts(k, m, icc):
                     compile_spec(cc.intervals_chart(sim.intervals, truth=sim.truth))), (k_, m_, icc_)
         assert same(cc.coverage_spec(cov.frame), compile_spec(cc.coverage_chart(cov.frame))), (k_, m_, icc_)
     assert len(_template._TEMPLATES) == (4 if k < 80 else 3)  # 100 clusters: unpadded; under 80: padded
+
+
+def test_judge_coverage_lab_spec_is_the_compiled_chart():
+    """Chapter 9's lab: a second judge fills the first's template; labels chosen by the judge add a kind of
+    interval (a new template); a title fills in."""
+    for sens, spec, labels, selected, title in ((0.97, 0.83, 200, False, ""), (0.6, 0.31, 30, False, ""),
+                                                (0.9, 0.9, 240, True, ""), (0.97, 0.83, 200, False, "Coverage")):
+        frame = judge.coverage_lab(sens, spec, labels, selected=selected)
+        got = jc.coverage_lab_spec(frame, title=title)
+        assert same(got, compile_spec(jc.coverage_lab(frame, title=title))), (sens, spec, labels, selected, title)

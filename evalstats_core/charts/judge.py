@@ -9,8 +9,9 @@ import altair as alt
 import pandas as pd
 
 from ._base import PALETTE, legend
+from ._template import filled
 
-__all__ = ["KIND_ORDER", "three_intervals", "coverage_lab", "flip_chart"]
+__all__ = ["KIND_ORDER", "three_intervals", "coverage_lab", "coverage_lab_spec", "flip_chart"]
 
 #: The three intervals, in the order they are drawn, and their colours.
 KIND_ORDER = ("judge only", "human only", "corrected")
@@ -77,6 +78,14 @@ def coverage_lab(frame: pd.DataFrame, *, title: str = "") -> alt.HConcatChart:
                      scale=alt.Scale(zero=True)), color=color, tooltip=tooltip)
     chart = alt.hconcat(alt.layer(target, lines).properties(height=260), widths.properties(height=260))
     return chart.properties(title=title) if title else chart
+
+
+def coverage_lab_spec(frame: pd.DataFrame, *, title: str = "") -> dict:
+    """``compile_spec(coverage_lab(frame, title=title))`` from a template compiled once per shape (its kinds of
+    interval and its numbers of questions; :mod:`._template`): a new judge costs filling in the rows."""
+    kinds = tuple(k for k in ("judge only", "corrected", "stratified") if k in set(frame["kind"]))
+    key = ("judge_coverage", tuple(frame.columns), kinds, tuple(sorted(frame["n_total"].unique().tolist())))
+    return filled(key, lambda t: coverage_lab(frame, **t), {"title": title}, {"lab": frame})
 
 
 def flip_chart(frame: pd.DataFrame, *, title: str = "") -> alt.LayerChart:

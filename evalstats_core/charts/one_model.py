@@ -19,7 +19,7 @@ __all__ = [
     "arrivals_chart",
     "atlas_chart",
     "binary_chart",
-    "calculator_chart",
+    "calculator_chart", "calculator_spec",
     "coverage_chart",
     "coverage_curve_chart",
     "halfwidth_chart",
@@ -85,6 +85,13 @@ def calculator_chart(frame: pd.DataFrame) -> alt.LayerChart:
         if getattr(layer.encoding, "color", alt.Undefined) is not alt.Undefined:
             layer.encoding.color = method_color(legend=False)
     return chart
+
+
+def calculator_spec(frame: pd.DataFrame) -> dict:
+    """``compile_spec(calculator_chart(frame))`` from a template compiled once per number of intervals
+    (:mod:`._template`): a new accuracy or n costs filling in the four rows."""
+    key = ("calculator", tuple(frame.columns), int(frame["label"].nunique()))
+    return filled(key, lambda _: calculator_chart(frame), {}, {"intervals": frame})
 
 
 def binary_chart(frame: pd.DataFrame) -> alt.LayerChart:
@@ -249,14 +256,18 @@ def halfwidth_drag_chart(grid: pd.DataFrame, *, n: int) -> alt.LayerChart:
 def _halfwidth_drag_data(grid: pd.DataFrame, n: int) -> tuple[pd.DataFrame, pd.DataFrame, tuple, dict]:
     """The lines' thinned grid, the markers' full grid, the grid's (first n, step, last n) and the numbers the
     setting changes (the marker's start, the top of the y axis)."""
-    steps = sorted(set(int(v) for v in grid["n"]))
+    ns = np.unique(grid["n"].to_numpy().astype(int))  # sorted
+    steps = [int(v) for v in ns]
     lo = steps[0]
     start = min(steps, key=lambda v: abs(v - n))
     # Cheap to drag: both scales are fixed (a step never recomputes a domain, so the lines are not redrawn)
     # and the lines come from about 120 log-spaced n of the grid; only the marker layers filter the full
     # grid (the core's numbers at every n the input reaches).
-    keep = set(np.unique(np.geomspace(lo, steps[-1], 120).round().astype(int)))
-    thin = grid[grid["n"].isin({v for v in steps if v in keep} | {min(steps, key=lambda s: abs(s - k)) for k in keep})]
+    keep = np.unique(np.geomspace(lo, steps[-1], 120).round().astype(int))
+    # each kept n's nearest n of the grid, the smaller of two as near (a kept n on the grid is its own nearest)
+    right = np.clip(np.searchsorted(ns, keep), 1, len(ns) - 1)
+    nearest = np.where(keep - ns[right - 1] <= ns[right] - keep, ns[right - 1], ns[right])
+    thin = grid[grid["n"].isin(set(nearest.tolist()))]
     return (thin, grid[["n", "method", "label", "half_width"]], (lo, steps[1] - steps[0], steps[-1]),
             {"start": start, "top": float(grid["half_width"].max())})
 
