@@ -299,6 +299,8 @@ def comparison_from_moments(ns: tuple[int, int], means: tuple[float, float], sum
     z, p = _z_and_p(diff, se, df, p_value=not by_rule)
     if se == 0.0 and diff != 0.0:  # no t statistic: the exact randomisation test, never p = 0
         p = sign_flip_p(n_clusters) if paired else _permutation_p(n, n_b)
+    elif se == 0.0 and not by_rule:  # the same differences everywhere, and 0: every relabelling of the exact test
+        p = 1.0  # gives the same 0, so p = 1 (issue 46: it was nan; the 0/1 rule gives 1 too)
     crit = t_crit(confidence, df)
     low, high, kind = diff - crit * se, diff + crit * se, "normal"  # Miller Eq. 6 (z), or t(df)
     if by_rule:  # the 0/1 pair rule (binary_pair_interval)

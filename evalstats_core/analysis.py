@@ -569,7 +569,7 @@ def analyze_sums(sums: FileSums, *, baseline: str | None = None, confidence: flo
             if only is not None:
                 cells = mcnemar_cells(0, only[0], only[1], 0, exact=not cl)  # the exact p is reported unclustered
                 mc = ((None, None) if cells.discordant == 0 else (float(cells.statistic), float(cells.p_value)))
-                mc += (only[0], only[1], None if cells.discordant == 0 or cl else float(cells.p_exact))
+                mc += (only[0], only[1], None if cl else float(cells.p_exact))  # 1 with no discordant answer
             if c.se == 0.0 and paired:
                 warn.append(zero_se_pair(c, models[j], models[b], every_question=p.diff_min == p.diff_max))
             raw.append(dict(model=models[j], baseline=models[b], n=c.n, n_left_out=p.n_left_out,

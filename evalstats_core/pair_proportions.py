@@ -446,19 +446,18 @@ def paired_proportion_p(only_a: float, only_b: float, *, correction: float = 0.0
     ``correction`` (see :func:`paired_proportion_ci`) ``max(|b - c| - correction, 0)/sqrt(b + c)``
     (``correction=1``: Edwards's continuity-corrected McNemar test).
 
-    1 when ``b = c > 0`` (or ``|b - c|`` is within the correction); ``nan`` with no discordant answer
-    (the statistic is 0/0: no test, although the interval of :func:`paired_proportion_ci` is defined).
+    1 when ``b = c`` (or ``|b - c|`` is within the correction), also with no discordant answer: the two models
+    answer every question alike, a difference of 0 that is no evidence of one (McNemar's exact test gives 1 there
+    too; issue 46: it was nan, "no test"), and the interval of :func:`paired_proportion_ci` is defined.
 
     Examples
     --------
     >>> round(paired_proportion_p(12, 3), 4), paired_proportion_p(2, 2), paired_proportion_p(0, 0)
-    (0.0201, 1.0, nan)
+    (0.0201, 1.0, 1.0)
     >>> round(paired_proportion_p(12, 3, correction=1.0), 4)
     0.0389
     """
     b, c = float(only_a), float(only_b)
-    if b + c <= 0.0:
-        return math.nan
     gap = abs(b - c) - float(correction)
     if gap <= 0.0:
         return 1.0

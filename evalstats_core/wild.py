@@ -68,7 +68,8 @@ class WildBootstrap:
         with it exactly (the constant weight vectors: ``2/2^G`` or ``6/6^G`` when enumerated; ``1 /
         n_boot`` when drawn), so a handful of draws never shows p = 0. When ``se`` is 0 (every cluster
         has the same mean) the exact sign-flip p-value ``2/2^G``, as
-        :func:`~evalstats_core.comparison.compare`; ``nan`` when the estimate is the null too.
+        :func:`~evalstats_core.comparison.compare`; 1 when the estimate is the null too (every sign vector gives
+        the same 0).
     ci_low, ci_high : float
         The null values the test does not reject at level ``1 - confidence`` (their hull): the
         bootstrap interval by test inversion. ``nan`` when it rejects every value (e.g. 2 clusters
@@ -265,7 +266,7 @@ def wild_cluster_bootstrap(
         statistic = math.copysign(math.inf, d) if d != 0.0 else math.nan
         # the exact sign-flip randomisation p-value, as compare's: of the 2^G sign vectors only the two
         # constant ones reach |t| = inf (whatever the weights), so p = 2/2^G, never 0
-        p_value = sign_flip_p(g) if d != 0.0 else math.nan
+        p_value = sign_flip_p(g) if d != 0.0 else 1.0  # at the null: every sign vector gives 0 (compare's p = 1)
         ci_low = ci_high = math.nan  # no interval: every cluster has the same mean
     return WildBootstrap(
         estimate=estimate,

@@ -270,10 +270,12 @@ def test_resample_warning_and_k(mgsm_ds):
     assert not any("resamples" in w for w in analyze(mgsm_ds).warnings)
 
 
-def test_identical_models_have_no_test():
+def test_identical_models_have_p_1():
+    """A difference of 0 on every question: no t statistic (z nan), and p = 1 (issue 46: it was nan), as the exact
+    McNemar p and compare() give."""
     data = b"question,model,score\nq1,A,1\nq2,A,0\nq3,A,1\nq1,B,1\nq2,B,0\nq3,B,1\n"
     (c,) = analyze(load(data)).comparisons
-    assert c.se == 0.0 and math.isnan(c.z) and math.isnan(c.p_value) and math.isnan(c.p_adjusted)
+    assert c.se == 0.0 and math.isnan(c.z) and c.p_value == 1.0 and c.p_adjusted == 1.0 and c.mcnemar_p == 1.0
     assert c.mcnemar_statistic is None and (c.only_model, c.only_baseline) == (0, 0)
     # no test, but an interval: Tango's score interval on 0 discordant answers of 3, +-z^2/(3 + z^2)
     z2 = 1.959963984540054 ** 2

@@ -201,10 +201,11 @@ def test_compare_permutation_invariance_and_antisymmetry(ab, data):
 # ---------------------------------------------------------------- edges and errors
 
 
-def test_identical_models_have_undefined_z():
+def test_identical_models_have_undefined_z_and_p_1():
+    """No t statistic, and p = 1 (issue 46: it was nan): every relabelling of the exact test gives the same 0."""
     c = compare(ATLAS, ATLAS)
     assert c.diff == 0.0 and c.se == 0.0
-    assert math.isnan(c.z) and math.isnan(c.p_value)
+    assert math.isnan(c.z) and c.p_value == 1.0
     assert c.correlation == pytest.approx(1.0)
 
 
@@ -229,8 +230,8 @@ def test_constant_difference_gives_the_exact_sign_flip_p_never_zero():
     # unpaired, both constant: the split that reaches |diff| (and its mirror), 2 / binom(10, 5)
     c = compare([1] * 5, [0] * 5, paired=False)
     assert c.p_value == pytest.approx(2 / math.comb(10, 5)) and c.z == math.inf
-    # nothing differs at all: no test
-    assert math.isnan(compare([1] * 5, [1] * 5).p_value)
+    # nothing differs at all: p = 1 (issue 46: it was nan)
+    assert compare([1] * 5, [1] * 5).p_value == 1.0
 
 
 def test_default_is_the_paired_t_test_and_welch():

@@ -2,6 +2,7 @@
 one line naming the problem and the fix (CLI exit 2 and one stderr line; the API's EvalStatsError)."""
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -104,3 +105,29 @@ def test_a_csv_whose_header_is_one_word_is_still_a_csv(tmp_path, capsys):
     path = tmp_path / "one.csv"
     path.write_text("score\n1\n0\n")
     _refused(["analyze", path], capsys, "single column")
+
+
+def test_the_same_scores_twice_give_p_1_on_every_surface(tmp_path, capsys):
+    """compare(x, x) gave p nan with a Tango interval of nonzero width; the CLI printed "n/a" and Holm adjusted over
+    the other comparisons only: a difference of 0 on every question is no evidence of a difference, p = 1 in the
+    API (0/1 and continuous, clustered or not), the wild bootstrap, the report's p, Holm p and exact McNemar p."""
+    rng = np.random.default_rng(46)
+    binary, cont, clusters = (rng.random(40) < 0.6).astype(float), rng.random(40), np.repeat(np.arange(8), 5)
+    for x in (binary, cont):
+        for c in (None, clusters):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", es.EvalStatsWarning)  # 8 clusters: the few-clusters note
+                got = es.compare(x, x, c)
+            assert got.diff == 0.0 and got.se == 0.0 and got.p_value == 1.0, (x[:3], c)
+    assert es.wild_compare(cont, cont, clusters, rng=1).p_value == 1.0
+    path = tmp_path / "same.csv"
+    path.write_text(_long([r for q, m, s in _base() for r in ([(q, m, s), (q, "C", s)] if m == "A" else [(q, m, s)])]))
+    code, out, err = _run(["analyze", "--format", "json", path], capsys)
+    assert code == 0, err
+    pairs = {(c["model"], c["baseline"]): c for c in json.loads(out)["comparisons"]}
+    same = pairs.get(("C", "A")) or pairs[("A", "C")]
+    assert same["p_value"] == 1.0 and same["p_adjusted"] == 1.0 and same["mcnemar_p"] == 1.0
+    others = [c for k, c in pairs.items() if c is not same]
+    assert all(c["p_adjusted"] == pytest.approx(min(1.0, 3 * c["p_value"])) for c in others)  # Holm over all 3
+    code, out, err = _run(["analyze", path], capsys)
+    assert code == 0 and "| n/a |" not in out

@@ -198,7 +198,8 @@ def test_json_document_keys_are_fixed(mgsm):
 
 
 def test_json_has_no_nan():
-    """Undefined numbers (correlation of a constant model, z of identical models) are null, never NaN."""
+    """Undefined numbers (correlation of a constant model, z of identical models) are null, never NaN; the p of
+    identical models is 1 (issue 46: a difference of 0 is no evidence of one; it was null)."""
     data = b"question,model,score\nq1,A,1\nq2,A,1\nq3,A,1\nq1,B,1\nq2,B,1\nq3,B,1\n"
     res = analyze(load(data))
     assert math.isnan(res.comparisons[0].correlation) and math.isnan(res.comparisons[0].z)
@@ -208,7 +209,7 @@ def test_json_has_no_nan():
 
     doc = json.loads(to_json(res), parse_constant=reject)
     assert doc["comparisons"][0]["correlation"] is None and doc["comparisons"][0]["z"] is None
-    assert json_document(res)["comparisons"][0]["p_value"] is None
+    assert json_document(res)["comparisons"][0]["p_value"] == 1.0
 
 
 def test_settings_command_reproduces_the_analysis(mgsm):

@@ -345,8 +345,8 @@ def test_interval_contains_the_estimate_and_its_ends_are_where_p_crosses_the_lev
     scores, labels = design
     r = wild_cluster_bootstrap(scores, labels, null=float(np.mean(scores)), weights=kind, n_boot=499,
                                confidence=level, rng=1)
-    if r.se == 0.0:  # every cluster has the same mean: no interval
-        assert math.isnan(r.p_value) and math.isnan(r.ci_low) and math.isnan(r.ci_high)
+    if r.se == 0.0:  # every cluster has the same mean, the null: no interval, p = 1 (issue 46: it was nan)
+        assert r.p_value == 1.0 and math.isnan(r.ci_low) and math.isnan(r.ci_high)
         return
     draws = fast_draws(scores, labels, kind, 499, rng=1)
     nonconstant = draws.a.size / draws.total  # the tied constant vectors never exceed |t|
@@ -445,7 +445,7 @@ def test_public_names():
 
 def test_constant_scores_have_zero_se_and_a_point_interval():
     r = wild_cluster_bootstrap([0.7] * 12, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5], null=0.7)
-    assert r.se == 0.0 and math.isnan(r.statistic) and math.isnan(r.p_value)
+    assert r.se == 0.0 and math.isnan(r.statistic) and r.p_value == 1.0  # at the null (issue 46: it was nan)
     assert math.isnan(r.ci_low) and math.isnan(r.ci_high)  # no interval: every cluster has the same mean
     r = wild_cluster_bootstrap([0.7] * 12, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5], null=0.5)
     # never p = 0 from a zero SE: the exact sign-flip p 2/2^6, the same as compare's (whatever the weights)
