@@ -222,7 +222,7 @@ CLUSTERED_ON = "standard errors are clustered on it"
 #: questions were drawn, read by its name, made the gate pass 0%, 64% and 74% of true +4-point gains (margin 2
 #: points, 400 paired questions) that it passes 100% of without it; with 5-8 values 88-92% (issue 46,
 #: ``bench/bench_found_clusters.py``, 200 files a row, seed 46). Below this many, the clustered interval is also
-#: the one the analysis sets beside the unclustered one (``cluster_cost.FEW_CLUSTERS``). A column the user chose
+#: the one the analysis sets beside the unclustered one (``analysis.FEW_CLUSTERS``). A column the user chose
 #: is always read.
 FOUND_CLUSTERS = 5
 

@@ -14,7 +14,7 @@ __all__ = ["EvalStatsError", "EvalStatsWarning", "Note", "RUNS_IN_IDS", "DEFF_BE
 #: The codes of the cautions a program reacts to (:class:`Note`), each with the function that writes it.
 RUNS_IN_IDS = "runs-in-ids"  # question ids that look like runs of another question (_records.runs_warning)
 DEFF_BELOW_ONE = "design-effect-below-1"  # a clustered SE below the naive one (analysis)
-CLUSTERING_COST = "clustering-cost"  # what clustering on few clusters costs (cluster_cost)
+CLUSTERING_COST = "clustering-cost"  # what clustering on few clusters costs (analysis.clustering_cost)
 SKEWED_LOWER_END = "skewed-lower-end"  # scores too skewed to bound a difference from below (bounded_reach)
 UNREAD_CLUSTERS = "unread-clusters"  # a cluster column found by its name, too few clusters to read (_records.unread_clusters)
 

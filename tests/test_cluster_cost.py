@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from evalstats_core.analysis import analyze
-from evalstats_core.cluster_cost import FEW_CLUSTERS, clustering_cost
+from evalstats_core.analysis import (  # cluster_cost merged here (issue 38)
+    FEW_CLUSTERS,
+    analyze,
+    clustering_cost,
+)
 from evalstats_core.data import load, question_scores
 
 DESIGNS = Path(__file__).parent / "fixtures" / "cr2_designs"

@@ -225,7 +225,7 @@ FLOORS = {
     1: "data _read _sniff _bounded _records _encode "
        "_json_records importers importers.inspect_log importers.lm_eval importers.promptfoo "
        "bundle limits human_labels reading examples",  # data in
-    2: "analysis sums engine engine_sql cluster_cost bounded_reach ranking inspect",  # one pass, sums and engines
+    2: "analysis sums engine engine_sql bounded_reach ranking inspect",  # one pass, sums and engines
     3: "planning power pilot plan_spread plan_pilots simulate coverage cluster_coverage edge_coverage pair_coverage "
        "difficulty temperature variance decomposition reported guardrails judge judge_agree judge_budget judge_io "
        "judge_rows judge_sim judge_strata",  # planning, power and simulation, the workbench's checks, the judge

@@ -744,7 +744,7 @@ def test_a_new_confidence_or_adjustment_is_computed_from_the_kept_sums(monkeypat
     import numpy as np
 
     from evalstats_core import analysis as an
-    from evalstats_core import cluster_cost, gating, judge_apply, plan_pilots
+    from evalstats_core import gating, judge_apply, plan_pilots
     from evalstats_core import sums as sums_mod
     from evalstats_core.data import prepare
 
@@ -757,9 +757,9 @@ def test_a_new_confidence_or_adjustment_is_computed_from_the_kept_sums(monkeypat
     no_exceptions(at)
     calls = []
     real_sums, real_analyze = sums_mod.file_sums, an.analyze
-    # patched where they are looked up: since issue 38 the workbench (and analysis, cluster_cost, gating, ...)
+    # patched where they are looked up: since issue 38 the workbench (and analysis, gating, ...)
     # import both at their tops, so a patch of sums.file_sums or analysis.analyze alone never saw the page's calls
-    for module in (sums_mod, an, cluster_cost, wb):
+    for module in (sums_mod, an, wb):  # cluster_cost merged into analysis (issue 38)
         monkeypatch.setattr(module, "file_sums", lambda t: calls.append("file_sums") or real_sums(t))
     for module in (an, gating, judge_apply, plan_pilots, wb):
         monkeypatch.setattr(module, "analyze", lambda *a, **k: calls.append("analyze") or real_analyze(*a, **k))
