@@ -17,7 +17,6 @@ from statistics import NormalDist
 from typing import Any
 
 from ._clusters import t_p_value
-from ._gate_result import EXIT_CODES
 from .analysis import _adjust, analyze
 from .flags import reading_flags
 from .judge_io import section_for
@@ -158,8 +157,8 @@ def corrected_gate(result: Any, section: Any) -> Any:
                  mean_candidate=by_model[result.candidate].estimate if result.candidate in by_model else math.nan)
     if e is None:
         u = next(u for u in section.refused if (u.model, u.baseline) == key)
-        return dataclasses.replace(
-            result, verdict="inconclusive", exit_code=EXIT_CODES["inconclusive"], diff=math.nan, se=math.nan,
+        return result.decided(
+            "inconclusive", diff=math.nan, se=math.nan,
             df=math.nan, ci_low=math.nan, ci_high=math.nan, p_value=math.nan, n_needed=None, skewed=None,
             pass_confidence=None, pass_low=None, two_clusters=None, unbounded=None, wild_p_value=None,
             se_plain=None, uncorrected=u.reason, interval=None, **means)
@@ -172,8 +171,8 @@ def corrected_gate(result: Any, section: Any) -> Any:
     z = e.estimate / e.se if e.se > 0 else math.nan
     plan = (section.pair_budgets or {}).get(key)
     needed = _labels_to_tell(e, result.margin, result.confidence, plan) if verdict == "inconclusive" else None
-    return dataclasses.replace(
-        result, verdict=verdict, exit_code=EXIT_CODES[verdict], diff=e.estimate, se=e.se, df=e.df, ci_low=e.ci_low,
+    return result.decided(  # the verdict's exit code is the gate's (gating.EXIT_CODES)
+        verdict, diff=e.estimate, se=e.se, df=e.df, ci_low=e.ci_low,
         ci_high=e.ci_high, p_value=t_p_value(z, e.df), n_needed=needed, needed_unit="labels", n_labeled=e.n_labeled,
         skewed=None, pass_confidence=None, pass_low=None, two_clusters=None,
         interval="t (PPI++ on the paired differences)", **means)

@@ -229,7 +229,7 @@ FLOORS = {
     3: "planning power pilot plan_spread plan_pilots simulate coverage cluster_coverage edge_coverage pair_coverage "
        "difficulty temperature variance decomposition reported guardrails judge judge_agree judge_budget judge_io "
        "judge_rows judge_sim judge_strata",  # planning, power and simulation, the workbench's checks, the judge
-    4: "report report_display report_html report_latex report_words display breakdown gating _gate_result judge_apply "
+    4: "report report_display report_html report_latex report_words display breakdown gating judge_apply "
        "cli _memory console __main__",  # words, reports, the gate, the CLI
 }
 #: Arrows that run back up a floor, at most (issue 38: 16 on f57f333, 4 when this was written, 1 once ``se_range``
