@@ -6,8 +6,12 @@ template they reuse, and for the extremes of every slider (issue 44.4: a new sli
 from __future__ import annotations
 
 import json
+import math
 
+import numpy as np
+import pandas as pd
 import pytest
+from scipy import stats
 from test_chart_template import canonical
 
 from evalstats_core.charts import _template, compile_spec
@@ -118,3 +122,20 @@ def test_rows_drawn_again_are_the_rows_of_the_frame_drawn():
         cc.intervals_spec(sim.intervals, truth=sim.truth)
     assert len(_template._ROWS) <= _template._ROWS_MAX_ENTRIES
     assert _template._rows_held[0] == sum(len(r) for r in _template._ROWS.values()) <= _template._ROWS_MAX_ROWS
+
+
+@pytest.mark.parametrize("accuracy,n", ((0.0, 5), (0.005, 41), (0.8, 50), (0.5, None), (1.0, 2000)))
+def test_sampling_grid_is_the_frames_of_each_n_concatenated(accuracy, n):
+    """The sampling chart's data, built from its columns in one frame, is the readable loop's frames, one per n,
+    concatenated (the same numbers to the last bit, the same types)."""
+    frames = []
+    for size in small_n.dist_ns(n):
+        k = np.arange(size + 1)
+        prob = stats.binom.pmf(k, size, accuracy)
+        keep = prob >= 1e-3
+        frames.append(pd.DataFrame({"n": size, "k": k[keep], "acc_lo": (k[keep] - 0.5) / size,
+                                    "acc_hi": (k[keep] + 0.5) / size, "prob": prob[keep], "density": prob[keep] * size}))
+    bars, rules = small_n.sampling_grid(accuracy, n=n)
+    pd.testing.assert_frame_equal(bars, pd.concat(frames, ignore_index=True), check_exact=True)
+    se = math.sqrt(accuracy * (1 - accuracy) / 10)
+    assert rules.loc[rules["n"] == 10, "se"].tolist() == ([se] if 10 in small_n.dist_ns(n) else [])
