@@ -789,7 +789,7 @@ def read_table(data: bytes | None, label: str, ext: str, limits: Limits, *, open
     c_codes, c_labels = label_codes(table.column(ci), "cluster", header[ci], where) if ci is not None else (None, None)
     if roles["format"] == "long":
         mi, si = roles["model"], roles["score"]
-        m_codes, m_labels = label_codes(table.column(mi), "model name", header[mi], where, strict=True)
+        m_codes, m_labels = label_codes(table.column(mi), "model name", header[mi], where, strict=True, merged=notes)
         if m_labels.size > limits.max_models:
             raise EvalStatsError(
                 f"{label} has {m_labels.size:,} distinct values in its model column '{header[mi]}', more than the "

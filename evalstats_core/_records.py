@@ -55,7 +55,8 @@ __all__ = ["Records", "from_columns", "concat", "CLUSTERED_ON", "FOUND_CLUSTERS"
            "role_notes", "score_values", "tidy_frame", "unread_clusters", "wide_cells", "wide_notes", "chunks",
            "cell_counts", "cell_sums", "scatter", "per_model_max", "per_model_any", "question_col_looks_like_scores",
            "scores_in_question_col", "runs_in_ids", "runs_warning", "check_wide_budget", "repeated", "scales",
-           "factorize", "resamples_note", "validate", "same_questions", "Dataset", "look_alike"]
+           "factorize", "resamples_note", "validate", "same_questions", "Dataset", "look_alike", "spaces_note",
+           "SPACES_NOTES"]
 
 
 # ------------------------------------------------------------ the reader protocol: Records, built and joined
@@ -402,15 +403,37 @@ def check_name(name: str, what: str, place: str) -> None:
             "them: remove it from the file")
 
 
+def spaces_note(what: str, header: str, low: str, high: str, label: str) -> str:
+    """The note for a label that two spellings (``low`` and ``high``, the smallest and largest as text) became by
+    trimming, one sentence for the in-memory reader and the SQL engines alike (issue 46)."""
+    return (f"the {what}s {elide(low)!r} and {elide(high)!r} in column '{header}' differ only in spaces around them "
+            f"and were read as one, '{elide(label)}'; if they are different, rename one in the file")
+
+
+#: At most this many labels merged by trimming are named (a file with spaces around every name has none).
+SPACES_NOTES = 3
+
+
+def _spellings(index: np.ndarray, raw: Any, trimmed: Any, what: str, header: str) -> list[str]:
+    """:func:`spaces_note` for each trimmed label (at most :data:`SPACES_NOTES`) that two or more spellings of ``raw``
+    became (``index``: each raw label's trimmed label)."""
+    out = []
+    for k in np.flatnonzero(np.bincount(index.astype(np.int64)) > 1)[:SPACES_NOTES]:
+        forms = sorted(raw[int(i)].as_py() for i in np.flatnonzero(index == k))
+        out.append(spaces_note(what, header, forms[0], forms[-1], trimmed[int(k)].as_py()))
+    return out
+
+
 def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[int], str], *,
-                strict: bool = False) -> tuple[np.ndarray, pd.Index]:
+                strict: bool = False, merged: list | None = None) -> tuple[np.ndarray, pd.Index]:
     """Integer codes (order of first appearance) and labels of a text id column.
 
     One rule for missing labels: null, empty, or one of the missing-value words of the score column
     (``NA``, ``N/A``, ``NaN``, ``null``, ``None``, any case) is an error naming the row, never a label
     of its own (a null Parquet label must not be merged with another). Labels with bidirectional controls,
     zero-width or control characters are errors too (``strict=False`` lets a question id hold a tab or a
-    line break).
+    line break). Labels are trimmed (``" a"`` and ``"a"`` are one label): ``merged``, when given, receives a sentence
+    for each label that two or more spellings became (issue 46: 'A' and 'A ' were merged without a word).
     """
     import pandas as pd  # heavy: the Arrow reader's path, never the small-CSV reader's
     import pyarrow as pa
@@ -435,6 +458,9 @@ def label_codes(col: pa.ChunkedArray, what: str, header: str, where: Callable[[i
     labels = pc.utf8_trim_whitespace(dictionary)  # trim the distinct values, not every row
     if not pc.all(pc.equal(labels, dictionary)).as_py():  # " a" and "a" are one label
         again = pc.dictionary_encode(labels)
+        if merged is not None:
+            merged += _spellings(again.indices.to_numpy(zero_copy_only=False), dictionary, again.dictionary, what,
+                                 header)
         codes = again.indices.to_numpy(zero_copy_only=False).astype(np.int64)[codes]
         labels = again.dictionary  # still in order of first appearance in the file
     low = pc.utf8_lower(labels)

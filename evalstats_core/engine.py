@@ -51,11 +51,13 @@ from ._clusters import rescale_exponent
 from ._read import _check_regular, opened_arrow, read_table
 from ._records import (
     CLUSTERED_ON,
+    SPACES_NOTES,
     look_alike,
     resamples_note,
     runs_warning,
     scales,
     scores_in_question_col,
+    spaces_note,
     unique_names,
     unread_clusters,
 )
@@ -622,11 +624,13 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
     wide = roles["format"] == "wide"
     integer = tuple(x for x, col in (("q", roles["question"]), ("m", roles["model"])) if kinds.get(col) == "integer")
     side.keep("es_models", q.models_sql(f"({q.rows_sql(d, source, clustered, integer)})", wide))
-    rows = side.run("SELECT m, j, first, off01, off0100, top, q_miss, m_miss, fail, words FROM es_models")
+    rows = side.run("SELECT m, j, first, off01, off0100, top, q_miss, m_miss, fail, words, m_lo, m_hi FROM es_models")
     _check_rows(side, roles, records, rows)
     rows.sort(key=lambda row: row[1])
     names = [roles["models"][int(row[0])] if wide else str(row[0]) for row in rows]
     look_alike(names, label)
+    spaces = [spaces_note("model name", roles["model"], row[10], row[11], names[i]) for i, row in enumerate(rows)
+              if not wide and row[10] is not None and row[10] != row[11]][:SPACES_NOTES]  # the in-memory reader's
     if len(names) > limits.max_models:
         raise EvalStatsError(f"{label} has {len(names):,} distinct values in its model column '{roles['model']}', "
                              f"more than the limit of {limits.max_models:,}; {Limits.how_to_raise('max_models')}")
@@ -654,7 +658,8 @@ def aggregate(side: Any, label: str, limits: Limits, o: dict) -> Any:
         raise EvalStatsError(f"{label} has several rows for one question and model; with duplicates='error' each "
                              "(question, model) must appear once (or read them as resamples, the default)")
     # the layout's words; a sample's counts are not, nor whether its scores were words (decided over every row)
-    notes = [n for n in records.notes if "empty cell" not in n and n != WORDED]
+    notes = spaces + [n for n in records.notes if "empty cell" not in n and n != WORDED
+                      and "differ only in spaces around them" not in n]  # the sample's: the whole file's above
     score_cols = [roles["score"]] if roles["score"] else roles["models"]
     if any(row[9] for row in rows) or any(types.get(c, "").upper() == "BOOLEAN" for c in score_cols):
         notes.append(WORDED)

@@ -142,13 +142,17 @@ def source_sql(d: Dialect, relation: str, roles: dict, kinds: dict[str, str], or
     if roles["format"] == "long":
         s, nos, bad, wd = _score(d, roles["score"], kinds[roles["score"]])
         m = _label(d, roles["model"], kinds.get(roles["model"], "text"))
-        return (f"SELECT {q} AS q, {m} AS m, {s} AS s, {c} AS c, {order} AS r, "
+        # the model name as written (text only: a number's text is the label's own), for the spellings that
+        # trimming made one (rows_sql's m_lo, m_hi)
+        mr = f"CAST({d.ident(roles['model'])} AS {d.text})" if kinds.get(roles["model"], "text") == "text" else m
+        return (f"SELECT {q} AS q, {m} AS m, {mr} AS mr, {s} AS s, {c} AS c, {order} AS r, "
                 f"{nos} AS nos, {bad} AS bad, {wd} AS wd FROM {relation}")
     parts = []
     base = f"SELECT {q} AS es_q, {c} AS es_c, {order} AS es_r, * FROM {relation}"
     for j, col in enumerate(roles["models"]):
         s, nos, bad, wd = _score(d, col, kinds[col])
-        parts.append(f"SELECT es_q AS q, CAST({j} AS {d.text}) AS m, {s} AS s, es_c AS c, es_r AS r, FALSE AS nos, "
+        parts.append(f"SELECT es_q AS q, CAST({j} AS {d.text}) AS m, CAST({j} AS {d.text}) AS mr, {s} AS s, "
+                     f"es_c AS c, es_r AS r, FALSE AS nos, "
                      f"{bad} AS bad, {wd} AS wd "
                      f"FROM w WHERE NOT {nos}")  # an empty cell: the model did not answer
     return f"WITH w AS ({base}) " + " UNION ALL ".join(parts)
@@ -178,8 +182,9 @@ FROM ({source}) src GROUP BY q, m"""
 def rows_sql(d: Dialect, source: str, clustered: bool, integer: tuple[str, ...] = ()) -> str:
     """Per model, in one pass over the rows with a handful of groups: where it first appears, its answers not 0/1
     and not 0/100, the largest magnitude (the scale checks), and the first row with no question id, no model
-    name, or a failing score or cluster (``row * 8 + code``, :data:`FAILS`), and how many scores were words
-    (``words``). Columns named in ``integer``
+    name, or a failing score or cluster (``row * 8 + code``, :data:`FAILS`), how many scores were words
+    (``words``), and the smallest and largest spelling of its name as written (``m_lo``, ``m_hi``: they differ
+    when trimming made two names one). Columns named in ``integer``
     (``"q"``, ``"m"``) hold integers: only NULL is missing there (no text to compare per row)."""
     def missing(col: str) -> str:
         return f"{col} IS NULL" if col in integer else _missing(f"CAST({col} AS {d.text})")
@@ -187,7 +192,7 @@ def rows_sql(d: Dialect, source: str, clustered: bool, integer: tuple[str, ...] 
 SELECT m, MIN(r) AS first, SUM(CASE WHEN s <> 0 AND s <> 1 THEN 1 ELSE 0 END) AS off01,
   SUM(CASE WHEN s <> 0 AND s <> 100 THEN 1 ELSE 0 END) AS off0100, MAX(ABS(s)) AS top,
   MIN(CASE WHEN {missing("q")} THEN r END) AS q_miss, MIN(CASE WHEN {missing("m")} THEN r END) AS m_miss,
-  MIN({_fail(clustered)}) AS fail, SUM(CASE WHEN wd THEN 1 ELSE 0 END) AS words
+  MIN({_fail(clustered)}) AS fail, SUM(CASE WHEN wd THEN 1 ELSE 0 END) AS words, MIN(mr) AS m_lo, MAX(mr) AS m_hi
 FROM ({source}) src GROUP BY m"""
 
 

@@ -131,3 +131,40 @@ def test_the_same_scores_twice_give_p_1_on_every_surface(tmp_path, capsys):
     assert all(c["p_adjusted"] == pytest.approx(min(1.0, 3 * c["p_value"])) for c in others)  # Holm over all 3
     code, out, err = _run(["analyze", path], capsys)
     assert code == 0 and "| n/a |" not in out
+
+
+
+def test_the_three_workbench_values_sent_by_a_link_are_said_and_replaced():
+    """Confidence 1.5, power 1.0 and effect NaN: set in AppTest's session they reach the page already swapped (AppTest's
+    emulated browser serializes a widget value outside its options or range as the first option or the minimum, before
+    the page runs, so the page never sees them; a real browser sends only what its widgets hold). The one way a user
+    sends them, a link, says what was used instead, for each of the three."""
+    from conftest import no_exceptions, run_page
+
+    at = run_page("pages/analyze.py", {"analyze_confidence": "1.5", "analyze_power": "1.0", "analyze_delta": "nan"})
+    no_exceptions(at)
+    (note,) = [c.value for c in at.caption if "link's settings were adjusted" in c.value]
+    for key in ("analyze\\_confidence\\=1\\.5", "analyze\\_power\\=1\\.0", "analyze\\_delta\\=nan"):
+        assert key in note, (key, note)
+    assert (at.session_state["analyze_confidence"], at.session_state["analyze_power"],
+            at.session_state["analyze_delta"]) == (0.95, 0.99, 3.0)
+
+
+@pytest.mark.parametrize("engine", ["memory", "duckdb"])
+def test_two_names_that_differ_only_in_spaces_are_merged_with_a_note(tmp_path, capsys, engine):
+    """'A' and 'A ' were read as one model without a word (names are trimmed: ' A' and 'A' are one model, as
+    test_data pins): the note names both spellings, on both engines; a file padding every name says nothing."""
+    rows = [(q, "A " if m == "A" and int(q[1:]) % 2 else m, s) for q, m, s in _base()]
+    path = tmp_path / "spaces.csv"
+    path.write_text(_long(rows))
+    code, out, err = _run(["analyze", "--format", "json", "--engine", engine, path], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [m["model"] for m in doc["models"]] == ["A", "B"]
+    notes = [n for n in doc["settings"]["notes"] if "differ only in spaces" in n]
+    assert notes == ["the model names 'A' and 'A ' in column 'model' differ only in spaces around them and were read "
+                     "as one, 'A'; if they are different, rename one in the file"]
+    padded = tmp_path / "padded.csv"
+    padded.write_text(_long([(q, f" {m}", s) for q, m, s in _base()]))
+    code, out, err = _run(["analyze", "--format", "json", "--engine", engine, padded], capsys)
+    assert code == 0 and not any("differ only in spaces" in n for n in json.loads(out)["settings"]["notes"])
