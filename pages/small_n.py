@@ -40,7 +40,7 @@ def _lab(n: int, theta: float | None, seed: int):
     arrivals = lesson.lab_intervals(n, theta, count=100, rng=seed)
     return (lab, by_n, compile_spec(charts.coverage_chart(lab.frame, confidence=lab.confidence)),
             compile_spec(charts.coverage_curve_chart(by_n, confidence=lab.confidence, n=n)), possible,
-            arrivals, compile_spec(charts.arrivals_chart(arrivals)), lesson.lab_sentences(lab))
+            arrivals, charts.arrivals_spec(arrivals), lesson.lab_sentences(lab))
 
 
 def pct(x: float, digits: int = 1) -> str:

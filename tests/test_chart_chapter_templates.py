@@ -139,3 +139,11 @@ def test_sampling_grid_is_the_frames_of_each_n_concatenated(accuracy, n):
     pd.testing.assert_frame_equal(bars, pd.concat(frames, ignore_index=True), check_exact=True)
     se = math.sqrt(accuracy * (1 - accuracy) / 10)
     assert rules.loc[rules["n"] == 10, "se"].tolist() == ([se] if 10 in small_n.dist_ns(n) else [])
+
+
+def test_arrivals_spec_is_the_compiled_chart():
+    """Chapter 2b's lab: the intervals arriving, for every N of the lab's slider, a fixed truth and a new seed."""
+    for n, theta, seed in ((10, None, 1), (3, None, 1), (1000, 0.9, 1), (30, 0.5, 7), (10, None, 2)):
+        arrivals = small_n.lab_intervals(n, theta, count=100, rng=seed)
+        assert same(om.arrivals_spec(arrivals), compile_spec(om.arrivals_chart(arrivals))), (n, theta, seed)
+    assert len(_template._TEMPLATES) == 1

@@ -16,7 +16,7 @@ from ._template import filled
 
 __all__ = [
     "METHOD_COLORS",
-    "arrivals_chart",
+    "arrivals_chart", "arrivals_spec",
     "atlas_chart",
     "binary_chart",
     "calculator_chart", "calculator_spec",
@@ -315,11 +315,21 @@ def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChar
 
     ``intervals`` is ``lessons.one_model.lab_intervals`` (``eval, label, truth, ci_low, ci_high, hit,
     misses``). Nothing is counted in the browser: ``misses`` is the core's running count.
+    (:func:`arrivals_spec` is the same chart compiled, from a template.)
     """
     count = int(intervals["eval"].max())
-    show = alt.param(name="shown", value=min(shown, count),
+    return _arrivals_layout(_arrivals_data(intervals), count, min(shown, count))
+
+
+def _arrivals_data(intervals: pd.DataFrame) -> pd.DataFrame:
+    return intervals.assign(outcome=intervals["hit"].map({True: "contains the truth", False: "misses"}))
+
+
+def _arrivals_layout(data: pd.DataFrame, count: int, shown: int) -> alt.FacetChart:
+    """:func:`arrivals_chart` drawn from :func:`_arrivals_data`, its number of evals and the start given; reads
+    nothing of ``data``."""
+    show = alt.param(name="shown", value=shown,
                      bind=alt.binding_range(min=1, max=count, step=1, name="Intervals shown: "))
-    data = intervals.assign(outcome=intervals["hit"].map({True: "contains the truth", False: "misses"}))
     x = alt.X("ci_low:Q", title="Accuracy", scale=alt.Scale(domain=[-0.1, 1.1], clamp=True), axis=alt.Axis(format=".0%", tickMinStep=0.01))
     # a fixed domain: intervals arrive in their own row, top to bottom, and the chart never resizes
     y = alt.Y("eval:O", title=None, axis=None, scale=alt.Scale(domain=list(range(1, count + 1))))
@@ -344,6 +354,15 @@ def arrivals_chart(intervals: pd.DataFrame, *, shown: int = 20) -> alt.FacetChar
         column=alt.Column("label:N", title=None, sort=["Wald (CLT)", "Wilson"],
                           header=alt.Header(labelFontSize=13, labelFontWeight="bold"))
     ).add_params(show)
+
+
+def arrivals_spec(intervals: pd.DataFrame, *, shown: int = 20) -> dict:
+    """``compile_spec(arrivals_chart(intervals, shown=shown))`` from a template compiled once per number of evals
+    (:mod:`._template`): a new N, truth or seed costs filling in the rows."""
+    count = int(intervals["eval"].max())
+    data = _arrivals_data(intervals)
+    key = ("arrivals", tuple(data.columns), count, min(shown, count))
+    return filled(key, lambda _: _arrivals_layout(data, count, min(shown, count)), {}, {"arrivals": data})
 
 
 def one_task_chart(frame: pd.DataFrame) -> alt.LayerChart:
