@@ -45,6 +45,10 @@ of what remains after it: up at a cluster variance of exactly 0 (86.8% for norma
 by up to 2 points with a large ICC.
 What remains for the 0/1 test is down: the test's df and its variance move together (a small df comes with a large
 variance) and the MOVER union widens the interval by about a point of power, neither of which the plan models.
+Since issue 45 the comparisons read CR2 t where t's skewness fits and the score rule only at an end where it does not
+(:func:`~evalstats_core.pair_proportions.binary_pair_interval`): the planner
+(:func:`~evalstats_core.planning.plan_from_pilot`) asks that rule which end facing 0 it will read at the planned effect
+and uses the design's df where it is t's, these draws only where it is the score rule's (item 5).
 
 References
 ----------

@@ -36,6 +36,7 @@ from .data import Dataset, QuestionTable
 from .decomposition import _codes
 from .errors import EvalStatsError
 from .intervals import se_range
+from .pair_proportions import discordance_spread, t_or_score_ends
 from .pilot import pilot_estimates
 from .plan_spread import (
     _anova_parts,
@@ -93,16 +94,20 @@ class PairPlan:
         over ``omega2_nodes`` with ``omega2_weights``, is ``power``, each power Eq. 9's t approximation on
         the degrees of freedom the planned eval's test will have
         (:func:`~evalstats_core.plan_spread.sample_size_mean_power`; with one node,
-        :func:`~evalstats_core.power.sample_size_t`). For clustered 0/1 scores under CR2 with any
-        ``interval`` but ``"normal"`` (the comparisons' rule, :func:`~evalstats_core.analysis.analyze`) the test is Tango's score interval on effective counts with the MOVER union, whose
-        df is the number of clusters the realised variance rests on: the power is on draws of that df
-        (:func:`~evalstats_core.plan_spread.binary_pair_df`), and ``df_per_question`` stays the design's. Since
-        issue 45 the comparisons read CR2 t, or CR2 t end by end with the score rule's end where t's skewness is
-        large (:func:`~evalstats_core.pair_proportions.binary_pair_interval`); the plan does not model that
-        switch and stays the score rule's, whose power bounds the rule's from below (on the 44 held-out designs of
-        ``bench/bench_zeroone.py --quick`` the rule's power was never below the rule's before the end-by-end
-        reading: ``bench/results/zeroone_tscore_400.txt`` against ``zeroone_after_400.txt``), so where the rule reads
-        t's end the plan may ask for more questions than it needs (not measured for the plan itself).
+        :func:`~evalstats_core.power.sample_size_t`). For clustered 0/1 scores under CR2 with any ``interval`` but
+        ``"normal"`` the comparisons read the rule of :func:`~evalstats_core.pair_proportions.binary_pair_interval`
+        (issue 45): CR2 t where t's skewness fits, else end by end, each end t's or at least the score rule's
+        (Tango's score interval on effective counts with the MOVER union, on the df of the clusters the realised
+        variance rests on). Whether the test rejects is decided by the end facing 0, and the plan asks that rule
+        itself (:func:`~evalstats_core.pair_proportions.t_or_score_ends`, in the file expected at ``delta`` on the
+        planned eval: ``se = sqrt(omega2 / n)`` at each node, the file's share of disagreements and their spread over
+        the clusters) which end it will read: where t's, the power is t's on the design's df; where the score rule's,
+        on draws of that rule's df (:func:`~evalstats_core.plan_spread.binary_pair_df`); the statistic's df is that
+        function's in both, and ``df_per_question`` stays the design's. At a difference of 0 t's skewness error
+        vanishes, so at the effects a plan is for the end facing 0 is usually t's and the plan is CR2 t's (before
+        issue 45 item 5 the plan was the score rule's at every effect and asked for more questions than the rule
+        needs). Checked by ``bench/bench_plan_rule.py`` (pilots planned, files of the planned size analysed with the
+        default ``compare``; ``bench/results/plan_rule_issue45.txt``).
     k_needed : float or None
         Answers per question (both models) that detect ``delta`` with this file's n, with the same average
         power; None when more answers cannot get there (``omega2`` alone is too large) or the file has one
@@ -125,9 +130,9 @@ class PairPlan:
         below ``power`` when the cluster variance may be near 0, where the distribution is no pivot).
     test : str
         The test the questions needed are planned for: ``"paired t"`` (no clusters: t on ``n - 1`` df),
-        ``"cr2 t"`` (clusters: t on the design's CR2 Satterthwaite df) or ``"tango-mover"`` (clustered 0/1
-        scores under CR2 and any ``interval`` but ``"normal"``: Tango's score interval with the MOVER union, on draws of its
-        df). The MDE is Eq. 10 on ``df`` in every case, a t-test's (:func:`describe` says so).
+        ``"cr2 t"`` (clusters: t on the design's CR2 Satterthwaite df) or ``"t-score"`` (clustered 0/1
+        scores under CR2 and any ``interval`` but ``"normal"``: the end-by-end rule, planned on the end facing 0 it will
+        read, t's on the design's df or the score rule's on draws of its df). The MDE is Eq. 10 on ``df`` in every case, a t-test's (:func:`describe` says so).
     """
 
     model: str
@@ -387,8 +392,9 @@ def plan_from_pilot(pilot: PairPilot, *, delta: float, alpha: float = 0.05, powe
     the_mde = float(mde_t(pilot.n, **kw, k_a=est.k_a, k_b=est.k_b, alpha=alpha, power=power, df=df_now))
     noise = est.sigma2_a / est.k_a + est.sigma2_b / est.k_b
     aim = calibrated_from(pilot.calibration, delta, alpha=alpha, power=power, df_per_question=rate)
+    test_df = None if pilot.test_df is None else (lambda n: pilot.test_df(n, delta, alpha))  # the rule at this effect
     needed = sample_size_mean_power(delta, nodes, weights, noise=noise, alpha=alpha, power=aim, df_per_question=rate,
-                                    test_df=pilot.test_df)
+                                    test_df=test_df)
     k_need = answers_mean_power(pilot.n, delta, nodes, weights, noise_sum=est.sigma2_a + est.sigma2_b,
                                 alpha=alpha, power=aim, df=df_now) if resampled else None
     return PairPlan(
@@ -399,7 +405,7 @@ def plan_from_pilot(pilot: PairPilot, *, delta: float, alpha: float = 0.05, powe
         note="; ".join(n for n in pilot.notes if n) or None, df=df_now, df_per_question=rate,
         omega2_ahead=pilot.ahead, omega2_nodes=tuple(nodes.tolist()), omega2_weights=tuple(weights.tolist()),
         power_aimed=aim,
-        test="paired t" if not pilot.clustered else "cr2 t" if pilot.test_df is None else "tango-mover",
+        test="paired t" if not pilot.clustered else "cr2 t" if pilot.test_df is None else "t-score",
     )
 
 
@@ -426,15 +432,20 @@ def _test_df(codes: np.ndarray | None, n: int) -> tuple[float, float]:
 
 def _binary_pair_test_df(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | None, nodes: np.ndarray, rate: float,
                          analysis: Analysis, *, parts: Any = ...) -> Any:
-    """``n -> draws of the df`` of the default test of a clustered 0/1 pair, or None when the test is CR2 t.
+    """``(n, delta, alpha) -> draws of the df`` of the default test of a clustered 0/1 pair, or None when it is CR2 t.
 
-    The analysis tests a clustered paired difference of 0/1 scores with Tango's score interval on effective
-    counts and the discordant cells' MOVER (``method="cr2"`` and any ``interval`` but ``"normal"``: the one-model
-    choice, e.g. Wilson, leaves the comparisons on that rule), on the df
-    :func:`~evalstats_core.pair_proportions.disagreement_df`, about a third of the design's or fewer
-    (:func:`~evalstats_core.plan_spread.binary_pair_df`); other scores and ``interval="normal"`` get CR2 t on the
-    design's df, which the plan already assumes. Each node of omega2 is split into the random-intercept
-    variances ``MSW`` and ``(node - MSW) / (sum n_g^2 / n)`` (the inversion that made the nodes).
+    The analysis reads a clustered paired difference of 0/1 scores (``method="cr2"`` and any ``interval`` but
+    ``"normal"``: the one-model choice, e.g. Wilson, leaves the comparisons on that rule) with
+    :func:`~evalstats_core.pair_proportions.binary_pair_interval` (issue 45): the CR2 t interval where t's skewness
+    fits, else end by end (:func:`~evalstats_core.pair_proportions.t_or_score_ends`), each end t's or at least the
+    score rule's (Tango's score interval on effective counts and the discordant cells' MOVER, on the df
+    :func:`~evalstats_core.pair_proportions.disagreement_df`, about a third of the design's or fewer). Whether the test
+    rejects is decided by the end facing 0; :func:`_rule_reads_t` asks that rule which end it reads on the planned
+    eval. Where it is t's, the draws of a node are the design's df (t's critical value); where it is the score rule's,
+    they are the score rule's drawn df (:func:`~evalstats_core.plan_spread.binary_pair_df`); the statistic's df is
+    that function's in both. Other scores and ``interval="normal"`` get CR2 t on the design's df, which the plan
+    already assumes. Each node of omega2 is split into the random-intercept variances ``MSW`` and
+    ``(node - MSW) / (sum n_g^2 / n)`` (the inversion that made the nodes).
     """
     if clusters is None or a.ndim != 1 or b.ndim != 1 or analysis.method != "cr2" or analysis.interval == "normal":
         return None
@@ -446,19 +457,54 @@ def _binary_pair_test_df(a: np.ndarray, b: np.ndarray, clusters: np.ndarray | No
     if parts is None:  # singletons: the test is Tango's on the counts, as t as the plan assumes
         return None
     msw, _, _, share = parts
-    var_c = np.maximum((np.asarray(nodes, dtype=np.float64) - msw) / share, 0.0)
-    sizes = cluster_sizes(np.asarray(clusters))
+    omegas = np.asarray(nodes, dtype=np.float64)
+    var_c = np.maximum((omegas - msw) / share, 0.0)
+    codes = _codes(clusters, "clusters", clusters.size)[0]
+    sizes = np.bincount(codes).astype(np.float64)
+    # the disagreements' spread over the clusters (the rule's ``phi``): it depends on the mix of sizes, not their number
+    _, phi = discordance_spread(np.bincount(codes, weights=(a > b)), np.bincount(codes, weights=(b > a)), sizes)
     sizes = sizes[sizes > 0]
     discordant = float(np.mean(a != b))
-    return lambda n: binary_pair_df(sizes, n, msw, var_c, rate * n - 1.0, discordant)
+
+    def test_df(n: float, delta: float, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+        df = rate * n - 1.0
+        drawn, spread = binary_pair_df(sizes, n, msw, var_c, df, discordant)
+        reads_t = _rule_reads_t(n, delta, omegas, max(1.0, df), discordant, phi, 1.0 - alpha)
+        return np.where(reads_t[:, None], max(1.0, df), drawn), spread
+
+    return test_df
+
+
+def _rule_reads_t(n: float, delta: float, omegas: np.ndarray, df: float, discordant: float, phi: float,
+                  confidence: float) -> np.ndarray:
+    """For each omega2 in ``omegas``: whether the clustered 0/1 pair rule reads CR2 t's end facing 0 on the planned
+    eval (``n`` questions, the design's ``df``, ``n discordant`` disagreements spread like this file's, ``phi``), in
+    the file it expects at the planned effect: ``d = delta``, ``se = sqrt(omega2 / n)``.
+
+    It asks :func:`~evalstats_core.pair_proportions.t_or_score_ends` itself, with a score end beyond any of t's (so the
+    end it returns is finite exactly where it keeps t's). The rule reads t as a whole
+    (:func:`~evalstats_core.pair_proportions.t_skew_error` at the score interval's farther end) only where that end's
+    error also fits (the error grows with the difference read), so the end facing 0 is t's exactly where this says so.
+    A node with ``omega2 = 0`` has power 1 whatever the df: True.
+    """
+    m = max(discordant * n, abs(delta) * n)  # at least the disagreements the effect itself needs
+    out = np.ones(omegas.size, dtype=bool)
+    none = (-math.inf, math.inf, math.nan)  # no cut and, as the score rule's, an end beyond t's
+    for i, v in enumerate(omegas):
+        if v > 0.0:
+            low = t_or_score_ends(0.5 * (m + n * delta), 0.5 * (m - n * delta), n, math.sqrt(v / n), df, m, phi,
+                                  confidence, none, none)[0]
+            out[i] = math.isfinite(low)
+    return out
 
 
 def _binary_pair_note() -> str:
     """What the plan of a clustered 0/1 pair allows for: the default test's df."""
-    return ("the plan is for the test the analysis runs on clustered 0/1 scores (Tango's score interval on effective "
-            "counts, at least the discordant cells' MOVER interval), whose degrees of freedom are the clusters its "
-            "variance rests on, about a third of the design's or fewer: it needs more questions than a CR2 t-test would; "
-            "from 5 to 12 unequal clusters one to three such plans in ten deliver under 60% power for an 80% target")
+    return ("the plan is for the rule the analysis reads on clustered 0/1 scores: CR2 t where the disagreements' "
+            "skewness allows it, and end by end where it does not at least Tango's score interval on effective counts "
+            "and the discordant cells' MOVER, whose degrees of freedom are the clusters its variance rests on (about a "
+            "third of the design's or fewer); the questions needed are CR2 t's where that rule will read t's end facing "
+            "0 at this effect, and more where it will read the score rule's")
 
 
 def _few_clusters_note(codes: np.ndarray, analysis: Analysis) -> str | None:
@@ -499,10 +545,12 @@ def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
                 f"a paired comparison of {plan.model} and {plan.baseline} detects a true difference of "
                 f"{unit(plan.mde)} with {plan.power:.0%} power at α = {plan.alpha:g} {_mde_test(plan)} if ω² is "
                 "what this file estimates (Miller 2024, Eq. 10)"
-                + (". The analysis tests these clustered 0/1 scores with Tango's score interval and the discordant "
-                   "cells' MOVER instead, on fewer degrees of freedom (the clusters its variance rests on): the "
-                   "questions needed below are planned for that test, and the difference it detects with this "
-                   "file's questions is larger than this" if plan.test == "tango-mover" else "")
+                + (". The analysis reads these clustered 0/1 scores on CR2 t where the disagreements' skewness allows "
+                   "it and, end by end where it does not, on at least Tango's score interval and the discordant cells' "
+                   "MOVER, on fewer degrees of freedom (the clusters its variance rests on): the questions needed "
+                   "below are planned for the end that rule will read at that effect, CR2 t's or the score rule's, "
+                   "and where it reads the score rule's the difference it detects is larger than this"
+                   if plan.test == "t-score" else "")
                 + f". The observed difference is {unit(abs(plan.observed_diff))}."),
         "n": (f"To detect {unit(plan.delta)} you need about {q:,} questions like these"
               + (f" ({math.ceil(q / (plan.n / plan.n_clusters)):,} clusters of this size)" if plan.n_clusters else "")

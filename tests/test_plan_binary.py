@@ -5,6 +5,10 @@ the discordant cells' MOVER union, on the df of :func:`~evalstats_core.pair_prop
 clusters the realised variance rests on, about a third of the design's df or fewer. A plan that assumed CR2 t on
 the design's df delivered 58% (with the true omega2, SWE-like mix) and 69% on average over pilots for an 80%
 target. ``bench/bench_plan_pilots.py --binary`` runs more designs and pilots.
+
+Since issue 45 the default reads CR2 t where t's skewness fits, end by end (each end t's or at least the score rule's);
+the plan asks that rule which end facing 0 it will read at the planned effect and plans for that end's df (item 5):
+``bench/bench_plan_rule.py`` checks the plans against the files analysed.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from evalstats_core.errors import EvalStatsWarning
 from evalstats_core.pair_proportions import disagreement_df
 from evalstats_core.plan_pilots import binary_scores, plan_binary_pilots, planned_sizes
 from evalstats_core.plan_spread import binary_pair_df, sample_size_mean_power
-from evalstats_core.planning import _test_df, describe, plan_pair
+from evalstats_core.planning import _binary_pair_test_df, _rule_reads_t, _test_df, describe, plan_pair
 
 SIZES = (150, 60, 35, 25, 15, 10, 5)  # 7 unequal clusters: Kish's effective number about 2.8
 SWE_LIKE = (231, 75, 44, 34, 32, 22, 22, 19, 10, 8, 2, 1)
@@ -100,10 +104,13 @@ def test_the_binary_plan_says_which_test_it_is_for_and_its_k_table_is_the_plan()
         warnings.simplefilter("ignore", EvalStatsWarning)
         plan = plan_pair(data, table, analyze(table), "A", "B", delta=0.08)
         t_plan = plan_pair(data, table, analyze(table, interval="normal"), "A", "B", delta=0.08)
-    assert "the plan is for the test the analysis runs on clustered 0/1 scores" in plan.note
-    assert "the plan is for the test" not in t_plan.note
-    assert "one to three such plans in ten deliver under 60% power for an 80% target" in plan.note
-    assert plan.n_needed > 1.05 * t_plan.n_needed  # fewer df: a longer plan than CR2 t's (1.06x with issue 45's df)
+    assert "the plan is for the rule the analysis reads on clustered 0/1 scores" in plan.note
+    assert "the plan is for the rule" not in t_plan.note
+    assert "the questions needed are CR2 t's where that rule will read t's end facing 0 at this effect" in plan.note
+    assert plan.test == "t-score" and t_plan.test == "cr2 t"
+    # issue 45 item 5: at this effect the rule reads t's end facing 0 on the planned eval, so the plan is CR2 t's, on
+    # the statistic's df (at most the design's): not shorter, and no longer than 1.05x (the score rule's df: 1.06x)
+    assert t_plan.n_needed <= plan.n_needed < 1.05 * t_plan.n_needed
     assert (plan.k_frame()["n_needed"] == plan.n_needed).all()
     assert "That is 80% power on average over files like this one" in describe(plan)["n"]
 
@@ -115,3 +122,27 @@ def test_the_bench_tests_each_planned_eval_with_the_default_compare_and_with_t()
     assert r["power"].shape == r["power_t"].shape == r["n_needed"].shape == (2,)
     assert (r["n_needed"] > 150).all()
     assert r["power"].mean() <= r["power_t"].mean()
+
+
+def test_the_plan_reads_the_end_the_rule_reads_and_that_ends_df():
+    """_rule_reads_t asks t_or_score_ends at the planned eval: many disagreements spread like independent questions
+    read t's end facing 0; a handful bunched in clusters (phi 4) at an effect far from 0 in t's SEs read the score
+    rule's. The plan's draws are the design's df where it reads t and binary_pair_df's (the score rule's) elsewhere."""
+    assert _rule_reads_t(3000, 0.05, np.array([0.45, 0.9]), 149.0, 0.4, 1.1, 0.95).all()
+    assert not _rule_reads_t(600, 0.015, np.array([0.04, 0.08]), 29.0, 0.02, 4.0, 0.95).any()
+    mixed = _rule_reads_t(600, 0.015, np.array([0.03, 0.06]), 29.0, 0.02, 1.0, 0.95)
+    assert mixed.tolist() == [True, False]  # closer to 0 in SEs (a larger omega2): t's end
+
+    gen = np.random.default_rng(9)
+    a, b = binary_scores(SIZES, 0.72, 0.64, 0.2, 0.5, 0.75, gen)
+    labels = np.repeat(np.arange(len(SIZES)), SIZES)
+    table = question_scores(load(pd.DataFrame({"question": np.arange(labels.size).astype(str), "cluster": labels,
+                                               "A": a[0], "B": b[0]})))
+    _, rate = _test_df(labels, labels.size)
+    nodes = np.array([0.2, 0.4])
+    test_df = _binary_pair_test_df(a[0], b[0], labels, nodes, rate, analyze(table))
+    n = 2000.0
+    drawn_t, spread_t = test_df(n, 0.08, 0.05)  # mid-range: t's end
+    assert (drawn_t == rate * n - 1.0).all() and (spread_t <= rate * n - 1.0 + 1e-9).all()
+    drawn_s, spread_s = test_df(n, 0.9, 0.05)  # an effect far out on the skewed side: the score rule's end
+    assert drawn_s.mean() < rate * n - 1.0 and (spread_s == spread_t).all()

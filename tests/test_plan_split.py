@@ -76,7 +76,7 @@ def test_the_designs_cover_every_test_and_the_resampled_case():
         tests.setdefault(plan.test, []).append(name)
         if name in ("resampled", "multilingual"):
             assert plan.resampled and plan.k_needed is not None or name == "multilingual"
-    assert set(tests) == {"paired t", "cr2 t", "tango-mover"}, tests
+    assert set(tests) == {"paired t", "cr2 t", "t-score"}, tests
     assert any(p < 0.8 for p in (plan_from_pilot(pair_pilot(d, t, a, t.models[1], t.models[0]), delta=0.05).power_aimed
                                  for d, t, a in DESIGNS.values()))  # a calibrated aim below the target is covered
 
@@ -163,5 +163,5 @@ def test_a_new_effect_on_the_page_reuses_the_files_part(monkeypatch, tmp_path):
         mde = [m.value for m in at.metric if m.label.startswith("Minimum detectable")][0]
         assert shown == f"{math.ceil(want.n_needed):,}" and mde == f"{100 * want.mde:.1f} pts", (shown, mde)
         needed[delta] = shown
-        assert want.test == "tango-mover" and want.n_clusters == 30  # the clustered plan, its calibration kept
+        assert want.test == "t-score" and want.n_clusters == 30  # the clustered plan, its calibration kept
     assert needed[7.0] != needed[12.5]
