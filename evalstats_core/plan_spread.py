@@ -260,17 +260,25 @@ def binary_pair_df(pilot_sizes: Any, n: float, var_within: float, var_cluster: A
 
 
 def mean_power(n: float, delta: float, omegas: np.ndarray, weights: np.ndarray, *, noise: float = 0.0,
-               alpha: float = 0.05, df: float, test_df: tuple[np.ndarray, np.ndarray] | None = None) -> float:
+               alpha: float = 0.05, df: float, test_df: tuple[np.ndarray, np.ndarray] | None = None,
+               bound: float | None = None) -> float:
     """``sum_i w_i Power(n, omega_i + noise)``, each the t approximation the plans invert (``sample_size_t``).
 
     ``Power(n, V) = F_df(delta sqrt(n / V) - t_{alpha/2, df})``; a node with ``V = 0`` has power 1. With
     ``test_df`` (:func:`binary_pair_df`: draws ``(nodes, draws)`` of the test's df and the statistic's df
     ``(nodes,)``) each node's power is the mean over its draws of ``F_spread(delta sqrt(n / V) - t_{alpha/2, nu})``.
+    With ``bound`` (the smallest mean difference the test rejects at, in score units: a test whose boundary does not
+    scale with the file's SE, e.g. the unclustered 0/1 rule, :func:`~evalstats_core.planning.pair_rule_bound`)
+    ``Power(n, V) = F_df((delta - bound) sqrt(n / V))``.
     """
 
     v = np.asarray(omegas, dtype=np.float64) + noise
     with np.errstate(divide="ignore"):
         shift = delta * np.sqrt(n / v)
+    if bound is not None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            shifted = np.where(v > 0.0, (delta - bound) * np.sqrt(n / v), np.where(delta > bound, np.inf, -np.inf))
+        return float(np.asarray(weights) @ stdtr(df, shifted))
     if test_df is None:
         return float(np.asarray(weights) @ stdtr(df, shift - stdtrit(df, 1.0 - alpha / 2.0)))
     drawn, spread = test_df
@@ -280,25 +288,28 @@ def mean_power(n: float, delta: float, omegas: np.ndarray, weights: np.ndarray, 
 
 def sample_size_mean_power(delta: float, omegas: np.ndarray, weights: np.ndarray, *, noise: float = 0.0,
                            alpha: float = 0.05, power: float = 0.8, df_per_question: float = 1.0,
-                           test_df: Callable[[float], tuple[np.ndarray, np.ndarray]] | None = None) -> float:
+                           test_df: Callable[[float], tuple[np.ndarray, np.ndarray]] | None = None,
+                           bound: Callable[[float], float] | None = None) -> float:
     """Questions whose power averaged over ``omegas`` is ``power``, the test on ``max(1, rate n - 1)`` df.
 
     With one node it is :func:`~evalstats_core.power_t.sample_size_t` at that omega2. The average power
     rises with ``n``; the root lies between the plans for the smallest and the largest node. ``test_df(n)``,
     when given, returns the df the test will use at ``n`` questions (:func:`binary_pair_df`): fewer than the
-    design's, so the plan is longer.
+    design's, so the plan is longer. ``bound(n)``, when given, returns the smallest mean difference the test rejects at
+    with ``n`` questions (:func:`mean_power`'s ``bound``).
     """
 
 
     om = np.asarray(omegas, dtype=np.float64)
     kw = {"alpha": alpha, "power": power, "df_per_question": df_per_question}
-    if om.size == 1 and test_df is None:
+    if om.size == 1 and test_df is None and bound is None:
         return sample_size_t(delta, omega2=float(om[0]) + noise, **kw)
     hi = sample_size_t(delta, omega2=float(om.max()) + noise, **kw)
 
     def short(n: float) -> float:
         return mean_power(n, delta, om, weights, noise=noise, alpha=alpha, df=max(1.0, df_per_question * n - 1.0),
-                          test_df=None if test_df is None else test_df(n)) - power
+                          test_df=None if test_df is None else test_df(n),
+                          bound=None if bound is None else bound(n)) - power
 
     least = float(om.min()) + noise
     lo = sample_size_t(delta, omega2=least, **kw) if least > 0.0 else 1e-9 * hi

@@ -36,7 +36,7 @@ from .data import Dataset, QuestionTable
 from .decomposition import _codes
 from .errors import EvalStatsError
 from .intervals import se_range
-from .pair_proportions import discordance_spread, t_or_score_ends
+from .pair_proportions import continuity_correction, discordance_spread, paired_proportion_p, t_or_score_ends
 from .pilot import pilot_estimates
 from .plan_spread import (
     _anova_parts,
@@ -322,6 +322,7 @@ class PairPilot:
     rate: float
     test_df: Any  # n -> draws of the df (clustered 0/1 pairs), or None
     calibration: Any  # :func:`~evalstats_core.plan_spread.calibration_pilots`, or None (the aim is ``power``)
+    discordant: float | None = None  # unclustered 0/1 pairs under the rule: the share of disagreements, else None
 
 
 def pair_pilot(dataset: Dataset | None, table: QuestionTable, analysis: Analysis, model: str,
@@ -374,9 +375,13 @@ def pair_pilot(dataset: Dataset | None, table: QuestionTable, analysis: Analysis
         calibration = calibration_pilots(sizes, msw, var_c)
     for arr in (nodes, weights):  # kept in a cache and read by every plan made from it: never written to
         arr.setflags(write=False)
+    discordant = None  # the rule without clusters (Tango's score test with the continuity correction): its bound
+    if clusters is None and a.ndim == 1 and b.ndim == 1 and analysis.method == "cr2" and analysis.interval != "normal" \
+            and np.isin(a, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all():
+        discordant = float(np.mean(a != b))
     return PairPilot(model=model, baseline=baseline, n=int(rows.size), est=est, omega2=omega2, ahead=ahead,
                      nodes=nodes, weights=weights, notes=tuple(notes), clustered=clusters is not None, df_now=df_now,
-                     rate=rate, test_df=test_df, calibration=calibration)
+                     rate=rate, test_df=test_df, calibration=calibration, discordant=discordant)
 
 
 def plan_from_pilot(pilot: PairPilot, *, delta: float, alpha: float = 0.05, power: float = 0.8) -> PairPlan:
@@ -393,8 +398,9 @@ def plan_from_pilot(pilot: PairPilot, *, delta: float, alpha: float = 0.05, powe
     noise = est.sigma2_a / est.k_a + est.sigma2_b / est.k_b
     aim = calibrated_from(pilot.calibration, delta, alpha=alpha, power=power, df_per_question=rate)
     test_df = None if pilot.test_df is None else (lambda n: pilot.test_df(n, delta, alpha))  # the rule at this effect
+    bound = None if pilot.discordant is None else (lambda n: pair_rule_bound(n, delta, pilot.discordant, alpha))
     needed = sample_size_mean_power(delta, nodes, weights, noise=noise, alpha=alpha, power=aim, df_per_question=rate,
-                                    test_df=test_df)
+                                    test_df=test_df, bound=bound)
     k_need = answers_mean_power(pilot.n, delta, nodes, weights, noise_sum=est.sigma2_a + est.sigma2_b,
                                 alpha=alpha, power=aim, df=df_now) if resampled else None
     return PairPlan(
@@ -405,7 +411,8 @@ def plan_from_pilot(pilot: PairPilot, *, delta: float, alpha: float = 0.05, powe
         note="; ".join(n for n in pilot.notes if n) or None, df=df_now, df_per_question=rate,
         omega2_ahead=pilot.ahead, omega2_nodes=tuple(nodes.tolist()), omega2_weights=tuple(weights.tolist()),
         power_aimed=aim,
-        test="paired t" if not pilot.clustered else "cr2 t" if pilot.test_df is None else "t-score",
+        test=("tango" if pilot.discordant is not None else "paired t") if not pilot.clustered
+        else "cr2 t" if pilot.test_df is None else "t-score",
     )
 
 
@@ -498,6 +505,33 @@ def _rule_reads_t(n: float, delta: float, omegas: np.ndarray, df: float, discord
     return out
 
 
+def pair_rule_bound(n: float, delta: float, discordant: float, alpha: float) -> float:
+    """The smallest mean difference the rule without clusters rejects 0 at, on an eval of ``n`` 0/1 questions the two
+    models disagree on a share ``discordant`` of (at least ``delta``: the effect needs that many).
+
+    The rule is Tango's score test with :func:`~evalstats_core.pair_proportions.continuity_correction`
+    (:func:`~evalstats_core.pair_proportions.binary_pair_interval` without clusters); its boundary is found by
+    bisection on the rule's own ``p`` (:func:`~evalstats_core.pair_proportions.paired_proportion_p`) over the net wins
+    ``x = b - c`` of ``m = n discordant`` disagreements: the t plan's boundary ``t_{alpha/2} sqrt(omega2 / n)`` moves
+    by the continuity correction (an answer, ``1 / n``) and by the score test's variance at 0 (``m / n^2``, where t's is
+    ``omega2 / n = (m / n - d^2) / n``). ``m / n`` (no net win reaches ``alpha``: no test on so few) when even
+    ``x = m`` is not rejected.
+    """
+    m = max(float(discordant), float(delta)) * float(n)
+
+    def rejects(x: float) -> bool:
+        b, c = 0.5 * (m + x), 0.5 * (m - x)
+        return paired_proportion_p(b, c, correction=continuity_correction(b, c)) < alpha
+
+    if not (m > 0.0 and rejects(m)):
+        return m / n if m > 0.0 else math.inf
+    lo, hi = 0.0, m
+    for _ in range(60):  # 2^-60 of m: below what a power can tell
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if rejects(mid) else (mid, hi)
+    return hi / n
+
+
 def _binary_pair_note() -> str:
     """What the plan of a clustered 0/1 pair allows for: the default test's df."""
     return ("the plan is for the rule the analysis reads on clustered 0/1 scores: CR2 t where the disagreements' "
@@ -550,7 +584,10 @@ def describe(plan: PairPlan, *, percent: bool = True) -> dict[str, Any]:
                    "MOVER, on fewer degrees of freedom (the clusters its variance rests on): the questions needed "
                    "below are planned for the end that rule will read at that effect, CR2 t's or the score rule's, "
                    "and where it reads the score rule's the difference it detects is larger than this"
-                   if plan.test == "t-score" else "")
+                   if plan.test == "t-score" else
+                   ". The analysis tests these 0/1 scores with Tango's score test and a continuity correction instead "
+                   "(McNemar's, corrected): the questions needed below are planned for that test, and the difference it "
+                   "detects with this file's questions is a little larger than this" if plan.test == "tango" else "")
                 + f". The observed difference is {unit(abs(plan.observed_diff))}."),
         "n": (f"To detect {unit(plan.delta)} you need about {q:,} questions like these"
               + (f" ({math.ceil(q / (plan.n / plan.n_clusters)):,} clusters of this size)" if plan.n_clusters else "")
@@ -583,6 +620,6 @@ def _aim_words(plan: PairPlan) -> str:
 
 def _mde_test(plan: PairPlan) -> str:
     """The test the MDE of ``plan`` is for, in words: a t-test on ``plan.df`` degrees of freedom (Eq. 10)."""
-    if plan.test == "paired t":
+    if plan.test in ("paired t", "tango"):
         return f"in a paired t-test on {plan.df:.0f} degrees of freedom"
     return f"in a CR2 t-test on the clusters' {plan.df:.1f} degrees of freedom (Satterthwaite)"
