@@ -36,9 +36,9 @@ def _calculator(accuracy: float, n: int):
 def _lab(n: int, theta: float | None, seed: int):
     lab = lesson.small_n_lab(n, theta, reps=20_000, rng=seed)
     by_n = lesson.coverage_by_n((3, 10, 30, 100, 300, 1000), theta, reps=20_000, rng=seed)
-    possible = compile_spec(charts.possible_intervals_chart(lesson.possible_intervals(n))) if n <= 30 else None
+    possible = charts.possible_intervals_spec(lesson.possible_intervals(n)) if n <= 30 else None
     arrivals = lesson.lab_intervals(n, theta, count=100, rng=seed)
-    return (lab, by_n, compile_spec(charts.coverage_chart(lab.frame, confidence=lab.confidence)),
+    return (lab, by_n, charts.coverage_spec(lab.frame, confidence=lab.confidence),
             compile_spec(charts.coverage_curve_chart(by_n, confidence=lab.confidence, n=n)), possible,
             arrivals, charts.arrivals_spec(arrivals), lesson.lab_sentences(lab))
 

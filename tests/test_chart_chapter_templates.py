@@ -147,3 +147,17 @@ def test_arrivals_spec_is_the_compiled_chart():
         arrivals = small_n.lab_intervals(n, theta, count=100, rng=seed)
         assert same(om.arrivals_spec(arrivals), compile_spec(om.arrivals_chart(arrivals))), (n, theta, seed)
     assert len(_template._TEMPLATES) == 1
+
+
+def test_lab_coverage_and_possible_intervals_specs_are_the_compiled_charts():
+    """Chapter 2b's lab: the coverage of each method (its axis's start a value) for new N, truths and seeds, and
+    every interval each method can give at each N of the lab up to 30 (one template per N)."""
+    for n, theta, seed in ((10, None, 1), (3, 0.99, 1), (1000, 0.5, 3), (30, None, 7)):
+        lab = small_n.small_n_lab(n, theta, reps=2_000, rng=seed)
+        got = om.coverage_spec(lab.frame, confidence=lab.confidence)
+        assert same(got, compile_spec(om.coverage_chart(lab.frame, confidence=lab.confidence))), (n, theta, seed)
+    assert len(_template._TEMPLATES) == 1
+    for n in (3, 5, 10, 20, 30, 10):
+        frame = small_n.possible_intervals(n)
+        assert same(om.possible_intervals_spec(frame), compile_spec(om.possible_intervals_chart(frame))), n
+    assert len(_template._TEMPLATES) == 1 + 5

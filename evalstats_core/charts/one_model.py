@@ -20,13 +20,13 @@ __all__ = [
     "atlas_chart",
     "binary_chart",
     "calculator_chart", "calculator_spec",
-    "coverage_chart",
+    "coverage_chart", "coverage_spec",
     "coverage_curve_chart",
     "halfwidth_chart",
     "halfwidth_drag_chart", "halfwidth_drag_spec",
     "method_color",
     "one_task_chart",
-    "possible_intervals_chart",
+    "possible_intervals_chart", "possible_intervals_spec",
     "rerun_chart", "rerun_tasks_chart",
     "sampling_drag_chart", "sampling_drag_spec",
 ]
@@ -167,12 +167,24 @@ def halfwidth_chart(curve: pd.DataFrame, *, n: int) -> alt.LayerChart:
 def coverage_chart(frame: pd.DataFrame, *, confidence: float = 0.95) -> alt.LayerChart:
     """Actual coverage of each method as a dot, a +/-2 Monte Carlo SE whisker, and the nominal level.
 
-    ``frame`` has ``label, coverage, mc_se`` (``SmallNLab.frame``).
+    ``frame`` has ``label, coverage, mc_se`` (``SmallNLab.frame``). (:func:`coverage_spec` is the same chart
+    compiled, from a template.)
     """
+    data, start = _coverage_data(frame, confidence)
+    return _coverage_layout(data, confidence, start=start)
+
+
+def _coverage_data(frame: pd.DataFrame, confidence: float) -> tuple[pd.DataFrame, float]:
+    """The methods with their whiskers' ends, and where the x axis starts."""
     data = frame.assign(low=frame["coverage"] - 2 * frame["mc_se"], high=frame["coverage"] + 2 * frame["mc_se"])
     lowest = min(float(data["low"].min()) - 0.05, confidence - 0.1)
+    return data, max(0.0, lowest)
+
+
+def _coverage_layout(data: pd.DataFrame, confidence: float, *, start: Any) -> alt.LayerChart:
+    """:func:`coverage_chart` drawn from :func:`_coverage_data`; reads nothing of ``data``."""
     y = alt.Y("label:N", sort=list(METHOD_COLORS), title=None)
-    x_scale = alt.Scale(domain=[max(0.0, lowest), 1.0])
+    x_scale = alt.Scale(domain=[start, 1.0])
     bars = alt.Chart(data).mark_point(filled=True, size=160, opacity=1).encode(
         x=alt.X("coverage:Q", title="Actual coverage (share containing the truth)",
                 scale=x_scale, axis=alt.Axis(format=".0%", tickMinStep=0.01)),
@@ -186,6 +198,15 @@ def coverage_chart(frame: pd.DataFrame, *, confidence: float = 0.95) -> alt.Laye
         color="#777777", strokeDash=[5, 4], strokeWidth=2).encode(
         x=alt.X("nominal:Q", scale=x_scale), tooltip=[alt.Tooltip("nominal:Q", format=".0%", title="Nominal")])
     return alt.layer(nominal, whiskers, bars).properties(height=alt.Step(34))
+
+
+def coverage_spec(frame: pd.DataFrame, *, confidence: float = 0.95) -> dict:
+    """``compile_spec(coverage_chart(frame, confidence=confidence))`` from a template compiled once per level
+    (:mod:`._template`): a new N, truth or seed costs filling in the rows and the axis's start."""
+    data, start = _coverage_data(frame, confidence)
+    key = ("small_n_coverage", tuple(data.columns), confidence)
+    return filled(key, lambda v: _coverage_layout(data, confidence, **v), {}, {"coverage": data},
+                  values={"start": start})
 
 
 def coverage_curve_chart(by_n: pd.DataFrame, *, confidence: float = 0.95, n: int | None = None) -> alt.LayerChart:
@@ -217,9 +238,18 @@ def possible_intervals_chart(frame: pd.DataFrame) -> alt.FacetChart:
 
     ``frame`` has ``k, accuracy, label, ci_low, ci_high`` (``lessons.one_model.possible_intervals``).
     Intervals reaching outside [0, 1] show past the grey edges; zero-width ones are a lone dot.
+    (:func:`possible_intervals_spec` is the same chart compiled, from a template.)
     """
-    lo = min(float(frame["ci_low"].min()), 0.0) - 0.02
-    hi = max(float(frame["ci_high"].max()), 1.0) + 0.02
+    return _possible_layout(frame, int(frame["k"].nunique()), **_possible_ends(frame))
+
+
+def _possible_ends(frame: pd.DataFrame) -> dict:
+    return {"lo": min(float(frame["ci_low"].min()), 0.0) - 0.02, "hi": max(float(frame["ci_high"].max()), 1.0) + 0.02}
+
+
+def _possible_layout(frame: pd.DataFrame, rows: int, *, lo: Any, hi: Any) -> alt.FacetChart:
+    """:func:`possible_intervals_chart` with its number of k and its x axis's ends given; reads nothing of
+    ``frame``."""
     x = alt.X("ci_low:Q", title="95% interval", scale=alt.Scale(domain=[lo, hi], nice=False),
               axis=alt.Axis(format=".0%", values=[0, 0.5, 1]))
     # k is a count: at many k Vega may leave out every other number (the app keeps category labels otherwise)
@@ -234,11 +264,19 @@ def possible_intervals_chart(frame: pd.DataFrame) -> alt.FacetChart:
         edge="0").transform_filter("datum.k == 0")
     edge1 = alt.Chart().mark_rule(color="#888888", strokeDash=[3, 3]).encode(x="edge:Q").transform_calculate(
         edge="1").transform_filter("datum.k == 0")
-    rows = int(frame["k"].nunique())
     # two panels a row: a 2 x 2 grid, not a banner of four (slides are 16:9)
     return alt.layer(edges, edge1, bars, dots, data=frame).properties(
         width=260, height=max(90, min(12 * rows, 300))).facet(
         facet=alt.Facet("label:N", title=None, sort=list(METHOD_COLORS)), columns=2)
+
+
+def possible_intervals_spec(frame: pd.DataFrame) -> dict:
+    """``compile_spec(possible_intervals_chart(frame))`` from a template compiled once per number of k
+    (:mod:`._template`)."""
+    rows = int(frame["k"].nunique())
+    key = ("possible_intervals", tuple(frame.columns), rows)
+    return filled(key, lambda v: _possible_layout(frame, rows, **v), {}, {"possible": frame},
+                  values=_possible_ends(frame))
 
 
 def halfwidth_drag_chart(grid: pd.DataFrame, *, n: int) -> alt.LayerChart:
