@@ -26,8 +26,6 @@ def fresh_templates():
     _template._TEMPLATES.clear()
     yield
     _template._TEMPLATES.clear()
-    _template._ROWS.clear()
-    _template._rows_held[0] = 0
 
 
 def same(got: dict, want: dict) -> bool:
@@ -102,26 +100,6 @@ def test_judge_coverage_lab_spec_is_the_compiled_chart():
         frame = judge.coverage_lab(sens, spec, labels, selected=selected)
         got = jc.coverage_lab_spec(frame, title=title)
         assert same(got, compile_spec(jc.coverage_lab(frame, title=title))), (sens, spec, labels, selected, title)
-
-
-def test_rows_drawn_again_are_the_rows_of_the_frame_drawn():
-    """The rows memo (_template._rows) gives a frame's own rows: a frame equal to one drawn before gets the same
-    rows, one changed in a single value (even the same object, changed in place) its new rows; a caller changing
-    its list leaves the next fill alone; the memo stays within its bounds."""
-    grid = clustering.deff_grid()
-    first = cc.deff_drag_spec(grid, m=10, icc=0.3)["datasets"]["grid"]
-    assert cc.deff_drag_spec(grid.copy(), m=12, icc=0.4)["datasets"]["grid"] == first
-    first.append({"m": -1})  # the caller's own list
-    assert cc.deff_drag_spec(grid, m=10, icc=0.3)["datasets"]["grid"][-1] != {"m": -1}
-    grid.loc[5, "deff"] = 99.0  # in place: the same object, other rows
-    got = cc.deff_drag_spec(grid, m=10, icc=0.3)
-    assert got["datasets"]["grid"][5]["deff"] == 99.0
-    assert same(got, compile_spec(cc.deff_drag_chart(grid, m=10, icc=0.3)))
-    for seed in range(_template._ROWS_MAX_ENTRIES + 5):
-        sim = clustering.simulate_eval(5, 2, 0.1, seed=seed)
-        cc.intervals_spec(sim.intervals, truth=sim.truth)
-    assert len(_template._ROWS) <= _template._ROWS_MAX_ENTRIES
-    assert _template._rows_held[0] == sum(len(r) for r in _template._ROWS.values()) <= _template._ROWS_MAX_ROWS
 
 
 @pytest.mark.parametrize("accuracy,n", ((0.0, 5), (0.005, 41), (0.8, 50), (0.5, None), (1.0, 2000)))

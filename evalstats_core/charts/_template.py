@@ -19,8 +19,6 @@ number inside an expression or decided by the data's shape belongs in the key.
 
 from __future__ import annotations
 
-import hashlib
-import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -36,35 +34,6 @@ __all__ = ["filled"]
 _TEMPLATES: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 _MAX = 64
-
-
-#: A frame's rows as Altair writes them into a spec, by a digest of the frame's pickle: a frame drawn again (chapter
-#: 3's design-effect grid, the same every setting; a setting another session drew) costs the digest (0.2 ms for
-#: 3,640 rows), not Altair's conversion (7 ms). Bounded in entries and rows; the row dicts are shared with the
-#: specs that hold them (no caller changes a spec's rows).
-_ROWS: OrderedDict[bytes, list] = OrderedDict()
-_ROWS_MAX_ENTRIES, _ROWS_MAX_ROWS = 128, 100_000
-_rows_held = [0]
-
-
-def _rows(frame: pd.DataFrame) -> list:
-    """``to_values(frame)["values"]`` (a new list), from :data:`_ROWS` when an equal frame was converted before."""
-    # the digest of the frame's pickle (dumped only, never loaded): equal bytes are equal frames, so a digest
-    # never stands for other rows
-    digest = hashlib.blake2b(pickle.dumps(frame, protocol=5), digest_size=20).digest()
-    with _LOCK:
-        rows = _ROWS.get(digest)
-        if rows is not None:
-            _ROWS.move_to_end(digest)
-            return list(rows)
-    rows = to_values(frame)["values"]
-    with _LOCK:
-        if digest not in _ROWS:
-            _ROWS[digest] = rows
-            _rows_held[0] += len(rows)
-        while _ROWS and (len(_ROWS) > _ROWS_MAX_ENTRIES or _rows_held[0] > _ROWS_MAX_ROWS):
-            _rows_held[0] -= len(_ROWS.popitem(last=False)[1])
-    return list(rows)
 
 
 def _token(name: str) -> str:
@@ -165,7 +134,7 @@ def filled(key: tuple, layout: Callable[[dict], Any], strings: Mapping[str, str 
     datasets = dict(spec.get("datasets", {}))
     for name, frame in frames.items():
         if name in datasets:
-            datasets[name] = _rows(frame)
+            datasets[name] = to_values(frame)["values"]
     out["datasets"] = datasets
     if height is not None:
         out["height"] = height
