@@ -26,8 +26,6 @@ import numpy as np
 from ._clusters import check_n_clusters, cluster_codes, cr1_se, scores_1d, sign_flip_p
 from ._results import Interval
 from ._validate import as_scores, check_confidence, check_finite, check_positive_int
-from ._wild_draws import _bootstrap, _exceed
-from ._wild_interval import _interval
 from .errors import EvalStatsError, EvalStatsWarning
 
 __all__ = ["WEIGHTS", "WildBootstrap", "wild_cluster_bootstrap", "wild_compare"]
@@ -358,3 +356,228 @@ def _cluster_sums(resid: np.ndarray, clusters: Any, n: int) -> tuple[np.ndarray,
         sums, sizes = sums[used], counts[used].astype(np.float64)
     order = np.lexsort((sums, sizes))
     return sums[order], sizes[order]
+
+
+# ----------------------------------------------------------------------------------------------------
+# The draws of the wild cluster bootstrap: the weight vectors, drawn
+# or enumerated, each reduced to the five coefficients that give its bootstrap t at any null, and the count of
+# draws whose ``|t*|`` exceeds the observed ``|t|``.
+#
+# The algebra is in the Notes of :func:`wild_cluster_bootstrap`: for a draw,
+# ``d* = a + b d`` and ``sum_g S*_g^2 = p2 + 2 pq d + q2 d^2`` with ``d = estimate - null``.
+# (_wild_draws.py until issue 38 merged it back: one concern, the wild cluster bootstrap)
+# ----------------------------------------------------------------------------------------------------
+
+_TABLES = {
+    "rademacher": np.array([-1.0, 1.0]),  # +-1, probability 1/2 each
+    "webb": np.array([-math.sqrt(1.5), -1.0, -math.sqrt(0.5), math.sqrt(0.5), 1.0, math.sqrt(1.5)]),  # 1/6 each
+}
+_CHUNK_CELLS = 1 << 16  # weights are drawn ~64k (draw, cluster) cells at a time (cache-sized),
+_CHUNK_ROWS = 16  # and at least 16 draws
+_TIE = 1e-9  # |t*| must exceed |t| by more than _TIE * (1 + |t|) to count: exact ties never count
+_GRID_BLOCK = 8  # grid points evaluated together, each block on the draws that can still count
+
+
+@dataclass(frozen=True, slots=True)
+class _Draws:
+    """Per-draw coefficients of the non-constant weight vectors (each shape (m,)); see the Notes of
+    :func:`wild_cluster_bootstrap`.
+
+    For a draw, ``d* = a + b d`` and ``sum_g S*_g^2 = p2 + 2 pq d + q2 d^2``; ``k = G/(G-1)/n^2``
+    turns that sum into ``se*^2``. Constant weight vectors (exact ties) are left out but counted in
+    ``total``.
+    """
+
+    a: np.ndarray
+    b: np.ndarray
+    p2: np.ndarray
+    pq: np.ndarray
+    q2: np.ndarray
+    k: float
+    total: int
+    enumerated: bool
+
+    def t_star(self, d: float) -> np.ndarray:
+        """Bootstrap t statistics of the non-constant draws at ``d = estimate - null`` (for tests)."""
+        var = np.maximum(self.k * (self.p2 + d * (2.0 * self.pq + d * self.q2)), 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):  # se* = 0: +-inf (nan if d* = 0 too)
+            return (self.a + self.b * d) / np.sqrt(var)
+
+
+def _bootstrap(
+    sums: np.ndarray, sizes: np.ndarray, n: int, kind: str, n_boot: int, rng: Any
+) -> _Draws:
+    """Draw (or enumerate) the weights in chunks and reduce each draw to its five coefficients."""
+    g = sums.size
+    table = _TABLES[kind]  # (base,) the weight values
+    base = table.size
+    enumerated = g <= 64 and base**g <= n_boot
+    total = base**g if enumerated else n_boot
+    gen = None if enumerated else np.random.default_rng(rng)
+    ns = sizes * sums  # (G,) n_g S_g
+    n2 = sizes * sizes  # (G,) n_g^2
+    cols_u = np.stack([sums, ns, n2, sums * sums], axis=1)  # (G, 4): multiplied by u
+    cols_u2 = np.stack([sums * sums, ns, n2], axis=1)  # (G, 3): multiplied by u^2
+    consts = (float(sums.sum()), float(sums @ sums), float(sizes @ sums), float(n2.sum()))
+    rows = max(_CHUNK_ROWS, _CHUNK_CELLS // g)
+    parts = []
+    for start in range(0, total, rows):  # loop over chunks of draws, never over clusters
+        r = min(rows, total - start)
+        codes = _enumerate(start, r, g, base) if enumerated else _draw(gen, r, g, base)  # (r, G)
+        codes = codes[codes.min(axis=1) != codes.max(axis=1)]  # constant vectors: t* = +-t, a tie
+        parts.append(_coefficients(table.take(codes), sizes, n, cols_u, cols_u2, consts))
+    a, b, p2, pq, q2 = (np.concatenate(c) for c in zip(*parts, strict=True))
+    return _Draws(a, b, p2, pq, q2, g / (g - 1) / (n * n), total, enumerated)
+
+
+def _enumerate(start: int, r: int, g: int, base: int) -> np.ndarray:
+    """Rows ``start .. start + r - 1`` of every weight vector: the base-``base`` digits of the row index."""
+    idx = np.arange(start, start + r, dtype=np.int64)[:, None]  # (r, 1)
+    powers = base ** np.arange(g, dtype=np.int64)  # (G,)
+    return (idx // powers % base).astype(np.uint8)  # (r, G) digit of each cluster
+
+
+def _draw(gen: np.random.Generator, r: int, g: int, base: int) -> np.ndarray:
+    """``r`` random weight vectors as codes ``0 .. base-1``, shape (r, G)."""
+    if base == 2:  # one random bit per Rademacher weight
+        packed = gen.integers(0, 256, size=(r, (g + 7) // 8), dtype=np.uint8)
+        return np.unpackbits(packed, axis=1, count=g)
+    return gen.integers(0, base, size=(r, g), dtype=np.uint8)
+
+
+def _coefficients(
+    v: np.ndarray, sizes: np.ndarray, n: int, cols_u: np.ndarray, cols_u2: np.ndarray, consts: tuple
+) -> tuple[np.ndarray, ...]:
+    """``a, b, p2, pq, q2`` of each weight vector (rows of ``v``, shape (r, G)).
+
+    With ``u_g = v_g - b`` (the weights minus their size-weighted mean ``b``): ``a = sum_g v_g S_g /
+    n``, ``S*_g(d) = P_g + d Q_g`` with ``P_g = b S_g + u_g S_g - n_g a`` and ``Q_g = n_g u_g``, so
+    ``p2 = |P|^2``, ``pq = P.Q``, ``q2 = |Q|^2``. Expanding in ``u`` rather than ``v`` keeps the
+    products free of cancellation for weight vectors that are nearly constant (the near-ties).
+    """
+    sum_s, ss, sn, nn = consts
+    b = (v @ sizes) / n  # (r,) size-weighted mean weight: d* = a + b d
+    u = v - b[:, None]  # (r, G)
+    m_u = u @ cols_u  # (r, 4): sum u S, sum u n S, sum u n^2, sum u S^2
+    m_u2 = (u * u) @ cols_u2  # (r, 3): sum u^2 S^2, sum u^2 n S, sum u^2 n^2
+    a = (m_u[:, 0] + b * sum_s) / n  # sum_g v_g S_g / n  (sum_g S_g is 0 up to rounding)
+    w2 = m_u2[:, 0] - 2.0 * a * m_u[:, 1] + a * a * nn  # |u S - a n|^2
+    p2 = w2 + 2.0 * b * (m_u[:, 3] - a * sn) + b * b * ss  # |b S + (u S - a n)|^2
+    pq = m_u2[:, 1] + b * m_u[:, 1] - a * m_u[:, 2]
+    return a, b, p2, pq, m_u2[:, 2]
+
+
+def _exceed(draws: _Draws, se: float, d: np.ndarray, reach: np.ndarray | None = None) -> np.ndarray:
+    """How many draws have ``|t*| > |t|`` (beyond the tie margin) at each ``d`` (shape (m,) -> (m,)).
+
+    With ``reach`` (each draw's bound from :func:`_reach`, the draws sorted by
+    it, largest first) only the draws that can still count at the smallest ``|d|`` of a block are evaluated.
+    """
+    out = np.empty(d.size, dtype=np.int64)
+    for start in range(0, d.size, _GRID_BLOCK):
+        x = d[start : start + _GRID_BLOCK, None]  # (m', 1)
+        live = draws.a.size if reach is None else int(np.searchsorted(-reach, -np.abs(x).min()))
+        a, b, p2, pq, q2 = (c[:live] for c in (draws.a, draws.b, draws.p2, draws.pq, draws.q2))
+        num = a + b * x  # (m', M) d*
+        var = draws.k * (p2 + x * (2.0 * pq + x * q2))  # (m', M) se*^2
+        np.maximum(var, 0.0, out=var)  # rounding near se* = 0 (then t* is infinite)
+        bound = (1.0 + _TIE) * np.abs(x) / se + _TIE  # |t| plus the tie margin, (m', 1)
+        out[start : start + _GRID_BLOCK] = np.count_nonzero(num * num > var * (bound * bound), axis=1)
+    return out
+
+def _take(draws: _Draws, idx: np.ndarray) -> _Draws:
+    """The draws at indices (or boolean mask) ``idx``, same ``k`` and ``total``."""
+    a, b, p2, pq, q2 = (x[idx] for x in (draws.a, draws.b, draws.p2, draws.pq, draws.q2))
+    return _Draws(a, b, p2, pq, q2, draws.k, draws.total, draws.enumerated)
+
+
+# ----------------------------------------------------------------------------------------------------
+# The interval of the wild cluster bootstrap: the hull of the nulls
+# the test does not reject, found by test inversion on one set of draws.
+#
+# Each draw stops counting beyond a known ``|d|`` (:func:`_reach`); past the point where too few draws can
+# still count every null is rejected, so a grid of ``|t|`` from the estimate to there and a bisection
+# between its outermost accepted point and the next locate each end (the Notes of
+# :func:`wild_cluster_bootstrap` give the derivation).
+# (_wild_interval.py until issue 38 merged it back)
+# ----------------------------------------------------------------------------------------------------
+
+_GRID_LINEAR = 8.0  # interval search: |t| grid steps of _GRID_STEP up to 8 standard errors,
+_GRID_STEP = 0.05  # then geometric steps of _GRID_RATIO out to where no draw can still count
+_GRID_RATIO = 1.05
+_BISECT_TOL = 1e-12  # interval ends are located to 1e-12 standard errors (relative beyond 1 SE)
+
+
+def _interval(draws: _Draws, se: float, alpha: float) -> tuple[float, float]:
+    """Distances from the estimate to the lower and upper ends of the accepted nulls (hull)."""
+    need = math.floor(alpha * draws.total) + 1  # fewest exceedances with count / total > alpha
+    while need > 1 and (need - 1) / draws.total > alpha:
+        need -= 1
+    while need / draws.total <= alpha:
+        need += 1
+    if need > draws.a.size:  # even the most favourable null is rejected
+        return math.nan, math.nan
+    reach = _reach(draws, se)  # (m,) beyond |d| = reach a draw never counts
+    order = np.argsort(-reach, kind="stable")
+    draws, reach = _take(draws, order), reach[order]  # largest reach first
+    t_max = float(reach[need - 1]) / se  # beyond it fewer than `need` draws can count: rejected
+    grid = _grid(t_max)  # (K,) |t| from 0 to t_max
+    counts = _exceed(draws, se, np.concatenate([grid, -grid]) * se, reach).reshape(2, -1)
+    ends = []
+    for side, sign in zip(counts, (1.0, -1.0), strict=True):
+        accepted = np.flatnonzero(side >= need)
+        if accepted.size == 0:
+            return math.nan, math.nan
+        j = accepted[-1]
+        if j + 1 == grid.size:  # only if t_max were infinite: no bound, no end
+            ends.append(math.inf)
+            continue
+        ends.append(se * _bisect(draws, reach, se, sign, grid[j], grid[j + 1], need))
+    return ends[0], ends[1]  # d = estimate - null > 0 lies below the estimate
+
+
+def _reach(draws: _Draws, se: float) -> np.ndarray:
+    """For each draw, a ``|d|`` beyond which it cannot have ``|t*| > |t|``; the smaller of two bounds.
+
+    (1) ``t*^2 <= u' D^-1 u / k`` (Cauchy-Schwarz), so ``|d| >= se * sqrt(u' D^-1 u / k)`` is out;
+    used only where ``D`` is well conditioned. (2) ``|t*| > |t|`` means the quartic
+    ``se^2 (a + b d)^2 - k d^2 (p2 + 2 pq d + q2 d^2)`` is positive; its leading coefficient is
+    negative, so beyond Fujiwara's bound on its roots it is not. A 1e-6 margin covers rounding.
+    """
+    a, b, p2, pq, q2, k = draws.a, draws.b, draws.p2, draws.pq, draws.q2, draws.k
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        det = p2 * q2 - pq * pq
+        quad = (a * a * q2 - 2.0 * a * b * pq + b * b * p2) / det  # u' D^-1 u
+        rayleigh = np.where(det > 1e-8 * p2 * q2, se * np.sqrt(np.abs(quad) / k), np.inf)
+        c4 = k * q2  # |leading coefficient|; the others follow Fujiwara 1916
+        fujiwara = 2.0 * np.maximum.reduce([
+            np.abs(2.0 * k * pq / c4),
+            np.sqrt(np.abs(se * se * b * b - k * p2) / c4),
+            np.cbrt(np.abs(2.0 * se * se * a * b) / c4),
+            np.sqrt(np.sqrt(se * se * a * a / (2.0 * c4))),
+        ])
+    return (1.0 + 1e-6) * np.fmin(rayleigh, np.where(c4 > 0.0, fujiwara, np.inf))
+
+def _grid(t_max: float) -> np.ndarray:
+    """``|t|`` values to scan: 0 to 8 in steps of at most 0.05, then 5% steps to ``t_max`` (included)."""
+    top = min(t_max, _GRID_LINEAR)
+    linear = np.linspace(0.0, top, max(2, math.ceil(top / _GRID_STEP) + 1))
+    if t_max <= _GRID_LINEAR or not math.isfinite(t_max):
+        return linear
+    steps = math.ceil(math.log(t_max / _GRID_LINEAR) / math.log(_GRID_RATIO))
+    return np.concatenate([linear, np.geomspace(_GRID_LINEAR, t_max, steps + 1)[1:]])
+
+
+def _bisect(
+    draws: _Draws, reach: np.ndarray, se: float, sign: float, lo: float, hi: float, need: int
+) -> float:
+    """The boundary between accepted ``lo`` and rejected ``hi`` (in ``|t|`` units) to 1e-12 SE."""
+    while hi - lo > _BISECT_TOL * max(1.0, lo):
+        mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi:
+            break
+        if _exceed(draws, se, np.array([sign * se * mid]), reach)[0] >= need:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)

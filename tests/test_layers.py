@@ -220,7 +220,7 @@ def test_no_import_circle_in_the_whole_tree():
 FLOORS = {
     0: "errors _results _validate vocabulary flags escape _clusters intervals cluster_means betabinomial proportions "
        "pair_proportions _ksection two_clusters bounded_means bounded_unclustered _in_unit "
-       "_sums_groups _wild_draws _wild_interval wild multiple cluster_bootstrap _estimate "
+       "_sums_groups wild multiple cluster_bootstrap _estimate "
        "_power_inputs power_t clustering comparison judge_interval",  # types, kernels
     1: "data _read _sniff _bounded _records _encode "
        "_json_records importers importers.inspect_log importers.lm_eval importers.promptfoo "

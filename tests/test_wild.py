@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import evalstats_core
-from evalstats_core import _wild_draws, wild
+from evalstats_core import wild  # _wild_draws and _wild_interval merged into wild (issue 38)
 from evalstats_core._clusters import cr1_se
 from evalstats_core.errors import EvalStatsError
 from evalstats_core.wild import WildBootstrap, wild_cluster_bootstrap, wild_compare
@@ -51,11 +51,11 @@ def canonical_order(scores, labels):
 
 def weight_matrix(n_clusters, kind, n_boot, seed=None):
     """The (B, G) weights the fast code uses, in canonical cluster order (enumerated or seeded)."""
-    table = _wild_draws._TABLES[kind]
+    table = wild._TABLES[kind]
     if table.size**n_clusters <= n_boot:
-        return table[_wild_draws._enumerate(0, table.size**n_clusters, n_clusters, table.size)]
-    assert n_boot <= max(_wild_draws._CHUNK_ROWS, _wild_draws._CHUNK_CELLS // n_clusters)  # one chunk of draws
-    return table[_wild_draws._draw(np.random.default_rng(seed), n_boot, n_clusters, table.size)]
+        return table[wild._enumerate(0, table.size**n_clusters, n_clusters, table.size)]
+    assert n_boot <= max(wild._CHUNK_ROWS, wild._CHUNK_CELLS // n_clusters)  # one chunk of draws
+    return table[wild._draw(np.random.default_rng(seed), n_boot, n_clusters, table.size)]
 
 
 # ---------------------------------------------------------------- the oracle: wildboottest 0.3.2
@@ -128,7 +128,7 @@ def test_enumerated_rademacher_p_value_and_t_distribution_equal_wildboottest(n_c
 def fast_draws(scores, labels, kind, n_boot, rng=None):
     resid = np.asarray(scores, float) - np.mean(scores)
     sums, sizes = wild._cluster_sums(resid, labels, resid.size)
-    return _wild_draws._bootstrap(sums, sizes, resid.size, kind, n_boot, rng)
+    return wild._bootstrap(sums, sizes, resid.size, kind, n_boot, rng)
 
 
 @pytest.mark.parametrize("n_clusters", [2, 3, 5])
