@@ -33,7 +33,13 @@ from ._clusters import t_crit
 from ._results import Interval
 from ._validate import check_confidence, z_for
 from .betabinomial import betabinomial_profile_ci
-from .cluster_means import cluster_means_ci, few_clusters_worth, kish_n, logit_cluster_means_ci
+from .cluster_means import (
+    cluster_means_ci,
+    few_clusters_worth,
+    kish_n,
+    logit_cluster_means_ci,
+    two_cluster_ci,
+)
 from .intervals import proportion_ci
 from .pair_proportions import (  # noqa: F401  (re-exported: the paired part lives there)
     binary_pair_interval,
@@ -44,7 +50,6 @@ from .pair_proportions import (  # noqa: F401  (re-exported: the paired part liv
     paired_proportion_p,
     variance_clusters,
 )
-from .two_clusters import two_cluster_ci
 
 __all__ = [
     "FAILURES_FOR_T",
@@ -196,7 +201,7 @@ def binary_mean_interval(mean: float, se: float, n: int, df: float, sizes: np.nd
     cluster means' interval on the raw and, given
     ``successes``, the empirical-logit scale (:func:`~evalstats_core.cluster_means.cluster_means_ci`,
     :func:`~evalstats_core.cluster_means.logit_cluster_means_ci`; the two cluster means' closed form
-    :func:`~evalstats_core.two_clusters.two_cluster_ci` without them), and CR2's t clipped to [0, 1].
+    :func:`~evalstats_core.cluster_means.two_cluster_ci` without them), and CR2's t clipped to [0, 1].
 
     Notes
     -----

@@ -20,6 +20,7 @@ from evalstats_core.cluster_means import (
     cluster_means_q,
     few_clusters_worth,
     logit_cluster_means_ci,
+    two_cluster_ci,  # two_clusters merged into cluster_means (issue 38)
 )
 from evalstats_core.clustering import summarize
 from evalstats_core.edge_coverage import (
@@ -29,7 +30,6 @@ from evalstats_core.edge_coverage import (
     draw_cluster_means,
 )
 from evalstats_core.errors import EvalStatsWarning
-from evalstats_core.two_clusters import two_cluster_ci
 from evalstats_core.vocabulary import INTERVAL_LABELS
 
 

@@ -185,7 +185,9 @@ def test_two_unequal_clusters_keep_their_level():
 def test_two_cluster_interval_is_exact_for_two_normal_means():
     """two_cluster_ci covers 95% when the two cluster means are normal with equal variance (whatever the
     shares), and is CR2's t interval on 1 df with equal shares."""
-    from evalstats_core.two_clusters import two_cluster_ci
+    from evalstats_core.cluster_means import (
+        two_cluster_ci,  # two_clusters merged into cluster_means (issue 38)
+    )
 
     gen = np.random.default_rng(2091)
     for f1 in (0.5, 0.9, 0.99):

@@ -219,7 +219,7 @@ def test_no_import_circle_in_the_whole_tree():
 #: into it does count.
 FLOORS = {
     0: "errors _results _validate vocabulary flags escape _clusters intervals cluster_means betabinomial proportions "
-       "pair_proportions _ksection two_clusters bounded_means bounded_unclustered _in_unit "
+       "pair_proportions _ksection bounded_means bounded_unclustered _in_unit "
        "_sums_groups wild multiple cluster_bootstrap _estimate "
        "_power_inputs power_t clustering comparison judge_interval",  # types, kernels
     1: "data _read _sniff _bounded _records _encode "
