@@ -139,11 +139,11 @@ def _strata(keys: np.ndarray) -> np.ndarray:
     return np.unique(keys, return_inverse=True)[1]
 
 
-def _combine(f: np.ndarray, y: np.ndarray, lab: np.ndarray, strata: np.ndarray, level: float,
-             values: tuple[float, ...]) -> tuple[float, float, float, float, float] | None:
-    """``(estimate, se, df, low, high)`` of ``sum_s w_s mean_{L,s}(y)``; None when a stratum has no label.
-
-    ``values``: the 0/1 (or -1/0/1) values ``y`` takes, for the MOVER-Jeffreys arms; empty for graded labels."""
+def _post_stratified(y: np.ndarray, lab: np.ndarray, strata: np.ndarray
+                     ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, float] | None:
+    """``(strata count, labels per stratum, shares, labelled means, estimate)`` of the post-stratified mean
+    ``sum_s w_s mean_{L,s}(y)`` (Cochran 1977, Eq. 5.1), the one estimate of :func:`_combine` and
+    :func:`_clustered`; None when a stratum has no label."""
     k = int(strata.max()) + 1
     sizes = np.bincount(strata, minlength=k).astype(float)
     n = np.bincount(strata[lab], minlength=k).astype(float)
@@ -151,7 +151,18 @@ def _combine(f: np.ndarray, y: np.ndarray, lab: np.ndarray, strata: np.ndarray, 
         return None
     w = sizes / sizes.sum()
     means = np.bincount(strata[lab], weights=y[lab], minlength=k) / np.maximum(n, 1)
-    est = float(w @ means)  # post-stratified mean (Cochran 1977, Eq. 5.1)
+    return k, n, w, means, float(w @ means)
+
+
+def _combine(f: np.ndarray, y: np.ndarray, lab: np.ndarray, strata: np.ndarray, level: float,
+             values: tuple[float, ...]) -> tuple[float, float, float, float, float] | None:
+    """``(estimate, se, df, low, high)`` of ``sum_s w_s mean_{L,s}(y)``; None when a stratum has no label.
+
+    ``values``: the 0/1 (or -1/0/1) values ``y`` takes, for the MOVER-Jeffreys arms; empty for graded labels."""
+    got = _post_stratified(y, lab, strata)
+    if got is None:
+        return None
+    k, n, w, means, est = got
     dev = y[lab] - means[strata[lab]]
     var_s = np.bincount(strata[lab], weights=dev * dev, minlength=k) / np.maximum(n - 1, 1)
     v = w * w * var_s / np.maximum(n, 1)
@@ -250,14 +261,10 @@ def _clustered(y: np.ndarray, lab: np.ndarray, strata: np.ndarray, codes: np.nda
     """:func:`_combine` with clusters ``codes``: the same estimate, the cluster-robust SE and df of
     :func:`cr2_parts` over the verdicts' labels and the strata's shares (see the module's docstring); None when a
     stratum has no label. ``floor``: apply the clustered 0/1 effective-count floor (a model's mean, not a pair)."""
-    k = int(strata.max()) + 1
-    sizes = np.bincount(strata, minlength=k).astype(float)
-    n = np.bincount(strata[lab], minlength=k).astype(float)
-    if np.any((sizes > 0) & (n == 0)):
+    got = _post_stratified(y, lab, strata)
+    if got is None:
         return None
-    w = sizes / sizes.sum()
-    means = np.bincount(strata[lab], weights=y[lab], minlength=k) / np.maximum(n, 1)
-    est = float(w @ means)
+    k, n, w, means, est = got
     parts = []
     for s in np.flatnonzero(n > 0):
         rows = lab & (strata == s)
