@@ -6,38 +6,10 @@ import warnings
 
 import numpy as np
 import pytest
+from test_hostile_round5 import _base, _long, _refused, _run  # the round's own CLI helpers
 
 import evalstats_core as es
-from evalstats_core import cli
 from evalstats_core.passk import check_ks
-
-
-def _long(rows) -> str:
-    return "question,model,score\n" + "\n".join(",".join(map(str, r)) for r in rows) + "\n"
-
-
-def _base(n: int = 40) -> list:
-    rng = np.random.default_rng(46)
-    return [(f"q{i}", m, int(rng.random() < p)) for i in range(n) for m, p in (("A", 0.5), ("B", 0.7))]
-
-
-def _run(argv, capsys):
-    try:
-        code = cli.main([str(a) for a in argv])
-    except SystemExit as exc:  # argparse's own refusals exit
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def _refused(argv, capsys, *words):
-    code, out, err = _run(argv, capsys)
-    lines = err.strip().splitlines()
-    assert code == 2 and len(lines) == 1 and lines[0].startswith("evalbars: error: "), err
-    assert "unexpected" not in err and "Traceback" not in err and out == ""
-    for w in words:
-        assert w in err, (w, err)
-    return err
 
 
 @pytest.fixture
